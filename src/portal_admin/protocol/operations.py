@@ -265,14 +265,15 @@ for _verb in ("activate", "create", "deactivate", "delete", "update"):
             mutating=W,
         )
     )
-# Validation probes a mail server and changes nothing; it is offered only beside a save.
+# Validation changes nothing, but a read-only client must never make the server contact a mail
+# server on its behalf, and validation exists only beside a save: classed as a write.
 for _proto in ("imap", "smtp"):
     _OPERATIONS.append(
         _op(
             f"notifications.validate_{_proto}",
             "POST",
             f"/notifications/email/validate/{_proto}",
-            mutating=R,
+            mutating=W,
         )
     )
 _OPERATIONS += [
