@@ -32,7 +32,7 @@ def test_type_2_layout_is_exactly_the_profile() -> None:
 
 def test_type_1_layout_big_endian(rsa_key: rsa.RSAPrivateKey) -> None:
     keys = sc.SessionKeys.generate()
-    raw = sc.key_exchange_message(rsa_key.public_key(), sc.OAEP_SHA256, "kid-1", keys, {})
+    raw = bytes(sc.key_exchange_message(rsa_key.public_key(), sc.OAEP_SHA256, "kid-1", keys, {}))
     assert raw[:4] == b"SC\x02\x01"
     id_len = raw[4]
     assert raw[5 : 5 + id_len] == b"kid-1"

@@ -26,6 +26,9 @@ from cryptography.hazmat.primitives.asymmetric import padding as asym_padding
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey, RSAPublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+#: Anything with the buffer protocol that the codec reads without copying.
+Buffer = bytes | bytearray | memoryview
+
 MAGIC = b"SC"
 VERSION = 2
 IV_LENGTH = 12
@@ -142,27 +145,38 @@ def unwrap_key(private_key: RSAPrivateKey, algorithm: str, wrapped: bytes) -> by
 # -- payload ----------------------------------------------------------------------------------
 
 
-def seal(key: bytes, plaintext: bytes, iv: bytes | None = None) -> bytes:
+def seal(key: bytes, plaintext: Buffer, iv: bytes | None = None) -> bytearray:
     """IV followed by AES-256-GCM ciphertext and tag; a fresh random IV unless one is given."""
+    return _seal_into(bytearray(), key, plaintext, iv)
+
+
+def _seal_into(head: bytearray, key: bytes, plaintext: Buffer, iv: bytes | None) -> bytearray:
+    """``head`` + IV + ciphertext + tag, encrypted straight into one buffer (no extra copy)."""
     iv = os.urandom(IV_LENGTH) if iv is None else iv
     if len(iv) != IV_LENGTH:
         raise ValueError("the IV must be 12 bytes")
-    return iv + AESGCM(key).encrypt(iv, plaintext, None)
+    start = len(head) + IV_LENGTH
+    out = bytearray(start + len(memoryview(plaintext)) + TAG_LENGTH)
+    out[: len(head)] = head
+    out[len(head) : start] = iv
+    AESGCM(key).encrypt_into(iv, plaintext, None, memoryview(out)[start:])
+    return out  # a bytearray: bytes-like, and not copied once more
 
 
-def open_payload(key: bytes, payload: bytes) -> bytes:
+def open_payload(key: bytes, payload: Buffer) -> bytes:
     """Authenticate and decrypt a payload."""
-    if len(payload) < IV_LENGTH + TAG_LENGTH:
+    view = memoryview(payload)
+    if len(view) < IV_LENGTH + TAG_LENGTH:
         raise DecryptionFailed("the payload is too short")
     try:
-        return AESGCM(key).decrypt(payload[:IV_LENGTH], payload[IV_LENGTH:], None)
+        return AESGCM(key).decrypt(view[:IV_LENGTH], view[IV_LENGTH:], None)
     except InvalidTag as exc:
         raise DecryptionFailed("GCM authentication failed") from exc
 
 
-def payload_iv(payload: bytes) -> bytes:
+def payload_iv(payload: Buffer) -> bytes:
     """The IV of a payload (for replay detection)."""
-    return payload[:IV_LENGTH]
+    return bytes(memoryview(payload)[:IV_LENGTH])
 
 
 # -- binary envelope --------------------------------------------------------------------------
@@ -182,15 +196,19 @@ class Frame:
     """A decoded binary envelope."""
 
     type: MessageType
-    payload: bytes
+    payload: Buffer
     key_exchange: KeyExchange | None = None
 
 
 def encode_frame(frame: Frame) -> bytes:
     """Serialize a frame to its binary envelope."""
-    head = MAGIC + bytes((VERSION, int(frame.type)))
-    if frame.type is MessageType.KEY_EXCHANGE:
-        kx = frame.key_exchange
+    return bytes(_header(frame.type, frame.key_exchange) + frame.payload)
+
+
+def _header(kind: MessageType, kx: KeyExchange | None = None) -> bytearray:
+    """Magic, version, type and, for type 1, the key-exchange fields."""
+    head = bytearray(MAGIC + bytes((VERSION, int(kind))))
+    if kind is MessageType.KEY_EXCHANGE:
         if kx is None:
             raise ValueError("a key-exchange frame needs its key-exchange header")
         key_id = kx.key_id.encode("utf-8")
@@ -206,12 +224,13 @@ def encode_frame(frame: Frame) -> bytes:
             + struct.pack(">H", len(kx.wrapped_response_key))
             + kx.wrapped_response_key
         )
-    return head + frame.payload
+    return head
 
 
-def decode_frame(data: bytes) -> Frame:
-    """Parse a binary envelope; raises DecryptionFailed for anything malformed."""
-    if len(data) < 4 or data[:2] != MAGIC:
+def decode_frame(data: Buffer) -> Frame:
+    """Parse a binary envelope without copying its payload; DecryptionFailed if malformed."""
+    data = memoryview(data)
+    if len(data) < 4 or data[:2] != MAGIC:  # memoryview compares by content
         raise DecryptionFailed("wrong magic")
     if data[2] != VERSION:
         raise DecryptionFailed("wrong version")
@@ -242,10 +261,10 @@ def decode_frame(data: bytes) -> Frame:
         if len(req_key) != req_len or len(resp_key) != resp_len:
             raise DecryptionFailed("truncated wrapped key")
         try:
-            key_id = key_id_raw.decode("utf-8")
+            key_id = bytes(key_id_raw).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise DecryptionFailed("keyId is not UTF-8") from exc
-        kx = KeyExchange(key_id, req_key, resp_key)
+        kx = KeyExchange(key_id, bytes(req_key), bytes(resp_key))
     payload = data[pos:]
     if len(payload) < IV_LENGTH + TAG_LENGTH:
         raise DecryptionFailed("the payload is too short")
@@ -255,7 +274,7 @@ def decode_frame(data: bytes) -> Frame:
 # -- HTTP body --------------------------------------------------------------------------------
 
 
-def b64url_encode(data: bytes) -> str:
+def b64url_encode(data: Buffer) -> str:
     """URL-safe base64 without padding."""
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -273,7 +292,7 @@ def b64url_decode(text: str) -> bytes:
         raise BodyFormatError("invalid base64url") from exc
 
 
-def to_body(frame_bytes: bytes) -> dict[str, Any]:
+def to_body(frame_bytes: Buffer) -> dict[str, Any]:
     """The JSON object that carries a binary envelope on HTTP."""
     return {"v": VERSION, "p": b64url_encode(frame_bytes)}
 
@@ -300,10 +319,10 @@ def dump_json(obj: Any) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def load_json(plaintext: bytes) -> Any:
+def load_json(plaintext: Buffer) -> Any:
     """Parse a decrypted plaintext; malformed UTF-8 or JSON is a DecryptionFailed."""
     try:
-        return json.loads(plaintext.decode("utf-8"))
+        return json.loads(bytes(plaintext).decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise DecryptionFailed("the plaintext is not UTF-8 JSON") from exc
 
@@ -335,30 +354,33 @@ def key_exchange_message(
     plaintext: Any,
     *,
     allow_legacy: bool = False,
-) -> bytes:
+) -> bytearray:
     """A type-1 envelope: both keys wrapped, ``plaintext`` sealed with the request key."""
     kx = KeyExchange(
         key_id,
         wrap_key(public_key, algorithm, keys.request_key, allow_legacy=allow_legacy),
         wrap_key(public_key, algorithm, keys.response_key, allow_legacy=allow_legacy),
     )
-    payload = seal(keys.request_key, dump_json(plaintext))
-    return encode_frame(Frame(MessageType.KEY_EXCHANGE, payload, kx))
+    head = _header(MessageType.KEY_EXCHANGE, kx)
+    return _seal_into(head, keys.request_key, dump_json(plaintext), None)
 
 
-def request_message(request_key: bytes, plaintext: Any) -> bytes:
+def request_message(request_key: bytes, plaintext: Any) -> bytearray:
     """A type-2 envelope sealed with the request key."""
-    payload = seal(request_key, dump_json(plaintext))
-    return encode_frame(Frame(MessageType.SESSION_DATA, payload))
+    return sealed_frame(MessageType.SESSION_DATA, request_key, dump_json(plaintext))
 
 
-def response_message(response_key: bytes, plaintext: Any) -> bytes:
+def response_message(response_key: bytes, plaintext: Any) -> bytearray:
     """A type-129 envelope sealed with the response key."""
-    payload = seal(response_key, dump_json(plaintext))
-    return encode_frame(Frame(MessageType.RESPONSE, payload))
+    return sealed_frame(MessageType.RESPONSE, response_key, dump_json(plaintext))
 
 
-def open_response(response_key: bytes, data: bytes) -> Any:
+def sealed_frame(kind: MessageType, key: bytes, plaintext: Buffer) -> bytearray:
+    """A type-2 or type-129 envelope around ``plaintext``, built in one buffer."""
+    return _seal_into(_header(kind), key, plaintext, None)
+
+
+def open_response(response_key: bytes, data: Buffer) -> Any:
     """Verify magic, version and type 129, decrypt, and parse the JSON plaintext."""
     frame = decode_frame(data)
     if frame.type is not MessageType.RESPONSE:
