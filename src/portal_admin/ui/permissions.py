@@ -1,0 +1,59 @@
+"""What the signed-in account may do, so that panels disable what it may not, with the reason.
+
+Two sources: the client (a read-only client refuses every mutating operation), and the live
+profile's ``permissionCodes`` (an extra field the sandbox sends). A server whose profile carries
+no permission codes leaves every action enabled; its 403 answers are then explained when they
+come.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from portal_admin.protocol.operations import OPERATIONS
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Permissions", text)
+
+
+class Permissions:
+    """Answers "may this account run this operation?" and, if not, why not."""
+
+    def __init__(self, codes: Iterable[str] | None, *, read_only: bool = False) -> None:
+        self._codes = frozenset(codes) if codes is not None else None
+        self._read_only = read_only
+
+    @classmethod
+    def of(cls, client: Any, profile: Any = None) -> Permissions:
+        """From a client and its live profile record (either may lack the information)."""
+        codes = None
+        extra = getattr(profile, "model_extra", None) or {}
+        raw = extra.get("permissionCodes", getattr(profile, "permission_codes", None))
+        if isinstance(raw, list):
+            codes = [c for c in raw if isinstance(c, str)]
+        read_only = client is not None and not client.is_allowed("accounts.status")
+        return cls(codes, read_only=read_only)
+
+    @property
+    def read_only(self) -> bool:
+        """True when every mutating operation is refused (kiosk mode)."""
+        return self._read_only
+
+    def allows(self, operation_id: str) -> bool:
+        """True when the operation may be attempted."""
+        return self.reason(operation_id) is None
+
+    def reason(self, operation_id: str) -> str | None:
+        """Why the operation is not allowed (translated), or None when it is."""
+        op = OPERATIONS[operation_id]
+        if self._read_only and op.mutating:
+            return _tr("This session is read-only.")
+        if op.permission and self._codes is not None and op.permission not in self._codes:
+            return _tr("Your role lacks the permission {permission}.").format(
+                permission=op.permission
+            )
+        return None
