@@ -1,0 +1,147 @@
+"""Calling one operation: read-only guard, bearer token, Secure Channel, retries of reads."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import stamina
+
+from portal_admin.protocol.errors import Code
+from portal_admin.protocol.operations import OPERATIONS, Auth, Channel, Operation
+
+from .channel import SecureChannel
+from .errors import (
+    APIConnectionError,
+    AuthenticationError,
+    MalformedResponseError,
+    ServerError,
+)
+from .options import RetryPolicy
+from .tokens import TokenManager
+from .transport import Transport
+
+log = logging.getLogger("portal_admin.client.invoker")
+
+RETRY_STATUSES = frozenset({502, 503, 504})
+
+#: Reads that are never retried automatically: sign-in steps consume or create server state.
+_NEVER_RETRIED = frozenset(
+    {
+        "auth.login_initiate",
+        "auth.mfa_send",
+        "auth.login_complete",
+        "auth.logout",
+        "auth.token_refresh",
+        "notifications.validate_imap",
+        "notifications.validate_smtp",
+    }
+)
+
+#: Operations retried with backoff on connection errors and 502/503/504.
+RETRIED: frozenset[str] = frozenset(
+    op.id
+    for op in OPERATIONS.values()
+    if op.id == "secure_channel.public_key"
+    or (not op.mutating and op.channel is Channel.NONE and op.id not in _NEVER_RETRIED)
+)
+
+
+def should_retry(exc: Exception, operation_id: str | None = None) -> bool:
+    """Connection failures and gateway errors (502, 503, 504) of the operation itself.
+
+    A failure of another exchange made on its behalf (a token refresh) is never retried.
+    """
+    if operation_id is not None and getattr(exc, "operation_id", None) != operation_id:
+        return False
+    if isinstance(exc, APIConnectionError):
+        return True
+    return (
+        isinstance(exc, ServerError | MalformedResponseError) and exc.http_status in RETRY_STATUSES
+    )
+
+
+class Invoker:
+    """Sends operations for the areas."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        channel: SecureChannel,
+        tokens: TokenManager,
+        retry: RetryPolicy,
+    ) -> None:
+        self.transport = transport
+        self.channel = channel
+        self.tokens = tokens
+        self.retry = retry
+
+    async def call(
+        self,
+        operation_id: str,
+        *,
+        json: Any = None,
+        params: Any = None,
+        path_params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """Call the operation and return ``data``; raises a PortalError subclass."""
+        op = OPERATIONS[operation_id]
+        self.transport.guard(op)  # before anything, not even a token refresh, is sent
+        if op.id not in RETRIED:
+            return await self._authed(op, json, params, path_params, headers)
+        policy = self.retry
+        async for attempt in stamina.retry_context(
+            on=lambda exc: should_retry(exc, op.id),
+            attempts=policy.attempts,
+            timeout=policy.timeout,
+            wait_initial=policy.wait_initial,
+            wait_max=policy.wait_max,
+            wait_jitter=policy.wait_jitter,
+        ):
+            with attempt:
+                return await self._authed(op, json, params, path_params, headers)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _authed(
+        self,
+        op: Operation,
+        json: Any,
+        params: Any,
+        path_params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+    ) -> Any:
+        token: str | None = None
+        if op.auth is Auth.BEARER:
+            token = await self.tokens.bearer()
+        elif op.auth is Auth.OPTIONAL:
+            token = self.tokens.access_token
+        try:
+            return await self._once(op, token, json, params, path_params, headers)
+        except AuthenticationError as exc:
+            if token is None or op.auth is Auth.PUBLIC or exc.code != Code.TOKEN_INVALID:
+                raise
+            log.info("%s: access token refused (4010), refreshing", op.id)
+            await self.tokens.refresh(stale=token)
+            token = await self.tokens.bearer()
+            return await self._once(op, token, json, params, path_params, headers)
+
+    async def _once(
+        self,
+        op: Operation,
+        token: str | None,
+        json: Any,
+        params: Any,
+        path_params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+    ) -> Any:
+        if op.channel is Channel.ENCRYPTED:
+            return await self.channel.call(
+                op, json if json is not None else {}, token=token, params=params
+            )
+        if op.channel is Channel.HEADERS:
+            return await self.channel.call_with_headers(op, json, headers=headers, token=token)
+        return await self.transport.call(
+            op, json=json, params=params, path_params=path_params, headers=headers, token=token
+        )

@@ -1,0 +1,93 @@
+"""Client options: access code, language, fingerprint, workspace, timeouts, TLS, retries."""
+
+from __future__ import annotations
+
+import ipaddress
+import ssl
+from dataclasses import dataclass, field
+from typing import Literal
+
+import httpx
+
+from .errors import ConfigurationError
+
+Language = Literal["en", "zh", "zh-Hant", "ja", "vi"]
+LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "ja", "vi")
+
+
+@dataclass(frozen=True, slots=True)
+class TLSSettings:
+    """Certificate verification is always on; a CA bundle may replace the system store."""
+
+    ca_bundle: str | None = None
+    #: Accept plain http to a host that is not loopback (the profile must say so explicitly).
+    allow_insecure_http: bool = False
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """A verifying SSL context, with the CA bundle when one is set."""
+        return ssl.create_default_context(cafile=self.ca_bundle)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Jittered exponential backoff for reads (stamina)."""
+
+    attempts: int = 4
+    wait_initial: float = 0.2
+    wait_max: float = 3.0
+    wait_jitter: float = 0.5
+    timeout: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClientOptions:
+    """How a :class:`~portal_admin.client.PortalClient` talks to one server."""
+
+    access_code: str | None = None
+    language: Language = "en"
+    #: ``X-Client-Hash``; None: :func:`installation_fingerprint`.
+    client_hash: str | None = None
+    workspace_id: str | None = None
+    timeout: float = 30.0
+    connect_timeout: float = 10.0
+    tls: TLSSettings = field(default_factory=TLSSettings)
+    read_only: bool = False
+    allow_legacy_padding: bool = False
+    #: Key of the refresh token in the token store; None: the base URL.
+    profile: str | None = None
+    #: Refresh the access token this many seconds before it expires.
+    refresh_skew: float = 60.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    extra_headers: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ConfigurationError(f"unsupported language {self.language!r}")
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost and loopback addresses."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(base_url: str, tls: TLSSettings, *, in_process: bool) -> httpx.URL:
+    """The base URL, refused when it is plain http to a remote host without permission."""
+    url = httpx.URL(base_url)
+    if url.scheme not in ("http", "https"):
+        raise ConfigurationError(f"unsupported URL scheme {url.scheme!r}")
+    if (
+        url.scheme == "http"
+        and not in_process
+        and not tls.allow_insecure_http
+        and not is_loopback(url.host)
+    ):
+        raise ConfigurationError(
+            "plain http is accepted only for loopback hosts unless the profile allows it"
+        )
+    return url

@@ -1,0 +1,322 @@
+"""Typed records of section 2.4, parsed tolerantly.
+
+Attributes are snake_case with camelCase aliases; unknown fields are kept
+(``record.model_extra``). Enum fields accept an enum item object, a bare numeric value or a
+bare code, and are recognised by ``code``: the numeric value differs between listings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SecretStr
+from pydantic.alias_generators import to_camel
+
+from portal_admin.protocol import enums
+from portal_admin.protocol.enums import EnumListing
+
+
+class Record(BaseModel):
+    """Base of every record: camelCase aliases, unknown fields kept, tolerant of gaps."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="allow",
+        frozen=True,
+    )
+
+
+class EnumItem(Record):
+    """An enum item (section 2.2): code, 8-digit value, localized label and description."""
+
+    code: str
+    value: int | None = None
+    label: str | None = None
+    description: str | None = None
+
+    def is_(self, code: str) -> bool:
+        """True when this item is ``code`` (whatever its numeric value)."""
+        return self.code == code
+
+    def __str__(self) -> str:
+        return self.label or self.code
+
+
+def _enum_item(listing: EnumListing | None) -> Callable[[Any], Any]:
+    def convert(raw: Any) -> Any:
+        if isinstance(raw, EnumItem | dict) or raw is None:
+            return raw
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, int):
+            code = listing.code_of(raw) if listing else None
+            return {"code": code or str(raw), "value": raw}
+        if isinstance(raw, str):
+            if raw.strip().isdigit():
+                return convert(int(raw))
+            known = listing.by_code(raw) if listing else None
+            return {"code": raw, "value": known.value if known else None}
+        return raw
+
+    return convert
+
+
+AccountStatus = Annotated[EnumItem, BeforeValidator(_enum_item(enums.ACCOUNT_STATUS))]
+PortalType = Annotated[EnumItem, BeforeValidator(_enum_item(enums.PORTAL_TYPE))]
+InvitationStatus = Annotated[EnumItem, BeforeValidator(_enum_item(enums.INVITATION_STATUS))]
+RoleType = Annotated[EnumItem, BeforeValidator(_enum_item(enums.ROLE_TYPE))]
+ChannelTypeStatus = Annotated[EnumItem, BeforeValidator(_enum_item(enums.CHANNEL_TYPE_STATUS))]
+ChannelStatus = Annotated[EnumItem, BeforeValidator(_enum_item(enums.CHANNEL_STATUS))]
+MfaMethod = Annotated[EnumItem, BeforeValidator(_enum_item(enums.MFA_METHOD))]
+PortalStatus = Annotated[EnumItem, BeforeValidator(_enum_item(enums.PORTAL_STATUS))]
+ChannelCategory = Annotated[EnumItem, BeforeValidator(_enum_item(enums.CHANNEL_TYPE))]
+LoginResult = Annotated[EnumItem, BeforeValidator(_enum_item(enums.LOGIN_RESULT))]
+
+
+class ConstantItem(EnumItem):
+    """An item of a constants list, with the extra fields of countries, timezones, us-states."""
+
+    alpha2_code: str | None = None
+    alpha3_code: str | None = None
+    numeric_code: int | None = None
+    phone_code: str | None = None
+    zone_id_code: str | None = None
+    utc_offset: str | None = None
+    iso_code: str | None = None
+
+
+class Account(Record):
+    """An account as the admin list shows it."""
+
+    biz_id: str
+    institution_biz_id: str | None = None
+    account_email: str | None = None
+    account_phone: str | None = None
+    account_name: str | None = None
+    account_remark: str | None = None
+    account_portal: PortalType | None = None
+    account_status: AccountStatus | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    default_language: str | None = None
+    default_timezone: str | None = None
+    default_country: str | None = None
+
+
+class AccountStatusChange(Record):
+    """The answer of an account-status change."""
+
+    user_biz_id: str
+    email: str | None = None
+    display_name: str | None = None
+    status: str | None = None
+
+
+class Profile(Record):
+    """The signed-in account's own profile."""
+
+    biz_id: str
+    account_email: str | None = None
+    account_name: str | None = None
+    account_portal: PortalType | None = None
+
+
+class MfaSetting(Record):
+    """One MFA method's setting."""
+
+    mfa_method: MfaMethod
+    is_enabled: bool = False
+    is_primary: bool = False
+    verified_at: datetime | None = None
+
+
+class BackupCodeSummary(Record):
+    """How many backup codes remain."""
+
+    remaining_count: int = 0
+    total_generated: int = 0
+
+
+class BackupCodes(BackupCodeSummary):
+    """A freshly generated set of backup codes: show them once (kept out of repr)."""
+
+    codes: list[str] = Field(default_factory=list, repr=False)
+    generated_at: datetime | None = None
+
+
+class SessionInfo(Record):
+    """An active sign-in session."""
+
+    session_id: str
+    client_ip: str | None = None
+    user_agent: str | None = None
+    login_time: datetime | None = None
+    last_activity_time: datetime | None = None
+    is_current: bool = False
+
+
+class SessionConfig(Record):
+    """The account's session settings."""
+
+    account_biz_id: str | None = None
+    sso_enabled: bool = False
+    max_sessions: int | None = None
+    password_changed_at: datetime | None = None
+    last_login_at: datetime | None = None
+    last_login_ip: str | None = None
+
+
+class LoginHistoryItem(Record):
+    """One sign-in attempt."""
+
+    biz_id: str | None = None
+    login_time: datetime | None = None
+    client_ip: str | None = None
+    user_agent: str | None = None
+    login_result: LoginResult | None = None
+    failure_reason: str | None = None
+
+
+class IpWhitelist(Record):
+    """The IP whitelist (entry shape not stated: kept as given)."""
+
+    enabled: bool = False
+    entries: list[Any] = Field(default_factory=list)
+
+
+class Invitation(Record):
+    """A workspace invitation."""
+
+    biz_id: str
+    workspace_biz_id: str | None = None
+    workspace_name: str | None = None
+    inviter_biz_id: str | None = None
+    inviter_name: str | None = None
+    invitee_email: str | None = None
+    invitee_account_biz_id: str | None = None
+    invitee_account_name: str | None = None
+    invitation_status: InvitationStatus | None = None
+    message: str | None = None
+    expires_at: datetime | None = None
+    accepted_at: datetime | None = None
+    created_at: datetime | None = None
+    can_accept: bool | None = None
+
+
+class Role(Record):
+    """A workspace role."""
+
+    biz_id: str
+    workspace_biz_id: str | None = None
+    role_name: str | None = None
+    role_type: RoleType | None = None
+    description: str | None = None
+    permission_codes: list[str] = Field(default_factory=list)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class ChannelType(Record):
+    """A notification channel type."""
+
+    biz_id: str
+    type_code: str | None = None
+    type_value: int | None = None
+    type_name: str | None = None
+    type_description: str | None = None
+    type_status: ChannelTypeStatus | None = None
+    display_order: int | None = None
+    icon_url: str | None = None
+    extra_config: Any = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    enabled: bool | None = None
+
+
+class Channel(Record):
+    """A notification channel (fields not stated by the specification; the sandbox's kept)."""
+
+    biz_id: str
+    institution_biz_id: str | None = None
+    channel_name: str | None = None
+    channel_category: ChannelCategory | None = None
+    channel_status: ChannelStatus | None = None
+    active: bool | None = None
+    is_default: bool | None = None
+    description: str | None = None
+    #: Settings; secrets arrive masked (``********``) and may be sent back masked to keep them.
+    config: dict[str, Any] | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class MailServerCheck(Record):
+    """The answer of an IMAP or SMTP settings check."""
+
+    valid: bool = False
+    protocol: str | None = None
+    host: str | None = None
+    port: int | None = None
+    security: str | None = None
+    message: str | None = None
+    checked_at: datetime | None = None
+
+
+class Portal(Record):
+    """An institution portal."""
+
+    id: int | str | None = None
+    institution_biz_id: str | None = None
+    portal_type: PortalType | None = None
+    domain: str | None = None
+    portal_status: PortalStatus | None = None
+    remark: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class PasswordInitResult(Record):
+    """The answer of first-time password setup."""
+
+    biz_id: str | None = None
+    email: str | None = None
+    status: AccountStatus | None = None
+
+
+class SuccessMessage(Record):
+    """``{success, message}`` answers (password operations)."""
+
+    success: bool = True
+    message: str | None = None
+
+
+class LogoutResult(Record):
+    """The answer of logout."""
+
+    success: bool = True
+    terminated_sessions: int = 0
+
+
+class Result(Record):
+    """An answer whose shape the specification does not state: every field is kept."""
+
+
+class PublicKeyInfo(Record):
+    """The Secure Channel's active public key."""
+
+    key_id: str
+    public_key: str
+    algorithm: str
+
+
+class TokenPair(Record):
+    """Tokens as the server returns them; secrets are hidden from repr and logs."""
+
+    access_token: SecretStr
+    refresh_token: SecretStr
+    expires_in: int = 3600
+    account_status: Any = None
+    pending_approval: bool = False

@@ -1,0 +1,184 @@
+"""One HTTP exchange: headers of section 4.0, events, logging, error mapping.
+
+Bodies are never logged; only the operation id, status, code, request id and duration.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+
+from portal_admin.protocol.envelope import Envelope, MalformedEnvelope, parse_envelope
+from portal_admin.protocol.operations import (
+    READ_ONLY_ALLOWED,
+    SYSTEM,
+    Auth,
+    Operation,
+)
+
+from .errors import (
+    APIConnectionError,
+    APITimeoutError,
+    MalformedResponseError,
+    ReadOnlyError,
+    error_from_envelope,
+)
+from .events import EventBus, RequestFinished, RequestStarted
+from .options import ClientOptions
+
+log = logging.getLogger("portal_admin.client.transport")
+
+Decoder = Callable[[httpx.Response, str], Envelope]
+
+
+def plain_decoder(operation: Operation) -> Decoder:
+    """Parse a plain JSON envelope; anything else is a MalformedResponseError."""
+
+    def decode(response: httpx.Response, request_id: str) -> Envelope:
+        try:
+            return parse_envelope(response.content)
+        except MalformedEnvelope as exc:
+            raise MalformedResponseError(
+                f"the server answered something that is not an envelope ({exc})",
+                http_status=response.status_code,
+                request_id=request_id,
+                operation_id=operation.id,
+            ) from None
+
+    return decode
+
+
+class Transport:
+    """Sends one request for an operation and returns its parsed envelope."""
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        options: ClientOptions,
+        client_hash: str,
+        events: EventBus,
+    ) -> None:
+        self.http = http
+        self.options = options
+        self.client_hash = client_hash
+        self.events = events
+        self.last_request_id: str | None = None
+
+    def allowed(self, operation_id: str) -> bool:
+        """False when a read-only client may not send this operation."""
+        return not self.options.read_only or operation_id in READ_ONLY_ALLOWED
+
+    def guard(self, operation: Operation) -> None:
+        """Raise ReadOnlyError for an operation a read-only client must not send."""
+        if not self.allowed(operation.id):
+            raise ReadOnlyError(
+                f"the client is read-only: {operation.id} is refused",
+                code="CLIENT.READ_ONLY",
+                operation_id=operation.id,
+            )
+
+    def headers(self, operation: Operation, request_id: str, token: str | None) -> dict[str, str]:
+        """The headers of section 4.0 for one request."""
+        opts = self.options
+        headers = {
+            **opts.extra_headers,
+            "Accept": "application/json",
+            "Accept-Language": opts.language,
+            "X-LOCALE": opts.language,
+            "X-Request-Id": request_id,
+            "X-Client-Hash": self.client_hash,
+        }
+        if operation.path.startswith(SYSTEM + "/") and opts.access_code:
+            headers["X-PORTAL-ACCESS-CODE"] = opts.access_code
+        if operation.auth in (Auth.BEARER, Auth.OPTIONAL) and opts.workspace_id:
+            headers["X-Workspace-Id"] = opts.workspace_id
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        return headers
+
+    async def exchange(
+        self,
+        operation: Operation,
+        *,
+        path_params: Mapping[str, str] | None = None,
+        params: Any = None,
+        json: Any = None,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+        token: str | None = None,
+        decode: Decoder | None = None,
+    ) -> tuple[Envelope, int, str]:
+        """Send the request; return the envelope, HTTP status and request id."""
+        self.guard(operation)
+        request_id = str(uuid.uuid4())
+        self.last_request_id = request_id
+        all_headers = self.headers(operation, request_id, token)
+        if headers:
+            all_headers.update(headers)
+        path = operation.url_path(**(path_params or {}))
+        self.events.publish(RequestStarted(operation.id, request_id, operation.method, path))
+        started = time.perf_counter()
+        status: int | None = None
+        code: str | None = None
+        try:
+            try:
+                response = await self.http.request(
+                    operation.method,
+                    path,
+                    params=params,
+                    json=json,
+                    content=content,
+                    headers=all_headers,
+                )
+            except httpx.TimeoutException as exc:
+                raise APITimeoutError(
+                    f"the request timed out ({type(exc).__name__})",
+                    code="CLIENT.TIMEOUT",
+                    request_id=request_id,
+                    operation_id=operation.id,
+                ) from None
+            except httpx.TransportError as exc:
+                raise APIConnectionError(
+                    f"the connection failed ({type(exc).__name__})",
+                    code="CLIENT.CONNECTION",
+                    request_id=request_id,
+                    operation_id=operation.id,
+                ) from None
+            status = response.status_code
+            envelope = (decode or plain_decoder(operation))(response, request_id)
+            code = envelope.code
+            return envelope, status, request_id
+        finally:
+            duration = time.perf_counter() - started
+            log.info(
+                "%s status=%s code=%s request_id=%s duration_ms=%.1f",
+                operation.id,
+                status,
+                code,
+                request_id,
+                duration * 1000,
+            )
+            self.events.publish(RequestFinished(operation.id, request_id, status, code, duration))
+
+    async def call(
+        self,
+        operation: Operation,
+        **kwargs: Any,
+    ) -> Any:
+        """Exchange and return ``data``, raising the mapped error for an error envelope."""
+        envelope, status, request_id = await self.exchange(operation, **kwargs)
+        return check(envelope, status, request_id, operation)
+
+
+def check(envelope: Envelope, status: int, request_id: str, operation: Operation) -> Any:
+    """``data`` of a successful envelope; the mapped exception otherwise."""
+    if not envelope.success or status >= 400:
+        raise error_from_envelope(
+            envelope, http_status=status, request_id=request_id, operation_id=operation.id
+        )
+    return envelope.data

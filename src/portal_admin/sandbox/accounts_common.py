@@ -1,0 +1,67 @@
+"""Account lookups and renderings shared by several areas."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from portal_admin.protocol.enums import ACCOUNT_STATUS, MFA_METHOD, PORTAL_TYPE
+
+from .clock import iso
+from .db import Database
+from .deps import Ctx
+from .text import email_key, words
+
+
+def by_email(db: Database, email: str) -> sqlite3.Row | None:
+    """The account with this email (case-insensitive), or None."""
+    return db.one("SELECT * FROM accounts WHERE email_key = ?", (email_key(email),))
+
+
+def by_biz_id(db: Database, biz_id: str) -> sqlite3.Row | None:
+    """The account with this biz id, or None."""
+    return db.one("SELECT * FROM accounts WHERE biz_id = ?", (biz_id,))
+
+
+def status_item(ctx: Ctx, code: str) -> dict[str, Any]:
+    """The account status as an enum item (REGISTERED keeps its value of the other listing)."""
+    return ctx.item(ACCOUNT_STATUS, code)
+
+
+def account_record(ctx: Ctx, row: sqlite3.Row) -> dict[str, Any]:
+    """The Account record of section 2.4."""
+    return {
+        "bizId": row["biz_id"],
+        "institutionBizId": row["institution_biz_id"],
+        "accountEmail": row["email"],
+        "accountPhone": row["phone"],
+        "accountName": row["name"],
+        "accountRemark": row["remark"],
+        "accountPortal": ctx.item(PORTAL_TYPE, row["portal"]),
+        "accountStatus": status_item(ctx, row["status"]),
+        "createdAt": iso(row["created_at"]),
+        "updatedAt": iso(row["updated_at"]),
+        "defaultLanguage": row["default_language"],
+        "defaultTimezone": row["default_timezone"],
+        "defaultCountry": row["default_country"],
+    }
+
+
+def enabled_mfa_methods(db: Database, account_biz_id: str) -> list[str]:
+    """The account's enabled MFA method codes, primary first (EMAIL when none is enabled)."""
+    rows = db.query(
+        "SELECT method FROM mfa_settings WHERE account_biz_id = ? AND is_enabled = 1"
+        " ORDER BY is_primary DESC, method",
+        (account_biz_id,),
+    )
+    methods = [str(r[0]) for r in rows if MFA_METHOD.by_code(str(r[0])) is not None]
+    return methods or ["EMAIL"]
+
+
+def reindex_name(db: Database, account_id: int, name: str) -> None:
+    """Refresh the words of an account's name (the name filter)."""
+    db.execute("DELETE FROM account_words WHERE account_id = ?", (account_id,))
+    db.executemany(
+        "INSERT OR IGNORE INTO account_words (word, account_id) VALUES (?, ?)",
+        ((w, account_id) for w in words(name)),
+    )

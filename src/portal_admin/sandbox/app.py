@@ -1,0 +1,102 @@
+"""``create_app``: the sandbox as an ASGI application, built synchronously.
+
+Everything is set up before the app is returned (``httpx.ASGITransport`` runs no lifespan
+events): the database and its schema, the seed on an empty database, the Secure Channel key.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from types import ModuleType
+
+from fastapi import FastAPI
+
+from .channel import SecureChannelServer
+from .clock import Clock, SystemClock, TestClock, iso, to_ms
+from .config import SandboxConfig
+from .db import Database
+from .errors import install_handlers
+from .middleware import SandboxMiddleware
+from .schema import CORE_SCHEMA
+from .seed import seed_core
+from .state import SandboxState, SeedContext
+from .tokens import load_secret
+
+#: The area modules under ``sandbox/routes``, in the order their routers are included and
+#: their ``seed(ctx)`` functions run.
+AREAS: tuple[str, ...] = (
+    "secure_channel",
+    "auth",
+    "passwords",
+    "accounts",
+    "security",
+    "invitations",
+    "roles",
+    "portals",
+    "notifications",
+    "constants",
+    "sandbox_tools",
+)
+
+
+def load_areas() -> list[ModuleType]:
+    """Import every area module."""
+    return [importlib.import_module(f"{__package__}.routes.{name}") for name in AREAS]
+
+
+def _is_seeded(db: Database) -> bool:
+    return db.scalar("SELECT value FROM meta WHERE key = 'seeded_at'") is not None
+
+
+def seed_database(state: SandboxState, areas: list[ModuleType]) -> SeedContext:
+    """Seed an empty database: the core data, then each area's ``seed(ctx)``, in one go."""
+    now = state.clock.now()
+    ctx = SeedContext(state, random.Random(state.config.seed), now)
+    with state.db.transaction():
+        seed_core(ctx, state.config.seed_accounts)
+        for area in areas:
+            seed = getattr(area, "seed", None)
+            if seed is not None:
+                seed(ctx)
+        state.db.execute(
+            "INSERT INTO meta (key, value) VALUES ('seeded_at', ?)", (iso(to_ms(now)) or "",)
+        )
+    state.db.execute("ANALYZE")
+    return ctx
+
+
+def create_state(config: SandboxConfig, clock: Clock | None = None) -> SandboxState:
+    """Open the database, create the schema, seed when empty; no web app."""
+    clock = clock or (TestClock() if config.test_clock else SystemClock())
+    db = Database(config.db)
+    state = SandboxState(config, db, clock)
+    areas = load_areas()
+    db.executescript(CORE_SCHEMA)
+    for area in areas:
+        schema = getattr(area, "SCHEMA", None)
+        if schema:
+            db.executescript(schema)
+    state.jwt_secret = load_secret(state)
+    state.channel = SecureChannelServer(state)
+    if not _is_seeded(db):
+        seed_database(state, areas)
+    return state
+
+
+def create_app(config: SandboxConfig | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """The sandbox app for ``config`` (defaults: in memory, 2000 generated accounts)."""
+    state = create_state(config or SandboxConfig(), clock)
+    app = FastAPI(
+        title="System Portal sandbox",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        redirect_slashes=False,
+    )
+    app.state.sandbox = state
+    install_handlers(app)
+    for area in load_areas():
+        app.include_router(area.router)
+    app.add_middleware(SandboxMiddleware, state=state)
+    return app

@@ -1,0 +1,57 @@
+"""Reading JSON request bodies and validating them with pydantic models."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from fastapi import Request
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import invalid
+
+M = TypeVar("M", bound=BaseModel)
+
+MAX_BODY = 1_000_000
+
+
+class StrictBody(BaseModel):
+    """A request body: exact JSON types, unknown fields refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class LenientBody(BaseModel):
+    """A request body: exact JSON types, unknown fields ignored."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+async def json_body(request: Request) -> Any:
+    """The decoded JSON body; None when the body is empty. Malformed JSON gives 400."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise invalid("the body is too large")
+    if not raw.strip():
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise invalid("the body is not valid JSON") from exc
+
+
+def parse(model: type[M], obj: Any) -> M:
+    """Validate ``obj`` (a decoded JSON value) as ``model``; anything wrong gives 400."""
+    if not isinstance(obj, dict):
+        raise invalid("the body must be a JSON object")
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        errors = exc.errors()
+        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
+        raise invalid(f"invalid parameter {where[:64]}".strip()) from exc
+
+
+async def read(request: Request, model: type[M]) -> M:
+    """Read and validate a JSON object body."""
+    return parse(model, await json_body(request))

@@ -1,0 +1,58 @@
+"""Injectable clocks and the time formats of the wire."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Anything that tells the time in epoch seconds."""
+
+    def now(self) -> float:
+        """The current time, epoch seconds."""
+        ...
+
+
+class SystemClock:
+    """The machine's clock."""
+
+    def now(self) -> float:
+        """The current time, epoch seconds."""
+        return time.time()
+
+
+class TestClock:
+    """Real time plus an offset that only grows (moved by ``POST /sandbox/clock/advance``)."""
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self) -> None:
+        self._offset = 0.0
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        """The current time, epoch seconds."""
+        return time.time() + self._offset
+
+    def advance(self, seconds: float) -> float:
+        """Move the clock forward; returns the new time."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        with self._lock:
+            self._offset += seconds
+        return self.now()
+
+
+def to_ms(seconds: float) -> int:
+    """Epoch seconds as epoch milliseconds."""
+    return int(seconds * 1000)
+
+
+def iso(ms: int | None) -> str | None:
+    """Epoch milliseconds as ISO 8601 UTC (``2026-01-02T03:04:05Z``); None stays None."""
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,44 @@
+"""The sandbox's settings: one frozen dataclass, filled by the command line or by tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from portal_admin.protocol.pages import AccountQueryShape
+from portal_admin.protocol.secure_channel import ALGORITHMS, OAEP_SHA256
+
+DEFAULT_ACCESS_CODE = "SANDBOX"
+DEFAULT_SEED = 20260101
+MEMORY = ":memory:"
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxConfig:
+    """How a sandbox instance behaves."""
+
+    #: SQLite database: a file path or ``":memory:"``.
+    db: str = MEMORY
+    #: How many generated accounts an empty database is seeded with.
+    seed_accounts: int = 2000
+    portal_access_code: str = DEFAULT_ACCESS_CODE
+    #: The key-wrapping algorithm advertised by the public-key operation.
+    sc_algorithm: str = OAEP_SHA256
+    #: True: the clock can be moved by ``POST /sandbox/clock/advance``.
+    test_clock: bool = False
+    account_query_shape: AccountQueryShape = "accounts"
+    sc_idle_seconds: int = 1800
+    sc_sessions_per_account: int = 5
+    #: Seed of the random generator for demo data (the same seed gives the same data).
+    seed: int = DEFAULT_SEED
+    #: Fault-injection switches (reserved for a later issue; empty means none).
+    faults: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if self.sc_algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown Secure Channel algorithm {self.sc_algorithm!r}")
+        if self.account_query_shape not in ("accounts", "content"):
+            raise ValueError("account_query_shape must be 'accounts' or 'content'")
+        if self.seed_accounts < 0:
+            raise ValueError("seed_accounts must not be negative")
+        if self.sc_idle_seconds <= 0 or self.sc_sessions_per_account <= 0:
+            raise ValueError("Secure Channel limits must be positive")

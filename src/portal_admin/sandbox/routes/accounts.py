@@ -1,0 +1,249 @@
+"""Account administration: query, get, status, password reset, update."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+from pydantic import Field
+
+from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS, PORTAL_TYPE
+from portal_admin.protocol.errors import Code
+from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.pages import account_query
+
+from ..accounts_common import account_record, by_biz_id, reindex_name
+from ..bodies import LenientBody, StrictBody, json_body, parse
+from ..deps import Caller, require
+from ..errors import ApiError, invalid
+from ..paging import order_by, paging, query_sorts
+from ..text import TOP, search_key
+from ..tokens import SIGNED_IN_STATUSES, end_sessions
+from .passwords import mail_reset_token
+
+router = APIRouter()
+
+#: Sortable wire fields and their (indexed) columns.
+SORTABLE = {
+    "accountEmail": "email_key",
+    "accountName": "name_fold",
+    "createdAt": "created_at",
+    "updatedAt": "updated_at",
+    "bizId": "biz_id",
+    "accountStatus": "status",
+    "accountPortal": "portal",
+}
+DEFAULT_ORDER = "created_at DESC, id DESC"
+
+
+class QueryBody(LenientBody):
+    institutionBizId: str | None = Field(default=None, max_length=64)
+    accountPortal: int | None = None
+    accountStatus: int | None = None
+    email: str | None = Field(default=None, max_length=320)
+    name: str | None = Field(default=None, max_length=255)
+    page: int | None = None
+    size: int | None = None
+    sort: str | list[str] | None = None
+
+
+class StatusBody(LenientBody):
+    userBizId: str = Field(min_length=1, max_length=64)
+    action: str = Field(min_length=1, max_length=32)
+    reason: str | None = Field(default=None, max_length=500)
+
+
+class UserBody(LenientBody):
+    userBizId: str = Field(min_length=1, max_length=64)
+
+
+class UpdateBody(StrictBody):
+    userBizId: str = Field(min_length=1, max_length=64)
+    accountName: str | None = Field(default=None, min_length=1, max_length=100)
+    accountPhone: str | None = Field(default=None, max_length=32)
+    accountRemark: str | None = Field(default=None, max_length=255)
+    defaultLanguage: str | None = Field(default=None, min_length=2, max_length=16)
+    defaultTimezone: str | None = Field(default=None, min_length=1, max_length=64)
+    defaultCountry: str | None = Field(default=None, min_length=2, max_length=3)
+
+
+QueryCaller = Annotated[Caller, Depends(require("accounts.query"))]
+GetCaller = Annotated[Caller, Depends(require("accounts.get"))]
+StatusCaller = Annotated[Caller, Depends(require("accounts.status"))]
+ResetCaller = Annotated[Caller, Depends(require("accounts.password_reset"))]
+UpdateCaller = Annotated[Caller, Depends(require("accounts.update"))]
+
+
+def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
+    """The WHERE clause of a query (every condition can use an index)."""
+    where: list[str] = []
+    params: list[Any] = []
+    if body.institutionBizId:
+        where.append("institution_biz_id = ?")
+        params.append(body.institutionBizId)
+    if body.accountPortal is not None:
+        portal = PORTAL_TYPE.code_of(body.accountPortal)
+        if portal is None:
+            raise invalid("unknown accountPortal")
+        where.append("portal = ?")
+        params.append(portal)
+    if body.accountStatus is not None:
+        status = ACCOUNT_STATUS.code_of(body.accountStatus)
+        if status is None:
+            raise invalid("unknown accountStatus")
+        where.append("status = ?")
+        params.append(status)
+    email = (body.email or "").strip().lower()
+    if email:
+        where.append("email_key >= ? AND email_key < ?")
+        params += [email, email + TOP]
+    name = search_key(body.name or "")
+    if name and " " in name:
+        where.append("name_key >= ? AND name_key < ?")
+        params += [name, name + TOP]
+    elif name:
+        where.append("id IN (SELECT account_id FROM account_words WHERE word >= ? AND word < ?)")
+        params += [name, name + TOP]
+    return (" WHERE " + " AND ".join(where)) if where else "", params
+
+
+def query_sql(body: QueryBody, sorts: list[str]) -> tuple[str, str, list[Any]]:
+    """The page SQL, the count SQL and their parameters (without LIMIT/OFFSET values)."""
+    where, params = build_filter(body)
+    order = order_by(sorts, SORTABLE, default=DEFAULT_ORDER, tiebreak="id")
+    page_sql = f"SELECT * FROM accounts{where} {order} LIMIT ? OFFSET ?"  # noqa: S608
+    count_sql = f"SELECT count(*) FROM accounts{where}"  # noqa: S608
+    return page_sql, count_sql, params
+
+
+@router.post(OPERATIONS["accounts.query"].path)
+async def query(caller: QueryCaller) -> JSONResponse:
+    """Filtered, sorted, paged accounts (shape chosen by ``account_query_shape``)."""
+    ctx = caller.ctx
+    raw = await json_body(ctx.request)
+    body = parse(QueryBody, {} if raw is None else raw)
+    page = paging(body.page, body.size)
+    sorts = query_sorts(ctx.request)
+    if isinstance(body.sort, str):
+        sorts.append(body.sort)
+    elif body.sort:
+        sorts.extend(body.sort)
+    page_sql, count_sql, params = query_sql(body, sorts)
+    total = int(ctx.db.scalar(count_sql, params) or 0)
+    rows = ctx.db.query(page_sql, [*params, page.size, page.offset]) if total else []
+    items = [account_record(ctx, r) for r in rows]
+    return caller.ok(
+        account_query(
+            items,
+            number=page.number,
+            size=page.size,
+            total=total,
+            shape=ctx.config.account_query_shape,
+        )
+    )
+
+
+@router.get(OPERATIONS["accounts.get"].path)
+async def get_account(userBizId: str, caller: GetCaller) -> JSONResponse:
+    """One account (404 RESOURCE.NOT_FOUND when unknown)."""
+    row = by_biz_id(caller.db, userBizId)
+    if row is None:
+        raise ApiError(Code.NOT_FOUND)
+    return caller.ok(account_record(caller.ctx, row))
+
+
+async def _body(caller: Caller) -> Any:
+    raw = await json_body(caller.ctx.request)
+    if not raw:
+        raise invalid("the body is empty")
+    return raw
+
+
+@router.post(OPERATIONS["accounts.status"].path)
+async def change_status(caller: StatusCaller) -> JSONResponse:
+    """ACTIVATE, SUSPEND or DEACTIVATE an account, along ACCOUNT_TRANSITIONS."""
+    body = parse(StatusBody, await _body(caller))
+    action = body.action.strip().upper()
+    row = by_biz_id(caller.db, body.userBizId)
+    if row is None:
+        raise ApiError(Code.NOT_FOUND)
+    if row["biz_id"] == caller.principal.account_biz_id:
+        raise invalid("an administrator cannot change the status of their own account")
+    target = ACCOUNT_TRANSITIONS.get(row["status"], {}).get(action)
+    if target is None:
+        raise invalid(f"{action[:32]} is not allowed from {row['status']}")
+    now = caller.ctx.now_ms()
+    caller.db.execute(
+        "UPDATE accounts SET status = ?, updated_at = ? WHERE biz_id = ?",
+        (target, now, row["biz_id"]),
+    )
+    if target not in SIGNED_IN_STATUSES:
+        end_sessions(caller.ctx.state, row["biz_id"], "ACCOUNT_" + target)
+    return caller.ok(
+        {
+            "userBizId": row["biz_id"],
+            "email": row["email"],
+            "displayName": row["name"],
+            "status": target,
+        }
+    )
+
+
+@router.post(OPERATIONS["accounts.password_reset"].path)
+async def admin_password_reset(caller: ResetCaller) -> JSONResponse:
+    """Mail a password reset link to an account."""
+    body = parse(UserBody, await _body(caller))
+    row = by_biz_id(caller.db, body.userBizId)
+    if row is None:
+        raise ApiError(Code.NOT_FOUND)
+    with caller.db.transaction() as db:
+        mail_reset_token(db, caller.ctx.now(), row["biz_id"], row["email"])
+    return caller.ok({"userBizId": row["biz_id"], "email": row["email"], "sent": True})
+
+
+@router.post(OPERATIONS["accounts.update"].path)
+async def update(caller: UpdateCaller) -> JSONResponse:
+    """Change an account's name, phone, remark or defaults; answers the updated Account."""
+    raw = await json_body(caller.ctx.request)
+    if isinstance(raw, dict) and not raw.get("userBizId"):
+        raise invalid("userBizId is required")
+    body = parse(UpdateBody, raw)
+    row = by_biz_id(caller.db, body.userBizId)
+    if row is None:
+        raise ApiError(Code.NOT_FOUND)
+    columns = {
+        "accountName": "name",
+        "accountPhone": "phone",
+        "accountRemark": "remark",
+        "defaultLanguage": "default_language",
+        "defaultTimezone": "default_timezone",
+        "defaultCountry": "default_country",
+    }
+    changes: dict[str, Any] = {}
+    for field, column in columns.items():
+        if field not in body.model_fields_set:
+            continue
+        value = getattr(body, field)
+        if value is None and field != "accountRemark":
+            raise invalid(f"{field} cannot be null")
+        if isinstance(value, str) and field != "accountRemark":
+            value = value.strip()
+            if field == "accountName" and not value:
+                raise invalid("accountName cannot be blank")
+        changes[column] = value
+    with caller.db.transaction() as db:
+        if changes:
+            if "name" in changes:
+                changes["name_key"] = search_key(changes["name"])
+                changes["name_fold"] = changes["name"].casefold()
+                reindex_name(db, int(row["id"]), changes["name"])
+            changes["updated_at"] = caller.ctx.now_ms()
+            assignments = ", ".join(f"{c} = ?" for c in changes)
+            db.execute(
+                f"UPDATE accounts SET {assignments} WHERE biz_id = ?",  # noqa: S608
+                [*changes.values(), row["biz_id"]],
+            )
+        fresh = by_biz_id(db, row["biz_id"])
+    assert fresh is not None
+    return caller.ok(account_record(caller.ctx, fresh))

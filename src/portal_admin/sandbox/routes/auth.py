@@ -1,0 +1,382 @@
+"""Sign-in: login initiate, MFA send, login complete, logout, token refresh, profile."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+from pydantic import Field
+
+from portal_admin.protocol.enums import MFA_METHOD, PORTAL_TYPE
+from portal_admin.protocol.errors import Code
+from portal_admin.protocol.operations import OPERATIONS
+
+from ..accounts_common import by_biz_id, by_email, enabled_mfa_methods, status_item
+from ..bodies import LenientBody, StrictBody, parse, read
+from ..clock import to_ms
+from ..deps import Authed, Ctx, CtxDep, authed_with, bearer_token
+from ..errors import ApiError, invalid
+from ..ids import biz_id, sha256_hex, token
+from ..mailbox import send_mail
+from ..passwords import verify_password
+from ..sealed import open_sealed
+from ..tokens import (
+    ACCESS_TOKEN_SECONDS,
+    SIGNED_IN_STATUSES,
+    access_token,
+    decode_access_token,
+    end_sessions,
+    issue_refresh,
+    sign_in,
+)
+from ..totp import matching_step
+
+router = APIRouter()
+
+LOGIN_SESSION_SECONDS = 300
+MFA_COOLDOWN_SECONDS = 60
+MFA_CODE_SECONDS = 300
+OTP_STEP_SECONDS = 30
+#: Failed sign-ins per email and client hash before further attempts are refused.
+LOGIN_FAILURE_LIMIT = 5
+LOGIN_FAILURE_WINDOW = 900
+REFRESH_LIMIT = 10
+REFRESH_WINDOW = 60
+
+
+class InitiateBody(LenientBody):
+    email: str = Field(min_length=1, max_length=320)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class SendBody(LenientBody):
+    sessionId: str = Field(min_length=1, max_length=256)
+    method: int
+
+
+class CompleteBody(LenientBody):
+    sessionId: str = Field(min_length=1, max_length=256)
+    method: int
+    code: str = Field(min_length=1, max_length=64)
+
+
+class RefreshBody(StrictBody):
+    refreshToken: str = Field(min_length=1, max_length=512)
+
+
+def _history(ctx: Ctx, account_biz_id: str, result: int, reason: str | None = None) -> None:
+    ctx.db.execute(
+        "INSERT INTO login_history (biz_id, account_biz_id, login_time, client_ip, user_agent,"
+        " login_result, failure_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            biz_id("LGH"),
+            account_biz_id,
+            ctx.now_ms(),
+            ctx.client_ip,
+            ctx.user_agent,
+            result,
+            reason,
+        ),
+    )
+
+
+def _throttle_key(ctx: Ctx, email: str) -> str:
+    return f"login:{email.strip().lower()}:{ctx.client_hash}"
+
+
+def _mfa_items(ctx: Ctx, account_biz_id: str) -> list[dict[str, Any]]:
+    return [ctx.item(MFA_METHOD, m) for m in enabled_mfa_methods(ctx.db, account_biz_id)]
+
+
+@router.post(OPERATIONS["auth.login_initiate"].path)
+async def login_initiate(ctx: CtxDep) -> JSONResponse:
+    """Check email and password; open a 300-second login session."""
+    body = await read(ctx.request, InitiateBody)
+    now = ctx.now()
+    key = _throttle_key(ctx, body.email)
+    account = by_email(ctx.db, body.email)
+    if ctx.state.limiter.count(key, LOGIN_FAILURE_WINDOW, now) >= LOGIN_FAILURE_LIMIT:
+        if account is not None:
+            _history(ctx, account["biz_id"], 3, "TOO_MANY_ATTEMPTS")
+        raise ApiError(Code.RATE_LIMITED)
+    good = verify_password(body.password, account["password_hash"] if account else None)
+    if account is None or not good or account["status"] not in SIGNED_IN_STATUSES:
+        ctx.state.limiter.hit(key, now)
+        if account is not None:
+            _history(ctx, account["biz_id"], 2, "INVALID_CREDENTIALS")
+        raise ApiError(Code.INVALID_CREDENTIALS)
+    session_id = token("lgs_")
+    ctx.db.execute(
+        "INSERT INTO login_sessions (session_id, account_biz_id, client_hash, created_at,"
+        " expires_at) VALUES (?, ?, ?, ?, ?)",
+        (
+            sha256_hex(session_id),
+            account["biz_id"],
+            ctx.client_hash,
+            to_ms(now),
+            to_ms(now + LOGIN_SESSION_SECONDS),
+        ),
+    )
+    return ctx.ok(
+        {
+            "sessionId": session_id,
+            "mfaMethods": _mfa_items(ctx, account["biz_id"]),
+            "expiresIn": LOGIN_SESSION_SECONDS,
+            "accountStatus": status_item(ctx, account["status"]),
+            "pendingApproval": bool(account["pending_approval"]),
+        }
+    )
+
+
+def _login_session(ctx: Ctx, session_id: str) -> sqlite3.Row:
+    row = ctx.db.one("SELECT * FROM login_sessions WHERE session_id = ?", (sha256_hex(session_id),))
+    if row is None or row["completed_at"] is not None or row["expires_at"] <= ctx.now_ms():
+        raise ApiError(Code.SESSION_NOT_FOUND)
+    return row
+
+
+def _method(ctx: Ctx, account_biz_id: str, value: int) -> str:
+    item = MFA_METHOD.by_value(value)
+    if item is None or item.code not in enabled_mfa_methods(ctx.db, account_biz_id):
+        raise invalid("unknown or disabled MFA method")
+    return item.code
+
+
+@router.post(OPERATIONS["auth.mfa_send"].path)
+async def mfa_send(ctx: CtxDep) -> JSONResponse:
+    """Mail an EMAIL code (60 s cooldown, valid 300 s); OTP needs no delivery."""
+    body = await read(ctx.request, SendBody)
+    login = _login_session(ctx, body.sessionId)
+    method = _method(ctx, login["account_biz_id"], body.method)
+    if method == "OTP":
+        return ctx.ok({"sent": False, "cooldownSeconds": 0, "codeExpiresIn": OTP_STEP_SECONDS})
+    now = ctx.now()
+    sent_at = login["code_sent_at"]
+    if sent_at is not None and to_ms(now) - sent_at < MFA_COOLDOWN_SECONDS * 1000:
+        raise ApiError(Code.MFA_SEND_COOLDOWN)
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    account = by_biz_id(ctx.db, login["account_biz_id"])
+    assert account is not None
+    with ctx.db.transaction() as db:
+        db.execute(
+            "UPDATE login_sessions SET email_code_hash = ?, code_sent_at = ?,"
+            " code_expires_at = ? WHERE session_id = ?",
+            (sha256_hex(code), to_ms(now), to_ms(now + MFA_CODE_SECONDS), login["session_id"]),
+        )
+        send_mail(
+            db,
+            now,
+            account["email"],
+            "Your System Portal sign-in code",
+            f"Your sign-in code is {code}. It expires in 5 minutes.",
+            code=code,
+        )
+    return ctx.ok(
+        {"sent": True, "cooldownSeconds": MFA_COOLDOWN_SECONDS, "codeExpiresIn": MFA_CODE_SECONDS}
+    )
+
+
+def _normalized_backup(code: str) -> str:
+    return code.replace("-", "").replace(" ", "").upper()
+
+
+def _check_code(ctx: Ctx, login: sqlite3.Row, method: str, code: str) -> bool:
+    account_biz_id = login["account_biz_id"]
+    now = ctx.now()
+    code = code.strip()
+    if method == "EMAIL":
+        stored = login["email_code_hash"]
+        if (
+            stored is not None
+            and login["code_expires_at"] > to_ms(now)
+            and secrets.compare_digest(stored, sha256_hex(code))
+        ):
+            return True
+    else:
+        account = by_biz_id(ctx.db, account_biz_id)
+        secret = account["totp_secret"] if account else None
+        step = matching_step(secret, code, now) if secret else None
+        if step is not None:
+            cur = ctx.db.execute(
+                "INSERT OR IGNORE INTO totp_used (account_biz_id, step) VALUES (?, ?)",
+                (account_biz_id, step),
+            )
+            return cur.rowcount == 1
+    backup = _normalized_backup(code)
+    if len(backup) >= 8 and not (len(code) == 6 and code.isdigit()):
+        cur = ctx.db.execute(
+            "UPDATE mfa_backup_codes SET used_at = ? WHERE account_biz_id = ? AND code_hash = ?"
+            " AND used_at IS NULL",
+            (to_ms(now), account_biz_id, sha256_hex(backup)),
+        )
+        return cur.rowcount == 1
+    return False
+
+
+@router.post(OPERATIONS["auth.login_complete"].path)
+async def login_complete(ctx: CtxDep) -> JSONResponse:
+    """Check the second factor; open an auth session and hand out the token pair."""
+    body = await read(ctx.request, CompleteBody)
+    login = _login_session(ctx, body.sessionId)
+    account_biz_id = login["account_biz_id"]
+    method = _method(ctx, account_biz_id, body.method)
+    if not _check_code(ctx, login, method, body.code):
+        _history(ctx, account_biz_id, 2, "MFA_CODE_INVALID")
+        raise ApiError(Code.MFA_CODE_INVALID)
+    account = by_biz_id(ctx.db, account_biz_id)
+    if account is None or account["status"] not in SIGNED_IN_STATUSES:
+        raise ApiError(Code.SESSION_NOT_FOUND)
+    ctx.db.execute(
+        "UPDATE login_sessions SET completed_at = ? WHERE session_id = ?",
+        (ctx.now_ms(), login["session_id"]),
+    )
+    pair = sign_in(
+        ctx.state,
+        account_biz_id,
+        client_ip=ctx.client_ip,
+        user_agent=ctx.user_agent,
+        client_hash=ctx.client_hash,
+    )
+    _history(ctx, account_biz_id, 1)
+    ctx.state.limiter.clear(_throttle_key(ctx, account["email"]))
+    return ctx.ok(
+        {
+            "accessToken": pair.access_token,
+            "refreshToken": pair.refresh_token,
+            "expiresIn": pair.expires_in,
+            "accountStatus": status_item(ctx, account["status"]),
+            "pendingApproval": bool(account["pending_approval"]),
+        }
+    )
+
+
+@router.post(OPERATIONS["auth.logout"].path)
+async def logout(ctx: CtxDep) -> JSONResponse:
+    """End the auth session of the token (an expired token is accepted too)."""
+    raw = bearer_token(ctx.request)
+    if raw is None:
+        raise ApiError(Code.TOKEN_MISSING)
+    claims = decode_access_token(ctx.state, raw, allow_expired=True)
+    ended = end_sessions(ctx.state, str(claims["sub"]), "LOGOUT", sid=str(claims["sid"]))
+    return ctx.ok({"success": True, "terminatedSessions": ended})
+
+
+def _refresh(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
+    body = parse(RefreshBody, plaintext)
+    now = ctx.now()
+    db = ctx.db
+    with db.transaction():
+        row = db.one(
+            "SELECT t.*, s.ended_at AS session_ended, s.end_reason, a.status AS account_status"
+            " FROM refresh_tokens t JOIN auth_sessions s ON s.sid = t.sid"
+            " JOIN accounts a ON a.biz_id = t.account_biz_id WHERE t.token_hash = ?",
+            (sha256_hex(body.refreshToken),),
+        )
+        if row is None:
+            raise ApiError(Code.REFRESH_TOKEN_INVALID)
+        limiter = ctx.state.limiter
+        family_key = f"refresh:family:{row['family_id']}"
+        account_key = f"refresh:account:{row['account_biz_id']}"
+        if (
+            limiter.count(family_key, REFRESH_WINDOW, now) >= REFRESH_LIMIT
+            or limiter.count(account_key, REFRESH_WINDOW, now) >= REFRESH_LIMIT
+        ):
+            raise ApiError(Code.RATE_LIMITED)
+        limiter.hit(family_key, now)
+        limiter.hit(account_key, now)
+        if row["session_ended"] is not None and row["end_reason"] != "REFRESH_REUSE":
+            raise ApiError(Code.SESSION_NOT_FOUND)
+        if row["account_status"] not in SIGNED_IN_STATUSES:
+            raise ApiError(Code.SESSION_NOT_FOUND)
+        if row["revoked_at"] is not None or row["expires_at"] <= to_ms(now):
+            raise ApiError(Code.REFRESH_TOKEN_INVALID)
+        reused = row["used_at"] is not None
+        if not reused:
+            db.execute(
+                "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?",
+                (to_ms(now), row["token_hash"]),
+            )
+            fresh = issue_refresh(ctx.state, row["sid"], row["account_biz_id"], row["family_id"])
+    if reused:
+        # A rotated token came back: someone holds a copy. Revoke the whole family.
+        db.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+            (to_ms(now), row["family_id"]),
+        )
+        end_sessions(ctx.state, row["account_biz_id"], "REFRESH_REUSE", sid=row["sid"])
+        raise ApiError(Code.REFRESH_TOKEN_INVALID)
+    return {
+        "accessToken": access_token(ctx.state, row["account_biz_id"], row["sid"]),
+        "refreshToken": fresh,
+        "expiresIn": ACCESS_TOKEN_SECONDS,
+    }
+
+
+@router.post(OPERATIONS["auth.token_refresh"].path)
+async def token_refresh(ctx: CtxDep) -> JSONResponse:
+    """Sealed: swap a refresh token for a new pair (single use; reuse revokes the family)."""
+    sealed = await open_sealed(ctx)
+    return sealed.run(lambda plaintext: _refresh(ctx, plaintext))
+
+
+ProfileCaller = Annotated[Authed, Depends(authed_with(Code.UNAUTHORIZED))]
+
+
+@router.get(OPERATIONS["auth.profile"].path)
+async def profile(caller: ProfileCaller) -> JSONResponse:
+    """The caller's own profile, with extras the client uses (roles, permissions, MFA)."""
+    ctx = caller.ctx
+    account = by_biz_id(ctx.db, caller.principal.account_biz_id)
+    if account is None:
+        raise ApiError(Code.TOKEN_INVALID)
+    memberships = ctx.db.query(
+        "SELECT m.workspace_biz_id, m.is_primary, w.name AS workspace_name, r.biz_id AS role_id,"
+        " r.role_name, r.role_type, r.permission_codes FROM workspace_members m"
+        " JOIN workspaces w ON w.biz_id = m.workspace_biz_id"
+        " JOIN roles r ON r.biz_id = m.role_biz_id"
+        " WHERE m.account_biz_id = ? AND m.status = 'ACTIVE'"
+        " ORDER BY m.is_primary DESC, m.joined_at",
+        (account["biz_id"],),
+    )
+    primary = memberships[0] if memberships else None
+    portal = ctx.item(PORTAL_TYPE, account["portal"])
+    return caller.ok(
+        {
+            "bizId": account["biz_id"],
+            "accountEmail": account["email"],
+            "accountName": account["name"],
+            "accountPortal": portal,
+            "accountStatus": status_item(ctx, account["status"]),
+            "accountPhone": account["phone"],
+            "institutionBizId": account["institution_biz_id"],
+            "defaultLanguage": account["default_language"],
+            "defaultTimezone": account["default_timezone"],
+            "defaultCountry": account["default_country"],
+            "pendingApproval": bool(account["pending_approval"]),
+            "mfaMethods": _mfa_items(ctx, account["biz_id"]),
+            "workspaceBizId": primary["workspace_biz_id"] if primary else None,
+            "permissionCodes": json.loads(primary["permission_codes"]) if primary else [],
+            "roles": [
+                {
+                    "bizId": m["role_id"],
+                    "roleName": m["role_name"],
+                    "roleType": m["role_type"],
+                    "workspaceBizId": m["workspace_biz_id"],
+                }
+                for m in memberships
+            ],
+            "workspaces": [
+                {
+                    "bizId": m["workspace_biz_id"],
+                    "name": m["workspace_name"],
+                    "isPrimary": bool(m["is_primary"]),
+                    "permissionCodes": json.loads(m["permission_codes"]),
+                }
+                for m in memberships
+            ],
+        }
+    )

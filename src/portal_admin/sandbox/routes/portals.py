@@ -1,0 +1,142 @@
+"""The portals area (section 4.8): create an institution portal.
+
+Errors use the numeric codes the specification gives for this operation: ``4000`` for a
+missing or invalid field (portalType, domain, remark, institutionBizId, malformed body),
+``4040`` for an unknown institution; ``4010`` and ``ACCESS.*`` come from the shared
+authentication. The specification offers no list operation; portals are seeded for the demo.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from portal_admin.protocol.enums import PORTAL_STATUS, PORTAL_TYPE
+from portal_admin.protocol.errors import Code
+from portal_admin.protocol.operations import OPERATIONS
+
+from ..clock import iso
+from ..deps import Caller, require
+from ..errors import ApiError
+from ..state import SeedContext
+from ._fields import as_int, get_str, object_body
+
+router = APIRouter()
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS portals (
+    id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+    institution_biz_id TEXT NOT NULL,
+    portal_type        INTEGER NOT NULL,    -- the value as sent (either PORTAL_TYPE listing)
+    domain             TEXT NOT NULL,
+    portal_status      INTEGER NOT NULL,    -- PORTAL_STATUS value
+    remark             TEXT,
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_portals_institution ON portals (institution_biz_id, id);
+"""
+
+MAX_LENGTH = 255
+VALIDATION = Code.VALIDATION_NUMERIC  # "4000"
+
+
+def portal_record(row: Any) -> dict[str, Any]:
+    """The wire form of a ``portals`` row."""
+    return {
+        "id": int(row["id"]),
+        "institutionBizId": row["institution_biz_id"],
+        "portalType": int(row["portal_type"]),
+        "domain": row["domain"],
+        "portalStatus": int(row["portal_status"]),
+        "remark": row["remark"],
+        "createdAt": iso(row["created_at"]),
+        "updatedAt": iso(row["updated_at"]),
+    }
+
+
+def _portal_type(value: Any) -> int:
+    number = as_int(value)
+    if number is None or PORTAL_TYPE.by_value(number) is None:
+        raise ApiError(VALIDATION, "portalType is missing or not a portal type")
+    return number
+
+
+def _domain(body: dict[str, Any]) -> str:
+    domain = get_str(body, "domain", required=True, max_len=MAX_LENGTH, code=VALIDATION)
+    assert domain is not None
+    if any(ch.isspace() for ch in domain):
+        raise ApiError(VALIDATION, "domain must not contain spaces")
+    return domain
+
+
+def _institution(caller: Caller, body: dict[str, Any]) -> str:
+    given = get_str(body, "institutionBizId", max_len=64, code=VALIDATION)
+    if given:
+        found = caller.db.scalar("SELECT biz_id FROM institutions WHERE biz_id = ?", (given,))
+        if found is None:
+            raise ApiError(Code.NOT_FOUND_NUMERIC, "institution not found")
+        return given
+    own = caller.db.scalar(
+        "SELECT institution_biz_id FROM accounts WHERE biz_id = ?",
+        (caller.principal.account_biz_id,),
+    )
+    if (
+        own is None
+        or caller.db.scalar("SELECT biz_id FROM institutions WHERE biz_id = ?", (own,)) is None
+    ):
+        raise ApiError(Code.NOT_FOUND_NUMERIC, "institution not found")
+    return str(own)
+
+
+def insert_portal(
+    db: Any, institution: str, portal_type: int, domain: str, remark: str | None, now_ms: int
+) -> int:
+    """Store a new ACTIVE portal; returns its id."""
+    cur = db.execute(
+        "INSERT INTO portals (institution_biz_id, portal_type, domain, portal_status, remark,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            institution,
+            portal_type,
+            domain,
+            PORTAL_STATUS.value_of("ACTIVE"),
+            remark,
+            now_ms,
+            now_ms,
+        ),
+    )
+    return int(cur.lastrowid or 0)
+
+
+@router.post(OPERATIONS["portals.create"].path)
+async def create_portal(
+    request: Request, caller: Annotated[Caller, Depends(require("portals.create"))]
+) -> JSONResponse:
+    """Create a portal: ``{portalType, domain, remark?, institutionBizId?}``."""
+    body = await object_body(request, VALIDATION, allow_empty=True)
+    portal_type = _portal_type(body.get("portalType"))
+    domain = _domain(body)
+    remark = get_str(body, "remark", max_len=MAX_LENGTH, code=VALIDATION, strip=False)
+    institution = _institution(caller, body)
+    now = caller.ctx.now_ms()
+    portal_id = insert_portal(caller.db, institution, portal_type, domain, remark, now)
+    row = caller.db.one("SELECT * FROM portals WHERE id = ?", (portal_id,))
+    return caller.ok(portal_record(row))
+
+
+def seed(ctx: SeedContext) -> None:
+    """A few portals per institution, of every type."""
+    platform, *tenants = ctx.institution_biz_ids
+    rows: list[tuple[str, int, str, str | None]] = [
+        (platform, 10010101, "admin.sandbox.test", "The system portal"),
+        (platform, PORTAL_TYPE.value_of("PARTNER"), "partners.sandbox.test", None),
+    ]
+    for n, tenant in enumerate(tenants, start=1):
+        rows.append((tenant, 10010102, f"tenant{n}.sandbox.test", f"Tenant portal {n}"))
+        rows.append((tenant, PORTAL_TYPE.value_of("CONSUMER"), f"shop{n}.sandbox.test", None))
+    for index, (institution, kind, domain, remark) in enumerate(rows):
+        created = ctx.now_ms - (len(rows) - index) * 86_400_000
+        insert_portal(ctx.db, institution, kind, domain, remark, created)

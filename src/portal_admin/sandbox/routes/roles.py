@@ -1,0 +1,120 @@
+"""The roles area (section 4.8): list, get and delete the roles of a workspace.
+
+Role record: bizId, workspaceBizId, roleName, roleType (enum item), description,
+permissionCodes, createdAt, updatedAt, plus ``memberCount`` (ours: how many members hold it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from portal_admin.protocol.enums import ROLE_TYPE
+from portal_admin.protocol.errors import Code
+from portal_admin.protocol.operations import OPERATIONS, PERMISSIONS
+
+from ..clock import iso
+from ..deps import Caller, Ctx, require
+from ..errors import ApiError
+from ._fields import get_str, object_body
+
+router = APIRouter()
+
+_SELECT = (
+    "SELECT r.*, (SELECT COUNT(*) FROM workspace_members m WHERE m.role_biz_id = r.biz_id)"
+    " AS member_count FROM roles r"
+)
+
+
+def role_record(ctx: Ctx, row: Any) -> dict[str, Any]:
+    """The wire form of a ``roles`` row (with ``member_count``)."""
+    try:
+        codes = [str(c) for c in json.loads(row["permission_codes"])]
+    except ValueError:
+        codes = []
+    return {
+        "bizId": row["biz_id"],
+        "workspaceBizId": row["workspace_biz_id"],
+        "roleName": row["role_name"],
+        "roleType": ctx.item(ROLE_TYPE, row["role_type"]),
+        "description": row["description"],
+        "permissionCodes": codes,
+        "memberCount": int(row["member_count"]),
+        "createdAt": iso(row["created_at"]),
+        "updatedAt": iso(row["updated_at"]),
+    }
+
+
+@router.get(OPERATIONS["roles.list"].path)
+async def list_roles(caller: Annotated[Caller, Depends(require("roles.list"))]) -> JSONResponse:
+    """The roles of the caller's workspace: OWNER first, then by name."""
+    rows = caller.db.query(
+        _SELECT + " WHERE r.workspace_biz_id = ?"
+        " ORDER BY r.role_type = 'OWNER' DESC, r.role_name COLLATE NOCASE, r.biz_id",
+        (caller.workspace_biz_id,),
+    )
+    return caller.ok([role_record(caller.ctx, r) for r in rows])
+
+
+@router.get(OPERATIONS["roles.get"].path)
+async def get_role(
+    roleBizId: str,
+    caller: Annotated[Caller, Depends(require("roles.get"))],
+) -> JSONResponse:
+    """One role of the caller's workspace; 404 RESOURCE.NOT_FOUND otherwise."""
+    row = caller.db.one(
+        _SELECT + " WHERE r.biz_id = ? AND r.workspace_biz_id = ?",
+        (roleBizId, caller.workspace_biz_id),
+    )
+    if row is None:
+        raise ApiError(Code.NOT_FOUND)
+    return caller.ok(role_record(caller.ctx, row))
+
+
+def _target_workspace(caller: Caller, workspace_id: str | None) -> str:
+    """The workspace named by the body; the caller must hold role:write there too."""
+    if not workspace_id or workspace_id == caller.workspace_biz_id:
+        return caller.workspace_biz_id
+    row = caller.db.one(
+        "SELECT r.permission_codes FROM workspace_members m JOIN roles r"
+        " ON r.biz_id = m.role_biz_id JOIN workspaces w ON w.biz_id = m.workspace_biz_id"
+        " WHERE m.account_biz_id = ? AND m.workspace_biz_id = ? AND m.status = 'ACTIVE'"
+        " AND w.status = 'ACTIVE'",
+        (caller.principal.account_biz_id, workspace_id),
+    )
+    if row is None:
+        raise ApiError(Code.NOT_FOUND)
+    try:
+        codes = {str(c) for c in json.loads(row["permission_codes"])}
+    except ValueError:
+        codes = set()
+    if PERMISSIONS["roles.delete"] not in codes:
+        raise ApiError(Code.PERMISSION_DENIED)
+    return workspace_id
+
+
+@router.post(OPERATIONS["roles.delete"].path)
+async def delete_role(
+    request: Request, caller: Annotated[Caller, Depends(require("roles.delete"))]
+) -> JSONResponse:
+    """Delete a custom role without members (``{workspaceId, roleId}``, body or query)."""
+    body = await object_body(request, allow_empty=True)
+    merged = {k: request.query_params.get(k) for k in ("workspaceId", "roleId")}
+    merged.update({k: v for k, v in body.items() if k in merged and v is not None})
+    role_id = get_str(merged, "roleId", required=True, max_len=64)
+    workspace = _target_workspace(caller, get_str(merged, "workspaceId", max_len=64))
+    with caller.db.transaction():
+        row = caller.db.one(
+            _SELECT + " WHERE r.biz_id = ? AND r.workspace_biz_id = ?", (role_id, workspace)
+        )
+        if row is None:
+            raise ApiError(Code.NOT_FOUND)
+        if row["role_type"] == "OWNER":
+            raise ApiError(Code.OWNER_ROLE_PROTECTED)
+        if int(row["member_count"]) > 0:
+            raise ApiError(Code.ROLE_IN_USE)
+        caller.db.execute("DELETE FROM roles WHERE biz_id = ?", (role_id,))
+    return caller.ok(None)

@@ -1,0 +1,39 @@
+"""Atomic file writes: a temporary file beside the target, flushed, then renamed over it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+
+@contextlib.contextmanager
+def atomic_open(
+    path: Path, *, encoding: str = "utf-8", newline: str | None = None
+) -> Iterator[IO[str]]:
+    """Open a temporary text file that replaces ``path`` only when the block ends cleanly.
+
+    On any exception (including cancellation) the temporary file is removed and ``path`` is
+    left as it was.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline=newline) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` atomically."""
+    with atomic_open(path, encoding=encoding) as fh:
+        fh.write(text)

@@ -1,0 +1,117 @@
+"""What a failure means to a person: a localized message, the error code and the request id.
+
+The client's exceptions are duck-typed (``code``, ``http_status``, ``message``,
+``request_id``), so this works with ``portal_admin.client.errors.PortalError`` and its
+subclasses without importing the client.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+
+from portal_admin.protocol.errors import Category, category_for
+
+from .text import QT_TRANSLATE_NOOP
+
+_CONTEXT = "ErrorInfo"
+
+_CATEGORY_TEXT = {
+    Category.AUTHENTICATION: QT_TRANSLATE_NOOP(
+        "ErrorInfo", "You are not signed in, or your sign-in has expired."
+    ),
+    Category.PERMISSION: QT_TRANSLATE_NOOP(
+        "ErrorInfo", "Your account does not have permission to do this."
+    ),
+    Category.NOT_FOUND: QT_TRANSLATE_NOOP("ErrorInfo", "The item no longer exists."),
+    Category.CONFLICT: QT_TRANSLATE_NOOP(
+        "ErrorInfo", "The change conflicts with the current state on the server."
+    ),
+    Category.RATE_LIMITED: QT_TRANSLATE_NOOP(
+        "ErrorInfo", "Too many requests. Please wait a moment and try again."
+    ),
+    Category.VALIDATION: QT_TRANSLATE_NOOP("ErrorInfo", "The server did not accept the input."),
+    Category.SECURE_CHANNEL: QT_TRANSLATE_NOOP(
+        "ErrorInfo", "The encrypted Secure Channel to the server failed."
+    ),
+    Category.SERVER: QT_TRANSLATE_NOOP("ErrorInfo", "The server could not complete the request."),
+}
+_NETWORK = QT_TRANSLATE_NOOP("ErrorInfo", "The server could not be reached.")
+_TIMEOUT = QT_TRANSLATE_NOOP("ErrorInfo", "The server did not answer in time.")
+_UNEXPECTED = QT_TRANSLATE_NOOP("ErrorInfo", "Something unexpected went wrong in the program.")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate(_CONTEXT, text)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorInfo:
+    """A failure, ready to show."""
+
+    summary: str
+    message: str
+    code: str | None = None
+    http_status: int | None = None
+    request_id: str | None = None
+    #: True for failures the program did not foresee (a bug): shown with their details.
+    unexpected: bool = False
+    details: str = ""
+
+    def as_text(self) -> str:
+        """Everything in plain text, for the clipboard or a support ticket."""
+        lines = [self.summary]
+        if self.message and self.message != self.summary:
+            lines.append(self.message)
+        if self.code:
+            lines.append(f"{_tr('Error code')}: {self.code}")
+        if self.http_status:
+            lines.append(f"HTTP {self.http_status}")
+        if self.request_id:
+            lines.append(f"{_tr('Request id')}: {self.request_id}")
+        if self.details:
+            lines.append(self.details)
+        return "\n".join(lines)
+
+
+def _is_portal_error(exc: BaseException) -> bool:
+    return all(hasattr(exc, name) for name in ("code", "http_status", "message", "request_id"))
+
+
+def _is_kind(exc: BaseException, *names: str) -> bool:
+    return any(cls.__name__ in names for cls in type(exc).__mro__)
+
+
+def describe_error(exc: BaseException) -> ErrorInfo:
+    """Turn any exception into an :class:`ErrorInfo` (never raises)."""
+    if _is_portal_error(exc):
+        code = getattr(exc, "code", None)
+        status = getattr(exc, "http_status", None)
+        request_id = getattr(exc, "request_id", None)
+        message = str(getattr(exc, "message", "") or "")
+        if _is_kind(exc, "APITimeoutError", "TimeoutError", "PortalTimeoutError"):
+            summary = _tr(_TIMEOUT)
+        elif _is_kind(exc, "APIConnectionError", "PortalConnectionError", "ConnectionError"):
+            summary = _tr(_NETWORK)
+        else:
+            summary = _tr(_CATEGORY_TEXT[category_for(code, status)])
+        return ErrorInfo(
+            summary=summary,
+            message=message,
+            code=str(code) if code not in (None, "") else None,
+            http_status=status if isinstance(status, int) else None,
+            request_id=str(request_id) if request_id else None,
+        )
+    if isinstance(exc, TimeoutError):
+        return ErrorInfo(summary=_tr(_TIMEOUT), message=str(exc))
+    if isinstance(exc, ConnectionError | OSError) and not isinstance(exc, FileNotFoundError):
+        return ErrorInfo(summary=_tr(_NETWORK), message=str(exc))
+    details = "".join(traceback.format_exception(exc)).strip()
+    return ErrorInfo(
+        summary=_tr(_UNEXPECTED),
+        message=f"{type(exc).__name__}: {exc}",
+        unexpected=True,
+        details=details,
+    )

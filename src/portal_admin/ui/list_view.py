@@ -1,0 +1,353 @@
+"""The reusable list widget: table, filter bar slot, column chooser, detail pane slot, copy,
+refresh (F5), CSV export, and an overlay for the empty, loading and error states.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .error_info import describe_error
+from .paged_model import ListState, PagedTableModel, RowRole
+from .text import fill
+
+log = logging.getLogger(__name__)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ListView", text)
+
+
+class StateOverlay(QWidget):
+    """A message over the table for the loading, empty and error states, with Retry."""
+
+    retryRequested = Signal()
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("stateOverlay")
+        self.label = QLabel(self)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.retry = QPushButton(self)
+        self.retry.clicked.connect(self.retryRequested)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self.label)
+        layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(1)
+        self.retranslateUi()
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.retry.setText(_tr("Retry"))
+        self.retry.setAccessibleName(_tr("Retry loading the list"))
+        self.label.setAccessibleName(_tr("List state"))
+
+
+class ListView(QWidget):
+    """A :class:`PagedTableModel` shown with everything a list needs."""
+
+    #: The row object of the current row, or None.
+    currentRowChanged = Signal(object)
+
+    def __init__(
+        self,
+        model: PagedTableModel[Any],
+        *,
+        id_column: str | None = None,
+        export_name: str = "export.csv",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.model = model
+        self._id_column = id_column
+        self._export_name = export_name
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+        self.filter_slot = QWidget(self)
+        self.filter_slot.setObjectName("filterSlot")
+        self._filter_layout = QHBoxLayout(self.filter_slot)
+        self._filter_layout.setContentsMargins(0, 0, 0, 0)
+        self.refresh_button = QToolButton(self)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.export_button = QToolButton(self)
+        self.export_button.clicked.connect(self.start_export)
+        top = QHBoxLayout()
+        top.addWidget(self.filter_slot, 1)
+        top.addWidget(self.refresh_button)
+        top.addWidget(self.export_button)
+
+        self.table = QTableView(self)
+        self.table.setModel(model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._cell_menu)
+        header = self.table.horizontalHeader()
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(model.sort_column >= 0)
+        header.setSortIndicator(model.sort_column, model.sort_order)
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setDefaultSectionSize(160)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
+        header.sectionClicked.connect(self._header_clicked)
+        for i, column in enumerate(model.columns):
+            self.table.setColumnHidden(i, column.hidden)
+        self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+
+        self.overlay = StateOverlay(self.table.viewport())
+        self.overlay.retryRequested.connect(self.model.retry)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.table)
+        self.splitter.setChildrenCollapsible(False)
+        self.detail_widget: QWidget | None = None
+
+        self.status = QLabel(self)
+        self.status.setObjectName("listStatus")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.status)
+
+        self.copy_action = QAction(self)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_current)
+        self.table.addAction(self.copy_action)
+
+        model.stateChanged.connect(self._update_state)
+        model.totalChanged.connect(self._update_state)
+        model.rowsInserted.connect(self._update_state)
+        model.modelReset.connect(self._update_state)
+        self.retranslateUi()
+
+    # -- slots for panels ----------------------------------------------------------------------
+
+    def set_filter_bar(self, widget: QWidget) -> None:
+        """Put a panel's filter controls above the table."""
+        self._filter_layout.addWidget(widget)
+
+    def set_detail_widget(self, widget: QWidget) -> None:
+        """Show ``widget`` beside the table (it follows ``currentRowChanged``)."""
+        if self.detail_widget is not None:
+            self.detail_widget.setParent(None)
+        self.detail_widget = widget
+        self.splitter.addWidget(widget)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+
+    def current_row(self) -> Any:
+        """The row object of the current row, or None."""
+        index = self.table.currentIndex()
+        return index.data(RowRole) if index.isValid() else None
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Reload from the first page (F5)."""
+        self.model.refresh()
+
+    def copy_current(self) -> None:
+        """Copy the current cell's text (Ctrl+C)."""
+        index = self.table.currentIndex()
+        if index.isValid():
+            QGuiApplication.clipboard().setText(str(index.data() or ""))
+
+    def copy_id(self) -> None:
+        """Copy the current row's id."""
+        text = self._id_text(self.table.currentIndex())
+        if text:
+            QGuiApplication.clipboard().setText(text)
+
+    def start_export(self) -> None:
+        """Export the current query across all pages (asks where, shows progress)."""
+        task = asyncio.ensure_future(self.export())
+        self._tasks.add(task)
+        task.add_done_callback(self._export_done)
+
+    async def export(self) -> Any:
+        """The export flow; returns the written path or None."""
+        from .export_dialog import run_export
+
+        visible = [c for i, c in enumerate(self.model.columns) if not self.table.isColumnHidden(i)]
+        return await run_export(self, visible, self.model.query(), self._export_name)
+
+    def _export_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        from .error_dialog import show_error
+
+        exc = task.exception()
+        assert exc is not None
+        log.error("export failed", exc_info=exc)
+        show_error(describe_error(exc), _tr("Export failed"), self)
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _id_text(self, index: QModelIndex) -> str:
+        if not index.isValid() or self._id_column is None:
+            return ""
+        for i, column in enumerate(self.model.columns):
+            if column.key == self._id_column:
+                return str(self.model.index(index.row(), i).data() or "")
+        return ""
+
+    def _header_clicked(self, section: int) -> None:
+        if self.model.columns[section].sort_field is None:
+            return
+        header = self.table.horizontalHeader()
+        order = (
+            Qt.SortOrder.DescendingOrder
+            if self.model.sort_column == section
+            and self.model.sort_order == Qt.SortOrder.AscendingOrder
+            else Qt.SortOrder.AscendingOrder
+        )
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(section, order)
+        self.model.sort(section, order)
+
+    def _header_menu(self, pos: QPoint) -> None:
+        menu = self._new_menu()
+        menu.setAccessibleName(_tr("Columns"))
+        visible = sum(not self.table.isColumnHidden(i) for i in range(len(self.model.columns)))
+        for i, column in enumerate(self.model.columns):
+            action = menu.addAction(column.title())
+            action.setCheckable(True)
+            shown = not self.table.isColumnHidden(i)
+            action.setChecked(shown)
+            action.setEnabled(not (shown and visible == 1))
+            action.toggled.connect(lambda on, i=i: self.table.setColumnHidden(i, not on))
+        menu.popup(self.table.horizontalHeader().mapToGlobal(pos))
+
+    def _new_menu(self) -> QMenu:
+        """A fresh popup menu; the previous one is deleted (it is kept while open)."""
+        old = getattr(self, "_menu", None)
+        if old is not None:
+            old.deleteLater()
+        self._menu = QMenu(self)
+        return self._menu
+
+    def _cell_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = self._new_menu()
+        copy = menu.addAction(_tr("Copy"))
+        copy.triggered.connect(self.copy_current)
+        if self._id_column is not None:
+            copy_id = menu.addAction(_tr("Copy id"))
+            copy_id.triggered.connect(self.copy_id)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.currentRowChanged.emit(current.data(RowRole) if current.isValid() else None)
+
+    def _update_state(self, *_args: object) -> None:
+        model = self.model
+        state = model.state
+        rows = model.rowCount()
+        overlay_text = ""
+        show_retry = False
+        if state is ListState.LOADING and rows == 0:
+            overlay_text = _tr("Loading\u2026")
+        elif state is ListState.EMPTY:
+            overlay_text = _tr("Nothing to show.")
+        elif state is ListState.ERROR and model.error is not None:
+            info = describe_error(model.error)
+            parts = [_tr("The list could not be loaded."), info.summary]
+            if info.code:
+                parts.append(fill(_tr("Error code: %1"), info.code))
+            if info.request_id:
+                parts.append(fill(_tr("Request id: %1"), info.request_id))
+            overlay_text = "\n".join(parts)
+            show_retry = True
+        self.overlay.label.setText(overlay_text)
+        self.overlay.retry.setVisible(show_retry)
+        self.overlay.setVisible(bool(overlay_text) and (rows == 0 or show_retry))
+        self._place_overlay()
+        total = model.total
+        if total is None:
+            status = ""
+        else:
+            status = fill(
+                _tr("Showing %1 of %2"), self.locale().toString(rows), self.locale().toString(total)
+            )
+        if state is ListState.LOADING and rows:
+            status += "  " + _tr("Loading more\u2026")
+        self.status.setText(status)
+
+    def _place_overlay(self) -> None:
+        viewport = self.table.viewport()
+        if self.model.rowCount() and self.overlay.isVisible():
+            height = min(120, viewport.height())
+            self.overlay.setGeometry(0, viewport.height() - height, viewport.width(), height)
+            self.overlay.setAutoFillBackground(True)
+        else:
+            self.overlay.setGeometry(viewport.rect())
+            self.overlay.setAutoFillBackground(False)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._place_overlay()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self._place_overlay()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_F5 and not event.modifiers():
+            self.refresh()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.refresh_button.setText(_tr("Refresh"))
+        self.refresh_button.setToolTip(_tr("Reload the list (F5)"))
+        self.refresh_button.setAccessibleName(_tr("Refresh"))
+        self.export_button.setText(_tr("Export CSV\u2026"))
+        self.export_button.setToolTip(_tr("Export every row of this view to a CSV file"))
+        self.export_button.setAccessibleName(_tr("Export CSV"))
+        self.table.setAccessibleName(_tr("List"))
+        self.status.setAccessibleName(_tr("List status"))
+        self.filter_slot.setAccessibleName(_tr("Filters"))
+        self.copy_action.setText(_tr("Copy"))
+        self.overlay.retranslateUi()
+        self.model.retranslate()
+        self._update_state()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)

@@ -1,0 +1,459 @@
+"""The main window shell: banner and account header, panel navigation, status bar, shortcuts,
+idle lock. Panels come from a :class:`PanelRegistry`; sign-in plugs in through hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .banner import EnvironmentBanner
+from .idle import IdleMonitor
+from .operations import OperationRunner
+from .panels import PanelContext, PanelRegistry, PanelSpec
+from .profiles import Profile
+from .text import QT_TRANSLATE_NOOP, fill
+
+log = logging.getLogger(__name__)
+
+UnlockHook = Callable[[], Awaitable[bool]]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MainWindow", text)
+
+
+class ConnectionState(StrEnum):
+    """The connection to the server, as the status bar shows it."""
+
+    DISCONNECTED = QT_TRANSLATE_NOOP("ConnectionState", "Not connected")
+    CONNECTING = QT_TRANSLATE_NOOP("ConnectionState", "Connecting\u2026")
+    CONNECTED = QT_TRANSLATE_NOOP("ConnectionState", "Connected")
+    OFFLINE = QT_TRANSLATE_NOOP("ConnectionState", "Server unreachable")
+
+    def label(self) -> str:
+        """The translated text."""
+        return QCoreApplication.translate("ConnectionState", self.value)
+
+
+class ChannelState(StrEnum):
+    """The Secure Channel session, as the status bar shows it."""
+
+    NONE = QT_TRANSLATE_NOOP("ChannelState", "Secure Channel: none")
+    ESTABLISHED = QT_TRANSLATE_NOOP("ChannelState", "Secure Channel: established")
+    FAILED = QT_TRANSLATE_NOOP("ChannelState", "Secure Channel: failed")
+
+    def label(self) -> str:
+        """The translated text."""
+        return QCoreApplication.translate("ChannelState", self.value)
+
+
+class LockOverlay(QWidget):
+    """Covers the work area while locked; the work underneath is kept as it was."""
+
+    unlockRequested = Signal()
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("lockOverlay")
+        self.setAutoFillBackground(True)
+        self.icon = QLabel(self)
+        self.icon.setPixmap(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning).pixmap(48, 48)
+        )
+        self.title = QLabel(self)
+        self.title.setStyleSheet("font-size: 16pt; font-weight: bold;")
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.button = QPushButton(self)
+        self.button.clicked.connect(self.unlockRequested)
+        self.message.setMinimumWidth(420)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        for w in (self.icon, self.title, self.message, self.button):
+            layout.addWidget(w, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        self.retranslateUi()
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.title.setText(_tr("Locked"))
+        self.message.setText(
+            _tr("The window was locked. Sign in again to continue; your work is kept.")
+        )
+        self.button.setText(_tr("Sign in again\u2026"))
+        self.button.setAccessibleName(_tr("Sign in again to unlock"))
+        self.title.setAccessibleName(_tr("Locked"))
+
+
+class MainWindow(QMainWindow):
+    """The program's main window."""
+
+    logoutRequested = Signal()
+    #: Emitted when the window closes (the application then quits).
+    closed = Signal()
+    lockedChanged = Signal(bool)
+
+    def __init__(
+        self,
+        profile: Profile,
+        runner: OperationRunner,
+        registry: PanelRegistry,
+        *,
+        context: PanelContext | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.profile = profile
+        self.runner = runner
+        self.registry = registry
+        self.context = context or PanelContext(runner=runner, profile=profile)
+        self.unlock_hook: UnlockHook | None = None
+        self._panels: dict[str, QWidget] = {}
+        self._specs: list[PanelSpec] = list(registry)
+        self._locked = False
+        self._account: tuple[str, str] | None = None
+        self._connection = ConnectionState.DISCONNECTED
+        self._channel = ChannelState.NONE
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+        self._build_header()
+        self._build_body()
+        self._build_status_bar()
+        self._build_actions()
+
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.header)
+        layout.addWidget(self.body, 1)
+        layout.addStretch(0)
+        self.setCentralWidget(central)
+        self.lock_overlay = LockOverlay(central)
+        self.lock_overlay.hide()
+        self.lock_overlay.unlockRequested.connect(self.start_unlock)
+
+        self.idle = IdleMonitor(self)
+        self.idle.expired.connect(self.lock)
+        self.idle.set_minutes(profile.idle_lock_minutes)
+
+        runner.busyChanged.connect(self.busy.setVisible)
+        runner.requestIdChanged.connect(self.set_request_id)
+        self.banner.set_profile(profile, read_only=profile.kiosk)
+        self.resize(1100, 700)
+        self.retranslateUi()
+        if self._specs:
+            self.show_panel(self._specs[0].id)
+
+    # -- building ------------------------------------------------------------------------------
+
+    def _build_header(self) -> None:
+        self.banner = EnvironmentBanner(self)
+        self.header = QWidget(self)
+        self.header.setObjectName("header")
+        self.title_label = QLabel(self.header)
+        self.title_label.setStyleSheet("font-size: 13pt; font-weight: bold;")
+        self.account_label = QLabel(self.header)
+        self.account_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.account_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.logout_button = QToolButton(self.header)
+        row = QHBoxLayout(self.header)
+        row.setContentsMargins(10, 6, 10, 6)
+        row.addWidget(self.title_label)
+        row.addStretch(1)
+        row.addWidget(self.account_label)
+        row.addWidget(self.logout_button)
+
+    def _build_body(self) -> None:
+        self.body = QSplitter(Qt.Orientation.Horizontal, self)
+        self.nav = QListWidget(self.body)
+        self.nav.setObjectName("navigation")
+        self.nav.setMinimumWidth(160)
+        self.nav.setMaximumWidth(260)
+        self.stack = QStackedWidget(self.body)
+        self.placeholder = QLabel(self.stack)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack.addWidget(self.placeholder)
+        for spec in self._specs:
+            item = QListWidgetItem(self._icon(spec), spec.display_title(), self.nav)
+            item.setData(Qt.ItemDataRole.UserRole, spec.id)
+        self.nav.currentRowChanged.connect(self._nav_changed)
+        self.body.addWidget(self.nav)
+        self.body.addWidget(self.stack)
+        self.body.setStretchFactor(1, 1)
+        self.body.setChildrenCollapsible(False)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.busy = QProgressBar(bar)
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(110)
+        self.busy.setMaximumHeight(14)
+        self.busy.setVisible(False)
+        self.connection_label = QLabel(bar)
+        self.channel_label = QLabel(bar)
+        self.request_label = QLabel(bar)
+        self.request_id = QLineEdit(bar)
+        self.request_id.setReadOnly(True)
+        self.request_id.setFrame(False)
+        self.request_id.setMinimumWidth(280)
+        self.request_id.setMaximumWidth(320)
+        bar.addWidget(self.busy)
+        bar.addWidget(self.connection_label)
+        bar.addWidget(self.channel_label)
+        bar.addPermanentWidget(self.request_label)
+        bar.addPermanentWidget(self.request_id)
+
+    def _build_actions(self) -> None:
+        self.refresh_action = QAction(self)
+        self.refresh_action.setShortcut(QKeySequence(Qt.Key.Key_F5))
+        self.refresh_action.triggered.connect(self.refresh_current)
+        self.lock_action = QAction(self)
+        self.lock_action.setShortcut(QKeySequence("Ctrl+L"))
+        self.lock_action.triggered.connect(self.lock)
+        self.quit_action = QAction(self)
+        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.quit_action.triggered.connect(self.close)
+        self.logout_action = QAction(self)
+        self.logout_action.triggered.connect(self.logoutRequested)
+        self.logout_button.setDefaultAction(self.logout_action)
+        self.panel_actions: list[QAction] = []
+        for number, spec in enumerate(self._specs[:9], start=1):
+            action = QAction(self)
+            action.setShortcut(QKeySequence(f"Ctrl+{number}"))
+            action.triggered.connect(lambda _=False, pid=spec.id: self.show_panel(pid))
+            self.panel_actions.append(action)
+        self.file_menu = self.menuBar().addMenu("")
+        self.file_menu.addAction(self.logout_action)
+        self.file_menu.addAction(self.lock_action)
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
+        self.view_menu = self.menuBar().addMenu("")
+        self.view_menu.addAction(self.refresh_action)
+        self.view_menu.addSeparator()
+        for action in self.panel_actions:
+            self.view_menu.addAction(action)
+
+    def _icon(self, spec: PanelSpec) -> QIcon:
+        if spec.icon is None:
+            return QIcon()
+        pixmap = getattr(QStyle.StandardPixmap, spec.icon, None)
+        if pixmap is not None:
+            return self.style().standardIcon(pixmap)
+        return QIcon(spec.icon)
+
+    # -- panels --------------------------------------------------------------------------------
+
+    def show_panel(self, panel_id: str) -> QWidget | None:
+        """Select the panel ``panel_id``, building it on first use."""
+        for row, spec in enumerate(self._specs):
+            if spec.id == panel_id:
+                if self.nav.currentRow() != row:
+                    self.nav.setCurrentRow(row)  # calls back into _nav_changed
+                return self._panels.get(panel_id)
+        return None
+
+    def current_panel(self) -> QWidget | None:
+        """The panel shown, if any."""
+        widget = self.stack.currentWidget()
+        return None if widget is self.placeholder else widget
+
+    def _nav_changed(self, row: int) -> None:
+        if not 0 <= row < len(self._specs):
+            self.stack.setCurrentWidget(self.placeholder)
+            return
+        spec = self._specs[row]
+        panel = self._panels.get(spec.id)
+        if panel is None:
+            try:
+                panel = spec.factory(self.context)
+            except Exception:
+                log.exception("building panel %s failed", spec.id)
+                self.placeholder.setText(
+                    fill(_tr("The panel \u201c%1\u201d could not be opened."), spec.display_title())
+                )
+                self.stack.setCurrentWidget(self.placeholder)
+                return
+            panel.setObjectName(f"panel-{spec.id}")
+            if not panel.accessibleName():
+                panel.setAccessibleName(spec.display_title())
+            self._panels[spec.id] = panel
+            self.stack.addWidget(panel)
+        self.stack.setCurrentWidget(panel)
+
+    def refresh_current(self) -> None:
+        """Refresh the panel shown (F5), if it can."""
+        panel = self.current_panel()
+        refresh = getattr(panel, "refresh", None)
+        if callable(refresh):
+            refresh()
+
+    # -- header and status ---------------------------------------------------------------------
+
+    def set_account(self, name: str | None, email: str | None) -> None:
+        """Show the signed-in account (from the live profile); None when signed out."""
+        self._account = (name or "", email or "") if (name or email) else None
+        self._update_account()
+
+    def set_connection_state(self, state: ConnectionState) -> None:
+        """Show the connection state."""
+        self._connection = state
+        self.connection_label.setText(state.label())
+
+    def set_channel_state(self, state: ChannelState) -> None:
+        """Show the Secure Channel state."""
+        self._channel = state
+        self.channel_label.setText(state.label())
+
+    def set_request_id(self, request_id: str) -> None:
+        """Show the latest request id (selectable, copyable)."""
+        self.request_id.setText(request_id)
+        self.request_id.setCursorPosition(0)
+
+    def _update_account(self) -> None:
+        if self._account is None:
+            self.account_label.setText(_tr("Not signed in"))
+        else:
+            name, email = self._account
+            self.account_label.setText(f"{name} <{email}>" if name and email else name or email)
+        self.account_label.setAccessibleName(_tr("Signed-in account"))
+
+    # -- locking -------------------------------------------------------------------------------
+
+    @property
+    def locked(self) -> bool:
+        """True while the lock overlay covers the window."""
+        return self._locked
+
+    def lock(self) -> None:
+        """Cover the work area and ask for sign-in again (Ctrl+L, or idle time ran out)."""
+        if self._locked:
+            return
+        self._locked = True
+        self.idle.pause()
+        self._focus_before_lock = self.focusWidget()
+        self.body.hide()
+        self.header.hide()
+        self._place_lock_overlay()
+        self.lock_overlay.show()
+        self.lock_overlay.raise_()
+        self.lock_overlay.button.setFocus()
+        for action in (self.refresh_action, self.lock_action, *self.panel_actions):
+            action.setEnabled(False)
+        self.lockedChanged.emit(True)
+
+    def unlock(self) -> None:
+        """Uncover the work area as it was."""
+        if not self._locked:
+            return
+        self._locked = False
+        self.lock_overlay.hide()
+        self.header.show()
+        self.body.show()
+        for action in (self.refresh_action, self.lock_action, *self.panel_actions):
+            action.setEnabled(True)
+        focus = getattr(self, "_focus_before_lock", None)
+        if focus is not None:
+            focus.setFocus()
+        self.idle.resume()
+        self.lockedChanged.emit(False)
+
+    def start_unlock(self) -> None:
+        """The unlock button: runs :meth:`try_unlock` as a task."""
+        task = asyncio.ensure_future(self.try_unlock())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def try_unlock(self) -> bool:
+        """Ask the unlock hook (sign-in again); unlock when it says yes.
+
+        Without a hook (before sign-in is wired in) the window simply unlocks.
+        """
+        hook = self.unlock_hook
+        try:
+            ok = True if hook is None else await hook()
+        except Exception:
+            log.exception("unlock hook failed")
+            ok = False
+        if ok:
+            self.unlock()
+        return ok
+
+    def _place_lock_overlay(self) -> None:
+        central = self.centralWidget()
+        top = self.banner.height() if self.banner.isVisible() else 0
+        self.lock_overlay.setGeometry(0, top, central.width(), central.height() - top)
+
+    # -- Qt events -----------------------------------------------------------------------------
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if self._locked:
+            self._place_lock_overlay()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.idle.stop()
+        super().closeEvent(event)
+        self.closed.emit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)
+
+    def retranslateUi(self) -> None:
+        """Every text in the current language."""
+        self.setWindowTitle(fill(_tr("System Portal Admin \u2014 %1"), self.profile.name))
+        self.title_label.setText(_tr("System Portal Admin"))
+        self._update_account()
+        self.logout_action.setText(_tr("Log &out"))
+        self.logout_button.setAccessibleName(_tr("Log out"))
+        self.lock_action.setText(_tr("&Lock"))
+        self.quit_action.setText(_tr("&Quit"))
+        self.refresh_action.setText(_tr("&Refresh"))
+        self.file_menu.setTitle(_tr("&File"))
+        self.view_menu.setTitle(_tr("&View"))
+        for i, spec in enumerate(self._specs):
+            self.nav.item(i).setText(spec.display_title())
+            if i < len(self.panel_actions):
+                self.panel_actions[i].setText(spec.display_title())
+        self.nav.setAccessibleName(_tr("Panels"))
+        self.stack.setAccessibleName(_tr("Panel"))
+        self.placeholder.setText(_tr("Choose a panel on the left."))
+        self.connection_label.setText(self._connection.label())
+        self.connection_label.setAccessibleName(_tr("Connection state"))
+        self.channel_label.setText(self._channel.label())
+        self.channel_label.setAccessibleName(_tr("Secure Channel state"))
+        self.request_label.setText(_tr("Last request id:"))
+        self.request_id.setAccessibleName(_tr("Last request id"))
+        self.request_id.setPlaceholderText(_tr("none yet"))
+        self.busy.setAccessibleName(_tr("Working"))
+        self.lock_overlay.retranslateUi()
+        self.banner.retranslateUi()

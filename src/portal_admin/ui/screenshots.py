@@ -1,0 +1,50 @@
+"""Screenshots (``widget.grab().save``) and the tour runner behind ``--tour DIR``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
+
+log = logging.getLogger(__name__)
+
+
+def save_screenshot(widget: QWidget, path: Path) -> Path:
+    """Save a PNG of ``widget`` (rendered even off screen); returns the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(path), "PNG"):
+        raise OSError(f"could not save a screenshot to {path}")
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class TourStep:
+    """One stop of the tour: it prepares and returns the widget to photograph."""
+
+    name: str
+    prepare: Callable[[], Awaitable[QWidget]]
+    #: Undo what ``prepare`` opened (close a dialog), if needed.
+    cleanup: Callable[[QWidget], Awaitable[None]] | None = None
+
+
+async def settle(delay: float = 0.05) -> None:
+    """Let layouts, fetches and paints happen before a picture is taken."""
+    await asyncio.sleep(delay)
+
+
+async def run_tour(steps: Sequence[TourStep], directory: Path) -> list[Path]:
+    """Visit every step in order and save ``<name>.png`` for each into ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    saved: list[Path] = []
+    for step in steps:
+        widget = await step.prepare()
+        await settle()
+        saved.append(save_screenshot(widget, directory / f"{step.name}.png"))
+        log.info("tour: saved %s", saved[-1])
+        if step.cleanup is not None:
+            await step.cleanup(widget)
+    return saved

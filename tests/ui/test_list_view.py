@@ -1,0 +1,160 @@
+"""ListView: states, copy, F5, column chooser, header sorting; screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QLabel
+
+from portal_admin.ui.list_view import ListView
+from portal_admin.ui.paged_model import PagedTableModel
+
+from .fakes import FakeCollection, people
+from .test_paged_model import COLUMNS
+
+
+def make_view(qtbot, coll: FakeCollection) -> ListView:  # type: ignore[no-untyped-def]
+    view = ListView(PagedTableModel(COLUMNS, coll.fetch), id_column="id", export_name="people.csv")
+    qtbot.addWidget(view)
+    view.resize(800, 420)
+    view.show()
+    return view
+
+
+def test_loads_and_shows_rows(loop, qtbot, shots: Path) -> None:
+    coll = FakeCollection(items=people(1000))
+    view = make_view(qtbot, coll)
+    detail = QLabel("detail")
+    view.set_detail_widget(detail)
+    rows: list[object] = []
+    view.currentRowChanged.connect(rows.append)
+
+    async def scenario() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+        await asyncio.sleep(0.05)  # let the view lay out (and maybe fetch more)
+        await view.model.wait_idle()
+
+    loop.run_until_complete(scenario())
+    assert view.model.rowCount() >= 100
+    assert not view.overlay.isVisible()
+    assert "of 1,000" in view.status.text() or "of 1000" in view.status.text()
+    view.table.setCurrentIndex(view.model.index(2, 1))
+    assert rows[-1] == coll.items[2]
+    view.table.setFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == "Person 00002"
+    view.copy_id()
+    assert QGuiApplication.clipboard().text() == "id-00002"
+    view.grab().save(str(shots / "list-view.png"))
+
+
+def test_scrolling_fetches_more(loop, qtbot) -> None:
+    coll = FakeCollection(items=people(10_000))
+    view = make_view(qtbot, coll)
+
+    async def scenario() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+        for _ in range(5):
+            view.table.scrollToBottom()
+            await asyncio.sleep(0.02)
+            await view.model.wait_idle()
+
+    loop.run_until_complete(scenario())
+    assert view.model.rowCount() >= 400
+    assert len(coll.calls) == view.model.rowCount() // 100
+
+
+def test_empty_and_error_states(loop, qtbot, shots: Path) -> None:
+    coll = FakeCollection(items=[])
+    view = make_view(qtbot, coll)
+
+    async def load() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+
+    loop.run_until_complete(load())
+    assert view.overlay.isVisible()
+    assert view.overlay.label.text() == "Nothing to show."
+    view.grab().save(str(shots / "list-view-empty.png"))
+
+    coll.items = people(10)
+    coll.fail_pages = {0}
+    loop.run_until_complete(load())
+    text = view.overlay.label.text()
+    assert "could not be loaded" in text and "SYS.INTERNAL" in text and "req-123" in text
+    assert view.overlay.retry.isVisible()
+    view.grab().save(str(shots / "list-view-error.png"))
+
+    coll.fail_pages = set()
+
+    async def retry() -> None:
+        qtbot.mouseClick(view.overlay.retry, Qt.MouseButton.LeftButton)
+        await view.model.wait_idle()
+
+    loop.run_until_complete(retry())
+    assert view.model.rowCount() == 10
+    assert not view.overlay.isVisible()
+
+
+def test_loading_state(loop, qtbot) -> None:
+    coll = FakeCollection(gate=asyncio.Event())
+    view = make_view(qtbot, coll)
+
+    async def scenario() -> None:
+        view.refresh()
+        await asyncio.sleep(0.01)
+        assert view.overlay.isVisible()
+        assert view.overlay.label.text() == "Loading…"
+        assert coll.gate is not None
+        coll.gate.set()
+        await view.model.wait_idle()
+
+    loop.run_until_complete(scenario())
+
+
+def test_f5_and_header_sort(loop, qtbot) -> None:
+    coll = FakeCollection(items=people(120))
+    view = make_view(qtbot, coll)
+
+    async def scenario() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+        qtbot.keyClick(view.table, Qt.Key.Key_F5)
+        await view.model.wait_idle()
+        assert coll.calls[-1] == (0, 100, [])
+        view.table.horizontalHeader().sectionClicked.emit(3)
+        await view.model.wait_idle()
+        assert coll.calls[-1][2] == [("age", "asc")]
+        view.table.horizontalHeader().sectionClicked.emit(3)
+        await view.model.wait_idle()
+        assert coll.calls[-1][2] == [("age", "desc")]
+        calls = len(coll.calls)
+        view.table.horizontalHeader().sectionClicked.emit(0)  # not sortable
+        await asyncio.sleep(0.01)
+        assert len(coll.calls) == calls
+
+    loop.run_until_complete(scenario())
+    assert view.table.horizontalHeader().sortIndicatorSection() == 3
+    assert f5_first_call_seen(coll)
+
+
+def f5_first_call_seen(coll: FakeCollection) -> bool:
+    return sum(1 for c in coll.calls if c[0] == 0 and c[2] == []) >= 2
+
+
+def test_column_chooser(loop, qtbot) -> None:
+    view = make_view(qtbot, FakeCollection(items=people(3)))
+    view._header_menu(view.table.horizontalHeader().rect().center())
+    menu = view._menu
+    actions = menu.actions()
+    assert [a.text() for a in actions] == ["Id", "Name", "Email", "Age"]
+    actions[2].setChecked(False)
+    assert view.table.isColumnHidden(2)
+    menu.close()
+    actions[2].setChecked(True)
+    assert not view.table.isColumnHidden(2)
