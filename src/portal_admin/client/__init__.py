@@ -42,6 +42,7 @@ from .fingerprint import installation_fingerprint
 from .keyring_store import KeyringTokenStore, MemoryTokenStore, TokenStore
 from .options import ClientOptions, RetryPolicy, TLSSettings
 from .signin import CodeSent, LoginChallenge, SignedIn
+from .transport import sandbox_transport
 
 #: The areas of a client, by attribute name.
 AREAS: tuple[str, ...] = (
@@ -123,4 +124,5 @@ __all__ = [
     "ValidationError",
     "installation_fingerprint",
     "operation_id",
+    "sandbox_transport",
 ]

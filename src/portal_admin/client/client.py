@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from .events import EventBus
 from .fingerprint import installation_fingerprint
 from .invoker import Invoker
 from .keyring_store import KeyringTokenStore, TokenStore
-from .options import ClientOptions, check_url
+from .options import ClientOptions, Language, check_url
 from .tokens import TokenManager
 from .transport import Transport
 
@@ -110,6 +111,16 @@ class PortalClient:
     def is_allowed(self, operation_id: str) -> bool:
         """False for operations this (read-only) client refuses."""
         return self._transport.allowed(operation_id)
+
+    @property
+    def language(self) -> Language:
+        """The language the server is asked to answer in (``Accept-Language``)."""
+        return self.options.language
+
+    def set_language(self, language: Language) -> None:
+        """Ask for ``language`` from the next request on (signed-in state is kept)."""
+        self.options = dataclasses.replace(self.options, language=language)  # validates
+        self._transport.options = self.options
 
     async def __aenter__(self) -> PortalClient:
         return self

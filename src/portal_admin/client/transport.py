@@ -182,3 +182,8 @@ def check(envelope: Envelope, status: int, request_id: str, operation: Operation
             envelope, http_status=status, request_id=request_id, operation_id=operation.id
         )
     return envelope.data
+
+
+def sandbox_transport(app: Any) -> httpx.AsyncBaseTransport:
+    """An in-process transport serving an ASGI app (the built-in sandbox) without a network."""
+    return httpx.ASGITransport(app=app)
