@@ -197,6 +197,20 @@ class SandboxProcess:
         self.stopped_rc = self.proc.returncode
         return self.stopped_rc
 
+    def wait_exit(self, timeout: float = 20.0) -> int:
+        """Wait for an exit already asked for (no second signal); -9 when it does not come."""
+        if self.stopped_rc is not None:
+            return self.stopped_rc
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            self.stopped_rc = -9
+            return -9
+        self._close_streams()
+        self.stopped_rc = self.proc.returncode
+        return self.stopped_rc
+
     def _close_streams(self) -> None:
         for thread in self._threads:
             thread.join(timeout=5)
@@ -336,6 +350,9 @@ def check_error_envelope(
     if codes is not None:
         allowed = {codes} if isinstance(codes, str) else set(codes)
         assert env["code"] in allowed, f"expected code {sorted(allowed)}, got {env!r}"
+    # Spec 2.1: "error text is human-readable" - not empty, and not merely the code again.
+    assert env["message"].strip(), f"empty error message: {env!r}"
+    assert env["message"] != env["code"], f"error message is just the code: {env!r}"
     return env
 
 
@@ -362,6 +379,30 @@ def is_enum_item(item: Any, *, with_description: bool = False) -> None:
     assert isinstance(item.get("label"), str) and item["label"], item
     if with_description or "description" in item:
         assert isinstance(item.get("description"), str), item
+
+
+PAGINATION_A = {
+    "totalPages",
+    "totalRecords",
+    "currentPage",
+    "pageSize",
+    "hasNext",
+    "empty",
+    "paginated",
+}
+
+
+def check_shape_a(data: dict[str, Any]) -> None:
+    assert {"items", "pagination"} <= set(data), data
+    assert isinstance(data["items"], list)
+    pagination = data["pagination"]
+    assert set(pagination) >= PAGINATION_A, pagination
+    for name in ("totalPages", "totalRecords", "currentPage", "pageSize"):
+        assert isinstance(pagination[name], int) and not isinstance(pagination[name], bool)
+    for name in ("hasNext", "empty", "paginated"):
+        assert isinstance(pagination[name], bool)
+    assert pagination["currentPage"] >= 1
+    assert pagination["empty"] is (len(data["items"]) == 0)
 
 
 # -- The sandbox-only endpoints and the login sequence -----------------------------------------

@@ -7,6 +7,7 @@ advance the clock, exhaust a rate limit, change a demo password or need other fl
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -68,7 +69,64 @@ def auditor_token(api: Api) -> str:
     return login(api, AUDITOR_EMAIL, AUDITOR_PASSWORD).access
 
 
-def _starter() -> tuple[StartSandbox, list[SandboxProcess]]:
+DEFAULT_FRESH_ARGS = ("--port", "0", "--db", ":memory:", "--seed-accounts", "20", "--test-clock")
+
+
+class _Pool:
+    """Fresh servers with the default fresh arguments, started ahead of need in the background.
+
+    Starting and stopping a server takes seconds of mostly idle waiting; overlapping it with
+    the other tests keeps the suite fast. Servers handed out are stopped in the background too
+    and their exit statuses checked when the session ends.
+    """
+
+    def __init__(self, size: int = 2) -> None:
+        self.size = size
+        self.ready: list[SandboxProcess] = []
+        self.retired: list[tuple[str, SandboxProcess]] = []
+
+    def _launch(self) -> None:
+        while len(self.ready) < self.size:
+            self.ready.append(SandboxProcess(DEFAULT_FRESH_ARGS, wait=False))
+
+    def take(self) -> SandboxProcess:
+        if not self.ready:
+            self._launch()
+        server = self.ready.pop(0)
+        self._launch()
+        if server.wait_listening(timeout=90) is None:
+            server.kill()
+            raise RuntimeError(
+                f"sandbox did not print its listening line: {server.args}\n"
+                f"stdout: {server.stdout_text()}\nstderr: {server.stderr_text()}"
+            )
+        return server
+
+    def retire(self, name: str, server: SandboxProcess) -> None:
+        if server.proc.poll() is None:
+            server.proc.send_signal(signal.SIGTERM)
+        self.retired.append((name, server))
+
+    def close(self) -> list[str]:
+        for server in self.ready:
+            server.kill()
+        failures = []
+        for name, server in self.retired:
+            rc = server.wait_exit()
+            if rc != 0 or "Traceback" in server.stderr_text():
+                failures.append(f"{name}: exit {rc}\n{server.stderr_text()[-2000:]}")
+        return failures
+
+
+@pytest.fixture(scope="session")
+def sandbox_pool() -> Iterator[_Pool]:
+    pool = _Pool()
+    yield pool
+    failures = pool.close()
+    assert not failures, "a fresh sandbox did not stop cleanly on SIGTERM:\n" + "\n".join(failures)
+
+
+def _starter(pool: _Pool | None = None) -> tuple[StartSandbox, list[SandboxProcess]]:
     started: list[SandboxProcess] = []
 
     def start(
@@ -88,7 +146,10 @@ def _starter() -> tuple[StartSandbox, list[SandboxProcess]]:
         if test_clock:
             args.append("--test-clock")
         args += list(extra)
-        server = SandboxProcess(args, wait=wait, env=env)
+        if pool is not None and tuple(args) == DEFAULT_FRESH_ARGS and wait and env is None:
+            server = pool.take()
+        else:
+            server = SandboxProcess(args, wait=wait, env=env)
         started.append(server)
         return server
 
@@ -96,19 +157,15 @@ def _starter() -> tuple[StartSandbox, list[SandboxProcess]]:
 
 
 @pytest.fixture
-def start_sandbox() -> Iterator[StartSandbox]:
+def start_sandbox(sandbox_pool: _Pool, request: pytest.FixtureRequest) -> Iterator[StartSandbox]:
     """Start fresh servers (``--seed-accounts 20`` unless told otherwise); stopped after."""
-    start, started = _starter()
+    start, started = _starter(sandbox_pool)
     yield start
-    failures = []
     for server in started:
         if server.stopped_rc is not None or server.listening_line is None:
             server.kill()
             continue
-        rc = server.stop()
-        if rc != 0 or "Traceback" in server.stderr_text():
-            failures.append(f"{server.args}: exit {rc}\n{server.stderr_text()[-2000:]}")
-    assert not failures, "a fresh sandbox did not stop cleanly:\n" + "\n".join(failures)
+        sandbox_pool.retire(request.node.nodeid, server)
 
 
 @pytest.fixture(scope="module")

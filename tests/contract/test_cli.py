@@ -16,6 +16,7 @@ from ._support import (
     LISTENING_RE,
     SYS,
     SandboxProcess,
+    ScClient,
     assert_clean_exit,
     error,
     login,
@@ -142,6 +143,15 @@ def test_file_database_keeps_changes_across_restart(
             token=token,
         )
     )
+    # A password change too (hashed with the KDF, over the Secure Channel).
+    sc = ScClient(api)
+    sc.open_session()
+    resp, env = sc.call(
+        f"{SYS}/auth/password/change",
+        {"currentPassword": ADMIN_PASSWORD, "newPassword": "Persisted-Admin-2026!"},
+        token=token,
+    )
+    assert resp.status_code == 200 and env["success"] is True, env
     api.close()
     assert_clean_exit(first, first.stop())
     assert db.exists() and db.stat().st_size > 0
@@ -149,7 +159,14 @@ def test_file_database_keeps_changes_across_restart(
     second = start_sandbox(db=db)
     api = second.api()
     try:
-        token = login(api, ADMIN_EMAIL, ADMIN_PASSWORD).access
+        error(
+            api.post(
+                f"{SYS}/auth/login/initiate", {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+            ),
+            401,
+            "AUTH.INVALID_CREDENTIALS",
+        )
+        token = login(api, ADMIN_EMAIL, "Persisted-Admin-2026!").access
         after = ok(api.post(f"{SYS}/accounts/admin/query", {"page": 0, "size": 5}, token=token))
         assert after["totalElements"] == before["totalElements"], "the database was re-seeded"
         found = ok(

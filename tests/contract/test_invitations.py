@@ -142,3 +142,10 @@ def test_own_invitations_invalid_token(api: Api) -> None:
 
 def test_own_invitations_without_token(api: Api) -> None:
     error(api.get(f"{SYS}/profile/invitations"), 401, {"4010", "ACCESS.TOKEN_MISSING"})
+
+
+def test_seeded_invitations_in_every_status(api: Api, admin_token: str) -> None:
+    items = ok(api.get(f"{SYS}/invitations", token=admin_token)) + _own(api, admin_token)
+    codes = {i["invitationStatus"]["code"] for i in items if isinstance(i, dict)}
+    assert {"PENDING", "ACCEPTED", "EXPIRED"} <= codes, codes
+    assert len(codes) >= 5, f"cancelled and declined also exist as statuses: {codes}"

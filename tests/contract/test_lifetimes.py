@@ -16,6 +16,7 @@ from ._support import (
     AUDITOR_EMAIL,
     AUDITOR_PASSWORD,
     EMAIL_METHOD,
+    OTP_METHOD,
     SC,
     SYS,
     Api,
@@ -29,6 +30,7 @@ from ._support import (
     login,
     ok,
     send_code,
+    totp_code,
 )
 
 pytestmark = pytest.mark.http
@@ -142,3 +144,23 @@ def test_secure_channel_use_keeps_the_session_alive(clock_api: Api) -> None:
     ok_close = sc.close()
     assert ok_close.status_code == 200, ok_close.text
     assert f"{SC}/session/close" in str(ok_close.request.url)
+
+
+def test_authenticator_code_accepted_one_step_late(clock_api: Api) -> None:
+    # Issue 2: TOTP accepting one step of drift.
+    code = totp_code(clock_api, AUDITOR_EMAIL)
+    started = initiate(clock_api, AUDITOR_EMAIL, AUDITOR_PASSWORD)
+    advance_clock(clock_api, 30)
+    ok(complete(clock_api, started["sessionId"], OTP_METHOD, code))
+
+
+def test_authenticator_code_refused_three_steps_late(clock_api: Api) -> None:
+    advance_clock(clock_api, 60)  # a fresh time step, away from the previous test's code
+    code = totp_code(clock_api, ADMIN_EMAIL)
+    started = initiate(clock_api, ADMIN_EMAIL, ADMIN_PASSWORD)
+    advance_clock(clock_api, 95)
+    error(
+        complete(clock_api, started["sessionId"], OTP_METHOD, code),
+        None,
+        "AUTH.MFA_CODE_INVALID",
+    )

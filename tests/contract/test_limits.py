@@ -174,3 +174,9 @@ def test_malformed_json_on_other_pre_login_calls(api: Api, path: str) -> None:
 def test_malformed_json_on_admin_calls(api: Api, admin_token: str, path: str) -> None:
     resp = _raw(api, path, b'{"broken": ', token=admin_token)
     error(resp, 400, {INVALID, "4000"})
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "OPTIONS", "PATCH"])
+def test_wrong_method_answers_a_readable_envelope(api: Api, admin_token: str, method: str) -> None:
+    resp = api.request(method, QUERY, token=admin_token)
+    error(resp, None, None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Any
 
 import pytest
@@ -252,3 +254,20 @@ def test_tampered_access_token_is_4010(api: Api, admin_token: str) -> None:
 def test_refresh_token_is_not_an_access_token(api: Api, admin: Any) -> None:
     resp = api.get(f"{SYS}/profile", token=admin.refresh)
     error(resp, 401, "4010")
+
+
+def test_unsigned_token_is_4010(api: Api, admin_token: str) -> None:
+    _, body, _ = admin_token.split(".")
+    header = base64.urlsafe_b64encode(b'{"alg":"none","typ":"JWT"}').rstrip(b"=").decode()
+    error(api.get(f"{SYS}/profile", token=f"{header}.{body}."), 401, "4010")
+
+
+def test_token_with_longer_lifetime_claim_is_4010(api: Api, admin_token: str) -> None:
+    head, body, sig = admin_token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    if "exp" in claims:
+        claims["exp"] = int(claims["exp"]) + 10**6
+    else:
+        claims["extra"] = True
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    error(api.get(f"{SYS}/profile", token=f"{head}.{forged}.{sig}"), 401, "4010")

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from ._support import SYS, Api, error, is_enum_item, ok, parse_iso
-from .test_security import check_shape_a
+from ._support import SYS, Api, check_shape_a, error, is_enum_item, ok, parse_iso
 
 pytestmark = pytest.mark.http
 

@@ -56,7 +56,7 @@ def test_forgot_same_message_for_existing_and_unknown_email(start_sandbox: Start
     # Two servers, so that no rate limit of either kind can interfere.
     messages = []
     for email in (ADMIN_EMAIL, "nobody-forgot@example.test"):
-        server = start_sandbox(seed=5)
+        server = start_sandbox()
         api = server.api()
         try:
             data = ok(forgot(api, email))
@@ -75,7 +75,7 @@ def test_forgot_mails_a_reset_token(api: Api) -> None:
 
 
 def test_forgot_retry_is_rate_limited(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         first = ok(forgot(api, APPROVAL_EMAIL))
@@ -105,7 +105,7 @@ def test_forgot_invalid_parameters(api: Api, body: dict[str, Any]) -> None:
 
 
 def test_reset_with_mailed_token_is_single_use(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         ok(forgot(api, ADMIN_EMAIL))
@@ -155,7 +155,7 @@ def test_reset_requires_the_channel(api: Api) -> None:
 
 
 def test_admin_password_reset_mails_a_usable_token(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         admin = login(api, ADMIN_EMAIL, ADMIN_PASSWORD).access
@@ -196,7 +196,7 @@ def _init_session(api: Api) -> str:
 
 
 def test_password_init_for_newuser(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         session_id = _init_session(api)
@@ -239,7 +239,7 @@ def test_password_init_invalid_parameters(api: Api, body: dict[str, Any]) -> Non
 
 
 def test_password_change(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         token = login(api, ADMIN_EMAIL, ADMIN_PASSWORD).access

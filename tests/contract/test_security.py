@@ -11,6 +11,7 @@ from ._support import (
     ADMIN_PASSWORD,
     SYS,
     Api,
+    check_shape_a,
     error,
     is_enum_item,
     login,
@@ -60,7 +61,7 @@ def test_ip_whitelist(api: Api, admin_token: str) -> None:
 
 
 def test_ip_whitelist_set_enable_disable(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         token = login(api, ADMIN_EMAIL, ADMIN_PASSWORD).access
@@ -112,7 +113,7 @@ def test_backup_codes(api: Api, admin_token: str) -> None:
 
 
 def test_backup_codes_generate(start_sandbox: StartSandbox) -> None:
-    server = start_sandbox(seed=5)
+    server = start_sandbox()
     api = server.api()
     try:
         token = login(api, ADMIN_EMAIL, ADMIN_PASSWORD).access
@@ -160,30 +161,6 @@ def test_sessions_config(api: Api, admin_token: str) -> None:
     assert data["lastLoginIp"] is None or isinstance(data["lastLoginIp"], str)
 
 
-PAGINATION_A = {
-    "totalPages",
-    "totalRecords",
-    "currentPage",
-    "pageSize",
-    "hasNext",
-    "empty",
-    "paginated",
-}
-
-
-def check_shape_a(data: dict[str, Any]) -> None:
-    assert {"items", "pagination"} <= set(data), data
-    assert isinstance(data["items"], list)
-    pagination = data["pagination"]
-    assert set(pagination) >= PAGINATION_A, pagination
-    for name in ("totalPages", "totalRecords", "currentPage", "pageSize"):
-        assert isinstance(pagination[name], int) and not isinstance(pagination[name], bool)
-    for name in ("hasNext", "empty", "paginated"):
-        assert isinstance(pagination[name], bool)
-    assert pagination["currentPage"] >= 1
-    assert pagination["empty"] is (len(data["items"]) == 0)
-
-
 def test_login_history(api: Api, admin_token: str) -> None:
     # A failure of our own, so that the newest records hold both kinds.
     api.post(f"{SYS}/auth/login/initiate", {"email": ADMIN_EMAIL, "password": "wrong-once"})
@@ -218,3 +195,20 @@ def test_mfa_settings_enum_items(api: Api, admin_token: str) -> None:
         assert method["value"] in (10011001, 10011002)
         if "label" in method:
             is_enum_item(method)
+
+
+def test_seeded_sessions_and_history_for_the_administrator(start_sandbox: StartSandbox) -> None:
+    server = start_sandbox()
+    api = server.api()
+    try:
+        token = login(api, ADMIN_EMAIL, ADMIN_PASSWORD).access
+        sessions = ok(api.get(f"{SEC}/sessions", token=token))
+        assert len(sessions) >= 2, "no seeded sessions beside the one just opened"
+        history = ok(api.get(f"{SEC}/sessions/history", token=token))
+        check_shape_a(history)
+        assert history["pagination"]["totalRecords"] >= 2
+        results = {item["loginResult"] for item in history["items"]}
+        assert 1 in results
+        assert results - {1}, "no seeded failed sign-in on the first history page"
+    finally:
+        api.close()

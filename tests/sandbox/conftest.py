@@ -12,30 +12,18 @@
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
+from sandbox_flows import BASE_HEADERS, Served, start_cli, stop_cli
 
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.state import SandboxState
 from portal_admin.sandbox.tokens import sign_in
 
-ACCESS_CODE = "SANDBOX"
-CLIENT_HASH = "test-client-hash"
-BASE_HEADERS = {
-    "X-PORTAL-ACCESS-CODE": ACCESS_CODE,
-    "X-Client-Hash": CLIENT_HASH,
-    "Accept": "application/json",
-}
+CLIENT_HASH = BASE_HEADERS["X-Client-Hash"]
 ADMIN_EMAIL = "admin@sandbox.test"
 ADMIN_PASSWORD = "Sandbox-Admin-2026!"
 AUDITOR_EMAIL = "auditor@sandbox.test"
@@ -114,93 +102,13 @@ def auditor_headers(auditor_token: str) -> dict[str, str]:
     return bearer(auditor_token)
 
 
-def ok_data(response: httpx.Response, status: int = 200) -> Any:
-    """Assert a success envelope and return its data."""
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["success"] is True, body
-    assert body["code"] == "2000"
-    assert body["version"] == "2.0.0"
-    assert isinstance(body["timestamp"], int)
-    return body["data"]
-
-
-def assert_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    """Assert an error envelope with ``status`` and ``code``; returns the body."""
-    assert response.status_code == status, response.text
-    body: dict[str, Any] = response.json()
-    assert body["success"] is False, body
-    assert body["code"] == code, body
-    assert body["data"] is None
-    assert isinstance(body["message"], str) and body["message"]
-    assert "Traceback" not in response.text
-    return body
-
-
-# -- the served CLI ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Served:
-    """A sandbox served by the real command line."""
-
-    base_url: str
-    process: subprocess.Popen[str]
-
-
-_LISTENING = re.compile(r"Sandbox listening on (http://\S+)")
-
-
-def start_cli(*args: str, timeout: float = 60.0) -> Served:
-    """Start ``portal-sandbox serve ARGS`` and wait for its listening line."""
-    cmd = [sys.executable, "-m", "portal_admin.sandbox.cli", "serve", *args]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    assert process.stdout is not None
-    import selectors
-    import time
-
-    deadline = time.monotonic() + timeout
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    while time.monotonic() < deadline:
-        if not selector.select(timeout=0.5):
-            if process.poll() is not None:
-                break
-            continue
-        line = process.stdout.readline()
-        if not line:
-            break
-        match = _LISTENING.search(line)
-        if match:
-            selector.close()
-            return Served(match.group(1), process)
-    selector.close()
-    process.kill()
-    _, err = process.communicate(timeout=10)
-    raise RuntimeError(f"the sandbox did not start: {err[-2000:]}")
-
-
-def stop_cli(served: Served) -> int:
-    """Stop a served sandbox with SIGTERM; returns its exit code."""
-    if served.process.poll() is None:
-        served.process.send_signal(signal.SIGTERM)
-    try:
-        served.process.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        served.process.kill()
-        served.process.communicate()
-    return served.process.returncode
-
-
 @pytest.fixture(scope="session")
 def served() -> Iterator[Served]:
     """``portal-sandbox serve --port 0 --db :memory: --test-clock`` for the whole session."""
     server = start_cli("--port", "0", "--db", ":memory:", "--test-clock", "--seed-accounts", "200")
     yield server
-    stop_cli(server)
+    rc, stderr = stop_cli(server)
+    assert rc == 0 and "Traceback" not in stderr, stderr[-2000:]
 
 
 @pytest.fixture

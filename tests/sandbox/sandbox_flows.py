@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 from sc_wire import WireClient, body
 
+BASE_HEADERS = {
+    "X-PORTAL-ACCESS-CODE": "SANDBOX",
+    "X-Client-Hash": "test-client-hash",
+    "Accept": "application/json",
+}
 SYSTEM = "/web/v1/system"
 SC = "/web/v1/secure-channel"
 ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
@@ -112,3 +125,58 @@ async def sealed(
     resp = await client.post(path, json=body(wire.data(plaintext)), headers=headers)
     assert resp.status_code < 500, resp.text
     return resp, wire.open(resp.json())
+
+
+# -- the served CLI ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Served:
+    """A sandbox served by the real command line."""
+
+    base_url: str
+    process: subprocess.Popen[str]
+
+
+_LISTENING = re.compile(r"Sandbox listening on (http://\S+)")
+
+
+def start_cli(*args: str, timeout: float = 60.0) -> Served:
+    """Start ``portal-sandbox serve ARGS`` and wait for its listening line."""
+    cmd = [sys.executable, "-m", "portal_admin.sandbox.cli", "serve", *args]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    while time.monotonic() < deadline:
+        if not selector.select(timeout=0.5):
+            if process.poll() is not None:
+                break
+            continue
+        line = process.stdout.readline()
+        if not line:
+            break
+        match = _LISTENING.search(line)
+        if match:
+            selector.close()
+            return Served(match.group(1), process)
+    selector.close()
+    process.kill()
+    _, err = process.communicate(timeout=10)
+    raise RuntimeError(f"the sandbox did not start: {err[-2000:]}")
+
+
+def stop_cli(served: Served) -> tuple[int, str]:
+    """Stop a served sandbox with SIGTERM; returns its exit code and its stderr."""
+    if served.process.poll() is None:
+        served.process.send_signal(signal.SIGTERM)
+    try:
+        _, stderr = served.process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        served.process.kill()
+        _, stderr = served.process.communicate()
+    return served.process.returncode, stderr or ""

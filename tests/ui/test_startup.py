@@ -1,7 +1,8 @@
-"""Start-up: --version without Qt, lazy imports, the tour, clean shutdown."""
+"""Start-up: --version without Qt, lazy imports, the tour, --self-check."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -9,21 +10,29 @@ from pathlib import Path
 
 from portal_admin import __version__
 from portal_admin.ui.options import parse_args
+from portal_admin.ui.panels import PanelRegistry
+from portal_admin.ui.views import register_all
+
+#: Imported only once a client is needed (sign-in), never for the first window.
+HEAVY = ("portal_admin.sandbox", "portal_admin.client", "fastapi", "uvicorn", "sqlite3", "httpx")
 
 
-def run_program(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(
+def program_env(tmp_path: Path) -> dict[str, str]:
+    return dict(
         os.environ,
         QT_QPA_PLATFORM="offscreen",
         XDG_CONFIG_HOME=str(tmp_path / "c"),
         XDG_STATE_HOME=str(tmp_path / "s"),
         XDG_DATA_HOME=str(tmp_path / "d"),
     )
+
+
+def run_program(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "portal_admin.ui.main", *args],
         capture_output=True,
         text=True,
-        env=env,
+        env=program_env(tmp_path),
         timeout=120,
         check=False,
     )
@@ -46,24 +55,111 @@ def test_version_without_qt(tmp_path: Path) -> None:
     assert not any(m.startswith(("PySide6", "shiboken6", "qasync")) for m in modules)
 
 
-def test_tour_starts_without_sandbox_and_saves_pictures(tmp_path: Path) -> None:
-    result = run_program("--tour", str(tmp_path / "tour"), tmp_path=tmp_path)
-    assert result.returncode == 0, result.stderr[-2000:]
-    modules = imported(result.stderr)
-    assert "portal_admin.ui.main_window" in modules
-    heavy = ("portal_admin.sandbox", "fastapi", "uvicorn", "sqlite3", "httpx")
-    assert not [m for m in modules if m.startswith(heavy)]
-    lazy = ("portal_admin.ui.csv_export", "portal_admin.ui.error_dialog")
-    assert not [m for m in modules if m.startswith(lazy)]
-    assert {p.name for p in (tmp_path / "tour").iterdir()} >= {
-        "main-window.png",
-        "profile-editor.png",
-        "locked.png",
+FIRST_WINDOW = """
+import asyncio, json, sys
+import qasync
+from portal_admin.ui.app import Application, create_qapp
+from portal_admin.ui.options import parse_args
+from portal_admin.ui.panels import PANELS
+from portal_admin.ui.views import register_all
+
+qapp = create_qapp(sys.argv[:1])
+register_all(PANELS)
+app = Application(qapp, parse_args(sys.argv[1:]))
+
+async def main() -> None:
+    window = app.start()
+    await asyncio.sleep(0.2)
+    report = {
+        "visible": window.isVisible(),
+        "name": window.objectName(),
+        "panels": len(PANELS),
+        "modules": sorted(sys.modules),
     }
-    assert (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").is_file()
+    await app.close()
+    print(json.dumps(report))
+
+qasync.run(main())
+"""
+
+
+def first_window(tmp_path: Path, *args: str) -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, "-c", FIRST_WINDOW, *args],
+        capture_output=True,
+        text=True,
+        env=program_env(tmp_path),
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -> None:
+    for args in ((), ("--sandbox",)):
+        report = first_window(tmp_path, *args)
+        assert report["visible"] is True and report["name"] == "signInWindow"
+        modules = report["modules"]
+        assert isinstance(modules, list)
+        assert "portal_admin.ui.signin.window" in modules
+        assert not [m for m in modules if m.startswith(HEAVY)], args
+        lazy = (
+            "portal_admin.ui.csv_export",
+            "portal_admin.ui.error_dialog",
+            "portal_admin.ui.tour",
+        )
+        assert not [m for m in modules if m.startswith(lazy)]
+
+
+def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
+    tour = tmp_path / "tour"
+    result = run_program("--sandbox", "--tour", str(tour), tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    panels = {f"{spec.id}.png" for spec in register_all(PanelRegistry())}
+    shell = {
+        "sign-in.png",
+        "sign-in-mfa.png",
+        "demo-mailbox.png",
+        "main-window.png",
+        "change-password.png",
+        "profile-editor.png",
+        "about.png",
+        "error-dialog.png",
+        "locked.png",
+        "unlock-sign-in.png",
+    }
+    saved = {p.name for p in tour.iterdir()}
+    assert saved >= shell | panels
+    assert all((tour / name).stat().st_size > 2000 for name in shell)
+    log = (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+    assert "tour: saved sign-in-mfa.png" in log
+    assert "Sandbox-Admin-2026!" not in log
+
+
+def test_self_check_prints_json(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "portal_admin.ui.main", "--self-check"],
+        capture_output=True,
+        text=True,
+        env=program_env(tmp_path),
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    assert report["version"] == __version__
+    assert report["platform"] == "offscreen"
+    assert isinstance(report["keyring"]["fail"], bool) and report["keyring"]["backend"]
+    translations = report["translations"]
+    assert set(translations) == {"en", "zh", "zh-Hant", "ja", "vi"}
+    for code in ("zh", "zh-Hant", "ja"):
+        assert translations[code]["qtbase"] is True
 
 
 def test_parse_args() -> None:
     opts = parse_args(["--sandbox", "--lang", "zh-Hant", "--kiosk", "--profile", "Prod"])
     assert opts.sandbox and opts.kiosk and opts.lang == "zh-Hant" and opts.profile == "Prod"
     assert parse_args(["--tour", "x"]).tour == Path("x")
+    assert parse_args(["--self-check"]).self_check

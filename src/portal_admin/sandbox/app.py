@@ -53,8 +53,17 @@ def seed_database(state: SandboxState, areas: list[ModuleType]) -> SeedContext:
     """Seed an empty database: the core data, then each area's ``seed(ctx)``, in one go."""
     now = state.clock.now()
     ctx = SeedContext(state, random.Random(state.config.seed), now)
-    with state.db.transaction():
+    with state.db.transaction() as db:
+        # Bulk loading is faster without the secondary indexes: drop, load, rebuild.
+        indexes = db.query(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'accounts'"
+            " AND sql IS NOT NULL"
+        )
+        for name, _ in indexes:
+            db.execute(f'DROP INDEX "{name}"')
         seed_core(ctx, state.config.seed_accounts)
+        for _, sql in indexes:
+            db.execute(sql)
         for area in areas:
             seed = getattr(area, "seed", None)
             if seed is not None:

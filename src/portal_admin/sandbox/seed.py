@@ -130,9 +130,9 @@ def _institutions(ctx: SeedContext) -> None:
 
 
 def _insert_account_words(ctx: SeedContext, rows: list[tuple[int, str]]) -> None:
+    pairs = sorted((w, account_id) for account_id, name in rows for w in words(name))
     ctx.db.executemany(
-        "INSERT OR IGNORE INTO account_words (word, account_id) VALUES (?, ?)",
-        ((w, account_id) for account_id, name in rows for w in words(name)),
+        "INSERT OR IGNORE INTO account_words (word, account_id) VALUES (?, ?)", pairs
     )
 
 
@@ -183,7 +183,12 @@ def _weighted(rng: random.Random, weights: dict[str, int], index: int) -> str:
     keys = list(weights)
     if index < len(keys):
         return keys[index]
-    return rng.choices(keys, weights=list(weights.values()))[0]
+    point = rng.random() * sum(weights.values())
+    for key, weight in weights.items():
+        point -= weight
+        if point < 0:
+            return key
+    return keys[-1]
 
 
 def _generated_rows(ctx: SeedContext, count: int, pw_hash: str) -> Iterator[tuple[object, ...]]:
@@ -235,7 +240,7 @@ def _generated_accounts(ctx: SeedContext, count: int) -> None:
     ctx.db.executemany(_ACCOUNT_SQL, rows)
     ctx.db.executemany(
         "INSERT INTO mfa_settings VALUES (?, 'EMAIL', 1, 1, ?)",
-        ((r[1], r[18] if r[11] == "ACTIVE" else None) for r in rows),
+        sorted((str(r[1]), r[18] if r[11] == "ACTIVE" else None) for r in rows),
     )
     _insert_account_words(ctx, [(int(str(r[0])), str(r[6])) for r in rows])
     ctx.account_biz_ids.extend(str(r[1]) for r in rows)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 #: Above every character: ``key >= p AND key < p + TOP`` is a prefix match on an index.
 TOP = "\U0010ffff"
 
 
+@lru_cache(maxsize=65536)
 def search_key(text: str) -> str:
     """Case-folded, accents removed, whitespace collapsed (``Nguyễn  Văn`` -> ``nguyen van``)."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -15,9 +17,10 @@ def search_key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", stripped).replace("đ", "d").split())
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
     """The distinct search keys of the words of a text."""
-    return sorted(set(search_key(text).split()))
+    return tuple(sorted(set(search_key(text).split())))
 
 
 def email_key(email: str) -> str:

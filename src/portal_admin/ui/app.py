@@ -1,4 +1,9 @@
-"""The running program: QApplication on a qasync loop, its services, and a clean shutdown."""
+"""The running program: QApplication on a qasync loop, sign-in, the main window, shutdown.
+
+Start-up shows the sign-in window for the chosen profile; on sign-in a :class:`Workspace`
+(the main window) takes over; logout goes back to the sign-in window. The API client is
+built on the first sign-in attempt, so the first window needs neither httpx nor the sandbox.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +11,53 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
 import qasync
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
 
 from .i18n import LanguageManager
 from .log_setup import setup_logging
-from .main_window import MainWindow
 from .operations import OperationRunner
 from .options import StartOptions
-from .panels import PANELS, PanelContext, PanelRegistry
+from .panels import PANELS, PanelRegistry
 from .paths import APP_NAME
 from .profiles import Profile, ProfileStore, sandbox_profile
-from .screenshots import TourStep, run_tour
+from .session.client_service import ClientService
 from .shutdown import ShutdownHooks
+from .signin.flow import SignInFlow
+from .signin.window import SignInWindow
 from .theme import ThemeManager
+from .workspace import Workspace
 
 log = logging.getLogger(__name__)
+
+#: Builds the ClientService for a profile and a UI language code.
+ServiceFactory = Callable[[Profile, str | None], ClientService]
+#: Accounts the tour's in-memory sandbox generates (small: the tour starts fast).
+TOUR_SEED_ACCOUNTS = 40
+
+
+def default_service(profile: Profile, language: str | None) -> ClientService:
+    """The program's service: the network, or the sandbox kept in the user's data folder."""
+    return ClientService(profile, language=language)
+
+
+def tour_service(profile: Profile, language: str | None) -> ClientService:
+    """A fresh in-memory sandbox with a small seed and tokens kept in memory only."""
+    from portal_admin.client import MemoryTokenStore
+
+    from .session.sandbox_factory import MEMORY, sandbox_transport
+
+    return ClientService(
+        profile,
+        language=language,
+        transport_factory=lambda _p: sandbox_transport(MEMORY, seed_accounts=TOUR_SEED_ACCOUNTS),
+        token_store=MemoryTokenStore(),
+    )
 
 
 class Application:
@@ -39,6 +70,7 @@ class Application:
         *,
         store: ProfileStore | None = None,
         registry: PanelRegistry = PANELS,
+        service_factory: ServiceFactory | None = None,
     ) -> None:
         self.qapp = qapp
         self.options = options
@@ -48,13 +80,20 @@ class Application:
         self.languages = LanguageManager(parent=qapp)
         self.theme = ThemeManager(qapp)
         self.runner = OperationRunner(parent=qapp)
-        self.window: MainWindow | None = None
+        default = tour_service if options.tour is not None else default_service
+        self._service_factory = service_factory or default
+        self.service: ClientService | None = None
+        self.sign_in_window: SignInWindow | None = None
+        self.workspace: Workspace | None = None
         self.profile: Profile = sandbox_profile()
         self._quit = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- start-up ------------------------------------------------------------------------------
 
     def choose_profile(self) -> Profile:
-        """--sandbox, else --profile NAME, else the last used, else the sandbox."""
-        if self.options.sandbox:
+        """--sandbox or --tour, else --profile NAME, else the last used, else the sandbox."""
+        if self.options.sandbox or self.options.tour is not None:
             return sandbox_profile()
         profiles = self.store.load()
         wanted = self.options.profile or self.store.last_used
@@ -65,18 +104,112 @@ class Application:
             log.warning("no profile called %r; using the sandbox", self.options.profile)
         return profiles[0]
 
-    def start(self) -> MainWindow:
-        """Pick the profile and language, and show the main window."""
-        self.profile = self.choose_profile()
+    def start(self) -> SignInWindow:
+        """Pick the profile and language, build the service, show the sign-in window."""
+        profile = self.choose_profile()
         if self.options.kiosk:
-            self.profile = self.profile.replace(kiosk=True)
-        self.languages.set_language(self.options.lang or self.profile.language)
-        context = PanelContext(runner=self.runner, profile=self.profile)
-        window = MainWindow(self.profile, self.runner, self.registry, context=context)
+            profile = profile.replace(kiosk=True)
+        self.profile = profile
+        language = self.languages.set_language(self.options.lang or profile.language)
+        self.service = self._service_factory(profile, language.code)
+        self.shutdown.register(self.service.close, "close the API client")
+        return self.show_sign_in()
+
+    def _sign_in_profiles(self) -> list[Profile]:
+        if self.options.kiosk or self.options.tour is not None:
+            return [self.profile]
+        profiles = self.store.load()
+        if self.profile not in profiles:
+            profiles.insert(0, self.profile)
+        return profiles
+
+    def show_sign_in(self, email: str = "") -> SignInWindow:
+        """Show a fresh sign-in window (at start and after logout)."""
+        assert self.service is not None
+        flow = SignInFlow(self.service)
+        window = SignInWindow(flow, self._sign_in_profiles(), runner=self.runner)
+        flow.setParent(window)
+        if email:
+            window.credentials.email.setText(email)
+        window.signedIn.connect(self._signed_in)
         window.closed.connect(self.request_quit)
-        self.window = window
+        self.sign_in_window = window
         window.show()
+        window.raise_()
         return window
+
+    def _signed_in(self, email: str) -> None:
+        window, self.sign_in_window = self.sign_in_window, None
+        if window is not None:
+            window.closed.disconnect(self.request_quit)
+            window.close()
+            window.deleteLater()
+        log.info("signed in; opening the main window")
+        self._remember_profile()
+        self.open_workspace()
+
+    def _remember_profile(self) -> None:
+        if self.service is None or self.options.tour is not None:
+            return
+        self.profile = self.service.profile
+        try:
+            self.store.save(self.store.load(), last_used=self.profile.name)
+        except OSError as exc:
+            log.warning("could not remember the last profile: %s", exc)
+
+    def open_workspace(self) -> Workspace:
+        """The main window for the signed-in service."""
+        assert self.service is not None
+        workspace = Workspace(
+            self.service, self.runner, self.registry, tour=self.options.tour is not None
+        )
+        workspace.logoutRequested.connect(lambda: self.spawn(self.logout()))
+        workspace.languageRequested.connect(self.set_language)
+        workspace.closed.connect(self.request_quit)
+        workspace.window.set_language_checked(self.languages.language.code)
+        self.workspace = workspace
+        workspace.show()
+        return workspace
+
+    # -- while running -------------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task, keeping a strong reference; failures are logged."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a background task failed", exc_info=task.exception())
+
+    async def logout(self) -> SignInWindow | None:
+        """End the server session and go back to the sign-in window."""
+        workspace, self.workspace = self.workspace, None
+        if workspace is None or self.service is None:
+            return None
+        email = workspace.email
+        await self.runner.cancel_all()
+        try:
+            await self.service.logout()
+        except Exception as exc:  # the server may be gone: drop the client (and its tokens)
+            log.warning("logout failed (%s); closing the client", type(exc).__name__)
+            await self.service.close()
+        workspace.close()
+        workspace.deleteLater()
+        log.info("logged out")
+        return self.show_sign_in(email)
+
+    def set_language(self, code: str | None) -> None:
+        """Switch the UI language at run time; the server is asked in it from now on too."""
+        language = self.languages.set_language(code)
+        if self.service is not None:
+            self.service.set_language(language.code)
+        if self.workspace is not None:
+            self.workspace.language_changed(language.code)
+        log.info("language switched to %s", language.code)
 
     def request_quit(self) -> None:
         """Ask the program to end (runs the shutdown hooks first)."""
@@ -89,67 +222,34 @@ class Application:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.request_quit)
         self.start()
+        status = 0
         if self.options.tour is not None:
-            await self.tour(self.options.tour)
+            from .tour import run_program_tour
+
+            try:
+                await run_program_tour(self, self.options.tour)
+            except Exception:
+                log.exception("the tour failed")
+                status = 1
             self.request_quit()
         await self._quit.wait()
         await self.close()
-        return 0
-
-    def tour_steps(self) -> list[TourStep]:
-        """The stops of ``--tour``: the main window, each panel, the dialogs."""
-        window = self.window
-        assert window is not None
-
-        async def main_window() -> QWidget:
-            return window
-
-        steps = [TourStep("main-window", main_window)]
-        for spec in self.registry:
-
-            async def panel(panel_id: str = spec.id) -> QWidget:
-                window.show_panel(panel_id)
-                return window
-
-            steps.append(TourStep(spec.id, panel))
-
-        async def editor() -> QWidget:
-            from .profile_editor import ProfileEditor
-
-            dialog = ProfileEditor(self.profile, parent=window)
-            dialog.open()
-            return dialog
-
-        async def close_dialog(widget: QWidget) -> None:
-            widget.close()
-            widget.deleteLater()
-
-        async def locked() -> QWidget:
-            window.lock()
-            return window
-
-        async def unlock(_widget: QWidget) -> None:
-            window.unlock()
-
-        steps += [
-            TourStep("profile-editor", editor, close_dialog),
-            TourStep("locked", locked, unlock),
-        ]
-        return steps
-
-    async def tour(self, directory: Path) -> list[Path]:
-        """Save a screenshot of every tour step into ``directory``."""
-        return await run_tour(self.tour_steps(), directory)
+        return status
 
     async def close(self) -> None:
-        """Cancel operations, run the shutdown hooks, close the windows."""
+        """Cancel operations, close the windows, run the shutdown hooks (closing the client)."""
         await self.runner.cancel_all()
+        for task in list(self._tasks):
+            task.cancel()
+        if self.workspace is not None:
+            self.workspace.close()
+            self.workspace = None
+        if self.sign_in_window is not None:
+            self.sign_in_window.closed.disconnect(self.request_quit)
+            self.sign_in_window.close()
+            self.sign_in_window.deleteLater()
+            self.sign_in_window = None
         await self.shutdown.run()
-        if self.window is not None:
-            self.window.closed.disconnect(self.request_quit)
-            self.window.close()
-            self.window.deleteLater()
-            self.window = None
 
 
 def create_qapp(argv: Sequence[str]) -> QApplication:
@@ -169,6 +269,9 @@ def run(options: StartOptions, argv: Sequence[str]) -> int:
     setup_logging()
     log.info("portal-admin %s starting", __version__)
     qapp = create_qapp(argv)
+    from .views import register_all
+
+    register_all(PANELS)
     application = Application(qapp, options)
     try:
         status: int = qasync.run(application.main())

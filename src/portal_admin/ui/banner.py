@@ -10,10 +10,6 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 from .profiles import EnvironmentType, Profile
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("EnvironmentBanner", text)
-
-
 class EnvironmentBanner(QLabel):
     """Shows the environment type, the profile name and host, and read-only mode."""
 
@@ -47,17 +43,21 @@ class EnvironmentBanner(QLabel):
         if profile is None:
             return
         env = profile.environment
-        host = _tr("built-in") if profile.is_sandbox else urlsplit(profile.base_url).netloc
+        host = (
+            QCoreApplication.translate("EnvironmentBanner", "built-in")
+            if profile.is_sandbox
+            else urlsplit(profile.base_url).netloc
+        )
         parts = [env.label, profile.name, host]
         if self._read_only:
-            parts.append(_tr("READ-ONLY"))
+            parts.append(QCoreApplication.translate("EnvironmentBanner", "READ-ONLY"))
         text = "  \u2022  ".join(p for p in parts if p)
         self.setText(text)
         self.setStyleSheet(
             f"QLabel#environmentBanner {{ background: {env.colour}; color: white;"
             " font-weight: bold; padding: 4px 12px; }"
         )
-        self.setAccessibleName(_tr("Environment"))
+        self.setAccessibleName(QCoreApplication.translate("EnvironmentBanner", "Environment"))
         self.setAccessibleDescription(text)
         self.setToolTip(profile.base_url)
 

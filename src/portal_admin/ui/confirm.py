@@ -10,10 +10,6 @@ from .profiles import Profile
 from .text import fill
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Confirm", text)
-
-
 def build_confirm_box(
     parent: QWidget | None,
     *,
@@ -31,7 +27,7 @@ def build_confirm_box(
     if production and profile is not None:
         box.setInformativeText(
             fill(
-                _tr("This changes the %1 server \u201c%2\u201d."),
+                QCoreApplication.translate("Confirm", "This changes the %1 server \u201c%2\u201d."),
                 profile.environment.label,
                 profile.name,
             )
@@ -44,7 +40,7 @@ def build_confirm_box(
     box.setDefaultButton(cancel)
     box.setEscapeButton(cancel)
     confirm.setAccessibleName(confirm_text)
-    cancel.setAccessibleName(_tr("Cancel"))
+    cancel.setAccessibleName(QCoreApplication.translate("Confirm", "Cancel"))
     return box, confirm
 
 
@@ -81,8 +77,8 @@ async def confirm_production_change(
         return True
     return await confirm(
         parent,
-        title=_tr("Confirm change on production"),
+        title=QCoreApplication.translate("Confirm", "Confirm change on production"),
         text=action,
-        confirm_text=_tr("Apply change"),
+        confirm_text=QCoreApplication.translate("Confirm", "Apply change"),
         profile=profile,
     )

@@ -21,10 +21,6 @@ from PySide6.QtWidgets import (
 from .error_info import ErrorInfo
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ErrorDialog", text)
-
-
 class ErrorDialog(QDialog):
     """Shows one :class:`ErrorInfo`; deletes itself when closed."""
 
@@ -99,16 +95,22 @@ class ErrorDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language (the server's message stays as it came)."""
-        self.setWindowTitle(self._title or _tr("Error"))
-        self.code_label.setText(_tr("Error code:"))
-        self.request_label.setText(_tr("Request id:"))
-        self.copy_button.setText(_tr("Copy details"))
-        self.copy_button.setAccessibleName(_tr("Copy error details"))
-        self.code_field.setAccessibleName(_tr("Error code"))
-        self.request_field.setAccessibleName(_tr("Request id"))
-        self.details.setAccessibleName(_tr("Technical details"))
-        self.summary.setAccessibleName(_tr("Error summary"))
-        self.message.setAccessibleName(_tr("Error message"))
+        self.setWindowTitle(self._title or QCoreApplication.translate("ErrorDialog", "Error"))
+        self.code_label.setText(QCoreApplication.translate("ErrorDialog", "Error code:"))
+        self.request_label.setText(QCoreApplication.translate("ErrorDialog", "Request id:"))
+        self.copy_button.setText(QCoreApplication.translate("ErrorDialog", "Copy details"))
+        self.copy_button.setAccessibleName(
+            QCoreApplication.translate("ErrorDialog", "Copy error details")
+        )
+        self.code_field.setAccessibleName(QCoreApplication.translate("ErrorDialog", "Error code"))
+        self.request_field.setAccessibleName(
+            QCoreApplication.translate("ErrorDialog", "Request id")
+        )
+        self.details.setAccessibleName(
+            QCoreApplication.translate("ErrorDialog", "Technical details")
+        )
+        self.summary.setAccessibleName(QCoreApplication.translate("ErrorDialog", "Error summary"))
+        self.message.setAccessibleName(QCoreApplication.translate("ErrorDialog", "Error message"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

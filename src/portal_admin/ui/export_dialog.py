@@ -32,10 +32,6 @@ from .text import fill
 log = logging.getLogger(__name__)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ExportDialog", text)
-
-
 class ExportOptionsDialog(QDialog):
     """Where to save and which delimiter to use."""
 
@@ -87,9 +83,11 @@ class ExportOptionsDialog(QDialog):
         save.setEnabled(ok)
 
     def _browse(self) -> None:
-        dialog = QFileDialog(self, _tr("Export to CSV"), str(self.path))
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("ExportDialog", "Export to CSV"), str(self.path)
+        )
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setNameFilter(_tr("CSV files (*.csv)"))
+        dialog.setNameFilter(QCoreApplication.translate("ExportDialog", "CSV files (*.csv)"))
         dialog.setDefaultSuffix("csv")
         dialog.fileSelected.connect(self.path_edit.setText)
         self._file_dialog = dialog
@@ -97,20 +95,22 @@ class ExportOptionsDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(_tr("Export to CSV"))
-        self.path_label.setText(_tr("&File:"))
-        self.delimiter_label.setText(_tr("&Delimiter:"))
-        self.browse_button.setText(_tr("Browse\u2026"))
+        self.setWindowTitle(QCoreApplication.translate("ExportDialog", "Export to CSV"))
+        self.path_label.setText(QCoreApplication.translate("ExportDialog", "&File:"))
+        self.delimiter_label.setText(QCoreApplication.translate("ExportDialog", "&Delimiter:"))
+        self.browse_button.setText(QCoreApplication.translate("ExportDialog", "Browse\u2026"))
         names = {
-            "comma": _tr("Comma (,)"),
-            "semicolon": _tr("Semicolon (;)"),
-            "tab": _tr("Tab"),
+            "comma": QCoreApplication.translate("ExportDialog", "Comma (,)"),
+            "semicolon": QCoreApplication.translate("ExportDialog", "Semicolon (;)"),
+            "tab": QCoreApplication.translate("ExportDialog", "Tab"),
         }
         for i in range(self.delimiter.count()):
             self.delimiter.setItemText(i, names[str(self.delimiter.itemData(i))])
-        self.path_edit.setAccessibleName(_tr("Export file"))
-        self.browse_button.setAccessibleName(_tr("Choose the export file"))
-        self.delimiter.setAccessibleName(_tr("Delimiter"))
+        self.path_edit.setAccessibleName(QCoreApplication.translate("ExportDialog", "Export file"))
+        self.browse_button.setAccessibleName(
+            QCoreApplication.translate("ExportDialog", "Choose the export file")
+        )
+        self.delimiter.setAccessibleName(QCoreApplication.translate("ExportDialog", "Delimiter"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -138,12 +138,18 @@ class ExportProgressDialog(QDialog):
 
     def set_progress(self, done: int, total: int) -> None:
         """Show ``done`` of ``total`` rows."""
-        self.setWindowTitle(_tr("Exporting"))
-        self.bar.setAccessibleName(_tr("Export progress"))
+        self.setWindowTitle(QCoreApplication.translate("ExportDialog", "Exporting"))
+        self.bar.setAccessibleName(QCoreApplication.translate("ExportDialog", "Export progress"))
         if total > 0:
             self.bar.setRange(0, total)
             self.bar.setValue(done)
-        self.label.setText(fill(_tr("Exported %1 of %2 rows\u2026"), done, total or "?"))
+        self.label.setText(
+            fill(
+                QCoreApplication.translate("ExportDialog", "Exported %1 of %2 rows\u2026"),
+                done,
+                total or "?",
+            )
+        )
 
 
 async def run_export(

@@ -82,6 +82,22 @@ def accept_language(code: str | None) -> str:
     return resolve_language(code).accept_language
 
 
+def qt_translations_dir() -> Path:
+    """Where Qt's own translations (qtbase_*.qm) are."""
+    return Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+
+
+def load_qtbase(
+    language: Language, i18n_dir: Path = I18N_DIR, parent: QObject | None = None
+) -> QTranslator | None:
+    """Qt's own strings for ``language``: Qt's qtbase file, else the program's (qtbase_vi)."""
+    for folder in (qt_translations_dir(), i18n_dir):
+        translator = QTranslator(parent)
+        if translator.load(language.locale, "qtbase", "_", str(folder)):
+            return translator
+    return None
+
+
 class LanguageManager(QObject):
     """Installs the translators for one language at a time and announces switches."""
 
@@ -117,12 +133,11 @@ class LanguageManager(QObject):
         QLocale.setDefault(language.locale)
         if language.code != DEFAULT_LANGUAGE and app is not None:
             self._install(self.qm_path(language))
-            qt_dir = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
-            qtbase = QTranslator(self)
-            if qtbase.load(language.locale, "qtbase", "_", str(qt_dir)):
+            qtbase = load_qtbase(language, self._dir, parent=self)
+            if qtbase is not None:
                 self._add(qtbase)
             else:
-                log.info("no Qt translations for %s in %s", language.locale_name, qt_dir)
+                log.info("no Qt translations for %s", language.locale_name)
         changed = language != self._language
         self._language = language
         if changed:

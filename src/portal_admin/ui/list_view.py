@@ -31,10 +31,6 @@ from .text import fill
 log = logging.getLogger(__name__)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ListView", text)
-
-
 class StateOverlay(QWidget):
     """A message over the table for the loading, empty and error states, with Retry."""
 
@@ -59,9 +55,11 @@ class StateOverlay(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.retry.setText(_tr("Retry"))
-        self.retry.setAccessibleName(_tr("Retry loading the list"))
-        self.label.setAccessibleName(_tr("List state"))
+        self.retry.setText(QCoreApplication.translate("ListView", "Retry"))
+        self.retry.setAccessibleName(
+            QCoreApplication.translate("ListView", "Retry loading the list")
+        )
+        self.label.setAccessibleName(QCoreApplication.translate("ListView", "List state"))
 
 
 class ListView(QWidget):
@@ -210,7 +208,9 @@ class ListView(QWidget):
         exc = task.exception()
         assert exc is not None
         log.error("export failed", exc_info=exc)
-        show_error(describe_error(exc), _tr("Export failed"), self)
+        show_error(
+            describe_error(exc), QCoreApplication.translate("ListView", "Export failed"), self
+        )
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -238,7 +238,7 @@ class ListView(QWidget):
 
     def _header_menu(self, pos: QPoint) -> None:
         menu = self._new_menu()
-        menu.setAccessibleName(_tr("Columns"))
+        menu.setAccessibleName(QCoreApplication.translate("ListView", "Columns"))
         visible = sum(not self.table.isColumnHidden(i) for i in range(len(self.model.columns)))
         for i, column in enumerate(self.model.columns):
             action = menu.addAction(column.title())
@@ -262,10 +262,10 @@ class ListView(QWidget):
         if not index.isValid():
             return
         menu = self._new_menu()
-        copy = menu.addAction(_tr("Copy"))
+        copy = menu.addAction(QCoreApplication.translate("ListView", "Copy"))
         copy.triggered.connect(self.copy_current)
         if self._id_column is not None:
-            copy_id = menu.addAction(_tr("Copy id"))
+            copy_id = menu.addAction(QCoreApplication.translate("ListView", "Copy id"))
             copy_id.triggered.connect(self.copy_id)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
@@ -279,16 +279,23 @@ class ListView(QWidget):
         overlay_text = ""
         show_retry = False
         if state is ListState.LOADING and rows == 0:
-            overlay_text = _tr("Loading\u2026")
+            overlay_text = QCoreApplication.translate("ListView", "Loading\u2026")
         elif state is ListState.EMPTY:
-            overlay_text = _tr("Nothing to show.")
+            overlay_text = QCoreApplication.translate("ListView", "Nothing to show.")
         elif state is ListState.ERROR and model.error is not None:
             info = describe_error(model.error)
-            parts = [_tr("The list could not be loaded."), info.summary]
+            parts = [
+                QCoreApplication.translate("ListView", "The list could not be loaded."),
+                info.summary,
+            ]
             if info.code:
-                parts.append(fill(_tr("Error code: %1"), info.code))
+                parts.append(
+                    fill(QCoreApplication.translate("ListView", "Error code: %1"), info.code)
+                )
             if info.request_id:
-                parts.append(fill(_tr("Request id: %1"), info.request_id))
+                parts.append(
+                    fill(QCoreApplication.translate("ListView", "Request id: %1"), info.request_id)
+                )
             overlay_text = "\n".join(parts)
             show_retry = True
         self.overlay.label.setText(overlay_text)
@@ -300,10 +307,12 @@ class ListView(QWidget):
             status = ""
         else:
             status = fill(
-                _tr("Showing %1 of %2"), self.locale().toString(rows), self.locale().toString(total)
+                QCoreApplication.translate("ListView", "Showing %1 of %2"),
+                self.locale().toString(rows),
+                self.locale().toString(total),
             )
         if state is ListState.LOADING and rows:
-            status += "  " + _tr("Loading more\u2026")
+            status += "  " + QCoreApplication.translate("ListView", "Loading more\u2026")
         self.status.setText(status)
 
     def _place_overlay(self) -> None:
@@ -333,16 +342,20 @@ class ListView(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.refresh_button.setText(_tr("Refresh"))
-        self.refresh_button.setToolTip(_tr("Reload the list (F5)"))
-        self.refresh_button.setAccessibleName(_tr("Refresh"))
-        self.export_button.setText(_tr("Export CSV\u2026"))
-        self.export_button.setToolTip(_tr("Export every row of this view to a CSV file"))
-        self.export_button.setAccessibleName(_tr("Export CSV"))
-        self.table.setAccessibleName(_tr("List"))
-        self.status.setAccessibleName(_tr("List status"))
-        self.filter_slot.setAccessibleName(_tr("Filters"))
-        self.copy_action.setText(_tr("Copy"))
+        self.refresh_button.setText(QCoreApplication.translate("ListView", "Refresh"))
+        self.refresh_button.setToolTip(
+            QCoreApplication.translate("ListView", "Reload the list (F5)")
+        )
+        self.refresh_button.setAccessibleName(QCoreApplication.translate("ListView", "Refresh"))
+        self.export_button.setText(QCoreApplication.translate("ListView", "Export CSV\u2026"))
+        self.export_button.setToolTip(
+            QCoreApplication.translate("ListView", "Export every row of this view to a CSV file")
+        )
+        self.export_button.setAccessibleName(QCoreApplication.translate("ListView", "Export CSV"))
+        self.table.setAccessibleName(QCoreApplication.translate("ListView", "List"))
+        self.status.setAccessibleName(QCoreApplication.translate("ListView", "List status"))
+        self.filter_slot.setAccessibleName(QCoreApplication.translate("ListView", "Filters"))
+        self.copy_action.setText(QCoreApplication.translate("ListView", "Copy"))
         self.overlay.retranslateUi()
         self.model.retranslate()
         self._update_state()

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from .banner import EnvironmentBanner
+from .i18n import LANGUAGES
 from .idle import IdleMonitor
 from .operations import OperationRunner
 from .panels import PanelContext, PanelRegistry, PanelSpec
@@ -39,10 +40,6 @@ from .text import QT_TRANSLATE_NOOP, fill
 log = logging.getLogger(__name__)
 
 UnlockHook = Callable[[], Awaitable[bool]]
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
 
 
 class ConnectionState(StrEnum):
@@ -100,19 +97,27 @@ class LockOverlay(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.title.setText(_tr("Locked"))
+        self.title.setText(QCoreApplication.translate("MainWindow", "Locked"))
         self.message.setText(
-            _tr("The window was locked. Sign in again to continue; your work is kept.")
+            QCoreApplication.translate(
+                "MainWindow", "The window was locked. Sign in again to continue; your work is kept."
+            )
         )
-        self.button.setText(_tr("Sign in again\u2026"))
-        self.button.setAccessibleName(_tr("Sign in again to unlock"))
-        self.title.setAccessibleName(_tr("Locked"))
+        self.button.setText(QCoreApplication.translate("MainWindow", "Sign in again\u2026"))
+        self.button.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "Sign in again to unlock")
+        )
+        self.title.setAccessibleName(QCoreApplication.translate("MainWindow", "Locked"))
 
 
 class MainWindow(QMainWindow):
     """The program's main window."""
 
     logoutRequested = Signal()
+    changePasswordRequested = Signal()
+    aboutRequested = Signal()
+    #: A language code from the View > Language menu.
+    languageRequested = Signal(str)
     #: Emitted when the window closes (the application then quits).
     closed = Signal()
     lockedChanged = Signal(bool)
@@ -136,7 +141,8 @@ class MainWindow(QMainWindow):
         self._panels: dict[str, QWidget] = {}
         self._specs: list[PanelSpec] = list(registry)
         self._locked = False
-        self._account: tuple[str, str] | None = None
+        self._account: tuple[str, str, str] | None = None
+        self._busy_sources: set[str] = set()
         self._connection = ConnectionState.DISCONNECTED
         self._channel = ChannelState.NONE
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -163,7 +169,7 @@ class MainWindow(QMainWindow):
         self.idle.expired.connect(self.lock)
         self.idle.set_minutes(profile.idle_lock_minutes)
 
-        runner.busyChanged.connect(self.busy.setVisible)
+        runner.busyChanged.connect(lambda busy: self.set_busy("operations", busy))
         runner.requestIdChanged.connect(self.set_request_id)
         self.banner.set_profile(profile, read_only=profile.kiosk)
         self.resize(1100, 700)
@@ -243,6 +249,21 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         self.logout_action = QAction(self)
         self.logout_action.triggered.connect(self.logoutRequested)
+        self.change_password_action = QAction(self)
+        self.change_password_action.triggered.connect(self.changePasswordRequested)
+        self.about_action = QAction(self)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(self.aboutRequested)
+        self.language_group = QActionGroup(self)
+        self.language_group.setExclusive(True)
+        self.language_actions: dict[str, QAction] = {}
+        for language in LANGUAGES.values():
+            action = QAction(language.native_name, self.language_group)
+            action.setCheckable(True)
+            action.triggered.connect(
+                lambda _=False, code=language.code: self.languageRequested.emit(code)
+            )
+            self.language_actions[language.code] = action
         self.logout_button.setDefaultAction(self.logout_action)
         self.panel_actions: list[QAction] = []
         for number, spec in enumerate(self._specs[:9], start=1):
@@ -251,6 +272,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, pid=spec.id: self.show_panel(pid))
             self.panel_actions.append(action)
         self.file_menu = self.menuBar().addMenu("")
+        self.file_menu.addAction(self.change_password_action)
         self.file_menu.addAction(self.logout_action)
         self.file_menu.addAction(self.lock_action)
         self.file_menu.addSeparator()
@@ -260,6 +282,12 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         for action in self.panel_actions:
             self.view_menu.addAction(action)
+        self.view_menu.addSeparator()
+        self.language_menu = self.view_menu.addMenu("")
+        for action in self.language_actions.values():
+            self.language_menu.addAction(action)
+        self.help_menu = self.menuBar().addMenu("")
+        self.help_menu.addAction(self.about_action)
 
     def _icon(self, spec: PanelSpec) -> QIcon:
         if spec.icon is None:
@@ -297,7 +325,12 @@ class MainWindow(QMainWindow):
             except Exception:
                 log.exception("building panel %s failed", spec.id)
                 self.placeholder.setText(
-                    fill(_tr("The panel \u201c%1\u201d could not be opened."), spec.display_title())
+                    fill(
+                        QCoreApplication.translate(
+                            "MainWindow", "The panel \u201c%1\u201d could not be opened."
+                        ),
+                        spec.display_title(),
+                    )
                 )
                 self.stack.setCurrentWidget(self.placeholder)
                 return
@@ -317,10 +350,28 @@ class MainWindow(QMainWindow):
 
     # -- header and status ---------------------------------------------------------------------
 
-    def set_account(self, name: str | None, email: str | None) -> None:
-        """Show the signed-in account (from the live profile); None when signed out."""
-        self._account = (name or "", email or "") if (name or email) else None
+    def set_account(self, name: str | None, email: str | None, detail: str = "") -> None:
+        """Show the signed-in account (from the live profile); None when signed out.
+
+        ``detail`` is a server label shown after it (the account's portal, in the server's
+        language).
+        """
+        self._account = (name or "", email or "", detail) if (name or email) else None
         self._update_account()
+
+    def set_busy(self, source: str, busy: bool) -> None:
+        """Show the busy indicator while any ``source`` (operations, network) is busy."""
+        if busy:
+            self._busy_sources.add(source)
+        else:
+            self._busy_sources.discard(source)
+        self.busy.setVisible(bool(self._busy_sources))
+
+    def set_language_checked(self, code: str) -> None:
+        """Tick ``code`` in the View > Language menu."""
+        action = self.language_actions.get(code)
+        if action is not None:
+            action.setChecked(True)
 
     def set_connection_state(self, state: ConnectionState) -> None:
         """Show the connection state."""
@@ -339,11 +390,14 @@ class MainWindow(QMainWindow):
 
     def _update_account(self) -> None:
         if self._account is None:
-            self.account_label.setText(_tr("Not signed in"))
+            self.account_label.setText(QCoreApplication.translate("MainWindow", "Not signed in"))
         else:
-            name, email = self._account
-            self.account_label.setText(f"{name} <{email}>" if name and email else name or email)
-        self.account_label.setAccessibleName(_tr("Signed-in account"))
+            name, email, detail = self._account
+            text = f"{name} <{email}>" if name and email else name or email
+            self.account_label.setText(f"{text}  \u00b7  {detail}" if detail else text)
+        self.account_label.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "Signed-in account")
+        )
 
     # -- locking -------------------------------------------------------------------------------
 
@@ -365,7 +419,7 @@ class MainWindow(QMainWindow):
         self.lock_overlay.show()
         self.lock_overlay.raise_()
         self.lock_overlay.button.setFocus()
-        for action in (self.refresh_action, self.lock_action, *self.panel_actions):
+        for action in self._work_actions():
             action.setEnabled(False)
         self.lockedChanged.emit(True)
 
@@ -377,13 +431,21 @@ class MainWindow(QMainWindow):
         self.lock_overlay.hide()
         self.header.show()
         self.body.show()
-        for action in (self.refresh_action, self.lock_action, *self.panel_actions):
+        for action in self._work_actions():
             action.setEnabled(True)
         focus = getattr(self, "_focus_before_lock", None)
         if focus is not None:
             focus.setFocus()
         self.idle.resume()
         self.lockedChanged.emit(False)
+
+    def _work_actions(self) -> list[QAction]:
+        return [
+            self.refresh_action,
+            self.lock_action,
+            self.change_password_action,
+            *self.panel_actions,
+        ]
 
     def start_unlock(self) -> None:
         """The unlock button: runs :meth:`try_unlock` as a task."""
@@ -430,30 +492,49 @@ class MainWindow(QMainWindow):
 
     def retranslateUi(self) -> None:
         """Every text in the current language."""
-        self.setWindowTitle(fill(_tr("System Portal Admin \u2014 %1"), self.profile.name))
-        self.title_label.setText(_tr("System Portal Admin"))
+        self.setWindowTitle(
+            fill(
+                QCoreApplication.translate("MainWindow", "System Portal Admin \u2014 %1"),
+                self.profile.name,
+            )
+        )
+        self.title_label.setText(QCoreApplication.translate("MainWindow", "System Portal Admin"))
         self._update_account()
-        self.logout_action.setText(_tr("Log &out"))
-        self.logout_button.setAccessibleName(_tr("Log out"))
-        self.lock_action.setText(_tr("&Lock"))
-        self.quit_action.setText(_tr("&Quit"))
-        self.refresh_action.setText(_tr("&Refresh"))
-        self.file_menu.setTitle(_tr("&File"))
-        self.view_menu.setTitle(_tr("&View"))
+        self.logout_action.setText(QCoreApplication.translate("MainWindow", "Log &out"))
+        self.logout_button.setAccessibleName(QCoreApplication.translate("MainWindow", "Log out"))
+        self.lock_action.setText(QCoreApplication.translate("MainWindow", "&Lock"))
+        self.quit_action.setText(QCoreApplication.translate("MainWindow", "&Quit"))
+        self.refresh_action.setText(QCoreApplication.translate("MainWindow", "&Refresh"))
+        self.file_menu.setTitle(QCoreApplication.translate("MainWindow", "&File"))
+        self.change_password_action.setText(
+            QCoreApplication.translate("MainWindow", "Change &password\u2026")
+        )
+        self.about_action.setText(QCoreApplication.translate("MainWindow", "&About\u2026"))
+        self.help_menu.setTitle(QCoreApplication.translate("MainWindow", "&Help"))
+        self.language_menu.setTitle(QCoreApplication.translate("MainWindow", "&Language"))
+        self.view_menu.setTitle(QCoreApplication.translate("MainWindow", "&View"))
         for i, spec in enumerate(self._specs):
             self.nav.item(i).setText(spec.display_title())
             if i < len(self.panel_actions):
                 self.panel_actions[i].setText(spec.display_title())
-        self.nav.setAccessibleName(_tr("Panels"))
-        self.stack.setAccessibleName(_tr("Panel"))
-        self.placeholder.setText(_tr("Choose a panel on the left."))
+        self.nav.setAccessibleName(QCoreApplication.translate("MainWindow", "Panels"))
+        self.stack.setAccessibleName(QCoreApplication.translate("MainWindow", "Panel"))
+        self.placeholder.setText(
+            QCoreApplication.translate("MainWindow", "Choose a panel on the left.")
+        )
         self.connection_label.setText(self._connection.label())
-        self.connection_label.setAccessibleName(_tr("Connection state"))
+        self.connection_label.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "Connection state")
+        )
         self.channel_label.setText(self._channel.label())
-        self.channel_label.setAccessibleName(_tr("Secure Channel state"))
-        self.request_label.setText(_tr("Last request id:"))
-        self.request_id.setAccessibleName(_tr("Last request id"))
-        self.request_id.setPlaceholderText(_tr("none yet"))
-        self.busy.setAccessibleName(_tr("Working"))
+        self.channel_label.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "Secure Channel state")
+        )
+        self.request_label.setText(QCoreApplication.translate("MainWindow", "Last request id:"))
+        self.request_id.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "Last request id")
+        )
+        self.request_id.setPlaceholderText(QCoreApplication.translate("MainWindow", "none yet"))
+        self.busy.setAccessibleName(QCoreApplication.translate("MainWindow", "Working"))
         self.lock_overlay.retranslateUi()
         self.banner.retranslateUi()

@@ -20,6 +20,7 @@ class StartOptions:
     lang: str | None = None
     kiosk: bool = False
     tour: Path | None = None
+    self_check: bool = False
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="visit every panel, save screenshots into DIR, exit",
     )
+    parser.add_argument(
+        "--self-check",
+        action="store_true",
+        help="print a JSON report (keyring, translations, Qt platform) and exit",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
@@ -47,5 +53,10 @@ def parse_args(argv: list[str] | None = None) -> StartOptions:
     """Parse ``argv`` (default: sys.argv[1:]); --version and --help exit here."""
     ns = build_parser().parse_args(argv)
     return StartOptions(
-        sandbox=ns.sandbox, profile=ns.profile, lang=ns.lang, kiosk=ns.kiosk, tour=ns.tour
+        sandbox=ns.sandbox,
+        profile=ns.profile,
+        lang=ns.lang,
+        kiosk=ns.kiosk,
+        tour=ns.tour,
+        self_check=ns.self_check,
     )

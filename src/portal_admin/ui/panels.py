@@ -1,16 +1,48 @@
-"""The panel registry: the panel modules register what the main window's navigation shows."""
+"""The panel registry: the panel modules register what the main window's navigation shows.
+
+Conventions for panels (all optional, looked up by name on the panel widget):
+
+- ``refresh()``: F5 calls it.
+- ``async def tour_ready(self) -> None``: ``--tour`` awaits it before the panel's screenshot;
+  return when the panel's data is shown. Without it the tour waits until the operation
+  runner (``context.runner``) is idle, then a moment more.
+- ``async def tour_steps(self) -> list[TourStep]``: the panel's own dialogs for ``--tour``;
+  each :class:`~portal_admin.ui.screenshots.TourStep` opens one (``prepare`` returns the widget
+  to photograph, ``cleanup`` closes it). Name them ``<panel id>-<what>`` (for example
+  ``accounts-detail``); the PNG is saved as ``<name>.png``.
+
+``PanelContext.extras`` carries, once signed in:
+
+- ``"service"``: the :class:`~portal_admin.ui.session.client_service.ClientService`.
+- ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it).
+- ``"change_password"``: a callable (no arguments) that opens the change-password dialog.
+- ``"confirm_change"``: ``async def confirm_change(action: str, parent: QWidget | None = None)
+  -> bool``. Await it before every change and stop when it returns False: on a production
+  profile it asks (``action`` is the translated sentence describing the change, for example
+  "Suspend the account ann@example.com."); elsewhere it returns True at once. It never runs
+  a nested event loop.
+- ``"tour"``: True while ``--tour`` runs (panels may skip animations or pick a stable row).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from .operations import OperationRunner
 from .profiles import Profile
+
+if TYPE_CHECKING:
+    from .screenshots import TourStep
+
+#: The signature of ``extras["confirm_change"]``.
+ConfirmChange = Callable[..., Awaitable[bool]]
 
 
 @dataclass(slots=True)
@@ -21,8 +53,13 @@ class PanelContext:
     profile: Profile
     #: The API client, once signed in (typed as Any: ui/ does not import the client here).
     client: Any = None
-    #: Anything else later code hands to panels (clock, sandbox mailbox, ...).
+    #: Anything else later code hands to panels (see the module docstring).
     extras: dict[str, Any] = field(default_factory=dict)
+
+    async def confirm_change(self, action: str, parent: QWidget | None = None) -> bool:
+        """Await ``extras["confirm_change"]`` if present; True when there is none."""
+        hook = self.extras.get("confirm_change")
+        return True if hook is None else bool(await hook(action, parent))
 
 
 PanelFactory = Callable[[PanelContext], QWidget]
@@ -71,3 +108,32 @@ class PanelRegistry:
 
 #: The program's registry; panel modules register into it.
 PANELS = PanelRegistry()
+
+
+async def wait_idle(runner: OperationRunner, timeout: float = 20.0) -> None:
+    """Wait until ``runner`` has no operation running (new ones started meanwhile count)."""
+    async with asyncio.timeout(timeout):
+        while runner.tasks:
+            await asyncio.gather(*runner.tasks, return_exceptions=True)
+            await asyncio.sleep(0)
+
+
+async def panel_ready(panel: QWidget, runner: OperationRunner, timeout: float = 20.0) -> None:
+    """The tour's wait for a panel: its ``tour_ready()`` if it has one, else an idle runner."""
+    ready = getattr(panel, "tour_ready", None)
+    async with asyncio.timeout(timeout):
+        if callable(ready):
+            result = ready()
+            if inspect.isawaitable(result):
+                await result
+        await wait_idle(runner, timeout)
+
+
+async def panel_tour_steps(panel: QWidget) -> list[TourStep]:
+    """The panel's own tour steps (``tour_steps()``), or none."""
+    steps = getattr(panel, "tour_steps", None)
+    if not callable(steps):
+        return []
+    result = steps()
+    found = await result if inspect.isawaitable(result) else result
+    return list(found or [])

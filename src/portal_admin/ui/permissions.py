@@ -16,10 +16,6 @@ from PySide6.QtCore import QCoreApplication
 from portal_admin.protocol.operations import OPERATIONS
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Permissions", text)
-
-
 class Permissions:
     """Answers "may this account run this operation?" and, if not, why not."""
 
@@ -51,9 +47,9 @@ class Permissions:
         """Why the operation is not allowed (translated), or None when it is."""
         op = OPERATIONS[operation_id]
         if self._read_only and op.mutating:
-            return _tr("This session is read-only.")
+            return QCoreApplication.translate("Permissions", "This session is read-only.")
         if op.permission and self._codes is not None and op.permission not in self._codes:
-            return _tr("Your role lacks the permission {permission}.").format(
-                permission=op.permission
-            )
+            return QCoreApplication.translate(
+                "Permissions", "Your role lacks the permission {permission}."
+            ).format(permission=op.permission)
         return None

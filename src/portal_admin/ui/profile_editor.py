@@ -23,10 +23,6 @@ from .i18n import LANGUAGES
 from .profiles import EnvironmentType, Profile, validate
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ProfileEditor", text)
-
-
 class ProfileEditor(QDialog):
     """Edits one profile; emits ``profileSaved`` with the result when it is valid."""
 
@@ -148,28 +144,67 @@ class ProfileEditor(QDialog):
         self.accept()
 
     def _browse_ca(self) -> None:
-        dialog = QFileDialog(self, _tr("CA bundle"), self.ca_bundle.text())
+        dialog = QFileDialog(
+            self, QCoreApplication.translate("ProfileEditor", "CA bundle"), self.ca_bundle.text()
+        )
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.setNameFilter(_tr("Certificates (*.pem *.crt *.cer);;All files (*)"))
+        dialog.setNameFilter(
+            QCoreApplication.translate(
+                "ProfileEditor", "Certificates (*.pem *.crt *.cer);;All files (*)"
+            )
+        )
         dialog.fileSelected.connect(self.ca_bundle.setText)
         self._file_dialog = dialog
         dialog.open()
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(_tr("Connection profile"))
+        self.setWindowTitle(QCoreApplication.translate("ProfileEditor", "Connection profile"))
         texts = {
-            "name": (_tr("&Name:"), _tr("Profile name")),
-            "base_url": (_tr("&Base URL:"), _tr("Base URL")),
-            "access_code": (_tr("Portal &access code:"), _tr("Portal access code")),
-            "workspace": (_tr("&Workspace id:"), _tr("Workspace id")),
-            "language": (_tr("&Language:"), _tr("Language")),
-            "environment": (_tr("&Environment:"), _tr("Environment")),
-            "ca_bundle": (_tr("&CA bundle:"), _tr("CA bundle file")),
-            "plain_http": (_tr("Plain http:"), _tr("Allow plain http to other hosts")),
-            "legacy_padding": (_tr("Secure Channel:"), _tr("Allow legacy padding")),
-            "idle": (_tr("&Idle lock:"), _tr("Idle lock minutes")),
-            "kiosk": (_tr("Kiosk:"), _tr("Read-only kiosk mode")),
+            "name": (
+                QCoreApplication.translate("ProfileEditor", "&Name:"),
+                QCoreApplication.translate("ProfileEditor", "Profile name"),
+            ),
+            "base_url": (
+                QCoreApplication.translate("ProfileEditor", "&Base URL:"),
+                QCoreApplication.translate("ProfileEditor", "Base URL"),
+            ),
+            "access_code": (
+                QCoreApplication.translate("ProfileEditor", "Portal &access code:"),
+                QCoreApplication.translate("ProfileEditor", "Portal access code"),
+            ),
+            "workspace": (
+                QCoreApplication.translate("ProfileEditor", "&Workspace id:"),
+                QCoreApplication.translate("ProfileEditor", "Workspace id"),
+            ),
+            "language": (
+                QCoreApplication.translate("ProfileEditor", "&Language:"),
+                QCoreApplication.translate("ProfileEditor", "Language"),
+            ),
+            "environment": (
+                QCoreApplication.translate("ProfileEditor", "&Environment:"),
+                QCoreApplication.translate("ProfileEditor", "Environment"),
+            ),
+            "ca_bundle": (
+                QCoreApplication.translate("ProfileEditor", "&CA bundle:"),
+                QCoreApplication.translate("ProfileEditor", "CA bundle file"),
+            ),
+            "plain_http": (
+                QCoreApplication.translate("ProfileEditor", "Plain http:"),
+                QCoreApplication.translate("ProfileEditor", "Allow plain http to other hosts"),
+            ),
+            "legacy_padding": (
+                QCoreApplication.translate("ProfileEditor", "Secure Channel:"),
+                QCoreApplication.translate("ProfileEditor", "Allow legacy padding"),
+            ),
+            "idle": (
+                QCoreApplication.translate("ProfileEditor", "&Idle lock:"),
+                QCoreApplication.translate("ProfileEditor", "Idle lock minutes"),
+            ),
+            "kiosk": (
+                QCoreApplication.translate("ProfileEditor", "Kiosk:"),
+                QCoreApplication.translate("ProfileEditor", "Read-only kiosk mode"),
+            ),
         }
         widgets = {
             "name": self.name,
@@ -187,20 +222,32 @@ class ProfileEditor(QDialog):
         for key, (label, accessible) in texts.items():
             self._labels[key].setText(label)
             widgets[key].setAccessibleName(accessible)
-        self.plain_http.setText(_tr("Allow plain http to hosts other than this computer"))
-        self.legacy_padding.setText(_tr("Allow legacy padding"))
-        self.kiosk.setText(_tr("Read-only kiosk mode"))
-        self.ca_browse.setText(_tr("Browse\u2026"))
-        self.ca_browse.setAccessibleName(_tr("Choose a CA bundle file"))
-        self.ca_bundle.setPlaceholderText(_tr("System certificates"))
+        self.plain_http.setText(
+            QCoreApplication.translate(
+                "ProfileEditor", "Allow plain http to hosts other than this computer"
+            )
+        )
+        self.legacy_padding.setText(
+            QCoreApplication.translate("ProfileEditor", "Allow legacy padding")
+        )
+        self.kiosk.setText(QCoreApplication.translate("ProfileEditor", "Read-only kiosk mode"))
+        self.ca_browse.setText(QCoreApplication.translate("ProfileEditor", "Browse\u2026"))
+        self.ca_browse.setAccessibleName(
+            QCoreApplication.translate("ProfileEditor", "Choose a CA bundle file")
+        )
+        self.ca_bundle.setPlaceholderText(
+            QCoreApplication.translate("ProfileEditor", "System certificates")
+        )
         self.base_url.setPlaceholderText("https://portal.example.com")
-        self.idle_minutes.setSuffix(_tr(" min"))
-        self.idle_minutes.setSpecialValueText(_tr("Never"))
-        self.language.setItemText(0, _tr("Follow the system"))
+        self.idle_minutes.setSuffix(QCoreApplication.translate("ProfileEditor", " min"))
+        self.idle_minutes.setSpecialValueText(QCoreApplication.translate("ProfileEditor", "Never"))
+        self.language.setItemText(
+            0, QCoreApplication.translate("ProfileEditor", "Follow the system")
+        )
         for i in range(self.environment.count()):
             env = EnvironmentType(self.environment.itemData(i))
             self.environment.setItemText(i, env.label.capitalize())
-        self.problems.setAccessibleName(_tr("Problems"))
+        self.problems.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Problems"))
         self.problems.setAlignment(Qt.AlignmentFlag.AlignLeft)
 
     def changeEvent(self, event: QEvent) -> None:

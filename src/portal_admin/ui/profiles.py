@@ -148,30 +148,46 @@ def _is_loopback(host: str) -> bool:
 def validate(profile: Profile, others: list[Profile] | None = None) -> list[str]:
     """Translated problems with ``profile``; empty when it can be saved."""
 
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("ProfileValidation", text)
-
     problems: list[str] = []
     name = profile.name.strip()
     if not name:
-        problems.append(tr("The profile needs a name."))
+        problems.append(
+            QCoreApplication.translate("ProfileValidation", "The profile needs a name.")
+        )
     elif any(o.name.strip().casefold() == name.casefold() for o in others or []):
-        problems.append(tr("Another profile already has this name."))
+        problems.append(
+            QCoreApplication.translate(
+                "ProfileValidation", "Another profile already has this name."
+            )
+        )
     if profile.is_sandbox:
         return problems
     parts = urlsplit(profile.base_url.strip())
     if parts.scheme not in {"http", "https"} or not parts.hostname:
-        problems.append(tr("The base URL must start with https:// and name a host."))
+        problems.append(
+            QCoreApplication.translate(
+                "ProfileValidation", "The base URL must start with https:// and name a host."
+            )
+        )
     elif (
         parts.scheme == "http" and not _is_loopback(parts.hostname) and not profile.allow_plain_http
     ):
         problems.append(
-            tr("Plain http to a host other than this computer needs \u201cAllow plain http\u201d.")
+            QCoreApplication.translate(
+                "ProfileValidation",
+                "Plain http to a host other than this computer needs \u201cAllow plain http\u201d.",
+            )
         )
     if profile.ca_bundle and not Path(profile.ca_bundle).is_file():
-        problems.append(tr("The CA bundle file does not exist."))
+        problems.append(
+            QCoreApplication.translate("ProfileValidation", "The CA bundle file does not exist.")
+        )
     if profile.idle_lock_minutes < 0:
-        problems.append(tr("The idle lock time cannot be negative."))
+        problems.append(
+            QCoreApplication.translate(
+                "ProfileValidation", "The idle lock time cannot be negative."
+            )
+        )
     return problems
 
 

@@ -175,8 +175,10 @@ async def change_status(caller: StatusCaller) -> JSONResponse:
         raise invalid(f"{action[:32]} is not allowed from {row['status']}")
     now = caller.ctx.now_ms()
     caller.db.execute(
-        "UPDATE accounts SET status = ?, updated_at = ? WHERE biz_id = ?",
-        (target, now, row["biz_id"]),
+        "UPDATE accounts SET status = ?, updated_at = ?,"
+        " pending_approval = CASE WHEN ? = 'ACTIVE' THEN 0 ELSE pending_approval END"
+        " WHERE biz_id = ?",
+        (target, now, target, row["biz_id"]),
     )
     if target not in SIGNED_IN_STATUSES:
         end_sessions(caller.ctx.state, row["biz_id"], "ACCOUNT_" + target)

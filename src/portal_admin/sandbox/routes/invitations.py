@@ -208,12 +208,8 @@ def parse_statuses(raw: list[str]) -> set[str] | None:
         return None
     codes: set[str] = set()
     for part in parts:
-        number = as_int(part)
-        found = (
-            INVITATION_STATUS.by_value(number)
-            if number is not None
-            else INVITATION_STATUS.by_code(part.upper())
-        )
+        number = as_int(part)  # the specification types them as integers: codes are refused
+        found = INVITATION_STATUS.by_value(number) if number is not None else None
         if found is None:
             raise ApiError(Code.INVALID_PARAMETER, "statuses holds an unknown status")
         codes.add(found.code)

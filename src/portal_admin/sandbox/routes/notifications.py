@@ -168,7 +168,8 @@ async def query_types(
     if (value := get_str(body, "typeCode", max_len=32)) is not None:
         where.append("type_code = ?")
         params.append(value.upper())
-    if (status := enum_code(CHANNEL_TYPE_STATUS, body.get("typeStatus"), "typeStatus")) is not None:
+    type_status = get_int(body, "typeStatus")  # "integer or null" (section 4.7)
+    if (status := enum_code(CHANNEL_TYPE_STATUS, type_status, "typeStatus")) is not None:
         where.append("status = ?")
         params.append(status)
     if get_bool(body, "enabledOnly"):

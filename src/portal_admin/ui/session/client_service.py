@@ -4,27 +4,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, Signal
-
-from portal_admin.client import ClientOptions, PortalClient, TLSSettings
-from portal_admin.client.events import (
-    Event,
-    KeyringUnavailable,
-    RequestFinished,
-    RequestStarted,
-    SecureChannelChanged,
-    SignedInChanged,
-)
-from portal_admin.client.options import Language
 
 from ..i18n import accept_language
 from ..profiles import Profile
 from .sandbox_factory import SANDBOX_ACCESS_CODE, SANDBOX_BASE_URL
 from .sandbox_tools import SandboxTools
 
+if TYPE_CHECKING:  # the client (and httpx) are imported when the first client is built
+    from portal_admin.client import ClientOptions, PortalClient
+    from portal_admin.client.events import Event
+
 log = logging.getLogger(__name__)
+
+#: Headers that carry the UI language to the server.
+LANGUAGE_HEADERS = ("Accept-Language", "X-LOCALE")
 
 #: Builds the HTTP transport for a profile (None: the client's own network transport).
 TransportFactory = Callable[[Profile], Any]
@@ -41,6 +37,9 @@ def default_transport(profile: Profile) -> Any:
 
 def client_options(profile: Profile, language: str | None = None) -> ClientOptions:
     """The client options a profile stands for (``language`` overrides the profile's)."""
+    from portal_admin.client import ClientOptions, TLSSettings
+    from portal_admin.client.options import Language
+
     access_code = profile.portal_access_code or (SANDBOX_ACCESS_CODE if profile.is_sandbox else "")
     return ClientOptions(
         access_code=access_code or None,
@@ -118,9 +117,36 @@ class ClientService(QObject):
         """The sandbox-only endpoints, or None outside sandbox mode."""
         return SandboxTools(self.client.http) if self.is_sandbox else None
 
+    @property
+    def accept_language(self) -> str:
+        """The Accept-Language the client sends now."""
+        return accept_language(self._language or self._profile.language)
+
     def set_language(self, language: str | None) -> None:
-        """Use ``language`` for the next client (the current one keeps its own)."""
+        """Speak ``language`` to the server from the next request on, on the live client too.
+
+        The client has no public way to change its options, so the language headers are
+        rewritten by a request hook on its httpx client (``client.http``); a new client is
+        built with the language in its options.
+        """
         self._language = language
+        if self._client is not None:
+            self._install_language_hook(self._client)
+
+    def _install_language_hook(self, client: PortalClient) -> None:
+        wanted = self.accept_language
+        hooks = client.http.event_hooks
+        requests = [h for h in hooks.get("request", []) if not getattr(h, "_ui_language", False)]
+        if wanted != client.options.language:
+
+            async def speak(request: Any) -> None:
+                for header in LANGUAGE_HEADERS:
+                    if header in request.headers:
+                        request.headers[header] = wanted
+
+            speak._ui_language = True  # type: ignore[attr-defined]
+            requests.append(speak)
+        client.http.event_hooks = {**hooks, "request": requests}
 
     async def use_profile(self, profile: Profile) -> PortalClient:
         """Make ``profile`` the active one (closing the previous client) and return its client."""
@@ -154,6 +180,8 @@ class ClientService(QObject):
             self.signedInChanged.emit(False, "closed")
 
     def _build(self, profile: Profile) -> PortalClient:
+        from portal_admin.client import PortalClient
+
         base_url = SANDBOX_BASE_URL if profile.is_sandbox else profile.base_url
         kwargs: dict[str, Any] = {"transport": self._transport_factory(profile)}
         if self._token_store is not None:
@@ -166,6 +194,14 @@ class ClientService(QObject):
         return client
 
     def _on_event(self, event: Event) -> None:
+        from portal_admin.client.events import (
+            KeyringUnavailable,
+            RequestFinished,
+            RequestStarted,
+            SecureChannelChanged,
+            SignedInChanged,
+        )
+
         if isinstance(event, RequestStarted):
             was_busy = self.busy
             self._in_flight.add(event.request_id)
@@ -183,7 +219,7 @@ class ClientService(QObject):
         elif isinstance(event, KeyringUnavailable):
             self.keyringUnavailable.emit(event.reason)
 
-    def _finished(self, event: RequestFinished) -> None:
+    def _finished(self, event: Any) -> None:
         was_busy = self.busy
         self._in_flight.discard(event.request_id)
         self.requestFinished.emit(

@@ -129,6 +129,8 @@ class CredentialsPage(Page):
         self.body.addWidget(self.demo_box)
         self.body.addStretch(1)
         self._profiles: list[Profile] = []
+        #: True in the idle lock's sign-in window (see :meth:`set_unlocking`).
+        self.unlocking = False
         self.profile_combo.currentIndexChanged.connect(self.profileSelected)
         self.retranslateUi()
 
@@ -161,15 +163,34 @@ class CredentialsPage(Page):
         self.demo_box.setVisible(profile.is_sandbox)
         self.retranslateUi()
 
+    def set_unlocking(self) -> None:
+        """The idle lock's variant: the same account signs in again to unlock."""
+        self.unlocking = True
+        self.reset_button.hide()
+        self.init_button.hide()
+        self.demo_box.hide()
+        self.retranslateUi()
+
     def retranslateUi(self) -> None:
-        self.title.setText(
-            QCoreApplication.translate("SignInPages", "Sign in to the System Portal")
-        )
-        self.intro.setText(
-            QCoreApplication.translate(
-                "SignInPages", "Choose the server, then enter your email address and password."
+        if self.unlocking:
+            self.title.setText(QCoreApplication.translate("SignInPages", "Sign in to unlock"))
+            self.intro.setText(
+                QCoreApplication.translate(
+                    "SignInPages",
+                    "The window was locked. Sign in again with your password and a second "
+                    "factor to continue where you left off.",
+                )
             )
-        )
+        else:
+            self.title.setText(
+                QCoreApplication.translate("SignInPages", "Sign in to the System Portal")
+            )
+            self.intro.setText(
+                QCoreApplication.translate(
+                    "SignInPages",
+                    "Choose the server, then enter your email address and password.",
+                )
+            )
         self.profile_label.setText(QCoreApplication.translate("SignInPages", "&Connection:"))
         self.email_label.setText(QCoreApplication.translate("SignInPages", "&Email:"))
         self.password_label.setText(QCoreApplication.translate("SignInPages", "&Password:"))

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
 
 from ..banner import EnvironmentBanner
@@ -37,6 +38,8 @@ class SignInWindow(QWidget):
     """Thin widgets: reads the fields, calls the flow, shows what the flow reports."""
 
     signedIn = Signal(str)
+    #: The person closed the window (without signing in, or after).
+    closed = Signal()
 
     def __init__(
         self,
@@ -51,6 +54,8 @@ class SignInWindow(QWidget):
         self.profiles = list(profiles) or [flow.profile]
         self.runner = runner or OperationRunner(parent=self)
         self.mailbox: DemoMailboxWindow | None = None
+        #: Set by :meth:`pin_email`: only that account may sign in here.
+        self.pinned_email: str | None = None
         self.setObjectName("signInWindow")
         self.banner = EnvironmentBanner(self)
         self.stack = QStackedWidget(self)
@@ -216,6 +221,16 @@ class SignInWindow(QWidget):
             self.forgot.challenge.setText(SANDBOX_CHALLENGE_TOKEN)
         self.flow.go_to(Step.FORGOT)
 
+    def pin_email(self, email: str) -> None:
+        """Sign in again as ``email`` only (the idle lock): the field is filled and read-only."""
+        self.pinned_email = email
+        self.credentials.email.setText(email)
+        self.credentials.email.setReadOnly(True)
+        self.credentials.profile_combo.setEnabled(False)
+        self.credentials.set_unlocking()
+        self.retranslateUi()
+        self.credentials.password.setFocus()
+
     # -- reactions ---------------------------------------------------------------------------
 
     def _current_email(self) -> str:
@@ -284,14 +299,16 @@ class SignInWindow(QWidget):
         for page in self.pages.values():
             for push in page.submit_buttons():
                 push.setEnabled(not busy)
-        self.credentials.profile_combo.setEnabled(not busy)
+        self.credentials.profile_combo.setEnabled(not busy and self.pinned_email is None)
         if not busy and self.flow.cooldown_remaining() > 0:
             self.mfa.send_button.setEnabled(False)
 
     def retranslateUi(self) -> None:
         """Set every text in the current language."""
         self.setWindowTitle(
-            QCoreApplication.translate("SignInWindow", "Sign in \u2014 Portal Admin")
+            QCoreApplication.translate("SignInWindow", "Unlock \u2014 Portal Admin")
+            if self.pinned_email
+            else QCoreApplication.translate("SignInWindow", "Sign in \u2014 Portal Admin")
         )
         self.mailbox_button.setText(
             QCoreApplication.translate("SignInWindow", "Demo mailbox\u2026")
@@ -300,6 +317,12 @@ class SignInWindow(QWidget):
             QCoreApplication.translate("SignInWindow", "Open the demo mailbox")
         )
         self.stack.setAccessibleName(QCoreApplication.translate("SignInWindow", "Sign-in steps"))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.mailbox is not None:
+            self.mailbox.close()
+        super().closeEvent(event)
+        self.closed.emit()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

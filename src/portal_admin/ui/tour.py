@@ -1,0 +1,213 @@
+"""``--tour DIR``: sign in to the in-memory sandbox through the real sign-in window, visit the
+main window, every registered panel and the dialogs, and save a PNG of each.
+
+Panels join in through the conventions documented in :mod:`portal_admin.ui.panels`
+(``tour_ready`` and ``tour_steps``). A panel that fails is logged and the tour goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QWidget
+
+from .panels import panel_ready, panel_tour_steps, wait_idle
+from .screenshots import TourStep, save_screenshot, settle
+
+if TYPE_CHECKING:
+    from .app import Application
+    from .workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+#: An account id the sandbox does not know: its 404 is the tour's real error.
+UNKNOWN_ACCOUNT = "ACC0000000000000000"
+
+
+class TourError(RuntimeError):
+    """A step the tour cannot do without (sign-in, the main window)."""
+
+
+class Tour:
+    """Saves ``<name>.png`` files into one folder and remembers what went wrong."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.saved: list[Path] = []
+        self.problems: list[str] = []
+
+    async def shot(self, widget: QWidget, name: str, delay: float = 0.1) -> Path:
+        """Let ``widget`` settle and save it as ``<name>.png``."""
+        await settle(delay)
+        path = save_screenshot(widget, self.directory / f"{name}.png")
+        self.saved.append(path)
+        log.info("tour: saved %s", path.name)
+        return path
+
+    def problem(self, text: str) -> None:
+        """Note a problem (logged; the tour goes on)."""
+        self.problems.append(text)
+        log.warning("tour: %s", text)
+
+    async def step(self, step: TourStep) -> None:
+        """One generic step: prepare, photograph, clean up; failures are noted."""
+        try:
+            widget = await step.prepare()
+            await self.shot(widget, step.name, 0.2)
+            if step.cleanup is not None:
+                await step.cleanup(widget)
+        except Exception as exc:
+            log.exception("tour step %s failed", step.name)
+            self.problem(f"step {step.name} failed: {type(exc).__name__}: {exc}")
+
+
+async def sign_in(app: Application, tour: Tour) -> Workspace:
+    """The demo administrator signs in with an email code, through the real window."""
+    window = app.sign_in_window
+    if window is None:
+        raise TourError("no sign-in window")
+    window.fill_demo_admin()
+    await tour.shot(window, "sign-in")
+    if not await window.submit_credentials():
+        raise TourError("the demo administrator could not sign in")
+    if not await window.send_code():
+        raise TourError("the sandbox did not send a code")
+    await tour.shot(window, "sign-in-mfa")
+    mailbox = await window.open_mailbox()
+    item = mailbox.selected() if mailbox is not None else None
+    if mailbox is None or item is None or not item.code:
+        raise TourError("no code in the demo mailbox")
+    await tour.shot(mailbox, "demo-mailbox")
+    mailbox.close()
+    window.mfa.code.setText(item.code)
+    if not await window.submit_code() or app.workspace is None:
+        raise TourError("the code was not accepted")
+    return app.workspace
+
+
+async def quiet(app: Application, timeout: float = 20.0, calm: float = 0.3) -> None:
+    """Wait until no operation runs and no request is in flight for ``calm`` seconds."""
+    service = app.service
+    async with asyncio.timeout(timeout):
+        still = 0.0
+        while still < calm:
+            await wait_idle(app.runner, timeout)
+            await asyncio.sleep(0.05)
+            busy = app.runner.busy or bool(app.runner.tasks) or (service and service.busy)
+            still = 0.0 if busy else still + 0.05
+
+
+async def visit_panels(app: Application, workspace: Workspace, tour: Tour) -> None:
+    """Every registered panel, once its data is shown; then the panel's own dialogs."""
+    main = workspace.window
+    for spec in app.registry:
+        panel = main.show_panel(spec.id)
+        if panel is None:
+            tour.problem(f"panel {spec.id} could not be built")
+        else:
+            try:
+                await panel_ready(panel, app.runner)
+                await quiet(app)  # panels that fetch outside the runner
+            except TimeoutError:
+                tour.problem(f"panel {spec.id} was not ready in time")
+            except Exception as exc:
+                tour.problem(f"panel {spec.id}: tour_ready failed: {type(exc).__name__}: {exc}")
+        await tour.shot(main, spec.id, 0.3)
+        if panel is not None:
+            try:
+                steps = await panel_tour_steps(panel)
+            except Exception as exc:
+                tour.problem(f"panel {spec.id}: tour_steps failed: {type(exc).__name__}: {exc}")
+                steps = []
+            for step in steps:
+                await tour.step(step)
+                await wait_idle(app.runner)
+
+
+async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> None:
+    """The dialogs every session has: password, profile, About, an error, the lock."""
+    main = workspace.window
+
+    async def change_password() -> QWidget:
+        return workspace.open_change_password()
+
+    async def profile_editor() -> QWidget:
+        from .profile_editor import ProfileEditor
+
+        editor = ProfileEditor(workspace.service.profile, parent=main)
+        editor.open()
+        return editor
+
+    async def about() -> QWidget:
+        return workspace.open_about()
+
+    async def error_dialog() -> QWidget:
+        from .error_dialog import show_error
+        from .error_info import describe_error
+
+        try:
+            await workspace.service.client.accounts.get(UNKNOWN_ACCOUNT)
+        except Exception as exc:
+            app.runner.note_request_id(getattr(exc, "request_id", None))
+            return show_error(describe_error(exc), "", main)
+        raise TourError(f"the sandbox found account {UNKNOWN_ACCOUNT}")
+
+    async def locked() -> QWidget:
+        main.lock()
+        return main
+
+    async def close(widget: QWidget) -> None:
+        widget.close()
+        widget.deleteLater()
+
+    async def unlock(_widget: QWidget) -> None:
+        main.unlock()
+
+    for step in (
+        TourStep("change-password", change_password, close),
+        TourStep("profile-editor", profile_editor, close),
+        TourStep("about", about, close),
+        TourStep("error-dialog", error_dialog, close),
+        TourStep("locked", locked, unlock),
+    ):
+        await tour.step(step)
+    await unlock_window(workspace, tour)
+
+
+async def unlock_window(workspace: Workspace, tour: Tour) -> None:
+    """The sign-in window the lock opens (then abandoned: the tour unlocks directly)."""
+    main = workspace.window
+    main.lock()
+    task = asyncio.ensure_future(main.try_unlock())
+    try:
+        for _ in range(50):
+            if workspace.reauth.window is not None:
+                break
+            await asyncio.sleep(0.02)
+        if workspace.reauth.window is None:
+            tour.problem("the unlock sign-in window did not open")
+        else:
+            await tour.shot(workspace.reauth.window, "unlock-sign-in")
+    finally:
+        workspace.reauth.cancel()
+        await task
+        main.unlock()
+
+
+async def run_program_tour(app: Application, directory: Path) -> list[Path]:
+    """The whole tour; returns the PNGs saved. Raises TourError when sign-in fails."""
+    directory.mkdir(parents=True, exist_ok=True)
+    tour = Tour(directory)
+    await settle(0.2)
+    workspace = await sign_in(app, tour)
+    await quiet(app)
+    await tour.shot(workspace.window, "main-window", 0.3)
+    await visit_panels(app, workspace, tour)
+    await visit_dialogs(app, workspace, tour)
+    log.info("tour: %d pictures, %d problems", len(tour.saved), len(tour.problems))
+    for problem in tour.problems:
+        log.warning("tour problem: %s", problem)
+    return tour.saved

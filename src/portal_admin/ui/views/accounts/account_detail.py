@@ -1,0 +1,239 @@
+"""The account detail pane: every field, copy of the id, and the actions with their reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...error_info import ErrorInfo
+from .account_text import STATUS_ACTIONS, action_text, tr
+from .common import enum_code, enum_text, format_datetime
+from .message_bar import MessageBar
+
+EDIT = "EDIT"
+RESET = "RESET"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionState:
+    """One action offered for the shown account; ``reason`` says why it is disabled."""
+
+    name: str
+    reason: str | None = None
+
+    @property
+    def enabled(self) -> bool:
+        """True when the action may be tried."""
+        return self.reason is None
+
+
+_ROWS = (
+    "email", "name", "status", "portal", "phone", "remark", "language", "timezone",
+    "country", "institution", "created", "updated",
+)  # fmt: skip
+
+
+class AccountDetail(QWidget):
+    """Shows one account; ``actionRequested`` carries ACTIVATE/SUSPEND/DEACTIVATE/EDIT/RESET."""
+
+    actionRequested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("accountDetail")
+        self.account: Any = None
+        self.heading = QLabel(self)
+        self.heading.setObjectName("detailHeading")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setWordWrap(True)
+        self.heading.setStyleSheet("font-size: 12pt; font-weight: bold;")
+        self.placeholder = QLabel(self)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.message = MessageBar(self)
+
+        self.id_field = QLineEdit(self)
+        self.id_field.setObjectName("detailId")
+        self.id_field.setReadOnly(True)
+        self.copy_button = QToolButton(self)
+        self.copy_button.setObjectName("detailCopyId")
+        self.copy_button.clicked.connect(self.copy_id)
+        id_row = QHBoxLayout()
+        id_row.addWidget(self.id_field, 1)
+        id_row.addWidget(self.copy_button)
+
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.id_label = QLabel(self)
+        self.form.addRow(self.id_label, id_row)
+        self.labels: dict[str, QLabel] = {}
+        self.values: dict[str, QLabel] = {}
+        for key in _ROWS:
+            label, value = QLabel(self), QLabel(self)
+            value.setObjectName(f"detail-{key}")
+            value.setTextFormat(Qt.TextFormat.PlainText)
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setBuddy(value)
+            self.labels[key], self.values[key] = label, value
+            self.form.addRow(label, value)
+
+        self.buttons: dict[str, QPushButton] = {}
+        status_row, other_row = QHBoxLayout(), QHBoxLayout()
+        for name in (*STATUS_ACTIONS, EDIT, RESET):
+            button = QPushButton(self)
+            button.setObjectName(f"action-{name.lower()}")
+            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n))
+            self.buttons[name] = button
+            (status_row if name in STATUS_ACTIONS else other_row).addWidget(button)
+        status_row.addStretch(1)
+        other_row.addStretch(1)
+        actions = QVBoxLayout()
+        actions.addLayout(status_row)
+        actions.addLayout(other_row)
+        self.reasons = QLabel(self)
+        self.reasons.setObjectName("detailReasons")
+        self.reasons.setWordWrap(True)
+        self.reasons.setTextFormat(Qt.TextFormat.PlainText)
+        self.reasons.setStyleSheet("color: #555;")
+
+        self.body = QWidget(self)
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addWidget(self.heading)
+        body.addLayout(self.form)
+        body.addLayout(actions)
+        body.addWidget(self.reasons)
+        body.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.body)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 0, 0, 0)
+        layout.addWidget(self.message)
+        layout.addWidget(self.placeholder, 1)
+        layout.addWidget(scroll, 1)
+        self._scroll = scroll
+        self._actions: list[ActionState] = []
+        self.setMinimumWidth(400)
+        self.retranslateUi()
+        self.set_account(None, [])
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def set_account(self, account: Any, actions: list[ActionState]) -> None:
+        """Show ``account`` (None: nothing chosen) with the actions offered for it."""
+        self.account = account
+        self._actions = list(actions)
+        self._scroll.setVisible(account is not None)
+        self.placeholder.setVisible(account is None)
+        if account is None:
+            self.id_field.clear()
+            return
+        self.heading.setText(account.account_name or account.account_email or account.biz_id)
+        self.id_field.setText(account.biz_id)
+        values = {
+            "email": account.account_email,
+            "name": account.account_name,
+            "status": self._enum(account.account_status),
+            "portal": self._enum(account.account_portal),
+            "phone": account.account_phone,
+            "remark": account.account_remark,
+            "language": account.default_language,
+            "timezone": account.default_timezone,
+            "country": account.default_country,
+            "institution": account.institution_biz_id,
+            "created": format_datetime(account.created_at),
+            "updated": format_datetime(account.updated_at),
+        }
+        for key, value in values.items():
+            self.values[key].setText("" if value is None else str(value))
+        offered = {a.name: a for a in actions}
+        for name, button in self.buttons.items():
+            state = offered.get(name)
+            button.setVisible(state is not None)
+            button.setEnabled(state is not None and state.enabled)
+            button.setToolTip(state.reason or "" if state else "")
+        reasons = sorted({a.reason for a in actions if a.reason})
+        self.reasons.setText("\n".join(reasons))
+        self.reasons.setVisible(bool(reasons))
+
+    @staticmethod
+    def _enum(item: Any) -> str:
+        text, code = enum_text(item), enum_code(item)
+        return f"{text} ({code})" if code and text != code else text
+
+    def show_error(self, info: ErrorInfo) -> None:
+        """Show a failure (e.g. the account was not found)."""
+        self.message.show_error(info)
+
+    def show_notice(self, text: str) -> None:
+        """Show a success text."""
+        self.message.show_notice(text)
+
+    def copy_id(self) -> None:
+        """Copy the account's business id."""
+        if self.id_field.text():
+            QGuiApplication.clipboard().setText(self.id_field.text())
+
+    # -- language ------------------------------------------------------------------------------
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.placeholder.setText(tr("Choose an account to see its details."))
+        self.id_label.setText(tr("Id:"))
+        self.copy_button.setText(tr("Copy id"))
+        self.copy_button.setToolTip(tr("Copy the account id to the clipboard"))
+        self.copy_button.setAccessibleName(tr("Copy the account id"))
+        self.id_field.setAccessibleName(tr("Account id"))
+        titles = {
+            "email": tr("Email:"),
+            "name": tr("Name:"),
+            "status": tr("Status:"),
+            "portal": tr("Portal:"),
+            "phone": tr("Phone:"),
+            "remark": tr("Remark:"),
+            "language": tr("Language:"),
+            "timezone": tr("Time zone:"),
+            "country": tr("Country:"),
+            "institution": tr("Institution:"),
+            "created": tr("Created:"),
+            "updated": tr("Updated:"),
+        }
+        for key, text in titles.items():
+            self.labels[key].setText(text)
+            self.values[key].setAccessibleName(text.rstrip(":"))
+        for name in STATUS_ACTIONS:
+            self.buttons[name].setText(action_text(name))
+            self.buttons[name].setAccessibleName(action_text(name))
+        self.buttons[EDIT].setText(tr("Edit\u2026"))
+        self.buttons[EDIT].setAccessibleName(tr("Edit the account"))
+        self.buttons[RESET].setText(tr("Reset password\u2026"))
+        self.buttons[RESET].setAccessibleName(tr("Send a password reset link"))
+        self.heading.setAccessibleName(tr("Account"))
+        self.reasons.setAccessibleName(tr("Why actions are unavailable"))
+        self.placeholder.setAccessibleName(tr("No account chosen"))
+        self.setAccessibleName(tr("Account details"))
+        if self.account is not None:
+            self.set_account(self.account, self._actions)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)

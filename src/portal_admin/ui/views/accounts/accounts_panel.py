@@ -1,0 +1,134 @@
+"""The accounts panel: filter bar, server-side list, detail pane with the actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from ...list_view import ListView
+from ...panels import PanelContext
+from .account_detail import AccountDetail
+from .account_filter_bar import AccountFilterBar
+from .accounts_controller import AccountsController
+from .common import async_slot
+from .message_bar import MessageBar
+
+#: Initial column widths (the person can resize; hidden columns keep the default).
+COLUMN_WIDTHS = {
+    "email": 235,
+    "name": 150,
+    "status": 110,
+    "portal": 160,
+    "phone": 130,
+    "created": 140,
+    "updated": 140,
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("AccountsPanel", text)
+
+
+class AccountsPanel(QWidget):
+    """Accounts: query, filter, sort, detail, status changes, edit, password reset, export."""
+
+    def __init__(self, context: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("accountsPanel")
+        self.controller = AccountsController(context, self)
+        self.controller.dialog_parent = self
+        self.filters = AccountFilterBar(self)
+        self.view = ListView(
+            self.controller.model, id_column="id", export_name="accounts.csv", parent=self
+        )
+        self.view.setObjectName("accountsList")
+        self.view.set_filter_bar(self.filters)
+        self.detail = AccountDetail(self)
+        self.view.set_detail_widget(self.detail)
+        self.detail.setMaximumWidth(460)
+        header = self.view.table.horizontalHeader()
+        for key, width in COLUMN_WIDTHS.items():
+            header.resizeSection(self.controller.model.column_number(key), width)
+        self.message = MessageBar(self)
+        self.lookup_label = QLabel(self)
+        self.lookup = QLineEdit(self)
+        self.lookup.setObjectName("accountLookup")
+        self.lookup.setClearButtonEnabled(True)
+        self.lookup_button = QPushButton(self)
+        self.lookup_button.setObjectName("accountLookupOpen")
+        self.lookup_label.setBuddy(self.lookup)
+        lookup = QHBoxLayout()
+        lookup.setContentsMargins(6, 6, 6, 0)
+        lookup.addWidget(self.lookup_label)
+        lookup.addWidget(self.lookup, 1)
+        lookup.addWidget(self.lookup_button)
+        lookup.addStretch(2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(lookup)
+        layout.addWidget(self.message)
+        layout.addWidget(self.view, 1)
+
+        c = self.controller
+        self.filters.filterChanged.connect(c.set_filter)
+        self.view.currentRowChanged.connect(c.show_account)
+        c.detailChanged.connect(self._show_detail)
+        c.permissionsChanged.connect(self._permissions_changed)
+        c.errorShown.connect(self.message.show_error)
+        c.noticeShown.connect(self.message.show_notice)
+        c.choicesChanged.connect(self._choices)
+        self.detail.actionRequested.connect(self._on_action)
+        self.lookup_button.clicked.connect(self._on_lookup)
+        self.lookup.returnPressed.connect(self._on_lookup)
+        self.retranslateUi()
+
+    # -- slots (one line each: the logic is in the controller) ---------------------------------
+
+    @async_slot(str)
+    async def _on_action(self, name: str) -> None:
+        await self.controller.run_action(name)
+
+    @async_slot()
+    async def _on_lookup(self) -> None:
+        await self.controller.open_by_id(self.lookup.text())
+
+    def _show_detail(self, account: Any) -> None:
+        self.detail.set_account(account, self.controller.actions(account))
+
+    def _permissions_changed(self) -> None:
+        self._show_detail(self.detail.account)
+
+    def _choices(self, portals: list[tuple[str, str]], statuses: list[tuple[str, str]]) -> None:
+        self.filters.set_portals(portals)
+        self.filters.set_statuses(statuses)
+
+    # -- panel protocol ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Reload the list and the detail (F5)."""
+        self.controller.refresh()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.controller.start()
+
+    def closeEvent(self, event: Any) -> None:
+        self.controller.close()
+        super().closeEvent(event)
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.lookup_label.setText(_tr("Open by &id:"))
+        self.lookup.setPlaceholderText(_tr("Account id, e.g. ACC\u2026"))
+        self.lookup.setAccessibleName(_tr("Account id to open"))
+        self.lookup_button.setText(_tr("Open"))
+        self.lookup_button.setAccessibleName(_tr("Open the account with this id"))
+        self.setAccessibleName(_tr("Accounts"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)

@@ -1,0 +1,43 @@
+"""The roles table: a plain list (``client.roles.list`` is not paged) in a small model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...paged_model import RIGHT, Column
+from ...text import QT_TRANSLATE_NOOP
+from .common import enum_text, format_datetime
+from .list_model import RecordListModel
+
+CTX = "RoleColumns"
+
+
+def member_count(role: Any) -> int | None:
+    """How many members hold ``role``, when the server says (the sandbox's memberCount)."""
+    extra = getattr(role, "model_extra", None) or {}
+    value = extra.get("memberCount", extra.get("member_count"))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+COLUMNS: tuple[Column[Any], ...] = (
+    Column("name", QT_TRANSLATE_NOOP(CTX, "Name"), lambda r: r.role_name, context=CTX),
+    Column("type", QT_TRANSLATE_NOOP(CTX, "Type"), lambda r: enum_text(r.role_type), context=CTX),
+    Column("members", QT_TRANSLATE_NOOP(CTX, "Members"), member_count, context=CTX,
+           alignment=RIGHT),
+    Column("permissions", QT_TRANSLATE_NOOP(CTX, "Permissions"),
+           lambda r: len(r.permission_codes), context=CTX, alignment=RIGHT),
+    Column("description", QT_TRANSLATE_NOOP(CTX, "Description"), lambda r: r.description,
+           context=CTX),
+    Column("updated", QT_TRANSLATE_NOOP(CTX, "Updated"), lambda r: r.updated_at, context=CTX,
+           format=format_datetime),
+    Column("id", QT_TRANSLATE_NOOP(CTX, "Id"), lambda r: r.biz_id, context=CTX, hidden=True),
+)  # fmt: skip
+
+
+class RolesModel(RecordListModel):
+    """The workspace's roles."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(COLUMNS, parent)

@@ -1,0 +1,110 @@
+"""How invitation fields read: dates in the locale's format, relative expiry, why one cannot be
+accepted any more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
+
+from portal_admin.protocol.enums import INVITATION_FINAL
+
+from ...text import fill
+
+CONTEXT = "Invitations"
+Clock = Callable[[], datetime]
+
+
+def _tr(text: str, n: int = -1) -> str:
+    translated = QCoreApplication.translate(CONTEXT, text, None, n)
+    if n >= 0 and "(s)" in translated:  # no translation loaded: the English source's plural
+        translated = translated.replace("(s)", "" if n == 1 else "s")
+    return translated
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware."""
+    return datetime.now(UTC)
+
+
+def format_datetime(value: datetime | None, locale: QLocale | None = None) -> str:
+    """``value`` in the local time zone, in the locale's short format ("" for None)."""
+    if value is None:
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    moment = QDateTime.fromMSecsSinceEpoch(
+        int(value.timestamp() * 1000), QTimeZone.systemTimeZone()
+    )
+    return (locale or QLocale()).toString(moment, QLocale.FormatType.ShortFormat)
+
+
+def relative_expiry(expires_at: datetime | None, now: datetime) -> str:
+    """ "expired", "in 3 days", "in 5 hours", "in 12 minutes" ("" when unknown)."""
+    if expires_at is None:
+        return ""
+    if expires_at.tzinfo is None:
+        expires_at = expires_at.replace(tzinfo=UTC)
+    seconds = (expires_at - now).total_seconds()
+    if seconds <= 0:
+        return _tr("expired")
+    days = int(seconds // 86400)
+    if days >= 1:
+        return _tr("in %n day(s)", days)
+    hours = int(seconds // 3600)
+    if hours >= 1:
+        return _tr("in %n hour(s)", hours)
+    return _tr("in %n minute(s)", max(1, int(seconds // 60)))
+
+
+def expiry_text(expires_at: datetime | None, now: datetime, locale: QLocale | None = None) -> str:
+    """Relative and absolute: "in 3 days (25/11/2026 04:02)"."""
+    if expires_at is None:
+        return ""
+    return fill(
+        _tr("%1 (%2)"), relative_expiry(expires_at, now), format_datetime(expires_at, locale)
+    )
+
+
+def status_code(invitation: Any) -> str:
+    """The invitation's status code ("" when absent)."""
+    status = getattr(invitation, "invitation_status", None)
+    return str(getattr(status, "code", "") or "")
+
+
+def status_label(invitation: Any) -> str:
+    """The server's (localized) status label, else the code."""
+    status = getattr(invitation, "invitation_status", None)
+    if status is None:
+        return ""
+    return str(getattr(status, "label", None) or getattr(status, "code", ""))
+
+
+def is_pending(invitation: Any) -> bool:
+    """True for a PENDING invitation."""
+    return status_code(invitation) == "PENDING"
+
+
+def cannot_accept_reason(invitation: Any, now: datetime) -> str | None:
+    """Why ``invitation`` can no longer be accepted, or None when it still can."""
+    code = status_code(invitation)
+    can_accept = getattr(invitation, "can_accept", None)
+    if can_accept is None:
+        can_accept = code not in INVITATION_FINAL
+    expires_at = getattr(invitation, "expires_at", None)
+    if can_accept and code == "PENDING" and expires_at is not None:
+        aware = expires_at if expires_at.tzinfo else expires_at.replace(tzinfo=UTC)
+        can_accept = aware > now
+    if can_accept:
+        return None
+    reason = {
+        "EXPIRED": _tr("expired"),
+        "CANCELLED": _tr("cancelled"),
+        "DECLINED": _tr("declined"),
+        "ACCEPTED": _tr("already accepted"),
+        "PENDING": _tr("expired"),
+    }.get(code, status_label(invitation) or _tr("not open"))
+    return fill(_tr("Cannot be accepted: %1"), reason)

@@ -1,0 +1,111 @@
+"""Helpers shared by the notification panels: topics, formatting, permissions, choices."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar, cast
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QLabel, QWidget
+from qasync import asyncSlot
+
+from ...error_info import ErrorInfo, describe_error
+from ...panels import PanelContext
+from ...permissions import Permissions
+from ...text import fill
+
+log = logging.getLogger(__name__)
+
+#: What the runner publishes after a change (panels refresh themselves from it).
+TOPIC_TYPES = "notification-channel-types"
+TOPIC_CHANNELS = "notification-channels"
+
+Choice = tuple[str, str]  # (code, label)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def async_slot(*types: type) -> Callable[[F], F]:
+    """qasync's ``asyncSlot``, typed (keep such handlers one line long)."""
+    return cast(Callable[[F], F], asyncSlot(*types))
+
+
+def tr(context: str, text: str) -> str:
+    """Translate ``text`` in ``context``."""
+    return QCoreApplication.translate(context, text)
+
+
+def fmt_time(value: object) -> str:
+    """A timestamp in local time, minutes precision (empty for None)."""
+    if isinstance(value, datetime):
+        return value.astimezone().strftime("%Y-%m-%d %H:%M")
+    return "" if value is None else str(value)
+
+
+def label_of(item: Any) -> str:
+    """An enum item's label, else its code (empty for None)."""
+    if item is None:
+        return ""
+    return str(getattr(item, "label", None) or getattr(item, "code", "") or "")
+
+
+def code_of(item: Any) -> str | None:
+    """An enum item's code."""
+    return None if item is None else getattr(item, "code", None)
+
+
+async def load_permissions(ctx: PanelContext) -> Permissions:
+    """What the signed-in account may do (the live profile in extras, else fetched)."""
+    profile = ctx.extras.get("account_profile")
+    if profile is None and ctx.client is not None:
+        try:
+            profile = await ctx.client.auth.profile()
+        except Exception as exc:  # the panel still works; the server's 403s explain themselves
+            log.warning("could not read the profile for permissions: %r", describe_error(exc).code)
+    return Permissions.of(ctx.client, profile)
+
+
+async def constant_choices(ctx: PanelContext, name: str) -> list[Choice]:
+    """(code, label) pairs of a constants list, e.g. ``notification_channel_statuses``."""
+    cache = ctx.extras.setdefault("notifications.constants", {})
+    if name not in cache:
+        items = await getattr(ctx.client.constants, name)()
+        cache[name] = [(item.code, item.label or item.code) for item in items]
+    return list(cache[name])
+
+
+class ErrorLabel(QLabel):
+    """An inline error: summary, server message, error code and request id (selectable)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("errorLabel")
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setStyleSheet("color: #b00020;")
+        self.info: ErrorInfo | None = None
+        self.hide()
+
+    def show_info(self, info: ErrorInfo | None) -> None:
+        """Show ``info`` (None hides the label)."""
+        self.info = info
+        self.setVisible(info is not None)
+        self.retranslateUi()
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.setAccessibleName(tr("Notifications", "Error"))
+        info = self.info
+        if info is None:
+            self.setText("")
+            return
+        lines = [info.summary]
+        if info.message and info.message != info.summary:
+            lines.append(info.message)
+        if info.code:
+            lines.append(fill(tr("Notifications", "Error code: %1"), info.code))
+        if info.request_id:
+            lines.append(fill(tr("Notifications", "Request id: %1"), info.request_id))
+        self.setText("\n".join(lines))

@@ -1,0 +1,273 @@
+"""The shape both notification panels share: filters, list, actions, detail pane.
+
+``RecordPanel`` is the (thin, synchronous) widget; ``RecordController`` holds everything that
+awaits: loading permissions and choices, running actions through the OperationRunner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from ...confirm import confirm
+from ...list_view import ListView
+from ...operations import Op
+from ...paged_model import PagedTableModel
+from ...panels import PanelContext
+from ...permissions import Permissions
+from ...text import fill
+from .common import load_permissions, tr
+from .detail import DetailPane, Row
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+OperationFor = Callable[[Any], str]
+
+
+@dataclass(slots=True)
+class Action:
+    """A button that runs an operation; enabled when permitted (and a row is current)."""
+
+    button: QPushButton
+    #: The operation id, given the current row (e.g. enable or disable by status).
+    operation: OperationFor
+    needs_row: bool = True
+
+
+class RecordPanel(QWidget):
+    """A list with filters above, action buttons, a detail pane, and permission notices."""
+
+    #: Runner topics that make this panel reload.
+    TOPICS: frozenset[str] = frozenset()
+    CONTEXT = "RecordPanel"
+
+    def __init__(
+        self,
+        ctx: PanelContext,
+        model: PagedTableModel[Any],
+        *,
+        export_name: str,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.model = model
+        self.permissions = Permissions(None)
+        self.list = ListView(model, id_column="bizId", export_name=export_name, parent=self)
+        self.detail = DetailPane(self)
+        self.list.set_detail_widget(self.detail)
+        self.actions_bar = QHBoxLayout()
+        self.actions_bar.setContentsMargins(6, 6, 6, 0)
+        self.notice = QLabel(self)
+        self.notice.setObjectName("permissionNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.setStyleSheet("color: palette(mid); padding: 0 6px;")
+        self.notice.hide()
+        self.action_buttons: list[Action] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.actions_bar)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.list, 1)
+        self._wanted_id: str | None = None
+        ctx.runner.changed.connect(self._changed)
+        self.list.currentRowChanged.connect(self._row_changed)
+        model.rowsInserted.connect(self._reselect)
+        model.modelReset.connect(lambda: self._row_changed(None))
+
+    # -- building --------------------------------------------------------------------------
+
+    def add_action(
+        self, name: str, operation: str | OperationFor, *, needs_row: bool = True
+    ) -> QPushButton:
+        """A button in the action bar (the caller connects ``clicked``)."""
+        button = QPushButton(self)
+        button.setObjectName(name)
+        op: OperationFor = operation if callable(operation) else _fixed(operation)
+        self.action_buttons.append(Action(button, op, needs_row))
+        self.actions_bar.addWidget(button)
+        return button
+
+    def finish_actions(self) -> None:
+        """Close the action bar (call after the last ``add_action``)."""
+        self.actions_bar.addStretch(1)
+
+    # -- state -----------------------------------------------------------------------------
+
+    def current(self) -> Any:
+        """The current row's record, or None."""
+        return self.list.current_row()
+
+    def set_permissions(self, permissions: Permissions) -> None:
+        """Apply what the account may do."""
+        self.permissions = permissions
+        self.update_actions()
+
+    def update_actions(self) -> None:
+        """Enable buttons by permission and selection; show why changes are refused."""
+        row = self.current()
+        reasons: list[str] = []
+        for action in self.action_buttons:
+            reason = self.permissions.reason(action.operation(row))
+            if reason and reason not in reasons:
+                reasons.append(reason)
+            action.button.setEnabled(reason is None and (row is not None or not action.needs_row))
+            action.button.setToolTip(reason or "")
+        self.notice.setVisible(bool(reasons))
+        self.notice.setText(
+            fill(tr(self.CONTEXT, "Changes are not available: %1"), " ".join(reasons))
+            if reasons
+            else ""
+        )
+
+    def select_id(self, biz_id: str | None) -> None:
+        """Make the row with ``biz_id`` current once it is loaded."""
+        self._wanted_id = biz_id
+        self._reselect()
+
+    def refresh(self) -> None:
+        """Reload the list, keeping the current row if it still exists (F5)."""
+        row = self.current()
+        self._wanted_id = getattr(row, "biz_id", None) or self._wanted_id
+        self.model.refresh()
+
+    # -- for subclasses --------------------------------------------------------------------
+
+    def apply_filters(self) -> None:
+        """Show the query the filter controls describe (subclasses)."""
+        raise NotImplementedError
+
+    def detail_rows(self, row: Any) -> tuple[str, list[Row]]:
+        """The detail pane's title and rows for ``row``."""
+        raise NotImplementedError
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.update_actions()
+        self._row_changed(self.current())
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _changed(self, topics: frozenset[str]) -> None:
+        if topics & self.TOPICS:
+            self.refresh()
+
+    def _row_changed(self, row: Any) -> None:
+        if row is None:
+            self.detail.set_rows("", None)
+        else:
+            self.detail.set_rows(*self.detail_rows(row))
+        self.update_actions()
+
+    def _reselect(self, *_args: object) -> None:
+        wanted = self._wanted_id
+        if wanted is None:
+            return
+        for number, row in enumerate(self.model.rows):
+            if getattr(row, "biz_id", None) == wanted:
+                self._wanted_id = None
+                index = self.model.index(number, 0)
+                self.list.table.setCurrentIndex(index)
+                self.list.table.scrollTo(index)
+                return
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)
+
+
+def _fixed(operation_id: str) -> OperationFor:
+    def operation(_row: Any) -> str:
+        return operation_id
+
+    return operation
+
+
+class RecordController(QObject):
+    """The awaiting half of a panel: start-up loading and actions through the runner."""
+
+    def __init__(self, ctx: PanelContext, panel: RecordPanel) -> None:
+        super().__init__(panel)
+        self.ctx = ctx
+        self.panel = panel
+        self._started: asyncio.Future[None] | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    @property
+    def client(self) -> Any:
+        """The signed-in API client."""
+        return self.ctx.client
+
+    def schedule_start(self) -> None:
+        """Start loading when a loop runs (the panel was built from a Qt slot)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.schedule(self.start())
+
+    def schedule(self, coro: Awaitable[Any]) -> None:
+        """Run ``coro`` as a task on the loop (a strong reference is kept)."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def start(self) -> None:
+        """Load permissions, choices and the first page (once; later calls wait for it)."""
+        if self._started is None:
+            self._started = asyncio.ensure_future(self._start())
+        await asyncio.shield(self._started)
+
+    async def _start(self) -> None:
+        self.panel.set_permissions(await load_permissions(self.ctx))
+        await self.run(
+            tr("Notifications", "Could not load the lists of choices"),
+            self.load_choices,
+            progress=False,
+        )
+        self.panel.apply_filters()
+        await self.panel.model.wait_idle()
+
+    async def load_choices(self) -> None:
+        """Fetch what the pickers offer (subclasses)."""
+
+    async def run(
+        self,
+        title: str,
+        run: Callable[[], Awaitable[T]],
+        *,
+        changes: frozenset[str] = frozenset(),
+        on_failure: Callable[[BaseException], bool | None] | None = None,
+        progress: bool = True,
+    ) -> T | None:
+        """Run one operation through the runner; None when it failed (already shown)."""
+        return await self.ctx.runner.execute(
+            Op(
+                run=run,
+                changes=changes,
+                on_failure=on_failure,
+                progress=progress,
+                title=title,
+                parent=self.panel,
+            )
+        )
+
+    async def confirm_delete(self, title: str, text: str, confirm_text: str) -> bool:
+        """Ask before deleting (Cancel is the default)."""
+        return await confirm(
+            self.panel,
+            title=title,
+            text=text,
+            confirm_text=confirm_text,
+            profile=self.ctx.profile,
+            destructive=True,
+        )

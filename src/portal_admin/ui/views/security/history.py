@@ -1,0 +1,354 @@
+"""Login history: the paged list with filters, a chart of sign-ins per day, CSV export."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QDate
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin.client.areas._base import as_page
+from portal_admin.client.records import LoginHistoryItem
+from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
+
+from ...list_view import ListView
+from ...paged_model import Column, PagedTableModel, SortSpec
+from ...panels import PanelContext
+from ...text import QT_TRANSLATE_NOOP, fill
+from .chart import SignInChart
+from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
+from .common import SecurityPanel
+from .formatting import format_time, login_result_label, shorten_user_agent
+
+log = logging.getLogger(__name__)
+
+_CONTEXT = "LoginHistoryPanel"
+OPERATION = "security.login_history"
+
+#: Result filter choices: (key, server value, source text).
+RESULTS = (
+    ("all", None, QT_TRANSLATE_NOOP("LoginHistoryPanel", "All results")),
+    ("success", 1, QT_TRANSLATE_NOOP("LoginHistoryPanel", "Successful")),
+    ("failure", 2, QT_TRANSLATE_NOOP("LoginHistoryPanel", "Failed")),
+    ("blocked", 3, QT_TRANSLATE_NOOP("LoginHistoryPanel", "Blocked")),
+)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate(_CONTEXT, text)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryFilter:
+    """What the history shows: a login result and an inclusive range of local days."""
+
+    result: int | None = None
+    start: date | None = None
+    end: date | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The query parameters the server filters by (``result``, ``from``, ``to``)."""
+        params: dict[str, Any] = {}
+        if self.result is not None:
+            params["result"] = self.result
+        if self.start is not None:
+            params["from"] = datetime.combine(self.start, time.min).astimezone().isoformat()
+        if self.end is not None:
+            end = datetime.combine(self.end + timedelta(days=1), time.min).astimezone()
+            params["to"] = (end - timedelta(milliseconds=1)).isoformat(timespec="milliseconds")
+        return params
+
+
+async def fetch_history(
+    client: Any, flt: HistoryFilter, number: int, size: int, sort: SortSpec
+) -> Page[LoginHistoryItem]:
+    """One page (zero-based) of the history under ``flt`` and ``sort``.
+
+    ``client.security.login_history`` takes no filter or sort (yet), so a filtered or sorted
+    query goes through the same operation with the sandbox's documented query parameters.
+    """
+    params = flt.params()
+    if not params and not sort:
+        page: Page[LoginHistoryItem] = await client.security.login_history(page=number, size=size)
+        return page
+    params.update(page=number + 1, size=size)
+    if sort:
+        params["sort"] = [f"{field},{direction}" for field, direction in sort]
+    data = await client.security._call(OPERATION, params=params)
+    return as_page(data, LoginHistoryItem, OPERATION)
+
+
+async def chart_days(
+    client: Any, flt: HistoryFilter, cap: int = CHART_ITEM_CAP
+) -> tuple[list[DayCount], int, int]:
+    """Sign-ins per day under ``flt`` from at most ``cap`` of the latest items.
+
+    Returns (days, items read, total on the server).
+    """
+    events: list[tuple[datetime | None, object]] = []
+    number, total = 0, 0
+    while len(events) < cap:
+        size = min(MAX_PAGE_SIZE, cap - len(events))
+        page = await fetch_history(client, flt, number, size, [])
+        total = page.total_items
+        events.extend((item.login_time, item.login_result) for item in page.items)
+        if not page.has_next or not page.items:
+            break
+        number += 1
+    return bucket_by_day(events), len(events), total
+
+
+def _result_code(item: LoginHistoryItem) -> object:
+    return item.login_result
+
+
+COLUMNS: tuple[Column[LoginHistoryItem], ...] = (
+    Column(
+        "time",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "Time"),
+        lambda r: r.login_time,
+        sort_field="loginTime",
+        context=_CONTEXT,
+        format=lambda v: format_time(v) if isinstance(v, datetime) else "",
+    ),
+    Column(
+        "result",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "Result"),
+        _result_code,
+        sort_field="loginResult",
+        context=_CONTEXT,
+        format=login_result_label,
+    ),
+    Column(
+        "ip",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "Client IP"),
+        lambda r: r.client_ip,
+        sort_field="clientIp",
+        context=_CONTEXT,
+    ),
+    Column(
+        "device",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "Device"),
+        lambda r: r.user_agent,
+        context=_CONTEXT,
+        format=lambda v: shorten_user_agent(v if isinstance(v, str) else None),
+    ),
+    Column(
+        "reason",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "Failure reason"),
+        lambda r: r.failure_reason,
+        context=_CONTEXT,
+    ),
+    Column(
+        "agent",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "User agent"),
+        lambda r: r.user_agent,
+        context=_CONTEXT,
+        hidden=True,
+    ),
+    Column(
+        "id",
+        QT_TRANSLATE_NOOP("LoginHistoryPanel", "Id"),
+        lambda r: r.biz_id,
+        context=_CONTEXT,
+        hidden=True,
+    ),
+)
+
+
+class LoginHistoryPanel(SecurityPanel):
+    """The sign-in history: filters, chart, list."""
+
+    def __init__(self, context: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        self.setObjectName("loginHistoryPanel")
+        self.filter = HistoryFilter()
+        self.model: PagedTableModel[LoginHistoryItem] = PagedTableModel(
+            COLUMNS, self._fetch_for(self.filter), page_size=50, parent=self
+        )
+        self.list_view = ListView(
+            self.model, id_column="id", export_name="login-history.csv", parent=self
+        )
+        self.list_view.setObjectName("loginHistoryList")
+
+        bar = QWidget(self)
+        self.result_label = QLabel(bar)
+        self.result_combo = QComboBox(bar)
+        self.result_combo.setObjectName("resultFilter")
+        for key, _value, _text in RESULTS:
+            self.result_combo.addItem("", key)
+        self.result_label.setBuddy(self.result_combo)
+        today = QDate.currentDate()
+        self.from_check = QCheckBox(bar)
+        self.from_edit = QDateEdit(today.addDays(-30), bar)
+        self.to_check = QCheckBox(bar)
+        self.to_edit = QDateEdit(today, bar)
+        for edit in (self.from_edit, self.to_edit):
+            edit.setCalendarPopup(True)
+            edit.setEnabled(False)
+        self.from_edit.setObjectName("fromDate")
+        self.to_edit.setObjectName("toDate")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (
+            self.result_label,
+            self.result_combo,
+            self.from_check,
+            self.from_edit,
+            self.to_check,
+            self.to_edit,
+        ):
+            row.addWidget(widget)
+        row.addStretch(1)
+        self.list_view.set_filter_bar(bar)
+
+        self.chart_box = QGroupBox(self)
+        self.chart_box.setObjectName("chartBox")
+        self.chart = SignInChart(self.chart_box)
+        self.chart_note = QLabel(self.chart_box)
+        self.chart_note.setObjectName("chartNote")
+        box_layout = QVBoxLayout(self.chart_box)
+        box_layout.addWidget(self.chart)
+        box_layout.addWidget(self.chart_note)
+        self.chart_read = 0
+        self.chart_ready = False
+        self.chart_total = 0
+        self._chart_task: asyncio.Task[None] | None = None
+        self._chart_generation = 0
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.error_line)
+        layout.addWidget(self.chart_box)
+        layout.addWidget(self.list_view, 1)
+
+        self.result_combo.currentIndexChanged.connect(self._filter_changed)
+        self.from_check.toggled.connect(self.from_edit.setEnabled)
+        self.to_check.toggled.connect(self.to_edit.setEnabled)
+        for signal in (
+            self.from_check.toggled,
+            self.to_check.toggled,
+            self.from_edit.dateChanged,
+            self.to_edit.dateChanged,
+        ):
+            signal.connect(self._filter_changed)
+        self.retranslateUi()
+
+    def _fetch_for(self, flt: HistoryFilter) -> Any:
+        return partial(fetch_history, self.client, flt)
+
+    # -- filter --------------------------------------------------------------------------------
+
+    def current_filter(self) -> HistoryFilter:
+        """The filter the controls describe."""
+        result = RESULTS[max(0, self.result_combo.currentIndex())][1]
+
+        def day(check: QCheckBox, edit: QDateEdit) -> date | None:
+            if not check.isChecked():
+                return None
+            qdate = edit.date()
+            return date(qdate.year(), qdate.month(), qdate.day())
+
+        return HistoryFilter(
+            result, day(self.from_check, self.from_edit), day(self.to_check, self.to_edit)
+        )
+
+    def set_filter(self, flt: HistoryFilter) -> None:
+        """Show the history under ``flt`` (list and chart)."""
+        self.filter = flt
+        self.model.set_fetch(self._fetch_for(flt))
+        self.start_chart()
+
+    def _filter_changed(self, *_args: object) -> None:
+        flt = self.current_filter()
+        if flt != self.filter:
+            self.set_filter(flt)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Load the first page and the chart of the current filter."""
+        if not (self.model.loading and not self.loaded):
+            self.model.refresh()  # (the view may have asked for the first page already)
+        self.start_chart()
+        await self.model.wait_idle()
+        await self.wait_chart()
+
+    def start_chart(self) -> None:
+        """Recompute the chart for the current filter (an older computation is dropped)."""
+        self._chart_generation += 1
+        if self._chart_task is not None and not self._chart_task.done():
+            self._chart_task.cancel()
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._chart_task = None  # no loop yet: load() computes it
+            return
+        self._chart_task = self.spawn(self._load_chart(self._chart_generation, self.filter))
+
+    async def wait_chart(self) -> None:
+        """Wait until the chart of the current filter is computed."""
+        while self._chart_task is not None and not self._chart_task.done():
+            await asyncio.wait({self._chart_task})
+
+    async def _load_chart(self, generation: int, flt: HistoryFilter) -> None:
+        try:
+            days, read, total = await chart_days(self.client, flt)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if generation == self._chart_generation:
+                self.error_line.show_error(exc)
+            return
+        if generation != self._chart_generation:
+            return
+        self.chart.set_days(days)
+        self.chart_read, self.chart_total = read, total
+        self.chart_ready = True
+        self._show_chart_note()
+
+    def _show_chart_note(self) -> None:
+        if not self.chart_ready:
+            self.chart_note.setText(_tr("Loading the chart\u2026"))
+            return
+        if self.chart_read < self.chart_total:
+            text = fill(
+                _tr("The chart shows the latest %1 of %2 sign-ins."),
+                self.locale().toString(self.chart_read),
+                self.locale().toString(self.chart_total),
+            )
+        else:
+            text = fill(
+                _tr("Based on all %1 sign-ins of this filter."),
+                self.locale().toString(self.chart_total),
+            )
+        self.chart_note.setText(text)
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.result_label.setText(_tr("&Result:"))
+        for i, (_key, _value, text) in enumerate(RESULTS):
+            self.result_combo.setItemText(i, _tr(text))
+        self.result_combo.setAccessibleName(_tr("Login result"))
+        self.from_check.setText(_tr("From"))
+        self.to_check.setText(_tr("To"))
+        self.from_edit.setAccessibleName(_tr("From date"))
+        self.to_edit.setAccessibleName(_tr("To date"))
+        self.chart_box.setTitle(_tr("Sign-ins per day"))
+        self.chart_box.setAccessibleName(_tr("Sign-ins per day"))
+        self.chart_note.setAccessibleName(_tr("Chart note"))
+        self._show_chart_note()
+        self.list_view.setAccessibleName(_tr("Login history"))

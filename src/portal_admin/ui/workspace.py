@@ -1,0 +1,223 @@
+"""The signed-in part of the program: the main window wired to the ClientService.
+
+A :class:`Workspace` lives from sign-in to logout: it builds the panels' context, connects the
+status bar to the service, shows the live profile in the header, opens the change-password and
+About dialogs, asks for confirmation on production, and unlocks the idle lock by signing in
+again (the window and its panels are kept).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QDialog, QWidget
+
+from .about import AboutDialog
+from .confirm import confirm_production_change
+from .main_window import ChannelState, ConnectionState, MainWindow
+from .operations import Op, OperationRunner
+from .panels import PanelContext, PanelRegistry
+from .session.client_service import ClientService
+from .signin.change_password import ChangePasswordDialog, PasswordChangeFlow
+from .unlock import Reauthenticator
+
+log = logging.getLogger(__name__)
+
+#: Sign-outs the person asked for (anything else, such as a refused refresh, locks the window).
+_VOLUNTARY = frozenset({"logout", "closed"})
+#: Error codes of the client meaning the server could not be reached.
+_NETWORK_CODES = frozenset({"CLIENT.CONNECTION", "CLIENT.TIMEOUT"})
+
+
+def make_constants_cache(service: ClientService) -> QObject | None:
+    """The shared constants cache, when the reference area provides one (imported lazily)."""
+    try:
+        from .views.reference.constants_cache import ConstantsCache
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("portal_admin.ui.views.reference"):
+            return None
+        raise
+    cache: QObject = ConstantsCache(lambda: service.client, service.accept_language)
+    return cache
+
+
+class Workspace(QObject):
+    """The main window of one signed-in session and everything wired to it."""
+
+    logoutRequested = Signal()
+    languageRequested = Signal(str)
+    #: The main window was closed (the program quits).
+    closed = Signal()
+
+    def __init__(
+        self,
+        service: ClientService,
+        runner: OperationRunner,
+        registry: PanelRegistry,
+        *,
+        tour: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.runner = runner
+        self.email = service.email or ""
+        self.constants = make_constants_cache(service)
+        extras: dict[str, Any] = {
+            "service": service,
+            "change_password": self.open_change_password,
+            "confirm_change": self.confirm_change,
+            "tour": tour,
+        }
+        if self.constants is not None:
+            extras["constants"] = self.constants
+        self.context = PanelContext(
+            runner=runner, profile=service.profile, client=service.client, extras=extras
+        )
+        self.window = MainWindow(service.profile, runner, registry, context=self.context)
+        if tour:
+            self.window.idle.set_minutes(0)
+        self.window.unlock_hook = self.unlock
+        self.reauth = Reauthenticator(service, runner, self)
+        #: The dialog opened last (change password, About), for tests and the tour.
+        self.last_dialog: QDialog | None = None
+        self._connections: list[tuple[Any, Callable[..., Any]]] = []
+        self._connect()
+
+    # -- wiring --------------------------------------------------------------------------------
+
+    def _link(self, signal: Any, slot: Callable[..., Any]) -> None:
+        signal.connect(slot)
+        self._connections.append((signal, slot))
+
+    def _connect(self) -> None:
+        s, w = self.service, self.window
+        self._link(s.secureChannelChanged, self._channel_changed)
+        self._link(s.lastRequestId, self.runner.note_request_id)
+        self._link(s.busyChanged, self._network_busy)
+        self._link(s.requestFinished, self._request_finished)
+        self._link(s.signedInChanged, self._signed_in_changed)
+        self._link(self.runner.failed, self._operation_failed)
+        w.logoutRequested.connect(self.logoutRequested)
+        w.languageRequested.connect(self.languageRequested)
+        w.changePasswordRequested.connect(self.open_change_password)
+        w.aboutRequested.connect(self.open_about)
+        w.closed.connect(self.closed)
+        self._channel_changed(s.secure_channel_state)
+        w.set_connection_state(ConnectionState.CONNECTED)
+        w.set_account(None, self.email)
+        if s.last_request_id:
+            self.runner.note_request_id(s.last_request_id)
+
+    def _channel_changed(self, state: str) -> None:
+        self.window.set_channel_state(
+            ChannelState.ESTABLISHED if state == "open" else ChannelState.NONE
+        )
+
+    def _network_busy(self, busy: bool) -> None:
+        self.window.set_busy("network", busy)
+
+    def _request_finished(self, _op: str, _request_id: str, status: int, _code: str) -> None:
+        # status 0 is a network failure or a cancelled request: only failures say which
+        if status:
+            self.window.set_connection_state(ConnectionState.CONNECTED)
+
+    def _operation_failed(self, info: Any) -> None:
+        if getattr(info, "code", None) in _NETWORK_CODES:
+            self.window.set_connection_state(ConnectionState.OFFLINE)
+
+    def _signed_in_changed(self, signed_in: bool, reason: str) -> None:
+        if not signed_in and reason not in _VOLUNTARY:
+            log.info("signed out by the client (%s): locking", reason)
+            self.window.set_connection_state(ConnectionState.DISCONNECTED)
+            self.window.lock()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def show(self) -> MainWindow:
+        """Show the main window and load the live profile into its header."""
+        self.window.show()
+        self.refresh_account()
+        return self.window
+
+    def refresh_account(self) -> None:
+        """Fetch the live profile (in the server's current language) for the header."""
+        self.runner.run_soon(
+            Op(
+                self.service.client.auth.profile,
+                on_success=self._show_account,
+                on_failure=self._account_failed,
+                progress=True,
+            )
+        )
+
+    def _show_account(self, profile: Any) -> None:
+        portal = getattr(profile, "account_portal", None)
+        label = str(getattr(portal, "label", None) or getattr(portal, "code", None) or "")
+        email = getattr(profile, "account_email", None) or self.email
+        self.window.set_account(getattr(profile, "account_name", None), email, label)
+
+    def _account_failed(self, exc: BaseException) -> bool:
+        log.warning("the live profile could not be loaded: %s", type(exc).__name__)
+        return True  # the header keeps the email; no error window for this
+
+    def language_changed(self, code: str) -> None:
+        """The UI language changed: refetch what the server labels (header, constants)."""
+        self.window.set_language_checked(code)
+        set_language = getattr(self.constants, "set_language", None)
+        if callable(set_language):
+            set_language(self.service.accept_language)
+        self.refresh_account()
+
+    def _keep(self, dialog: QDialog) -> QDialog:
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.destroyed.connect(lambda *_: self._forget(dialog))
+        self.last_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _forget(self, dialog: QDialog) -> None:
+        if self.last_dialog is dialog:
+            self.last_dialog = None
+
+    def open_change_password(self) -> ChangePasswordDialog:
+        """File > Change password…: the dialog, opened without a nested event loop."""
+        flow = PasswordChangeFlow(self.service)
+        dialog = ChangePasswordDialog(flow, runner=self.runner, parent=self.window)
+        flow.setParent(dialog)
+        self._keep(dialog)
+        return dialog
+
+    def open_about(self) -> AboutDialog:
+        """Help > About."""
+        dialog = AboutDialog(self.window)
+        self._keep(dialog)
+        return dialog
+
+    async def confirm_change(self, action: str, parent: QWidget | None = None) -> bool:
+        """Panels await this before a change: asks on production, True at once elsewhere."""
+        return await confirm_production_change(parent or self.window, self.service.profile, action)
+
+    async def unlock(self) -> bool:
+        """The lock's unlock hook: the same account signs in again."""
+        ok = await self.reauth.sign_in_again(self.email)
+        if ok:
+            self.window.set_connection_state(ConnectionState.CONNECTED)
+        return ok
+
+    def close(self) -> None:
+        """Close the window and its dialogs, and let go of the service's signals."""
+        self.reauth.cancel()
+        for signal, slot in self._connections:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._connections.clear()
+        self.window.closed.disconnect(self.closed)
+        self.window.close()
+        self.window.deleteLater()
+        if self.constants is not None:
+            self.constants.deleteLater()

@@ -1,0 +1,294 @@
+"""Accounts panel actions: status changes (accept, decline, disallowed, own account), edit with
+pickers (confirm, failure keeps the dialog), admin password reset (the sandbox mailbox), the
+auditor's disabled actions, a 403 explained."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import qasync
+from pytestqt.qtbot import QtBot
+from test_accounts_support import answer_box, dialog_open, drain, run, settle, shot, wait_window
+
+from portal_admin.client import PortalClient
+from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
+from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.permissions import Permissions
+from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.views.accounts.common import Who
+from portal_admin.ui.views.accounts.edit_dialog import AccountEditDialog
+from portal_admin.ui.views.accounts.status_dialog import StatusChangeDialog
+
+Make = Callable[..., PanelContext]
+
+
+def build(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> AccountsPanel:
+    panel = AccountsPanel(context)
+    qtbot.addWidget(panel)
+    panel.resize(1180, 660)
+    panel.show()
+    task = panel.controller.start()
+    assert task is not None
+    run(loop, task)
+    return panel
+
+
+@pytest.fixture
+def panel(loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make) -> Any:
+    p = build(loop, qtbot, panel_context(admin))
+    yield p
+    p.controller.close()
+
+
+def choose(loop: qasync.QEventLoop, panel: AccountsPanel, status: str) -> Any:
+    """Select a loaded account in ``status`` (not the admin) and wait for its detail."""
+    model = panel.controller.model
+    row = next(
+        r for r in model.rows
+        if r.account_status.code == status and r.account_email != "admin@sandbox.test"
+    )  # fmt: skip
+    panel.view.table.setCurrentIndex(model.index_of(row.biz_id))
+    run(loop, drain(panel))
+    assert panel.detail.account.biz_id == row.biz_id
+    return row
+
+
+def offered(panel: AccountsPanel) -> list[str]:
+    return [n for n, b in panel.detail.buttons.items() if b.isVisibleTo(panel.detail)]
+
+
+def test_suspend_declined_then_accepted_with_reason(
+    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient, runner: Any
+) -> None:
+    row = choose(loop, panel, "ACTIVE")
+    changed: list[frozenset[str]] = []
+    runner.changed.connect(changed.append)
+
+    async def decline() -> bool:
+        task = asyncio.ensure_future(panel.controller.run_action("SUSPEND"))
+        dialog = await wait_window(StatusChangeDialog)
+        assert row.account_email in dialog.question.text()
+        assert row.account_name in dialog.question.text()
+        dialog.cancel_button.click()
+        return await task
+
+    assert run(loop, decline()) is False
+    assert run(loop, admin.accounts.get(row.biz_id)).account_status.code == "ACTIVE"
+    assert changed == []
+
+    async def accept() -> bool:
+        task = asyncio.ensure_future(panel.controller.run_action("SUSPEND"))
+        dialog = await wait_window(StatusChangeDialog)
+        assert dialog.cancel_button.isDefault()
+        dialog.reason.setText("Left the company")
+        await settle()
+        shot(dialog, "account-status-confirm.png")
+        dialog.confirm_button.click()
+        return await task
+
+    assert run(loop, accept()) is True
+    fresh = run(loop, admin.accounts.get(row.biz_id))
+    assert fresh.account_status.code == "SUSPENDED"
+    assert changed == [frozenset({"accounts"})]
+    index = panel.controller.model.index_of(row.biz_id)
+    assert panel.controller.model.index(index.row(), 2).data() == fresh.account_status.label
+    assert panel.detail.values["status"].text().endswith("(SUSPENDED)")
+    assert offered(panel) == ["ACTIVATE", "DEACTIVATE", "EDIT", "RESET"]
+    assert "SUSPEND" in panel.message.text or "Suspend" in panel.message.text
+    assert panel.view.table.currentIndex().row() == index.row()  # the list was not reset
+
+
+def test_activate_and_deactivate(
+    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient
+) -> None:
+    row = choose(loop, panel, "SUSPENDED")
+
+    async def act(name: str) -> bool:
+        task = asyncio.ensure_future(panel.controller.run_action(name))
+        dialog = await wait_window(StatusChangeDialog)
+        assert row.account_email in dialog.question.text()
+        dialog.confirm_button.click()
+        return await task
+
+    assert run(loop, act("DEACTIVATE"))
+    assert run(loop, admin.accounts.get(row.biz_id)).account_status.code == "DEACTIVATED"
+    assert offered(panel) == ["ACTIVATE", "EDIT", "RESET"]
+    assert run(loop, act("ACTIVATE"))
+    assert run(loop, admin.accounts.get(row.biz_id)).account_status.code == "ACTIVE"
+
+
+def test_only_allowed_transitions_are_offered(
+    loop: qasync.QEventLoop, panel: AccountsPanel
+) -> None:
+    seen = set()
+    for row in panel.controller.model.rows:
+        status = row.account_status.code
+        if status in seen or row.account_email == "admin@sandbox.test":
+            continue
+        seen.add(status)
+        names = [a.name for a in panel.controller.actions(row)]
+        allowed = list(ACCOUNT_TRANSITIONS.get(status, {}))
+        assert names == [*allowed, "EDIT", "RESET"], status
+    assert {"ACTIVE", "SUSPENDED", "PENDING_INIT"} <= seen
+    pending = choose(loop, panel, "PENDING_INIT")
+    assert offered(panel) == ["DEACTIVATE", "EDIT", "RESET"]
+    # a transition not offered is refused without asking anything
+    assert run(loop, panel.controller.change_status(pending, "ACTIVATE")) is False
+
+
+def test_own_status_cannot_be_changed(loop: qasync.QEventLoop, panel: AccountsPanel) -> None:
+    panel.filters.email.setText("admin@sandbox.test")
+    panel.filters._emit()
+    run(loop, panel.controller.model.wait_idle())
+    own = panel.controller.model.rows[0]
+    states = {a.name: a for a in panel.controller.actions(own)}
+    assert states["SUSPEND"].reason == "You cannot change the status of your own account."
+    assert states["EDIT"].enabled
+
+
+def test_edit_with_pickers_decline_then_save(
+    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient
+) -> None:
+    row = choose(loop, panel, "ACTIVE")
+
+    async def scenario() -> Any:
+        task = asyncio.ensure_future(panel.controller.run_action("EDIT"))
+        dialog = await wait_window(AccountEditDialog)
+        await settle(0.3)  # the constants lists arrive
+        assert dialog.name.text() == row.account_name
+        assert not dialog.save_button.isEnabled()  # nothing changed yet
+        languages = dialog.language.codes()
+        assert languages[:5] == ["en", "zh", "zh-Hant", "ja", "vi"]
+        assert "ko" in languages or "fr" in languages  # carried by accounts
+        completer = dialog.timezone.completer()
+        completer.setCompletionPrefix("tokyo")
+        matches = [
+            completer.completionModel().index(i, 0).data()
+            for i in range(completer.completionCount())
+        ]
+        assert any("(Asia/Tokyo)" in m for m in matches)
+        dialog.name.setText("Renamed Person")
+        dialog.phone.setText("+81-3-1234-5678")
+        dialog.remark.setText("VIP customer")
+        dialog.language.set_code("ja")
+        dialog.timezone.set_code("Asia/Tokyo")
+        dialog.country.set_code("JP")
+        assert dialog.country.currentText().endswith("(JP)")
+        assert dialog.save_button.isEnabled()
+        await settle()
+        shot(dialog, "account-edit.png")
+        dialog.save_button.click()
+        box = await answer_box(accept=False)
+        assert row.account_email in box.text() and "Renamed Person" in box.text()
+        await settle()
+        assert dialog.isVisible() and dialog.name.text() == "Renamed Person"
+        dialog.save_button.click()
+        await answer_box(accept=True)
+        result = await task
+        assert not dialog_open(panel.controller.edit_dialog)
+        return result
+
+    assert run(loop, scenario()) is True
+    fresh = run(loop, admin.accounts.get(row.biz_id))
+    assert (fresh.account_name, fresh.account_phone, fresh.account_remark) == (
+        "Renamed Person", "+81-3-1234-5678", "VIP customer",
+    )  # fmt: skip
+    assert (fresh.default_language, fresh.default_timezone, fresh.default_country) == (
+        "ja", "Asia/Tokyo", "JP",
+    )  # fmt: skip
+    index = panel.controller.model.index_of(row.biz_id)
+    assert panel.controller.model.index(index.row(), 1).data() == "Renamed Person"
+    assert panel.detail.values["name"].text() == "Renamed Person"
+
+
+def test_failed_save_keeps_the_dialog_filled(
+    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient
+) -> None:
+    row = choose(loop, panel, "ACTIVE")
+    too_long = "+1 " + "5" * 40
+
+    async def scenario() -> AccountEditDialog:
+        task = asyncio.ensure_future(panel.controller.run_action("EDIT"))
+        dialog = await wait_window(AccountEditDialog)
+        dialog.phone.setText(too_long)
+        dialog.save_button.click()
+        await answer_box(accept=True)
+        for _ in range(100):
+            if dialog.message.isVisible():
+                break
+            await asyncio.sleep(0.02)
+        assert dialog.isVisible()
+        assert dialog.phone.text() == too_long
+        text = dialog.message.text
+        assert "did not accept" in text and "VALIDATION.INVALID_PARAMETER" in text
+        dialog.reject()
+        assert await task is False
+        return dialog
+
+    run(loop, scenario())
+    assert run(loop, admin.accounts.get(row.biz_id)).account_phone == row.account_phone
+
+
+def test_admin_password_reset_mails_a_token(
+    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient
+) -> None:
+    row = choose(loop, panel, "ACTIVE")
+
+    async def mailbox() -> list[dict[str, Any]]:
+        answer = await admin.http.get("/sandbox/mailbox", params={"to": row.account_email})
+        return list(answer.json()["data"])
+
+    before = len(run(loop, mailbox()))
+
+    async def reset(accept: bool) -> bool:
+        task = asyncio.ensure_future(panel.controller.run_action("RESET"))
+        box = await answer_box(accept)
+        assert row.account_email in box.text() and row.account_name in box.text()
+        return await task
+
+    assert run(loop, reset(False)) is False
+    assert len(run(loop, mailbox())) == before
+    assert run(loop, reset(True)) is True
+    mails = run(loop, mailbox())
+    assert len(mails) == before + 1 and mails[0]["token"]
+    assert row.account_email in panel.message.text
+
+
+def test_auditor_sees_actions_disabled_with_the_reason(
+    loop: qasync.QEventLoop, qtbot: QtBot, auditor: PortalClient, panel_context: Make
+) -> None:
+    panel = build(loop, qtbot, panel_context(auditor))
+    row = choose(loop, panel, "ACTIVE")
+    for name in ("SUSPEND", "DEACTIVATE", "EDIT", "RESET"):
+        button = panel.detail.buttons[name]
+        assert button.isVisibleTo(panel.detail) and not button.isEnabled()
+        assert "workspace:user:write" in button.toolTip()
+    assert "Your role lacks the permission workspace:user:write." in panel.detail.reasons.text()
+    assert run(loop, panel.controller.change_status(row, "SUSPEND")) is False
+    panel.controller.close()
+
+
+def test_a_403_answer_is_explained(
+    loop: qasync.QEventLoop, qtbot: QtBot, auditor: PortalClient, panel_context: Make,
+    admin: PortalClient,
+) -> None:  # fmt: skip
+    panel = build(loop, qtbot, panel_context(auditor))
+    # a server whose profile carries no permission codes: everything looks allowed
+    panel.controller.who = Who(Permissions(None))
+    row = choose(loop, panel, "ACTIVE")
+    assert panel.detail.buttons["SUSPEND"].isEnabled()
+
+    async def suspend() -> bool:
+        task = asyncio.ensure_future(panel.controller.run_action("SUSPEND"))
+        dialog = await wait_window(StatusChangeDialog)
+        dialog.confirm_button.click()
+        return await task
+
+    assert run(loop, suspend()) is False
+    text = panel.message.text
+    assert "does not allow" in text and "ACCESS.PERMISSION_DENIED" in text and "403" in text
+    assert run(loop, admin.accounts.get(row.biz_id)).account_status.code == "ACTIVE"
+    panel.controller.close()

@@ -1,0 +1,104 @@
+"""Helpers for the accounts, roles and portals panel tests (no tests here)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import qasync
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
+
+from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from portal_admin.ui.screenshots import save_screenshot
+
+T = TypeVar("T")
+W = TypeVar("W", bound=QWidget)
+
+ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
+SHOTS = Path("/tmp/shots/panels")
+
+
+def run(loop: qasync.QEventLoop, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+    """Run ``coro`` on the qasync loop with a time limit."""
+    result: T = loop.run_until_complete(asyncio.wait_for(coro, timeout))
+    return result
+
+
+async def settle(delay: float = 0.05) -> None:
+    """Let Qt lay out and paint."""
+    await asyncio.sleep(delay)
+
+
+async def drain(panel: Any) -> None:
+    """Wait for the panel's background loads (detail, reload) and list fetches to end.
+
+    Leave nothing running when ``run`` returns: qasync would otherwise run the sandbox's
+    thread-pool callbacks while Qt processes events outside the loop (see the report).
+    """
+    controller = panel.controller
+    await settle(0.02)
+    await controller.tasks.drain()
+    model = getattr(controller, "model", None)
+    wait_idle = getattr(model, "wait_idle", None)
+    if wait_idle is not None:
+        await wait_idle()
+    await controller.tasks.drain()
+
+
+async def wait_window(kind: type[W], timeout: float = 10.0) -> W:
+    """The visible top-level window of ``kind`` (waits for it to open)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, kind) and widget.isVisible():
+                return widget
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no {kind.__name__} opened")
+
+
+def visible(kind: type[QWidget]) -> list[QWidget]:
+    """The visible top-level windows of ``kind``."""
+    return [w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()]
+
+
+async def answer_box(accept: bool) -> QMessageBox:
+    """Answer the confirmation box that opens; returns it (its text stays readable)."""
+    box = await wait_window(QMessageBox)
+    if accept:
+        button = next(
+            b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole
+        )
+        button.click()
+    else:
+        box.reject()
+    return box
+
+
+def shot(widget: QWidget, name: str, language: str = "en") -> Path:
+    """Save ``widget`` as /tmp/shots/panels/[<lang>/]<name>."""
+    folder = SHOTS if language == "en" else SHOTS / language
+    return save_screenshot(widget, folder / name)
+
+
+async def sign_in_as(app: Any, email: str, password: str, language: str) -> PortalClient:
+    """A client of the in-process sandbox signed in with the authenticator code."""
+    client = PortalClient(
+        "http://sandbox.local",
+        ClientOptions(access_code="SANDBOX", language=language),  # type: ignore[arg-type]
+        transport=httpx.ASGITransport(app=app),
+        token_store=MemoryTokenStore(),
+    )
+    await client.__aenter__()
+    await client.auth.start(email, password)
+    totp = await client.http.get("/sandbox/totp", params={"email": email})
+    await client.auth.complete("OTP", totp.json()["data"]["code"])
+    return client
+
+
+def dialog_open(dialog: QDialog | None) -> bool:
+    """True while ``dialog`` is shown."""
+    return dialog is not None and dialog.isVisible()

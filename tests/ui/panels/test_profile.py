@@ -1,0 +1,93 @@
+"""The profile panel: live profile fields, own invitations, the change-password hook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import qasync
+
+from portal_admin.client import PortalClient
+from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.views.reference.profile_panel import ProfilePanel
+
+SHOTS = Path("/tmp/shots/panels")
+
+
+def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ProfilePanel:
+    panel = ProfilePanel(context)
+    qtbot.addWidget(panel)
+    panel.resize(1280, 640)
+    panel.show()
+    loop.run_until_complete(panel.wait_idle())
+    loop.run_until_complete(panel.invitations.wait_idle())
+    return panel
+
+
+def test_shows_the_live_profile_and_extra_fields(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    panel = build(qtbot, loop, panel_context(admin))
+    assert panel.field("accountEmail") == "admin@sandbox.test"
+    assert panel.field("accountName") == "Sandbox Administrator"
+    assert panel.field("accountPortal") == "System portal" or panel.field("accountPortal")
+    assert panel.field("accountStatus")
+    assert "Sandbox Operations (primary)" in panel.field("workspaces").splitlines()
+    assert "workspace:invitation:write" in panel.field("permissionCodes").splitlines()
+    assert panel.field("roles").splitlines() == [
+        "Owner in Sandbox Operations",
+        "Owner in Tenant Review",
+    ]
+    assert panel.field("mfaMethods").count(",") == 1
+    keys = list(panel.shown_keys())
+    assert keys[:3] == ["accountEmail", "accountName", "accountPortal"]
+    assert "workspaceBizId" not in keys and "pendingApproval" not in keys
+    assert len(panel.invitations.model.rows) == 5  # its own invitations, reused widget
+    assert not panel.change_password_button.isVisible()  # no hook: hidden
+    save_screenshot(panel, SHOTS / "profile.png")
+
+
+def test_change_password_hook(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    calls: list[Any] = []
+    panel = build(qtbot, loop, panel_context(admin, change_password=calls.append))
+    assert panel.change_password_button.isVisible()
+    assert panel.change_password_button.text() == "Change password\u2026"
+    with qtbot.waitSignal(panel.changePasswordRequested, timeout=1000):
+        panel.change_password_button.click()
+    assert calls == [panel]
+
+
+def test_async_change_password_hook_is_awaited(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    done: list[bool] = []
+
+    async def hook(_parent: Any) -> None:
+        done.append(True)
+
+    panel = build(qtbot, loop, panel_context(admin, change_password=hook))
+    panel.request_password_change()
+    loop.run_until_complete(panel.wait_idle())
+    assert done == [True]
+
+
+def test_auditor_profile(
+    qtbot: Any, loop: qasync.QEventLoop, auditor: PortalClient, panel_context: Any
+) -> None:
+    panel = build(qtbot, loop, panel_context(auditor))
+    assert panel.field("accountEmail") == "auditor@sandbox.test"
+    assert "workspace:invitation:write" not in panel.field("permissionCodes")
+
+
+def test_signed_out_profile_error_is_shown(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    loop.run_until_complete(admin.auth.logout())
+    panel = build(qtbot, loop, panel_context(admin))
+    assert panel.error.isVisible()
+    assert "could not be loaded" in panel.error.text()
+    assert "signed in" in panel.error.text()
+    assert list(panel.shown_keys()) == []
