@@ -177,3 +177,15 @@ def test_confirm_cancelled_task_closes_dialog(loop, qtbot) -> None:
         assert not shiboken6.isValid(box) or not box.isVisible()
 
     loop.run_until_complete(scenario())
+
+
+def test_error_summary_comes_from_the_exception_class() -> None:
+    """A refused refresh (AuthenticationError with a 404 code) reads as signed out."""
+    from portal_admin.client import AuthenticationError
+
+    exc = AuthenticationError(
+        "session ended", code="AUTH.SESSION_NOT_FOUND", http_status=404, request_id="r-1"
+    )
+    info = describe_error(exc)
+    assert "signed in" in info.summary
+    assert info.code == "AUTH.SESSION_NOT_FOUND" and info.request_id == "r-1"

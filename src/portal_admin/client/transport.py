@@ -5,6 +5,7 @@ Bodies are never logged; only the operation id, status, code, request id and dur
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -25,6 +26,7 @@ from .errors import (
     APIConnectionError,
     APITimeoutError,
     MalformedResponseError,
+    PortalError,
     ReadOnlyError,
     error_from_envelope,
 )
@@ -153,6 +155,12 @@ class Transport:
             envelope = (decode or plain_decoder(operation))(response, request_id)
             code = envelope.code
             return envelope, status, request_id
+        except asyncio.CancelledError:
+            code = CANCELLED
+            raise
+        except PortalError as exc:  # no usable answer: say why in the event
+            code = exc.code
+            raise
         finally:
             duration = time.perf_counter() - started
             log.info(
@@ -173,6 +181,10 @@ class Transport:
         """Exchange and return ``data``, raising the mapped error for an error envelope."""
         envelope, status, request_id = await self.exchange(operation, **kwargs)
         return check(envelope, status, request_id, operation)
+
+
+#: The code a RequestFinished event carries for a request abandoned before its answer.
+CANCELLED = "CLIENT.CANCELLED"
 
 
 def check(envelope: Envelope, status: int, request_id: str, operation: Operation) -> Any:

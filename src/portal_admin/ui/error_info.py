@@ -82,6 +82,27 @@ def _is_portal_error(exc: BaseException) -> bool:
     return all(hasattr(exc, name) for name in ("code", "http_status", "message", "request_id"))
 
 
+#: The client's status-error classes, by name (duck-typed: ui/ reads the client's classes by name).
+_CLASS_CATEGORY = {
+    "AuthenticationError": Category.AUTHENTICATION,
+    "PermissionDeniedError": Category.PERMISSION,
+    "NotFoundError": Category.NOT_FOUND,
+    "ConflictError": Category.CONFLICT,
+    "RateLimitedError": Category.RATE_LIMITED,
+    "ValidationError": Category.VALIDATION,
+    "ServerError": Category.SERVER,
+    "SecureChannelError": Category.SECURE_CHANNEL,
+}
+
+
+def _category(exc: BaseException, code: object, status: object) -> Category:
+    """The exception's own class decides; the code and status only when it does not."""
+    for cls in type(exc).__mro__:
+        if cls.__name__ in _CLASS_CATEGORY:
+            return _CLASS_CATEGORY[cls.__name__]
+    return category_for(code, status if isinstance(status, int) else None)
+
+
 def _is_kind(exc: BaseException, *names: str) -> bool:
     return any(cls.__name__ in names for cls in type(exc).__mro__)
 
@@ -98,7 +119,7 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         elif _is_kind(exc, "APIConnectionError", "PortalConnectionError", "ConnectionError"):
             summary = _tr(_NETWORK)
         else:
-            summary = _tr(_CATEGORY_TEXT[category_for(code, status)])
+            summary = _tr(_CATEGORY_TEXT[_category(exc, code, status)])
         return ErrorInfo(
             summary=summary,
             message=message,

@@ -16,11 +16,9 @@ from .sandbox_tools import SandboxTools
 if TYPE_CHECKING:  # the client (and httpx) are imported when the first client is built
     from portal_admin.client import ClientOptions, PortalClient
     from portal_admin.client.events import Event
+    from portal_admin.client.options import Language
 
 log = logging.getLogger(__name__)
-
-#: Headers that carry the UI language to the server.
-LANGUAGE_HEADERS = ("Accept-Language", "X-LOCALE")
 
 #: Builds the HTTP transport for a profile (None: the client's own network transport).
 TransportFactory = Callable[[Profile], Any]
@@ -38,12 +36,11 @@ def default_transport(profile: Profile) -> Any:
 def client_options(profile: Profile, language: str | None = None) -> ClientOptions:
     """The client options a profile stands for (``language`` overrides the profile's)."""
     from portal_admin.client import ClientOptions, TLSSettings
-    from portal_admin.client.options import Language
 
     access_code = profile.portal_access_code or (SANDBOX_ACCESS_CODE if profile.is_sandbox else "")
     return ClientOptions(
         access_code=access_code or None,
-        language=cast(Language, accept_language(language or profile.language)),
+        language=cast("Language", accept_language(language or profile.language)),
         workspace_id=profile.workspace_id or None,
         tls=TLSSettings(ca_bundle=profile.ca_bundle, allow_insecure_http=profile.allow_plain_http),
         read_only=profile.kiosk,
@@ -123,30 +120,10 @@ class ClientService(QObject):
         return accept_language(self._language or self._profile.language)
 
     def set_language(self, language: str | None) -> None:
-        """Speak ``language`` to the server from the next request on, on the live client too.
-
-        The client has no public way to change its options, so the language headers are
-        rewritten by a request hook on its httpx client (``client.http``); a new client is
-        built with the language in its options.
-        """
+        """Speak ``language`` to the server from the next request on, on the live client too."""
         self._language = language
         if self._client is not None:
-            self._install_language_hook(self._client)
-
-    def _install_language_hook(self, client: PortalClient) -> None:
-        wanted = self.accept_language
-        hooks = client.http.event_hooks
-        requests = [h for h in hooks.get("request", []) if not getattr(h, "_ui_language", False)]
-        if wanted != client.options.language:
-
-            async def speak(request: Any) -> None:
-                for header in LANGUAGE_HEADERS:
-                    if header in request.headers:
-                        request.headers[header] = wanted
-
-            speak._ui_language = True  # type: ignore[attr-defined]
-            requests.append(speak)
-        client.http.event_hooks = {**hooks, "request": requests}
+            self._client.set_language(cast("Language", self.accept_language))
 
     async def use_profile(self, profile: Profile) -> PortalClient:
         """Make ``profile`` the active one (closing the previous client) and return its client."""

@@ -43,14 +43,9 @@ def create_sandbox_app(
 
 def transport_for_app(app: Any) -> Any:
     """An httpx transport that serves ``app`` in-process."""
-    import portal_admin.client as client_package
+    from portal_admin.client import sandbox_transport
 
-    helper = getattr(client_package, "sandbox_transport", None)
-    if helper is not None:
-        return helper(app)
-    import httpx  # fallback until the client package offers sandbox_transport(app)
-
-    return httpx.ASGITransport(app=app)
+    return sandbox_transport(app)
 
 
 def sandbox_transport(
