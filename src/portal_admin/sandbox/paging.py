@@ -91,8 +91,10 @@ def order_by(
         field, _, rest = text.partition(",")
         field = field.strip()
         direction_text = rest.strip().lower() or "asc"
-        if field not in allowed or direction_text not in ("asc", "desc"):
+        if field not in allowed:
             raise invalid(f"cannot sort by {field[:64]!r}")
+        if direction_text not in ("asc", "desc"):
+            raise invalid(f"the sort direction {direction_text[:16]!r} is neither asc nor desc")
         direction = direction_text.upper()
         parts.append(f"{allowed[field]} {direction}")
     if not parts:
