@@ -1,0 +1,285 @@
+"""Browsing driver: ``python -m bench.drivers.browse --db PATH --accounts N [--builds K]
+[--scroll-to ROW]``; prints one JSON line.
+
+After sign-in (the in-process sandbox on a copy of a seeded database, as the built-in sandbox
+runs), it times the main window being built and shown with the accounts panel selected until
+the table has painted its first rows and the loop has turned once more; then the very request
+the panel sent for that page, replayed raw (``client.http``, JSON parsed), and the panel's own
+refresh (F5: the model reloads its first page) until painted again. Then it scrolls the
+accounts table down to row ``ROW`` (as a person holding the scroll bar at the bottom: one move
+per 16 ms frame, each loading the next page) while a 1 ms precise timer records the gaps
+between its ticks: the event loop's lag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from .ui_session import next_turn, panel_context, qt_loop, sandbox_transport, signed_in_client
+
+
+def build_window(context: Any) -> tuple[Any, Any, str]:
+    """The main window with every registered panel, the accounts panel selected; returns the
+    window, the accounts table and which panel it is (fallback: a ListView over the shared
+    PagedTableModel, when no accounts panel is registered)."""
+    from PySide6.QtWidgets import QTableView
+
+    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.panels import PanelRegistry, PanelSpec
+    from portal_admin.ui.views import register_all
+
+    registry = register_all(PanelRegistry())
+    kind = "accounts panel"
+    if registry.get("accounts") is None:
+        registry.register(PanelSpec("accounts", "Accounts", fallback_panel, order=0))
+        kind = "ListView fallback"
+    window = MainWindow(context.profile, context.runner, registry, context=context)
+    window.resize(1280, 800)
+    window.show()
+    panel = window.show_panel("accounts")
+    assert panel is not None, "the accounts panel was not built"
+    tables = panel.findChildren(QTableView)
+    assert tables, "the accounts panel has no table"
+    return window, tables[0], kind
+
+
+def fallback_panel(context: Any) -> Any:
+    """The shared ListView over PagedTableModel fed by client.accounts.query."""
+    from portal_admin.ui.list_view import ListView
+    from portal_admin.ui.paged_model import Column, PagedTableModel
+
+    columns = [
+        Column("email", "Email", lambda a: a.account_email, "accountEmail"),
+        Column("name", "Name", lambda a: a.account_name, "accountName"),
+        Column("status", "Status", lambda a: a.account_status.label),
+        Column("created", "Created", lambda a: a.created_at, "createdAt"),
+    ]
+
+    async def fetch(number: int, size: int, sort: list[tuple[str, str]]) -> Any:
+        return await context.client.accounts.query(
+            page=number, size=size, sort=[f"{f},{d}" for f, d in sort] or None
+        )
+
+    model = PagedTableModel(columns, fetch)
+    view = ListView(model)
+    model.refresh()
+    return view
+
+
+async def rows_painted(table: Any, timeout: float = 60.0) -> None:
+    """Wait until the table's viewport paints with at least one row, then one loop turn."""
+    from PySide6.QtCore import QEvent, QObject
+
+    done = asyncio.get_running_loop().create_future()
+
+    class Watch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if (
+                event.type() == QEvent.Type.Paint
+                and table.model().rowCount() > 0
+                and not done.done()
+            ):
+                done.set_result(None)
+            return False
+
+    watch = Watch()
+    table.viewport().installEventFilter(watch)
+    try:
+        await asyncio.wait_for(done, timeout)
+    finally:
+        table.viewport().removeEventFilter(watch)
+    await next_turn()
+
+
+class LagMeter:
+    """A 1 ms precise QTimer; the gaps between its ticks beyond 1 ms are the loop's lag."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(self._tick)
+        self.lags: list[float] = []
+        self._last = 0.0
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last:
+            self.lags.append(max(0.0, now - self._last - 0.001) * 1000)
+        self._last = now
+
+    def start(self) -> None:
+        self._last = 0.0
+        self.timer.start()
+
+    def stop(self) -> list[float]:
+        self.timer.stop()
+        return self.lags
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, int(-(-p * len(ordered) // 100)) - 1))]
+
+
+async def scroll_to(table: Any, target: int, timeout: float = 600.0) -> tuple[float, int]:
+    """Hold the scroll bar at the bottom until row ``target`` is loaded; show it."""
+    model = table.model()
+    start = time.perf_counter()
+    bar = table.verticalScrollBar()
+    while model.rowCount() <= target:
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError(f"only {model.rowCount()} rows after {timeout} s")
+        bar.setValue(bar.maximum())
+        await asyncio.sleep(0.016)
+    table.scrollTo(model.index(target, 0))
+    await rows_painted(table)
+    return time.perf_counter() - start, model.rowCount()
+
+
+class Profiled:
+    """pyinstrument around a phase, written to ``<dir>/<name>.txt`` (off when dir is None)."""
+
+    def __init__(self, folder: Path | None, name: str) -> None:
+        self.folder = folder
+        self.name = name
+        self.profiler: Any = None
+
+    def start(self) -> None:
+        if self.folder is not None and self.profiler is None:
+            from pyinstrument import Profiler
+
+            self.profiler = Profiler(interval=0.0005, async_mode="disabled")
+            self.profiler.start()
+
+    def stop(self) -> None:
+        if self.profiler is None or self.folder is None:
+            return
+        self.profiler.stop()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        text = self.profiler.output_text(unicode=False, color=False, show_all=False)
+        (self.folder / f"{self.name}.txt").write_text(text)
+        self.profiler = None
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from portal_admin.protocol.operations import OPERATIONS
+
+    from .ui_session import peak_rss_kib
+
+    _app, transport = sandbox_transport(args.db, args.accounts, fixes=args.fixes)
+    client = await signed_in_client(transport)
+    context = panel_context(client)
+    sent: list[Any] = []
+    query_path = OPERATIONS["accounts.query"].path
+
+    async def record(request: Any) -> None:
+        if request.url.path == query_path and not sent:
+            sent.append(request)
+
+    client.http.event_hooks["request"].append(record)
+    first_page: list[float] = []
+    kind = ""
+    profiler = Profiled(args.profile, "first-page")
+    for i in range(args.builds):
+        sent.clear()
+        if i == args.builds - 1:
+            profiler.start()
+        start = time.perf_counter()
+        window, table, kind = build_window(context)
+        await rows_painted(table)
+        first_page.append(time.perf_counter() - start)
+        if args.fixes and i == args.builds - 1:  # as the program would: once, when shown
+            from ..fixes import freeze_gc
+
+            freeze_gc()
+        if i < args.builds - 1:  # one window at a time, as the program has
+            window.close()
+            window.deleteLater()
+            await asyncio.sleep(0.05)
+    profiler.stop()
+    await asyncio.sleep(0.2)
+    request = sent[0]
+    replay = {
+        "method": request.method,
+        "url": request.url.raw_path.decode("ascii"),
+        "headers": dict(request.headers),
+        "content": request.content,
+    }
+    raw: list[float] = []
+    for _ in range(max(5, args.builds * 3)):
+        start = time.perf_counter()
+        response = await client.http.request(**replay)
+        response.json()
+        raw.append(time.perf_counter() - start)
+
+    refresh: list[float] = []
+    profiler = Profiled(args.profile, "refresh")
+    profiler.start()
+    for _ in range(max(3, args.builds)):
+        start = time.perf_counter()
+        table.model().refresh()
+        await rows_painted(table)
+        refresh.append(time.perf_counter() - start)
+    profiler.stop()
+    await asyncio.sleep(0.2)
+
+    idle = LagMeter()
+    idle.start()
+    await asyncio.sleep(0.5)
+    idle_lags = idle.stop()
+
+    meter = LagMeter()
+    profiler = Profiled(args.profile, "scroll")
+    profiler.start()
+    meter.start()
+    scroll_seconds, rows = await scroll_to(table, args.scroll_to)
+    lags = meter.stop()
+    profiler.stop()
+    await client.aclose()
+    return {
+        "panel": kind,
+        "request": request.content.decode(errors="replace"),
+        "first_page_s": first_page,
+        "first_page_median_s": statistics.median(first_page),
+        "raw_fetch_median_s": statistics.median(raw),
+        "refresh_median_s": statistics.median(refresh),
+        "scroll_s": scroll_seconds,
+        "rows_loaded": rows,
+        "lag_p99_ms": percentile(lags, 99),
+        "lag_max_ms": max(lags, default=0.0),
+        "lag_ticks": len(lags),
+        "idle_lag_p99_ms": percentile(idle_lags, 99),
+        "idle_lag_max_ms": max(idle_lags, default=0.0),
+        "peak_rss_kib": peak_rss_kib(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--accounts", type=int, required=True)
+    parser.add_argument("--builds", type=int, default=3)
+    parser.add_argument("--scroll-to", type=int, default=10_000)
+    parser.add_argument("--profile", type=Path, help="write pyinstrument profiles here")
+    parser.add_argument("--fixes", action="store_true", help="with bench/patches applied")
+    args = parser.parse_args()
+    _qapp, loop = qt_loop()
+    with loop:
+        result = loop.run_until_complete(run(args))
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
