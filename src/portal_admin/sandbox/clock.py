@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import UTC, datetime
 from typing import Protocol
 
 
@@ -52,7 +51,12 @@ def to_ms(seconds: float) -> int:
 
 
 def iso(ms: int | None) -> str | None:
-    """Epoch milliseconds as ISO 8601 UTC (``2026-01-02T03:04:05Z``); None stays None."""
+    """Epoch milliseconds as ISO 8601 UTC (``2026-01-02T03:04:05Z``); None stays None.
+
+    ``time.strftime``, not ``datetime.strftime``: the latter imports ``time`` on every call,
+    which goes through PySide6's import hook when the sandbox runs inside the desktop program
+    (5x slower; a third of the time of an accounts page, see docs/performance.md).
+    """
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms // 1000))

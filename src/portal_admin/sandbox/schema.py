@@ -57,6 +57,9 @@ CREATE INDEX IF NOT EXISTS ix_accounts_status_created ON accounts (status, creat
 CREATE INDEX IF NOT EXISTS ix_accounts_status_updated ON accounts (status, updated_at);
 CREATE INDEX IF NOT EXISTS ix_accounts_institution ON accounts (institution_biz_id, created_at);
 CREATE INDEX IF NOT EXISTS ix_accounts_portal ON accounts (portal, created_at);
+-- Prefix searches in the default order (newest first) read a covering index, not the rows.
+CREATE INDEX IF NOT EXISTS ix_accounts_email_created ON accounts (email_key, created_at);
+CREATE INDEX IF NOT EXISTS ix_accounts_name_created ON accounts (name_key, created_at);
 
 -- Every word of an account's name (search keys), for the word-prefix name filter.
 CREATE TABLE IF NOT EXISTS account_words (

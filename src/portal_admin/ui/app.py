@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
+import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 

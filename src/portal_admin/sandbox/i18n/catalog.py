@@ -51,6 +51,7 @@ def error_message(code: str, lang: str) -> str:
     return code
 
 
+@cache
 def enum_texts(type_name: str, code: str, lang: str) -> tuple[str, str]:
     """The label and description of one enum member, in ``lang``."""
     entry = _load("enums.json").get(type_name, {}).get(code, {})

@@ -75,6 +75,10 @@ ResetCaller = Annotated[Caller, Depends(require("accounts.password_reset"))]
 UpdateCaller = Annotated[Caller, Depends(require("accounts.update"))]
 
 
+#: A one-word name search: accounts having a word that starts with the text.
+WORD_MATCH = "id IN (SELECT account_id FROM account_words WHERE word >= ? AND word < ?)"
+
+
 def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
     """The WHERE clause of a query (every condition can use an index)."""
     where: list[str] = []
@@ -103,7 +107,7 @@ def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
         where.append("name_key >= ? AND name_key < ?")
         params += [name, name + TOP]
     elif name:
-        where.append("id IN (SELECT account_id FROM account_words WHERE word >= ? AND word < ?)")
+        where.append(WORD_MATCH)
         params += [name, name + TOP]
     return (" WHERE " + " AND ".join(where)) if where else "", params
 
@@ -114,6 +118,11 @@ def query_sql(body: QueryBody, sorts: list[str]) -> tuple[str, str, list[Any]]:
     order = order_by(sorts, SORTABLE, default=DEFAULT_ORDER, tiebreak="id")
     page_sql = f"SELECT * FROM accounts{where} {order} LIMIT ? OFFSET ?"  # noqa: S608
     count_sql = f"SELECT count(*) FROM accounts{where}"  # noqa: S608
+    if where == " WHERE " + WORD_MATCH:
+        # The word index alone answers the total (no lookup of each matching account).
+        count_sql = (
+            "SELECT count(DISTINCT account_id) FROM account_words WHERE word >= ? AND word < ?"
+        )
     return page_sql, count_sql, params
 
 
