@@ -171,6 +171,10 @@ class Application:
         workspace.window.set_language_checked(self.languages.language.code)
         self.workspace = workspace
         workspace.show()
+        # Everything alive now (modules, Qt wrappers, this window) lives as long as the
+        # program: keep it out of the collector's full passes, which otherwise stall the event
+        # loop for 60-100 ms at a time while thousands of rows load (docs/performance.md).
+        gc.freeze()
         return workspace
 
     # -- while running -------------------------------------------------------------------------
