@@ -99,8 +99,8 @@ class Ctx:
         return (self.request.headers.get("x-client-hash") or "").strip()[:256]
 
 
-def get_ctx(request: Request) -> Ctx:
-    """The request context."""
+async def get_ctx(request: Request) -> Ctx:
+    """The request context (async: a plain def would run in a worker thread per request)."""
     state: SandboxState = request.app.state.sandbox
     return Ctx(
         state,
