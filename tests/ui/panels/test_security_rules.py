@@ -210,11 +210,10 @@ def test_login_result_labels(qapp: object) -> None:
     ]
 
 
-def test_history_filter_params() -> None:
-    assert HistoryFilter().params() == {}
-    params = HistoryFilter(2, date(2026, 3, 1), date(2026, 3, 2)).params()
-    assert params["result"] == 2
-    start = datetime.fromisoformat(params["from"])
-    end = datetime.fromisoformat(params["to"])
+def test_history_filter_query() -> None:
+    assert HistoryFilter().query() == {"result": None}
+    query = HistoryFilter(2, date(2026, 3, 1), date(2026, 3, 2)).query()
+    assert query["result"] == 2
+    start, end = query["date_from"], query["date_to"]
     assert start.astimezone().date() == date(2026, 3, 1) and start.astimezone().hour == 0
     assert end - start == timedelta(days=2, milliseconds=-1)

@@ -109,3 +109,44 @@ def test_shots(
         assert not await task
 
     run(loop, lockout())
+
+
+def test_tour_hooks(
+    loop: qasync.QEventLoop,
+    client: Any,
+    language: str,
+    panel_context: Callable[..., Any],
+    qtbot: Any,
+) -> None:
+    """``tour_ready`` loads; ``tour_steps`` open the masked codes and the lockout warning."""
+    ctx = panel_context(client, tour=True)
+    mfa, whitelist = MfaPanel(ctx), IpWhitelistPanel(ctx)
+    for panel in (mfa, whitelist):
+        qtbot.addWidget(panel)
+
+    async def tour() -> list[str]:
+        names = []
+        for panel in (mfa, whitelist):
+            await panel.tour_ready()
+            assert panel.loaded
+            for step in await panel.tour_steps():
+                widget: Any = await step.prepare()
+                names.append(step.name)
+                if step.name == "mfa-backup-codes-generated":
+                    assert {label.text() for label in widget.code_labels} == {MASK}
+                if step.name == "ip-whitelist-lockout-warning":
+                    assert "lock yourself out" in widget.text()
+                assert step.cleanup is not None
+                await step.cleanup(widget)
+        await mfa.wait_idle()
+        await whitelist.wait_idle()
+        return names
+
+    assert run(loop, tour()) == [
+        "mfa-backup-codes-generated",
+        "ip-whitelist-invalid",
+        "ip-whitelist-lockout-warning",
+    ]
+    assert whitelist.model.all_valid and not whitelist.model.dirty
+    assert not run(loop, client.security.ip_whitelist()).enabled
+    assert mfa.codes_dialog is None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+from typing import Any
 
 from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE, Page
 
@@ -76,17 +78,46 @@ class SecurityArea(Area):
 
     @operation("security.login_history")
     async def login_history(
-        self, *, page: int = 0, size: int = DEFAULT_PAGE_SIZE
+        self,
+        *,
+        page: int = 0,
+        size: int = DEFAULT_PAGE_SIZE,
+        result: int | None = None,
+        date_from: datetime | None = None,
+        date_to: datetime | None = None,
+        sort: Sequence[tuple[str, str]] = (),
     ) -> Page[LoginHistoryItem]:
-        """One page (zero-based) of sign-in attempts, newest first."""
+        """One page (zero-based) of sign-in attempts, newest first unless ``sort`` says.
+
+        The specification does not show the query parameters; these are the sandbox's
+        (``result``, ``from``, ``to``, ``sort=field,direction``), recorded in
+        docs/sandbox-areas.md.
+        """
         # Shape-A collections number their pages from 1 on the wire (like currentPage).
-        params = {"page": page + 1, "size": size}
+        params: dict[str, Any] = {"page": page + 1, "size": size}
+        if result is not None:
+            params["result"] = result
+        if date_from is not None:
+            params["from"] = date_from.isoformat()
+        if date_to is not None:
+            params["to"] = date_to.isoformat()
+        if sort:
+            params["sort"] = [f"{field},{direction}" for field, direction in sort]
         data = await self._call("security.login_history", params=params)
         return as_page(data, LoginHistoryItem, "security.login_history")
 
     @operation("security.login_history")
     def iterate_login_history(
-        self, *, size: int = DEFAULT_PAGE_SIZE
+        self,
+        *,
+        size: int = DEFAULT_PAGE_SIZE,
+        result: int | None = None,
+        date_from: datetime | None = None,
+        date_to: datetime | None = None,
     ) -> AsyncIterator[LoginHistoryItem]:
-        """Every sign-in attempt, page by page."""
-        return iterate_pages(lambda n: self.login_history(page=n, size=size))
+        """Every sign-in attempt under the same filters, page by page."""
+        return iterate_pages(
+            lambda n: self.login_history(
+                page=n, size=size, result=result, date_from=date_from, date_to=date_to
+            )
+        )

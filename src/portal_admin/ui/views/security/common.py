@@ -12,6 +12,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from qasync import asyncSlot as _async_slot
 
+from ...confirm import confirm_production_change
 from ...error_info import ErrorInfo, describe_error
 from ...operations import Op
 from ...panels import PanelContext
@@ -167,6 +168,23 @@ class SecurityPanel(QWidget):
         reason = self.permissions.reason(operation_id)
         button.setEnabled(enabled and reason is None)
         button.setToolTip(reason or "")
+
+    def refresh(self) -> None:
+        """Reload (F5)."""
+        self.start_reload()
+
+    async def tour_ready(self) -> None:
+        """Return once the panel shows its data (``--tour``)."""
+        if not self.loaded and (self._load is None or self._load.done()):
+            self.start_reload()
+        await self.wait_idle()
+
+    async def confirm_change(self, action: str) -> bool:
+        """The program's confirmation before a change (asks on production profiles only)."""
+        hook = self.context.extras.get("confirm_change")
+        if callable(hook):
+            return bool(await hook(action, self))
+        return await confirm_production_change(self, self.context.profile, action)
 
     async def execute(self, op: Op[Any]) -> Any:
         """Run ``op`` through the runner (failures are shown by it, with code and request id)."""

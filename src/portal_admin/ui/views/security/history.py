@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from portal_admin.client.areas._base import as_page
 from portal_admin.client.records import LoginHistoryItem
 from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
 
@@ -37,7 +36,6 @@ from .formatting import format_time, login_result_label, shorten_user_agent
 log = logging.getLogger(__name__)
 
 _CONTEXT = "LoginHistoryPanel"
-OPERATION = "security.login_history"
 
 #: Result filter choices: (key, server value, source text).
 RESULTS = (
@@ -60,36 +58,25 @@ class HistoryFilter:
     start: date | None = None
     end: date | None = None
 
-    def params(self) -> dict[str, Any]:
-        """The query parameters the server filters by (``result``, ``from``, ``to``)."""
-        params: dict[str, Any] = {}
-        if self.result is not None:
-            params["result"] = self.result
+    def query(self) -> dict[str, Any]:
+        """The filters as keyword arguments of ``client.security.login_history``."""
+        query: dict[str, Any] = {"result": self.result}
         if self.start is not None:
-            params["from"] = datetime.combine(self.start, time.min).astimezone().isoformat()
+            query["date_from"] = datetime.combine(self.start, time.min).astimezone()
         if self.end is not None:
             end = datetime.combine(self.end + timedelta(days=1), time.min).astimezone()
-            params["to"] = (end - timedelta(milliseconds=1)).isoformat(timespec="milliseconds")
-        return params
+            query["date_to"] = end - timedelta(milliseconds=1)
+        return query
 
 
 async def fetch_history(
     client: Any, flt: HistoryFilter, number: int, size: int, sort: SortSpec
 ) -> Page[LoginHistoryItem]:
-    """One page (zero-based) of the history under ``flt`` and ``sort``.
-
-    ``client.security.login_history`` takes no filter or sort (yet), so a filtered or sorted
-    query goes through the same operation with the sandbox's documented query parameters.
-    """
-    params = flt.params()
-    if not params and not sort:
-        page: Page[LoginHistoryItem] = await client.security.login_history(page=number, size=size)
-        return page
-    params.update(page=number + 1, size=size)
-    if sort:
-        params["sort"] = [f"{field},{direction}" for field, direction in sort]
-    data = await client.security._call(OPERATION, params=params)
-    return as_page(data, LoginHistoryItem, OPERATION)
+    """One page (zero-based) of the history under ``flt`` and ``sort``."""
+    page: Page[LoginHistoryItem] = await client.security.login_history(
+        page=number, size=size, sort=sort, **flt.query()
+    )
+    return page
 
 
 async def chart_days(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import datetime
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -32,9 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...confirm import confirm, confirm_production_change
+from ...confirm import confirm
 from ...operations import Op
 from ...panels import PanelContext
+from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
 from .common import SecurityPanel, async_slot
 from .formatting import format_time
@@ -524,9 +527,7 @@ class IpWhitelistPanel(SecurityPanel):
     async def _lockout_ok(self, entries: Sequence[str]) -> bool:
         """True when ``entries`` contain the current address, or the person accepts the risk."""
         if covers(entries, self.current_ip):
-            return await confirm_production_change(
-                self, self.context.profile, _tr("Change the IP whitelist.")
-            )
+            return await self.confirm_change(_tr("Change the IP whitelist."))
         address = self.current_ip or _tr("(unknown)")
         return await confirm(
             self,
@@ -560,9 +561,7 @@ class IpWhitelistPanel(SecurityPanel):
         if self.enabled:
             if not await self._lockout_ok(entries):
                 return False
-        elif not await confirm_production_change(
-            self, self.context.profile, _tr("Change the IP whitelist.")
-        ):
+        elif not await self.confirm_change(_tr("Change the IP whitelist.")):
             return False
         result = await self.execute(
             Op(
@@ -598,9 +597,7 @@ class IpWhitelistPanel(SecurityPanel):
 
     async def disable(self) -> bool:
         """Stop enforcing the whitelist."""
-        if not await confirm_production_change(
-            self, self.context.profile, _tr("Disable the IP whitelist.")
-        ):
+        if not await self.confirm_change(_tr("Disable the IP whitelist.")):
             return False
         result = await self.execute(
             Op(
@@ -621,6 +618,38 @@ class IpWhitelistPanel(SecurityPanel):
             self._update_controls()
         else:
             self._apply(whitelist)
+
+    async def tour_steps(self) -> list[TourStep]:
+        """Invalid entries, then the lockout warning (declined), for ``--tour``."""
+        return [
+            TourStep("ip-whitelist-invalid", self._tour_invalid, self._tour_revert),
+            TourStep("ip-whitelist-lockout-warning", self._tour_lockout, self._tour_decline),
+        ]
+
+    async def _tour_invalid(self) -> QWidget:
+        self.model.add_entry("198.51.100.300")
+        self.model.add_entry("10.0.0.1/8")
+        self.add_edit.setText("2001:db8::/200")
+        return self.window()
+
+    async def _tour_revert(self, _widget: QWidget) -> None:
+        self.add_edit.clear()
+        self.model.set_entries(self.whitelist.entries if self.whitelist else [])
+        self._update_controls()
+
+    async def _tour_lockout(self) -> QWidget:
+        self._tour_task = self.spawn(self.enable())
+        for _ in range(200):
+            box = self.findChild(QMessageBox)
+            if box is not None and box.isVisible():
+                return box
+            await asyncio.sleep(0.01)
+        raise RuntimeError("the lockout warning did not open")
+
+    async def _tour_decline(self, widget: QWidget) -> None:
+        if isinstance(widget, QMessageBox):
+            widget.reject()
+        await self.wait_idle()
 
     @async_slot()
     async def _on_revert(self) -> None:

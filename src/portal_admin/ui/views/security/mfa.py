@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -30,6 +32,7 @@ from portal_admin.client.records import BackupCodeSummary
 from ...confirm import confirm
 from ...operations import Op
 from ...panels import PanelContext
+from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
 from .backup_codes import BackupCodesDialog
 from .common import SecurityPanel, async_slot
@@ -306,6 +309,28 @@ class MfaPanel(SecurityPanel):
         self.codes_dialog = codes_dialog
         codes_dialog.open()
         return codes_dialog
+
+    async def tour_steps(self) -> list[TourStep]:
+        """The new-codes dialog (codes masked in the tour), for ``--tour``."""
+        return [TourStep("mfa-backup-codes-generated", self._tour_codes, self._tour_close)]
+
+    async def _tour_codes(self) -> QWidget:
+        task = self.spawn(self.generate_codes())
+        for _ in range(200):
+            box = self.findChild(QMessageBox)
+            if box is not None and box.isVisible():
+                for button in box.buttons():
+                    if box.buttonRole(button) == QMessageBox.ButtonRole.AcceptRole:
+                        button.click()
+                break
+            await asyncio.sleep(0.01)
+        dialog: BackupCodesDialog | None = await task
+        if dialog is None:
+            raise RuntimeError("no backup codes were generated")
+        return dialog
+
+    async def _tour_close(self, widget: QWidget) -> None:
+        widget.close()
 
     def _codes_closed(self, _result: int) -> None:
         dialog = self.codes_dialog
