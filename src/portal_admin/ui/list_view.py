@@ -160,8 +160,10 @@ class ListView(QWidget):
             self.detail_widget.setParent(None)
         self.detail_widget = widget
         self.splitter.addWidget(widget)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        # The table is what people scan: it gets about 70% of the width, the detail the rest.
+        self.splitter.setStretchFactor(0, 7)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([7000, 3000])
 
     def current_row(self) -> Any:
         """The row object of the current row, or None."""
