@@ -3,6 +3,11 @@
 Start-up shows the sign-in window for the chosen profile; on sign-in a :class:`Workspace`
 (the main window) takes over; logout goes back to the sign-in window. The API client is
 built on the first sign-in attempt, so the first window needs neither httpx nor the sandbox.
+
+Kiosk mode (``--kiosk``, or forced by the machine's policy, ``kiosk/policy.py``): the profile
+is pinned and built read-only, the sign-in window is full screen and cannot be closed, a
+kiosk guard hides every mutating control of every window, and signing out (or the idle time
+running out) goes back to the kiosk sign-in. See docs/kiosk.md.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import qasync
 from PySide6.QtWidgets import QApplication
@@ -34,6 +39,10 @@ from .signin.flow import SignInFlow
 from .signin.window import SignInWindow
 from .theme import ThemeManager
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .kiosk.guard import CloseRefusal, KioskGuard
+    from .kiosk.policy import KioskPolicy, KioskSettings
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +97,20 @@ class Application:
         self.sign_in_window: SignInWindow | None = None
         self.workspace: Workspace | None = None
         self.profile: Profile = sandbox_profile()
+        #: Kiosk mode's settings and guards (None outside kiosk mode), set by :meth:`start`.
+        self.kiosk: KioskSettings | None = None
+        self.guard: KioskGuard | None = None
+        self.close_refusal: CloseRefusal | None = None
         self._quit = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- start-up ------------------------------------------------------------------------------
 
     def choose_profile(self) -> Profile:
-        """--sandbox or --tour, else --profile NAME, else the last used, else the sandbox."""
+        """The policy's pinned profile; else --sandbox or --tour, else --profile NAME, else the
+        last used, else the sandbox."""
+        if self.options.policy is not None:
+            return self.pinned_profile(self.options.policy)
         if self.options.sandbox or self.options.tour is not None:
             return sandbox_profile()
         profiles = self.store.load()
@@ -106,13 +122,43 @@ class Application:
             log.warning("no profile called %r; using the sandbox", self.options.profile)
         return profiles[0]
 
+    def pinned_profile(self, policy: KioskPolicy) -> Profile:
+        """The profile the policy pins (inline, the sandbox, or a stored one by name)."""
+        from .kiosk.policy import PolicyError
+
+        if policy.profile_inline is not None:
+            try:
+                return Profile.from_json(dict(policy.profile_inline))
+            except (TypeError, ValueError) as exc:
+                raise PolicyError(f"{policy.source}: the inline profile: {exc}") from exc
+        if policy.pins_sandbox:
+            return sandbox_profile()
+        found = self.store.find(policy.profile_name or "")
+        if found is None:
+            raise PolicyError(f"{policy.source}: no profile called {policy.profile_name!r}")
+        return found
+
     def start(self) -> SignInWindow:
         """Pick the profile and language, build the service, show the sign-in window."""
         profile = self.choose_profile()
         if self.options.kiosk:
+            from .kiosk.guard import CloseRefusal, KioskGuard
+            from .kiosk.policy import kiosk_settings
+
             profile = profile.replace(kiosk=True)
+            self.kiosk = kiosk_settings(self.options, profile.idle_lock_minutes)
+            assert self.kiosk is not None
+            self.guard = KioskGuard(csv_export=self.kiosk.csv_export, parent=self.qapp)
+            self.guard.install()
+            self.close_refusal = CloseRefusal(parent=self.qapp)
+            from .kiosk.marking import ReadOnlyMarking, set_current
+
+            set_current(ReadOnlyMarking("", csv_export=self.kiosk.csv_export))
+            log.info("kiosk mode: profile %r pinned, read-only", profile.name)
         self.profile = profile
         language = self.languages.set_language(self.options.lang or profile.language)
+        if self.kiosk is not None and not self.kiosk.allows_language(language.code):
+            language = self.languages.set_language(self.kiosk.languages[0])
         self.service = self._service_factory(profile, language.code)
         self.shutdown.register(self.service.close, "close the API client")
         return self.show_sign_in()
@@ -136,22 +182,36 @@ class Application:
         window.signedIn.connect(self._signed_in)
         window.closed.connect(self.request_quit)
         self.sign_in_window = window
-        window.show()
+        if self.close_refusal is not None:  # kiosk: full screen, no way to close it
+            self.close_refusal.watch(window)
+            window.credentials.use_admin_button.hide()
+            if self.options.tour is None:
+                window.showFullScreen()
+            else:  # comparable pictures: a fixed size
+                window.resize(1280, 800)
+                window.show()
+        else:
+            window.show()
         window.raise_()
         return window
+
+    def _close_sign_in(self, window: SignInWindow) -> None:
+        if self.close_refusal is not None:
+            self.close_refusal.release(window)
+        window.closed.disconnect(self.request_quit)
+        window.close()
+        window.deleteLater()
 
     def _signed_in(self, email: str) -> None:
         window, self.sign_in_window = self.sign_in_window, None
         if window is not None:
-            window.closed.disconnect(self.request_quit)
-            window.close()
-            window.deleteLater()
+            self._close_sign_in(window)
         log.info("signed in; opening the main window")
         self._remember_profile()
         self.open_workspace()
 
     def _remember_profile(self) -> None:
-        if self.service is None or self.options.tour is not None:
+        if self.service is None or self.options.tour is not None or self.kiosk is not None:
             return
         self.profile = self.service.profile
         try:
@@ -163,7 +223,12 @@ class Application:
         """The main window for the signed-in service."""
         assert self.service is not None
         workspace = Workspace(
-            self.service, self.runner, self.registry, tour=self.options.tour is not None
+            self.service,
+            self.runner,
+            self.registry,
+            tour=self.options.tour is not None,
+            kiosk=self.kiosk,
+            guard=self.guard,
         )
         workspace.logoutRequested.connect(lambda: self.spawn(self.logout()))
         workspace.languageRequested.connect(self.set_language)
@@ -206,10 +271,14 @@ class Application:
         workspace.close()
         workspace.deleteLater()
         log.info("logged out")
-        return self.show_sign_in(email)
+        # kiosk: the next person at the workstation does not see who was signed in
+        return self.show_sign_in("" if self.kiosk is not None else email)
 
     def set_language(self, code: str | None) -> None:
         """Switch the UI language at run time; the server is asked in it from now on too."""
+        if self.kiosk is not None and not self.kiosk.allows_language(code or ""):
+            log.warning("kiosk policy: language %s is not offered; ignored", code)
+            return
         language = self.languages.set_language(code)
         if self.service is not None:
             self.service.set_language(language.code)
@@ -227,7 +296,14 @@ class Application:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.request_quit)
-        self.start()
+        from .kiosk.policy import PolicyError
+
+        try:
+            self.start()
+        except PolicyError as exc:  # fail closed: the pinned profile cannot be used
+            log.error("kiosk policy unusable, not starting: %s", exc)
+            await self.close()
+            return 2
         status = 0
         if self.options.tour is not None:
             from .tour import run_program_tour
@@ -251,10 +327,13 @@ class Application:
             self.workspace.close()
             self.workspace = None
         if self.sign_in_window is not None:
-            self.sign_in_window.closed.disconnect(self.request_quit)
-            self.sign_in_window.close()
-            self.sign_in_window.deleteLater()
+            self._close_sign_in(self.sign_in_window)
             self.sign_in_window = None
+        if self.guard is not None:
+            from .kiosk.marking import set_current
+
+            self.guard.remove()
+            set_current(None)
         await self.shutdown.run()
 
 
@@ -274,6 +353,14 @@ def run(options: StartOptions, argv: Sequence[str]) -> int:
     """Start the program and block until it ends; returns the exit status."""
     setup_logging()
     log.info("portal-admin %s starting", __version__)
+    from .kiosk.policy import PolicyError, apply_policy, load_policy
+
+    try:
+        options = apply_policy(options, load_policy())
+    except PolicyError as exc:  # fail closed: a damaged policy never means "no policy"
+        log.error("kiosk policy unusable, not starting: %s", exc)
+        print(f"portal-admin: kiosk policy unusable, not starting: {exc}", file=sys.stderr)
+        return 2
     qapp = create_qapp(argv)
     from .views import register_all
 

@@ -4,6 +4,11 @@ UTF-8 with a BOM (spreadsheets then detect the encoding), a chosen delimiter, ev
 quoted, and cells a spreadsheet would run as formulas neutralized as OWASP's CSV injection
 guidance says: a leading ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a ``'``
 prefix. The file is written atomically: a cancelled or failed export leaves nothing behind.
+
+A kiosk (read-only) export ends with an empty row and then a marking row
+(``READ-ONLY EXPORT — <time> — <account>``): the header stays the first row, so spreadsheets
+and CSV readers recognise it, and the empty row keeps the marking out of the table's range
+(filters, sorting and pivot tables stop at it). See docs/kiosk.md.
 """
 
 from __future__ import annotations
@@ -45,10 +50,12 @@ async def export_csv(
     delimiter: str = ",",
     page_size: int = MAX_PAGE_SIZE,
     progress: Progress | None = None,
+    footer: str | None = None,
 ) -> int:
     """Write every row of ``query`` to ``path``; returns the number of rows written.
 
-    Cancel by cancelling the task; the target file is then left untouched.
+    Cancel by cancelling the task; the target file is then left untouched. ``footer``, when
+    given, is written after an empty row at the end (the read-only marking).
     """
     if delimiter not in DELIMITERS.values():
         raise ValueError(f"unsupported delimiter {delimiter!r}")
@@ -67,4 +74,7 @@ async def export_csv(
             if not page.has_next or not page.items:
                 break
             number += 1
+        if footer is not None:
+            writer.writerow([])
+            writer.writerow([neutralize(footer)])
     return written

@@ -158,7 +158,18 @@ async def run_export(
     query: Query[Any],
     suggested_name: str,
 ) -> Path | None:
-    """Ask for options, export with progress and cancel; the written file, or None."""
+    """Ask for options, export with progress and cancel; the written file, or None.
+
+    In a kiosk session the file carries the read-only marking; an export the kiosk policy
+    forbids is refused (its buttons are hidden too).
+    """
+    from .kiosk import marking as kiosk_marking
+
+    marking = kiosk_marking.current()
+    if marking is not None and not marking.csv_export:
+        log.warning("CSV export refused: the kiosk policy forbids it")
+        return None
+    footer = kiosk_marking.csv_footer(marking) if marking is not None else None
     folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     options = ExportOptionsDialog(Path(folder or Path.home()) / suggested_name, parent)
     try:
@@ -169,7 +180,14 @@ async def run_export(
         options.deleteLater()
     progress = ExportProgressDialog(parent)
     task = asyncio.ensure_future(
-        export_csv(path, columns, query, delimiter=delimiter, progress=progress.set_progress)
+        export_csv(
+            path,
+            columns,
+            query,
+            delimiter=delimiter,
+            progress=progress.set_progress,
+            footer=footer,
+        )
     )
     progress.rejected.connect(task.cancel)
     progress.open()

@@ -1,5 +1,11 @@
 """The main window shell: banner and account header, panel navigation, status bar, shortcuts,
 idle lock. Panels come from a :class:`PanelRegistry`; sign-in plugs in through hooks.
+
+In kiosk mode (``kiosk`` settings given) the window is read-only and cannot be left: a
+permanent read-only banner beside the environment banner, no Quit and no change of password
+(File holds Lock and Sign out), a close is refused, the panels that only change things are
+left out, every mutating control is hidden by the kiosk guard, and the idle time signs out
+(``idleSignOut``) instead of locking.
 """
 
 from __future__ import annotations
@@ -8,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
@@ -34,8 +40,13 @@ from .i18n import LANGUAGES
 from .idle import IdleMonitor
 from .operations import OperationRunner
 from .panels import PanelContext, PanelRegistry, PanelSpec
+from .permissions import tag_operation
 from .profiles import Profile
 from .text import QT_TRANSLATE_NOOP, fill
+
+if TYPE_CHECKING:
+    from .kiosk.guard import KioskGuard
+    from .kiosk.policy import KioskSettings
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +132,8 @@ class MainWindow(QMainWindow):
     #: Emitted when the window closes (the application then quits).
     closed = Signal()
     lockedChanged = Signal(bool)
+    #: Kiosk mode: the idle time ran out; the session is to be signed out.
+    idleSignOut = Signal()
 
     def __init__(
         self,
@@ -129,6 +142,8 @@ class MainWindow(QMainWindow):
         registry: PanelRegistry,
         *,
         context: PanelContext | None = None,
+        kiosk: KioskSettings | None = None,
+        guard: KioskGuard | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -138,8 +153,23 @@ class MainWindow(QMainWindow):
         self.registry = registry
         self.context = context or PanelContext(runner=runner, profile=profile)
         self.unlock_hook: UnlockHook | None = None
+        #: The kiosk settings (None outside kiosk mode).
+        self.kiosk = kiosk
+        self.guard = guard
+        self._own_guard = False
+        if kiosk is not None and guard is None:
+            from .kiosk.guard import KioskGuard
+
+            self.guard = KioskGuard(csv_export=kiosk.csv_export, parent=self)
+            self.guard.install()
+            self._own_guard = True
+        self._close_allowed = kiosk is None
         self._panels: dict[str, QWidget] = {}
         self._specs: list[PanelSpec] = list(registry)
+        if kiosk is not None:
+            from .kiosk.guard import WRITE_ONLY_PANELS
+
+            self._specs = [s for s in self._specs if s.id not in WRITE_ONLY_PANELS]
         self._locked = False
         self._account: tuple[str, str, str] | None = None
         self._busy_sources: set[str] = set()
@@ -156,7 +186,11 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.banner)
+        banners = QHBoxLayout()
+        banners.setSpacing(0)
+        banners.addWidget(self.banner, 1)
+        banners.addWidget(self.kiosk_banner)
+        layout.addLayout(banners)
         layout.addWidget(self.header)
         layout.addWidget(self.body, 1)
         layout.addStretch(0)
@@ -166,14 +200,20 @@ class MainWindow(QMainWindow):
         self.lock_overlay.unlockRequested.connect(self.start_unlock)
 
         self.idle = IdleMonitor(self)
-        self.idle.expired.connect(self.lock)
-        self.idle.set_minutes(profile.idle_lock_minutes)
+        if kiosk is None:
+            self.idle.expired.connect(self.lock)
+            self.idle.set_minutes(profile.idle_lock_minutes)
+        else:
+            self.idle.expired.connect(self.idleSignOut)
+            self.idle.set_minutes(kiosk.idle_sign_out_minutes)
 
         runner.busyChanged.connect(lambda busy: self.set_busy("operations", busy))
         runner.requestIdChanged.connect(self.set_request_id)
         self.banner.set_profile(profile, read_only=profile.kiosk)
         self.resize(1100, 700)
         self.retranslateUi()
+        if self.guard is not None:
+            self.guard.walk(self)
         if self._specs:
             self.show_panel(self._specs[0].id)
 
@@ -181,6 +221,16 @@ class MainWindow(QMainWindow):
 
     def _build_header(self) -> None:
         self.banner = EnvironmentBanner(self)
+        self.kiosk_banner = QLabel(self)
+        self.kiosk_banner.setObjectName("kioskBanner")
+        self.kiosk_banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.kiosk_banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.kiosk_banner.setMinimumHeight(28)
+        self.kiosk_banner.setStyleSheet(
+            "QLabel#kioskBanner { background: #263238; color: white; font-weight: bold;"
+            " padding: 4px 14px; }"
+        )
+        self.kiosk_banner.setVisible(self.kiosk is not None)
         self.header = QWidget(self)
         self.header.setObjectName("header")
         self.title_label = QLabel(self.header)
@@ -251,6 +301,7 @@ class MainWindow(QMainWindow):
         self.logout_action.triggered.connect(self.logoutRequested)
         self.change_password_action = QAction(self)
         self.change_password_action.triggered.connect(self.changePasswordRequested)
+        tag_operation(self.change_password_action, "auth.password_change")
         self.about_action = QAction(self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.aboutRequested)
@@ -258,6 +309,8 @@ class MainWindow(QMainWindow):
         self.language_group.setExclusive(True)
         self.language_actions: dict[str, QAction] = {}
         for language in LANGUAGES.values():
+            if self.kiosk is not None and not self.kiosk.allows_language(language.code):
+                continue
             action = QAction(language.native_name, self.language_group)
             action.setCheckable(True)
             action.triggered.connect(
@@ -272,11 +325,20 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, pid=spec.id: self.show_panel(pid))
             self.panel_actions.append(action)
         self.file_menu = self.menuBar().addMenu("")
-        self.file_menu.addAction(self.change_password_action)
-        self.file_menu.addAction(self.logout_action)
-        self.file_menu.addAction(self.lock_action)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.quit_action)
+        if self.kiosk is None:
+            self.file_menu.addAction(self.change_password_action)
+            self.file_menu.addAction(self.logout_action)
+            self.file_menu.addAction(self.lock_action)
+            self.file_menu.addSeparator()
+            self.file_menu.addAction(self.quit_action)
+        else:  # no way out of the kiosk: Lock, and Sign out back to the kiosk sign-in
+            self.file_menu.addAction(self.lock_action)
+            self.file_menu.addAction(self.logout_action)
+            self.quit_action.setShortcut(QKeySequence())
+            self.quit_action.setEnabled(False)
+            self.quit_action.setVisible(False)
+            self.change_password_action.setEnabled(False)
+            self.change_password_action.setVisible(False)
         self.view_menu = self.menuBar().addMenu("")
         self.view_menu.addAction(self.refresh_action)
         self.view_menu.addSeparator()
@@ -298,6 +360,11 @@ class MainWindow(QMainWindow):
         return QIcon(spec.icon)
 
     # -- panels --------------------------------------------------------------------------------
+
+    @property
+    def specs(self) -> list[PanelSpec]:
+        """The panels the navigation offers (kiosk mode leaves out the write-only ones)."""
+        return list(self._specs)
 
     def show_panel(self, panel_id: str) -> QWidget | None:
         """Select the panel ``panel_id``, building it on first use."""
@@ -339,6 +406,8 @@ class MainWindow(QMainWindow):
                 panel.setAccessibleName(spec.display_title())
             self._panels[spec.id] = panel
             self.stack.addWidget(panel)
+            if self.guard is not None:
+                self.guard.walk(panel)
         self.stack.setCurrentWidget(panel)
 
     def refresh_current(self) -> None:
@@ -480,8 +549,18 @@ class MainWindow(QMainWindow):
         if self._locked:
             self._place_lock_overlay()
 
+    def allow_close(self) -> None:
+        """Let the next close through (kiosk mode refuses closes until the program ends it)."""
+        self._close_allowed = True
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._close_allowed:
+            log.info("kiosk mode: closing the main window refused")
+            event.ignore()
+            return
         self.idle.stop()
+        if self._own_guard and self.guard is not None:
+            self.guard.remove()
         super().closeEvent(event)
         self.closed.emit()
 
@@ -500,8 +579,24 @@ class MainWindow(QMainWindow):
         )
         self.title_label.setText(QCoreApplication.translate("MainWindow", "System Portal Admin"))
         self._update_account()
-        self.logout_action.setText(QCoreApplication.translate("MainWindow", "Log &out"))
-        self.logout_button.setAccessibleName(QCoreApplication.translate("MainWindow", "Log out"))
+        if self.kiosk is None:
+            self.logout_action.setText(QCoreApplication.translate("MainWindow", "Log &out"))
+            self.logout_button.setAccessibleName(
+                QCoreApplication.translate("MainWindow", "Log out")
+            )
+        else:
+            self.logout_action.setText(QCoreApplication.translate("MainWindow", "Sign &out"))
+            self.logout_button.setAccessibleName(
+                QCoreApplication.translate("MainWindow", "Sign out")
+            )
+        self.kiosk_banner.setText(
+            QCoreApplication.translate(
+                "MainWindow", "READ-ONLY SESSION \u2014 nothing can be changed here"
+            )
+        )
+        self.kiosk_banner.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "Read-only session")
+        )
         self.lock_action.setText(QCoreApplication.translate("MainWindow", "&Lock"))
         self.quit_action.setText(QCoreApplication.translate("MainWindow", "&Quit"))
         self.refresh_action.setText(QCoreApplication.translate("MainWindow", "&Refresh"))

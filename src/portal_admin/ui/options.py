@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from portal_admin import __version__
+
+if TYPE_CHECKING:
+    from .kiosk.policy import KioskPolicy
 
 LANGUAGES = ("en", "zh", "zh-Hant", "ja", "vi")
 
@@ -21,6 +25,8 @@ class StartOptions:
     kiosk: bool = False
     tour: Path | None = None
     self_check: bool = False
+    #: The machine's kiosk policy in force (see ``kiosk.policy``); None without one.
+    policy: KioskPolicy | None = None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,3 +66,14 @@ def parse_args(argv: list[str] | None = None) -> StartOptions:
         tour=ns.tour,
         self_check=ns.self_check,
     )
+
+
+def start_options(argv: list[str] | None = None) -> StartOptions:
+    """The options the program starts with: the command line, then the machine's kiosk policy
+    on top (a contradicting option is dropped with a logged notice).
+
+    Raises ``kiosk.policy.PolicyError`` when a policy file exists but cannot be used.
+    """
+    from .kiosk.policy import apply_policy, load_policy
+
+    return apply_policy(parse_args(argv), load_policy())

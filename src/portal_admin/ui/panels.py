@@ -9,7 +9,12 @@ Conventions for panels (all optional, looked up by name on the panel widget):
 - ``async def tour_steps(self) -> list[TourStep]``: the panel's own dialogs for ``--tour``;
   each :class:`~portal_admin.ui.screenshots.TourStep` opens one (``prepare`` returns the widget
   to photograph, ``cleanup`` closes it). Name them ``<panel id>-<what>`` (for example
-  ``accounts-detail``); the PNG is saved as ``<name>.png``.
+  ``accounts-detail``); the PNG is saved as ``<name>.png``. Kiosk mode (read-only) skips
+  them: steps that change nothing go in ``async def kiosk_tour_steps(self)`` as well.
+- Mutating controls: bind them with ``Permissions.bind(control, operation_id)`` (enabled or
+  disabled with the reason; hidden in kiosk mode), or at least tag them with the dynamic
+  property ``operationId``: the kiosk guard hides every tagged control whose operation is
+  mutating (``ui/kiosk/guard.py``).
 
 ``PanelContext.extras`` carries, once signed in:
 
@@ -22,6 +27,7 @@ Conventions for panels (all optional, looked up by name on the panel widget):
   "Suspend the account ann@example.com."); elsewhere it returns True at once. It never runs
   a nested event loop.
 - ``"tour"``: True while ``--tour`` runs (panels may skip animations or pick a stable row).
+- ``"kiosk"``: True in kiosk mode (read-only; ``"change_password"`` is then absent).
 """
 
 from __future__ import annotations
@@ -129,9 +135,9 @@ async def panel_ready(panel: QWidget, runner: OperationRunner, timeout: float = 
         await wait_idle(runner, timeout)
 
 
-async def panel_tour_steps(panel: QWidget) -> list[TourStep]:
-    """The panel's own tour steps (``tour_steps()``), or none."""
-    steps = getattr(panel, "tour_steps", None)
+async def panel_tour_steps(panel: QWidget, *, kiosk: bool = False) -> list[TourStep]:
+    """The panel's own tour steps (``tour_steps()``; ``kiosk_tour_steps()`` in kiosk mode)."""
+    steps = getattr(panel, "kiosk_tour_steps" if kiosk else "tour_steps", None)
     if not callable(steps):
         return []
     result = steps()

@@ -8,15 +8,26 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QWidget
 
 log = logging.getLogger(__name__)
 
 
-def save_screenshot(widget: QWidget, path: Path) -> Path:
-    """Save a PNG of ``widget`` (rendered even off screen); returns the path."""
+def save_screenshot(widget: QWidget, path: Path, area: QRect | None = None) -> Path:
+    """Save a PNG of ``widget`` (rendered even off screen); returns the path.
+
+    ``area`` limits the picture to part of the widget. In a kiosk session the picture gets the
+    read-only watermark strip with the time.
+    """
+    from .kiosk.marking import current, watermark
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not widget.grab().save(str(path), "PNG"):
+    picture = widget.grab(area) if area is not None else widget.grab()
+    marking = current()
+    if marking is not None:
+        picture = watermark(picture, marking)
+    if not picture.save(str(path), "PNG"):
         raise OSError(f"could not save a screenshot to {path}")
     return path
 

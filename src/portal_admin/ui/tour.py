@@ -3,6 +3,11 @@ main window, every registered panel and the dialogs, and save a PNG of each.
 
 Panels join in through the conventions documented in :mod:`portal_admin.ui.panels`
 (``tour_ready`` and ``tour_steps``). A panel that fails is logged and the tour goes on.
+
+In kiosk mode (``--sandbox --kiosk --tour DIR``) the demo auditor signs in, the steps kiosk
+mode forbids (change password, profile editor, the panels' own ``tour_steps``) are left out,
+and kiosk pictures are added: ``kiosk-banner.png``, ``kiosk-file-menu.png`` and
+``kiosk-signed-out.png`` (the kiosk sign-in after the idle time signed the auditor out).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QWidget
 
 from .panels import panel_ready, panel_tour_steps, wait_idle
@@ -25,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: An account id the sandbox does not know: its 404 is the tour's real error.
 UNKNOWN_ACCOUNT = "ACC0000000000000000"
+#: The sandbox's demo auditor (read permissions only), who signs in for the kiosk tour.
+DEMO_AUDITOR = ("auditor@sandbox.test", "Sandbox-Audit-2026!")
 
 
 class TourError(RuntimeError):
@@ -39,10 +47,12 @@ class Tour:
         self.saved: list[Path] = []
         self.problems: list[str] = []
 
-    async def shot(self, widget: QWidget, name: str, delay: float = 0.1) -> Path:
-        """Let ``widget`` settle and save it as ``<name>.png``."""
+    async def shot(
+        self, widget: QWidget, name: str, delay: float = 0.1, area: QRect | None = None
+    ) -> Path:
+        """Let ``widget`` settle and save it (or its ``area``) as ``<name>.png``."""
         await settle(delay)
-        path = save_screenshot(widget, self.directory / f"{name}.png")
+        path = save_screenshot(widget, self.directory / f"{name}.png", area)
         self.saved.append(path)
         log.info("tour: saved %s", path.name)
         return path
@@ -65,14 +75,20 @@ class Tour:
 
 
 async def sign_in(app: Application, tour: Tour) -> Workspace:
-    """The demo administrator signs in with an email code, through the real window."""
+    """The demo administrator (the auditor in kiosk mode) signs in with an email code, through
+    the real window."""
     window = app.sign_in_window
     if window is None:
         raise TourError("no sign-in window")
-    window.fill_demo_admin()
+    if app.kiosk is not None:
+        window.credentials.email.setText(DEMO_AUDITOR[0])
+        window.credentials.password.setText(DEMO_AUDITOR[1])
+        window.credentials.sign_in_button.setFocus()
+    else:
+        window.fill_demo_admin()
     await tour.shot(window, "sign-in")
     if not await window.submit_credentials():
-        raise TourError("the demo administrator could not sign in")
+        raise TourError(f"{window.credentials.email.text()} could not sign in")
     if not await window.send_code():
         raise TourError("the sandbox did not send a code")
     await tour.shot(window, "sign-in-mfa")
@@ -103,7 +119,7 @@ async def quiet(app: Application, timeout: float = 20.0, calm: float = 0.3) -> N
 async def visit_panels(app: Application, workspace: Workspace, tour: Tour) -> None:
     """Every registered panel, once its data is shown; then the panel's own dialogs."""
     main = workspace.window
-    for spec in app.registry:
+    for spec in main.specs:
         panel = main.show_panel(spec.id)
         if panel is None:
             tour.problem(f"panel {spec.id} could not be built")
@@ -118,7 +134,7 @@ async def visit_panels(app: Application, workspace: Workspace, tour: Tour) -> No
         await tour.shot(main, spec.id, 0.3)
         if panel is not None:
             try:
-                steps = await panel_tour_steps(panel)
+                steps = await panel_tour_steps(panel, kiosk=app.kiosk is not None)
             except Exception as exc:
                 tour.problem(f"panel {spec.id}: tour_steps failed: {type(exc).__name__}: {exc}")
                 steps = []
@@ -166,13 +182,16 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
     async def unlock(_widget: QWidget) -> None:
         main.unlock()
 
-    for step in (
+    steps = [
         TourStep("change-password", change_password, close),
         TourStep("profile-editor", profile_editor, close),
         TourStep("about", about, close),
         TourStep("error-dialog", error_dialog, close),
         TourStep("locked", locked, unlock),
-    ):
+    ]
+    if app.kiosk is not None:  # kiosk mode offers neither
+        steps = [s for s in steps if s.name not in {"change-password", "profile-editor"}]
+    for step in steps:
         await tour.step(step)
     await unlock_window(workspace, tour)
 
@@ -197,6 +216,40 @@ async def unlock_window(workspace: Workspace, tour: Tour) -> None:
         main.unlock()
 
 
+async def visit_kiosk(app: Application, workspace: Workspace, tour: Tour) -> None:
+    """Kiosk pictures: the read-only banner, the reduced File menu."""
+    main = workspace.window
+    main.show_panel(main.specs[0].id)
+    await quiet(app)
+    top = main.header.geometry().bottom() + 1
+    await tour.shot(main, "kiosk-banner", 0.2, QRect(0, 0, main.width(), top + 40))
+
+    async def file_menu() -> QWidget:
+        menu = main.file_menu
+        menu.popup(main.mapToGlobal(main.menuBar().geometry().bottomLeft()))
+        return menu
+
+    async def close_menu(widget: QWidget) -> None:
+        widget.hide()
+
+    await tour.step(TourStep("kiosk-file-menu", file_menu, close_menu))
+
+
+async def kiosk_idle_sign_out(app: Application, workspace: Workspace, tour: Tour) -> None:
+    """The idle time runs out: the auditor is signed out, the kiosk sign-in is back."""
+    workspace.window.idle.set_interval_ms(200)
+    for _ in range(250):
+        if app.sign_in_window is not None and app.workspace is None:
+            break
+        await asyncio.sleep(0.02)
+    window = app.sign_in_window
+    if window is None:
+        tour.problem("the idle time did not sign the auditor out")
+        return
+    await quiet(app)
+    await tour.shot(window, "kiosk-signed-out", 0.3)
+
+
 async def run_program_tour(app: Application, directory: Path) -> list[Path]:
     """The whole tour; returns the PNGs saved. Raises TourError when sign-in fails."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -205,8 +258,12 @@ async def run_program_tour(app: Application, directory: Path) -> list[Path]:
     workspace = await sign_in(app, tour)
     await quiet(app)
     await tour.shot(workspace.window, "main-window", 0.3)
+    if app.kiosk is not None:
+        await visit_kiosk(app, workspace, tour)
     await visit_panels(app, workspace, tour)
     await visit_dialogs(app, workspace, tour)
+    if app.kiosk is not None:
+        await kiosk_idle_sign_out(app, workspace, tour)
     log.info("tour: %d pictures, %d problems", len(tour.saved), len(tour.problems))
     for problem in tour.problems:
         log.warning("tour problem: %s", problem)

@@ -4,6 +4,9 @@ A :class:`Workspace` lives from sign-in to logout: it builds the panels' context
 status bar to the service, shows the live profile in the header, opens the change-password and
 About dialogs, asks for confirmation on production, and unlocks the idle lock by signing in
 again (the window and its panels are kept).
+
+In kiosk mode (``kiosk`` settings) the window is full screen, offers no password change, signs
+out when idle, and marks what leaves the program (``kiosk.marking``) with the account.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QWidget
@@ -24,6 +27,10 @@ from .panels import PanelContext, PanelRegistry
 from .session.client_service import ClientService
 from .signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from .unlock import Reauthenticator
+
+if TYPE_CHECKING:
+    from .kiosk.guard import KioskGuard
+    from .kiosk.policy import KioskSettings
 
 log = logging.getLogger(__name__)
 
@@ -60,27 +67,39 @@ class Workspace(QObject):
         registry: PanelRegistry,
         *,
         tour: bool = False,
+        kiosk: KioskSettings | None = None,
+        guard: KioskGuard | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.service = service
         self.runner = runner
+        self.kiosk = kiosk
+        self.tour = tour
         self.email = service.email or ""
         self.constants = make_constants_cache(service)
         extras: dict[str, Any] = {
             "service": service,
-            "change_password": self.open_change_password,
             "confirm_change": self.confirm_change,
             "tour": tour,
+            "kiosk": kiosk is not None,
         }
+        if kiosk is None:  # a kiosk session changes nothing, its password neither
+            extras["change_password"] = self.open_change_password
         if self.constants is not None:
             extras["constants"] = self.constants
         self.context = PanelContext(
             runner=runner, profile=service.profile, client=service.client, extras=extras
         )
-        self.window = MainWindow(service.profile, runner, registry, context=self.context)
+        self.window = MainWindow(
+            service.profile, runner, registry, context=self.context, kiosk=kiosk, guard=guard
+        )
         if tour:
             self.window.idle.set_minutes(0)
+        if kiosk is not None:
+            from .kiosk.marking import ReadOnlyMarking, set_current
+
+            set_current(ReadOnlyMarking(self.email, csv_export=kiosk.csv_export))
         self.window.unlock_hook = self.unlock
         self.reauth = Reauthenticator(service, runner, self)
         #: The dialog opened last (change password, About), for tests and the tour.
@@ -104,7 +123,10 @@ class Workspace(QObject):
         self._link(self.runner.failed, self._operation_failed)
         w.logoutRequested.connect(self.logoutRequested)
         w.languageRequested.connect(self.languageRequested)
-        w.changePasswordRequested.connect(self.open_change_password)
+        if self.kiosk is None:
+            w.changePasswordRequested.connect(self.open_change_password)
+        else:
+            w.idleSignOut.connect(self._idle_sign_out)
         w.aboutRequested.connect(self.open_about)
         w.closed.connect(self.closed)
         self._channel_changed(s.secure_channel_state)
@@ -112,6 +134,10 @@ class Workspace(QObject):
         w.set_account(None, self.email)
         if s.last_request_id:
             self.runner.note_request_id(s.last_request_id)
+
+    def _idle_sign_out(self) -> None:
+        log.info("kiosk mode: idle time ran out; signing out")
+        self.logoutRequested.emit()
 
     def _channel_changed(self, state: str) -> None:
         self.window.set_channel_state(
@@ -139,8 +165,14 @@ class Workspace(QObject):
     # -- actions -------------------------------------------------------------------------------
 
     def show(self) -> MainWindow:
-        """Show the main window and load the live profile into its header."""
-        self.window.show()
+        """Show the main window (full screen in kiosk mode) and load the live profile."""
+        if self.kiosk is not None and self.tour:  # comparable pictures: a fixed size
+            self.window.resize(1280, 800)
+            self.window.show()
+        elif self.kiosk is not None:
+            self.window.showFullScreen()
+        else:
+            self.window.show()
         self.refresh_account()
         return self.window
 
@@ -217,6 +249,11 @@ class Workspace(QObject):
                 signal.disconnect(slot)
         self._connections.clear()
         self.window.closed.disconnect(self.closed)
+        if self.kiosk is not None:  # still kiosk, no account: back at the kiosk sign-in
+            from .kiosk.marking import ReadOnlyMarking, set_current
+
+            set_current(ReadOnlyMarking("", csv_export=self.kiosk.csv_export))
+        self.window.allow_close()
         self.window.close()
         self.window.deleteLater()
         if self.constants is not None:

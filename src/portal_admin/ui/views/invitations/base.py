@@ -133,11 +133,11 @@ class TaskPanel(QWidget):
         """Enable what the account may do (subclasses)."""
 
     def allow(self, button: QAbstractButton, operation_id: str, why_not: str | None) -> str | None:
-        """Enable ``button`` unless not permitted or ``why_not``; returns the reason shown."""
-        reason = self.permissions.reason(operation_id) or why_not
-        button.setEnabled(reason is None)
-        button.setToolTip(reason or "")
-        return reason
+        """Enable ``button`` unless not permitted or ``why_not``; returns the reason shown.
+
+        In a read-only (kiosk) session a mutating button is hidden (``Permissions.bind``).
+        """
+        return self.permissions.bind(button, operation_id, why_not)
 
     def retranslateUi(self) -> None:
         """Texts in the current language (subclasses)."""

@@ -202,6 +202,8 @@ class InvitationsPanel(TaskPanel):
         if cancel and cancel != create:
             notes.append(cancel)
         self.action_note.setText("  ".join(notes))
+        # kiosk: the buttons are hidden and the banner says why; no note about them
+        self.action_note.setVisible(not self.permissions.read_only)
 
     # -- create --------------------------------------------------------------------------------
 

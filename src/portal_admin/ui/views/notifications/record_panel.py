@@ -119,9 +119,11 @@ class RecordPanel(QWidget):
             reason = self.permissions.reason(action.operation(row))
             if reason and reason not in reasons:
                 reasons.append(reason)
-            action.button.setEnabled(reason is None and (row is not None or not action.needs_row))
-            action.button.setToolTip(reason or "")
-        self.notice.setVisible(bool(reasons))
+            # enabled, or disabled with the reason; hidden in a read-only (kiosk) session
+            waiting = None if row is not None or not action.needs_row else ""
+            self.permissions.bind(action.button, action.operation(row), waiting)
+        # kiosk: the buttons are hidden and the read-only banner says why once for all
+        self.notice.setVisible(bool(reasons) and not self.permissions.read_only)
         self.notice.setText(
             fill(tr(self.CONTEXT, "Changes are not available: %1"), " ".join(reasons))
             if reasons

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from ...error_info import describe_error
 from ...panels import PanelContext
+from ...permissions import tag_operation
 from ...text import QT_TRANSLATE_NOOP, fill
 from ..invitations.base import TaskPanel
 from ..invitations.dialogs import error_text
@@ -133,6 +134,7 @@ class ProfilePanel(TaskPanel):
         self.change_password_button = QPushButton(self)
         self.change_password_button.setObjectName("changePassword")
         self.change_password_button.setVisible(callable(context.extras.get("change_password")))
+        tag_operation(self.change_password_button, "auth.password_change")  # kiosk: hidden
         buttons = QHBoxLayout()
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.change_password_button)

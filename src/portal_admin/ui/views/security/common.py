@@ -164,10 +164,13 @@ class SecurityPanel(QWidget):
         """Enable what the account may do (subclasses)."""
 
     def allow(self, button: QAbstractButton, operation_id: str, enabled: bool = True) -> None:
-        """Enable ``button`` when ``enabled`` and permitted; the reason becomes its tooltip."""
-        reason = self.permissions.reason(operation_id)
-        button.setEnabled(enabled and reason is None)
-        button.setToolTip(reason or "")
+        """Enable ``button`` when ``enabled`` and permitted; the reason becomes its tooltip.
+
+        In a read-only (kiosk) session a mutating button is hidden (``Permissions.bind``).
+        """
+        reason = self.permissions.bind(button, operation_id)
+        if reason is None and not enabled:
+            button.setEnabled(False)
 
     def refresh(self) -> None:
         """Reload (F5)."""

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from ...confirm import confirm
 from ...operations import Op
 from ...panels import PanelContext
+from ...permissions import tag_operation
 from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
 from .common import SecurityPanel, async_slot
@@ -372,6 +373,16 @@ class IpWhitelistPanel(SecurityPanel):
         self.save_button.setObjectName("saveWhitelist")
         self.save_button.setDefault(True)
 
+        for control in (
+            self.add_edit,
+            self.add_button,
+            self.add_reason,
+            self.remove_button,
+            self.validity_label,
+            self.revert_button,
+            self.save_button,
+        ):  # the editing controls: hidden in kiosk mode (ui/kiosk/guard.py)
+            tag_operation(control, "security.ip_whitelist_set")
         self.add_edit.textChanged.connect(self._new_entry_changed)
         self.add_edit.returnPressed.connect(self.add_from_field)
         self.add_button.clicked.connect(self.add_from_field)
