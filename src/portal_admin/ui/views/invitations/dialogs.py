@@ -37,11 +37,20 @@ def check_invitee_email(email: str) -> str | None:
     """A translated problem with an invitee's email address, or None when it looks valid."""
     email = email.strip()
     if not email:
-        return _tr("Enter the email address of the person to invite.")
+        return QCoreApplication.translate(
+            "InvitationDialogs", "Enter the email address of the person to invite."
+        )
     if len(email) > MAX_EMAIL:
-        return fill(_tr("The email address is longer than %1 characters."), MAX_EMAIL)
+        return fill(
+            QCoreApplication.translate(
+                "InvitationDialogs", "The email address is longer than %1 characters."
+            ),
+            MAX_EMAIL,
+        )
     if not _EMAIL.match(email):
-        return _tr("This is not a valid email address (expected name@example.com).")
+        return QCoreApplication.translate(
+            "InvitationDialogs", "This is not a valid email address (expected name@example.com)."
+        )
     return None
 
 
@@ -52,9 +61,13 @@ def error_text(info: ErrorInfo) -> str:
         parts.append(info.message)
     details = []
     if info.code:
-        details.append(fill(_tr("Error code: %1"), info.code))
+        details.append(
+            fill(QCoreApplication.translate("InvitationDialogs", "Error code: %1"), info.code)
+        )
     if info.request_id:
-        details.append(fill(_tr("Request id: %1"), info.request_id))
+        details.append(
+            fill(QCoreApplication.translate("InvitationDialogs", "Request id: %1"), info.request_id)
+        )
     if details:
         parts.append("  ".join(details))
     return "\n".join(parts)
@@ -156,7 +169,12 @@ class CreateInvitationDialog(QDialog):
         if problem:
             return problem
         if len(self.message.toPlainText()) > MAX_MESSAGE:
-            return fill(_tr("The message is longer than %1 characters."), MAX_MESSAGE)
+            return fill(
+                QCoreApplication.translate(
+                    "InvitationDialogs", "The message is longer than %1 characters."
+                ),
+                MAX_MESSAGE,
+            )
         return None
 
     # -- state ---------------------------------------------------------------------------------
@@ -187,7 +205,13 @@ class CreateInvitationDialog(QDialog):
         self.email_problem.setVisible(show)
         self.email.setAccessibleDescription(email_problem or "")
         count = len(self.message.toPlainText())
-        self.message_count.setText(fill(_tr("%1 / %2 characters"), count, MAX_MESSAGE))
+        self.message_count.setText(
+            fill(
+                QCoreApplication.translate("InvitationDialogs", "%1 / %2 characters"),
+                count,
+                MAX_MESSAGE,
+            )
+        )
         if self.error.isVisible() and not self._busy:
             self.error.setVisible(bool(self.error.text()))
 
@@ -197,21 +221,45 @@ class CreateInvitationDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(_tr("Invite someone"))
-        self.email_label.setText(_tr("&Email:"))
-        self.message_label.setText(_tr("&Message:"))
-        self.days_label.setText(_tr("E&xpires after:"))
-        self.days.setSuffix(_tr(" days"))
-        self.days.setToolTip(fill(_tr("Between %1 and %2 days"), MIN_DAYS, MAX_DAYS))
-        self.email.setAccessibleName(_tr("Invitee email"))
-        self.message.setAccessibleName(_tr("Invitation message"))
-        self.message.setPlaceholderText(_tr("Optional message shown in the invitation email"))
-        self.days.setAccessibleName(_tr("Expiration in days"))
-        self.invite_button.setText(_tr("Invite"))
-        self.invite_button.setAccessibleName(_tr("Send invitation"))
-        self.cancel_button.setAccessibleName(_tr("Cancel"))
-        self.email_problem.setAccessibleName(_tr("Email problem"))
-        self.error.setAccessibleName(_tr("Server error"))
+        self.setWindowTitle(QCoreApplication.translate("InvitationDialogs", "Invite someone"))
+        self.email_label.setText(QCoreApplication.translate("InvitationDialogs", "&Email:"))
+        self.message_label.setText(QCoreApplication.translate("InvitationDialogs", "&Message:"))
+        self.days_label.setText(QCoreApplication.translate("InvitationDialogs", "E&xpires after:"))
+        self.days.setSuffix(QCoreApplication.translate("InvitationDialogs", " days"))
+        self.days.setToolTip(
+            fill(
+                QCoreApplication.translate("InvitationDialogs", "Between %1 and %2 days"),
+                MIN_DAYS,
+                MAX_DAYS,
+            )
+        )
+        self.email.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Invitee email")
+        )
+        self.message.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Invitation message")
+        )
+        self.message.setPlaceholderText(
+            QCoreApplication.translate(
+                "InvitationDialogs", "Optional message shown in the invitation email"
+            )
+        )
+        self.days.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Expiration in days")
+        )
+        self.invite_button.setText(QCoreApplication.translate("InvitationDialogs", "Invite"))
+        self.invite_button.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Send invitation")
+        )
+        self.cancel_button.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Cancel")
+        )
+        self.email_problem.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Email problem")
+        )
+        self.error.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Server error")
+        )
         self._validate()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -268,12 +316,13 @@ class CancelInvitationDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(_tr("Cancel invitation"))
+        self.setWindowTitle(QCoreApplication.translate("InvitationDialogs", "Cancel invitation"))
         self.question.setText(
             fill(
-                _tr(
+                QCoreApplication.translate(
+                    "InvitationDialogs",
                     "Cancel the invitation to %1? They will no longer be able to accept it. "
-                    "This cannot be undone."
+                    "This cannot be undone.",
                 ),
                 self._invitee,
             )
@@ -281,19 +330,35 @@ class CancelInvitationDialog(QDialog):
         if self._profile is not None:
             self.production.setText(
                 fill(
-                    _tr("This changes the %1 server \u201c%2\u201d."),
+                    QCoreApplication.translate(
+                        "InvitationDialogs", "This changes the %1 server \u201c%2\u201d."
+                    ),
                     self._profile.environment.label,
                     self._profile.name,
                 )
             )
-        self.reason_label.setText(_tr("&Reason (optional):"))
-        self.reason.setAccessibleName(_tr("Reason for cancelling"))
-        self.reason.setPlaceholderText(_tr("For example: sent to the wrong address"))
-        self.confirm_button.setText(_tr("Cancel invitation"))
-        self.confirm_button.setAccessibleName(_tr("Cancel invitation"))
-        self.keep_button.setText(_tr("Keep invitation"))
-        self.keep_button.setAccessibleName(_tr("Keep invitation"))
-        self.question.setAccessibleName(_tr("Question"))
+        self.reason_label.setText(
+            QCoreApplication.translate("InvitationDialogs", "&Reason (optional):")
+        )
+        self.reason.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Reason for cancelling")
+        )
+        self.reason.setPlaceholderText(
+            QCoreApplication.translate(
+                "InvitationDialogs", "For example: sent to the wrong address"
+            )
+        )
+        self.confirm_button.setText(
+            QCoreApplication.translate("InvitationDialogs", "Cancel invitation")
+        )
+        self.confirm_button.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Cancel invitation")
+        )
+        self.keep_button.setText(QCoreApplication.translate("InvitationDialogs", "Keep invitation"))
+        self.keep_button.setAccessibleName(
+            QCoreApplication.translate("InvitationDialogs", "Keep invitation")
+        )
+        self.question.setAccessibleName(QCoreApplication.translate("InvitationDialogs", "Question"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -18,11 +18,9 @@ CONTEXT = "Invitations"
 Clock = Callable[[], datetime]
 
 
-def _tr(text: str, n: int = -1) -> str:
-    translated = QCoreApplication.translate(CONTEXT, text, None, n)
-    if n >= 0 and "(s)" in translated:  # no translation loaded: the English source's plural
-        translated = translated.replace("(s)", "" if n == 1 else "s")
-    return translated
+def _plural(translated: str, n: int) -> str:
+    """The English source's "(s)" made singular or plural (when no translation is loaded)."""
+    return translated.replace("(s)", "" if n == 1 else "s") if "(s)" in translated else translated
 
 
 def utc_now() -> datetime:
@@ -50,14 +48,19 @@ def relative_expiry(expires_at: datetime | None, now: datetime) -> str:
         expires_at = expires_at.replace(tzinfo=UTC)
     seconds = (expires_at - now).total_seconds()
     if seconds <= 0:
-        return _tr("expired")
+        return QCoreApplication.translate("Invitations", "expired")
     days = int(seconds // 86400)
     if days >= 1:
-        return _tr("in %n day(s)", days)
+        return _plural(QCoreApplication.translate("Invitations", "in %n day(s)", None, days), days)
     hours = int(seconds // 3600)
     if hours >= 1:
-        return _tr("in %n hour(s)", hours)
-    return _tr("in %n minute(s)", max(1, int(seconds // 60)))
+        return _plural(
+            QCoreApplication.translate("Invitations", "in %n hour(s)", None, hours), hours
+        )
+    minutes = max(1, int(seconds // 60))
+    return _plural(
+        QCoreApplication.translate("Invitations", "in %n minute(s)", None, minutes), minutes
+    )
 
 
 def expiry_text(expires_at: datetime | None, now: datetime, locale: QLocale | None = None) -> str:
@@ -65,7 +68,9 @@ def expiry_text(expires_at: datetime | None, now: datetime, locale: QLocale | No
     if expires_at is None:
         return ""
     return fill(
-        _tr("%1 (%2)"), relative_expiry(expires_at, now), format_datetime(expires_at, locale)
+        QCoreApplication.translate("Invitations", "%1 (%2)"),
+        relative_expiry(expires_at, now),
+        format_datetime(expires_at, locale),
     )
 
 
@@ -101,10 +106,10 @@ def cannot_accept_reason(invitation: Any, now: datetime) -> str | None:
     if can_accept:
         return None
     reason = {
-        "EXPIRED": _tr("expired"),
-        "CANCELLED": _tr("cancelled"),
-        "DECLINED": _tr("declined"),
-        "ACCEPTED": _tr("already accepted"),
-        "PENDING": _tr("expired"),
-    }.get(code, status_label(invitation) or _tr("not open"))
-    return fill(_tr("Cannot be accepted: %1"), reason)
+        "EXPIRED": QCoreApplication.translate("Invitations", "expired"),
+        "CANCELLED": QCoreApplication.translate("Invitations", "cancelled"),
+        "DECLINED": QCoreApplication.translate("Invitations", "declined"),
+        "ACCEPTED": QCoreApplication.translate("Invitations", "already accepted"),
+        "PENDING": QCoreApplication.translate("Invitations", "expired"),
+    }.get(code, status_label(invitation) or QCoreApplication.translate("Invitations", "not open"))
+    return fill(QCoreApplication.translate("Invitations", "Cannot be accepted: %1"), reason)

@@ -150,9 +150,11 @@ class OwnInvitationsWidget(TaskPanel):
             self.spawn(self.reload())
 
     def retranslateUi(self) -> None:
-        self.statuses_label.setText(_tr("Show:"))
-        self.statuses.setAccessibleName(_tr("Invitation statuses to show"))
-        self.setAccessibleName(_tr("My invitations"))
+        self.statuses_label.setText(QCoreApplication.translate("OwnInvitations", "Show:"))
+        self.statuses.setAccessibleName(
+            QCoreApplication.translate("OwnInvitations", "Invitation statuses to show")
+        )
+        self.setAccessibleName(QCoreApplication.translate("OwnInvitations", "My invitations"))
 
 
 class MyInvitationsPanel(OwnInvitationsWidget):

@@ -185,10 +185,14 @@ class InvitationsPanel(TaskPanel):
             return reason
         invitation = self.list_view.current_row()
         if invitation is None:
-            return _tr("Select a pending invitation to cancel it.")
+            return QCoreApplication.translate(
+                "Invitations", "Select a pending invitation to cancel it."
+            )
         if not is_pending(invitation):
             return fill(
-                _tr("Only pending invitations can be cancelled; this one is %1."),
+                QCoreApplication.translate(
+                    "Invitations", "Only pending invitations can be cancelled; this one is %1."
+                ),
                 status_label(invitation),
             )
         return None
@@ -198,7 +202,12 @@ class InvitationsPanel(TaskPanel):
         cancel = self.allow(self.cancel_button, "invitations.cancel", self.cancel_reason())
         notes = []
         if create:
-            notes.append(fill(_tr("Inviting is not possible: %1"), create))
+            notes.append(
+                fill(
+                    QCoreApplication.translate("Invitations", "Inviting is not possible: %1"),
+                    create,
+                )
+            )
         if cancel and cancel != create:
             notes.append(cancel)
         self.action_note.setText("  ".join(notes))
@@ -239,7 +248,7 @@ class InvitationsPanel(TaskPanel):
                     ),
                     on_failure=refused,
                     changes=frozenset({TOPIC}),
-                    title=_tr("Could not invite"),
+                    title=QCoreApplication.translate("Invitations", "Could not invite"),
                     parent=dialog,
                 )
             )
@@ -274,7 +283,12 @@ class InvitationsPanel(TaskPanel):
             Op(
                 lambda: self.client.invitations.cancel(invitation.biz_id, reason=reason),
                 changes=frozenset({TOPIC}),
-                title=fill(_tr("Could not cancel the invitation to %1"), invitation.invitee_email),
+                title=fill(
+                    QCoreApplication.translate(
+                        "Invitations", "Could not cancel the invitation to %1"
+                    ),
+                    invitation.invitee_email,
+                ),
                 parent=self,
             )
         )
@@ -287,15 +301,27 @@ class InvitationsPanel(TaskPanel):
     def retranslateUi(self) -> None:
         if self.status_filter.count() == 0:
             self.status_filter.addItem("", None)
-        self.status_filter.setItemText(0, _tr("All statuses"))
-        self.status_label.setText(_tr("Status:"))
-        self.status_filter.setAccessibleName(_tr("Status filter"))
-        self.text_filter.setPlaceholderText(_tr("Filter by email, inviter or message"))
-        self.text_filter.setAccessibleName(_tr("Text filter"))
-        self.create_button.setText(_tr("Invite\u2026"))
-        self.create_button.setAccessibleName(_tr("Invite someone"))
-        self.cancel_button.setText(_tr("Cancel invitation\u2026"))
-        self.cancel_button.setAccessibleName(_tr("Cancel the selected invitation"))
-        self.action_note.setAccessibleName(_tr("Why actions are disabled"))
-        self.setAccessibleName(_tr("Invitations"))
+        self.status_filter.setItemText(0, QCoreApplication.translate("Invitations", "All statuses"))
+        self.status_label.setText(QCoreApplication.translate("Invitations", "Status:"))
+        self.status_filter.setAccessibleName(
+            QCoreApplication.translate("Invitations", "Status filter")
+        )
+        self.text_filter.setPlaceholderText(
+            QCoreApplication.translate("Invitations", "Filter by email, inviter or message")
+        )
+        self.text_filter.setAccessibleName(QCoreApplication.translate("Invitations", "Text filter"))
+        self.create_button.setText(QCoreApplication.translate("Invitations", "Invite\u2026"))
+        self.create_button.setAccessibleName(
+            QCoreApplication.translate("Invitations", "Invite someone")
+        )
+        self.cancel_button.setText(
+            QCoreApplication.translate("Invitations", "Cancel invitation\u2026")
+        )
+        self.cancel_button.setAccessibleName(
+            QCoreApplication.translate("Invitations", "Cancel the selected invitation")
+        )
+        self.action_note.setAccessibleName(
+            QCoreApplication.translate("Invitations", "Why actions are disabled")
+        )
+        self.setAccessibleName(QCoreApplication.translate("Invitations", "Invitations"))
         self.apply_permissions()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from ...error_info import ErrorInfo, describe_error
 from ...text import fill
 from . import validation as check
-from .common import Choice, ErrorLabel, code_of, label_of, tr
+from .common import Choice, ErrorLabel, code_of, label_of
 from .settings_forms import EmailSettings, SettingsEditor, editor_for
 
 _C = "ChannelDialog"
@@ -191,11 +191,17 @@ class ChannelDialog(QDialog):
 
     def problems(self) -> list[str]:
         """What keeps the input from being sent (translated)."""
-        found = check.required(tr(_C, "Name"), self.name_edit.text(), check.MAX_NAME)
+        found = check.required(
+            QCoreApplication.translate("ChannelDialog", "Name"),
+            self.name_edit.text(),
+            check.MAX_NAME,
+        )
         if self.creating and self.category() is None:
-            found.append(tr(_C, "Choose a category."))
+            found.append(QCoreApplication.translate("ChannelDialog", "Choose a category."))
         found += check.optional(
-            tr(_C, "Description"), self.description_edit.text(), check.MAX_DESCRIPTION
+            QCoreApplication.translate("ChannelDialog", "Description"),
+            self.description_edit.text(),
+            check.MAX_DESCRIPTION,
         )
         return found + self.settings.problems()
 
@@ -268,9 +274,9 @@ class ChannelDialog(QDialog):
         lines = []
         for protocol, verdict in self._verdicts:
             template = (
-                tr(_C, "\u2714 %1 check passed: %2")
+                QCoreApplication.translate("ChannelDialog", "\u2714 %1 check passed: %2")
                 if verdict.valid
-                else tr(_C, "\u2718 %1 check failed: %2")
+                else QCoreApplication.translate("ChannelDialog", "\u2718 %1 check failed: %2")
             )
             lines.append(fill(template, protocol, verdict.message or ""))
         self.verdict_label.setText("\n".join(lines))
@@ -284,25 +290,28 @@ class ChannelDialog(QDialog):
         """Texts in the current language."""
         name = self.record.channel_name if self.record is not None else ""
         self.setWindowTitle(
-            tr(_C, "New notification channel")
+            QCoreApplication.translate("ChannelDialog", "New notification channel")
             if self.creating
-            else fill(tr(_C, "Edit channel \u201c%1\u201d"), name or "")
+            else fill(
+                QCoreApplication.translate("ChannelDialog", "Edit channel \u201c%1\u201d"),
+                name or "",
+            )
         )
         for label, text, accessible in zip(
             self._labels,
             (
-                tr(_C, "&Name:"),
-                tr(_C, "&Category:"),
-                tr(_C, "&Institution:"),
-                tr(_C, "&Description:"),
-                tr(_C, "S&tatus:"),
+                QCoreApplication.translate("ChannelDialog", "&Name:"),
+                QCoreApplication.translate("ChannelDialog", "&Category:"),
+                QCoreApplication.translate("ChannelDialog", "&Institution:"),
+                QCoreApplication.translate("ChannelDialog", "&Description:"),
+                QCoreApplication.translate("ChannelDialog", "S&tatus:"),
             ),
             (
-                tr(_C, "Name"),
-                tr(_C, "Category"),
-                tr(_C, "Institution"),
-                tr(_C, "Description"),
-                tr(_C, "Status"),
+                QCoreApplication.translate("ChannelDialog", "Name"),
+                QCoreApplication.translate("ChannelDialog", "Category"),
+                QCoreApplication.translate("ChannelDialog", "Institution"),
+                QCoreApplication.translate("ChannelDialog", "Description"),
+                QCoreApplication.translate("ChannelDialog", "Status"),
             ),
             strict=True,
         ):
@@ -310,25 +319,45 @@ class ChannelDialog(QDialog):
             buddy = label.buddy()
             if buddy is not None:
                 buddy.setAccessibleName(accessible)
-        self.institution_edit.setPlaceholderText(tr(_C, "Your institution"))
-        self.default_check.setText(tr(_C, "Default channel of its category"))
-        self.default_check.setAccessibleName(tr(_C, "Default channel"))
-        self.settings_title.setText(tr(_C, "Settings"))
-        self.settings_area.setAccessibleName(tr(_C, "Settings"))
-        self.test_button.setText(tr(_C, "&Test connection"))
-        self.test_button.setAccessibleName(tr(_C, "Test connection"))
-        self.test_button.setToolTip(tr(_C, "Ask the server to check the mail-server settings"))
-        self.save_button.setText(tr(_C, "Save"))
-        self.save_button.setAccessibleName(tr(_C, "Save"))
+        self.institution_edit.setPlaceholderText(
+            QCoreApplication.translate("ChannelDialog", "Your institution")
+        )
+        self.default_check.setText(
+            QCoreApplication.translate("ChannelDialog", "Default channel of its category")
+        )
+        self.default_check.setAccessibleName(
+            QCoreApplication.translate("ChannelDialog", "Default channel")
+        )
+        self.settings_title.setText(QCoreApplication.translate("ChannelDialog", "Settings"))
+        self.settings_area.setAccessibleName(
+            QCoreApplication.translate("ChannelDialog", "Settings")
+        )
+        self.test_button.setText(QCoreApplication.translate("ChannelDialog", "&Test connection"))
+        self.test_button.setAccessibleName(
+            QCoreApplication.translate("ChannelDialog", "Test connection")
+        )
+        self.test_button.setToolTip(
+            QCoreApplication.translate(
+                "ChannelDialog", "Ask the server to check the mail-server settings"
+            )
+        )
+        self.save_button.setText(QCoreApplication.translate("ChannelDialog", "Save"))
+        self.save_button.setAccessibleName(QCoreApplication.translate("ChannelDialog", "Save"))
         self.save_button.setToolTip(
-            tr(_C, "Checks the mail-server settings with the server, then saves")
+            QCoreApplication.translate(
+                "ChannelDialog", "Checks the mail-server settings with the server, then saves"
+            )
             if self.email is not None
             else ""
         )
-        self.cancel_button.setText(tr(_C, "Cancel"))
-        self.cancel_button.setAccessibleName(tr(_C, "Cancel"))
-        self.verdict_label.setAccessibleName(tr(_C, "Server check"))
-        self.problems_label.setAccessibleName(tr(_C, "Input problems"))
+        self.cancel_button.setText(QCoreApplication.translate("ChannelDialog", "Cancel"))
+        self.cancel_button.setAccessibleName(QCoreApplication.translate("ChannelDialog", "Cancel"))
+        self.verdict_label.setAccessibleName(
+            QCoreApplication.translate("ChannelDialog", "Server check")
+        )
+        self.problems_label.setAccessibleName(
+            QCoreApplication.translate("ChannelDialog", "Input problems")
+        )
         self.error_label.retranslateUi()
         self._render_verdicts()
         self.revalidate()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from ...panels import PanelContext
@@ -20,7 +21,6 @@ from .common import (
     constant_choices,
     fmt_time,
     label_of,
-    tr,
 )
 from .detail import Row, settings_rows
 from .record_panel import RecordController, RecordPanel
@@ -130,12 +130,18 @@ class ChannelsPanel(RecordPanel):
     def set_category_choices(self, choices: list[Choice]) -> None:
         """Fill the category filter (first entry: any category)."""
         self.categories = list(choices)
-        self._fill(self.category_filter, tr(_C, "Any category"), choices)
+        self._fill(
+            self.category_filter,
+            QCoreApplication.translate("ChannelsPanel", "Any category"),
+            choices,
+        )
 
     def set_status_choices(self, choices: list[Choice]) -> None:
         """Fill the status filter (first entry: any status)."""
         self.statuses = list(choices)
-        self._fill(self.status_filter, tr(_C, "Any status"), choices)
+        self._fill(
+            self.status_filter, QCoreApplication.translate("ChannelsPanel", "Any status"), choices
+        )
 
     def filters(self) -> ChannelFilter:
         """The filters as set in the controls."""
@@ -155,15 +161,26 @@ class ChannelsPanel(RecordPanel):
     def detail_rows(self, row: Any) -> tuple[str, list[Row]]:
         """The channel's fields and its settings; secrets show only whether one is set."""
         rows: list[Row] = [
-            (tr(_C, "Name"), row.channel_name or ""),
-            (tr(_C, "Category"), label_of(row.channel_category)),
-            (tr(_C, "Status"), label_of(row.channel_status)),
-            (tr(_C, "Default"), tr(_C, "Yes") if row.is_default else tr(_C, "No")),
-            (tr(_C, "Institution"), row.institution_biz_id or ""),
-            (tr(_C, "Description"), row.description or ""),
-            (tr(_C, "Created"), fmt_time(row.created_at)),
-            (tr(_C, "Updated"), fmt_time(row.updated_at)),
-            (tr(_C, "Id"), row.biz_id),
+            (QCoreApplication.translate("ChannelsPanel", "Name"), row.channel_name or ""),
+            (
+                QCoreApplication.translate("ChannelsPanel", "Category"),
+                label_of(row.channel_category),
+            ),
+            (QCoreApplication.translate("ChannelsPanel", "Status"), label_of(row.channel_status)),
+            (
+                QCoreApplication.translate("ChannelsPanel", "Default"),
+                QCoreApplication.translate("ChannelsPanel", "Yes")
+                if row.is_default
+                else QCoreApplication.translate("ChannelsPanel", "No"),
+            ),
+            (
+                QCoreApplication.translate("ChannelsPanel", "Institution"),
+                row.institution_biz_id or "",
+            ),
+            (QCoreApplication.translate("ChannelsPanel", "Description"), row.description or ""),
+            (QCoreApplication.translate("ChannelsPanel", "Created"), fmt_time(row.created_at)),
+            (QCoreApplication.translate("ChannelsPanel", "Updated"), fmt_time(row.updated_at)),
+            (QCoreApplication.translate("ChannelsPanel", "Id"), row.biz_id),
         ]
         rows += settings_rows(row.config or {})
         return row.channel_name or row.biz_id, rows
@@ -172,9 +189,15 @@ class ChannelsPanel(RecordPanel):
         """Buttons by permission; the status button offers the opposite of the status."""
         row = self.current()
         active = row is not None and is_active(row)
-        self.status_button.setText(tr(_C, "Deactivate") if active else tr(_C, "Activate"))
+        self.status_button.setText(
+            QCoreApplication.translate("ChannelsPanel", "Deactivate")
+            if active
+            else QCoreApplication.translate("ChannelsPanel", "Activate")
+        )
         self.status_button.setAccessibleName(
-            tr(_C, "Deactivate the channel") if active else tr(_C, "Activate the channel")
+            QCoreApplication.translate("ChannelsPanel", "Deactivate the channel")
+            if active
+            else QCoreApplication.translate("ChannelsPanel", "Activate the channel")
         )
         super().update_actions()
 
@@ -182,22 +205,50 @@ class ChannelsPanel(RecordPanel):
         """Texts in the current language."""
         for label, text in zip(
             self._labels,
-            (tr(_C, "&Institution:"), tr(_C, "&Category:"), tr(_C, "&Status:")),
+            (
+                QCoreApplication.translate("ChannelsPanel", "&Institution:"),
+                QCoreApplication.translate("ChannelsPanel", "&Category:"),
+                QCoreApplication.translate("ChannelsPanel", "&Status:"),
+            ),
             strict=True,
         ):
             label.setText(text)
-        self.institution_filter.setPlaceholderText(tr(_C, "Any institution id"))
-        self.institution_filter.setAccessibleName(tr(_C, "Filter by institution"))
-        self.category_filter.setAccessibleName(tr(_C, "Filter by category"))
-        self.category_filter.setItemText(0, tr(_C, "Any category"))
-        self.status_filter.setAccessibleName(tr(_C, "Filter by status"))
-        self.status_filter.setItemText(0, tr(_C, "Any status"))
-        self.active_only.setText(tr(_C, "&Active only"))
-        self.active_only.setAccessibleName(tr(_C, "Active only"))
+        self.institution_filter.setPlaceholderText(
+            QCoreApplication.translate("ChannelsPanel", "Any institution id")
+        )
+        self.institution_filter.setAccessibleName(
+            QCoreApplication.translate("ChannelsPanel", "Filter by institution")
+        )
+        self.category_filter.setAccessibleName(
+            QCoreApplication.translate("ChannelsPanel", "Filter by category")
+        )
+        self.category_filter.setItemText(
+            0, QCoreApplication.translate("ChannelsPanel", "Any category")
+        )
+        self.status_filter.setAccessibleName(
+            QCoreApplication.translate("ChannelsPanel", "Filter by status")
+        )
+        self.status_filter.setItemText(0, QCoreApplication.translate("ChannelsPanel", "Any status"))
+        self.active_only.setText(QCoreApplication.translate("ChannelsPanel", "&Active only"))
+        self.active_only.setAccessibleName(
+            QCoreApplication.translate("ChannelsPanel", "Active only")
+        )
         for button, text, name in (
-            (self.new_button, tr(_C, "&New\u2026"), tr(_C, "New channel")),
-            (self.edit_button, tr(_C, "&Edit\u2026"), tr(_C, "Edit the channel")),
-            (self.delete_button, tr(_C, "&Delete\u2026"), tr(_C, "Delete the channel")),
+            (
+                self.new_button,
+                QCoreApplication.translate("ChannelsPanel", "&New\u2026"),
+                QCoreApplication.translate("ChannelsPanel", "New channel"),
+            ),
+            (
+                self.edit_button,
+                QCoreApplication.translate("ChannelsPanel", "&Edit\u2026"),
+                QCoreApplication.translate("ChannelsPanel", "Edit the channel"),
+            ),
+            (
+                self.delete_button,
+                QCoreApplication.translate("ChannelsPanel", "&Delete\u2026"),
+                QCoreApplication.translate("ChannelsPanel", "Delete the channel"),
+            ),
         ):
             button.setText(text)
             button.setAccessibleName(name)
@@ -235,7 +286,11 @@ class ChannelsController(RecordController):
     def _changed(self, topics: frozenset[str]) -> None:
         if TOPIC_TYPES in topics:
             self.schedule(
-                self.run(tr(_C, "Could not load the categories"), self.load_choices, progress=False)
+                self.run(
+                    QCoreApplication.translate("ChannelsPanel", "Could not load the categories"),
+                    self.load_choices,
+                    progress=False,
+                )
             )
 
     # -- dialogs ---------------------------------------------------------------------------
@@ -295,7 +350,10 @@ class ChannelsController(RecordController):
                 return await call(**arguments)
 
             verdict = await self.run(
-                fill(tr(_C, "Could not check the %1 settings"), protocol),
+                fill(
+                    QCoreApplication.translate("ChannelsPanel", "Could not check the %1 settings"),
+                    protocol,
+                ),
                 run,
                 on_failure=dialog.failed,
             )
@@ -339,13 +397,13 @@ class ChannelsController(RecordController):
         if dialog.creating:
             name, category = fields.pop("channel_name"), fields.pop("channel_category")
             config = fields.pop("config")
-            title = tr(_C, "Could not create the channel")
+            title = QCoreApplication.translate("ChannelsPanel", "Could not create the channel")
 
             async def run() -> Any:
                 return await notifications.create_channel(name, category, config, **fields)
         else:
             biz_id = dialog.record.biz_id
-            title = tr(_C, "Could not save the channel")
+            title = QCoreApplication.translate("ChannelsPanel", "Could not save the channel")
 
             async def run() -> Any:
                 return await notifications.update_channel(biz_id, **fields)
@@ -372,11 +430,14 @@ class ChannelsController(RecordController):
         notifications = self.client.notifications
         if is_active(row):
             title, call = (
-                tr(_C, "Could not deactivate the channel"),
+                QCoreApplication.translate("ChannelsPanel", "Could not deactivate the channel"),
                 notifications.deactivate_channel,
             )
         else:
-            title, call = tr(_C, "Could not activate the channel"), notifications.activate_channel
+            title, call = (
+                QCoreApplication.translate("ChannelsPanel", "Could not activate the channel"),
+                notifications.activate_channel,
+            )
         self.panel.select_id(row.biz_id)
 
         async def run() -> Any:
@@ -395,13 +456,16 @@ class ChannelsController(RecordController):
         if row is None:
             return False
         asked = await self.confirm_delete(
-            tr(_C, "Delete channel"),
+            QCoreApplication.translate("ChannelsPanel", "Delete channel"),
             fill(
-                tr(_C, "Delete the channel \u201c%1\u201d (%2)? This cannot be undone."),
+                QCoreApplication.translate(
+                    "ChannelsPanel",
+                    "Delete the channel \u201c%1\u201d (%2)? This cannot be undone.",
+                ),
                 row.channel_name or "",
                 label_of(row.channel_category),
             ),
-            tr(_C, "Delete"),
+            QCoreApplication.translate("ChannelsPanel", "Delete"),
         )
         if not asked:
             return False
@@ -413,6 +477,8 @@ class ChannelsController(RecordController):
 
         return bool(
             await self.run(
-                tr(_C, "Could not delete the channel"), run, changes=frozenset({TOPIC_CHANNELS})
+                QCoreApplication.translate("ChannelsPanel", "Could not delete the channel"),
+                run,
+                changes=frozenset({TOPIC_CHANNELS}),
             )
         )

@@ -96,7 +96,7 @@ class ErrorLabel(QLabel):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setAccessibleName(tr("Notifications", "Error"))
+        self.setAccessibleName(QCoreApplication.translate("Notifications", "Error"))
         info = self.info
         if info is None:
             self.setText("")
@@ -105,7 +105,11 @@ class ErrorLabel(QLabel):
         if info.message and info.message != info.summary:
             lines.append(info.message)
         if info.code:
-            lines.append(fill(tr("Notifications", "Error code: %1"), info.code))
+            lines.append(
+                fill(QCoreApplication.translate("Notifications", "Error code: %1"), info.code)
+            )
         if info.request_id:
-            lines.append(fill(tr("Notifications", "Request id: %1"), info.request_id))
+            lines.append(
+                fill(QCoreApplication.translate("Notifications", "Request id: %1"), info.request_id)
+            )
         self.setText("\n".join(lines))

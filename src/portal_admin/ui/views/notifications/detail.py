@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ...text import QT_TRANSLATE_NOOP
@@ -66,8 +66,10 @@ class DetailPane(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.hint.setText(tr("DetailPane", "Select a row to see its details."))
-        self.setAccessibleName(tr("DetailPane", "Details"))
+        self.hint.setText(
+            QCoreApplication.translate("DetailPane", "Select a row to see its details.")
+        )
+        self.setAccessibleName(QCoreApplication.translate("DetailPane", "Details"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -106,9 +108,11 @@ def settings_rows(config: Any, prefix: str = "") -> list[Row]:
         name = f"{prefix}{_key_label(str(key))}"
         if is_secret(str(key)):
             shown = (
-                tr("DetailPane", "\u2022\u2022\u2022\u2022\u2022\u2022 (set)")
+                QCoreApplication.translate(
+                    "DetailPane", "\u2022\u2022\u2022\u2022\u2022\u2022 (set)"
+                )
                 if value not in (None, "")
-                else tr("DetailPane", "(not set)")
+                else QCoreApplication.translate("DetailPane", "(not set)")
             )
             rows.append((name, shown))
         elif isinstance(value, dict):

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...confirm import confirm
@@ -22,7 +22,7 @@ from ...paged_model import PagedTableModel
 from ...panels import PanelContext
 from ...permissions import Permissions
 from ...text import fill
-from .common import load_permissions, tr
+from .common import load_permissions
 from .detail import DetailPane, Row
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,10 @@ class RecordPanel(QWidget):
         # kiosk: the buttons are hidden and the read-only banner says why once for all
         self.notice.setVisible(bool(reasons) and not self.permissions.read_only)
         self.notice.setText(
-            fill(tr(self.CONTEXT, "Changes are not available: %1"), " ".join(reasons))
+            fill(
+                QCoreApplication.translate("NotificationPanels", "Changes are not available: %1"),
+                " ".join(reasons),
+            )
             if reasons
             else ""
         )
@@ -232,7 +235,7 @@ class RecordController(QObject):
     async def _start(self) -> None:
         self.panel.set_permissions(await load_permissions(self.ctx))
         await self.run(
-            tr("Notifications", "Could not load the lists of choices"),
+            QCoreApplication.translate("Notifications", "Could not load the lists of choices"),
             self.load_choices,
             progress=False,
         )

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QLineEdit, QWidget
-
-from .common import tr
 
 MASK = "********"
 _SECRET_KEYS = frozenset(
@@ -64,5 +63,7 @@ class SecretField(QLineEdit):
     def retranslateUi(self) -> None:
         """Texts in the current language."""
         self.setPlaceholderText(
-            tr("SecretField", "Unchanged (type to replace)") if self._stored else ""
+            QCoreApplication.translate("SecretField", "Unchanged (type to replace)")
+            if self._stored
+            else ""
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 from . import validation as check
-from .common import tr
 from .secrets import MASK, SecretField, is_secret, without_secrets
 
 _C = "ChannelSettings"
@@ -185,26 +184,69 @@ class MailServerForm(SettingsEditor):
         return settings
 
     def problems(self) -> list[str]:
-        found = check.host(tr(_C, "Host"), self.host_edit.text())
-        found += check.optional(tr(_C, "Username"), self.username_edit.text(), 254)
+        found = check.host(
+            QCoreApplication.translate("ChannelSettings", "Host"), self.host_edit.text()
+        )
+        found += check.optional(
+            QCoreApplication.translate("ChannelSettings", "Username"),
+            self.username_edit.text(),
+            254,
+        )
         if len(self.password_edit.text()) > 256:
-            found += check.optional(tr(_C, "Password"), self.password_edit.text(), 256)
+            found += check.optional(
+                QCoreApplication.translate("ChannelSettings", "Password"),
+                self.password_edit.text(),
+                256,
+            )
         if self.outgoing:
-            found += check.email(tr(_C, "From address"), self.from_edit.text(), needed=True)
-            found += check.optional(tr(_C, "From name"), self.from_name_edit.text(), 100)
+            found += check.email(
+                QCoreApplication.translate("ChannelSettings", "From address"),
+                self.from_edit.text(),
+                needed=True,
+            )
+            found += check.optional(
+                QCoreApplication.translate("ChannelSettings", "From name"),
+                self.from_name_edit.text(),
+                100,
+            )
         return found
 
     def retranslateUi(self) -> None:
         texts = [
-            (tr(_C, "&Host:"), tr(_C, "Host")),
-            (tr(_C, "&Port:"), tr(_C, "Port")),
-            (tr(_C, "&Security:"), tr(_C, "Security")),
-            (tr(_C, "&Username:"), tr(_C, "Username")),
-            (tr(_C, "Pass&word:"), tr(_C, "Password")),
-            (tr(_C, "&From address:"), tr(_C, "From address")),
-            (tr(_C, "From &name:"), tr(_C, "From name")),
+            (
+                QCoreApplication.translate("ChannelSettings", "&Host:"),
+                QCoreApplication.translate("ChannelSettings", "Host"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "&Port:"),
+                QCoreApplication.translate("ChannelSettings", "Port"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "&Security:"),
+                QCoreApplication.translate("ChannelSettings", "Security"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "&Username:"),
+                QCoreApplication.translate("ChannelSettings", "Username"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "Pass&word:"),
+                QCoreApplication.translate("ChannelSettings", "Password"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "&From address:"),
+                QCoreApplication.translate("ChannelSettings", "From address"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "From &name:"),
+                QCoreApplication.translate("ChannelSettings", "From name"),
+            ),
         ]
-        kind = tr(_C, "SMTP") if self.outgoing else tr(_C, "IMAP")
+        kind = (
+            QCoreApplication.translate("ChannelSettings", "SMTP")
+            if self.outgoing
+            else QCoreApplication.translate("ChannelSettings", "IMAP")
+        )
         for label, (text, name) in zip(self._labels, texts, strict=False):
             label.setText(text)
             buddy = label.buddy()
@@ -214,9 +256,11 @@ class MailServerForm(SettingsEditor):
             "smtp.example.com" if self.outgoing else "imap.example.com"
         )
         names = {
-            "TLS": tr(_C, "TLS (encrypted from the start)"),
-            "STARTTLS": tr(_C, "STARTTLS (upgrade to encryption)"),
-            "NONE": tr(_C, "None (unencrypted)"),
+            "TLS": QCoreApplication.translate("ChannelSettings", "TLS (encrypted from the start)"),
+            "STARTTLS": QCoreApplication.translate(
+                "ChannelSettings", "STARTTLS (upgrade to encryption)"
+            ),
+            "NONE": QCoreApplication.translate("ChannelSettings", "None (unencrypted)"),
         }
         for i in range(self.security_combo.count()):
             self.security_combo.setItemText(i, names[str(self.security_combo.itemData(i))])
@@ -274,9 +318,15 @@ class EmailSettings(SettingsEditor):
         return found
 
     def retranslateUi(self) -> None:
-        self.smtp_group.setTitle(tr(_C, "Outgoing mail (SMTP)"))
-        self.imap_group.setTitle(tr(_C, "Incoming mail (IMAP)"))
-        self.imap_group.setAccessibleName(tr(_C, "Use incoming mail (IMAP)"))
+        self.smtp_group.setTitle(
+            QCoreApplication.translate("ChannelSettings", "Outgoing mail (SMTP)")
+        )
+        self.imap_group.setTitle(
+            QCoreApplication.translate("ChannelSettings", "Incoming mail (IMAP)")
+        )
+        self.imap_group.setAccessibleName(
+            QCoreApplication.translate("ChannelSettings", "Use incoming mail (IMAP)")
+        )
 
 
 class SmsSettings(SettingsEditor):
@@ -318,17 +368,33 @@ class SmsSettings(SettingsEditor):
         return result
 
     def problems(self) -> list[str]:
-        found = check.required(tr(_C, "Provider"), self.provider_edit.text(), 64)
+        found = check.required(
+            QCoreApplication.translate("ChannelSettings", "Provider"), self.provider_edit.text(), 64
+        )
         if self.key_edit.wire_value() is None:
-            found += check.required(tr(_C, "API key"), "", 256)
-        found += check.optional(tr(_C, "Sender id"), self.outgoing_edit.text(), 32)
+            found += check.required(
+                QCoreApplication.translate("ChannelSettings", "API key"), "", 256
+            )
+        found += check.optional(
+            QCoreApplication.translate("ChannelSettings", "Sender id"),
+            self.outgoing_edit.text(),
+            32,
+        )
         return found
 
     def retranslateUi(self) -> None:
         for label, text, name in zip(
             self._labels,
-            (tr(_C, "&Provider:"), tr(_C, "API &key:"), tr(_C, "Sender &id:")),
-            (tr(_C, "Provider"), tr(_C, "API key"), tr(_C, "Sender id")),
+            (
+                QCoreApplication.translate("ChannelSettings", "&Provider:"),
+                QCoreApplication.translate("ChannelSettings", "API &key:"),
+                QCoreApplication.translate("ChannelSettings", "Sender &id:"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "Provider"),
+                QCoreApplication.translate("ChannelSettings", "API key"),
+                QCoreApplication.translate("ChannelSettings", "Sender id"),
+            ),
             strict=True,
         ):
             label.setText(text)
@@ -369,13 +435,24 @@ class WebhookSettings(SettingsEditor):
         return result
 
     def problems(self) -> list[str]:
-        return check.url(tr(_C, "URL"), self.url_edit.text(), needed=True, limit=2000)
+        return check.url(
+            QCoreApplication.translate("ChannelSettings", "URL"),
+            self.url_edit.text(),
+            needed=True,
+            limit=2000,
+        )
 
     def retranslateUi(self) -> None:
         for label, text, name in zip(
             self._labels,
-            (tr(_C, "&URL:"), tr(_C, "Signing &secret:")),
-            (tr(_C, "URL"), tr(_C, "Signing secret")),
+            (
+                QCoreApplication.translate("ChannelSettings", "&URL:"),
+                QCoreApplication.translate("ChannelSettings", "Signing &secret:"),
+            ),
+            (
+                QCoreApplication.translate("ChannelSettings", "URL"),
+                QCoreApplication.translate("ChannelSettings", "Signing secret"),
+            ),
             strict=True,
         ):
             label.setText(text)
@@ -413,13 +490,19 @@ class JsonSettings(SettingsEditor):
         return value or {}
 
     def problems(self) -> list[str]:
-        return check.json_object(tr(_C, "Settings"), self.edit.toPlainText())[1]
+        return check.json_object(
+            QCoreApplication.translate("ChannelSettings", "Settings"), self.edit.toPlainText()
+        )[1]
 
     def retranslateUi(self) -> None:
-        self.edit.setAccessibleName(tr(_C, "Settings (JSON)"))
+        self.edit.setAccessibleName(
+            QCoreApplication.translate("ChannelSettings", "Settings (JSON)")
+        )
         self.edit.setPlaceholderText("{}")
         self.hint.setText(
-            tr(_C, "Stored secrets show as %1; leave them so to keep them.").replace("%1", MASK)
+            QCoreApplication.translate(
+                "ChannelSettings", "Stored secrets show as %1; leave them so to keep them."
+            ).replace("%1", MASK)
         )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...error_info import ErrorInfo, describe_error
 from . import validation as check
-from .common import ErrorLabel, tr
+from .common import ErrorLabel
 
 _C = "ChannelTypeDialog"
 
@@ -133,12 +133,23 @@ class ChannelTypeDialog(QDialog):
         found: list[str] = []
         if self.creating:
             found += check.type_code(self.code_edit.text())
-        found += check.required(tr(_C, "Name"), self.name_edit.text(), check.MAX_NAME)
-        found += check.optional(
-            tr(_C, "Description"), self.description_edit.toPlainText(), check.MAX_DESCRIPTION
+        found += check.required(
+            QCoreApplication.translate("ChannelTypeDialog", "Name"),
+            self.name_edit.text(),
+            check.MAX_NAME,
         )
-        found += check.url(tr(_C, "Icon URL"), self.icon_edit.text())
-        found += check.json_object(tr(_C, "Extra settings"), self.extra_edit.toPlainText())[1]
+        found += check.optional(
+            QCoreApplication.translate("ChannelTypeDialog", "Description"),
+            self.description_edit.toPlainText(),
+            check.MAX_DESCRIPTION,
+        )
+        found += check.url(
+            QCoreApplication.translate("ChannelTypeDialog", "Icon URL"), self.icon_edit.text()
+        )
+        found += check.json_object(
+            QCoreApplication.translate("ChannelTypeDialog", "Extra settings"),
+            self.extra_edit.toPlainText(),
+        )[1]
         return found
 
     def values(self) -> dict[str, Any]:
@@ -187,40 +198,52 @@ class ChannelTypeDialog(QDialog):
     def retranslateUi(self) -> None:
         """Texts in the current language."""
         self.setWindowTitle(
-            tr(_C, "New channel type")
+            QCoreApplication.translate("ChannelTypeDialog", "New channel type")
             if self.creating
-            else tr(_C, "Edit channel type %1").replace("%1", self.record.type_code or "")
+            else QCoreApplication.translate("ChannelTypeDialog", "Edit channel type %1").replace(
+                "%1", self.record.type_code or ""
+            )
         )
         names = (
-            tr(_C, "&Code:"),
-            tr(_C, "&Name:"),
-            tr(_C, "&Description:"),
-            tr(_C, "Display &order:"),
-            tr(_C, "&Icon URL:"),
-            tr(_C, "E&xtra settings (JSON):"),
+            QCoreApplication.translate("ChannelTypeDialog", "&Code:"),
+            QCoreApplication.translate("ChannelTypeDialog", "&Name:"),
+            QCoreApplication.translate("ChannelTypeDialog", "&Description:"),
+            QCoreApplication.translate("ChannelTypeDialog", "Display &order:"),
+            QCoreApplication.translate("ChannelTypeDialog", "&Icon URL:"),
+            QCoreApplication.translate("ChannelTypeDialog", "E&xtra settings (JSON):"),
         )
         accessible = (
-            tr(_C, "Code"),
-            tr(_C, "Name"),
-            tr(_C, "Description"),
-            tr(_C, "Display order"),
-            tr(_C, "Icon URL"),
-            tr(_C, "Extra settings"),
+            QCoreApplication.translate("ChannelTypeDialog", "Code"),
+            QCoreApplication.translate("ChannelTypeDialog", "Name"),
+            QCoreApplication.translate("ChannelTypeDialog", "Description"),
+            QCoreApplication.translate("ChannelTypeDialog", "Display order"),
+            QCoreApplication.translate("ChannelTypeDialog", "Icon URL"),
+            QCoreApplication.translate("ChannelTypeDialog", "Extra settings"),
         )
         for label, text, name in zip(self._labels, names, accessible, strict=True):
             label.setText(text)
             field = label.buddy()
             if field is not None:
                 field.setAccessibleName(name)
-        self.code_edit.setPlaceholderText(tr(_C, "e.g. TEAMS_CHAT"))
-        self.order_spin.setSpecialValueText(tr(_C, "Automatic"))
+        self.code_edit.setPlaceholderText(
+            QCoreApplication.translate("ChannelTypeDialog", "e.g. TEAMS_CHAT")
+        )
+        self.order_spin.setSpecialValueText(
+            QCoreApplication.translate("ChannelTypeDialog", "Automatic")
+        )
         self.icon_edit.setPlaceholderText("https://")
-        self.extra_edit.setPlaceholderText(tr(_C, 'Optional, for example {"retries": 3}'))
-        self.save_button.setText(tr(_C, "Save"))
-        self.save_button.setAccessibleName(tr(_C, "Save"))
-        self.cancel_button.setText(tr(_C, "Cancel"))
-        self.cancel_button.setAccessibleName(tr(_C, "Cancel"))
-        self.problems_label.setAccessibleName(tr(_C, "Input problems"))
+        self.extra_edit.setPlaceholderText(
+            QCoreApplication.translate("ChannelTypeDialog", 'Optional, for example {"retries": 3}')
+        )
+        self.save_button.setText(QCoreApplication.translate("ChannelTypeDialog", "Save"))
+        self.save_button.setAccessibleName(QCoreApplication.translate("ChannelTypeDialog", "Save"))
+        self.cancel_button.setText(QCoreApplication.translate("ChannelTypeDialog", "Cancel"))
+        self.cancel_button.setAccessibleName(
+            QCoreApplication.translate("ChannelTypeDialog", "Cancel")
+        )
+        self.problems_label.setAccessibleName(
+            QCoreApplication.translate("ChannelTypeDialog", "Input problems")
+        )
         self.error_label.retranslateUi()
         self.revalidate()
 

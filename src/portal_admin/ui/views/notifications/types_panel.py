@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from ...panels import PanelContext
@@ -19,7 +20,6 @@ from .common import (
     constant_choices,
     fmt_time,
     label_of,
-    tr,
 )
 from .detail import Row
 from .record_panel import RecordController, RecordPanel
@@ -114,7 +114,9 @@ class ChannelTypesPanel(RecordPanel):
         """Fill the status filter (first entry: any status)."""
         current = self.status_filter.currentData()
         self.status_filter.clear()
-        self.status_filter.addItem(tr(_C, "Any status"), None)
+        self.status_filter.addItem(
+            QCoreApplication.translate("ChannelTypesPanel", "Any status"), None
+        )
         for code, label in choices:
             self.status_filter.addItem(label, code)
         index = self.status_filter.findData(current)
@@ -142,17 +144,26 @@ class ChannelTypesPanel(RecordPanel):
             else ""
         )
         rows: list[Row] = [
-            (tr(_C, "Code"), row.type_code or ""),
-            (tr(_C, "Value"), "" if row.type_value is None else str(row.type_value)),
-            (tr(_C, "Name"), row.type_name or ""),
-            (tr(_C, "Description"), row.type_description or ""),
-            (tr(_C, "Status"), label_of(row.type_status)),
-            (tr(_C, "Display order"), "" if row.display_order is None else str(row.display_order)),
-            (tr(_C, "Icon URL"), row.icon_url or ""),
-            (tr(_C, "Extra settings"), extra),
-            (tr(_C, "Created"), fmt_time(row.created_at)),
-            (tr(_C, "Updated"), fmt_time(row.updated_at)),
-            (tr(_C, "Id"), row.biz_id),
+            (QCoreApplication.translate("ChannelTypesPanel", "Code"), row.type_code or ""),
+            (
+                QCoreApplication.translate("ChannelTypesPanel", "Value"),
+                "" if row.type_value is None else str(row.type_value),
+            ),
+            (QCoreApplication.translate("ChannelTypesPanel", "Name"), row.type_name or ""),
+            (
+                QCoreApplication.translate("ChannelTypesPanel", "Description"),
+                row.type_description or "",
+            ),
+            (QCoreApplication.translate("ChannelTypesPanel", "Status"), label_of(row.type_status)),
+            (
+                QCoreApplication.translate("ChannelTypesPanel", "Display order"),
+                "" if row.display_order is None else str(row.display_order),
+            ),
+            (QCoreApplication.translate("ChannelTypesPanel", "Icon URL"), row.icon_url or ""),
+            (QCoreApplication.translate("ChannelTypesPanel", "Extra settings"), extra),
+            (QCoreApplication.translate("ChannelTypesPanel", "Created"), fmt_time(row.created_at)),
+            (QCoreApplication.translate("ChannelTypesPanel", "Updated"), fmt_time(row.updated_at)),
+            (QCoreApplication.translate("ChannelTypesPanel", "Id"), row.biz_id),
         ]
         return row.type_name or row.type_code or row.biz_id, rows
 
@@ -160,26 +171,54 @@ class ChannelTypesPanel(RecordPanel):
         """Buttons by permission; the status button offers the opposite of the status."""
         row = self.current()
         enabled = row is not None and is_enabled(row)
-        self.status_button.setText(tr(_C, "Disable") if enabled else tr(_C, "Enable"))
+        self.status_button.setText(
+            QCoreApplication.translate("ChannelTypesPanel", "Disable")
+            if enabled
+            else QCoreApplication.translate("ChannelTypesPanel", "Enable")
+        )
         self.status_button.setAccessibleName(
-            tr(_C, "Disable the channel type") if enabled else tr(_C, "Enable the channel type")
+            QCoreApplication.translate("ChannelTypesPanel", "Disable the channel type")
+            if enabled
+            else QCoreApplication.translate("ChannelTypesPanel", "Enable the channel type")
         )
         super().update_actions()
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self._code_label.setText(tr(_C, "&Code:"))
-        self._status_label.setText(tr(_C, "&Status:"))
-        self.code_filter.setPlaceholderText(tr(_C, "Any code"))
-        self.code_filter.setAccessibleName(tr(_C, "Filter by code"))
-        self.status_filter.setAccessibleName(tr(_C, "Filter by status"))
-        self.status_filter.setItemText(0, tr(_C, "Any status"))
-        self.enabled_only.setText(tr(_C, "&Enabled only"))
-        self.enabled_only.setAccessibleName(tr(_C, "Enabled only"))
+        self._code_label.setText(QCoreApplication.translate("ChannelTypesPanel", "&Code:"))
+        self._status_label.setText(QCoreApplication.translate("ChannelTypesPanel", "&Status:"))
+        self.code_filter.setPlaceholderText(
+            QCoreApplication.translate("ChannelTypesPanel", "Any code")
+        )
+        self.code_filter.setAccessibleName(
+            QCoreApplication.translate("ChannelTypesPanel", "Filter by code")
+        )
+        self.status_filter.setAccessibleName(
+            QCoreApplication.translate("ChannelTypesPanel", "Filter by status")
+        )
+        self.status_filter.setItemText(
+            0, QCoreApplication.translate("ChannelTypesPanel", "Any status")
+        )
+        self.enabled_only.setText(QCoreApplication.translate("ChannelTypesPanel", "&Enabled only"))
+        self.enabled_only.setAccessibleName(
+            QCoreApplication.translate("ChannelTypesPanel", "Enabled only")
+        )
         for button, text, name in (
-            (self.new_button, tr(_C, "&New\u2026"), tr(_C, "New channel type")),
-            (self.edit_button, tr(_C, "&Edit\u2026"), tr(_C, "Edit the channel type")),
-            (self.delete_button, tr(_C, "&Delete\u2026"), tr(_C, "Delete the channel type")),
+            (
+                self.new_button,
+                QCoreApplication.translate("ChannelTypesPanel", "&New\u2026"),
+                QCoreApplication.translate("ChannelTypesPanel", "New channel type"),
+            ),
+            (
+                self.edit_button,
+                QCoreApplication.translate("ChannelTypesPanel", "&Edit\u2026"),
+                QCoreApplication.translate("ChannelTypesPanel", "Edit the channel type"),
+            ),
+            (
+                self.delete_button,
+                QCoreApplication.translate("ChannelTypesPanel", "&Delete\u2026"),
+                QCoreApplication.translate("ChannelTypesPanel", "Delete the channel type"),
+            ),
         ):
             button.setText(text)
             button.setAccessibleName(name)
@@ -231,13 +270,17 @@ class ChannelTypesController(RecordController):
         notifications = self.client.notifications
         if dialog.creating:
             code, name = fields.pop("type_code"), fields.pop("type_name")
-            title = tr(_C, "Could not create the channel type")
+            title = QCoreApplication.translate(
+                "ChannelTypesPanel", "Could not create the channel type"
+            )
 
             async def run() -> Any:
                 return await notifications.create_channel_type(code, name, **fields)
         else:
             biz_id = dialog.record.biz_id
-            title = tr(_C, "Could not save the channel type")
+            title = QCoreApplication.translate(
+                "ChannelTypesPanel", "Could not save the channel type"
+            )
 
             async def run() -> Any:
                 return await notifications.update_channel_type(biz_id, **fields)
@@ -272,12 +315,16 @@ class ChannelTypesController(RecordController):
         notifications = self.client.notifications
         if is_enabled(row):
             title, call = (
-                tr(_C, "Could not disable the channel type"),
+                QCoreApplication.translate(
+                    "ChannelTypesPanel", "Could not disable the channel type"
+                ),
                 notifications.disable_channel_type,
             )
         else:
             title, call = (
-                tr(_C, "Could not enable the channel type"),
+                QCoreApplication.translate(
+                    "ChannelTypesPanel", "Could not enable the channel type"
+                ),
                 notifications.enable_channel_type,
             )
         self.panel.select_id(row.biz_id)
@@ -298,13 +345,16 @@ class ChannelTypesController(RecordController):
         if row is None:
             return False
         asked = await self.confirm_delete(
-            tr(_C, "Delete channel type"),
+            QCoreApplication.translate("ChannelTypesPanel", "Delete channel type"),
             fill(
-                tr(_C, "Delete the channel type \u201c%1\u201d (%2)? This cannot be undone."),
+                QCoreApplication.translate(
+                    "ChannelTypesPanel",
+                    "Delete the channel type \u201c%1\u201d (%2)? This cannot be undone.",
+                ),
                 row.type_name or "",
                 row.type_code or "",
             ),
-            tr(_C, "Delete"),
+            QCoreApplication.translate("ChannelTypesPanel", "Delete"),
         )
         if not asked:
             return False
@@ -315,7 +365,7 @@ class ChannelTypesController(RecordController):
             return True
 
         done = await self.run(
-            tr(_C, "Could not delete the channel type"),
+            QCoreApplication.translate("ChannelTypesPanel", "Could not delete the channel type"),
             run,
             changes=frozenset({TOPIC_TYPES, TOPIC_CHANNELS}),
         )

@@ -9,6 +9,8 @@ import json
 import re
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from ...text import QT_TRANSLATE_NOOP, fill
 from .common import tr
 
@@ -46,7 +48,10 @@ def type_code(value: str) -> list[str]:
     """A channel type code: 2 to 32 letters, digits or underscores, starting with a letter."""
     if not TYPE_CODE.match(value.strip().upper()):
         return [
-            tr(_C, "The code needs 2 to 32 letters, digits or underscores, starting with a letter.")
+            QCoreApplication.translate(
+                "NotificationChecks",
+                "The code needs 2 to 32 letters, digits or underscores, starting with a letter.",
+            )
         ]
     return []
 

@@ -252,10 +252,16 @@ class ConstantsPanel(TaskPanel):
             item = self.lists.item(i)
             name = str(item.data(Qt.ItemDataRole.UserRole))
             item.setText(list_title(name))
-            item.setToolTip(fill(_tr("/constants/%1"), name))
-        self.lists.setAccessibleName(_tr("Constant lists"))
+            item.setToolTip(
+                fill(QCoreApplication.translate("ConstantsPanel", "/constants/%1"), name)
+            )
+        self.lists.setAccessibleName(QCoreApplication.translate("ConstantsPanel", "Constant lists"))
         self.title.setText(list_title(self.current_list))
-        self.title.setAccessibleName(_tr("Shown list"))
-        self.text_filter.setPlaceholderText(_tr("Filter by code, label or description"))
-        self.text_filter.setAccessibleName(_tr("Text filter"))
-        self.setAccessibleName(_tr("Constants"))
+        self.title.setAccessibleName(QCoreApplication.translate("ConstantsPanel", "Shown list"))
+        self.text_filter.setPlaceholderText(
+            QCoreApplication.translate("ConstantsPanel", "Filter by code, label or description")
+        )
+        self.text_filter.setAccessibleName(
+            QCoreApplication.translate("ConstantsPanel", "Text filter")
+        )
+        self.setAccessibleName(QCoreApplication.translate("ConstantsPanel", "Constants"))

@@ -78,7 +78,11 @@ def field_text(key: str, value: Any, workspaces: dict[str, str] | None = None) -
     if isinstance(value, list):
         return ", ".join(field_text(key, v) for v in value)
     if isinstance(value, bool):
-        return _tr("Yes") if value else _tr("No")
+        return (
+            QCoreApplication.translate("ProfilePanel", "Yes")
+            if value
+            else QCoreApplication.translate("ProfilePanel", "No")
+        )
     return str(value)
 
 
@@ -86,7 +90,11 @@ def _workspace(w: Any) -> str:
     if not isinstance(w, dict):
         return str(w)
     name = str(w.get("name") or w.get("bizId") or "")
-    return fill(_tr("%1 (primary)"), name) if w.get("isPrimary") else name
+    return (
+        fill(QCoreApplication.translate("ProfilePanel", "%1 (primary)"), name)
+        if w.get("isPrimary")
+        else name
+    )
 
 
 def _role(r: Any, workspaces: dict[str, str] | None) -> str:
@@ -94,7 +102,11 @@ def _role(r: Any, workspaces: dict[str, str] | None) -> str:
         return str(r)
     name = str(r.get("roleName") or r.get("bizId") or "")
     workspace = (workspaces or {}).get(str(r.get("workspaceBizId")))
-    return fill(_tr("%1 in %2"), name, workspace) if workspace else name
+    return (
+        fill(QCoreApplication.translate("ProfilePanel", "%1 in %2"), name, workspace)
+        if workspace
+        else name
+    )
 
 
 def workspace_names(values: dict[str, Any]) -> dict[str, str]:
@@ -182,7 +194,14 @@ class ProfilePanel(TaskPanel):
         except Exception as exc:
             info = describe_error(exc)
             log.warning("profile not loaded: code=%s request_id=%s", info.code, info.request_id)
-            self.error.setText(fill(_tr("The profile could not be loaded.\n%1"), error_text(info)))
+            self.error.setText(
+                fill(
+                    QCoreApplication.translate(
+                        "ProfilePanel", "The profile could not be loaded.\n%1"
+                    ),
+                    error_text(info),
+                )
+            )
             self.error.show()
             return False
         self.error.hide()
@@ -248,18 +267,31 @@ class ProfilePanel(TaskPanel):
             caption = item.widget() if item is not None else None
             if isinstance(caption, QLabel):
                 title = str(caption.property("fieldTitle"))
-                caption.setText(fill(_tr("%1:"), QCoreApplication.translate(_F, title)))
+                caption.setText(
+                    fill(
+                        QCoreApplication.translate("ProfilePanel", "%1:"),
+                        QCoreApplication.translate(_F, title),
+                    )
+                )
 
     def retranslateUi(self) -> None:
-        self.details.setTitle(_tr("Signed-in account"))
-        self.invitations_box.setTitle(_tr("My invitations"))
-        self.refresh_button.setText(_tr("Refresh"))
-        self.refresh_button.setAccessibleName(_tr("Reload the profile"))
-        self.change_password_button.setText(_tr("Change password\u2026"))
-        self.change_password_button.setAccessibleName(_tr("Change password"))
-        self.error.setAccessibleName(_tr("Error"))
-        self.details.setAccessibleName(_tr("Profile details"))
-        self.setAccessibleName(_tr("Profile"))
+        self.details.setTitle(QCoreApplication.translate("ProfilePanel", "Signed-in account"))
+        self.invitations_box.setTitle(QCoreApplication.translate("ProfilePanel", "My invitations"))
+        self.refresh_button.setText(QCoreApplication.translate("ProfilePanel", "Refresh"))
+        self.refresh_button.setAccessibleName(
+            QCoreApplication.translate("ProfilePanel", "Reload the profile")
+        )
+        self.change_password_button.setText(
+            QCoreApplication.translate("ProfilePanel", "Change password\u2026")
+        )
+        self.change_password_button.setAccessibleName(
+            QCoreApplication.translate("ProfilePanel", "Change password")
+        )
+        self.error.setAccessibleName(QCoreApplication.translate("ProfilePanel", "Error"))
+        self.details.setAccessibleName(
+            QCoreApplication.translate("ProfilePanel", "Profile details")
+        )
+        self.setAccessibleName(QCoreApplication.translate("ProfilePanel", "Profile"))
         self._caption_texts()
         if self.values:
             self._fill()

@@ -111,22 +111,33 @@ class BackupCodesDialog(QDialog):
 
     def text(self) -> str:
         """The codes as the clipboard and the file get them."""
-        return codes_text(self._codes, _tr("System Portal backup codes (each works once)"))
+        return codes_text(
+            self._codes,
+            QCoreApplication.translate(
+                "BackupCodesDialog", "System Portal backup codes (each works once)"
+            ),
+        )
 
     def copy(self) -> None:
         """Copy the codes to the clipboard."""
         if self.masked or not self._codes:
             return
         QGuiApplication.clipboard().setText(self.text())
-        self.status.setText(_tr("Copied to the clipboard."))
+        self.status.setText(
+            QCoreApplication.translate("BackupCodesDialog", "Copied to the clipboard.")
+        )
 
     def choose_file(self) -> None:
         """Ask where to save the codes (a file dialog opened with open(), not exec())."""
         folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        dialog = QFileDialog(self, _tr("Save backup codes"), str(Path(folder or Path.home())))
+        dialog = QFileDialog(
+            self,
+            QCoreApplication.translate("BackupCodesDialog", "Save backup codes"),
+            str(Path(folder or Path.home())),
+        )
         dialog.setObjectName("saveCodesFileDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setNameFilter(_tr("Text files (*.txt)"))
+        dialog.setNameFilter(QCoreApplication.translate("BackupCodesDialog", "Text files (*.txt)"))
         dialog.setDefaultSuffix("txt")
         dialog.selectFile("backup-codes.txt")
         dialog.fileSelected.connect(self._file_chosen)
@@ -151,9 +162,21 @@ class BackupCodesDialog(QDialog):
             write_private_text(path, self.text())
         except OSError as exc:
             log.warning("saving backup codes failed: %s", type(exc).__name__)
-            self.status.setText(fill(_tr("Could not save the file: %1"), exc.strerror or exc))
+            self.status.setText(
+                fill(
+                    QCoreApplication.translate("BackupCodesDialog", "Could not save the file: %1"),
+                    exc.strerror or exc,
+                )
+            )
             return False
-        self.status.setText(fill(_tr("Saved to %1 (readable by you only)."), str(path)))
+        self.status.setText(
+            fill(
+                QCoreApplication.translate(
+                    "BackupCodesDialog", "Saved to %1 (readable by you only)."
+                ),
+                str(path),
+            )
+        )
         return True
 
     def wipe(self, *_args: object) -> None:
@@ -169,20 +192,25 @@ class BackupCodesDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(_tr("New backup codes"))
+        self.setWindowTitle(QCoreApplication.translate("BackupCodesDialog", "New backup codes"))
         self.intro.setText(
-            _tr(
+            QCoreApplication.translate(
+                "BackupCodesDialog",
                 "Keep these codes somewhere safe. Each code signs you in once when you cannot"
                 " use your other methods. They are shown only now: after you close this"
-                " window they cannot be shown again. Your previous codes no longer work."
+                " window they cannot be shown again. Your previous codes no longer work.",
             )
         )
-        self.copy_button.setText(_tr("&Copy"))
-        self.copy_button.setAccessibleName(_tr("Copy the codes"))
-        self.save_button.setText(_tr("&Save\u2026"))
-        self.save_button.setAccessibleName(_tr("Save the codes to a file"))
-        self.grid.setAccessibleName(_tr("Backup codes"))
-        self.status.setAccessibleName(_tr("Status"))
+        self.copy_button.setText(QCoreApplication.translate("BackupCodesDialog", "&Copy"))
+        self.copy_button.setAccessibleName(
+            QCoreApplication.translate("BackupCodesDialog", "Copy the codes")
+        )
+        self.save_button.setText(QCoreApplication.translate("BackupCodesDialog", "&Save\u2026"))
+        self.save_button.setAccessibleName(
+            QCoreApplication.translate("BackupCodesDialog", "Save the codes to a file")
+        )
+        self.grid.setAccessibleName(QCoreApplication.translate("BackupCodesDialog", "Backup codes"))
+        self.status.setAccessibleName(QCoreApplication.translate("BackupCodesDialog", "Status"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -57,19 +57,21 @@ class SignInChart(QWidget):
         success, failure = self.totals
         if self.days:
             text = fill(
-                _tr("%1 successful and %2 failed sign-ins from %3 to %4"),
+                QCoreApplication.translate(
+                    "SignInChart", "%1 successful and %2 failed sign-ins from %3 to %4"
+                ),
                 success,
                 failure,
                 self.day_label(self.days[0]),
                 self.day_label(self.days[-1]),
             )
         else:
-            text = _tr("No sign-ins to show.")
+            text = QCoreApplication.translate("SignInChart", "No sign-ins to show.")
         self.setAccessibleDescription(text)
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setAccessibleName(_tr("Sign-ins per day"))
+        self.setAccessibleName(QCoreApplication.translate("SignInChart", "Sign-ins per day"))
         self._describe()
         self.update()
 
@@ -102,7 +104,7 @@ class SignInChart(QWidget):
             painter.drawText(
                 rect.adjusted(0, legend_bottom - rect.top(), 0, 0),
                 Qt.AlignmentFlag.AlignCenter,
-                _tr("No sign-ins to show."),
+                QCoreApplication.translate("SignInChart", "No sign-ins to show."),
             )
             return
         top_value, step = nice_ceiling(max(d.total for d in self.days))
@@ -164,7 +166,10 @@ class SignInChart(QWidget):
     ) -> int:
         metrics = QFontMetrics(self.font())
         x = left + 4
-        for color, text in ((SUCCESS_COLOR, _tr("Successful")), (FAILURE_COLOR, _tr("Failed"))):
+        for color, text in (
+            (SUCCESS_COLOR, QCoreApplication.translate("SignInChart", "Successful")),
+            (FAILURE_COLOR, QCoreApplication.translate("SignInChart", "Failed")),
+        ):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(color)
             size = line - 4
@@ -192,7 +197,7 @@ class SignInChart(QWidget):
                 QToolTip.showText(
                     event.globalPos(),
                     fill(
-                        _tr("%1: %2 successful, %3 failed"),
+                        QCoreApplication.translate("SignInChart", "%1: %2 successful, %3 failed"),
                         self.day_label(day),
                         day.success,
                         day.failure,

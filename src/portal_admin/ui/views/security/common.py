@@ -39,9 +39,11 @@ def error_text(info: ErrorInfo) -> str:
     if info.message and info.message != info.summary:
         lines.append(info.message)
     if info.code:
-        lines.append(fill(_tr("Error code: %1"), info.code))
+        lines.append(fill(QCoreApplication.translate("SecurityPanel", "Error code: %1"), info.code))
     if info.request_id:
-        lines.append(fill(_tr("Request id: %1"), info.request_id))
+        lines.append(
+            fill(QCoreApplication.translate("SecurityPanel", "Request id: %1"), info.request_id)
+        )
     return "\n".join(lines)
 
 
@@ -65,7 +67,7 @@ class ErrorLine(QLabel):
         """Show ``exc``; returns what was shown."""
         self.info = describe_error(exc)
         self.setText(error_text(self.info))
-        self.setAccessibleName(_tr("Error"))
+        self.setAccessibleName(QCoreApplication.translate("SecurityPanel", "Error"))
         self.show()
         return self.info
 
@@ -126,7 +128,9 @@ class SecurityPanel(QWidget):
         """Load everything the panel shows; a failure is shown in the panel. True on success."""
         self.error_line.clear_error()
         if self.client is None:
-            self.error_line.setText(_tr("Sign in to see this panel."))
+            self.error_line.setText(
+                QCoreApplication.translate("SecurityPanel", "Sign in to see this panel.")
+            )
             self.error_line.show()
             return False
         await self._load_permissions()

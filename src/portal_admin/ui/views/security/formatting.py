@@ -48,19 +48,19 @@ def relative_time(moment: datetime | None, now: datetime | None = None) -> str:
     now = now or datetime.now(UTC)
     seconds = int((now - moment).total_seconds())
     if seconds < 0:
-        return tr("in the future")
+        return QCoreApplication.translate("SecurityText", "in the future")
     if seconds < 60:
-        return tr("just now")
+        return QCoreApplication.translate("SecurityText", "just now")
     minutes = seconds // 60
     if minutes < 60:
-        return fill(tr("%1 min ago"), minutes)
+        return fill(QCoreApplication.translate("SecurityText", "%1 min ago"), minutes)
     hours = minutes // 60
     if hours < 48:
-        return fill(tr("%1 h ago"), hours)
+        return fill(QCoreApplication.translate("SecurityText", "%1 h ago"), hours)
     days = hours // 24
     if days < 60:
-        return fill(tr("%1 days ago"), days)
-    return fill(tr("%1 months ago"), days // 30)
+        return fill(QCoreApplication.translate("SecurityText", "%1 days ago"), days)
+    return fill(QCoreApplication.translate("SecurityText", "%1 months ago"), days // 30)
 
 
 def time_with_relative(
@@ -115,4 +115,8 @@ def yes_no(value: bool | None) -> str:
     """Yes, No, or empty for unknown."""
     if value is None:
         return ""
-    return tr("Yes") if value else tr("No")
+    return (
+        QCoreApplication.translate("SecurityText", "Yes")
+        if value
+        else QCoreApplication.translate("SecurityText", "No")
+    )

@@ -309,33 +309,49 @@ class LoginHistoryPanel(SecurityPanel):
 
     def _show_chart_note(self) -> None:
         if not self.chart_ready:
-            self.chart_note.setText(_tr("Loading the chart\u2026"))
+            self.chart_note.setText(
+                QCoreApplication.translate("LoginHistoryPanel", "Loading the chart\u2026")
+            )
             return
         if self.chart_read < self.chart_total:
             text = fill(
-                _tr("The chart shows the latest %1 of %2 sign-ins."),
+                QCoreApplication.translate(
+                    "LoginHistoryPanel", "The chart shows the latest %1 of %2 sign-ins."
+                ),
                 self.locale().toString(self.chart_read),
                 self.locale().toString(self.chart_total),
             )
         else:
             text = fill(
-                _tr("Based on all %1 sign-ins of this filter."),
+                QCoreApplication.translate(
+                    "LoginHistoryPanel", "Based on all %1 sign-ins of this filter."
+                ),
                 self.locale().toString(self.chart_total),
             )
         self.chart_note.setText(text)
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.result_label.setText(_tr("&Result:"))
+        self.result_label.setText(QCoreApplication.translate("LoginHistoryPanel", "&Result:"))
         for i, (_key, _value, text) in enumerate(RESULTS):
             self.result_combo.setItemText(i, _tr(text))
-        self.result_combo.setAccessibleName(_tr("Login result"))
-        self.from_check.setText(_tr("From"))
-        self.to_check.setText(_tr("To"))
-        self.from_edit.setAccessibleName(_tr("From date"))
-        self.to_edit.setAccessibleName(_tr("To date"))
-        self.chart_box.setTitle(_tr("Sign-ins per day"))
-        self.chart_box.setAccessibleName(_tr("Sign-ins per day"))
-        self.chart_note.setAccessibleName(_tr("Chart note"))
+        self.result_combo.setAccessibleName(
+            QCoreApplication.translate("LoginHistoryPanel", "Login result")
+        )
+        self.from_check.setText(QCoreApplication.translate("LoginHistoryPanel", "From"))
+        self.to_check.setText(QCoreApplication.translate("LoginHistoryPanel", "To"))
+        self.from_edit.setAccessibleName(
+            QCoreApplication.translate("LoginHistoryPanel", "From date")
+        )
+        self.to_edit.setAccessibleName(QCoreApplication.translate("LoginHistoryPanel", "To date"))
+        self.chart_box.setTitle(QCoreApplication.translate("LoginHistoryPanel", "Sign-ins per day"))
+        self.chart_box.setAccessibleName(
+            QCoreApplication.translate("LoginHistoryPanel", "Sign-ins per day")
+        )
+        self.chart_note.setAccessibleName(
+            QCoreApplication.translate("LoginHistoryPanel", "Chart note")
+        )
         self._show_chart_note()
-        self.list_view.setAccessibleName(_tr("Login history"))
+        self.list_view.setAccessibleName(
+            QCoreApplication.translate("LoginHistoryPanel", "Login history")
+        )

@@ -291,7 +291,9 @@ class LiveEntryDelegate(QStyledItemDelegate):
     ) -> QWidget:
         editor = QLineEdit(parent)
         editor.setObjectName("entryEditor")
-        editor.setAccessibleName(_tr("Address or network"))
+        editor.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Address or network")
+        )
         editor.textEdited.connect(lambda _text: self._edited(editor))
         return editor
 
@@ -468,12 +470,22 @@ class IpWhitelistPanel(SecurityPanel):
         invalid = self.model.invalid_count
         if invalid:
             self.validity_label.setText(
-                fill(_tr("%1 entries are not valid: correct or remove them to save."), invalid)
+                fill(
+                    QCoreApplication.translate(
+                        "IpWhitelistPanel",
+                        "%1 entries are not valid: correct or remove them to save.",
+                    ),
+                    invalid,
+                )
                 if invalid > 1
-                else _tr("1 entry is not valid: correct or remove it to save.")
+                else QCoreApplication.translate(
+                    "IpWhitelistPanel", "1 entry is not valid: correct or remove it to save."
+                )
             )
         elif loaded and self.model.dirty:
-            self.validity_label.setText(_tr("Unsaved changes."))
+            self.validity_label.setText(
+                QCoreApplication.translate("IpWhitelistPanel", "Unsaved changes.")
+            )
         else:
             self.validity_label.setText("")
         self.validity_label.setStyleSheet("QLabel#validity { color: #b00020; }" if invalid else "")
@@ -484,20 +496,37 @@ class IpWhitelistPanel(SecurityPanel):
             self.address_label.setText("")
             return
         self.state_label.setText(
-            _tr("The whitelist is enabled: only the addresses below may sign in.")
+            QCoreApplication.translate(
+                "IpWhitelistPanel",
+                "The whitelist is enabled: only the addresses below may sign in.",
+            )
             if self.enabled
-            else _tr("The whitelist is disabled: every address may sign in.")
+            else QCoreApplication.translate(
+                "IpWhitelistPanel", "The whitelist is disabled: every address may sign in."
+            )
         )
         if self.current_ip is None:
-            self.address_label.setText(_tr("The address you connect from is not known."))
+            self.address_label.setText(
+                QCoreApplication.translate(
+                    "IpWhitelistPanel", "The address you connect from is not known."
+                )
+            )
         elif covers(self.saved_entries(), self.current_ip):
             self.address_label.setText(
-                fill(_tr("You connect from %1, which the whitelist contains."), self.current_ip)
+                fill(
+                    QCoreApplication.translate(
+                        "IpWhitelistPanel", "You connect from %1, which the whitelist contains."
+                    ),
+                    self.current_ip,
+                )
             )
         else:
             self.address_label.setText(
                 fill(
-                    _tr("You connect from %1, which the whitelist does not contain."),
+                    QCoreApplication.translate(
+                        "IpWhitelistPanel",
+                        "You connect from %1, which the whitelist does not contain.",
+                    ),
                     self.current_ip,
                 )
             )
@@ -538,20 +567,23 @@ class IpWhitelistPanel(SecurityPanel):
     async def _lockout_ok(self, entries: Sequence[str]) -> bool:
         """True when ``entries`` contain the current address, or the person accepts the risk."""
         if covers(entries, self.current_ip):
-            return await self.confirm_change(_tr("Change the IP whitelist."))
-        address = self.current_ip or _tr("(unknown)")
+            return await self.confirm_change(
+                QCoreApplication.translate("IpWhitelistPanel", "Change the IP whitelist.")
+            )
+        address = self.current_ip or QCoreApplication.translate("IpWhitelistPanel", "(unknown)")
         return await confirm(
             self,
-            title=_tr("You may lock yourself out"),
+            title=QCoreApplication.translate("IpWhitelistPanel", "You may lock yourself out"),
             text=fill(
-                _tr(
+                QCoreApplication.translate(
+                    "IpWhitelistPanel",
                     "The whitelist does not contain %1, the address you connect from. Once it"
                     " is enforced, the server may refuse this program: you may lock yourself"
-                    " out. Continue anyway?"
+                    " out. Continue anyway?",
                 ),
                 address,
             ),
-            confirm_text=_tr("Continue anyway"),
+            confirm_text=QCoreApplication.translate("IpWhitelistPanel", "Continue anyway"),
             profile=self.context.profile,
             destructive=True,
         )
@@ -572,14 +604,18 @@ class IpWhitelistPanel(SecurityPanel):
         if self.enabled:
             if not await self._lockout_ok(entries):
                 return False
-        elif not await self.confirm_change(_tr("Change the IP whitelist.")):
+        elif not await self.confirm_change(
+            QCoreApplication.translate("IpWhitelistPanel", "Change the IP whitelist.")
+        ):
             return False
         result = await self.execute(
             Op(
                 lambda: self.client.security.set_ip_whitelist(entries),
                 on_success=self._apply,
                 changes=TOPICS,
-                title=_tr("Could not save the IP whitelist"),
+                title=QCoreApplication.translate(
+                    "IpWhitelistPanel", "Could not save the IP whitelist"
+                ),
             )
         )
         return result is not None
@@ -597,7 +633,9 @@ class IpWhitelistPanel(SecurityPanel):
                 self.client.security.enable_ip_whitelist,
                 on_success=self._switched,
                 changes=TOPICS,
-                title=_tr("Could not enable the IP whitelist"),
+                title=QCoreApplication.translate(
+                    "IpWhitelistPanel", "Could not enable the IP whitelist"
+                ),
             )
         )
         return result is not None
@@ -608,14 +646,18 @@ class IpWhitelistPanel(SecurityPanel):
 
     async def disable(self) -> bool:
         """Stop enforcing the whitelist."""
-        if not await self.confirm_change(_tr("Disable the IP whitelist.")):
+        if not await self.confirm_change(
+            QCoreApplication.translate("IpWhitelistPanel", "Disable the IP whitelist.")
+        ):
             return False
         result = await self.execute(
             Op(
                 self.client.security.disable_ip_whitelist,
                 on_success=self._switched,
                 changes=TOPICS,
-                title=_tr("Could not disable the IP whitelist"),
+                title=QCoreApplication.translate(
+                    "IpWhitelistPanel", "Could not disable the IP whitelist"
+                ),
             )
         )
         return result is not None
@@ -668,25 +710,49 @@ class IpWhitelistPanel(SecurityPanel):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.enable_button.setText(_tr("&Enable"))
-        self.enable_button.setAccessibleName(_tr("Enable the whitelist"))
-        self.disable_button.setText(_tr("&Disable"))
-        self.disable_button.setAccessibleName(_tr("Disable the whitelist"))
-        self.table.setAccessibleName(_tr("Whitelist entries"))
-        self.add_edit.setPlaceholderText(_tr("IPv4 or IPv6 address, or CIDR network"))
-        self.add_edit.setAccessibleName(_tr("New entry"))
-        self.add_button.setText(_tr("&Add"))
-        self.add_button.setAccessibleName(_tr("Add the entry"))
-        self.add_reason.setAccessibleName(_tr("New entry check"))
-        self.remove_button.setText(_tr("&Remove"))
-        self.remove_button.setAccessibleName(_tr("Remove the selected entry"))
-        self.revert_button.setText(_tr("Re&vert"))
-        self.revert_button.setAccessibleName(_tr("Discard the changes"))
-        self.save_button.setText(_tr("&Save"))
-        self.save_button.setAccessibleName(_tr("Save the whitelist"))
-        self.state_label.setAccessibleName(_tr("Whitelist state"))
-        self.address_label.setAccessibleName(_tr("Your address"))
-        self.validity_label.setAccessibleName(_tr("Entry problems"))
+        self.enable_button.setText(QCoreApplication.translate("IpWhitelistPanel", "&Enable"))
+        self.enable_button.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Enable the whitelist")
+        )
+        self.disable_button.setText(QCoreApplication.translate("IpWhitelistPanel", "&Disable"))
+        self.disable_button.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Disable the whitelist")
+        )
+        self.table.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Whitelist entries")
+        )
+        self.add_edit.setPlaceholderText(
+            QCoreApplication.translate("IpWhitelistPanel", "IPv4 or IPv6 address, or CIDR network")
+        )
+        self.add_edit.setAccessibleName(QCoreApplication.translate("IpWhitelistPanel", "New entry"))
+        self.add_button.setText(QCoreApplication.translate("IpWhitelistPanel", "&Add"))
+        self.add_button.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Add the entry")
+        )
+        self.add_reason.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "New entry check")
+        )
+        self.remove_button.setText(QCoreApplication.translate("IpWhitelistPanel", "&Remove"))
+        self.remove_button.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Remove the selected entry")
+        )
+        self.revert_button.setText(QCoreApplication.translate("IpWhitelistPanel", "Re&vert"))
+        self.revert_button.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Discard the changes")
+        )
+        self.save_button.setText(QCoreApplication.translate("IpWhitelistPanel", "&Save"))
+        self.save_button.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Save the whitelist")
+        )
+        self.state_label.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Whitelist state")
+        )
+        self.address_label.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Your address")
+        )
+        self.validity_label.setAccessibleName(
+            QCoreApplication.translate("IpWhitelistPanel", "Entry problems")
+        )
         self.model.retranslate()
         self._show_state()
         self._update_controls()

@@ -102,7 +102,11 @@ class MfaModel(QAbstractTableModel):
                 return yes_no(row.is_enabled)
             if column == PRIMARY:
                 return yes_no(row.is_primary)
-            return format_time(row.verified_at) if row.verified_at else _tr("Not verified")
+            return (
+                format_time(row.verified_at)
+                if row.verified_at
+                else QCoreApplication.translate("MfaPanel", "Not verified")
+            )
         if role == Qt.ItemDataRole.ToolTipRole and column == METHOD:
             return str(row.mfa_method.description or "")
         if role == Qt.ItemDataRole.UserRole:
@@ -209,7 +213,9 @@ class MfaPanel(SecurityPanel):
         otp = self.model.setting("OTP")
         self.allow(self.revoke_button, "security.otp_revoke", bool(otp and otp.is_enabled))
         if otp is not None and not otp.is_enabled and self.revoke_button.toolTip() == "":
-            self.revoke_button.setToolTip(_tr("The authenticator is not set up."))
+            self.revoke_button.setToolTip(
+                QCoreApplication.translate("MfaPanel", "The authenticator is not set up.")
+            )
         self.allow(self.generate_button, "security.backup_codes_generate", self.loaded_summary)
         self._show_summary()
 
@@ -223,11 +229,13 @@ class MfaPanel(SecurityPanel):
         if summary is None:
             self.summary_label.setText("")
         elif summary.total_generated == 0:
-            self.summary_label.setText(_tr("No backup codes have been generated."))
+            self.summary_label.setText(
+                QCoreApplication.translate("MfaPanel", "No backup codes have been generated.")
+            )
         else:
             self.summary_label.setText(
                 fill(
-                    _tr("%1 of %2 backup codes remaining"),
+                    QCoreApplication.translate("MfaPanel", "%1 of %2 backup codes remaining"),
                     self.locale().toString(summary.remaining_count),
                     self.locale().toString(summary.total_generated),
                 )
@@ -243,12 +251,13 @@ class MfaPanel(SecurityPanel):
         """Ask, then revoke the authenticator; True when it was revoked."""
         if not await confirm(
             self,
-            title=_tr("Revoke the authenticator"),
-            text=_tr(
+            title=QCoreApplication.translate("MfaPanel", "Revoke the authenticator"),
+            text=QCoreApplication.translate(
+                "MfaPanel",
                 "Sign-in codes from your authenticator app will stop working. You will sign in"
-                " with email codes until you set up an authenticator again."
+                " with email codes until you set up an authenticator again.",
             ),
-            confirm_text=_tr("Revoke"),
+            confirm_text=QCoreApplication.translate("MfaPanel", "Revoke"),
             profile=self.context.profile,
             destructive=True,
         ):
@@ -258,7 +267,7 @@ class MfaPanel(SecurityPanel):
                 self.client.security.revoke_otp,
                 on_success=self._revoked,
                 changes=TOPICS,
-                title=_tr("Could not revoke the authenticator"),
+                title=QCoreApplication.translate("MfaPanel", "Could not revoke the authenticator"),
             )
         )
         return result is not None
@@ -277,12 +286,13 @@ class MfaPanel(SecurityPanel):
         """Warn, generate a new set and show it once; the dialog (open) or None."""
         if not await confirm(
             self,
-            title=_tr("Generate new backup codes"),
-            text=_tr(
+            title=QCoreApplication.translate("MfaPanel", "Generate new backup codes"),
+            text=QCoreApplication.translate(
+                "MfaPanel",
                 "A new set of backup codes replaces the current one: your old codes stop"
-                " working at once. The new codes are shown only once."
+                " working at once. The new codes are shown only once.",
             ),
-            confirm_text=_tr("Generate new codes"),
+            confirm_text=QCoreApplication.translate("MfaPanel", "Generate new codes"),
             profile=self.context.profile,
             destructive=True,
         ):
@@ -293,7 +303,7 @@ class MfaPanel(SecurityPanel):
                 self.client.security.generate_backup_codes,
                 on_success=lambda result: dialog.append(self._show_codes(result)),
                 changes=TOPICS,
-                title=_tr("Could not generate backup codes"),
+                title=QCoreApplication.translate("MfaPanel", "Could not generate backup codes"),
             )
         )
         return dialog[0] if dialog else None
@@ -341,15 +351,27 @@ class MfaPanel(SecurityPanel):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.methods_box.setTitle(_tr("Sign-in methods"))
-        self.methods_box.setAccessibleName(_tr("Sign-in methods"))
-        self.table.setAccessibleName(_tr("Sign-in methods"))
-        self.revoke_button.setText(_tr("Revoke authenticator\u2026"))
-        self.revoke_button.setAccessibleName(_tr("Revoke the authenticator"))
-        self.codes_box.setTitle(_tr("Backup codes"))
-        self.codes_box.setAccessibleName(_tr("Backup codes"))
-        self.generate_button.setText(_tr("Generate new codes\u2026"))
-        self.generate_button.setAccessibleName(_tr("Generate new backup codes"))
-        self.summary_label.setAccessibleName(_tr("Backup codes remaining"))
+        self.methods_box.setTitle(QCoreApplication.translate("MfaPanel", "Sign-in methods"))
+        self.methods_box.setAccessibleName(
+            QCoreApplication.translate("MfaPanel", "Sign-in methods")
+        )
+        self.table.setAccessibleName(QCoreApplication.translate("MfaPanel", "Sign-in methods"))
+        self.revoke_button.setText(
+            QCoreApplication.translate("MfaPanel", "Revoke authenticator\u2026")
+        )
+        self.revoke_button.setAccessibleName(
+            QCoreApplication.translate("MfaPanel", "Revoke the authenticator")
+        )
+        self.codes_box.setTitle(QCoreApplication.translate("MfaPanel", "Backup codes"))
+        self.codes_box.setAccessibleName(QCoreApplication.translate("MfaPanel", "Backup codes"))
+        self.generate_button.setText(
+            QCoreApplication.translate("MfaPanel", "Generate new codes\u2026")
+        )
+        self.generate_button.setAccessibleName(
+            QCoreApplication.translate("MfaPanel", "Generate new backup codes")
+        )
+        self.summary_label.setAccessibleName(
+            QCoreApplication.translate("MfaPanel", "Backup codes remaining")
+        )
         self.model.retranslate()
         self._show_summary()

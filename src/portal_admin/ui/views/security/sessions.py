@@ -104,7 +104,9 @@ class SessionsModel(QAbstractTableModel):
 
     def _text(self, row: Any, column: int) -> str:
         if column == DEVICE:
-            return _tr("This device") if row.is_current else ""
+            return (
+                QCoreApplication.translate("SessionsPanel", "This device") if row.is_current else ""
+            )
         if column == IP:
             return str(row.client_ip or "")
         if column == AGENT:
@@ -234,18 +236,22 @@ class SessionsPanel(SecurityPanel):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.sessions_label.setText(_tr("Active sessions"))
-        self.table.setAccessibleName(_tr("Active sessions"))
-        self.refresh_button.setText(_tr("Refresh"))
-        self.refresh_button.setAccessibleName(_tr("Refresh the sessions"))
-        self.config_box.setTitle(_tr("Session settings"))
-        self.config_box.setAccessibleName(_tr("Session settings"))
+        self.sessions_label.setText(QCoreApplication.translate("SessionsPanel", "Active sessions"))
+        self.table.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Active sessions"))
+        self.refresh_button.setText(QCoreApplication.translate("SessionsPanel", "Refresh"))
+        self.refresh_button.setAccessibleName(
+            QCoreApplication.translate("SessionsPanel", "Refresh the sessions")
+        )
+        self.config_box.setTitle(QCoreApplication.translate("SessionsPanel", "Session settings"))
+        self.config_box.setAccessibleName(
+            QCoreApplication.translate("SessionsPanel", "Session settings")
+        )
         names = {
-            "sso": _tr("Single sign-on:"),
-            "max": _tr("Maximum sessions:"),
-            "last_login": _tr("Last sign-in:"),
-            "last_ip": _tr("Last sign-in IP:"),
-            "password": _tr("Password changed:"),
+            "sso": QCoreApplication.translate("SessionsPanel", "Single sign-on:"),
+            "max": QCoreApplication.translate("SessionsPanel", "Maximum sessions:"),
+            "last_login": QCoreApplication.translate("SessionsPanel", "Last sign-in:"),
+            "last_ip": QCoreApplication.translate("SessionsPanel", "Last sign-in IP:"),
+            "password": QCoreApplication.translate("SessionsPanel", "Password changed:"),
         }
         for key, text in names.items():
             self.config_labels[key].setText(text)
