@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
-BUNDLE = DIST / "portal-admin"
+WORK = ROOT / "build"
 #: The bundle must stay below this many MiB (measured figure and margin in README).
 SIZE_BUDGET_MB = 175
 
@@ -41,26 +41,27 @@ def size_mb(path: Path) -> float:
     return sum(p.stat().st_size for p in files) / 2**20
 
 
-def build_bundle() -> None:
-    """Compile translations, then run PyInstaller on the spec."""
+def build_bundle(dist: Path, work: Path) -> Path:
+    """Compile translations, run PyInstaller on the spec; returns the bundle folder."""
     import translations  # noqa: PLC0415 - tools/translations.py
 
     translations.compile_all()
     subprocess.run(  # noqa: S603
         [
             sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean",
-            "--distpath", str(DIST), "--workpath", str(ROOT / "build" / "pyinstaller"),
+            "--distpath", str(dist), "--workpath", str(work / "pyinstaller"),
             str(ROOT / "packaging" / "portal-admin.spec"),
         ],
         check=True,
     )  # fmt: skip
+    return dist / "portal-admin"
 
 
-def make_tarball(ver: str) -> Path:
-    """A .tar.gz of the bundle."""
-    out = DIST / f"portal-admin-{ver}-linux-{platform.machine()}.tar.gz"
+def make_tarball(bundle: Path, ver: str) -> Path:
+    """A .tar.gz of the bundle, beside it."""
+    out = bundle.parent / f"portal-admin-{ver}-linux-{platform.machine()}.tar.gz"
     with tarfile.open(out, "w:gz") as tar:
-        tar.add(BUNDLE, arcname=f"portal-admin-{ver}")
+        tar.add(bundle, arcname=f"portal-admin-{ver}")
     return out
 
 
@@ -73,12 +74,12 @@ DEB_DEPENDS = (
 )
 
 
-def make_deb(ver: str) -> Path:
+def make_deb(bundle: Path, work: Path, ver: str) -> Path:
     """A .deb installing the bundle in /opt, a launcher, a desktop entry and an icon."""
     arch = DEB_ARCH.get(platform.machine(), platform.machine())
-    stage = ROOT / "build" / "deb"
+    stage = work / "deb"
     shutil.rmtree(stage, ignore_errors=True)
-    shutil.copytree(BUNDLE, stage / "opt" / "portal-admin", symlinks=True)
+    shutil.copytree(bundle, stage / "opt" / "portal-admin", symlinks=True)
     (stage / "usr" / "bin").mkdir(parents=True)
     os.symlink("/opt/portal-admin/portal-admin", stage / "usr" / "bin" / "portal-admin")
     linux = ROOT / "packaging" / "linux"
@@ -97,7 +98,7 @@ def make_deb(ver: str) -> Path:
         "Priority: optional\nDescription: System Portal administration\n"
         " Desktop administration program for the System Portal, with a built-in sandbox.\n"
     )
-    out = DIST / f"portal-admin_{ver}_{arch}.deb"
+    out = bundle.parent / f"portal-admin_{ver}_{arch}.deb"
     subprocess.run(  # noqa: S603
         ["dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(stage), str(out)],  # noqa: S607
         check=True,
@@ -109,18 +110,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-deb", action="store_true")
     parser.add_argument("--budget-mb", type=float, default=SIZE_BUDGET_MB)
+    parser.add_argument("--dist", type=Path, default=DIST, help="where the results go")
+    parser.add_argument("--work", type=Path, default=WORK, help="PyInstaller's work folder")
     args = parser.parse_args(argv)
     ver = version()
-    build_bundle()
-    size = size_mb(BUNDLE)
-    print(f"bundle: {BUNDLE} {size:.1f} MiB (budget {args.budget_mb:g} MiB)")
+    bundle = build_bundle(args.dist, args.work)
+    size = size_mb(bundle)
+    print(f"bundle: {bundle} {size:.1f} MiB (budget {args.budget_mb:g} MiB)")
     if size > args.budget_mb:
         print("the bundle exceeds its size budget", file=sys.stderr)
         return 1
     if sys.platform.startswith("linux"):
-        print("archive:", make_tarball(ver))
+        print("archive:", make_tarball(bundle, ver))
         if not args.skip_deb and shutil.which("dpkg-deb"):
-            print("package:", make_deb(ver))
+            print("package:", make_deb(bundle, args.work, ver))
     return 0
 
 

@@ -11,12 +11,14 @@ import random
 from types import ModuleType
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from .channel import SecureChannelServer
 from .clock import Clock, SystemClock, TestClock, iso, to_ms
 from .config import SandboxConfig
 from .db import Database
 from .errors import install_handlers
+from .faults import FaultConfig, FaultInjector, skew_clock
 from .middleware import SandboxMiddleware
 from .schema import CORE_SCHEMA
 from .seed import seed_core
@@ -93,10 +95,33 @@ def create_state(config: SandboxConfig, clock: Clock | None = None) -> SandboxSt
     return state
 
 
+class SandboxApp(FastAPI):
+    """FastAPI with the fault injector (``app.state.faults``) outside everything else."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """Starlette's stack, wrapped by the fault injector when there is one."""
+        stack = super().build_middleware_stack()
+        faults: FaultInjector | None = getattr(self.state, "faults", None)
+        if faults is not None:
+            faults.app = stack
+            return faults
+        return stack
+
+
 def create_app(config: SandboxConfig | None = None, *, clock: Clock | None = None) -> FastAPI:
-    """The sandbox app for ``config`` (defaults: in memory, 2000 generated accounts)."""
-    state = create_state(config or SandboxConfig(), clock)
-    app = FastAPI(
+    """The sandbox app for ``config`` (defaults: in memory, 2000 generated accounts).
+
+    With ``config.faults`` the app misbehaves on purpose (``sandbox.faults``); the injector is
+    ``app.state.faults`` (None without faults).
+    """
+    config = config or SandboxConfig()
+    faults = FaultConfig.from_specs(config.faults)
+    if faults.clock_skew_s:
+        clock = skew_clock(
+            clock or (TestClock() if config.test_clock else SystemClock()), faults.clock_skew_s
+        )
+    state = create_state(config, clock)
+    app = SandboxApp(
         title="System Portal sandbox",
         docs_url=None,
         redoc_url=None,
@@ -108,4 +133,5 @@ def create_app(config: SandboxConfig | None = None, *, clock: Clock | None = Non
     for area in load_areas():
         app.include_router(area.router)
     app.add_middleware(SandboxMiddleware, state=state)
+    app.state.faults = FaultInjector(app.router, state, faults) if config.faults else None
     return app

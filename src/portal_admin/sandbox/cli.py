@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ipaddress
+import logging
 import signal
 import socket
 import sys
@@ -18,6 +19,7 @@ from platformdirs import user_data_dir
 from portal_admin.protocol.secure_channel import ALGORITHMS, OAEP_SHA256
 
 from .config import DEFAULT_ACCESS_CODE, MEMORY, SandboxConfig
+from .faults import DroppedConnection, FaultConfig, FaultConfigError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -54,7 +56,42 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--test-clock", action="store_true", help="allow /sandbox/clock/advance")
     serve.add_argument("--account-query-shape", choices=("accounts", "content"), default="accounts")
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
+    faults = serve.add_argument_group("fault injection (see docs/sandbox.md)")
+    for option, name, kind, text in _FAULT_OPTIONS:
+        faults.add_argument(option, dest=f"fault_{name}", type=kind, default=None, help=text)
     return parser
+
+
+#: ``--fault-*`` options: option, FaultConfig field, type, help.
+_FAULT_OPTIONS: tuple[tuple[str, str, type, str], ...] = (
+    ("--fault-latency-ms", "latency_ms", float, "added to every request"),
+    ("--fault-latency-jitter-ms", "latency_jitter_ms", float, "plus up to this, at random"),
+    ("--fault-5xx-rate", "error_5xx_rate", float, "share answered 500/502/503/504"),
+    ("--fault-drop-rate", "drop_rate", float, "share whose connection drops"),
+    ("--fault-malformed-rate", "malformed_rate", float, "share answered a broken envelope"),
+    ("--fault-html-rate", "html_rate", float, "share answered a 502 HTML gateway page"),
+    ("--fault-sc-expire-rate", "sc_expire_rate", float, "share expiring every SC session"),
+    ("--fault-key-rotate-rate", "key_rotate_rate", float, "share rotating the SC key first"),
+    ("--fault-clock-skew-s", "clock_skew_s", float, "sandbox clock ahead (or behind) by"),
+    ("--fault-seed", "seed", int, "seed of the fault sequence"),
+)
+
+
+def fault_specs(args: argparse.Namespace) -> tuple[str, ...]:
+    """The ``--fault-*`` options given, as ``SandboxConfig.faults`` strings."""
+    return tuple(
+        f"{name}={value}"
+        for _, name, _, _ in _FAULT_OPTIONS
+        if (value := getattr(args, f"fault_{name}", None)) is not None
+    )
+
+
+class _QuietDrops(logging.Filter):
+    """uvicorn logs an app failure with its trace: not for the connections dropped on purpose."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, DroppedConnection)
 
 
 class _Server(uvicorn.Server):
@@ -115,8 +152,12 @@ def serve(args: argparse.Namespace) -> int:
         sc_algorithm=args.sc_algorithm,
         test_clock=args.test_clock,
         account_query_shape=args.account_query_shape,
+        faults=fault_specs(args),
     )
     app = create_app(config)
+    if app.state.faults is not None:
+        app.state.faults.drop_mode = "abort"  # over HTTP a drop closes the connection
+        logging.getLogger("uvicorn.error").addFilter(_QuietDrops())
     sock = _bind(args.host, args.port)
     port = sock.getsockname()[1]
     shown = f"[{args.host.strip('[]')}]" if ":" in args.host else args.host
@@ -146,6 +187,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--port must be 0 to 65535")
         if args.seed_accounts < 0:
             parser.error("--seed-accounts must not be negative")
+        try:
+            FaultConfig.from_specs(fault_specs(args))
+        except FaultConfigError as exc:
+            parser.error(str(exc))
         return serve(args)
     return 2  # pragma: no cover - argparse requires a command
 

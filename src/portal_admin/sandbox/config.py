@@ -30,7 +30,8 @@ class SandboxConfig:
     sc_sessions_per_account: int = 5
     #: Seed of the random generator for demo data (the same seed gives the same data).
     seed: int = DEFAULT_SEED
-    #: Fault-injection switches (reserved for a later issue; empty means none).
+    #: Fault injection, ``"name=value"`` strings of ``sandbox.faults.FaultConfig``
+    #: (``("latency_ms=20", "error_5xx_rate=0.1", "seed=7")``); empty means none.
     faults: tuple[str, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
