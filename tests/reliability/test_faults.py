@@ -105,13 +105,6 @@ async def test_5xx_html_and_malformed_reach_the_client_as_typed_errors() -> None
     await client.aclose()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="client bug: MalformedResponseError carries no code (client/transport.py "
-    "plain_decoder: code=None; the UI shows the failure without an error code), and when raised "
-    "while validating records or pages (client/areas/_base.py _validate, as_list, as_page) "
-    "no request_id or http_status either",
-)
 async def test_every_malformed_answer_error_carries_its_code_and_request_id() -> None:
     app = faulty(malformed_rate=1.0, seed=2)
     client = await signed_in(app)

@@ -1,8 +1,4 @@
-"""Program bugs the chaos walk found, pinned one by one (strict xfail until the lead fixes them).
-
-When one is fixed its test passes, strict xfail turns that into a failure: remove the marker
-here and its signature from ``KNOWN_BUGS`` in test_chaos.py.
-"""
+"""Program bugs the chaos walk found, one test each, so that they stay fixed."""
 
 from __future__ import annotations
 
@@ -22,12 +18,6 @@ from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.profiles import sandbox_profile
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/views/reference/profile_panel.py request_password_change calls "
-    "extras['change_password'](self), but the contract (ui/panels.py) and "
-    "Workspace.open_change_password take no argument: TypeError into sys.excepthook",
-)
 def test_profile_panel_change_password_button_calls_the_hook_without_arguments(
     qapp: QApplication, loop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -62,12 +52,6 @@ def test_profile_panel_change_password_button_calls_the_hook_without_arguments(
     assert hooked == [True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/views/reference/constants_cache.py items(): the fetch task is awaited through "
-    "asyncio.shield; when every waiter is cancelled and the fetch then fails, nobody retrieves "
-    "its exception ('Task exception was never retrieved' from ConstantsCache._fetch)",
-)
 def test_constants_cache_failed_fetch_after_cancelled_waiter_is_retrieved(
     qapp: QApplication, loop: qasync.QEventLoop
 ) -> None:
@@ -97,12 +81,6 @@ def test_constants_cache_failed_fetch_after_cancelled_waiter_is_retrieved(
     assert not reported, [c.get("message") for c in reported]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/views/invitations/own.py: the 'my-invitations' panel's refresh() is a coroutine "
-    "function, but F5 (MainWindow.refresh_current) calls panel.refresh() and drops the result: "
-    "'coroutine OwnInvitationsWidget.refresh was never awaited', nothing is refreshed",
-)
 def test_my_invitations_refresh_is_a_plain_method_as_f5_expects() -> None:
     import inspect
 
@@ -111,11 +89,6 @@ def test_my_invitations_refresh_is_a_plain_method_as_f5_expects() -> None:
     assert not inspect.iscoroutinefunction(MyInvitationsPanel.refresh)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/error_info.py describe_error: any OSError (here a file name too long, from the CSV "
-    "export of ui/list_view.py) is described as 'The server could not be reached'",
-)
 def test_a_local_file_error_is_not_described_as_a_network_failure(qapp: QApplication) -> None:
     from portal_admin.ui.error_info import describe_error
 

@@ -52,12 +52,6 @@ def test_the_client_keeps_tokens_in_memory_and_reports_it(
     assert not program.service.client.auth.tokens_persistent
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="UI: ClientService.keyringUnavailable is emitted at sign-in but nothing shows it; "
-    "the workspace (ui/workspace.py) neither connects it nor checks "
-    "client.auth.tokens_persistent, so the main window gives no notice",
-)
 def test_the_main_window_shows_a_notice(program: Application, loop: qasync.QEventLoop) -> None:
     loop.run_until_complete(asyncio.wait_for(sign_in_otp(program), 60))
     assert program.workspace is not None

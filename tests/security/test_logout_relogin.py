@@ -18,13 +18,6 @@ from portal_admin.ui.panels import PanelRegistry, wait_idle
 
 
 @pytest.mark.qt_no_exception_capture
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/main_window.py:210 connects runner.busyChanged (the runner lives as long as the "
-    "program) to a lambda of the MainWindow; after logout the window is deleted but the "
-    "connection stays, so every operation of the next session raises RuntimeError "
-    "'Internal C++ object (QProgressBar) already deleted' into sys.excepthook",
-)
 def test_operations_after_logout_and_sign_in_again_raise_nothing(
     qapp: QApplication,
     loop: qasync.QEventLoop,

@@ -333,13 +333,6 @@ def test_a_whole_session_leaves_no_secret_behind(
     assert not unknown, unknown
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with DEBUG logging, qasync's QThreadExecutor logs every call it runs with its "
-    "arguments: the refresh token given to keyring.set_password (client/keyring_store.py, via "
-    "asyncio.to_thread) reaches the log records and the program's log file, and the redaction "
-    "filter (ui/log_setup.py) does not recognise a bare 'rt_...' argument",
-)
 def test_qasync_debug_log_leaks_no_refresh_token(
     loop: qasync.QEventLoop,
     memory_keyring: MemoryKeyring,

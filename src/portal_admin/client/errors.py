@@ -7,6 +7,8 @@ answer arrived), the ``message`` (the server's localized text when there is one)
 
 from __future__ import annotations
 
+from typing import Any
+
 from portal_admin.protocol.envelope import Envelope
 from portal_admin.protocol.errors import Category, category_for
 
@@ -56,7 +58,13 @@ class APITimeoutError(APIConnectionError):
 
 
 class MalformedResponseError(PortalError):
-    """The answer is not a response envelope (for example an HTML page from a gateway)."""
+    """The answer is not a response envelope (for example an HTML page from a gateway), or its
+    data is not what the operation returns."""
+
+    CODE = "CLIENT.MALFORMED_RESPONSE"
+
+    def __init__(self, message: str, *, code: str | None = None, **kwargs: Any) -> None:
+        super().__init__(message, code=code or self.CODE, **kwargs)
 
 
 class ReadOnlyError(PortalError):

@@ -137,9 +137,10 @@ class KeyringTokenStore:
             import keyring
 
             try:
-                await asyncio.to_thread(
-                    keyring.set_password, self._service, _user(profile, account), token
-                )
+                user = _user(profile, account)
+                # A closure, not arguments: an executor that logs the calls it runs (qasync's
+                # does, at DEBUG) must not see the token.
+                await asyncio.to_thread(lambda: keyring.set_password(self._service, user, token))
                 return
             except Exception as exc:
                 self._fall_back(exc)

@@ -10,6 +10,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import httpx
@@ -152,6 +153,7 @@ class Transport:
                     operation_id=operation.id,
                 ) from None
             status = response.status_code
+            LAST_ANSWER.set((request_id, status))
             envelope = (decode or plain_decoder(operation))(response, request_id)
             code = envelope.code
             return envelope, status, request_id
@@ -182,6 +184,10 @@ class Transport:
         envelope, status, request_id = await self.exchange(operation, **kwargs)
         return check(envelope, status, request_id, operation)
 
+
+#: The request id and HTTP status of the latest answer received in this task, so that errors
+#: raised later while reading its data can name them (awaits in one task share a context).
+LAST_ANSWER: ContextVar[tuple[str, int] | None] = ContextVar("last_answer", default=None)
 
 #: The code a RequestFinished event carries for a request abandoned before its answer.
 CANCELLED = "CLIENT.CANCELLED"

@@ -7,6 +7,7 @@ subclasses without importing the client.
 
 from __future__ import annotations
 
+import socket
 import traceback
 from dataclasses import dataclass
 
@@ -40,6 +41,7 @@ _CATEGORY_TEXT = {
 }
 _NETWORK = QT_TRANSLATE_NOOP("ErrorInfo", "The server could not be reached.")
 _TIMEOUT = QT_TRANSLATE_NOOP("ErrorInfo", "The server did not answer in time.")
+_LOCAL = QT_TRANSLATE_NOOP("ErrorInfo", "A file or folder on this computer could not be used.")
 _UNEXPECTED = QT_TRANSLATE_NOOP("ErrorInfo", "Something unexpected went wrong in the program.")
 
 
@@ -129,8 +131,10 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         )
     if isinstance(exc, TimeoutError):
         return ErrorInfo(summary=_tr(_TIMEOUT), message=str(exc))
-    if isinstance(exc, ConnectionError | OSError) and not isinstance(exc, FileNotFoundError):
+    if isinstance(exc, ConnectionError | socket.gaierror):
         return ErrorInfo(summary=_tr(_NETWORK), message=str(exc))
+    if isinstance(exc, OSError):  # a local file or system failure, e.g. writing an export
+        return ErrorInfo(summary=_tr(_LOCAL), message=str(exc))
     details = "".join(traceback.format_exception(exc)).strip()
     return ErrorInfo(
         summary=_tr(_UNEXPECTED),

@@ -209,7 +209,10 @@ class ListView(QWidget):
 
         exc = task.exception()
         assert exc is not None
-        log.error("export failed", exc_info=exc)
+        if isinstance(exc, OSError):  # the file could not be written: the person is told
+            log.warning("export failed: %s", exc)
+        else:
+            log.error("export failed", exc_info=exc)
         show_error(
             describe_error(exc), QCoreApplication.translate("ListView", "Export failed"), self
         )

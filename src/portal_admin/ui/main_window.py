@@ -207,7 +207,9 @@ class MainWindow(QMainWindow):
             self.idle.expired.connect(self.idleSignOut)
             self.idle.set_minutes(kiosk.idle_sign_out_minutes)
 
-        runner.busyChanged.connect(lambda busy: self.set_busy("operations", busy))
+        # A bound method, not a lambda: Qt drops the connection when this window is deleted
+        # (the runner outlives it: logout and sign-in again build a new window).
+        runner.busyChanged.connect(self._operations_busy)
         runner.requestIdChanged.connect(self.set_request_id)
         self.banner.set_profile(profile, read_only=profile.kiosk)
         self.resize(1100, 700)
@@ -216,6 +218,9 @@ class MainWindow(QMainWindow):
             self.guard.walk(self)
         if self._specs:
             self.show_panel(self._specs[0].id)
+
+    def _operations_busy(self, busy: bool) -> None:
+        self.set_busy("operations", busy)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -275,6 +280,11 @@ class MainWindow(QMainWindow):
         self.connection_label = QLabel(bar)
         self.channel_label = QLabel(bar)
         self.request_label = QLabel(bar)
+        #: Shown when no keyring can keep the sign-in: it lasts only while the program runs.
+        self.keyring_notice = QLabel(bar)
+        self.keyring_notice.setObjectName("keyringNotice")
+        self.keyring_notice.setStyleSheet("color: #9a6700;")
+        self.keyring_notice.setVisible(False)
         self.request_id = QLineEdit(bar)
         self.request_id.setReadOnly(True)
         self.request_id.setFrame(False)
@@ -283,6 +293,7 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.busy)
         bar.addWidget(self.connection_label)
         bar.addWidget(self.channel_label)
+        bar.addWidget(self.keyring_notice)
         bar.addPermanentWidget(self.request_label)
         bar.addPermanentWidget(self.request_id)
 
@@ -451,6 +462,20 @@ class MainWindow(QMainWindow):
         """Show the Secure Channel state."""
         self._channel = state
         self.channel_label.setText(state.label())
+
+    def show_keyring_notice(self, reason: str = "") -> None:
+        """Say that the sign-in is kept in memory only (no keyring on this computer)."""
+        self.keyring_notice.setToolTip(reason)
+        self.keyring_notice.setVisible(True)
+        self._keyring_text()
+
+    def _keyring_text(self) -> None:
+        self.keyring_notice.setText(
+            QCoreApplication.translate(
+                "MainWindow", "No keyring: the sign-in is kept in memory only"
+            )
+        )
+        self.keyring_notice.setAccessibleName(self.keyring_notice.text())
 
     def set_request_id(self, request_id: str) -> None:
         """Show the latest request id (selectable, copyable)."""
@@ -626,6 +651,8 @@ class MainWindow(QMainWindow):
             QCoreApplication.translate("MainWindow", "Secure Channel state")
         )
         self.request_label.setText(QCoreApplication.translate("MainWindow", "Last request id:"))
+        if self.keyring_notice.isVisible():
+            self._keyring_text()
         self.request_id.setAccessibleName(
             QCoreApplication.translate("MainWindow", "Last request id")
         )

@@ -120,6 +120,9 @@ class Workspace(QObject):
         self._link(s.busyChanged, self._network_busy)
         self._link(s.requestFinished, self._request_finished)
         self._link(s.signedInChanged, self._signed_in_changed)
+        self._link(s.keyringUnavailable, w.show_keyring_notice)
+        if not s.client.auth.tokens_persistent:  # already known when this window is built
+            w.show_keyring_notice()
         self._link(self.runner.failed, self._operation_failed)
         w.logoutRequested.connect(self.logoutRequested)
         w.languageRequested.connect(self.languageRequested)

@@ -52,12 +52,12 @@ def test_change_password_hook(
     qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
 ) -> None:
     calls: list[Any] = []
-    panel = build(qtbot, loop, panel_context(admin, change_password=calls.append))
+    panel = build(qtbot, loop, panel_context(admin, change_password=lambda: calls.append(True)))
     assert panel.change_password_button.isVisible()
     assert panel.change_password_button.text() == "Change password\u2026"
     with qtbot.waitSignal(panel.changePasswordRequested, timeout=1000):
         panel.change_password_button.click()
-    assert calls == [panel]
+    assert calls == [True]  # the hook takes no arguments (ui/panels.py)
 
 
 def test_async_change_password_hook_is_awaited(
@@ -65,7 +65,7 @@ def test_async_change_password_hook_is_awaited(
 ) -> None:
     done: list[bool] = []
 
-    async def hook(_parent: Any) -> None:
+    async def hook() -> None:
         done.append(True)
 
     panel = build(qtbot, loop, panel_context(admin, change_password=hook))

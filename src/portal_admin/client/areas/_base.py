@@ -14,6 +14,7 @@ from portal_admin.protocol.pages import Page, parse_page
 from ..errors import MalformedResponseError
 from ..invoker import Invoker
 from ..records import EnumItem, Record
+from ..transport import LAST_ANSWER
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R", bound=Record)
@@ -63,13 +64,23 @@ def drop_none(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+def malformed(message: str, operation_id: str | None) -> MalformedResponseError:
+    """The error for an answer whose data is not what the operation returns."""
+    answer = LAST_ANSWER.get()
+    return MalformedResponseError(
+        message,
+        operation_id=operation_id,
+        request_id=answer[0] if answer else None,
+        http_status=answer[1] if answer else None,
+    )
+
+
 def _validate(model: type[R], data: Any, operation_id: str | None) -> R:
     try:
         return model.model_validate(data)
     except PydanticValidationError as exc:
-        raise MalformedResponseError(
-            f"unexpected {model.__name__} data ({exc.error_count()} problems)",
-            operation_id=operation_id,
+        raise malformed(
+            f"unexpected {model.__name__} data ({exc.error_count()} problems)", operation_id
         ) from None
 
 
@@ -78,7 +89,7 @@ def as_list(data: Any, model: type[R], operation_id: str) -> list[R]:
     if data is None:
         return []
     if not isinstance(data, list):
-        raise MalformedResponseError("expected a list", operation_id=operation_id)
+        raise malformed("expected a list", operation_id)
     return [_validate(model, item, operation_id) for item in data]
 
 
@@ -92,7 +103,7 @@ def as_page(data: Any, model: type[R], operation_id: str) -> Page[R]:
     try:
         page = parse_page(data)
     except ValueError as exc:
-        raise MalformedResponseError(str(exc), operation_id=operation_id) from None
+        raise malformed(str(exc), operation_id) from None
     return page.map(lambda item: _validate(model, item, operation_id))
 
 

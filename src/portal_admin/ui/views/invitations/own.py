@@ -90,11 +90,15 @@ class OwnInvitationsWidget(TaskPanel):
     async def reload(self) -> None:
         """The status choices, then the invitations."""
         await self.load_statuses()
-        await self.refresh()
+        await self.ask_again()
         self.loaded = True
 
-    async def refresh(self) -> None:
-        """Ask the server again with the checked statuses."""
+    def refresh(self) -> None:
+        """Ask the server again with the checked statuses (F5)."""
+        self.spawn(self.ask_again())
+
+    async def ask_again(self) -> None:
+        """Ask the server again with the checked statuses, and wait for the answer."""
         self.source.reload()
         self.model.refresh()
         await self.model.wait_idle()
@@ -139,11 +143,11 @@ class OwnInvitationsWidget(TaskPanel):
         self._statuses_changed()
 
     def _statuses_changed(self, *_args: object) -> None:
-        self.spawn(self.refresh())
+        self.refresh()
 
     def _changed(self, topics: frozenset[str]) -> None:
         if TOPIC in topics and self.loaded:
-            self.spawn(self.refresh())
+            self.refresh()
 
     def _language_switched(self, _language: str) -> None:
         if self.loaded:

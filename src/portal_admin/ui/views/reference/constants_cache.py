@@ -13,6 +13,7 @@ language); the cache forgets everything and emits ``cleared`` so views refetch.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,8 @@ from PySide6.QtCore import QObject, Signal
 
 from portal_admin.client.records import ConstantItem, EnumItem
 from portal_admin.protocol.enums import CONSTANT_PATHS
+
+log = logging.getLogger(__name__)
 
 #: Every public list, by its constants path ("countries", "user-account-statuses", ...).
 LIST_NAMES: tuple[str, ...] = CONSTANT_PATHS
@@ -32,6 +35,12 @@ def method_name(list_name: str) -> str:
     if list_name not in LIST_NAMES:
         raise KeyError(f"unknown constants list: {list_name!r}")
     return list_name.replace("-", "_")
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a finished fetch's failure as seen (its waiters, if any, got it already)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("constants fetch failed: %s", type(task.exception()).__name__)
 
 
 class ConstantsCache(QObject):
@@ -96,6 +105,9 @@ class ConstantsCache(QObject):
         task = self._pending.get(key)
         if task is None:
             task = asyncio.ensure_future(self._fetch(key, method_name(list_name)))
+            # Every waiter may give up before a failure: the failure is still retrieved (the
+            # next request tries again), never left as "Task exception was never retrieved".
+            task.add_done_callback(_retrieve)
             self._pending[key] = task
         # shield: one caller giving up must not cancel the fetch the others wait for
         return await asyncio.shield(task)

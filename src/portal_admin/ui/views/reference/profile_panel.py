@@ -255,7 +255,7 @@ class ProfilePanel(TaskPanel):
         self.changePasswordRequested.emit()
         hook = self.context.extras.get("change_password")
         if callable(hook):
-            result = hook(self)
+            result = hook()
             if inspect.isawaitable(result):
                 self.spawn(_awaited(result))
 
