@@ -76,9 +76,13 @@ def compile_all(out_dir: Path = QM_DIR) -> list[Path]:
         if not ts.exists():
             continue
         qm = out_dir / ts.with_suffix(".qm").name
+        # Written beside, then renamed: Qt maps .qm files into memory, and rewriting one in
+        # place ends a program that has it loaded (SIGBUS).
+        partial = qm.with_suffix(".qm.partial")
         subprocess.run(  # noqa: S603
-            [*_tool("lrelease"), "-silent", str(ts), "-qm", str(qm)], check=True
+            [*_tool("lrelease"), "-silent", str(ts), "-qm", str(partial)], check=True
         )
+        partial.replace(qm)
         written.append(qm)
     return written
 
