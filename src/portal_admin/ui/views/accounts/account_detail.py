@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...error_info import ErrorInfo
-from .account_text import STATUS_ACTIONS, action_text, tr
+from .account_text import STATUS_ACTIONS, action_text
 from .common import enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
 
@@ -131,7 +131,7 @@ class AccountDetail(QWidget):
         layout.addWidget(scroll, 1)
         self._scroll = scroll
         self._actions: list[ActionState] = []
-        self.setMinimumWidth(400)
+        self.setMinimumWidth(260)  # the table beside it gets the rest
         self.retranslateUi()
         self.set_account(None, [])
 
@@ -196,25 +196,31 @@ class AccountDetail(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.placeholder.setText(tr("Choose an account to see its details."))
-        self.id_label.setText(tr("Id:"))
-        self.copy_button.setText(tr("Copy id"))
-        self.copy_button.setToolTip(tr("Copy the account id to the clipboard"))
-        self.copy_button.setAccessibleName(tr("Copy the account id"))
-        self.id_field.setAccessibleName(tr("Account id"))
+        self.placeholder.setText(
+            QCoreApplication.translate("AccountsPanel", "Choose an account to see its details.")
+        )
+        self.id_label.setText(QCoreApplication.translate("AccountsPanel", "Id:"))
+        self.copy_button.setText(QCoreApplication.translate("AccountsPanel", "Copy id"))
+        self.copy_button.setToolTip(
+            QCoreApplication.translate("AccountsPanel", "Copy the account id to the clipboard")
+        )
+        self.copy_button.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Copy the account id")
+        )
+        self.id_field.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Account id"))
         titles = {
-            "email": tr("Email:"),
-            "name": tr("Name:"),
-            "status": tr("Status:"),
-            "portal": tr("Portal:"),
-            "phone": tr("Phone:"),
-            "remark": tr("Remark:"),
-            "language": tr("Language:"),
-            "timezone": tr("Time zone:"),
-            "country": tr("Country:"),
-            "institution": tr("Institution:"),
-            "created": tr("Created:"),
-            "updated": tr("Updated:"),
+            "email": QCoreApplication.translate("AccountsPanel", "Email:"),
+            "name": QCoreApplication.translate("AccountsPanel", "Name:"),
+            "status": QCoreApplication.translate("AccountsPanel", "Status:"),
+            "portal": QCoreApplication.translate("AccountsPanel", "Portal:"),
+            "phone": QCoreApplication.translate("AccountsPanel", "Phone:"),
+            "remark": QCoreApplication.translate("AccountsPanel", "Remark:"),
+            "language": QCoreApplication.translate("AccountsPanel", "Language:"),
+            "timezone": QCoreApplication.translate("AccountsPanel", "Time zone:"),
+            "country": QCoreApplication.translate("AccountsPanel", "Country:"),
+            "institution": QCoreApplication.translate("AccountsPanel", "Institution:"),
+            "created": QCoreApplication.translate("AccountsPanel", "Created:"),
+            "updated": QCoreApplication.translate("AccountsPanel", "Updated:"),
         }
         for key, text in titles.items():
             self.labels[key].setText(text)
@@ -222,14 +228,24 @@ class AccountDetail(QWidget):
         for name in STATUS_ACTIONS:
             self.buttons[name].setText(action_text(name))
             self.buttons[name].setAccessibleName(action_text(name))
-        self.buttons[EDIT].setText(tr("Edit\u2026"))
-        self.buttons[EDIT].setAccessibleName(tr("Edit the account"))
-        self.buttons[RESET].setText(tr("Reset password\u2026"))
-        self.buttons[RESET].setAccessibleName(tr("Send a password reset link"))
-        self.heading.setAccessibleName(tr("Account"))
-        self.reasons.setAccessibleName(tr("Why actions are unavailable"))
-        self.placeholder.setAccessibleName(tr("No account chosen"))
-        self.setAccessibleName(tr("Account details"))
+        self.buttons[EDIT].setText(QCoreApplication.translate("AccountsPanel", "Edit\u2026"))
+        self.buttons[EDIT].setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Edit the account")
+        )
+        self.buttons[RESET].setText(
+            QCoreApplication.translate("AccountsPanel", "Reset password\u2026")
+        )
+        self.buttons[RESET].setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Send a password reset link")
+        )
+        self.heading.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Account"))
+        self.reasons.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Why actions are unavailable")
+        )
+        self.placeholder.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "No account chosen")
+        )
+        self.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Account details"))
         if self.account is not None:
             self.set_account(self.account, self._actions)
 

@@ -14,10 +14,6 @@ from .picker import Picker
 DEBOUNCE_MS = 300
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("AccountFilters", text)
-
-
 class AccountFilterBar(QWidget):
     """Filter controls; ``filterChanged`` carries the new :class:`AccountFilter`."""
 
@@ -32,9 +28,13 @@ class AccountFilterBar(QWidget):
         self.name.setObjectName("filterName")
         self.institution = QLineEdit(self)
         self.institution.setObjectName("filterInstitution")
-        self.portal = Picker(self, any_text=_tr("Any portal"))
+        self.portal = Picker(
+            self, any_text=QCoreApplication.translate("AccountFilters", "Any portal")
+        )
         self.portal.setObjectName("filterPortal")
-        self.status = Picker(self, any_text=_tr("Any status"))
+        self.status = Picker(
+            self, any_text=QCoreApplication.translate("AccountFilters", "Any status")
+        )
         self.status.setObjectName("filterStatus")
         self.clear_button = QToolButton(self)
         self.clear_button.setObjectName("filterClear")
@@ -125,24 +125,42 @@ class AccountFilterBar(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.email_label.setText(_tr("E&mail:"))
-        self.name_label.setText(_tr("&Name:"))
-        self.institution_label.setText(_tr("&Institution:"))
-        self.portal_label.setText(_tr("&Portal:"))
-        self.status_label.setText(_tr("S&tatus:"))
-        self.email.setPlaceholderText(_tr("Starts with\u2026"))
-        self.name.setPlaceholderText(_tr("A word of the name\u2026"))
-        self.institution.setPlaceholderText(_tr("Institution id"))
-        self.portal.set_any_text(_tr("Any portal"))
-        self.status.set_any_text(_tr("Any status"))
-        self.clear_button.setText(_tr("Clear filters"))
-        self.email.setAccessibleName(_tr("Filter by email"))
-        self.name.setAccessibleName(_tr("Filter by name"))
-        self.institution.setAccessibleName(_tr("Filter by institution id"))
-        self.portal.setAccessibleName(_tr("Filter by portal"))
-        self.status.setAccessibleName(_tr("Filter by status"))
-        self.clear_button.setAccessibleName(_tr("Clear every filter"))
-        self.setAccessibleName(_tr("Account filters"))
+        self.email_label.setText(QCoreApplication.translate("AccountFilters", "E&mail:"))
+        self.name_label.setText(QCoreApplication.translate("AccountFilters", "&Name:"))
+        self.institution_label.setText(
+            QCoreApplication.translate("AccountFilters", "&Institution:")
+        )
+        self.portal_label.setText(QCoreApplication.translate("AccountFilters", "&Portal:"))
+        self.status_label.setText(QCoreApplication.translate("AccountFilters", "S&tatus:"))
+        self.email.setPlaceholderText(
+            QCoreApplication.translate("AccountFilters", "Starts with\u2026")
+        )
+        self.name.setPlaceholderText(
+            QCoreApplication.translate("AccountFilters", "A word of the name\u2026")
+        )
+        self.institution.setPlaceholderText(
+            QCoreApplication.translate("AccountFilters", "Institution id")
+        )
+        self.portal.set_any_text(QCoreApplication.translate("AccountFilters", "Any portal"))
+        self.status.set_any_text(QCoreApplication.translate("AccountFilters", "Any status"))
+        self.clear_button.setText(QCoreApplication.translate("AccountFilters", "Clear filters"))
+        self.email.setAccessibleName(
+            QCoreApplication.translate("AccountFilters", "Filter by email")
+        )
+        self.name.setAccessibleName(QCoreApplication.translate("AccountFilters", "Filter by name"))
+        self.institution.setAccessibleName(
+            QCoreApplication.translate("AccountFilters", "Filter by institution id")
+        )
+        self.portal.setAccessibleName(
+            QCoreApplication.translate("AccountFilters", "Filter by portal")
+        )
+        self.status.setAccessibleName(
+            QCoreApplication.translate("AccountFilters", "Filter by status")
+        )
+        self.clear_button.setAccessibleName(
+            QCoreApplication.translate("AccountFilters", "Clear every filter")
+        )
+        self.setAccessibleName(QCoreApplication.translate("AccountFilters", "Account filters"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -50,7 +50,7 @@ def account_name(account: Any) -> str:
     name = getattr(account, "account_name", None) or ""
     email = getattr(account, "account_email", None) or ""
     if name and email:
-        return fill(tr("\u201c%1\u201d <%2>"), name, email)
+        return fill(QCoreApplication.translate("AccountsPanel", "\u201c%1\u201d <%2>"), name, email)
     return name or email or str(getattr(account, "biz_id", ""))
 
 

@@ -8,7 +8,7 @@ import asyncio
 import logging
 from typing import Any
 
-from PySide6.QtCore import QLocale, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS
@@ -23,7 +23,7 @@ from ...text import fill
 from .account_detail import EDIT, RESET, ActionState
 from .account_filter import AccountFilter
 from .account_model import COLUMNS, AccountsModel, account_fetcher
-from .account_text import STATUS_ACTIONS, account_name, action_text, tr
+from .account_text import STATUS_ACTIONS, account_name, action_text
 from .common import ConstantsSource, TaskKeeper, Who, enum_code, explain, load_who
 from .dialog_events import DialogEvents
 from .edit_dialog import AccountEditDialog
@@ -182,7 +182,11 @@ class AccountsController(QObject):
         status = enum_code(account.account_status) or ""
         own = self.who.biz_id is not None and account.biz_id == self.who.biz_id
         status_reason = perms.reason("accounts.status") or (
-            tr("You cannot change the status of your own account.") if own else None
+            QCoreApplication.translate(
+                "AccountsPanel", "You cannot change the status of your own account."
+            )
+            if own
+            else None
         )
         states = [
             ActionState(name, status_reason)
@@ -246,13 +250,22 @@ class AccountsController(QObject):
             on_success=self._mark_own,
             on_failure=self._failure,
             changes=CHANGES,
-            title=fill(tr("Could not change the status of %1"), account_name(account)),
+            title=fill(
+                QCoreApplication.translate("AccountsPanel", "Could not change the status of %1"),
+                account_name(account),
+            ),
             parent=self.dialog_parent,
         )
         if await self.runner.run(op) is None:
             return False
         await self.load_detail(account.biz_id)
-        self.noticeShown.emit(fill(tr("%1: %2 done."), account_name(account), action_text(action)))
+        self.noticeShown.emit(
+            fill(
+                QCoreApplication.translate("AccountsPanel", "%1: %2 done."),
+                account_name(account),
+                action_text(action),
+            )
+        )
         return True
 
     async def _status_label(self, code: str) -> str | None:
@@ -269,13 +282,16 @@ class AccountsController(QObject):
             return False
         ok = await confirm(
             self.dialog_parent,
-            title=tr("Reset password"),
+            title=QCoreApplication.translate("AccountsPanel", "Reset password"),
             text=fill(
-                tr("Send a password reset link to the account %1? It is mailed to %2."),
+                QCoreApplication.translate(
+                    "AccountsPanel",
+                    "Send a password reset link to the account %1? It is mailed to %2.",
+                ),
                 account_name(account),
                 account.account_email or "",
             ),
-            confirm_text=tr("Send reset link"),
+            confirm_text=QCoreApplication.translate("AccountsPanel", "Send reset link"),
             profile=self.context.profile,
         )
         if not ok:
@@ -285,14 +301,22 @@ class AccountsController(QObject):
             on_success=self._mark_own,
             on_failure=self._failure,
             changes=CHANGES,
-            title=fill(tr("Could not reset the password of %1"), account_name(account)),
+            title=fill(
+                QCoreApplication.translate("AccountsPanel", "Could not reset the password of %1"),
+                account_name(account),
+            ),
             parent=self.dialog_parent,
         )
         if await self.runner.run(op) is None:
             return False
         await self.load_detail(account.biz_id)
         self.noticeShown.emit(
-            fill(tr("A password reset link was mailed to %1."), account.account_email or "")
+            fill(
+                QCoreApplication.translate(
+                    "AccountsPanel", "A password reset link was mailed to %1."
+                ),
+                account.account_email or "",
+            )
         )
         return True
 
@@ -317,7 +341,12 @@ class AccountsController(QObject):
                 if result is not None:
                     dialog.done(QDialog.DialogCode.Accepted)
                     self.noticeShown.emit(
-                        fill(tr("The account %1 was saved."), account_name(result))
+                        fill(
+                            QCoreApplication.translate(
+                                "AccountsPanel", "The account %1 was saved."
+                            ),
+                            account_name(result),
+                        )
                     )
                     return result
             return None
@@ -342,25 +371,35 @@ class AccountsController(QObject):
         self, dialog: AccountEditDialog, account: Any, changes: dict[str, str]
     ) -> bool:
         names = {
-            "account_name": tr("Name"),
-            "account_phone": tr("Phone"),
-            "account_remark": tr("Remark"),
-            "default_language": tr("Language"),
-            "default_timezone": tr("Time zone"),
-            "default_country": tr("Country"),
+            "account_name": QCoreApplication.translate("AccountsPanel", "Name"),
+            "account_phone": QCoreApplication.translate("AccountsPanel", "Phone"),
+            "account_remark": QCoreApplication.translate("AccountsPanel", "Remark"),
+            "default_language": QCoreApplication.translate("AccountsPanel", "Language"),
+            "default_timezone": QCoreApplication.translate("AccountsPanel", "Time zone"),
+            "default_country": QCoreApplication.translate("AccountsPanel", "Country"),
         }
         dash = "\u2014"
         lines = [
-            fill(tr("%1: %2 \u2192 %3"), names[k], getattr(account, k, None) or dash, v or dash)
+            fill(
+                QCoreApplication.translate("AccountsPanel", "%1: %2 \u2192 %3"),
+                names[k],
+                getattr(account, k, None) or dash,
+                v or dash,
+            )
             for k, v in changes.items()
         ]
         return await confirm(
             dialog,
-            title=tr("Save changes"),
-            text=fill(tr("Save these changes to the account %1?"), account_name(account))
+            title=QCoreApplication.translate("AccountsPanel", "Save changes"),
+            text=fill(
+                QCoreApplication.translate(
+                    "AccountsPanel", "Save these changes to the account %1?"
+                ),
+                account_name(account),
+            )
             + "\n\n"
             + "\n".join(lines),
-            confirm_text=tr("Save changes"),
+            confirm_text=QCoreApplication.translate("AccountsPanel", "Save changes"),
             profile=self.context.profile,
         )
 
@@ -381,7 +420,10 @@ class AccountsController(QObject):
             on_success=saved,
             on_failure=failed,
             changes=CHANGES,
-            title=fill(tr("Could not save the account %1"), account_name(account)),
+            title=fill(
+                QCoreApplication.translate("AccountsPanel", "Could not save the account %1"),
+                account_name(account),
+            ),
             parent=dialog,
         )
         dialog.message.clear()

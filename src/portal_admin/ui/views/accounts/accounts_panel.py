@@ -27,10 +27,6 @@ COLUMN_WIDTHS = {
 }
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("AccountsPanel", text)
-
-
 class AccountsPanel(QWidget):
     """Accounts: query, filter, sort, detail, status changes, edit, password reset, export."""
 
@@ -121,12 +117,18 @@ class AccountsPanel(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.lookup_label.setText(_tr("Open by &id:"))
-        self.lookup.setPlaceholderText(_tr("Account id, e.g. ACC\u2026"))
-        self.lookup.setAccessibleName(_tr("Account id to open"))
-        self.lookup_button.setText(_tr("Open"))
-        self.lookup_button.setAccessibleName(_tr("Open the account with this id"))
-        self.setAccessibleName(_tr("Accounts"))
+        self.lookup_label.setText(QCoreApplication.translate("AccountsPanel", "Open by &id:"))
+        self.lookup.setPlaceholderText(
+            QCoreApplication.translate("AccountsPanel", "Account id, e.g. ACC\u2026")
+        )
+        self.lookup.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Account id to open")
+        )
+        self.lookup_button.setText(QCoreApplication.translate("AccountsPanel", "Open"))
+        self.lookup_button.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Open the account with this id")
+        )
+        self.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Accounts"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

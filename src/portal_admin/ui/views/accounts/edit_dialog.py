@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...text import fill
-from .account_text import account_name, tr
+from .account_text import account_name
 from .message_bar import MessageBar
 from .picker import Picker
 
@@ -139,9 +139,9 @@ class AccountEditDialog(QDialog):
     def problem(self) -> str | None:
         """Why Save is disabled, or None."""
         if not self.name.text().strip():
-            return tr("The name is required.")
+            return QCoreApplication.translate("AccountsPanel", "The name is required.")
         if not self.changes():
-            return tr("Nothing has changed.")
+            return QCoreApplication.translate("AccountsPanel", "Nothing has changed.")
         return None
 
     def set_busy(self, busy: bool) -> None:
@@ -162,25 +162,60 @@ class AccountEditDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(tr("Edit account"))
-        self.heading.setText(fill(tr("Edit the account %1"), account_name(self.account)))
+        self.setWindowTitle(QCoreApplication.translate("AccountsPanel", "Edit account"))
+        self.heading.setText(
+            fill(
+                QCoreApplication.translate("AccountsPanel", "Edit the account %1"),
+                account_name(self.account),
+            )
+        )
         texts = {
-            "name": (tr("&Name:"), tr("Account name")),
-            "phone": (tr("&Phone:"), tr("Phone number")),
-            "remark": (tr("&Remark:"), tr("Remark")),
-            "language": (tr("&Language:"), tr("Default language")),
-            "timezone": (tr("&Time zone:"), tr("Default time zone")),
-            "country": (tr("&Country:"), tr("Default country")),
+            "name": (
+                QCoreApplication.translate("AccountsPanel", "&Name:"),
+                QCoreApplication.translate("AccountsPanel", "Account name"),
+            ),
+            "phone": (
+                QCoreApplication.translate("AccountsPanel", "&Phone:"),
+                QCoreApplication.translate("AccountsPanel", "Phone number"),
+            ),
+            "remark": (
+                QCoreApplication.translate("AccountsPanel", "&Remark:"),
+                QCoreApplication.translate("AccountsPanel", "Remark"),
+            ),
+            "language": (
+                QCoreApplication.translate("AccountsPanel", "&Language:"),
+                QCoreApplication.translate("AccountsPanel", "Default language"),
+            ),
+            "timezone": (
+                QCoreApplication.translate("AccountsPanel", "&Time zone:"),
+                QCoreApplication.translate("AccountsPanel", "Default time zone"),
+            ),
+            "country": (
+                QCoreApplication.translate("AccountsPanel", "&Country:"),
+                QCoreApplication.translate("AccountsPanel", "Default country"),
+            ),
         }
         for key, (label, accessible) in texts.items():
             self.labels[key].setText(label)
             self.field(key).setAccessibleName(accessible)
-        self.language.setToolTip(tr("Type to search; a code not in the list is sent as typed"))
-        self.timezone.setToolTip(tr("Type to search, e.g. Tokyo or UTC+9"))
-        self.country.setToolTip(tr("Type to search, e.g. Japan or JP"))
-        self.save_button.setAccessibleName(tr("Save the changes"))
-        self.cancel_button.setAccessibleName(tr("Cancel"))
-        self.heading.setAccessibleName(tr("Account being edited"))
+        self.language.setToolTip(
+            QCoreApplication.translate(
+                "AccountsPanel", "Type to search; a code not in the list is sent as typed"
+            )
+        )
+        self.timezone.setToolTip(
+            QCoreApplication.translate("AccountsPanel", "Type to search, e.g. Tokyo or UTC+9")
+        )
+        self.country.setToolTip(
+            QCoreApplication.translate("AccountsPanel", "Type to search, e.g. Japan or JP")
+        )
+        self.save_button.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Save the changes")
+        )
+        self.cancel_button.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Cancel"))
+        self.heading.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Account being edited")
+        )
         self._validate()
 
     def changeEvent(self, event: QEvent) -> None:

@@ -10,11 +10,6 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLay
 from ...error_info import ErrorInfo
 from ...text import fill
 
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MessageBar", text)
-
-
 _ERROR_STYLE = (
     "QFrame#messageBar { background: #fdecea; border: 1px solid #e0a39c; border-radius: 4px; }"
 )
@@ -74,11 +69,13 @@ class MessageBar(QFrame):
             lines.append(info.message)
         ids = []
         if info.code:
-            ids.append(fill(_tr("Error code: %1"), info.code))
+            ids.append(fill(QCoreApplication.translate("MessageBar", "Error code: %1"), info.code))
         if info.http_status:
             ids.append(f"HTTP {info.http_status}")
         if info.request_id:
-            ids.append(fill(_tr("Request id: %1"), info.request_id))
+            ids.append(
+                fill(QCoreApplication.translate("MessageBar", "Request id: %1"), info.request_id)
+            )
         if ids:
             lines.append(" \u00b7 ".join(ids))
         self.details.setText("\n".join(lines))
@@ -105,11 +102,13 @@ class MessageBar(QFrame):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setAccessibleName(_tr("Message"))
-        self.summary.setAccessibleName(_tr("Message summary"))
-        self.details.setAccessibleName(_tr("Message details"))
-        self.close_button.setToolTip(_tr("Dismiss"))
-        self.close_button.setAccessibleName(_tr("Dismiss the message"))
+        self.setAccessibleName(QCoreApplication.translate("MessageBar", "Message"))
+        self.summary.setAccessibleName(QCoreApplication.translate("MessageBar", "Message summary"))
+        self.details.setAccessibleName(QCoreApplication.translate("MessageBar", "Message details"))
+        self.close_button.setToolTip(QCoreApplication.translate("MessageBar", "Dismiss"))
+        self.close_button.setAccessibleName(
+            QCoreApplication.translate("MessageBar", "Dismiss the message")
+        )
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -146,13 +146,27 @@ class PortalsController(QObject):
         if reason:
             out.append(reason)
         if not portal_type:
-            out.append(tr("Choose a portal type."))
+            out.append(QCoreApplication.translate("PortalsPanel", "Choose a portal type."))
         if not domain.strip():
-            out.append(tr("The domain is required."))
+            out.append(QCoreApplication.translate("PortalsPanel", "The domain is required."))
         if len(domain) > MAX_LENGTH:
-            out.append(fill(tr("The domain is longer than %1 characters."), MAX_LENGTH))
+            out.append(
+                fill(
+                    QCoreApplication.translate(
+                        "PortalsPanel", "The domain is longer than %1 characters."
+                    ),
+                    MAX_LENGTH,
+                )
+            )
         if len(remark) > MAX_LENGTH:
-            out.append(fill(tr("The remark is longer than %1 characters."), MAX_LENGTH))
+            out.append(
+                fill(
+                    QCoreApplication.translate(
+                        "PortalsPanel", "The remark is longer than %1 characters."
+                    ),
+                    MAX_LENGTH,
+                )
+            )
         return out
 
     async def create(
@@ -161,7 +175,9 @@ class PortalsController(QObject):
         """Create a portal; returns the record, or None (failure shown, input kept)."""
         if self.busy or self.problems(portal_type, domain, remark):
             return None
-        action = fill(tr("Create the portal %1."), domain.strip())
+        action = fill(
+            QCoreApplication.translate("PortalsPanel", "Create the portal %1."), domain.strip()
+        )
         if not await confirm_production_change(self.dialog_parent, self.context.profile, action):
             return None
 
@@ -183,7 +199,7 @@ class PortalsController(QObject):
             on_success=done,
             on_failure=failed,
             changes=frozenset({TOPIC}),
-            title=tr("Could not create the portal"),
+            title=QCoreApplication.translate("PortalsPanel", "Could not create the portal"),
             parent=self.dialog_parent,
         )
         self._set_busy(True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -26,7 +26,7 @@ from ...text import fill
 from .common import async_slot, format_datetime
 from .message_bar import MessageBar
 from .picker import Picker
-from .portals_controller import MAX_LENGTH, PortalsController, status_text, tr
+from .portals_controller import MAX_LENGTH, PortalsController, status_text
 
 
 class LengthCounter(QLabel):
@@ -51,7 +51,13 @@ class LengthCounter(QLabel):
         count = len(self._field.text())
         self.setText(f"{count} / {self.limit}")
         self.setStyleSheet("color: #c62828; font-weight: bold;" if self.over else "color: #555;")
-        self.setAccessibleName(fill(tr("%1 of at most %2 characters"), count, self.limit))
+        self.setAccessibleName(
+            fill(
+                QCoreApplication.translate("PortalsPanel", "%1 of at most %2 characters"),
+                count,
+                self.limit,
+            )
+        )
 
 
 class PortalsPanel(QWidget):
@@ -209,7 +215,12 @@ class PortalsPanel(QWidget):
         for key, value in values.items():
             self.created_values[key].setText(value)
         self.created_box.setVisible(True)
-        self.message.show_notice(fill(tr("The portal %1 was created."), record.domain or ""))
+        self.message.show_notice(
+            fill(
+                QCoreApplication.translate("PortalsPanel", "The portal %1 was created."),
+                record.domain or "",
+            )
+        )
         self.domain.clear()
         self.remark.clear()
         self.table.selectRow(0)
@@ -225,40 +236,57 @@ class PortalsPanel(QWidget):
     def retranslateUi(self) -> None:
         """Texts in the current language."""
         self.intro.setText(
-            tr(
+            QCoreApplication.translate(
+                "PortalsPanel",
                 "Create a portal for an institution. The server offers no way to list "
-                "portals: the table below shows only the portals created in this session."
+                "portals: the table below shows only the portals created in this session.",
             )
         )
-        self.form_box.setTitle(tr("New portal"))
-        self.created_box.setTitle(tr("Created portal"))
-        self.type_label.setText(tr("&Type:"))
-        self.domain_label.setText(tr("&Domain:"))
-        self.remark_label.setText(tr("&Remark:"))
-        self.institution_label.setText(tr("&Institution:"))
-        self.domain.setPlaceholderText(tr("e.g. portal.example.com (required)"))
-        self.remark.setPlaceholderText(tr("Optional"))
-        self.institution.setPlaceholderText(tr("Optional: empty means your own institution"))
-        self.create_button.setText(tr("Create portal"))
+        self.form_box.setTitle(QCoreApplication.translate("PortalsPanel", "New portal"))
+        self.created_box.setTitle(QCoreApplication.translate("PortalsPanel", "Created portal"))
+        self.type_label.setText(QCoreApplication.translate("PortalsPanel", "&Type:"))
+        self.domain_label.setText(QCoreApplication.translate("PortalsPanel", "&Domain:"))
+        self.remark_label.setText(QCoreApplication.translate("PortalsPanel", "&Remark:"))
+        self.institution_label.setText(QCoreApplication.translate("PortalsPanel", "&Institution:"))
+        self.domain.setPlaceholderText(
+            QCoreApplication.translate("PortalsPanel", "e.g. portal.example.com (required)")
+        )
+        self.remark.setPlaceholderText(QCoreApplication.translate("PortalsPanel", "Optional"))
+        self.institution.setPlaceholderText(
+            QCoreApplication.translate("PortalsPanel", "Optional: empty means your own institution")
+        )
+        self.create_button.setText(QCoreApplication.translate("PortalsPanel", "Create portal"))
         line = self.type.lineEdit()
         if line is not None:
-            line.setPlaceholderText(tr("Choose a portal type\u2026"))
-        self.type.setAccessibleName(tr("Portal type"))
-        self.domain.setAccessibleName(tr("Domain"))
-        self.remark.setAccessibleName(tr("Remark"))
-        self.institution.setAccessibleName(tr("Institution id"))
-        self.create_button.setAccessibleName(tr("Create the portal"))
-        self.problems.setAccessibleName(tr("Why the portal cannot be created yet"))
-        self.table.setAccessibleName(tr("Portals created in this session"))
-        self.session_label.setText(tr("Portals created in this session:"))
+            line.setPlaceholderText(
+                QCoreApplication.translate("PortalsPanel", "Choose a portal type\u2026")
+            )
+        self.type.setAccessibleName(QCoreApplication.translate("PortalsPanel", "Portal type"))
+        self.domain.setAccessibleName(QCoreApplication.translate("PortalsPanel", "Domain"))
+        self.remark.setAccessibleName(QCoreApplication.translate("PortalsPanel", "Remark"))
+        self.institution.setAccessibleName(
+            QCoreApplication.translate("PortalsPanel", "Institution id")
+        )
+        self.create_button.setAccessibleName(
+            QCoreApplication.translate("PortalsPanel", "Create the portal")
+        )
+        self.problems.setAccessibleName(
+            QCoreApplication.translate("PortalsPanel", "Why the portal cannot be created yet")
+        )
+        self.table.setAccessibleName(
+            QCoreApplication.translate("PortalsPanel", "Portals created in this session")
+        )
+        self.session_label.setText(
+            QCoreApplication.translate("PortalsPanel", "Portals created in this session:")
+        )
         titles = {
-            "id": tr("Id:"),
-            "type": tr("Type:"),
-            "domain": tr("Domain:"),
-            "status": tr("Status:"),
-            "remark": tr("Remark:"),
-            "created": tr("Created:"),
-            "institution": tr("Institution:"),
+            "id": QCoreApplication.translate("PortalsPanel", "Id:"),
+            "type": QCoreApplication.translate("PortalsPanel", "Type:"),
+            "domain": QCoreApplication.translate("PortalsPanel", "Domain:"),
+            "status": QCoreApplication.translate("PortalsPanel", "Status:"),
+            "remark": QCoreApplication.translate("PortalsPanel", "Remark:"),
+            "created": QCoreApplication.translate("PortalsPanel", "Created:"),
+            "institution": QCoreApplication.translate("PortalsPanel", "Institution:"),
         }
         for key, text in titles.items():
             self.created_labels[key].setText(text)
@@ -266,7 +294,7 @@ class PortalsPanel(QWidget):
         self.domain_counter.update_count()
         self.remark_counter.update_count()
         self.controller.model.retranslate()
-        self.setAccessibleName(tr("Portals"))
+        self.setAccessibleName(QCoreApplication.translate("PortalsPanel", "Portals"))
         self.validate()
 
     def changeEvent(self, event: QEvent) -> None:

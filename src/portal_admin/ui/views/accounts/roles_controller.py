@@ -46,7 +46,10 @@ def tr(text: str, n: int = -1) -> str:
 
 def role_name(role: Any) -> str:
     """How confirmations name a role: “Name”."""
-    return fill(tr("\u201c%1\u201d"), getattr(role, "role_name", None) or role.biz_id)
+    return fill(
+        QCoreApplication.translate("RolesPanel", "\u201c%1\u201d"),
+        getattr(role, "role_name", None) or role.biz_id,
+    )
 
 
 class RolesController(QObject):
@@ -165,13 +168,17 @@ class RolesController(QObject):
     def delete_reason(self, role: Any) -> str | None:
         """Why ``role`` cannot be deleted (translated), or None when it may be tried."""
         if role is None:
-            return tr("Choose a role.")
+            return QCoreApplication.translate("RolesPanel", "Choose a role.")
         if enum_code(role.role_type) == "OWNER":
-            return tr("The OWNER role is protected: it can never be deleted.")
+            return QCoreApplication.translate(
+                "RolesPanel", "The OWNER role is protected: it can never be deleted."
+            )
         count = member_count(role)
         if count:
-            return tr(
+            return QCoreApplication.translate(
+                "RolesPanel",
                 "The role is in use by %n member(s): give them another role before deleting it.",
+                None,
                 count,
             )
         return self.who.permissions.reason("roles.delete")
@@ -180,14 +187,19 @@ class RolesController(QObject):
         """Delete ``role`` after confirmation; True when it is gone."""
         if role is None or self.delete_reason(role) is not None:
             return False
-        text = fill(tr("Delete the role %1? This cannot be undone."), role_name(role))
+        text = fill(
+            QCoreApplication.translate("RolesPanel", "Delete the role %1? This cannot be undone."),
+            role_name(role),
+        )
         if member_count(role) is None:
-            text += "\n" + tr("The server refuses if members still hold the role.")
+            text += "\n" + QCoreApplication.translate(
+                "RolesPanel", "The server refuses if members still hold the role."
+            )
         ok = await confirm(
             self.dialog_parent,
-            title=tr("Delete role"),
+            title=QCoreApplication.translate("RolesPanel", "Delete role"),
             text=text,
-            confirm_text=tr("Delete role"),
+            confirm_text=QCoreApplication.translate("RolesPanel", "Delete role"),
             profile=self.context.profile,
             destructive=True,
         )
@@ -212,12 +224,20 @@ class RolesController(QObject):
             on_success=deleted,
             on_failure=failed,
             changes=frozenset({TOPIC}),
-            title=fill(tr("Could not delete the role %1"), role_name(role)),
+            title=fill(
+                QCoreApplication.translate("RolesPanel", "Could not delete the role %1"),
+                role_name(role),
+            ),
             parent=self.dialog_parent,
         )
         if await self.runner.run(op) is None:
             return False
-        self.noticeShown.emit(fill(tr("The role %1 was deleted."), role_name(role)))
+        self.noticeShown.emit(
+            fill(
+                QCoreApplication.translate("RolesPanel", "The role %1 was deleted."),
+                role_name(role),
+            )
+        )
         return True
 
     async def _delete(self, biz_id: str) -> bool:

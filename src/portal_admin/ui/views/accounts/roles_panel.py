@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,7 +28,7 @@ from ...paged_model import RowRole
 from ...panels import PanelContext
 from .common import async_slot, enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
-from .roles_controller import RolesController, tr
+from .roles_controller import RolesController
 from .roles_model import member_count
 
 
@@ -139,28 +139,36 @@ class RoleDetail(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.placeholder.setText(tr("Choose a role to see its permissions."))
-        self.id_label.setText(tr("Id:"))
-        self.copy_button.setText(tr("Copy id"))
-        self.copy_button.setAccessibleName(tr("Copy the role id"))
-        self.id_field.setAccessibleName(tr("Role id"))
+        self.placeholder.setText(
+            QCoreApplication.translate("RolesPanel", "Choose a role to see its permissions.")
+        )
+        self.id_label.setText(QCoreApplication.translate("RolesPanel", "Id:"))
+        self.copy_button.setText(QCoreApplication.translate("RolesPanel", "Copy id"))
+        self.copy_button.setAccessibleName(
+            QCoreApplication.translate("RolesPanel", "Copy the role id")
+        )
+        self.id_field.setAccessibleName(QCoreApplication.translate("RolesPanel", "Role id"))
         titles = {
-            "type": tr("Type:"),
-            "description": tr("Description:"),
-            "members": tr("Members:"),
-            "created": tr("Created:"),
-            "updated": tr("Updated:"),
+            "type": QCoreApplication.translate("RolesPanel", "Type:"),
+            "description": QCoreApplication.translate("RolesPanel", "Description:"),
+            "members": QCoreApplication.translate("RolesPanel", "Members:"),
+            "created": QCoreApplication.translate("RolesPanel", "Created:"),
+            "updated": QCoreApplication.translate("RolesPanel", "Updated:"),
         }
         for key, text in titles.items():
             self.labels[key].setText(text)
             self.values[key].setAccessibleName(text.rstrip(":"))
-        self.codes_label.setText(tr("&Permission codes:"))
-        self.codes.setAccessibleName(tr("Permission codes"))
-        self.delete_button.setText(tr("Delete role\u2026"))
-        self.delete_button.setAccessibleName(tr("Delete the role"))
-        self.reason.setAccessibleName(tr("Why the role cannot be deleted"))
-        self.heading.setAccessibleName(tr("Role"))
-        self.setAccessibleName(tr("Role details"))
+        self.codes_label.setText(QCoreApplication.translate("RolesPanel", "&Permission codes:"))
+        self.codes.setAccessibleName(QCoreApplication.translate("RolesPanel", "Permission codes"))
+        self.delete_button.setText(QCoreApplication.translate("RolesPanel", "Delete role\u2026"))
+        self.delete_button.setAccessibleName(
+            QCoreApplication.translate("RolesPanel", "Delete the role")
+        )
+        self.reason.setAccessibleName(
+            QCoreApplication.translate("RolesPanel", "Why the role cannot be deleted")
+        )
+        self.heading.setAccessibleName(QCoreApplication.translate("RolesPanel", "Role"))
+        self.setAccessibleName(QCoreApplication.translate("RolesPanel", "Role details"))
         if self.role is not None:
             self.set_role(self.role, self._reason)
 
@@ -240,14 +248,18 @@ class RolesPanel(QWidget):
     def _update_count(self) -> None:
         state = self.controller.state
         if state == "loading":
-            self.count.setText(tr("Loading\u2026"))
+            self.count.setText(QCoreApplication.translate("RolesPanel", "Loading\u2026"))
         elif state == "empty":
-            self.count.setText(tr("The workspace has no roles."))
+            self.count.setText(
+                QCoreApplication.translate("RolesPanel", "The workspace has no roles.")
+            )
         elif state == "error":
-            self.count.setText(tr("The roles could not be loaded."))
+            self.count.setText(
+                QCoreApplication.translate("RolesPanel", "The roles could not be loaded.")
+            )
         elif state == "ready":
             n = self.controller.model.rowCount()
-            self.count.setText(tr("%n role(s)", n))
+            self.count.setText(QCoreApplication.translate("RolesPanel", "%n role(s)", None, n))
         else:
             self.count.setText("")
 
@@ -261,12 +273,16 @@ class RolesPanel(QWidget):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.refresh_button.setText(tr("Refresh"))
-        self.refresh_button.setToolTip(tr("Reload the roles (F5)"))
-        self.refresh_button.setAccessibleName(tr("Refresh the roles"))
-        self.table.setAccessibleName(tr("Roles"))
-        self.count.setAccessibleName(tr("Number of roles"))
-        self.setAccessibleName(tr("Roles"))
+        self.refresh_button.setText(QCoreApplication.translate("RolesPanel", "Refresh"))
+        self.refresh_button.setToolTip(
+            QCoreApplication.translate("RolesPanel", "Reload the roles (F5)")
+        )
+        self.refresh_button.setAccessibleName(
+            QCoreApplication.translate("RolesPanel", "Refresh the roles")
+        )
+        self.table.setAccessibleName(QCoreApplication.translate("RolesPanel", "Roles"))
+        self.count.setAccessibleName(QCoreApplication.translate("RolesPanel", "Number of roles"))
+        self.setAccessibleName(QCoreApplication.translate("RolesPanel", "Roles"))
         self.controller.model.retranslate()
         self._update_count()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...profiles import Profile
 from ...text import fill
-from .account_text import action_confirm, action_question, tr
+from .account_text import action_confirm, action_question
 from .common import enum_text
 
 #: The server accepts a reason of at most this many characters.
@@ -99,24 +99,36 @@ class StatusChangeDialog(QDialog):
         self.setWindowTitle(action_confirm(self.action))
         self.question.setText(action_question(self.action, self.account))
         self.change.setText(
-            fill(tr("Status: %1 \u2192 %2"), enum_text(self.account.account_status), self._target)
+            fill(
+                QCoreApplication.translate("AccountsPanel", "Status: %1 \u2192 %2"),
+                enum_text(self.account.account_status),
+                self._target,
+            )
         )
         if self._profile is not None:
             self.production.setText(
                 fill(
-                    tr("This changes the %1 server \u201c%2\u201d."),
+                    QCoreApplication.translate(
+                        "AccountsPanel", "This changes the %1 server \u201c%2\u201d."
+                    ),
                     self._profile.environment.label,
                     self._profile.name,
                 )
             )
-        self.reason_label.setText(tr("&Reason (optional):"))
-        self.reason.setPlaceholderText(tr("Why, for the audit trail"))
+        self.reason_label.setText(
+            QCoreApplication.translate("AccountsPanel", "&Reason (optional):")
+        )
+        self.reason.setPlaceholderText(
+            QCoreApplication.translate("AccountsPanel", "Why, for the audit trail")
+        )
         self.confirm_button.setText(action_confirm(self.action))
         self.confirm_button.setAccessibleName(action_confirm(self.action))
-        self.cancel_button.setAccessibleName(tr("Cancel"))
-        self.reason.setAccessibleName(tr("Reason for the status change"))
-        self.question.setAccessibleName(tr("Question"))
-        self.change.setAccessibleName(tr("Status change"))
+        self.cancel_button.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Cancel"))
+        self.reason.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Reason for the status change")
+        )
+        self.question.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Question"))
+        self.change.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Status change"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -29,10 +29,6 @@ MAX_EMAIL, MAX_MESSAGE, MAX_REASON = 254, 500, 500
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("InvitationDialogs", text)
-
-
 def check_invitee_email(email: str) -> str | None:
     """A translated problem with an invitee's email address, or None when it looks valid."""
     email = email.strip()

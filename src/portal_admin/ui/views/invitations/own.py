@@ -30,10 +30,6 @@ from .panel import STATUS_LIST, TOPIC
 log = logging.getLogger(__name__)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OwnInvitations", text)
-
-
 class OwnInvitationsWidget(TaskPanel):
     """``client.invitations.own(statuses=...)`` with a checkable status list above the table."""
 

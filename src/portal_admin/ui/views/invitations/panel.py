@@ -37,10 +37,6 @@ TOPIC = "invitations"
 STATUS_LIST = "user-invitation-statuses"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Invitations", text)
-
-
 def _searchable(invitation: Invitation) -> tuple[object, ...]:
     return (
         invitation.invitee_email,

@@ -131,10 +131,6 @@ COLUMNS: list[Column[ConstantItem]] = [
 BASE_COLUMNS = ("code", "value", "label", "description")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ConstantsPanel", text)
-
-
 def list_title(list_name: str) -> str:
     """The translated name of a list."""
     return QCoreApplication.translate("ConstantLists", LIST_TITLES.get(list_name, list_name))

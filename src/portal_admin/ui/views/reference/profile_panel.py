@@ -52,10 +52,6 @@ FIELDS: tuple[tuple[str, str], ...] = (
 HIDDEN = {"workspaceBizId", "pendingApproval"}
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ProfilePanel", text)
-
-
 def profile_values(profile: Any) -> dict[str, Any]:
     """The record's fields and extras by their wire (camelCase) names."""
     values: dict[str, Any] = dict(profile.model_dump(by_alias=True, exclude_none=True))

@@ -33,10 +33,6 @@ MASK = "\u2022\u2022\u2022\u2022-\u2022\u2022\u2022\u2022"
 COLUMNS = 2
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BackupCodesDialog", text)
-
-
 def write_private_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically, readable and writable by the owner only (0600)."""
     with atomic_open(path, encoding="utf-8") as fh:

@@ -17,10 +17,6 @@ SUCCESS_COLOR = QColor("#2e7d32")
 FAILURE_COLOR = QColor("#c62828")
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SignInChart", text)
-
-
 class SignInChart(QWidget):
     """Stacked bars per day: successful below, failed on top; legend, date and count axes."""
 

@@ -29,10 +29,6 @@ def async_slot(*types: type) -> Callable[[F], Callable[..., Any]]:
     return cast(Callable[[F], Callable[..., Any]], _async_slot(*types))
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SecurityPanel", text)
-
-
 def error_text(info: ErrorInfo) -> str:
     """A failure as lines: what happened, the server's message, the code and the request id."""
     lines = [info.summary]

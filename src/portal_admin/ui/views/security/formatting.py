@@ -18,11 +18,6 @@ LOGIN_RESULT_LABELS = {
 }
 
 
-def tr(text: str) -> str:
-    """``text`` translated in the security panels' shared context."""
-    return QCoreApplication.translate(_CONTEXT, text)
-
-
 def to_qdatetime(moment: datetime) -> QDateTime:
     """A QDateTime in local time for an aware (or UTC-naive) datetime."""
     if moment.tzinfo is None:
