@@ -2931,7 +2931,7 @@
     <context>
         <name>ErrorInfo</name>
         <message>
-            <location filename="../src/portal_admin/ui/error_info.py" line="+22" />
+            <location filename="../src/portal_admin/ui/error_info.py" line="+23" />
             <source>You are not signed in, or your sign-in has expired.</source>
             <translation>サインインしていないか、サインインの有効期限が切れています。</translation>
         </message>
@@ -2982,17 +2982,22 @@
         </message>
         <message>
             <location line="+1" />
+            <source>A file or folder on this computer could not be used.</source>
+            <translation>このコンピューター上のファイルまたはフォルダーを使用できませんでした。</translation>
+        </message>
+        <message>
+            <location line="+1" />
             <source>Something unexpected went wrong in the program.</source>
             <translation>プログラムで予期しない問題が発生しました。</translation>
         </message>
         <message>
             <source>Error code</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:69)</translatorcomment>
+            <translatorcomment>Used at run time but not found by lupdate (error_info.py:71)</translatorcomment>
             <translation>エラーコード</translation>
         </message>
         <message>
             <source>Request id</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:74)</translatorcomment>
+            <translatorcomment>Used at run time but not found by lupdate (error_info.py:76)</translatorcomment>
             <translation>リクエスト ID</translation>
         </message>
     </context>
@@ -3733,7 +3738,7 @@
             <translation>一覧の状態</translation>
         </message>
         <message>
-            <location line="+152" />
+            <location line="+155" />
             <source>Export failed</source>
             <extracomment>The row object of the current row, or None.</extracomment>
             <translation>エクスポートに失敗しました</translation>
@@ -3987,13 +3992,18 @@
             <translation>再度サインインしてロックを解除</translation>
         </message>
         <message>
-            <location line="+277" />
+            <location line="+288" />
             <source>The panel “%1” could not be opened.</source>
-            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
+            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
             <translation>パネル「%1」を開けませんでした。</translation>
         </message>
         <message>
-            <location line="+66" />
+            <location line="+67" />
+            <source>No keyring: the sign-in is kept in memory only</source>
+            <translation>キーリングなし：サインイン情報はメモリ内にのみ保持されます</translation>
+        </message>
+        <message>
+            <location line="+13" />
             <source>Not signed in</source>
             <translation>サインインしていません</translation>
         </message>
@@ -4118,7 +4128,7 @@
             <translation>最後のリクエスト ID:</translation>
         </message>
         <message>
-            <location line="+2" />
+            <location line="+4" />
             <source>Last request id</source>
             <translation>最後のリクエスト ID</translation>
         </message>
@@ -4347,7 +4357,7 @@
     <context>
         <name>OwnInvitations</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155" />
+            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+159" />
             <source>Invitation statuses to show</source>
             <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:154)</translatorcomment>
             <translation>表示する招待のステータス</translation>

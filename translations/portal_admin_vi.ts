@@ -2931,7 +2931,7 @@
     <context>
         <name>ErrorInfo</name>
         <message>
-            <location filename="../src/portal_admin/ui/error_info.py" line="+22" />
+            <location filename="../src/portal_admin/ui/error_info.py" line="+23" />
             <source>You are not signed in, or your sign-in has expired.</source>
             <translation>Bạn chưa đăng nhập, hoặc phiên đăng nhập đã hết hạn.</translation>
         </message>
@@ -2982,17 +2982,22 @@
         </message>
         <message>
             <location line="+1" />
+            <source>A file or folder on this computer could not be used.</source>
+            <translation>Không thể sử dụng một tệp hoặc thư mục trên máy tính này.</translation>
+        </message>
+        <message>
+            <location line="+1" />
             <source>Something unexpected went wrong in the program.</source>
             <translation>Đã xảy ra lỗi không mong muốn trong chương trình.</translation>
         </message>
         <message>
             <source>Error code</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:69)</translatorcomment>
+            <translatorcomment>Used at run time but not found by lupdate (error_info.py:71)</translatorcomment>
             <translation>Mã lỗi</translation>
         </message>
         <message>
             <source>Request id</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:74)</translatorcomment>
+            <translatorcomment>Used at run time but not found by lupdate (error_info.py:76)</translatorcomment>
             <translation>Mã yêu cầu</translation>
         </message>
     </context>
@@ -3733,7 +3738,7 @@
             <translation>Trạng thái danh sách</translation>
         </message>
         <message>
-            <location line="+152" />
+            <location line="+155" />
             <source>Export failed</source>
             <extracomment>The row object of the current row, or None.</extracomment>
             <translation>Xuất thất bại</translation>
@@ -3987,13 +3992,18 @@
             <translation>Đăng nhập lại để mở khóa</translation>
         </message>
         <message>
-            <location line="+277" />
+            <location line="+288" />
             <source>The panel “%1” could not be opened.</source>
-            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
+            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
             <translation>Không thể mở bảng “%1”.</translation>
         </message>
         <message>
-            <location line="+66" />
+            <location line="+67" />
+            <source>No keyring: the sign-in is kept in memory only</source>
+            <translation>Không có keyring: đăng nhập chỉ lưu trong bộ nhớ</translation>
+        </message>
+        <message>
+            <location line="+13" />
             <source>Not signed in</source>
             <translation>Chưa đăng nhập</translation>
         </message>
@@ -4118,7 +4128,7 @@
             <translation>Mã yêu cầu gần nhất:</translation>
         </message>
         <message>
-            <location line="+2" />
+            <location line="+4" />
             <source>Last request id</source>
             <translation>Mã yêu cầu gần nhất</translation>
         </message>
@@ -4347,7 +4357,7 @@
     <context>
         <name>OwnInvitations</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+153" />
+            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+157" />
             <source>Show:</source>
             <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:153)</translatorcomment>
             <translation>Hiển thị:</translation>

@@ -1,5648 +1,5075 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_TW">
-    <context>
-        <name />
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+199" />
-            <source>Choose an account to see its details.</source>
-            <translation>選擇帳號以檢視詳細資料。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+255" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+143" />
-            <source>Id:</source>
-            <translation>ID：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+1" />
-            <source>Copy id</source>
-            <translation>複製 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the account id to the clipboard</source>
-            <translation>將帳號 ID 複製到剪貼簿</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the account id</source>
-            <translation>複製帳號 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account id</source>
-            <translation>帳號 ID</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Email:</source>
-            <translation>電子郵件：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Name:</source>
-            <translation>名稱：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+3" />
-            <source>Status:</source>
-            <translation>狀態：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal:</source>
-            <translation>入口網站：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Phone:</source>
-            <translation>電話：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+1" />
-            <source>Remark:</source>
-            <translation>備註：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language:</source>
-            <translation>語言：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zone:</source>
-            <translation>時區：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Country:</source>
-            <translation>國家/地區：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+2" />
-            <source>Institution:</source>
-            <translation>機構：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7" />
-            <source>Created:</source>
-            <translation>建立時間：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+1" />
-            <source>Updated:</source>
-            <translation>更新時間：</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Edit…</source>
-            <translation>編輯…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the account</source>
-            <translation>編輯帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset password…</source>
-            <translation>重設密碼…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Send a password reset link</source>
-            <translation>寄送密碼重設連結</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account</source>
-            <translation>帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why actions are unavailable</source>
-            <translation>無法執行操作的原因</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>No account chosen</source>
-            <translation>未選擇帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account details</source>
-            <translation>帳號詳細資料</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+53" />
-            <source>“%1” &lt;%2&gt;</source>
-            <translation>「%1」&lt;%2&gt;</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+185" />
-            <source>You cannot change the status of your own account.</source>
-            <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
-            <translation>無法變更自己帳號的狀態。</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Could not change the status of %1</source>
-            <translation>無法變更 %1 的狀態</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>%1: %2 done.</source>
-            <translation>已對 %1 執行「%2」。</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Reset password</source>
-            <translation>重設密碼</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translation>要寄送密碼重設連結給帳號 %1 嗎？連結將寄至 %2。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Send reset link</source>
-            <translation>寄送重設連結</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Could not reset the password of %1</source>
-            <translation>無法重設 %1 的密碼</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>A password reset link was mailed to %1.</source>
-            <translation>密碼重設連結已寄至 %1。</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>The account %1 was saved.</source>
-            <translation>帳號 %1 已儲存。</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Phone</source>
-            <translation>電話</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+170" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-12" />
-            <source>Remark</source>
-            <translation>備註</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>語言</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zone</source>
-            <translation>時區</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Country</source>
-            <translation>國家/地區</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>%1: %2 → %3</source>
-            <translation>%1：%2 → %3</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <location line="+4" />
-            <source>Save changes</source>
-            <translation>儲存變更</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Save these changes to the account %1?</source>
-            <translation>要將這些變更儲存至帳號 %1 嗎？</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>Could not save the account %1</source>
-            <translation>無法儲存帳號 %1</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-28" />
-            <source>The name is required.</source>
-            <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
-            <translation>名稱為必填。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Nothing has changed.</source>
-            <translation>沒有任何變更。</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Edit account</source>
-            <translation>編輯帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the account %1</source>
-            <translation>編輯帳號 %1</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Name:</source>
-            <translation>名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Account name</source>
-            <translation>帳號名稱</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Phone:</source>
-            <translation>電話(&amp;P)：</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Phone number</source>
-            <translation>電話號碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-11" />
-            <source>&amp;Remark:</source>
-            <translation>備註(&amp;R)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Language:</source>
-            <translation>語言(&amp;L)：</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default language</source>
-            <translation>預設語言</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Time zone:</source>
-            <translation>時區(&amp;T)：</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default time zone</source>
-            <translation>預設時區</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Country:</source>
-            <translation>國家/地區(&amp;C)：</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default country</source>
-            <translation>預設國家/地區</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Type to search; a code not in the list is sent as typed</source>
-            <translation>輸入以搜尋；不在清單中的代碼會依原樣送出</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translation>輸入以搜尋，例如 Taipei 或 UTC+8</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Type to search, e.g. Japan or JP</source>
-            <translation>輸入以搜尋，例如 Taiwan 或 TW</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Save the changes</source>
-            <translation>儲存變更</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+116" />
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account being edited</source>
-            <translation>正在編輯的帳號</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+149" />
-            <source>Choose a portal type.</source>
-            <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
-            <translation>請選擇入口網站類型。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The domain is required.</source>
-            <translation>網域為必填。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The domain is longer than %1 characters.</source>
-            <translation>網域超過 %1 個字元。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The remark is longer than %1 characters.</source>
-            <translation>備註超過 %1 個字元。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Create the portal %1.</source>
-            <translation>建立入口網站 %1。</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Could not create the portal</source>
-            <translation>無法建立入口網站</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-183" />
-            <source>%1 of at most %2 characters</source>
-            <translation>%1/%2 個字元</translation>
-        </message>
-        <message>
-            <location line="+158" />
-            <source>The portal %1 was created.</source>
-            <translation>入口網站 %1 已建立。</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translation>為機構建立入口網站。伺服器不提供入口網站清單，下表僅顯示本次工作階段中建立的入口網站。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>New portal</source>
-            <translation>新增入口網站</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Created portal</source>
-            <translation>已建立的入口網站</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Type:</source>
-            <translation>類型(&amp;T)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Domain:</source>
-            <translation>網域(&amp;D)：</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Institution:</source>
-            <translation>機構(&amp;I)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>e.g. portal.example.com (required)</source>
-            <translation>例如 portal.example.com（必填）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optional</source>
-            <translation>選填</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optional: empty means your own institution</source>
-            <translation>選填：留空表示您自己的機構</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Create portal</source>
-            <translation>建立入口網站</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Choose a portal type…</source>
-            <translation>選擇入口網站類型…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal type</source>
-            <translation>入口網站類型</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Domain</source>
-            <translation>網域</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Institution id</source>
-            <translation>機構 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Create the portal</source>
-            <translation>建立入口網站</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why the portal cannot be created yet</source>
-            <translation>目前無法建立入口網站的原因</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portals created in this session</source>
-            <translation>本次工作階段中建立的入口網站</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portals created in this session:</source>
-            <translation>本次工作階段中建立的入口網站：</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4" />
-            <source>Type:</source>
-            <translation>類型：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Domain:</source>
-            <translation>網域：</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Portals</source>
-            <translation>入口網站</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+49" />
-            <source>“%1”</source>
-            <translation>「%1」</translation>
-        </message>
-        <message>
-            <location line="+119" />
-            <source>Choose a role.</source>
-            <extracomment>The role the detail shows (None: nothing chosen). "loading", "ready", "empty" or "error".</extracomment>
-            <translation>請選擇角色。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translation>OWNER 角色受保護，永遠無法刪除。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translation>此角色目前有 %n 位成員使用：刪除前請先為他們指派其他角色。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translation>要刪除角色 %1 嗎？此操作無法復原。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The server refuses if members still hold the role.</source>
-            <translation>如果仍有成員擁有此角色，伺服器會拒絕刪除。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+2" />
-            <source>Delete role</source>
-            <translation>刪除角色</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Could not delete the role %1</source>
-            <translation>無法刪除角色 %1</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The role %1 was deleted.</source>
-            <translation>角色 %1 已刪除。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-6" />
-            <source>Choose a role to see its permissions.</source>
-            <translation>選擇角色以檢視其權限。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Copy the role id</source>
-            <translation>複製角色 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role id</source>
-            <translation>角色 ID</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Description:</source>
-            <translation>說明：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Members:</source>
-            <translation>成員：</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Permission codes:</source>
-            <translation>權限代碼(&amp;P)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Permission codes</source>
-            <translation>權限代碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete role…</source>
-            <translation>刪除角色…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete the role</source>
-            <translation>刪除角色</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why the role cannot be deleted</source>
-            <translation>無法刪除角色的原因</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role</source>
-            <translation>角色</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role details</source>
-            <translation>角色詳細資料</translation>
-        </message>
-        <message>
-            <location line="+80" />
-            <source>Loading…</source>
-            <translation>正在載入…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The workspace has no roles.</source>
-            <translation>此工作區沒有角色。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The roles could not be loaded.</source>
-            <translation>無法載入角色。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%n role(s)</source>
-            <translation>%n 個角色</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Refresh</source>
-            <translation>重新整理</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reload the roles (F5)</source>
-            <translation>重新載入角色（F5）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Refresh the roles</source>
-            <translation>重新整理角色</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+2" />
-            <source>Roles</source>
-            <translation>角色</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Number of roles</source>
-            <translation>角色數量</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-14" />
-            <source>Status: %1 → %2</source>
-            <extracomment>The server accepts a reason of at most this many characters.</extracomment>
-            <translation>狀態：%1 → %2</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>此操作將影響%1伺服器「%2」。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Reason (optional):</source>
-            <translation>原因（選填）(&amp;R)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why, for the audit trail</source>
-            <translation>填寫原因，供稽核記錄使用</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reason for the status change</source>
-            <translation>狀態變更原因</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Question</source>
-            <translation>問題</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Status change</source>
-            <translation>狀態變更</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99" />
-            <source>Notifications</source>
-            <comment>Error</comment>
-            <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-            <translation>錯誤</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Notifications</source>
-            <comment>Error code: %1</comment>
-            <translation>錯誤代碼：%1</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Notifications</source>
-            <comment>Request id: %1</comment>
-            <translation>請求 ID：%1</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+69" />
-            <source>DetailPane</source>
-            <comment>Select a row to see its details.</comment>
-            <translation>選擇一列以檢視詳細資料。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>DetailPane</source>
-            <comment>Details</comment>
-            <translation>詳細資料</translation>
-        </message>
-        <message>
-            <location line="+27" />
-            <source>DetailPane</source>
-            <translation>詳細資料</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>DetailPane</source>
-            <comment>•••••• (set)</comment>
-            <translation>••••••（已設定）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>DetailPane</source>
-            <comment>(not set)</comment>
-            <translation>（未設定）</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+235" />
-            <source>Notifications</source>
-            <comment>Could not load the lists of choices</comment>
-            <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
-            <translation>無法載入選項清單</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+67" />
-            <source>SecretField</source>
-            <comment>Unchanged (type to replace)</comment>
-            <translation>未變更（輸入新值以取代）</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+51" />
-            <source>in the future</source>
-            <translation>未來時間</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>just now</source>
-            <translation>剛剛</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%1 min ago</source>
-            <translation>%1 分鐘前</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%1 h ago</source>
-            <translation>%1 小時前</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%1 days ago</source>
-            <translation>%1 天前</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>%1 months ago</source>
-            <translation>%1 個月前</translation>
-        </message>
-        <message>
-            <location line="+55" />
-            <source>Yes</source>
-            <translation>是</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>No</source>
-            <translation>否</translation>
-        </message>
-    </context>
-    <context>
-        <name>AboutDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/about.py" line="+53" />
-            <source>About System Portal Admin</source>
-            <translation>關於 System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>System Portal Admin</source>
-            <translation>System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Version %1</source>
-            <translation>版本 %1</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Desktop administration for the System Portal, with a built-in sandbox server.</source>
-            <translation>System Portal 桌面管理程式，內建沙箱伺服器。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Qt %1 (PySide6 %2), Python %3</source>
-            <translation>Qt %1（PySide6 %2），Python %3</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Version</source>
-            <translation>版本</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Qt and Python versions</source>
-            <translation>Qt 與 Python 版本</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountColumns</name>
-        <message>
-            <source>Country</source>
-            <translation>國家/地區</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Email</source>
-            <translation>電子郵件</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translation>語言</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translation>電話</translation>
-        </message>
-        <message>
-            <source>Portal</source>
-            <translation>入口網站</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translation>時區</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translation>更新時間</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountFilters</name>
-        <message>
-            <source>&amp;Institution:</source>
-            <translation>機構(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translation>名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <source>&amp;Portal:</source>
-            <translation>入口網站(&amp;P)：</translation>
-        </message>
-        <message>
-            <source>A word of the name…</source>
-            <translation>名稱中的字詞…</translation>
-        </message>
-        <message>
-            <source>Account filters</source>
-            <translation>帳號篩選條件</translation>
-        </message>
-        <message>
-            <source>Any portal</source>
-            <translation>所有入口網站</translation>
-        </message>
-        <message>
-            <source>Any status</source>
-            <translation>所有狀態</translation>
-        </message>
-        <message>
-            <source>Clear every filter</source>
-            <translation>清除所有篩選條件</translation>
-        </message>
-        <message>
-            <source>Clear filters</source>
-            <translation>清除篩選</translation>
-        </message>
-        <message>
-            <source>E&amp;mail:</source>
-            <translation>電子郵件(&amp;M)：</translation>
-        </message>
-        <message>
-            <source>Filter by email</source>
-            <translation>依電子郵件篩選</translation>
-        </message>
-        <message>
-            <source>Filter by institution id</source>
-            <translation>依機構 ID 篩選</translation>
-        </message>
-        <message>
-            <source>Filter by name</source>
-            <translation>依名稱篩選</translation>
-        </message>
-        <message>
-            <source>Filter by portal</source>
-            <translation>依入口網站篩選</translation>
-        </message>
-        <message>
-            <source>Filter by status</source>
-            <translation>依狀態篩選</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translation>機構 ID</translation>
-        </message>
-        <message>
-            <source>S&amp;tatus:</source>
-            <translation>狀態(&amp;T)：</translation>
-        </message>
-        <message>
-            <source>Starts with…</source>
-            <translation>開頭為…</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="-37" />
-            <source>Activate</source>
-            <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
-            <translation>啟用</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Activate account</source>
-            <translation>啟用帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Activate the account %1? It can sign in again afterwards.</source>
-            <translation>要啟用帳號 %1 嗎？啟用後此帳號即可重新登入。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Suspend</source>
-            <translation>暫停</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Suspend account</source>
-            <translation>暫停帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
-            <translation>要暫停帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Deactivate</source>
-            <translation>停用</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deactivate account</source>
-            <translation>停用帳號</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deactivate the account %1? It is signed out and cannot sign in until it is activated again.</source>
-            <translation>要停用帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
-        </message>
-        <message>
-            <source>%1: %2 done.</source>
-            <translation>已對 %1 執行「%2」。</translation>
-        </message>
-        <message>
-            <source>%1: %2 → %3</source>
-            <translation>%1：%2 → %3</translation>
-        </message>
-        <message>
-            <source>&amp;Country:</source>
-            <translation>國家/地區(&amp;C)：</translation>
-        </message>
-        <message>
-            <source>&amp;Language:</source>
-            <translation>語言(&amp;L)：</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translation>名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <source>&amp;Phone:</source>
-            <translation>電話(&amp;P)：</translation>
-        </message>
-        <message>
-            <source>&amp;Reason (optional):</source>
-            <translation>原因（選填）(&amp;R)：</translation>
-        </message>
-        <message>
-            <source>&amp;Remark:</source>
-            <translation>備註(&amp;R)：</translation>
-        </message>
-        <message>
-            <source>&amp;Time zone:</source>
-            <translation>時區(&amp;T)：</translation>
-        </message>
-        <message>
-            <source>A password reset link was mailed to %1.</source>
-            <translation>密碼重設連結已寄至 %1。</translation>
-        </message>
-        <message>
-            <source>Account</source>
-            <translation>帳號</translation>
-        </message>
-        <message>
-            <source>Account being edited</source>
-            <translation>正在編輯的帳號</translation>
-        </message>
-        <message>
-            <source>Account details</source>
-            <translation>帳號詳細資料</translation>
-        </message>
-        <message>
-            <source>Account id</source>
-            <translation>帳號 ID</translation>
-        </message>
-        <message>
-            <source>Account id to open</source>
-            <translation>要開啟的帳號 ID</translation>
-        </message>
-        <message>
-            <source>Account id, e.g. ACC…</source>
-            <translation>帳號 ID，例如 ACC…</translation>
-        </message>
-        <message>
-            <source>Account name</source>
-            <translation>帳號名稱</translation>
-        </message>
-        <message>
-            <source>Accounts</source>
-            <translation>帳號</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <source>Choose an account to see its details.</source>
-            <translation>選擇帳號以檢視詳細資料。</translation>
-        </message>
-        <message>
-            <source>Copy id</source>
-            <translation>複製 ID</translation>
-        </message>
-        <message>
-            <source>Copy the account id</source>
-            <translation>複製帳號 ID</translation>
-        </message>
-        <message>
-            <source>Copy the account id to the clipboard</source>
-            <translation>將帳號 ID 複製到剪貼簿</translation>
-        </message>
-        <message>
-            <source>Could not change the status of %1</source>
-            <translation>無法變更 %1 的狀態</translation>
-        </message>
-        <message>
-            <source>Could not reset the password of %1</source>
-            <translation>無法重設 %1 的密碼</translation>
-        </message>
-        <message>
-            <source>Could not save the account %1</source>
-            <translation>無法儲存帳號 %1</translation>
-        </message>
-        <message>
-            <source>Country</source>
-            <translation>國家/地區</translation>
-        </message>
-        <message>
-            <source>Country:</source>
-            <translation>國家/地區：</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translation>建立時間：</translation>
-        </message>
-        <message>
-            <source>Default country</source>
-            <translation>預設國家/地區</translation>
-        </message>
-        <message>
-            <source>Default language</source>
-            <translation>預設語言</translation>
-        </message>
-        <message>
-            <source>Default time zone</source>
-            <translation>預設時區</translation>
-        </message>
-        <message>
-            <source>Edit account</source>
-            <translation>編輯帳號</translation>
-        </message>
-        <message>
-            <source>Edit the account</source>
-            <translation>編輯帳號</translation>
-        </message>
-        <message>
-            <source>Edit the account %1</source>
-            <translation>編輯帳號 %1</translation>
-        </message>
-        <message>
-            <source>Edit…</source>
-            <translation>編輯…</translation>
-        </message>
-        <message>
-            <source>Email:</source>
-            <translation>電子郵件：</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translation>ID：</translation>
-        </message>
-        <message>
-            <source>Institution:</source>
-            <translation>機構：</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translation>語言</translation>
-        </message>
-        <message>
-            <source>Language:</source>
-            <translation>語言：</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>Name:</source>
-            <translation>名稱：</translation>
-        </message>
-        <message>
-            <source>No account chosen</source>
-            <translation>未選擇帳號</translation>
-        </message>
-        <message>
-            <source>Nothing has changed.</source>
-            <translation>沒有任何變更。</translation>
-        </message>
-        <message>
-            <source>Open</source>
-            <translation>開啟</translation>
-        </message>
-        <message>
-            <source>Open by &amp;id:</source>
-            <translation>依 ID 開啟(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>Open the account with this id</source>
-            <translation>開啟此 ID 的帳號</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translation>電話</translation>
-        </message>
-        <message>
-            <source>Phone number</source>
-            <translation>電話號碼</translation>
-        </message>
-        <message>
-            <source>Phone:</source>
-            <translation>電話：</translation>
-        </message>
-        <message>
-            <source>Portal:</source>
-            <translation>入口網站：</translation>
-        </message>
-        <message>
-            <source>Question</source>
-            <translation>問題</translation>
-        </message>
-        <message>
-            <source>Reason for the status change</source>
-            <translation>狀態變更原因</translation>
-        </message>
-        <message>
-            <source>Remark</source>
-            <translation>備註</translation>
-        </message>
-        <message>
-            <source>Remark:</source>
-            <translation>備註：</translation>
-        </message>
-        <message>
-            <source>Reset password</source>
-            <translation>重設密碼</translation>
-        </message>
-        <message>
-            <source>Reset password…</source>
-            <translation>重設密碼…</translation>
-        </message>
-        <message>
-            <source>Save changes</source>
-            <translation>儲存變更</translation>
-        </message>
-        <message>
-            <source>Save the changes</source>
-            <translation>儲存變更</translation>
-        </message>
-        <message>
-            <source>Save these changes to the account %1?</source>
-            <translation>要將這些變更儲存至帳號 %1 嗎？</translation>
-        </message>
-        <message>
-            <source>Send a password reset link</source>
-            <translation>寄送密碼重設連結</translation>
-        </message>
-        <message>
-            <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translation>要寄送密碼重設連結給帳號 %1 嗎？連結將寄至 %2。</translation>
-        </message>
-        <message>
-            <source>Send reset link</source>
-            <translation>寄送重設連結</translation>
-        </message>
-        <message>
-            <source>Status change</source>
-            <translation>狀態變更</translation>
-        </message>
-        <message>
-            <source>Status:</source>
-            <translation>狀態：</translation>
-        </message>
-        <message>
-            <source>Status: %1 → %2</source>
-            <translation>狀態：%1 → %2</translation>
-        </message>
-        <message>
-            <source>The account %1 was saved.</source>
-            <translation>帳號 %1 已儲存。</translation>
-        </message>
-        <message>
-            <source>The name is required.</source>
-            <translation>名稱為必填。</translation>
-        </message>
-        <message>
-            <source>This changes the %1 server “%2”.</source>
-            <translation>此操作將影響%1伺服器「%2」。</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translation>時區</translation>
-        </message>
-        <message>
-            <source>Time zone:</source>
-            <translation>時區：</translation>
-        </message>
-        <message>
-            <source>Type to search, e.g. Japan or JP</source>
-            <translation>輸入以搜尋，例如 Taiwan 或 TW</translation>
-        </message>
-        <message>
-            <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translation>輸入以搜尋，例如 Taipei 或 UTC+8</translation>
-        </message>
-        <message>
-            <source>Type to search; a code not in the list is sent as typed</source>
-            <translation>輸入以搜尋；不在清單中的代碼會依原樣送出</translation>
-        </message>
-        <message>
-            <source>Updated:</source>
-            <translation>更新時間：</translation>
-        </message>
-        <message>
-            <source>Why actions are unavailable</source>
-            <translation>無法執行操作的原因</translation>
-        </message>
-        <message>
-            <source>Why, for the audit trail</source>
-            <translation>填寫原因，供稽核記錄使用</translation>
-        </message>
-        <message>
-            <source>You cannot change the status of your own account.</source>
-            <translation>無法變更自己帳號的狀態。</translation>
-        </message>
-        <message>
-            <source>“%1” &lt;%2&gt;</source>
-            <translation>「%1」&lt;%2&gt;</translation>
-        </message>
-    </context>
-    <context>
-        <name>AdminErrors</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37" />
-            <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
-            <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
-            <translation>伺服器拒絕了請求：您的角色不允許執行此操作。請向工作區擁有者申請權限。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Not found: the item does not exist (any more), or the id is wrong.</source>
-            <translation>找不到：此項目不存在（或已刪除），或 ID 有誤。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+3" />
-            <source>The server did not accept the input. Check the fields and try again.</source>
-            <translation>伺服器不接受輸入的內容。請檢查各欄位後再試一次。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your sign-in is no longer valid (code 4010). Sign in again.</source>
-            <translation>您的登入已失效（代碼 4010），請重新登入。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>You are not signed in. Sign in again.</source>
-            <translation>您尚未登入，請重新登入。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Not found (code 4040).</source>
-            <translation>找不到（代碼 4040）。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-156" />
-            <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
-            <extracomment>Domain and remark limits (section 8).</extracomment>
-            <translation>伺服器不接受此入口網站（代碼 4000）：入口網站類型和網域為必填，網域不可包含空格；網域和備註各不得超過 255 個字元。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The server did not accept the portal: a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
-            <translation>伺服器不接受此入口網站：入口網站類型和網域為必填，網域不可包含空格；網域和備註各不得超過 255 個字元。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The institution was not found (code 4040). Check the institution id, or leave it empty to use your own institution.</source>
-            <translation>找不到此機構（代碼 4040）。請檢查機構 ID，或留空以使用您自己的機構。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-193" />
-            <source>The server refused: the OWNER role is protected and can never be deleted.</source>
-            <extracomment>The 409 answers of role deletion, explained.</extracomment>
-            <translation>伺服器拒絕了請求：OWNER 角色受保護，永遠無法刪除。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The server refused: the role still has members. Give them another role first, then delete it.</source>
-            <translation>伺服器拒絕了請求：此角色仍有成員。請先為他們指派其他角色，再刪除此角色。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The role does not exist any more: someone else deleted it.</source>
-            <translation>此角色已不存在：已被其他人刪除。</translation>
-        </message>
-    </context>
-    <context>
-        <name>BackupCodesDialog</name>
-        <message>
-            <source>&amp;Copy</source>
-            <translation>複製(&amp;C)</translation>
-        </message>
-        <message>
-            <source>&amp;Save…</source>
-            <translation>儲存(&amp;S)…</translation>
-        </message>
-        <message>
-            <source>Backup codes</source>
-            <translation>備用碼</translation>
-        </message>
-        <message>
-            <source>Copied to the clipboard.</source>
-            <translation>已複製到剪貼簿。</translation>
-        </message>
-        <message>
-            <source>Copy the codes</source>
-            <translation>複製備用碼</translation>
-        </message>
-        <message>
-            <source>Could not save the file: %1</source>
-            <translation>無法儲存檔案：%1</translation>
-        </message>
-        <message>
-            <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
-            <translation>請妥善保存這些備用碼。無法使用其他驗證方式時，每組備用碼可用於登入一次。備用碼僅在此時顯示，關閉此視窗後將無法再次查看。您先前的備用碼已失效。</translation>
-        </message>
-        <message>
-            <source>New backup codes</source>
-            <translation>新的備用碼</translation>
-        </message>
-        <message>
-            <source>Save backup codes</source>
-            <translation>儲存備用碼</translation>
-        </message>
-        <message>
-            <source>Save the codes to a file</source>
-            <translation>將備用碼儲存至檔案</translation>
-        </message>
-        <message>
-            <source>Saved to %1 (readable by you only).</source>
-            <translation>已儲存至 %1（僅您本人可讀取）。</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>System Portal backup codes (each works once)</source>
-            <translation>System Portal 備用碼（每組僅能使用一次）</translation>
-        </message>
-        <message>
-            <source>Text files (*.txt)</source>
-            <translation>文字檔 (*.txt)</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChangePassword</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39" />
-            <source>Enter your current password.</source>
-            <translation>請輸入目前的密碼。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The new password must differ from the current one.</source>
-            <translation>新密碼不得與目前的密碼相同。</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Your password was changed.</source>
-            <translation>密碼已變更。</translation>
-        </message>
-        <message>
-            <location line="+75" />
-            <location line="+24" />
-            <source>Close</source>
-            <translation>關閉</translation>
-        </message>
-        <message>
-            <location line="-15" />
-            <location line="+13" />
-            <source>Change password</source>
-            <translation>變更密碼</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Change your password</source>
-            <translation>變更您的密碼</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enter your current password, then the new one twice.</source>
-            <translation>請輸入目前的密碼，再輸入兩次新密碼。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Current password:</source>
-            <translation>目前密碼(&amp;C)：</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;New password:</source>
-            <translation>新密碼(&amp;N)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Repeat it:</source>
-            <translation>確認新密碼(&amp;R)：</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Current password</source>
-            <translation>目前密碼</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>New password</source>
-            <translation>新密碼</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Repeat the new password</source>
-            <translation>再次輸入新密碼</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Change the password</source>
-            <translation>變更密碼</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Close this dialog</source>
-            <translation>關閉此對話方塊</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelColumns</name>
-        <message>
-            <source>Active</source>
-            <translation>已啟用</translation>
-        </message>
-        <message>
-            <source>Category</source>
-            <translation>類別</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Default</source>
-            <translation>預設</translation>
-        </message>
-        <message>
-            <source>Delivers via</source>
-            <translation>傳送方式</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translation>機構</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translation>更新時間</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelDialog</name>
-        <message>
-            <source>&amp;Category:</source>
-            <translation>類別(&amp;C)：</translation>
-        </message>
-        <message>
-            <source>&amp;Description:</source>
-            <translation>說明(&amp;D)：</translation>
-        </message>
-        <message>
-            <source>&amp;Institution:</source>
-            <translation>機構(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translation>名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <source>&amp;Test connection</source>
-            <translation>測試連線(&amp;T)</translation>
-        </message>
-        <message>
-            <source>Ask the server to check the mail-server settings</source>
-            <translation>請伺服器檢查郵件伺服器設定</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <source>Category</source>
-            <translation>類別</translation>
-        </message>
-        <message>
-            <source>Checks the mail-server settings with the server, then saves</source>
-            <translation>先由伺服器檢查郵件伺服器設定，再儲存</translation>
-        </message>
-        <message>
-            <source>Choose a category.</source>
-            <translation>請選擇類別。</translation>
-        </message>
-        <message>
-            <source>Default channel</source>
-            <translation>預設管道</translation>
-        </message>
-        <message>
-            <source>Default channel of its category</source>
-            <translation>此類別的預設管道</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Edit channel “%1”</source>
-            <translation>編輯管道「%1」</translation>
-        </message>
-        <message>
-            <source>Input problems</source>
-            <translation>輸入問題</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translation>機構</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>New notification channel</source>
-            <translation>新增通知管道</translation>
-        </message>
-        <message>
-            <source>S&amp;tatus:</source>
-            <translation>狀態(&amp;T)：</translation>
-        </message>
-        <message>
-            <source>Save</source>
-            <translation>儲存</translation>
-        </message>
-        <message>
-            <source>Server check</source>
-            <translation>伺服器檢查</translation>
-        </message>
-        <message>
-            <source>Settings</source>
-            <translation>設定</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Test connection</source>
-            <translation>測試連線</translation>
-        </message>
-        <message>
-            <source>Your institution</source>
-            <translation>您的機構</translation>
-        </message>
-        <message>
-            <source>✔ %1 check passed: %2</source>
-            <translation>✔ %1 檢查通過：%2</translation>
-        </message>
-        <message>
-            <source>✘ %1 check failed: %2</source>
-            <translation>✘ %1 檢查失敗：%2</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelSettings</name>
-        <message>
-            <source>&amp;From address:</source>
-            <translation>寄件者地址(&amp;F)：</translation>
-        </message>
-        <message>
-            <source>&amp;Host:</source>
-            <translation>主機(&amp;H)：</translation>
-        </message>
-        <message>
-            <source>&amp;Port:</source>
-            <translation>連接埠(&amp;P)：</translation>
-        </message>
-        <message>
-            <source>&amp;Provider:</source>
-            <translation>服務供應商(&amp;P)：</translation>
-        </message>
-        <message>
-            <source>&amp;Security:</source>
-            <translation>安全性(&amp;S)：</translation>
-        </message>
-        <message>
-            <source>&amp;URL:</source>
-            <translation>URL(&amp;U)：</translation>
-        </message>
-        <message>
-            <source>&amp;Username:</source>
-            <translation>使用者名稱(&amp;U)：</translation>
-        </message>
-        <message>
-            <source>API &amp;key:</source>
-            <translation>API 金鑰(&amp;K)：</translation>
-        </message>
-        <message>
-            <source>API key</source>
-            <translation>API 金鑰</translation>
-        </message>
-        <message>
-            <source>From &amp;name:</source>
-            <translation>寄件者名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <source>From address</source>
-            <translation>寄件者地址</translation>
-        </message>
-        <message>
-            <source>From name</source>
-            <translation>寄件者名稱</translation>
-        </message>
-        <message>
-            <source>Host</source>
-            <translation>主機</translation>
-        </message>
-        <message>
-            <source>IMAP</source>
-            <translation>IMAP</translation>
-        </message>
-        <message>
-            <source>Incoming mail (IMAP)</source>
-            <translation>內送郵件（IMAP）</translation>
-        </message>
-        <message>
-            <source>None (unencrypted)</source>
-            <translation>無（不加密）</translation>
-        </message>
-        <message>
-            <source>Outgoing mail (SMTP)</source>
-            <translation>外寄郵件（SMTP）</translation>
-        </message>
-        <message>
-            <source>Pass&amp;word:</source>
-            <translation>密碼(&amp;W)：</translation>
-        </message>
-        <message>
-            <source>Password</source>
-            <translation>密碼</translation>
-        </message>
-        <message>
-            <source>Port</source>
-            <translation>連接埠</translation>
-        </message>
-        <message>
-            <source>Provider</source>
-            <translation>服務供應商</translation>
-        </message>
-        <message>
-            <source>SMTP</source>
-            <translation>SMTP</translation>
-        </message>
-        <message>
-            <source>STARTTLS (upgrade to encryption)</source>
-            <translation>STARTTLS（升級為加密連線）</translation>
-        </message>
-        <message>
-            <source>Security</source>
-            <translation>安全性</translation>
-        </message>
-        <message>
-            <source>Sender &amp;id:</source>
-            <translation>寄件者 ID(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>Sender id</source>
-            <translation>寄件者 ID</translation>
-        </message>
-        <message>
-            <source>Settings</source>
-            <translation>設定</translation>
-        </message>
-        <message>
-            <source>Settings (JSON)</source>
-            <translation>設定（JSON）</translation>
-        </message>
-        <message>
-            <source>Signing &amp;secret:</source>
-            <translation>簽署密鑰(&amp;S)：</translation>
-        </message>
-        <message>
-            <source>Signing secret</source>
-            <translation>簽署密鑰</translation>
-        </message>
-        <message>
-            <source>Stored secrets show as %1; leave them so to keep them.</source>
-            <translation>已儲存的密鑰顯示為 %1；保持不變即可保留。</translation>
-        </message>
-        <message>
-            <source>TLS (encrypted from the start)</source>
-            <translation>TLS（全程加密）</translation>
-        </message>
-        <message>
-            <source>URL</source>
-            <translation>URL</translation>
-        </message>
-        <message>
-            <source>Use incoming mail (IMAP)</source>
-            <translation>使用內送郵件（IMAP）</translation>
-        </message>
-        <message>
-            <source>Username</source>
-            <translation>使用者名稱</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelState</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="+72" />
-            <source>Secure Channel: none</source>
-            <translation>安全通道：無</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Secure Channel: established</source>
-            <translation>安全通道：已建立</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Secure Channel: failed</source>
-            <translation>安全通道：失敗</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeColumns</name>
-        <message>
-            <source>Code</source>
-            <translation>代碼</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Display order</source>
-            <translation>顯示順序</translation>
-        </message>
-        <message>
-            <source>Enabled</source>
-            <translation>已啟用</translation>
-        </message>
-        <message>
-            <source>Icon</source>
-            <translation>圖示</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translation>更新時間</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translation>值</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeDialog</name>
-        <message>
-            <source>&amp;Code:</source>
-            <translation>代碼(&amp;C)：</translation>
-        </message>
-        <message>
-            <source>&amp;Description:</source>
-            <translation>說明(&amp;D)：</translation>
-        </message>
-        <message>
-            <source>&amp;Icon URL:</source>
-            <translation>圖示 URL(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translation>名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <source>Automatic</source>
-            <translation>自動</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <source>Code</source>
-            <translation>代碼</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Display &amp;order:</source>
-            <translation>顯示順序(&amp;O)：</translation>
-        </message>
-        <message>
-            <source>Display order</source>
-            <translation>顯示順序</translation>
-        </message>
-        <message>
-            <source>E&amp;xtra settings (JSON):</source>
-            <translation>其他設定（JSON）(&amp;X)：</translation>
-        </message>
-        <message>
-            <source>Edit channel type %1</source>
-            <translation>編輯管道類型 %1</translation>
-        </message>
-        <message>
-            <source>Extra settings</source>
-            <translation>其他設定</translation>
-        </message>
-        <message>
-            <source>Icon URL</source>
-            <translation>圖示 URL</translation>
-        </message>
-        <message>
-            <source>Input problems</source>
-            <translation>輸入問題</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>New channel type</source>
-            <translation>新增管道類型</translation>
-        </message>
-        <message>
-            <source>Optional, for example {"retries": 3}</source>
-            <translation>選填，例如 {"retries": 3}</translation>
-        </message>
-        <message>
-            <source>Save</source>
-            <translation>儲存</translation>
-        </message>
-        <message>
-            <source>e.g. TEAMS_CHAT</source>
-            <translation>例如 TEAMS_CHAT</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypesPanel</name>
-        <message>
-            <source>&amp;Code:</source>
-            <translation>代碼(&amp;C)：</translation>
-        </message>
-        <message>
-            <source>&amp;Delete…</source>
-            <translation>刪除(&amp;D)…</translation>
-        </message>
-        <message>
-            <source>&amp;Edit…</source>
-            <translation>編輯(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>&amp;Enabled only</source>
-            <translation>僅限已啟用(&amp;E)</translation>
-        </message>
-        <message>
-            <source>&amp;New…</source>
-            <translation>新增(&amp;N)…</translation>
-        </message>
-        <message>
-            <source>&amp;Status:</source>
-            <translation>狀態(&amp;S)：</translation>
-        </message>
-        <message>
-            <source>Any code</source>
-            <translation>所有代碼</translation>
-        </message>
-        <message>
-            <source>Any status</source>
-            <translation>所有狀態</translation>
-        </message>
-        <message>
-            <source>Code</source>
-            <translation>代碼</translation>
-        </message>
-        <message>
-            <source>Could not create the channel type</source>
-            <translation>無法建立管道類型</translation>
-        </message>
-        <message>
-            <source>Could not delete the channel type</source>
-            <translation>無法刪除管道類型</translation>
-        </message>
-        <message>
-            <source>Could not disable the channel type</source>
-            <translation>無法停用管道類型</translation>
-        </message>
-        <message>
-            <source>Could not enable the channel type</source>
-            <translation>無法啟用管道類型</translation>
-        </message>
-        <message>
-            <source>Could not save the channel type</source>
-            <translation>無法儲存管道類型</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Delete</source>
-            <translation>刪除</translation>
-        </message>
-        <message>
-            <source>Delete channel type</source>
-            <translation>刪除管道類型</translation>
-        </message>
-        <message>
-            <source>Delete the channel type</source>
-            <translation>刪除管道類型</translation>
-        </message>
-        <message>
-            <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
-            <translation>要刪除管道類型「%1」（%2）嗎？此操作無法復原。</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Disable</source>
-            <translation>停用</translation>
-        </message>
-        <message>
-            <source>Disable the channel type</source>
-            <translation>停用管道類型</translation>
-        </message>
-        <message>
-            <source>Display order</source>
-            <translation>顯示順序</translation>
-        </message>
-        <message>
-            <source>Edit the channel type</source>
-            <translation>編輯管道類型</translation>
-        </message>
-        <message>
-            <source>Enable</source>
-            <translation>啟用</translation>
-        </message>
-        <message>
-            <source>Enable the channel type</source>
-            <translation>啟用管道類型</translation>
-        </message>
-        <message>
-            <source>Enabled only</source>
-            <translation>僅限已啟用</translation>
-        </message>
-        <message>
-            <source>Extra settings</source>
-            <translation>其他設定</translation>
-        </message>
-        <message>
-            <source>Filter by code</source>
-            <translation>依代碼篩選</translation>
-        </message>
-        <message>
-            <source>Filter by status</source>
-            <translation>依狀態篩選</translation>
-        </message>
-        <message>
-            <source>Icon URL</source>
-            <translation>圖示 URL</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>New channel type</source>
-            <translation>新增管道類型</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translation>更新時間</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translation>值</translation>
-        </message>
-        <message>
-            <source>Changes are not available: %1</source>
-            <translation>無法變更：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelsPanel</name>
-        <message>
-            <source>&amp;Active only</source>
-            <translation>僅限已啟用(&amp;A)</translation>
-        </message>
-        <message>
-            <source>&amp;Category:</source>
-            <translation>類別(&amp;C)：</translation>
-        </message>
-        <message>
-            <source>&amp;Delete…</source>
-            <translation>刪除(&amp;D)…</translation>
-        </message>
-        <message>
-            <source>&amp;Edit…</source>
-            <translation>編輯(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>&amp;Institution:</source>
-            <translation>機構(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>&amp;New…</source>
-            <translation>新增(&amp;N)…</translation>
-        </message>
-        <message>
-            <source>&amp;Status:</source>
-            <translation>狀態(&amp;S)：</translation>
-        </message>
-        <message>
-            <source>Activate</source>
-            <translation>啟用</translation>
-        </message>
-        <message>
-            <source>Activate the channel</source>
-            <translation>啟用管道</translation>
-        </message>
-        <message>
-            <source>Active only</source>
-            <translation>僅限已啟用</translation>
-        </message>
-        <message>
-            <source>Any category</source>
-            <translation>所有類別</translation>
-        </message>
-        <message>
-            <source>Any institution id</source>
-            <translation>所有機構 ID</translation>
-        </message>
-        <message>
-            <source>Any status</source>
-            <translation>所有狀態</translation>
-        </message>
-        <message>
-            <source>Category</source>
-            <translation>類別</translation>
-        </message>
-        <message>
-            <source>Could not activate the channel</source>
-            <translation>無法啟用管道</translation>
-        </message>
-        <message>
-            <source>Could not check the %1 settings</source>
-            <translation>無法檢查 %1 設定</translation>
-        </message>
-        <message>
-            <source>Could not create the channel</source>
-            <translation>無法建立管道</translation>
-        </message>
-        <message>
-            <source>Could not deactivate the channel</source>
-            <translation>無法停用管道</translation>
-        </message>
-        <message>
-            <source>Could not delete the channel</source>
-            <translation>無法刪除管道</translation>
-        </message>
-        <message>
-            <source>Could not load the categories</source>
-            <translation>無法載入類別</translation>
-        </message>
-        <message>
-            <source>Could not save the channel</source>
-            <translation>無法儲存管道</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Deactivate</source>
-            <translation>停用</translation>
-        </message>
-        <message>
-            <source>Deactivate the channel</source>
-            <translation>停用管道</translation>
-        </message>
-        <message>
-            <source>Default</source>
-            <translation>預設</translation>
-        </message>
-        <message>
-            <source>Delete</source>
-            <translation>刪除</translation>
-        </message>
-        <message>
-            <source>Delete channel</source>
-            <translation>刪除管道</translation>
-        </message>
-        <message>
-            <source>Delete the channel</source>
-            <translation>刪除管道</translation>
-        </message>
-        <message>
-            <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
-            <translation>要刪除管道「%1」（%2）嗎？此操作無法復原。</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Edit the channel</source>
-            <translation>編輯管道</translation>
-        </message>
-        <message>
-            <source>Filter by category</source>
-            <translation>依類別篩選</translation>
-        </message>
-        <message>
-            <source>Filter by institution</source>
-            <translation>依機構篩選</translation>
-        </message>
-        <message>
-            <source>Filter by status</source>
-            <translation>依狀態篩選</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translation>機構</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>New channel</source>
-            <translation>新增管道</translation>
-        </message>
-        <message>
-            <source>No</source>
-            <translation>否</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translation>更新時間</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
-        </message>
-        <message>
-            <source>Changes are not available: %1</source>
-            <translation>無法變更：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Confirm</name>
-        <message>
-            <location filename="../src/portal_admin/ui/confirm.py" line="+30" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>此操作將影響%1伺服器「%2」。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <location line="+37" />
-            <source>Confirm change on production</source>
-            <translation>確認在正式環境中變更</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Apply change</source>
-            <translation>套用變更</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConnectionState</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="-15" />
-            <source>Not connected</source>
-            <translation>未連線</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Connecting…</source>
-            <translation>正在連線…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Connected</source>
-            <translation>已連線</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Server unreachable</source>
-            <translation>無法連線至伺服器</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantColumns</name>
-        <message>
-            <source>Alpha-2</source>
-            <translation>二字母代碼</translation>
-        </message>
-        <message>
-            <source>Alpha-3</source>
-            <translation>三字母代碼</translation>
-        </message>
-        <message>
-            <source>Code</source>
-            <translation>代碼</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>ISO code</source>
-            <translation>ISO 代碼</translation>
-        </message>
-        <message>
-            <source>Label</source>
-            <translation>標籤</translation>
-        </message>
-        <message>
-            <source>Numeric code</source>
-            <translation>數字代碼</translation>
-        </message>
-        <message>
-            <source>Phone code</source>
-            <translation>電話國碼</translation>
-        </message>
-        <message>
-            <source>UTC offset</source>
-            <translation>UTC 時差</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translation>值</translation>
-        </message>
-        <message>
-            <source>Zone id</source>
-            <translation>時區 ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantLists</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+31" />
-            <source>Countries</source>
-            <extracomment>Readable names of the lists (source texts in context "ConstantLists").</extracomment>
-            <translation>國家/地區</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Currency config statuses</source>
-            <translation>貨幣設定狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Notification channel statuses</source>
-            <translation>通知管道狀態</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Notification channel type statuses</source>
-            <translation>通知管道類型狀態</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Notification channel types</source>
-            <translation>通知管道類型</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Order statuses</source>
-            <translation>訂單狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zones</source>
-            <translation>時區</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Transfer statuses</source>
-            <translation>轉帳狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>US states</source>
-            <translation>美國各州</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account statuses</source>
-            <translation>帳號狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution statuses</source>
-            <translation>機構狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution types</source>
-            <translation>機構類型</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Invitation statuses</source>
-            <translation>邀請狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Join sources</source>
-            <translation>加入來源</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal types</source>
-            <translation>入口網站類型</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Workspace statuses</source>
-            <translation>工作區狀態</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantsPanel</name>
-        <message>
-            <source>/constants/%1</source>
-            <translation>/constants/%1</translation>
-        </message>
-        <message>
-            <source>Constant lists</source>
-            <translation>常數清單</translation>
-        </message>
-        <message>
-            <source>Constants</source>
-            <translation>常數</translation>
-        </message>
-        <message>
-            <source>Filter by code, label or description</source>
-            <translation>依代碼、標籤或說明篩選</translation>
-        </message>
-        <message>
-            <source>Shown list</source>
-            <translation>目前清單</translation>
-        </message>
-        <message>
-            <source>Text filter</source>
-            <translation>文字篩選</translation>
-        </message>
-    </context>
-    <context>
-        <name>DemoMailbox</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52" />
-            <source>The demo mailbox exists only in the built-in sandbox.</source>
-            <extracomment>list[MailItem], newest first.</extracomment>
-            <translation>示範信箱僅在內建沙箱中提供。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>No email has been sent to %1 yet.</source>
-            <translation>尚未寄送任何郵件至 %1。</translation>
-        </message>
-        <message>
-            <location line="+171" />
-            <source>Demo mailbox — sandbox</source>
-            <translation>示範信箱 — 沙箱</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Demo mailbox</source>
-            <translation>示範信箱</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The built-in sandbox sends no real email. Every message it would send is kept here: codes, reset tokens and setup ids.</source>
-            <translation>內建沙箱不會寄出真實郵件，所有原本要寄出的郵件都保留在這裡：驗證碼、重設權杖和設定 ID。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>&amp;Address:</source>
-            <translation>地址(&amp;A)：</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Refresh</source>
-            <translation>重新整理</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Sent</source>
-            <translation>寄送時間</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Subject</source>
-            <translation>主旨</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Code:</source>
-            <translation>驗證碼：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset token:</source>
-            <translation>重設權杖：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Setup id:</source>
-            <translation>設定 ID：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy</source>
-            <translation>複製</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Verification code</source>
-            <translation>驗證碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the verification code</source>
-            <translation>複製驗證碼</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reset token</source>
-            <translation>重設權杖</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the reset token</source>
-            <translation>複製重設權杖</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Setup session id</source>
-            <translation>設定工作階段 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the setup session id</source>
-            <translation>複製設定工作階段 ID</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Email address of the mailbox</source>
-            <translation>信箱的電子郵件地址</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Refresh the mailbox</source>
-            <translation>重新整理信箱</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Emails, newest first</source>
-            <translation>郵件（最新的在前）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Email text</source>
-            <translation>郵件內文</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Email subject</source>
-            <translation>郵件主旨</translation>
-        </message>
-    </context>
-    <context>
-        <name>DetailPane</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-32" />
-            <source>Host</source>
-            <translation>主機</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Port</source>
-            <translation>連接埠</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Security</source>
-            <translation>安全性</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Username</source>
-            <translation>使用者名稱</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Password</source>
-            <translation>密碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>From address</source>
-            <translation>寄件者地址</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>From name</source>
-            <translation>寄件者名稱</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Provider</source>
-            <translation>服務供應商</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>API key</source>
-            <translation>API 金鑰</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Sender id</source>
-            <translation>寄件者 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>URL</source>
-            <translation>URL</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signing secret</source>
-            <translation>簽署密鑰</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IMAP</source>
-            <translation>IMAP</translation>
-        </message>
-        <message>
-            <source>(not set)</source>
-            <translation>（未設定）</translation>
-        </message>
-        <message>
-            <source>Details</source>
-            <translation>詳細資料</translation>
-        </message>
-        <message>
-            <source>Select a row to see its details.</source>
-            <translation>選擇一列以檢視詳細資料。</translation>
-        </message>
-        <message>
-            <source>•••••• (set)</source>
-            <translation>••••••（已設定）</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnvironmentBanner</name>
-        <message>
-            <location filename="../src/portal_admin/ui/banner.py" line="+47" />
-            <source>built-in</source>
-            <translation>內建</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>READ-ONLY</source>
-            <translation>唯讀</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Environment</source>
-            <translation>環境</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnvironmentType</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profiles.py" line="+70" />
-            <source>PRODUCTION</source>
-            <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
-            <translation>正式環境</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>STAGING</source>
-            <translation>預備環境</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TEST</source>
-            <translation>測試環境</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>SANDBOX</source>
-            <translation>沙箱環境</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/error_dialog.py" line="+98" />
-            <source>Error</source>
-            <translation>錯誤</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Error code:</source>
-            <translation>錯誤代碼：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Request id:</source>
-            <translation>請求 ID：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy details</source>
-            <translation>複製詳細資料</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy error details</source>
-            <translation>複製錯誤詳細資料</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error code</source>
-            <translation>錯誤代碼</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Request id</source>
-            <translation>請求 ID</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Technical details</source>
-            <translation>技術細節</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error summary</source>
-            <translation>錯誤摘要</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Error message</source>
-            <translation>錯誤訊息</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorInfo</name>
-        <message>
-            <location filename="../src/portal_admin/ui/error_info.py" line="+22" />
-            <source>You are not signed in, or your sign-in has expired.</source>
-            <translation>您尚未登入，或登入已過期。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your account does not have permission to do this.</source>
-            <translation>您的帳號無權執行此操作。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The item no longer exists.</source>
-            <translation>此項目已不存在。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The change conflicts with the current state on the server.</source>
-            <translation>此變更與伺服器上的目前狀態衝突。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Too many requests. Please wait a moment and try again.</source>
-            <translation>請求過於頻繁，請稍候再試。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The server did not accept the input.</source>
-            <translation>伺服器不接受輸入的內容。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The encrypted Secure Channel to the server failed.</source>
-            <translation>與伺服器之間的加密安全通道發生錯誤。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The server could not complete the request.</source>
-            <translation>伺服器無法完成此請求。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The server could not be reached.</source>
-            <translation>無法連線至伺服器。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The server did not answer in time.</source>
-            <translation>伺服器回應逾時。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Something unexpected went wrong in the program.</source>
-            <translation>程式發生未預期的錯誤。</translation>
-        </message>
-        <message>
-            <source>Error code</source>
-            <translation>錯誤代碼</translation>
-        </message>
-        <message>
-            <source>Request id</source>
-            <translation>請求 ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>ExportDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/export_dialog.py" line="+87" />
-            <location line="+11" />
-            <source>Export to CSV</source>
-            <translation>匯出為 CSV</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>CSV files (*.csv)</source>
-            <translation>CSV 檔案 (*.csv)</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>&amp;File:</source>
-            <translation>檔案(&amp;F)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Delimiter:</source>
-            <translation>分隔符號(&amp;D)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Browse…</source>
-            <translation>瀏覽…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Comma (,)</source>
-            <translation>逗號（,）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Semicolon (;)</source>
-            <translation>分號（;）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Tab</source>
-            <translation>定位字元</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Export file</source>
-            <translation>匯出檔案</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose the export file</source>
-            <translation>選擇匯出檔案</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Delimiter</source>
-            <translation>分隔符號</translation>
-        </message>
-        <message>
-            <location line="+28" />
-            <source>Exporting</source>
-            <translation>正在匯出</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Export progress</source>
-            <translation>匯出進度</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Exported %1 of %2 rows…</source>
-            <translation>已匯出 %1/%2 列…</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationColumns</name>
-        <message>
-            <source>Can be accepted</source>
-            <translation>可接受</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Expires</source>
-            <translation>到期時間</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Invitee email</source>
-            <translation>受邀者電子郵件</translation>
-        </message>
-        <message>
-            <source>Inviter</source>
-            <translation>邀請者</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translation>訊息</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Workspace</source>
-            <translation>工作區</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationDialogs</name>
-        <message>
-            <source> days</source>
-            <translation> 天</translation>
-        </message>
-        <message>
-            <source>%1 / %2 characters</source>
-            <translation>%1/%2 個字元</translation>
-        </message>
-        <message>
-            <source>&amp;Email:</source>
-            <translation>電子郵件(&amp;E)：</translation>
-        </message>
-        <message>
-            <source>&amp;Message:</source>
-            <translation>訊息(&amp;M)：</translation>
-        </message>
-        <message>
-            <source>&amp;Reason (optional):</source>
-            <translation>原因（選填）(&amp;R)：</translation>
-        </message>
-        <message>
-            <source>Between %1 and %2 days</source>
-            <translation>%1 至 %2 天</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <source>Cancel invitation</source>
-            <translation>取消邀請</translation>
-        </message>
-        <message>
-            <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
-            <translation>要取消對 %1 的邀請嗎？對方將無法再接受此邀請。此操作無法復原。</translation>
-        </message>
-        <message>
-            <source>E&amp;xpires after:</source>
-            <translation>有效期限(&amp;X)：</translation>
-        </message>
-        <message>
-            <source>Email problem</source>
-            <translation>電子郵件地址問題</translation>
-        </message>
-        <message>
-            <source>Enter the email address of the person to invite.</source>
-            <translation>請輸入受邀者的電子郵件地址。</translation>
-        </message>
-        <message>
-            <source>Error code: %1</source>
-            <translation>錯誤代碼：%1</translation>
-        </message>
-        <message>
-            <source>Expiration in days</source>
-            <translation>有效天數</translation>
-        </message>
-        <message>
-            <source>For example: sent to the wrong address</source>
-            <translation>例如：寄錯地址</translation>
-        </message>
-        <message>
-            <source>Invitation message</source>
-            <translation>邀請訊息</translation>
-        </message>
-        <message>
-            <source>Invite</source>
-            <translation>邀請</translation>
-        </message>
-        <message>
-            <source>Invite someone</source>
-            <translation>邀請成員</translation>
-        </message>
-        <message>
-            <source>Invitee email</source>
-            <translation>受邀者電子郵件</translation>
-        </message>
-        <message>
-            <source>Keep invitation</source>
-            <translation>保留邀請</translation>
-        </message>
-        <message>
-            <source>Optional message shown in the invitation email</source>
-            <translation>顯示於邀請郵件中的訊息（選填）</translation>
-        </message>
-        <message>
-            <source>Question</source>
-            <translation>問題</translation>
-        </message>
-        <message>
-            <source>Reason for cancelling</source>
-            <translation>取消原因</translation>
-        </message>
-        <message>
-            <source>Request id: %1</source>
-            <translation>請求 ID：%1</translation>
-        </message>
-        <message>
-            <source>Send invitation</source>
-            <translation>傳送邀請</translation>
-        </message>
-        <message>
-            <source>Server error</source>
-            <translation>伺服器錯誤</translation>
-        </message>
-        <message>
-            <source>The email address is longer than %1 characters.</source>
-            <translation>電子郵件地址超過 %1 個字元。</translation>
-        </message>
-        <message>
-            <source>The message is longer than %1 characters.</source>
-            <translation>訊息超過 %1 個字元。</translation>
-        </message>
-        <message>
-            <source>This changes the %1 server “%2”.</source>
-            <translation>此操作將影響%1伺服器「%2」。</translation>
-        </message>
-        <message>
-            <source>This is not a valid email address (expected name@example.com).</source>
-            <translation>這不是有效的電子郵件地址（格式應為 name@example.com）。</translation>
-        </message>
-    </context>
-    <context>
-        <name>Invitations</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+148" />
-            <source>Yes</source>
-            <translation>是</translation>
-        </message>
-        <message>
-            <source>%1 (%2)</source>
-            <translation>%1（%2）</translation>
-        </message>
-        <message>
-            <source>All statuses</source>
-            <translation>所有狀態</translation>
-        </message>
-        <message>
-            <source>Cancel invitation…</source>
-            <translation>取消邀請…</translation>
-        </message>
-        <message>
-            <source>Cancel the selected invitation</source>
-            <translation>取消所選邀請</translation>
-        </message>
-        <message>
-            <source>Cannot be accepted: %1</source>
-            <translation>無法接受：%1</translation>
-        </message>
-        <message>
-            <source>Could not cancel the invitation to %1</source>
-            <translation>無法取消對 %1 的邀請</translation>
-        </message>
-        <message>
-            <source>Could not invite</source>
-            <translation>無法傳送邀請</translation>
-        </message>
-        <message>
-            <source>Filter by email, inviter or message</source>
-            <translation>依電子郵件、邀請者或訊息篩選</translation>
-        </message>
-        <message>
-            <source>Invitations</source>
-            <translation>邀請</translation>
-        </message>
-        <message>
-            <source>Invite someone</source>
-            <translation>邀請成員</translation>
-        </message>
-        <message>
-            <source>Invite…</source>
-            <translation>邀請…</translation>
-        </message>
-        <message>
-            <source>Inviting is not possible: %1</source>
-            <translation>無法邀請：%1</translation>
-        </message>
-        <message>
-            <source>Only pending invitations can be cancelled; this one is %1.</source>
-            <translation>只能取消待處理的邀請；此邀請的狀態為%1。</translation>
-        </message>
-        <message>
-            <source>Select a pending invitation to cancel it.</source>
-            <translation>選擇待處理的邀請即可取消。</translation>
-        </message>
-        <message>
-            <source>Status filter</source>
-            <translation>狀態篩選</translation>
-        </message>
-        <message>
-            <source>Status:</source>
-            <translation>狀態：</translation>
-        </message>
-        <message>
-            <source>Text filter</source>
-            <translation>文字篩選</translation>
-        </message>
-        <message>
-            <source>Why actions are disabled</source>
-            <translation>無法執行操作的原因</translation>
-        </message>
-        <message>
-            <source>already accepted</source>
-            <translation>已接受</translation>
-        </message>
-        <message>
-            <source>cancelled</source>
-            <translation>已取消</translation>
-        </message>
-        <message>
-            <source>declined</source>
-            <translation>已婉拒</translation>
-        </message>
-        <message>
-            <source>expired</source>
-            <translation>已過期</translation>
-        </message>
-        <message numerus="yes">
-            <source>in %n day(s)</source>
-            <translation>
-                <numerusform>%n 天後</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>in %n hour(s)</source>
-            <translation>
-                <numerusform>%n 小時後</numerusform>
-            </translation>
-        </message>
-        <message numerus="yes">
-            <source>in %n minute(s)</source>
-            <translation>
-                <numerusform>%n 分鐘後</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>not open</source>
-            <translation>未開放</translation>
-        </message>
-    </context>
-    <context>
-        <name>IpWhitelistPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56" />
-            <source>Address or network</source>
-            <translation>位址或網段</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Kind</source>
-            <translation>類型</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Added</source>
-            <translation>新增時間</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>IPv4 address</source>
-            <translation>IPv4 位址</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv6 address</source>
-            <translation>IPv6 位址</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv4 network (CIDR)</source>
-            <translation>IPv4 網段（CIDR）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv6 network (CIDR)</source>
-            <translation>IPv6 網段（CIDR）</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Enter an address or a network.</source>
-            <translation>請輸入位址或網段。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Too long for an address.</source>
-            <translation>超出位址的長度。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Host bits are set: use the network address.</source>
-            <translation>主機位元不為零：請使用網路位址。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The prefix length is not valid.</source>
-            <translation>前置長度無效。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Not an IPv4 or IPv6 address or CIDR network.</source>
-            <translation>不是有效的 IPv4/IPv6 位址或 CIDR 網段。</translation>
-        </message>
-        <message>
-            <source>%1 entries are not valid: correct or remove them to save.</source>
-            <translation>%1 個項目無效：請更正或移除後再儲存。</translation>
-        </message>
-        <message>
-            <source>&amp;Add</source>
-            <translation>新增(&amp;A)</translation>
-        </message>
-        <message>
-            <source>&amp;Disable</source>
-            <translation>停用(&amp;D)</translation>
-        </message>
-        <message>
-            <source>&amp;Enable</source>
-            <translation>啟用(&amp;E)</translation>
-        </message>
-        <message>
-            <source>&amp;Remove</source>
-            <translation>移除(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Save</source>
-            <translation>儲存(&amp;S)</translation>
-        </message>
-        <message>
-            <source>(unknown)</source>
-            <translation>（未知）</translation>
-        </message>
-        <message>
-            <source>1 entry is not valid: correct or remove it to save.</source>
-            <translation>1 個項目無效：請更正或移除後再儲存。</translation>
-        </message>
-        <message>
-            <source>Add the entry</source>
-            <translation>新增項目</translation>
-        </message>
-        <message>
-            <source>Change the IP whitelist.</source>
-            <translation>變更 IP 白名單。</translation>
-        </message>
-        <message>
-            <source>Continue anyway</source>
-            <translation>仍要繼續</translation>
-        </message>
-        <message>
-            <source>Could not disable the IP whitelist</source>
-            <translation>無法停用 IP 白名單</translation>
-        </message>
-        <message>
-            <source>Could not enable the IP whitelist</source>
-            <translation>無法啟用 IP 白名單</translation>
-        </message>
-        <message>
-            <source>Could not save the IP whitelist</source>
-            <translation>無法儲存 IP 白名單</translation>
-        </message>
-        <message>
-            <source>Disable the IP whitelist.</source>
-            <translation>停用 IP 白名單。</translation>
-        </message>
-        <message>
-            <source>Disable the whitelist</source>
-            <translation>停用白名單</translation>
-        </message>
-        <message>
-            <source>Discard the changes</source>
-            <translation>捨棄變更</translation>
-        </message>
-        <message>
-            <source>Enable the whitelist</source>
-            <translation>啟用白名單</translation>
-        </message>
-        <message>
-            <source>Entry problems</source>
-            <translation>項目問題</translation>
-        </message>
-        <message>
-            <source>IPv4 or IPv6 address, or CIDR network</source>
-            <translation>IPv4/IPv6 位址或 CIDR 網段</translation>
-        </message>
-        <message>
-            <source>New entry</source>
-            <translation>新項目</translation>
-        </message>
-        <message>
-            <source>New entry check</source>
-            <translation>新項目檢查結果</translation>
-        </message>
-        <message>
-            <source>Re&amp;vert</source>
-            <translation>還原(&amp;V)</translation>
-        </message>
-        <message>
-            <source>Remove the selected entry</source>
-            <translation>移除所選項目</translation>
-        </message>
-        <message>
-            <source>Save the whitelist</source>
-            <translation>儲存白名單</translation>
-        </message>
-        <message>
-            <source>The address you connect from is not known.</source>
-            <translation>無法確定您目前的連線位址。</translation>
-        </message>
-        <message>
-            <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
-            <translation>白名單中不包含您目前的連線位址 %1。白名單生效後，伺服器可能會拒絕本程式的連線，您可能會將自己鎖在外面。仍要繼續嗎？</translation>
-        </message>
-        <message>
-            <source>The whitelist is disabled: every address may sign in.</source>
-            <translation>白名單已停用：所有位址皆可登入。</translation>
-        </message>
-        <message>
-            <source>The whitelist is enabled: only the addresses below may sign in.</source>
-            <translation>白名單已啟用：只有下列位址可以登入。</translation>
-        </message>
-        <message>
-            <source>Unsaved changes.</source>
-            <translation>有未儲存的變更。</translation>
-        </message>
-        <message>
-            <source>Whitelist entries</source>
-            <translation>白名單項目</translation>
-        </message>
-        <message>
-            <source>Whitelist state</source>
-            <translation>白名單狀態</translation>
-        </message>
-        <message>
-            <source>You connect from %1, which the whitelist contains.</source>
-            <translation>您目前的連線位址 %1 在白名單中。</translation>
-        </message>
-        <message>
-            <source>You connect from %1, which the whitelist does not contain.</source>
-            <translation>您目前的連線位址 %1 不在白名單中。</translation>
-        </message>
-        <message>
-            <source>You may lock yourself out</source>
-            <translation>您可能會將自己鎖在外面</translation>
-        </message>
-        <message>
-            <source>Your address</source>
-            <translation>您的位址</translation>
-        </message>
-    </context>
-    <context>
-        <name>KioskMarking</name>
-        <message>
-            <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64" />
-            <source>Read-only · %1</source>
-            <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
-            <translation>唯讀 · %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>ListView</name>
-        <message>
-            <location filename="../src/portal_admin/ui/list_view.py" line="+58" />
-            <source>Retry</source>
-            <translation>重試</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Retry loading the list</source>
-            <translation>重新載入清單</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>List state</source>
-            <translation>清單狀態</translation>
-        </message>
-        <message>
-            <location line="+152" />
-            <source>Export failed</source>
-            <extracomment>The row object of the current row, or None.</extracomment>
-            <translation>匯出失敗</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>Columns</source>
-            <translation>欄位</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <location line="+93" />
-            <source>Copy</source>
-            <translation>複製</translation>
-        </message>
-        <message>
-            <location line="-90" />
-            <source>Copy id</source>
-            <translation>複製 ID</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Loading…</source>
-            <translation>正在載入…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Nothing to show.</source>
-            <translation>沒有可顯示的內容。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The list could not be loaded.</source>
-            <translation>無法載入清單。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Error code: %1</source>
-            <translation>錯誤代碼：%1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Request id: %1</source>
-            <translation>請求 ID：%1</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Showing %1 of %2</source>
-            <translation>已顯示 %1 筆，共 %2 筆</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Loading more…</source>
-            <translation>正在載入更多…</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <location line="+4" />
-            <source>Refresh</source>
-            <translation>重新整理</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Reload the list (F5)</source>
-            <translation>重新載入清單（F5）</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Export CSV…</source>
-            <translation>匯出 CSV…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Export every row of this view to a CSV file</source>
-            <translation>將此檢視的所有資料列匯出至 CSV 檔案</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Export CSV</source>
-            <translation>匯出 CSV</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>List</source>
-            <translation>清單</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>List status</source>
-            <translation>清單狀態</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Filters</source>
-            <translation>篩選條件</translation>
-        </message>
-    </context>
-    <context>
-        <name>LoginHistoryPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/history.py" line="+42" />
-            <source>All results</source>
-            <extracomment>Result filter choices: (key, server value, source text).</extracomment>
-            <translation>所有結果</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Successful</source>
-            <translation>成功</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Blocked</source>
-            <translation>已封鎖</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Time</source>
-            <translation>時間</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Result</source>
-            <translation>結果</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Client IP</source>
-            <translation>用戶端 IP</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Device</source>
-            <translation>裝置</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Failure reason</source>
-            <translation>失敗原因</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>User agent</source>
-            <translation>使用者代理程式</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>&amp;Result:</source>
-            <translation>結果(&amp;R)：</translation>
-        </message>
-        <message>
-            <source>Based on all %1 sign-ins of this filter.</source>
-            <translation>根據此篩選條件下的全部 %1 次登入。</translation>
-        </message>
-        <message>
-            <source>Chart note</source>
-            <translation>圖表說明</translation>
-        </message>
-        <message>
-            <source>From</source>
-            <translation>從</translation>
-        </message>
-        <message>
-            <source>From date</source>
-            <translation>開始日期</translation>
-        </message>
-        <message>
-            <source>Loading the chart…</source>
-            <translation>正在載入圖表…</translation>
-        </message>
-        <message>
-            <source>Login history</source>
-            <translation>登入記錄</translation>
-        </message>
-        <message>
-            <source>Login result</source>
-            <translation>登入結果</translation>
-        </message>
-        <message>
-            <source>Sign-ins per day</source>
-            <translation>每日登入次數</translation>
-        </message>
-        <message>
-            <source>The chart shows the latest %1 of %2 sign-ins.</source>
-            <translation>圖表顯示 %2 次登入中最近的 %1 次。</translation>
-        </message>
-        <message>
-            <source>To</source>
-            <translation>至</translation>
-        </message>
-        <message>
-            <source>To date</source>
-            <translation>結束日期</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="+49" />
-            <location line="+10" />
-            <source>Locked</source>
-            <translation>已鎖定</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>The window was locked. Sign in again to continue; your work is kept.</source>
-            <translation>視窗已鎖定。請重新登入以繼續，您的工作內容都會保留。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Sign in again…</source>
-            <translation>重新登入…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign in again to unlock</source>
-            <translation>重新登入以解除鎖定</translation>
-        </message>
-        <message>
-            <location line="+277" />
-            <source>The panel “%1” could not be opened.</source>
-            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
-            <translation>無法開啟「%1」面板。</translation>
-        </message>
-        <message>
-            <location line="+66" />
-            <source>Not signed in</source>
-            <translation>未登入</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Signed-in account</source>
-            <translation>目前登入的帳號</translation>
-        </message>
-        <message>
-            <location line="+108" />
-            <source>System Portal Admin — %1</source>
-            <translation>System Portal Admin — %1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>System Portal Admin</source>
-            <translation>System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Log &amp;out</source>
-            <translation>登出(&amp;O)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Log out</source>
-            <translation>登出</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Sign &amp;out</source>
-            <translation>登出(&amp;O)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign out</source>
-            <translation>登出</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>READ-ONLY SESSION — nothing can be changed here</source>
-            <translation>唯讀工作階段——此處無法進行任何變更</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Read-only session</source>
-            <translation>唯讀工作階段</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Lock</source>
-            <translation>鎖定(&amp;L)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Quit</source>
-            <translation>結束(&amp;Q)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Refresh</source>
-            <translation>重新整理(&amp;R)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;File</source>
-            <translation>檔案(&amp;F)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Change &amp;password…</source>
-            <translation>變更密碼(&amp;P)…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;About…</source>
-            <translation>關於(&amp;A)…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Help</source>
-            <translation>說明(&amp;H)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Language</source>
-            <translation>語言(&amp;L)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;View</source>
-            <translation>檢視(&amp;V)</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Panels</source>
-            <translation>面板</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Panel</source>
-            <translation>面板</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose a panel on the left.</source>
-            <translation>請從左側選擇面板。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Connection state</source>
-            <translation>連線狀態</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Secure Channel state</source>
-            <translation>安全通道狀態</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Last request id:</source>
-            <translation>最近請求 ID：</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Last request id</source>
-            <translation>最近請求 ID</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>none yet</source>
-            <translation>尚無</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Working</source>
-            <translation>處理中</translation>
-        </message>
-    </context>
-    <context>
-        <name>MessageBar</name>
-        <message>
-            <source>Dismiss</source>
-            <translation>關閉</translation>
-        </message>
-        <message>
-            <source>Dismiss the message</source>
-            <translation>關閉此訊息</translation>
-        </message>
-        <message>
-            <source>Error code: %1</source>
-            <translation>錯誤代碼：%1</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translation>訊息</translation>
-        </message>
-        <message>
-            <source>Message details</source>
-            <translation>訊息詳細資料</translation>
-        </message>
-        <message>
-            <source>Message summary</source>
-            <translation>訊息摘要</translation>
-        </message>
-        <message>
-            <source>Request id: %1</source>
-            <translation>請求 ID：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>MfaPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46" />
-            <source>Method</source>
-            <translation>方式</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Enabled</source>
-            <translation>已啟用</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Primary</source>
-            <translation>主要</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Verified</source>
-            <translation>已驗證</translation>
-        </message>
-        <message>
-            <source>%1 of %2 backup codes remaining</source>
-            <translation>剩餘 %1 組備用碼（共 %2 組）</translation>
-        </message>
-        <message>
-            <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
-            <translation>新的一組備用碼將取代目前的備用碼，舊備用碼會立即失效。新備用碼只會顯示一次。</translation>
-        </message>
-        <message>
-            <source>Backup codes</source>
-            <translation>備用碼</translation>
-        </message>
-        <message>
-            <source>Backup codes remaining</source>
-            <translation>剩餘備用碼</translation>
-        </message>
-        <message>
-            <source>Could not generate backup codes</source>
-            <translation>無法產生備用碼</translation>
-        </message>
-        <message>
-            <source>Could not revoke the authenticator</source>
-            <translation>無法撤銷驗證器</translation>
-        </message>
-        <message>
-            <source>Generate new backup codes</source>
-            <translation>產生新的備用碼</translation>
-        </message>
-        <message>
-            <source>Generate new codes</source>
-            <translation>產生新備用碼</translation>
-        </message>
-        <message>
-            <source>Generate new codes…</source>
-            <translation>產生新備用碼…</translation>
-        </message>
-        <message>
-            <source>No backup codes have been generated.</source>
-            <translation>尚未產生備用碼。</translation>
-        </message>
-        <message>
-            <source>Not verified</source>
-            <translation>未驗證</translation>
-        </message>
-        <message>
-            <source>Revoke</source>
-            <translation>撤銷</translation>
-        </message>
-        <message>
-            <source>Revoke authenticator…</source>
-            <translation>撤銷驗證器…</translation>
-        </message>
-        <message>
-            <source>Revoke the authenticator</source>
-            <translation>撤銷驗證器</translation>
-        </message>
-        <message>
-            <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
-            <translation>驗證器應用程式產生的登入驗證碼將會失效。在重新設定驗證器之前，您將使用電子郵件驗證碼登入。</translation>
-        </message>
-        <message>
-            <source>Sign-in methods</source>
-            <translation>登入驗證方式</translation>
-        </message>
-        <message>
-            <source>The authenticator is not set up.</source>
-            <translation>尚未設定驗證器。</translation>
-        </message>
-    </context>
-    <context>
-        <name>NotificationChecks</name>
-        <message>
-            <source>%1 is longer than %2 characters.</source>
-            <translation>%1超過 %2 個字元。</translation>
-        </message>
-        <message>
-            <source>%1 is not a host name.</source>
-            <translation>%1不是有效的主機名稱。</translation>
-        </message>
-        <message>
-            <source>%1 is not an email address.</source>
-            <translation>%1不是有效的電子郵件地址。</translation>
-        </message>
-        <message>
-            <source>%1 is not valid JSON (line %2, column %3).</source>
-            <translation>%1不是有效的 JSON（第 %2 行，第 %3 欄）。</translation>
-        </message>
-        <message>
-            <source>%1 is required.</source>
-            <translation>%1為必填。</translation>
-        </message>
-        <message>
-            <source>%1 must be a JSON object {…}.</source>
-            <translation>%1必須是 JSON 物件 {…}。</translation>
-        </message>
-        <message>
-            <source>%1 must be an http or https address.</source>
-            <translation>%1必須是 http 或 https 位址。</translation>
-        </message>
-        <message>
-            <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
-            <translation>代碼須由 2 至 32 個字母、數字或底線組成，並以字母開頭。</translation>
-        </message>
-    </context>
-    <context>
-        <name>Notifications</name>
-        <message>
-            <source>Could not load the lists of choices</source>
-            <translation>無法載入選項清單</translation>
-        </message>
-        <message>
-            <source>Error</source>
-            <translation>錯誤</translation>
-        </message>
-        <message>
-            <source>Error code: %1</source>
-            <translation>錯誤代碼：%1</translation>
-        </message>
-        <message>
-            <source>Request id: %1</source>
-            <translation>請求 ID：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>OwnInvitations</name>
-        <message>
-            <source>Invitation statuses to show</source>
-            <translation>要顯示的邀請狀態</translation>
-        </message>
-        <message>
-            <source>My invitations</source>
-            <translation>我的邀請</translation>
-        </message>
-        <message>
-            <source>Show:</source>
-            <translation>顯示：</translation>
-        </message>
-    </context>
-    <context>
-        <name>Panels</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34" />
-            <source>Accounts</source>
-            <translation>帳號</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Roles</source>
-            <translation>角色</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Portals</source>
-            <translation>入口網站</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30" />
-            <source>Invitations</source>
-            <translation>邀請</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>My invitations</source>
-            <translation>我的邀請</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31" />
-            <source>Notification channel types</source>
-            <translation>通知管道類型</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Notification channels</source>
-            <translation>通知管道</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30" />
-            <source>Constants</source>
-            <translation>常數</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Profile</source>
-            <translation>個人資料</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40" />
-            <source>Sessions</source>
-            <translation>工作階段</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Login history</source>
-            <translation>登入記錄</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Multi-factor authentication</source>
-            <translation>多重要素驗證</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>IP whitelist</source>
-            <translation>IP 白名單</translation>
-        </message>
-    </context>
-    <context>
-        <name>Permissions</name>
-        <message>
-            <location filename="../src/portal_admin/ui/permissions.py" line="+57" />
-            <source>This session is read-only.</source>
-            <translation>此工作階段為唯讀。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Your role lacks the permission {permission}.</source>
-            <translation>您的角色缺少 {permission} 權限。</translation>
-        </message>
-    </context>
-    <context>
-        <name>PortalsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8" />
-            <source>Active</source>
-            <translation>已啟用</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Inactive</source>
-            <translation>未啟用</translation>
-        </message>
-        <message>
-            <source>%1 of at most %2 characters</source>
-            <translation>%1/%2 個字元</translation>
-        </message>
-        <message>
-            <source>&amp;Domain:</source>
-            <translation>網域(&amp;D)：</translation>
-        </message>
-        <message>
-            <source>&amp;Institution:</source>
-            <translation>機構(&amp;I)：</translation>
-        </message>
-        <message>
-            <source>&amp;Remark:</source>
-            <translation>備註(&amp;R)：</translation>
-        </message>
-        <message>
-            <source>&amp;Type:</source>
-            <translation>類型(&amp;T)：</translation>
-        </message>
-        <message>
-            <source>Choose a portal type.</source>
-            <translation>請選擇入口網站類型。</translation>
-        </message>
-        <message>
-            <source>Choose a portal type…</source>
-            <translation>選擇入口網站類型…</translation>
-        </message>
-        <message>
-            <source>Could not create the portal</source>
-            <translation>無法建立入口網站</translation>
-        </message>
-        <message>
-            <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translation>為機構建立入口網站。伺服器不提供入口網站清單，下表僅顯示本次工作階段中建立的入口網站。</translation>
-        </message>
-        <message>
-            <source>Create portal</source>
-            <translation>建立入口網站</translation>
-        </message>
-        <message>
-            <source>Create the portal</source>
-            <translation>建立入口網站</translation>
-        </message>
-        <message>
-            <source>Create the portal %1.</source>
-            <translation>建立入口網站 %1。</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>建立時間</translation>
-        </message>
-        <message>
-            <source>Created portal</source>
-            <translation>已建立的入口網站</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translation>建立時間：</translation>
-        </message>
-        <message>
-            <source>Domain</source>
-            <translation>網域</translation>
-        </message>
-        <message>
-            <source>Domain:</source>
-            <translation>網域：</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translation>ID：</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translation>機構</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translation>機構 ID</translation>
-        </message>
-        <message>
-            <source>Institution:</source>
-            <translation>機構：</translation>
-        </message>
-        <message>
-            <source>New portal</source>
-            <translation>新增入口網站</translation>
-        </message>
-        <message>
-            <source>Optional</source>
-            <translation>選填</translation>
-        </message>
-        <message>
-            <source>Optional: empty means your own institution</source>
-            <translation>選填：留空表示您自己的機構</translation>
-        </message>
-        <message>
-            <source>Portal type</source>
-            <translation>入口網站類型</translation>
-        </message>
-        <message>
-            <source>Portals</source>
-            <translation>入口網站</translation>
-        </message>
-        <message>
-            <source>Portals created in this session</source>
-            <translation>本次工作階段中建立的入口網站</translation>
-        </message>
-        <message>
-            <source>Portals created in this session:</source>
-            <translation>本次工作階段中建立的入口網站：</translation>
-        </message>
-        <message>
-            <source>Remark</source>
-            <translation>備註</translation>
-        </message>
-        <message>
-            <source>Remark:</source>
-            <translation>備註：</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Status:</source>
-            <translation>狀態：</translation>
-        </message>
-        <message>
-            <source>The domain is longer than %1 characters.</source>
-            <translation>網域超過 %1 個字元。</translation>
-        </message>
-        <message>
-            <source>The domain is required.</source>
-            <translation>網域為必填。</translation>
-        </message>
-        <message>
-            <source>The portal %1 was created.</source>
-            <translation>入口網站 %1 已建立。</translation>
-        </message>
-        <message>
-            <source>The remark is longer than %1 characters.</source>
-            <translation>備註超過 %1 個字元。</translation>
-        </message>
-        <message>
-            <source>Type</source>
-            <translation>類型</translation>
-        </message>
-        <message>
-            <source>Type:</source>
-            <translation>類型：</translation>
-        </message>
-        <message>
-            <source>Why the portal cannot be created yet</source>
-            <translation>目前無法建立入口網站的原因</translation>
-        </message>
-        <message>
-            <source>e.g. portal.example.com (required)</source>
-            <translation>例如 portal.example.com（必填）</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileEditor</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profile_editor.py" line="+148" />
-            <source>CA bundle</source>
-            <translation>CA 憑證套件</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
-            <translation>憑證 (*.pem *.crt *.cer);;所有檔案 (*)</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Connection profile</source>
-            <translation>連線設定檔</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Name:</source>
-            <translation>名稱(&amp;N)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Profile name</source>
-            <translation>設定檔名稱</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Base URL:</source>
-            <translation>基礎 URL(&amp;B)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Base URL</source>
-            <translation>基礎 URL</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Portal &amp;access code:</source>
-            <translation>入口網站存取碼(&amp;A)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal access code</source>
-            <translation>入口網站存取碼</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Workspace id:</source>
-            <translation>工作區 ID(&amp;W)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Workspace id</source>
-            <translation>工作區 ID</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Language:</source>
-            <translation>語言(&amp;L)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>語言</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Environment:</source>
-            <translation>環境(&amp;E)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Environment</source>
-            <translation>環境</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;CA bundle:</source>
-            <translation>CA 憑證套件(&amp;C)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CA bundle file</source>
-            <translation>CA 憑證套件檔案</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Plain http:</source>
-            <translation>明文 http：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Allow plain http to other hosts</source>
-            <translation>允許以明文 http 連線至其他主機</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Secure Channel:</source>
-            <translation>安全通道：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+33" />
-            <source>Allow legacy padding</source>
-            <translation>允許舊版填補</translation>
-        </message>
-        <message>
-            <location line="-30" />
-            <source>&amp;Idle lock:</source>
-            <translation>閒置鎖定(&amp;I)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Idle lock minutes</source>
-            <translation>閒置鎖定分鐘數</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Kiosk:</source>
-            <translation>資訊站模式：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+27" />
-            <source>Read-only kiosk mode</source>
-            <translation>唯讀資訊站模式</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>Allow plain http to hosts other than this computer</source>
-            <translation>允許以明文 http 連線至本機以外的主機</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Browse…</source>
-            <translation>瀏覽…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose a CA bundle file</source>
-            <translation>選擇 CA 憑證套件檔案</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>System certificates</source>
-            <translation>系統憑證</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source> min</source>
-            <translation> 分鐘</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Never</source>
-            <translation>永不</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Follow the system</source>
-            <translation>跟隨系統</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Problems</source>
-            <translation>問題</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileFields</name>
-        <message>
-            <source>Account id</source>
-            <translation>帳號 ID</translation>
-        </message>
-        <message>
-            <source>Country</source>
-            <translation>國家/地區</translation>
-        </message>
-        <message>
-            <source>Email</source>
-            <translation>電子郵件</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translation>機構 ID</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translation>語言</translation>
-        </message>
-        <message>
-            <source>MFA methods</source>
-            <translation>MFA 方式</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>Permission codes</source>
-            <translation>權限代碼</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translation>電話</translation>
-        </message>
-        <message>
-            <source>Portal</source>
-            <translation>入口網站</translation>
-        </message>
-        <message>
-            <source>Roles</source>
-            <translation>角色</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>狀態</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translation>時區</translation>
-        </message>
-        <message>
-            <source>Workspaces</source>
-            <translation>工作區</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfilePanel</name>
-        <message>
-            <source>%1 (primary)</source>
-            <translation>%1（主要）</translation>
-        </message>
-        <message>
-            <source>%1 in %2</source>
-            <translation>%1（%2）</translation>
-        </message>
-        <message>
-            <source>%1:</source>
-            <translation>%1：</translation>
-        </message>
-        <message>
-            <source>Change password</source>
-            <translation>變更密碼</translation>
-        </message>
-        <message>
-            <source>Change password…</source>
-            <translation>變更密碼…</translation>
-        </message>
-        <message>
-            <source>Error</source>
-            <translation>錯誤</translation>
-        </message>
-        <message>
-            <source>My invitations</source>
-            <translation>我的邀請</translation>
-        </message>
-        <message>
-            <source>No</source>
-            <translation>否</translation>
-        </message>
-        <message>
-            <source>Profile</source>
-            <translation>個人資料</translation>
-        </message>
-        <message>
-            <source>Profile details</source>
-            <translation>個人資料詳細內容</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>重新整理</translation>
-        </message>
-        <message>
-            <source>Reload the profile</source>
-            <translation>重新載入個人資料</translation>
-        </message>
-        <message>
-            <source>Signed-in account</source>
-            <translation>目前登入的帳號</translation>
-        </message>
-        <message>
-            <source>The profile could not be loaded.
+<context>
+    <name></name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99"/>
+        <source>DetailPane</source>
+        <translation>詳細資料</translation>
+    </message>
+</context>
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <source>About System Portal Admin</source>
+        <translation>關於 System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System Portal Admin</source>
+        <translation>System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version %1</source>
+        <translation>版本 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Desktop administration for the System Portal, with a built-in sandbox server.</source>
+        <translation>System Portal 桌面管理程式，內建沙箱伺服器。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Qt %1 (PySide6 %2), Python %3</source>
+        <translation>Qt %1（PySide6 %2），Python %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Qt and Python versions</source>
+        <translation>Qt 與 Python 版本</translation>
+    </message>
+</context>
+<context>
+    <name>AccountFilters</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131"/>
+        <source>&amp;Institution:</source>
+        <translation>機構(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Portal:</source>
+        <translation>入口網站(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A word of the name…</source>
+        <translation>名稱中的字詞…</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Account filters</source>
+        <translation>帳號篩選條件</translation>
+    </message>
+    <message>
+        <location line="-131"/>
+        <location line="+112"/>
+        <source>Any portal</source>
+        <extracomment>How long typing must pause before the list is queried again.</extracomment>
+        <translation>所有入口網站</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <location line="+109"/>
+        <source>Any status</source>
+        <translation>所有狀態</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Clear every filter</source>
+        <translation>清除所有篩選條件</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Clear filters</source>
+        <translation>清除篩選</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>E&amp;mail:</source>
+        <translation>電子郵件(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Filter by email</source>
+        <translation>依電子郵件篩選</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Filter by institution id</source>
+        <translation>依機構 ID 篩選</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Filter by name</source>
+        <translation>依名稱篩選</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Filter by portal</source>
+        <translation>依入口網站篩選</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by status</source>
+        <translation>依狀態篩選</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Institution id</source>
+        <translation>機構 ID</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>S&amp;tatus:</source>
+        <translation>狀態(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Starts with…</source>
+        <translation>開頭為…</translation>
+    </message>
+</context>
+<context>
+    <name>AccountsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <source>Activate</source>
+        <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
+        <translation>啟用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate account</source>
+        <translation>啟用帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate the account %1? It can sign in again afterwards.</source>
+        <translation>要啟用帳號 %1 嗎？啟用後此帳號即可重新登入。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Suspend</source>
+        <translation>暫停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend account</source>
+        <translation>暫停帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
+        <translation>要暫停帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Deactivate</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate account</source>
+        <translation>停用帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate the account %1? It is signed out and cannot sign in until it is activated again.</source>
+        <translation>要停用帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+264"/>
+        <source>%1: %2 done.</source>
+        <translation>已對 %1 執行「%2」。</translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1：%2 → %3</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194"/>
+        <source>&amp;Country:</source>
+        <translation>國家/地區(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>&amp;Language:</source>
+        <translation>語言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Phone:</source>
+        <translation>電話(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119"/>
+        <source>&amp;Reason (optional):</source>
+        <translation>原因（選填）(&amp;R)：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <source>&amp;Remark:</source>
+        <translation>備註(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Time zone:</source>
+        <translation>時區(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69"/>
+        <source>A password reset link was mailed to %1.</source>
+        <translation>密碼重設連結已寄至 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+241"/>
+        <source>Account</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27"/>
+        <source>Account being edited</source>
+        <translation>正在編輯的帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7"/>
+        <source>Account details</source>
+        <translation>帳號詳細資料</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Account id</source>
+        <translation>帳號 ID</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+125"/>
+        <source>Account id to open</source>
+        <translation>要開啟的帳號 ID</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Account id, e.g. ACC…</source>
+        <translation>帳號 ID，例如 ACC…</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42"/>
+        <source>Account name</source>
+        <translation>帳號名稱</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9"/>
+        <source>Accounts</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10"/>
+        <source>Choose an account to see its details.</source>
+        <translation>選擇帳號以檢視詳細資料。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy id</source>
+        <translation>複製 ID</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy the account id</source>
+        <translation>複製帳號 ID</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Copy the account id to the clipboard</source>
+        <translation>將帳號 ID 複製到剪貼簿</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61"/>
+        <source>Could not change the status of %1</source>
+        <translation>無法變更 %1 的狀態</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Could not reset the password of %1</source>
+        <translation>無法重設 %1 的密碼</translation>
+    </message>
+    <message>
+        <location line="+119"/>
+        <source>Could not save the account %1</source>
+        <translation>無法儲存帳號 %1</translation>
+    </message>
+    <message>
+        <location line="-45"/>
+        <source>Country</source>
+        <translation>國家/地區</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15"/>
+        <source>Country:</source>
+        <translation>國家/地區：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Created:</source>
+        <translation>建立時間：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20"/>
+        <source>Default country</source>
+        <translation>預設國家/地區</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Default language</source>
+        <translation>預設語言</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Default time zone</source>
+        <translation>預設時區</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Edit account</source>
+        <translation>編輯帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11"/>
+        <source>Edit the account</source>
+        <translation>編輯帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3"/>
+        <source>Edit the account %1</source>
+        <translation>編輯帳號 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2"/>
+        <source>Edit…</source>
+        <translation>編輯…</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Email:</source>
+        <translation>電子郵件：</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Id:</source>
+        <translation>ID：</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Institution:</source>
+        <translation>機構：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2"/>
+        <source>Language</source>
+        <translation>語言</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3"/>
+        <source>Language:</source>
+        <translation>語言：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5"/>
+        <source>Name:</source>
+        <translation>名稱：</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>No account chosen</source>
+        <translation>未選擇帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24"/>
+        <source>Nothing has changed.</source>
+        <translation>沒有任何變更。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4"/>
+        <source>Open</source>
+        <translation>開啟</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Open by &amp;id:</source>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
+        <translation>依 ID 開啟(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Open the account with this id</source>
+        <translation>開啟此 ID 的帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <source>Phone</source>
+        <translation>電話</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35"/>
+        <source>Phone number</source>
+        <translation>電話號碼</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30"/>
+        <source>Phone:</source>
+        <translation>電話：</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Portal:</source>
+        <translation>入口網站：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4"/>
+        <source>Question</source>
+        <translation>問題</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Reason for the status change</source>
+        <translation>狀態變更原因</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <source>Remark</source>
+        <translation>備註</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2"/>
+        <source>Remark:</source>
+        <translation>備註：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91"/>
+        <source>Reset password</source>
+        <translation>重設密碼</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19"/>
+        <source>Reset password…</source>
+        <translation>重設密碼…</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108"/>
+        <location line="+9"/>
+        <source>Save changes</source>
+        <translation>儲存變更</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30"/>
+        <source>Save the changes</source>
+        <translation>儲存變更</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7"/>
+        <source>Save these changes to the account %1?</source>
+        <translation>要將這些變更儲存至帳號 %1 嗎？</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3"/>
+        <source>Send a password reset link</source>
+        <translation>寄送密碼重設連結</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108"/>
+        <source>Send a password reset link to the account %1? It is mailed to %2.</source>
+        <translation>要寄送密碼重設連結給帳號 %1 嗎？連結將寄至 %2。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Send reset link</source>
+        <translation>寄送重設連結</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3"/>
+        <source>Status change</source>
+        <translation>狀態變更</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25"/>
+        <source>Status:</source>
+        <translation>狀態：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28"/>
+        <source>Status: %1 → %2</source>
+        <extracomment>The server accepts a reason of at most this many characters.</extracomment>
+        <translation>狀態：%1 → %2</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51"/>
+        <source>The account %1 was saved.</source>
+        <translation>帳號 %1 已儲存。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71"/>
+        <source>The name is required.</source>
+        <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
+        <translation>名稱為必填。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>此操作將影響%1伺服器「%2」。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33"/>
+        <source>Time zone</source>
+        <translation>時區</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5"/>
+        <source>Time zone:</source>
+        <translation>時區：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68"/>
+        <source>Type to search, e.g. Japan or JP</source>
+        <translation>輸入以搜尋，例如 Taiwan 或 TW</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Type to search, e.g. Tokyo or UTC+9</source>
+        <translation>輸入以搜尋，例如 Taipei 或 UTC+8</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Type to search; a code not in the list is sent as typed</source>
+        <translation>輸入以搜尋；不在清單中的代碼會依原樣送出</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4"/>
+        <source>Updated:</source>
+        <translation>更新時間：</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Why actions are unavailable</source>
+        <translation>無法執行操作的原因</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11"/>
+        <source>Why, for the audit trail</source>
+        <translation>填寫原因，供稽核記錄使用</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
+        <source>You cannot change the status of your own account.</source>
+        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
+        <translation>無法變更自己帳號的狀態。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <source>“%1” &lt;%2&gt;</source>
+        <translation>「%1」&lt;%2&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>AdminErrors</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37"/>
+        <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
+        <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
+        <translation>伺服器拒絕了請求：您的角色不允許執行此操作。請向工作區擁有者申請權限。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not found: the item does not exist (any more), or the id is wrong.</source>
+        <translation>找不到：此項目不存在（或已刪除），或 ID 有誤。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>The server did not accept the input. Check the fields and try again.</source>
+        <translation>伺服器不接受輸入的內容。請檢查各欄位後再試一次。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your sign-in is no longer valid (code 4010). Sign in again.</source>
+        <translation>您的登入已失效（代碼 4010），請重新登入。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>You are not signed in. Sign in again.</source>
+        <translation>您尚未登入，請重新登入。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not found (code 4040).</source>
+        <translation>找不到（代碼 4040）。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
+        <extracomment>Domain and remark limits (section 8).</extracomment>
+        <translation>伺服器不接受此入口網站（代碼 4000）：入口網站類型和網域為必填，網域不可包含空格；網域和備註各不得超過 255 個字元。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server did not accept the portal: a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
+        <translation>伺服器不接受此入口網站：入口網站類型和網域為必填，網域不可包含空格；網域和備註各不得超過 255 個字元。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The institution was not found (code 4040). Check the institution id, or leave it empty to use your own institution.</source>
+        <translation>找不到此機構（代碼 4040）。請檢查機構 ID，或留空以使用您自己的機構。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <source>The server refused: the OWNER role is protected and can never be deleted.</source>
+        <extracomment>The 409 answers of role deletion, explained.</extracomment>
+        <translation>伺服器拒絕了請求：OWNER 角色受保護，永遠無法刪除。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused: the role still has members. Give them another role first, then delete it.</source>
+        <translation>伺服器拒絕了請求：此角色仍有成員。請先為他們指派其他角色，再刪除此角色。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The role does not exist any more: someone else deleted it.</source>
+        <translation>此角色已不存在：已被其他人刪除。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupCodesDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+200"/>
+        <source>&amp;Copy</source>
+        <translation>複製(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Save…</source>
+        <translation>儲存(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Backup codes</source>
+        <translation>備用碼</translation>
+    </message>
+    <message>
+        <location line="-85"/>
+        <source>Copied to the clipboard.</source>
+        <translation>已複製到剪貼簿。</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Copy the codes</source>
+        <translation>複製備用碼</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>Could not save the file: %1</source>
+        <translation>無法儲存檔案：%1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
+        <translation>請妥善保存這些備用碼。無法使用其他驗證方式時，每組備用碼可用於登入一次。備用碼僅在此時顯示，關閉此視窗後將無法再次查看。您先前的備用碼已失效。</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>New backup codes</source>
+        <translation>新的備用碼</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <source>Save backup codes</source>
+        <translation>儲存備用碼</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Save the codes to a file</source>
+        <translation>將備用碼儲存至檔案</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Saved to %1 (readable by you only).</source>
+        <translation>已儲存至 %1（僅您本人可讀取）。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Status</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>System Portal backup codes (each works once)</source>
+        <translation>System Portal 備用碼（每組僅能使用一次）</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Text files (*.txt)</source>
+        <translation>文字檔 (*.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>ChangePassword</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39"/>
+        <source>Enter your current password.</source>
+        <translation>請輸入目前的密碼。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new password must differ from the current one.</source>
+        <translation>新密碼不得與目前的密碼相同。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your password was changed.</source>
+        <translation>密碼已變更。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <location line="+24"/>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <location line="+13"/>
+        <source>Change password</source>
+        <translation>變更密碼</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Change your password</source>
+        <translation>變更您的密碼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enter your current password, then the new one twice.</source>
+        <translation>請輸入目前的密碼，再輸入兩次新密碼。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Current password:</source>
+        <translation>目前密碼(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;New password:</source>
+        <translation>新密碼(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repeat it:</source>
+        <translation>確認新密碼(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Current password</source>
+        <translation>目前密碼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New password</source>
+        <translation>新密碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Repeat the new password</source>
+        <translation>再次輸入新密碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Change the password</source>
+        <translation>變更密碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close this dialog</source>
+        <translation>關閉此對話方塊</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304"/>
+        <source>&amp;Category:</source>
+        <translation>類別(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Description:</source>
+        <translation>說明(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>&amp;Institution:</source>
+        <translation>機構(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;Test connection</source>
+        <translation>測試連線(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Ask the server to check the mail-server settings</source>
+        <translation>請伺服器檢查郵件伺服器設定</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <source>Category</source>
+        <translation>類別</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Checks the mail-server settings with the server, then saves</source>
+        <translation>先由伺服器檢查郵件伺服器設定，再儲存</translation>
+    </message>
+    <message>
+        <location line="-147"/>
+        <source>Choose a category.</source>
+        <translation>請選擇類別。</translation>
+    </message>
+    <message>
+        <location line="+129"/>
+        <source>Default channel</source>
+        <translation>預設管道</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Default channel of its category</source>
+        <translation>此類別的預設管道</translation>
+    </message>
+    <message>
+        <location line="-124"/>
+        <location line="+111"/>
+        <source>Description</source>
+        <translation>說明</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Edit channel “%1”</source>
+        <translation>編輯管道「%1」</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Input problems</source>
+        <translation>輸入問題</translation>
+    </message>
+    <message>
+        <location line="-47"/>
+        <source>Institution</source>
+        <translation>機構</translation>
+    </message>
+    <message>
+        <location line="-117"/>
+        <location line="+115"/>
+        <source>Name</source>
+        <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>New notification channel</source>
+        <translation>新增通知管道</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>S&amp;tatus:</source>
+        <translation>狀態(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <location line="+1"/>
+        <source>Save</source>
+        <translation>儲存</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Server check</source>
+        <translation>伺服器檢查</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <location line="+2"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Status</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Test connection</source>
+        <translation>測試連線</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Your institution</source>
+        <translation>您的機構</translation>
+    </message>
+    <message>
+        <location line="-46"/>
+        <source>✔ %1 check passed: %2</source>
+        <translation>✔ %1 檢查通過：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>✘ %1 check failed: %2</source>
+        <translation>✘ %1 檢查失敗：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelSettings</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237"/>
+        <source>&amp;From address:</source>
+        <translation>寄件者地址(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>&amp;Host:</source>
+        <translation>主機(&amp;H)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Port:</source>
+        <translation>連接埠(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+168"/>
+        <source>&amp;Provider:</source>
+        <translation>服務供應商(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="-164"/>
+        <source>&amp;Security:</source>
+        <translation>安全性(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+224"/>
+        <source>&amp;URL:</source>
+        <translation>URL(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="-220"/>
+        <source>&amp;Username:</source>
+        <translation>使用者名稱(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+161"/>
+        <source>API &amp;key:</source>
+        <translation>API 金鑰(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <location line="+19"/>
+        <source>API key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <location line="-154"/>
+        <source>From &amp;name:</source>
+        <translation>寄件者名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <location line="+35"/>
+        <source>From address</source>
+        <translation>寄件者地址</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <location line="+34"/>
+        <source>From name</source>
+        <translation>寄件者名稱</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <location line="+30"/>
+        <source>Host</source>
+        <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
+        <translation>主機</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>IMAP</source>
+        <translation>IMAP</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>Incoming mail (IMAP)</source>
+        <translation>內送郵件（IMAP）</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <source>None (unencrypted)</source>
+        <translation>無（不加密）</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Outgoing mail (SMTP)</source>
+        <translation>外寄郵件（SMTP）</translation>
+    </message>
+    <message>
+        <location line="-89"/>
+        <source>Pass&amp;word:</source>
+        <translation>密碼(&amp;W)：</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>Password</source>
+        <translation>密碼</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Port</source>
+        <translation>連接埠</translation>
+    </message>
+    <message>
+        <location line="+150"/>
+        <location line="+22"/>
+        <source>Provider</source>
+        <translation>服務供應商</translation>
+    </message>
+    <message>
+        <location line="-148"/>
+        <source>SMTP</source>
+        <translation>SMTP</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>STARTTLS (upgrade to encryption)</source>
+        <translation>STARTTLS（升級為加密連線）</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <source>Security</source>
+        <translation>安全性</translation>
+    </message>
+    <message>
+        <location line="+165"/>
+        <source>Sender &amp;id:</source>
+        <translation>寄件者 ID(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <location line="+17"/>
+        <source>Sender id</source>
+        <translation>寄件者 ID</translation>
+    </message>
+    <message>
+        <location line="+98"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Settings (JSON)</source>
+        <translation>設定（JSON）</translation>
+    </message>
+    <message>
+        <location line="-49"/>
+        <source>Signing &amp;secret:</source>
+        <translation>簽署密鑰(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signing secret</source>
+        <translation>簽署密鑰</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Stored secrets show as %1; leave them so to keep them.</source>
+        <translation>已儲存的密鑰顯示為 %1；保持不變即可保留。</translation>
+    </message>
+    <message>
+        <location line="-244"/>
+        <source>TLS (encrypted from the start)</source>
+        <translation>TLS（全程加密）</translation>
+    </message>
+    <message>
+        <location line="+180"/>
+        <location line="+14"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="-125"/>
+        <source>Use incoming mail (IMAP)</source>
+        <translation>使用內送郵件（IMAP）</translation>
+    </message>
+    <message>
+        <location line="-137"/>
+        <location line="+39"/>
+        <source>Username</source>
+        <translation>使用者名稱</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelState</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+72"/>
+        <source>Secure Channel: none</source>
+        <translation>安全通道：無</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel: established</source>
+        <translation>安全通道：已建立</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel: failed</source>
+        <translation>安全通道：失敗</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypeDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208"/>
+        <source>&amp;Code:</source>
+        <translation>代碼(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Description:</source>
+        <translation>說明(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Icon URL:</source>
+        <translation>圖示 URL(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Automatic</source>
+        <translation>自動</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Code</source>
+        <translation>代碼</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+76"/>
+        <source>Description</source>
+        <translation>說明</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Display &amp;order:</source>
+        <translation>顯示順序(&amp;O)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Display order</source>
+        <translation>顯示順序</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>E&amp;xtra settings (JSON):</source>
+        <translation>其他設定（JSON）(&amp;X)：</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Edit channel type %1</source>
+        <translation>編輯管道類型 %1</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <location line="+71"/>
+        <source>Extra settings</source>
+        <translation>其他設定</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+73"/>
+        <source>Icon URL</source>
+        <translation>圖示 URL</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Input problems</source>
+        <translation>輸入問題</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <location line="+80"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>New channel type</source>
+        <translation>新增管道類型</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Optional, for example {&quot;retries&quot;: 3}</source>
+        <translation>選填，例如 {&quot;retries&quot;: 3}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>Save</source>
+        <translation>儲存</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>e.g. TEAMS_CHAT</source>
+        <translation>例如 TEAMS_CHAT</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypesPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188"/>
+        <source>&amp;Code:</source>
+        <translation>代碼(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>&amp;Delete…</source>
+        <translation>刪除(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>&amp;Edit…</source>
+        <translation>編輯(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>&amp;Enabled only</source>
+        <translation>僅限已啟用(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;New…</source>
+        <translation>新增(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>&amp;Status:</source>
+        <translation>狀態(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any code</source>
+        <translation>所有代碼</translation>
+    </message>
+    <message>
+        <location line="-73"/>
+        <location line="+82"/>
+        <source>Any status</source>
+        <translation>所有狀態</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Code</source>
+        <translation>代碼</translation>
+    </message>
+    <message>
+        <location line="+126"/>
+        <source>Could not create the channel type</source>
+        <translation>無法建立管道類型</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>Could not delete the channel type</source>
+        <translation>無法刪除管道類型</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <source>Could not disable the channel type</source>
+        <translation>無法停用管道類型</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Could not enable the channel type</source>
+        <translation>無法啟用管道類型</translation>
+    </message>
+    <message>
+        <location line="-44"/>
+        <source>Could not save the channel type</source>
+        <translation>無法儲存管道類型</translation>
+    </message>
+    <message>
+        <location line="-117"/>
+        <source>Created</source>
+        <translation>建立時間</translation>
+    </message>
+    <message>
+        <location line="+193"/>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Delete channel type</source>
+        <translation>刪除管道類型</translation>
+    </message>
+    <message>
+        <location line="-128"/>
+        <source>Delete the channel type</source>
+        <translation>刪除管道類型</translation>
+    </message>
+    <message>
+        <location line="+130"/>
+        <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
+        <translation>要刪除管道類型「%1」（%2）嗎？此操作無法復原。</translation>
+    </message>
+    <message>
+        <location line="-196"/>
+        <source>Description</source>
+        <translation>說明</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Disable</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Disable the channel type</source>
+        <translation>停用管道類型</translation>
+    </message>
+    <message>
+        <location line="-21"/>
+        <source>Display order</source>
+        <translation>顯示順序</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Edit the channel type</source>
+        <translation>編輯管道類型</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Enable</source>
+        <translation>啟用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Enable the channel type</source>
+        <translation>啟用管道類型</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Enabled only</source>
+        <translation>僅限已啟用</translation>
+    </message>
+    <message>
+        <location line="-41"/>
+        <source>Extra settings</source>
+        <translation>其他設定</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Filter by code</source>
+        <translation>依代碼篩選</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by status</source>
+        <translation>依狀態篩選</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>Icon URL</source>
+        <translation>圖示 URL</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>New channel type</source>
+        <translation>新增管道類型</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Status</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Updated</source>
+        <translation>更新時間</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+232"/>
+        <source>&amp;Active only</source>
+        <translation>僅限已啟用(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>&amp;Category:</source>
+        <translation>類別(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>&amp;Delete…</source>
+        <translation>刪除(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>&amp;Edit…</source>
+        <translation>編輯(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>&amp;Institution:</source>
+        <translation>機構(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>&amp;New…</source>
+        <translation>新增(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>&amp;Status:</source>
+        <translation>狀態(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Activate</source>
+        <translation>啟用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Activate the channel</source>
+        <translation>啟用管道</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Active only</source>
+        <translation>僅限已啟用</translation>
+    </message>
+    <message>
+        <location line="-99"/>
+        <location line="+91"/>
+        <source>Any category</source>
+        <translation>所有類別</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Any institution id</source>
+        <translation>所有機構 ID</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+88"/>
+        <source>Any status</source>
+        <translation>所有狀態</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>Category</source>
+        <translation>類別</translation>
+    </message>
+    <message>
+        <location line="+272"/>
+        <source>Could not activate the channel</source>
+        <translation>無法啟用管道</translation>
+    </message>
+    <message>
+        <location line="-84"/>
+        <source>Could not check the %1 settings</source>
+        <translation>無法檢查 %1 設定</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Could not create the channel</source>
+        <translation>無法建立管道</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Could not deactivate the channel</source>
+        <translation>無法停用管道</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Could not delete the channel</source>
+        <translation>無法刪除管道</translation>
+    </message>
+    <message>
+        <location line="-190"/>
+        <source>Could not load the categories</source>
+        <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
+        <translation>無法載入類別</translation>
+    </message>
+    <message>
+        <location line="+116"/>
+        <source>Could not save the channel</source>
+        <translation>無法儲存管道</translation>
+    </message>
+    <message>
+        <location line="-225"/>
+        <source>Created</source>
+        <translation>建立時間</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Deactivate</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Deactivate the channel</source>
+        <translation>停用管道</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Default</source>
+        <translation>預設</translation>
+    </message>
+    <message>
+        <location line="+297"/>
+        <source>Delete</source>
+        <translation>刪除</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Delete channel</source>
+        <translation>刪除管道</translation>
+    </message>
+    <message>
+        <location line="-209"/>
+        <source>Delete the channel</source>
+        <translation>刪除管道</translation>
+    </message>
+    <message>
+        <location line="+211"/>
+        <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
+        <translation>要刪除管道「%1」（%2）嗎？此操作無法復原。</translation>
+    </message>
+    <message>
+        <location line="-281"/>
+        <source>Description</source>
+        <translation>說明</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Edit the channel</source>
+        <translation>編輯管道</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Filter by category</source>
+        <translation>依類別篩選</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Filter by institution</source>
+        <translation>依機構篩選</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Filter by status</source>
+        <translation>依狀態篩選</translation>
+    </message>
+    <message>
+        <location line="-46"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>Institution</source>
+        <translation>機構</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>New channel</source>
+        <translation>新增管道</translation>
+    </message>
+    <message>
+        <location line="-66"/>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Status</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Updated</source>
+        <translation>更新時間</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
+    <name>Confirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>此操作將影響%1伺服器「%2」。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Confirm change on production</source>
+        <translation>確認在正式環境中變更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply change</source>
+        <translation>套用變更</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionState</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <source>Not connected</source>
+        <translation>未連線</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connecting…</source>
+        <translation>正在連線…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected</source>
+        <translation>已連線</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server unreachable</source>
+        <translation>無法連線至伺服器</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantLists</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+31"/>
+        <source>Countries</source>
+        <extracomment>Readable names of the lists (source texts in context &quot;ConstantLists&quot;).</extracomment>
+        <translation>國家/地區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Currency config statuses</source>
+        <translation>貨幣設定狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channel statuses</source>
+        <translation>通知管道狀態</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notification channel type statuses</source>
+        <translation>通知管道類型狀態</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notification channel types</source>
+        <translation>通知管道類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Order statuses</source>
+        <translation>訂單狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zones</source>
+        <translation>時區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transfer statuses</source>
+        <translation>轉帳狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US states</source>
+        <translation>美國各州</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account statuses</source>
+        <translation>帳號狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution statuses</source>
+        <translation>機構狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution types</source>
+        <translation>機構類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation statuses</source>
+        <translation>邀請狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Join sources</source>
+        <translation>加入來源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal types</source>
+        <translation>入口網站類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace statuses</source>
+        <translation>工作區狀態</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantsPanel</name>
+    <message>
+        <location line="+202"/>
+        <source>/constants/%1</source>
+        <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
+        <translation>/constants/%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Constant lists</source>
+        <translation>常數清單</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Constants</source>
+        <translation>常數</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Filter by code, label or description</source>
+        <translation>依代碼、標籤或說明篩選</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Shown list</source>
+        <translation>目前清單</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Text filter</source>
+        <translation>文字篩選</translation>
+    </message>
+</context>
+<context>
+    <name>DemoMailbox</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <source>The demo mailbox exists only in the built-in sandbox.</source>
+        <extracomment>list[MailItem], newest first.</extracomment>
+        <translation>示範信箱僅在內建沙箱中提供。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No email has been sent to %1 yet.</source>
+        <translation>尚未寄送任何郵件至 %1。</translation>
+    </message>
+    <message>
+        <location line="+171"/>
+        <source>Demo mailbox — sandbox</source>
+        <translation>示範信箱 — 沙箱</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Demo mailbox</source>
+        <translation>示範信箱</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The built-in sandbox sends no real email. Every message it would send is kept here: codes, reset tokens and setup ids.</source>
+        <translation>內建沙箱不會寄出真實郵件，所有原本要寄出的郵件都保留在這裡：驗證碼、重設權杖和設定 ID。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sent</source>
+        <translation>寄送時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Subject</source>
+        <translation>主旨</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Code:</source>
+        <translation>驗證碼：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset token:</source>
+        <translation>重設權杖：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Setup id:</source>
+        <translation>設定 ID：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verification code</source>
+        <translation>驗證碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the verification code</source>
+        <translation>複製驗證碼</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reset token</source>
+        <translation>重設權杖</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the reset token</source>
+        <translation>複製重設權杖</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Setup session id</source>
+        <translation>設定工作階段 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the setup session id</source>
+        <translation>複製設定工作階段 ID</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Email address of the mailbox</source>
+        <translation>信箱的電子郵件地址</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refresh the mailbox</source>
+        <translation>重新整理信箱</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Emails, newest first</source>
+        <translation>郵件（最新的在前）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Email text</source>
+        <translation>郵件內文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Email subject</source>
+        <translation>郵件主旨</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18"/>
+        <source>Host</source>
+        <translation>主機</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port</source>
+        <translation>連接埠</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Security</source>
+        <translation>安全性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Username</source>
+        <translation>使用者名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Password</source>
+        <translation>密碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From address</source>
+        <translation>寄件者地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From name</source>
+        <translation>寄件者名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Provider</source>
+        <translation>服務供應商</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key</source>
+        <translation>API 金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sender id</source>
+        <translation>寄件者 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing secret</source>
+        <translation>簽署密鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IMAP</source>
+        <translation>IMAP</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>(not set)</source>
+        <translation>（未設定）</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <source>Details</source>
+        <translation>詳細資料</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Select a row to see its details.</source>
+        <translation>選擇一列以檢視詳細資料。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>•••••• (set)</source>
+        <translation>••••••（已設定）</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentBanner</name>
+    <message>
+        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <source>built-in</source>
+        <translation>內建</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>READ-ONLY</source>
+        <translation>唯讀</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Environment</source>
+        <translation>環境</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentType</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+70"/>
+        <source>PRODUCTION</source>
+        <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
+        <translation>正式環境</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STAGING</source>
+        <translation>預備環境</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TEST</source>
+        <translation>測試環境</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SANDBOX</source>
+        <translation>沙箱環境</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error code:</source>
+        <translation>錯誤代碼：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id:</source>
+        <translation>請求 ID：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy details</source>
+        <translation>複製詳細資料</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy error details</source>
+        <translation>複製錯誤詳細資料</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code</source>
+        <translation>錯誤代碼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Technical details</source>
+        <translation>技術細節</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error summary</source>
+        <translation>錯誤摘要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error message</source>
+        <translation>錯誤訊息</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorInfo</name>
+    <message>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <source>You are not signed in, or your sign-in has expired.</source>
+        <translation>您尚未登入，或登入已過期。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your account does not have permission to do this.</source>
+        <translation>您的帳號無權執行此操作。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The item no longer exists.</source>
+        <translation>此項目已不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The change conflicts with the current state on the server.</source>
+        <translation>此變更與伺服器上的目前狀態衝突。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Too many requests. Please wait a moment and try again.</source>
+        <translation>請求過於頻繁，請稍候再試。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server did not accept the input.</source>
+        <translation>伺服器不接受輸入的內容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The encrypted Secure Channel to the server failed.</source>
+        <translation>與伺服器之間的加密安全通道發生錯誤。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server could not complete the request.</source>
+        <translation>伺服器無法完成此請求。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server could not be reached.</source>
+        <translation>無法連線至伺服器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server did not answer in time.</source>
+        <translation>伺服器回應逾時。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A file or folder on this computer could not be used.</source>
+        <translation>無法使用本機上的檔案或資料夾。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something unexpected went wrong in the program.</source>
+        <translation>程式發生未預期的錯誤。</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/export_dialog.py" line="+87"/>
+        <location line="+11"/>
+        <source>Export to CSV</source>
+        <translation>匯出為 CSV</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 檔案 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;File:</source>
+        <translation>檔案(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Delimiter:</source>
+        <translation>分隔符號(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>瀏覽…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Comma (,)</source>
+        <translation>逗號（,）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Semicolon (;)</source>
+        <translation>分號（;）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tab</source>
+        <translation>定位字元</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export file</source>
+        <translation>匯出檔案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose the export file</source>
+        <translation>選擇匯出檔案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delimiter</source>
+        <translation>分隔符號</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Exporting</source>
+        <translation>正在匯出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export progress</source>
+        <translation>匯出進度</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Exported %1 of %2 rows…</source>
+        <translation>已匯出 %1/%2 列…</translation>
+    </message>
+</context>
+<context>
+    <name>InvitationDialogs</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>%1 / %2 characters</source>
+        <translation>%1/%2 個字元</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Email:</source>
+        <translation>電子郵件(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Message:</source>
+        <translation>訊息(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>&amp;Reason (optional):</source>
+        <translation>原因（選填）(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="-110"/>
+        <source>Between %1 and %2 days</source>
+        <translation>%1 至 %2 天</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <location line="+33"/>
+        <location line="+3"/>
+        <source>Cancel invitation</source>
+        <translation>取消邀請</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
+        <translation>要取消對 %1 的邀請嗎？對方將無法再接受此邀請。此操作無法復原。</translation>
+    </message>
+    <message>
+        <location line="-95"/>
+        <source>E&amp;xpires after:</source>
+        <translation>有效期限(&amp;X)：</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Email problem</source>
+        <translation>電子郵件地址問題</translation>
+    </message>
+    <message>
+        <location line="-218"/>
+        <source>Enter the email address of the person to invite.</source>
+        <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
+        <translation>請輸入受邀者的電子郵件地址。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Error code: %1</source>
+        <translation>錯誤代碼：%1</translation>
+    </message>
+    <message>
+        <location line="+183"/>
+        <source>Expiration in days</source>
+        <translation>有效天數</translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <source>For example: sent to the wrong address</source>
+        <translation>例如：寄錯地址</translation>
+    </message>
+    <message>
+        <location line="-107"/>
+        <source>Invitation message</source>
+        <translation>邀請訊息</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Invite</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Invite someone</source>
+        <translation>邀請成員</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Invitee email</source>
+        <translation>受邀者電子郵件</translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <location line="+2"/>
+        <source>Keep invitation</source>
+        <translation>保留邀請</translation>
+    </message>
+    <message>
+        <location line="-116"/>
+        <source>Optional message shown in the invitation email</source>
+        <translation>顯示於邀請郵件中的訊息（選填）</translation>
+    </message>
+    <message>
+        <location line="+118"/>
+        <source>Question</source>
+        <translation>問題</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Reason for cancelling</source>
+        <translation>取消原因</translation>
+    </message>
+    <message>
+        <location line="-275"/>
+        <source>Request id: %1</source>
+        <translation>請求 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+183"/>
+        <source>Send invitation</source>
+        <translation>傳送邀請</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Server error</source>
+        <translation>伺服器錯誤</translation>
+    </message>
+    <message>
+        <location line="-216"/>
+        <source>The email address is longer than %1 characters.</source>
+        <translation>電子郵件地址超過 %1 個字元。</translation>
+    </message>
+    <message>
+        <location line="+128"/>
+        <source>The message is longer than %1 characters.</source>
+        <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
+        <translation>訊息超過 %1 個字元。</translation>
+    </message>
+    <message>
+        <location line="+160"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>此操作將影響%1伺服器「%2」。</translation>
+    </message>
+    <message>
+        <location line="-282"/>
+        <source>This is not a valid email address (expected name@example.com).</source>
+        <translation>這不是有效的電子郵件地址（格式應為 name@example.com）。</translation>
+    </message>
+</context>
+<context>
+    <name>Invitations</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+148"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+300"/>
+        <source>All statuses</source>
+        <translation>所有狀態</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancel invitation…</source>
+        <translation>取消邀請…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel the selected invitation</source>
+        <translation>取消所選邀請</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44"/>
+        <source>Cannot be accepted: %1</source>
+        <translation>無法接受：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34"/>
+        <source>Could not cancel the invitation to %1</source>
+        <translation>無法取消對 %1 的邀請</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Could not invite</source>
+        <translation>無法傳送邀請</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Filter by email, inviter or message</source>
+        <translation>依電子郵件、邀請者或訊息篩選</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>Invite someone</source>
+        <translation>邀請成員</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Invite…</source>
+        <translation>邀請…</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <source>Inviting is not possible: %1</source>
+        <translation>無法邀請：%1</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Only pending invitations can be cancelled; this one is %1.</source>
+        <translation>只能取消待處理的邀請；此邀請的狀態為%1。</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Select a pending invitation to cancel it.</source>
+        <translation>選擇待處理的邀請即可取消。</translation>
+    </message>
+    <message>
+        <location line="+119"/>
+        <source>Status filter</source>
+        <translation>狀態篩選</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Status:</source>
+        <translation>狀態：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Text filter</source>
+        <translation>文字篩選</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Why actions are disabled</source>
+        <translation>無法執行操作的原因</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3"/>
+        <source>already accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>declined</source>
+        <translation>已婉拒</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <location line="+58"/>
+        <location line="+4"/>
+        <source>expired</source>
+        <translation>已過期</translation>
+    </message>
+    <message>
+        <location line="-59"/>
+        <source>in %n day(s)</source>
+        <translation>%n 天後</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in %n hour(s)</source>
+        <translation>%n 小時後</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in %n minute(s)</source>
+        <translation>%n 分鐘後</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>not open</source>
+        <translation>未開放</translation>
+    </message>
+</context>
+<context>
+    <name>IpWhitelistPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56"/>
+        <location line="+239"/>
+        <source>Address or network</source>
+        <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
+        <translation>位址或網段</translation>
+    </message>
+    <message>
+        <location line="-238"/>
+        <source>Kind</source>
+        <translation>類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Added</source>
+        <translation>新增時間</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>IPv4 address</source>
+        <translation>IPv4 位址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv6 address</source>
+        <translation>IPv6 位址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv4 network (CIDR)</source>
+        <translation>IPv4 網段（CIDR）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv6 network (CIDR)</source>
+        <translation>IPv6 網段（CIDR）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enter an address or a network.</source>
+        <translation>請輸入位址或網段。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Too long for an address.</source>
+        <translation>超出位址的長度。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host bits are set: use the network address.</source>
+        <translation>主機位元不為零：請使用網路位址。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The prefix length is not valid.</source>
+        <translation>前置長度無效。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not an IPv4 or IPv6 address or CIDR network.</source>
+        <translation>不是有效的 IPv4/IPv6 位址或 CIDR 網段。</translation>
+    </message>
+    <message>
+        <location line="+399"/>
+        <source>%1 entries are not valid: correct or remove them to save.</source>
+        <translation>%1 個項目無效：請更正或移除後再儲存。</translation>
+    </message>
+    <message>
+        <location line="+254"/>
+        <source>&amp;Add</source>
+        <translation>新增(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>&amp;Disable</source>
+        <translation>停用(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>&amp;Enable</source>
+        <translation>啟用(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Save</source>
+        <translation>儲存(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="-170"/>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <location line="-92"/>
+        <source>1 entry is not valid: correct or remove it to save.</source>
+        <translation>1 個項目無效：請更正或移除後再儲存。</translation>
+    </message>
+    <message>
+        <location line="+249"/>
+        <source>Add the entry</source>
+        <translation>新增項目</translation>
+    </message>
+    <message>
+        <location line="-159"/>
+        <location line="+37"/>
+        <source>Change the IP whitelist.</source>
+        <translation>變更 IP 白名單。</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Continue anyway</source>
+        <translation>仍要繼續</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Could not disable the IP whitelist</source>
+        <translation>無法停用 IP 白名單</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Could not enable the IP whitelist</source>
+        <translation>無法啟用 IP 白名單</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>Could not save the IP whitelist</source>
+        <translation>無法儲存 IP 白名單</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Disable the IP whitelist.</source>
+        <translation>停用 IP 白名單。</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>Disable the whitelist</source>
+        <translation>停用白名單</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Discard the changes</source>
+        <translation>捨棄變更</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Enable the whitelist</source>
+        <translation>啟用白名單</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Entry problems</source>
+        <translation>項目問題</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>IPv4 or IPv6 address, or CIDR network</source>
+        <translation>IPv4/IPv6 位址或 CIDR 網段</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New entry</source>
+        <translation>新項目</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>New entry check</source>
+        <translation>新項目檢查結果</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Re&amp;vert</source>
+        <translation>還原(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Remove the selected entry</source>
+        <translation>移除所選項目</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save the whitelist</source>
+        <translation>儲存白名單</translation>
+    </message>
+    <message>
+        <location line="-235"/>
+        <source>The address you connect from is not known.</source>
+        <translation>無法確定您目前的連線位址。</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
+        <translation>白名單中不包含您目前的連線位址 %1。白名單生效後，伺服器可能會拒絕本程式的連線，您可能會將自己鎖在外面。仍要繼續嗎？</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <source>The whitelist is disabled: every address may sign in.</source>
+        <translation>白名單已停用：所有位址皆可登入。</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>The whitelist is enabled: only the addresses below may sign in.</source>
+        <translation>白名單已啟用：只有下列位址可以登入。</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Unsaved changes.</source>
+        <translation>有未儲存的變更。</translation>
+    </message>
+    <message>
+        <location line="+235"/>
+        <source>Whitelist entries</source>
+        <translation>白名單項目</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Whitelist state</source>
+        <translation>白名單狀態</translation>
+    </message>
+    <message>
+        <location line="-231"/>
+        <source>You connect from %1, which the whitelist contains.</source>
+        <translation>您目前的連線位址 %1 在白名單中。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You connect from %1, which the whitelist does not contain.</source>
+        <translation>您目前的連線位址 %1 不在白名單中。</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>You may lock yourself out</source>
+        <translation>您可能會將自己鎖在外面</translation>
+    </message>
+    <message>
+        <location line="+175"/>
+        <source>Your address</source>
+        <translation>您的位址</translation>
+    </message>
+</context>
+<context>
+    <name>KioskMarking</name>
+    <message>
+        <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
+        <source>Read-only · %1</source>
+        <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
+        <translation>唯讀 · %1</translation>
+    </message>
+</context>
+<context>
+    <name>ListView</name>
+    <message>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+58"/>
+        <source>Retry</source>
+        <translation>重試</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Retry loading the list</source>
+        <translation>重新載入清單</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List state</source>
+        <translation>清單狀態</translation>
+    </message>
+    <message>
+        <location line="+155"/>
+        <source>Export failed</source>
+        <extracomment>The row object of the current row, or None.</extracomment>
+        <translation>匯出失敗</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Columns</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+93"/>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <location line="-90"/>
+        <source>Copy id</source>
+        <translation>複製 ID</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Loading…</source>
+        <translation>正在載入…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to show.</source>
+        <translation>沒有可顯示的內容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The list could not be loaded.</source>
+        <translation>無法載入清單。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Error code: %1</source>
+        <translation>錯誤代碼：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>請求 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Showing %1 of %2</source>
+        <translation>已顯示 %1 筆，共 %2 筆</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Loading more…</source>
+        <translation>正在載入更多…</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location line="+4"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Reload the list (F5)</source>
+        <translation>重新載入清單（F5）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export CSV…</source>
+        <translation>匯出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export every row of this view to a CSV file</source>
+        <translation>將此檢視的所有資料列匯出至 CSV 檔案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export CSV</source>
+        <translation>匯出 CSV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>清單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List status</source>
+        <translation>清單狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filters</source>
+        <translation>篩選條件</translation>
+    </message>
+</context>
+<context>
+    <name>LoginHistoryPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <source>All results</source>
+        <extracomment>Result filter choices: (key, server value, source text).</extracomment>
+        <translation>所有結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>已封鎖</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Client IP</source>
+        <translation>用戶端 IP</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Device</source>
+        <translation>裝置</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Failure reason</source>
+        <translation>失敗原因</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>User agent</source>
+        <translation>使用者代理程式</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+183"/>
+        <source>&amp;Result:</source>
+        <translation>結果(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Based on all %1 sign-ins of this filter.</source>
+        <translation>根據此篩選條件下的全部 %1 次登入。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Chart note</source>
+        <translation>圖表說明</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>From</source>
+        <translation>從</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>From date</source>
+        <translation>開始日期</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>Loading the chart…</source>
+        <translation>正在載入圖表…</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Login history</source>
+        <translation>登入記錄</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Login result</source>
+        <translation>登入結果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>Sign-ins per day</source>
+        <translation>每日登入次數</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>The chart shows the latest %1 of %2 sign-ins.</source>
+        <translation>圖表顯示 %2 次登入中最近的 %1 次。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>To</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>To date</source>
+        <translation>結束日期</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+49"/>
+        <location line="+10"/>
+        <source>Locked</source>
+        <translation>已鎖定</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>The window was locked. Sign in again to continue; your work is kept.</source>
+        <translation>視窗已鎖定。請重新登入以繼續，您的工作內容都會保留。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign in again…</source>
+        <translation>重新登入…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign in again to unlock</source>
+        <translation>重新登入以解除鎖定</translation>
+    </message>
+    <message>
+        <location line="+288"/>
+        <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
+        <translation>無法開啟「%1」面板。</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>No keyring: the sign-in is kept in memory only</source>
+        <translation>無金鑰圈：登入狀態僅保存在記憶體中</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Not signed in</source>
+        <translation>未登入</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Signed-in account</source>
+        <translation>目前登入的帳號</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>System Portal Admin — %1</source>
+        <translation>System Portal Admin — %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>System Portal Admin</source>
+        <translation>System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Log &amp;out</source>
+        <translation>登出(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Log out</source>
+        <translation>登出</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign &amp;out</source>
+        <translation>登出(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign out</source>
+        <translation>登出</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>READ-ONLY SESSION — nothing can be changed here</source>
+        <translation>唯讀工作階段——此處無法進行任何變更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Read-only session</source>
+        <translation>唯讀工作階段</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Lock</source>
+        <translation>鎖定(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>結束(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Refresh</source>
+        <translation>重新整理(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File</source>
+        <translation>檔案(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change &amp;password…</source>
+        <translation>變更密碼(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About…</source>
+        <translation>關於(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Help</source>
+        <translation>說明(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Language</source>
+        <translation>語言(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;View</source>
+        <translation>檢視(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Panels</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Panel</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a panel on the left.</source>
+        <translation>請從左側選擇面板。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Connection state</source>
+        <translation>連線狀態</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Secure Channel state</source>
+        <translation>安全通道狀態</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last request id:</source>
+        <translation>最近請求 ID：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Last request id</source>
+        <translation>最近請求 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none yet</source>
+        <translation>尚無</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Working</source>
+        <translation>處理中</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBar</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+108"/>
+        <source>Dismiss</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dismiss the message</source>
+        <translation>關閉此訊息</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Error code: %1</source>
+        <translation>錯誤代碼：%1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Message</source>
+        <translation>訊息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Message details</source>
+        <translation>訊息詳細資料</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Message summary</source>
+        <translation>訊息摘要</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Request id: %1</source>
+        <translation>請求 ID：%1</translation>
+    </message>
+</context>
+<context>
+    <name>MfaPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46"/>
+        <source>Method</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enabled</source>
+        <translation>已啟用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation>主要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation>已驗證</translation>
+    </message>
+    <message>
+        <location line="+189"/>
+        <source>%1 of %2 backup codes remaining</source>
+        <translation>剩餘 %1 組備用碼（共 %2 組）</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
+        <translation>新的一組備用碼將取代目前的備用碼，舊備用碼會立即失效。新備用碼只會顯示一次。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation>備用碼</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Backup codes remaining</source>
+        <translation>剩餘備用碼</translation>
+    </message>
+    <message>
+        <location line="-68"/>
+        <source>Could not generate backup codes</source>
+        <translation>無法產生備用碼</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Could not revoke the authenticator</source>
+        <translation>無法撤銷驗證器</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+82"/>
+        <source>Generate new backup codes</source>
+        <translation>產生新的備用碼</translation>
+    </message>
+    <message>
+        <location line="-76"/>
+        <source>Generate new codes</source>
+        <translation>產生新備用碼</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>Generate new codes…</source>
+        <translation>產生新備用碼…</translation>
+    </message>
+    <message>
+        <location line="-135"/>
+        <source>No backup codes have been generated.</source>
+        <translation>尚未產生備用碼。</translation>
+    </message>
+    <message>
+        <location line="-125"/>
+        <source>Not verified</source>
+        <translation>未驗證</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>Revoke</source>
+        <translation>撤銷</translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>Revoke authenticator…</source>
+        <translation>撤銷驗證器…</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <location line="+109"/>
+        <source>Revoke the authenticator</source>
+        <translation>撤銷驗證器</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
+        <translation>驗證器應用程式產生的登入驗證碼將會失效。在重新設定驗證器之前，您將使用電子郵件驗證碼登入。</translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Sign-in methods</source>
+        <translation>登入驗證方式</translation>
+    </message>
+    <message>
+        <location line="-141"/>
+        <source>The authenticator is not set up.</source>
+        <translation>尚未設定驗證器。</translation>
+    </message>
+</context>
+<context>
+    <name>NotificationChecks</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51"/>
+        <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
+        <translation>代碼須由 2 至 32 個字母、數字或底線組成，並以字母開頭。</translation>
+    </message>
+</context>
+<context>
+    <name>NotificationPanels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129"/>
+        <source>Changes are not available: %1</source>
+        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
+        <translation>無法進行變更：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Notifications</name>
+    <message>
+        <location line="+109"/>
+        <source>Could not load the lists of choices</source>
+        <translation>無法載入選項清單</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99"/>
+        <source>Error</source>
+        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Error code: %1</source>
+        <translation>錯誤代碼：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>請求 ID：%1</translation>
+    </message>
+</context>
+<context>
+    <name>OwnInvitations</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155"/>
+        <source>Invitation statuses to show</source>
+        <translation>要顯示的邀請狀態</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>My invitations</source>
+        <translation>我的邀請</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Show:</source>
+        <translation>顯示：</translation>
+    </message>
+</context>
+<context>
+    <name>Panels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <source>Accounts</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Portals</source>
+        <translation>入口網站</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>My invitations</source>
+        <translation>我的邀請</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <source>Notification channel types</source>
+        <translation>通知管道類型</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Notification channels</source>
+        <translation>通知管道</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <source>Constants</source>
+        <translation>常數</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Profile</source>
+        <translation>個人資料</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <source>Sessions</source>
+        <translation>工作階段</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Login history</source>
+        <translation>登入記錄</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Multi-factor authentication</source>
+        <translation>多重要素驗證</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名單</translation>
+    </message>
+</context>
+<context>
+    <name>Permissions</name>
+    <message>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
+        <source>This session is read-only.</source>
+        <translation>此工作階段為唯讀。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your role lacks the permission {permission}.</source>
+        <translation>您的角色缺少 {permission} 權限。</translation>
+    </message>
+</context>
+<context>
+    <name>PortalsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <source>Active</source>
+        <translation>已啟用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inactive</source>
+        <translation>未啟用</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
+        <source>%1 of at most %2 characters</source>
+        <translation>%1/%2 個字元</translation>
+    </message>
+    <message>
+        <location line="+192"/>
+        <source>&amp;Domain:</source>
+        <translation>網域(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Institution:</source>
+        <translation>機構(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>&amp;Remark:</source>
+        <translation>備註(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>&amp;Type:</source>
+        <translation>類型(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+100"/>
+        <source>Choose a portal type.</source>
+        <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
+        <translation>請選擇入口網站類型。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15"/>
+        <source>Choose a portal type…</source>
+        <translation>選擇入口網站類型…</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53"/>
+        <source>Could not create the portal</source>
+        <translation>無法建立入口網站</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
+        <translation>為機構建立入口網站。伺服器不提供入口網站清單，下表僅顯示本次工作階段中建立的入口網站。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Create portal</source>
+        <translation>建立入口網站</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Create the portal</source>
+        <translation>建立入口網站</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23"/>
+        <source>Create the portal %1.</source>
+        <translation>建立入口網站 %1。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25"/>
+        <source>Created portal</source>
+        <translation>已建立的入口網站</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Created:</source>
+        <translation>建立時間：</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>Domain</source>
+        <translation>網域</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Domain:</source>
+        <translation>網域：</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Id:</source>
+        <translation>ID：</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Institution id</source>
+        <translation>機構 ID</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Institution:</source>
+        <translation>機構：</translation>
+    </message>
+    <message>
+        <location line="-44"/>
+        <source>New portal</source>
+        <translation>新增入口網站</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Optional</source>
+        <translation>選填</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optional: empty means your own institution</source>
+        <translation>選填：留空表示您自己的機構</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Portal type</source>
+        <translation>入口網站類型</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Portals</source>
+        <translation>入口網站</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>Portals created in this session</source>
+        <translation>本次工作階段中建立的入口網站</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portals created in this session:</source>
+        <translation>本次工作階段中建立的入口網站：</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Remark</source>
+        <translation>備註</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Remark:</source>
+        <translation>備註：</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Status:</source>
+        <translation>狀態：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-24"/>
+        <source>The domain is longer than %1 characters.</source>
+        <translation>網域超過 %1 個字元。</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>The domain is required.</source>
+        <translation>網域為必填。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
+        <source>The portal %1 was created.</source>
+        <translation>入口網站 %1 已建立。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13"/>
+        <source>The remark is longer than %1 characters.</source>
+        <translation>備註超過 %1 個字元。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64"/>
+        <source>Type:</source>
+        <translation>類型：</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Why the portal cannot be created yet</source>
+        <translation>目前無法建立入口網站的原因</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>e.g. portal.example.com (required)</source>
+        <translation>例如 portal.example.com（必填）</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileEditor</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <source>CA bundle</source>
+        <translation>CA 憑證套件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>憑證 (*.pem *.crt *.cer);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Connection profile</source>
+        <translation>連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Profile name</source>
+        <translation>設定檔名稱</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Base URL:</source>
+        <translation>基礎 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base URL</source>
+        <translation>基礎 URL</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portal &amp;access code:</source>
+        <translation>入口網站存取碼(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal access code</source>
+        <translation>入口網站存取碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Workspace id:</source>
+        <translation>工作區 ID(&amp;W)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace id</source>
+        <translation>工作區 ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>語言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>語言</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Environment:</source>
+        <translation>環境(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment</source>
+        <translation>環境</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;CA bundle:</source>
+        <translation>CA 憑證套件(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CA bundle file</source>
+        <translation>CA 憑證套件檔案</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Plain http:</source>
+        <translation>明文 http：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow plain http to other hosts</source>
+        <translation>允許以明文 http 連線至其他主機</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Secure Channel:</source>
+        <translation>安全通道：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+33"/>
+        <source>Allow legacy padding</source>
+        <translation>允許舊版填補</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>&amp;Idle lock:</source>
+        <translation>閒置鎖定(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Idle lock minutes</source>
+        <translation>閒置鎖定分鐘數</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kiosk:</source>
+        <translation>資訊站模式：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+27"/>
+        <source>Read-only kiosk mode</source>
+        <translation>唯讀資訊站模式</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Allow plain http to hosts other than this computer</source>
+        <translation>允許以明文 http 連線至本機以外的主機</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Browse…</source>
+        <translation>瀏覽…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a CA bundle file</source>
+        <translation>選擇 CA 憑證套件檔案</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System certificates</source>
+        <translation>系統憑證</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> min</source>
+        <translation> 分鐘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never</source>
+        <translation>永不</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow the system</source>
+        <translation>跟隨系統</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Problems</source>
+        <translation>問題</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilePanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+90"/>
+        <source>%1 (primary)</source>
+        <translation>%1（主要）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 in %2</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+166"/>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Change password</source>
+        <translation>變更密碼</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Change password…</source>
+        <translation>變更密碼…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>My invitations</source>
+        <translation>我的邀請</translation>
+    </message>
+    <message>
+        <location line="-195"/>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+210"/>
+        <source>Profile</source>
+        <translation>個人資料</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Profile details</source>
+        <translation>個人資料詳細內容</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reload the profile</source>
+        <translation>重新載入個人資料</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Signed-in account</source>
+        <translation>目前登入的帳號</translation>
+    </message>
+    <message>
+        <location line="-79"/>
+        <source>The profile could not be loaded.
 %1</source>
-            <translation>無法載入個人資料。
+        <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
+        <translation>無法載入個人資料。
 %1</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileValidation</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profiles.py" line="+82" />
-            <source>The profile needs a name.</source>
-            <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system's. Allow plain http to hosts other than loopback. Accept the Secure Channel's legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
-            <translation>請為設定檔命名。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Another profile already has this name.</source>
-            <translation>已有同名的設定檔。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>The base URL must start with https:// and name a host.</source>
-            <translation>基礎 URL 必須以 https:// 開頭並包含主機名稱。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Plain http to a host other than this computer needs “Allow plain http”.</source>
-            <translation>以明文 http 連線至本機以外的主機前，請先勾選「允許以明文 http 連線至其他主機」。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>The CA bundle file does not exist.</source>
-            <translation>CA 憑證套件檔案不存在。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The idle lock time cannot be negative.</source>
-            <translation>閒置鎖定時間不可為負數。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RecordPanel</name>
-        <message>
-            <source>Changes are not available: %1</source>
-            <translation>無法變更：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>RoleColumns</name>
-        <message>
-            <source>Description</source>
-            <translation>說明</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Members</source>
-            <translation>成員</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名稱</translation>
-        </message>
-        <message>
-            <source>Permissions</source>
-            <translation>權限</translation>
-        </message>
-        <message>
-            <source>Type</source>
-            <translation>類型</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translation>更新時間</translation>
-        </message>
-    </context>
-    <context>
-        <name>RolesPanel</name>
-        <message numerus="yes">
-            <source>%n role(s)</source>
-            <translation>
-                <numerusform>%n 個角色</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>&amp;Permission codes:</source>
-            <translation>權限代碼(&amp;P)：</translation>
-        </message>
-        <message>
-            <source>Choose a role to see its permissions.</source>
-            <translation>選擇角色以檢視其權限。</translation>
-        </message>
-        <message>
-            <source>Choose a role.</source>
-            <translation>請選擇角色。</translation>
-        </message>
-        <message>
-            <source>Copy id</source>
-            <translation>複製 ID</translation>
-        </message>
-        <message>
-            <source>Copy the role id</source>
-            <translation>複製角色 ID</translation>
-        </message>
-        <message>
-            <source>Could not delete the role %1</source>
-            <translation>無法刪除角色 %1</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translation>建立時間：</translation>
-        </message>
-        <message>
-            <source>Delete role</source>
-            <translation>刪除角色</translation>
-        </message>
-        <message>
-            <source>Delete role…</source>
-            <translation>刪除角色…</translation>
-        </message>
-        <message>
-            <source>Delete the role</source>
-            <translation>刪除角色</translation>
-        </message>
-        <message>
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translation>要刪除角色 %1 嗎？此操作無法復原。</translation>
-        </message>
-        <message>
-            <source>Description:</source>
-            <translation>說明：</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translation>ID：</translation>
-        </message>
-        <message>
-            <source>Loading…</source>
-            <translation>正在載入…</translation>
-        </message>
-        <message>
-            <source>Members:</source>
-            <translation>成員：</translation>
-        </message>
-        <message>
-            <source>Number of roles</source>
-            <translation>角色數量</translation>
-        </message>
-        <message>
-            <source>Permission codes</source>
-            <translation>權限代碼</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>重新整理</translation>
-        </message>
-        <message>
-            <source>Refresh the roles</source>
-            <translation>重新整理角色</translation>
-        </message>
-        <message>
-            <source>Reload the roles (F5)</source>
-            <translation>重新載入角色（F5）</translation>
-        </message>
-        <message>
-            <source>Role</source>
-            <translation>角色</translation>
-        </message>
-        <message>
-            <source>Role details</source>
-            <translation>角色詳細資料</translation>
-        </message>
-        <message>
-            <source>Role id</source>
-            <translation>角色 ID</translation>
-        </message>
-        <message>
-            <source>Roles</source>
-            <translation>角色</translation>
-        </message>
-        <message>
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translation>OWNER 角色受保護，永遠無法刪除。</translation>
-        </message>
-        <message>
-            <source>The role %1 was deleted.</source>
-            <translation>角色 %1 已刪除。</translation>
-        </message>
-        <message numerus="yes">
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translation>
-                <numerusform>此角色目前有 %n 位成員使用：刪除前請先為他們指派其他角色。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>The roles could not be loaded.</source>
-            <translation>無法載入角色。</translation>
-        </message>
-        <message>
-            <source>The server refuses if members still hold the role.</source>
-            <translation>如果仍有成員擁有此角色，伺服器會拒絕刪除。</translation>
-        </message>
-        <message>
-            <source>The workspace has no roles.</source>
-            <translation>此工作區沒有角色。</translation>
-        </message>
-        <message>
-            <source>Type:</source>
-            <translation>類型：</translation>
-        </message>
-        <message>
-            <source>Updated:</source>
-            <translation>更新時間：</translation>
-        </message>
-        <message>
-            <source>Why the role cannot be deleted</source>
-            <translation>無法刪除角色的原因</translation>
-        </message>
-        <message>
-            <source>“%1”</source>
-            <translation>「%1」</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecretField</name>
-        <message>
-            <source>Unchanged (type to replace)</source>
-            <translation>未變更（輸入新值以取代）</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecurityPanel</name>
-        <message>
-            <source>Error</source>
-            <translation>錯誤</translation>
-        </message>
-        <message>
-            <source>Error code: %1</source>
-            <translation>錯誤代碼：%1</translation>
-        </message>
-        <message>
-            <source>Request id: %1</source>
-            <translation>請求 ID：%1</translation>
-        </message>
-        <message>
-            <source>Sign in to see this panel.</source>
-            <translation>登入後即可檢視此面板。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecurityText</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/formatting.py" line="-103" />
-            <source>Successful</source>
-            <translation>成功</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Blocked</source>
-            <translation>已封鎖</translation>
-        </message>
-        <message>
-            <source>%1 days ago</source>
-            <translation>%1 天前</translation>
-        </message>
-        <message>
-            <source>%1 h ago</source>
-            <translation>%1 小時前</translation>
-        </message>
-        <message>
-            <source>%1 min ago</source>
-            <translation>%1 分鐘前</translation>
-        </message>
-        <message>
-            <source>%1 months ago</source>
-            <translation>%1 個月前</translation>
-        </message>
-        <message>
-            <source>No</source>
-            <translation>否</translation>
-        </message>
-        <message>
-            <source>Yes</source>
-            <translation>是</translation>
-        </message>
-        <message>
-            <source>in the future</source>
-            <translation>未來時間</translation>
-        </message>
-        <message>
-            <source>just now</source>
-            <translation>剛剛</translation>
-        </message>
-    </context>
-    <context>
-        <name>SessionsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40" />
-            <source>Device</source>
-            <translation>裝置</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Client IP</source>
-            <translation>用戶端 IP</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>User agent</source>
-            <translation>使用者代理程式</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signed in</source>
-            <translation>登入時間</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Last activity</source>
-            <translation>最近活動</translation>
-        </message>
-        <message>
-            <source>Active sessions</source>
-            <translation>使用中的工作階段</translation>
-        </message>
-        <message>
-            <source>Last sign-in IP:</source>
-            <translation>最近登入 IP：</translation>
-        </message>
-        <message>
-            <source>Last sign-in:</source>
-            <translation>最近登入：</translation>
-        </message>
-        <message>
-            <source>Maximum sessions:</source>
-            <translation>工作階段數上限：</translation>
-        </message>
-        <message>
-            <source>Password changed:</source>
-            <translation>密碼變更時間：</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>重新整理</translation>
-        </message>
-        <message>
-            <source>Refresh the sessions</source>
-            <translation>重新整理工作階段</translation>
-        </message>
-        <message>
-            <source>Session settings</source>
-            <translation>工作階段設定</translation>
-        </message>
-        <message>
-            <source>Single sign-on:</source>
-            <translation>單一登入：</translation>
-        </message>
-        <message>
-            <source>This device</source>
-            <translation>本裝置</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInChart</name>
-        <message>
-            <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
-            <translation>%3 至 %4 期間，登入成功 %1 次，失敗 %2 次</translation>
-        </message>
-        <message>
-            <source>%1: %2 successful, %3 failed</source>
-            <translation>%1：成功 %2 次，失敗 %3 次</translation>
-        </message>
-        <message>
-            <source>Failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <source>No sign-ins to show.</source>
-            <translation>沒有可顯示的登入記錄。</translation>
-        </message>
-        <message>
-            <source>Sign-ins per day</source>
-            <translation>每日登入次數</translation>
-        </message>
-        <message>
-            <source>Successful</source>
-            <translation>成功</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInErrors</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/controller.py" line="+21" />
-            <source>The email address or the password is wrong.</source>
-            <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
-            <translation>電子郵件地址或密碼錯誤。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The code is wrong or has expired. Check it and try again.</source>
-            <translation>驗證碼錯誤或已過期，請確認後再試一次。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>A code was sent a moment ago. Wait until the countdown ends.</source>
-            <translation>驗證碼剛剛已寄出，請等候倒數結束。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The sign-in session has expired. Sign in again.</source>
-            <translation>登入工作階段已過期，請重新登入。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The reset token is wrong, has expired or was already used.</source>
-            <translation>重設權杖錯誤、已過期或已使用過。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The current password is wrong.</source>
-            <translation>目前的密碼錯誤。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Too many attempts. Wait a while, then try again.</source>
-            <translation>嘗試次數過多，請稍後再試。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInFlow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/flow.py" line="+218" />
-            <source>You can send another code in %1 seconds.</source>
-            <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account's email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
-            <translation>%1 秒後可再次傳送驗證碼。</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>A code was sent to %1. It is valid for %2 minutes.</source>
-            <translation>驗證碼已寄至 %1，%2 分鐘內有效。</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>A code was sent to %1.</source>
-            <translation>驗證碼已寄至 %1。</translation>
-        </message>
-        <message>
-            <location line="+46" />
-            <source>The sign-in session expired before the code was entered. Sign in again.</source>
-            <translation>輸入驗證碼前登入工作階段已過期，請重新登入。</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Enter the challenge token.</source>
-            <translation>請輸入挑戰權杖。</translation>
-        </message>
-        <message>
-            <location line="+15" />
-            <source>If an account exists for %1, an email with a reset token is on its way. Check your mail.</source>
-            <translation>如果 %1 的帳號存在，含有重設權杖的郵件即將寄達，請查看您的信箱。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Enter the reset token from the email.</source>
-            <translation>請輸入郵件中的重設權杖。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Your password was changed. Sign in with the new password.</source>
-            <translation>密碼已變更，請使用新密碼登入。</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Enter the setup session id from the email.</source>
-            <translation>請輸入郵件中的設定工作階段 ID。</translation>
-        </message>
-        <message>
-            <location line="+18" />
-            <source>Your password is set. Sign in with it now.</source>
-            <translation>密碼已設定，現在即可用它登入。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInForms</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/forms.py" line="+126" />
-            <source>Copy</source>
-            <translation>複製</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy the error, its code and request id</source>
-            <translation>複製錯誤訊息、錯誤代碼和請求 ID</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error</source>
-            <translation>錯誤</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Server message</source>
-            <translation>伺服器訊息</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error code and request id</source>
-            <translation>錯誤代碼和請求 ID</translation>
-        </message>
-        <message>
-            <location line="+43" />
-            <source>Information</source>
-            <translation>提示</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Working</source>
-            <translation>處理中</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Please wait</source>
-            <translation>請稍候</translation>
-        </message>
-        <message>
-            <source>Error code</source>
-            <translation>錯誤代碼</translation>
-        </message>
-        <message>
-            <source>Request id</source>
-            <translation>請求 ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInPages</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/pages.py" line="+176" />
-            <source>Sign in to unlock</source>
-            <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window's notice, error panel and busy bar are moved here when the page shows. True in the idle lock's sign-in window (see :meth:`set_unlocking`).</extracomment>
-            <translation>登入以解除鎖定</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The window was locked. Sign in again with your password and a second factor to continue where you left off.</source>
-            <translation>視窗已鎖定。請使用密碼及第二步驗證重新登入，即可從中斷處繼續。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Sign in to the System Portal</source>
-            <translation>登入 System Portal</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Choose the server, then enter your email address and password.</source>
-            <translation>請選擇伺服器，然後輸入電子郵件地址和密碼。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Connection:</source>
-            <translation>連線(&amp;C)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+371" />
-            <source>&amp;Email:</source>
-            <translation>電子郵件(&amp;E)：</translation>
-        </message>
-        <message>
-            <location line="-370" />
-            <source>&amp;Password:</source>
-            <translation>密碼(&amp;P)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>name@example.com</source>
-            <translation>name@example.com</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+55" />
-            <source>Sign in</source>
-            <translation>登入</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <location line="+55" />
-            <location line="+303" />
-            <source>Forgot your password?</source>
-            <translation>忘記密碼？</translation>
-        </message>
-        <message>
-            <location line="-356" />
-            <source>I have a reset token</source>
-            <translation>我有重設權杖</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+58" />
-            <source>First-time password setup</source>
-            <translation>首次設定密碼</translation>
-        </message>
-        <message>
-            <location line="-55" />
-            <source>Demo accounts (built-in sandbox)</source>
-            <translation>示範帳號（內建沙箱）</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>administrator</source>
-            <translation>管理員</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>read-only auditor</source>
-            <translation>唯讀稽核員</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>awaits approval</source>
-            <translation>待核准</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>(none yet)</source>
-            <translation>（尚無）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>first-time setup</source>
-            <translation>首次設定</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
-            <translation>驗證碼、重設權杖和設定 ID 都會寄到示範信箱。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Fill in the administrator</source>
-            <translation>填入管理員帳號</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Connection profile</source>
-            <translation>連線設定檔</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Environment of the selected profile</source>
-            <translation>所選設定檔的環境</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+324" />
-            <source>Email address</source>
-            <translation>電子郵件地址</translation>
-        </message>
-        <message>
-            <location line="-323" />
-            <source>Password</source>
-            <translation>密碼</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enter a password reset token</source>
-            <translation>輸入密碼重設權杖</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Demo accounts</source>
-            <translation>示範帳號</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Fill in the demo administrator's email and password</source>
-            <translation>填入示範管理員的電子郵件和密碼</translation>
-        </message>
-        <message>
-            <location line="+116" />
-            <source>Send a code to %1, then type it below.</source>
-            <translation>請先傳送驗證碼至 %1，再於下方輸入。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Open your authenticator app and type the code it shows for this account.</source>
-            <translation>請開啟驗證器應用程式，輸入其中顯示的此帳號驗證碼。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Send code</source>
-            <translation>傳送驗證碼</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+10" />
-            <source>Resend code</source>
-            <translation>重新傳送驗證碼</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>You can ask for a new code in %1 seconds.</source>
-            <translation>%1 秒後可重新索取驗證碼。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>No code arrived? You can send a new one now.</source>
-            <translation>沒有收到驗證碼？現在可以重新傳送。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Resend countdown</source>
-            <translation>重新傳送倒數</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Time left to finish signing in: %1</source>
-            <translation>剩餘登入時間：%1</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Time left to finish signing in</source>
-            <translation>剩餘登入時間</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Confirm it is you</source>
-            <translation>驗證您的身分</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The password for %1 is right. Now confirm with a second factor.</source>
-            <translation>%1 的密碼正確。請完成第二步驗證。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Method:</source>
-            <translation>方式：</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Code by email</source>
-            <translation>電子郵件驗證碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Code from an authenticator app</source>
-            <translation>驗證器應用程式驗證碼</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Code:</source>
-            <translation>驗證碼(&amp;C)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>6 digits</source>
-            <translation>6 位數字</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+110" />
-            <location line="+75" />
-            <source>Back</source>
-            <translation>返回</translation>
-        </message>
-        <message>
-            <location line="-184" />
-            <source>Verify and sign in</source>
-            <translation>驗證並登入</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Fill in the demo code</source>
-            <translation>填入示範驗證碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Second factor methods</source>
-            <translation>第二步驗證方式</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Verification code</source>
-            <translation>驗證碼</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Back to email and password</source>
-            <translation>返回電子郵件和密碼</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Verify the code and sign in</source>
-            <translation>驗證驗證碼並登入</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Fill in the sandbox's current authenticator code</source>
-            <translation>填入沙箱目前的驗證器驗證碼</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>Your account is waiting for approval</source>
-            <translation>您的帳號正在等候核准</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The email, password and code for %1 were right, but an administrator has not yet approved this account.</source>
-            <translation>%1 的電子郵件、密碼和驗證碼皆正確，但管理員尚未核准此帳號。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>You cannot use the program until the account is approved. Ask your administrator to approve it, then sign in again. Nothing was changed.</source>
-            <translation>帳號核准前無法使用本程式。請聯絡管理員核准，然後重新登入。未進行任何變更。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <location line="+3" />
-            <location line="+48" />
-            <location line="+29" />
-            <location line="+4" />
-            <location line="+41" />
-            <source>Back to sign-in</source>
-            <translation>返回登入</translation>
-        </message>
-        <message>
-            <location line="-124" />
-            <source>Why you cannot enter</source>
-            <translation>無法進入的原因</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>What to do</source>
-            <translation>處理方式</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Enter your email address. If an account exists for it, the server emails a reset token you can use to choose a new password.</source>
-            <translation>請輸入電子郵件地址。如果此地址的帳號存在，伺服器會寄出含有重設權杖的郵件，您可以用它設定新密碼。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>C&amp;hallenge token:</source>
-            <translation>挑戰權杖(&amp;H)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The bot-challenge token your organisation gives you for password recovery.</source>
-            <translation>貴單位為密碼復原提供的機器人驗證權杖。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Send reset email</source>
-            <translation>寄送重設郵件</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Challenge token</source>
-            <translation>挑戰權杖</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Send the password reset email</source>
-            <translation>寄送密碼重設郵件</translation>
-        </message>
-        <message>
-            <location line="+18" />
-            <source>Check your mail</source>
-            <translation>請查看您的信箱</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Open the email, copy the reset token it contains, then choose “Enter the reset token”. The token works once and expires.</source>
-            <translation>開啟郵件，複製其中的重設權杖，然後選擇「輸入重設權杖」。權杖只能使用一次，且會過期。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <location line="+5" />
-            <source>Enter the reset token</source>
-            <translation>輸入重設權杖</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>&amp;New password:</source>
-            <translation>新密碼(&amp;N)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Repeat it:</source>
-            <translation>確認新密碼(&amp;R)：</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>New password</source>
-            <translation>新密碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Repeat the new password</source>
-            <translation>再次輸入新密碼</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Choose a new password</source>
-            <translation>設定新密碼</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Paste the reset token from the email and choose a new password.</source>
-            <translation>請貼上郵件中的重設權杖，並設定新密碼。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reset &amp;token:</source>
-            <translation>重設權杖(&amp;T)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set new password</source>
-            <translation>設定新密碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset token</source>
-            <translation>重設權杖</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set the new password</source>
-            <translation>設定新密碼</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Set up your password</source>
-            <translation>設定您的密碼</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Your account was created for you. Paste the setup id from the welcome email and choose your password.</source>
-            <translation>您的帳號已建立。請貼上歡迎郵件中的設定 ID，並設定您的密碼。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Setup &amp;id:</source>
-            <translation>設定 ID(&amp;I)：</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set password</source>
-            <translation>設定密碼</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Setup session id</source>
-            <translation>設定工作階段 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set the password</source>
-            <translation>設定密碼</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Signed in</source>
-            <translation>已登入</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Opening the program…</source>
-            <translation>正在開啟程式…</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInValidation</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/validation.py" line="+20" />
-            <source>Enter your email address.</source>
-            <translation>請輸入電子郵件地址。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The email address is not valid: it needs a name, an @ and a domain.</source>
-            <translation>電子郵件地址無效：需包含名稱、@ 和網域。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Enter your password.</source>
-            <translation>請輸入密碼。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enter the verification code.</source>
-            <translation>請輸入驗證碼。</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Enter a new password.</source>
-            <translation>請輸入新密碼。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The new password must have at least %1 characters.</source>
-            <translation>新密碼至少需要 %1 個字元。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Type the new password a second time to confirm it.</source>
-            <translation>請再次輸入新密碼以確認。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The two new passwords do not match.</source>
-            <translation>兩次輸入的新密碼不一致。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>At least %1 characters.</source>
-            <translation>至少 %1 個字元。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInWindow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/window.py" line="+287" />
-            <source>The built-in sandbox accepts the token already filled in.</source>
-            <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
-            <translation>內建沙箱接受已預先填入的權杖。</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Unlock — Portal Admin</source>
-            <translation>解除鎖定 — Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign in — Portal Admin</source>
-            <translation>登入 — Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Demo mailbox…</source>
-            <translation>示範信箱…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Open the demo mailbox</source>
-            <translation>開啟示範信箱</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign-in steps</source>
-            <translation>登入步驟</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <location line="-117"/>
+        <source>Yes</source>
+        <extracomment>The fields shown, in order: (key in the record or its extras, label source text). Extras never shown as such (covered by another field, or internal).</extracomment>
+        <translation>是</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileValidation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+82"/>
+        <source>The profile needs a name.</source>
+        <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system&apos;s. Allow plain http to hosts other than loopback. Accept the Secure Channel&apos;s legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
+        <translation>請為設定檔命名。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Another profile already has this name.</source>
+        <translation>已有同名的設定檔。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The base URL must start with https:// and name a host.</source>
+        <translation>基礎 URL 必須以 https:// 開頭並包含主機名稱。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Plain http to a host other than this computer needs “Allow plain http”.</source>
+        <translation>以明文 http 連線至本機以外的主機前，請先勾選「允許以明文 http 連線至其他主機」。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The CA bundle file does not exist.</source>
+        <translation>CA 憑證套件檔案不存在。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The idle lock time cannot be negative.</source>
+        <translation>閒置鎖定時間不可為負數。</translation>
+    </message>
+</context>
+<context>
+    <name>RolesPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+262"/>
+        <source>%n role(s)</source>
+        <translation>%n 個角色</translation>
+    </message>
+    <message>
+        <location line="-101"/>
+        <source>&amp;Permission codes:</source>
+        <translation>權限代碼(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>Choose a role to see its permissions.</source>
+        <translation>選擇角色以檢視其權限。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+135"/>
+        <source>Choose a role.</source>
+        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;.</extracomment>
+        <translation>請選擇角色。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3"/>
+        <source>Copy id</source>
+        <translation>複製 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the role id</source>
+        <translation>複製角色 ID</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57"/>
+        <source>Could not delete the role %1</source>
+        <translation>無法刪除角色 %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7"/>
+        <source>Created:</source>
+        <translation>建立時間：</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28"/>
+        <location line="+2"/>
+        <source>Delete role</source>
+        <translation>刪除角色</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8"/>
+        <source>Delete role…</source>
+        <translation>刪除角色…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the role</source>
+        <translation>刪除角色</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11"/>
+        <source>Delete the role %1? This cannot be undone.</source>
+        <translation>要刪除角色 %1 嗎？此操作無法復原。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12"/>
+        <source>Description:</source>
+        <translation>說明：</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Id:</source>
+        <translation>ID：</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>Loading…</source>
+        <translation>正在載入…</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>Members:</source>
+        <translation>成員：</translation>
+    </message>
+    <message>
+        <location line="+130"/>
+        <source>Number of roles</source>
+        <translation>角色數量</translation>
+    </message>
+    <message>
+        <location line="-122"/>
+        <source>Permission codes</source>
+        <translation>權限代碼</translation>
+    </message>
+    <message>
+        <location line="+114"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Refresh the roles</source>
+        <translation>重新整理角色</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Reload the roles (F5)</source>
+        <translation>重新載入角色（F5）</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role details</source>
+        <translation>角色詳細資料</translation>
+    </message>
+    <message>
+        <location line="-21"/>
+        <source>Role id</source>
+        <translation>角色 ID</translation>
+    </message>
+    <message>
+        <location line="+133"/>
+        <location line="+2"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18"/>
+        <source>The OWNER role is protected: it can never be deleted.</source>
+        <translation>OWNER 角色受保護，永遠無法刪除。</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>The role %1 was deleted.</source>
+        <translation>角色 %1 已刪除。</translation>
+    </message>
+    <message>
+        <location line="-59"/>
+        <source>The role is in use by %n member(s): give them another role before deleting it.</source>
+        <translation>此角色正由 %n 位成員使用：請先為他們指派其他角色，再刪除此角色。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27"/>
+        <source>The roles could not be loaded.</source>
+        <translation>無法載入角色。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17"/>
+        <source>The server refuses if members still hold the role.</source>
+        <translation>如果仍有成員擁有此角色，伺服器會拒絕刪除。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4"/>
+        <source>The workspace has no roles.</source>
+        <translation>此工作區沒有角色。</translation>
+    </message>
+    <message>
+        <location line="-102"/>
+        <source>Type:</source>
+        <translation>類型：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Updated:</source>
+        <translation>更新時間：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Why the role cannot be deleted</source>
+        <translation>無法刪除角色的原因</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-145"/>
+        <source>“%1”</source>
+        <translation>「%1」</translation>
+    </message>
+</context>
+<context>
+    <name>SecretField</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <source>Unchanged (type to replace)</source>
+        <translation>未變更（輸入新值以取代）</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/common.py" line="+66"/>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>Error code: %1</source>
+        <translation>錯誤代碼：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id: %1</source>
+        <translation>請求 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Sign in to see this panel.</source>
+        <translation>登入後即可檢視此面板。</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityText</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>已封鎖</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>%1 days ago</source>
+        <translation>%1 天前</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>%1 h ago</source>
+        <translation>%1 小時前</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>%1 min ago</source>
+        <translation>%1 分鐘前</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 months ago</source>
+        <translation>%1 個月前</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="-68"/>
+        <source>in the future</source>
+        <translation>未來時間</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>just now</source>
+        <translation>剛剛</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40"/>
+        <source>Device</source>
+        <translation>裝置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Client IP</source>
+        <translation>用戶端 IP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User agent</source>
+        <translation>使用者代理程式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in</source>
+        <translation>登入時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last activity</source>
+        <translation>最近活動</translation>
+    </message>
+    <message>
+        <location line="+195"/>
+        <location line="+1"/>
+        <source>Active sessions</source>
+        <translation>使用中的工作階段</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Last sign-in IP:</source>
+        <translation>最近登入 IP：</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Last sign-in:</source>
+        <translation>最近登入：</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Maximum sessions:</source>
+        <translation>工作階段數上限：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Password changed:</source>
+        <translation>密碼變更時間：</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh the sessions</source>
+        <translation>重新整理工作階段</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Session settings</source>
+        <translation>工作階段設定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Single sign-on:</source>
+        <translation>單一登入：</translation>
+    </message>
+    <message>
+        <location line="-142"/>
+        <source>This device</source>
+        <translation>本裝置</translation>
+    </message>
+</context>
+<context>
+    <name>SignInChart</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
+        <translation>%3 至 %4 期間，登入成功 %1 次，失敗 %2 次</translation>
+    </message>
+    <message>
+        <location line="+140"/>
+        <source>%1: %2 successful, %3 failed</source>
+        <translation>%1：成功 %2 次，失敗 %3 次</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="-102"/>
+        <location line="+38"/>
+        <source>No sign-ins to show.</source>
+        <translation>沒有可顯示的登入記錄。</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Sign-ins per day</source>
+        <translation>每日登入次數</translation>
+    </message>
+    <message>
+        <location line="+96"/>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+</context>
+<context>
+    <name>SignInErrors</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <source>The email address or the password is wrong.</source>
+        <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
+        <translation>電子郵件地址或密碼錯誤。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The code is wrong or has expired. Check it and try again.</source>
+        <translation>驗證碼錯誤或已過期，請確認後再試一次。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A code was sent a moment ago. Wait until the countdown ends.</source>
+        <translation>驗證碼剛剛已寄出，請等候倒數結束。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The sign-in session has expired. Sign in again.</source>
+        <translation>登入工作階段已過期，請重新登入。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The reset token is wrong, has expired or was already used.</source>
+        <translation>重設權杖錯誤、已過期或已使用過。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The current password is wrong.</source>
+        <translation>目前的密碼錯誤。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Too many attempts. Wait a while, then try again.</source>
+        <translation>嘗試次數過多，請稍後再試。</translation>
+    </message>
+</context>
+<context>
+    <name>SignInFlow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <source>You can send another code in %1 seconds.</source>
+        <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
+        <translation>%1 秒後可再次傳送驗證碼。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A code was sent to %1. It is valid for %2 minutes.</source>
+        <translation>驗證碼已寄至 %1，%2 分鐘內有效。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A code was sent to %1.</source>
+        <translation>驗證碼已寄至 %1。</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>The sign-in session expired before the code was entered. Sign in again.</source>
+        <translation>輸入驗證碼前登入工作階段已過期，請重新登入。</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Enter the challenge token.</source>
+        <translation>請輸入挑戰權杖。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>If an account exists for %1, an email with a reset token is on its way. Check your mail.</source>
+        <translation>如果 %1 的帳號存在，含有重設權杖的郵件即將寄達，請查看您的信箱。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter the reset token from the email.</source>
+        <translation>請輸入郵件中的重設權杖。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Your password was changed. Sign in with the new password.</source>
+        <translation>密碼已變更，請使用新密碼登入。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Enter the setup session id from the email.</source>
+        <translation>請輸入郵件中的設定工作階段 ID。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Your password is set. Sign in with it now.</source>
+        <translation>密碼已設定，現在即可用它登入。</translation>
+    </message>
+</context>
+<context>
+    <name>SignInForms</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+126"/>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>複製錯誤訊息、錯誤代碼和請求 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>伺服器訊息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>錯誤代碼和請求 ID</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Information</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Working</source>
+        <translation>處理中</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Please wait</source>
+        <translation>請稍候</translation>
+    </message>
+</context>
+<context>
+    <name>SignInPages</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+176"/>
+        <source>Sign in to unlock</source>
+        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <translation>登入以解除鎖定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The window was locked. Sign in again with your password and a second factor to continue where you left off.</source>
+        <translation>視窗已鎖定。請使用密碼及第二步驗證重新登入，即可從中斷處繼續。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign in to the System Portal</source>
+        <translation>登入 System Portal</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Choose the server, then enter your email address and password.</source>
+        <translation>請選擇伺服器，然後輸入電子郵件地址和密碼。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Connection:</source>
+        <translation>連線(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+371"/>
+        <source>&amp;Email:</source>
+        <translation>電子郵件(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="-370"/>
+        <source>&amp;Password:</source>
+        <translation>密碼(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>name@example.com</source>
+        <translation>name@example.com</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+55"/>
+        <source>Sign in</source>
+        <translation>登入</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <location line="+55"/>
+        <location line="+303"/>
+        <source>Forgot your password?</source>
+        <translation>忘記密碼？</translation>
+    </message>
+    <message>
+        <location line="-356"/>
+        <source>I have a reset token</source>
+        <translation>我有重設權杖</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+58"/>
+        <source>First-time password setup</source>
+        <translation>首次設定密碼</translation>
+    </message>
+    <message>
+        <location line="-55"/>
+        <source>Demo accounts (built-in sandbox)</source>
+        <translation>示範帳號（內建沙箱）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>administrator</source>
+        <translation>管理員</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>read-only auditor</source>
+        <translation>唯讀稽核員</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>awaits approval</source>
+        <translation>待核准</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(none yet)</source>
+        <translation>（尚無）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>first-time setup</source>
+        <translation>首次設定</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
+        <translation>驗證碼、重設權杖和設定 ID 都會寄到示範信箱。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fill in the administrator</source>
+        <translation>填入管理員帳號</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connection profile</source>
+        <translation>連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Environment of the selected profile</source>
+        <translation>所選設定檔的環境</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+324"/>
+        <source>Email address</source>
+        <translation>電子郵件地址</translation>
+    </message>
+    <message>
+        <location line="-323"/>
+        <source>Password</source>
+        <translation>密碼</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter a password reset token</source>
+        <translation>輸入密碼重設權杖</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Demo accounts</source>
+        <translation>示範帳號</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fill in the demo administrator&apos;s email and password</source>
+        <translation>填入示範管理員的電子郵件和密碼</translation>
+    </message>
+    <message>
+        <location line="+116"/>
+        <source>Send a code to %1, then type it below.</source>
+        <translation>請先傳送驗證碼至 %1，再於下方輸入。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open your authenticator app and type the code it shows for this account.</source>
+        <translation>請開啟驗證器應用程式，輸入其中顯示的此帳號驗證碼。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Send code</source>
+        <translation>傳送驗證碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+10"/>
+        <source>Resend code</source>
+        <translation>重新傳送驗證碼</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>You can ask for a new code in %1 seconds.</source>
+        <translation>%1 秒後可重新索取驗證碼。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No code arrived? You can send a new one now.</source>
+        <translation>沒有收到驗證碼？現在可以重新傳送。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Resend countdown</source>
+        <translation>重新傳送倒數</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Time left to finish signing in: %1</source>
+        <translation>剩餘登入時間：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Time left to finish signing in</source>
+        <translation>剩餘登入時間</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Confirm it is you</source>
+        <translation>驗證您的身分</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The password for %1 is right. Now confirm with a second factor.</source>
+        <translation>%1 的密碼正確。請完成第二步驗證。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Method:</source>
+        <translation>方式：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Code by email</source>
+        <translation>電子郵件驗證碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code from an authenticator app</source>
+        <translation>驗證器應用程式驗證碼</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Code:</source>
+        <translation>驗證碼(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>6 digits</source>
+        <translation>6 位數字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+110"/>
+        <location line="+75"/>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <location line="-184"/>
+        <source>Verify and sign in</source>
+        <translation>驗證並登入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill in the demo code</source>
+        <translation>填入示範驗證碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Second factor methods</source>
+        <translation>第二步驗證方式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verification code</source>
+        <translation>驗證碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Back to email and password</source>
+        <translation>返回電子郵件和密碼</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify the code and sign in</source>
+        <translation>驗證驗證碼並登入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fill in the sandbox&apos;s current authenticator code</source>
+        <translation>填入沙箱目前的驗證器驗證碼</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Your account is waiting for approval</source>
+        <translation>您的帳號正在等候核准</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The email, password and code for %1 were right, but an administrator has not yet approved this account.</source>
+        <translation>%1 的電子郵件、密碼和驗證碼皆正確，但管理員尚未核准此帳號。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You cannot use the program until the account is approved. Ask your administrator to approve it, then sign in again. Nothing was changed.</source>
+        <translation>帳號核准前無法使用本程式。請聯絡管理員核准，然後重新登入。未進行任何變更。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+3"/>
+        <location line="+48"/>
+        <location line="+29"/>
+        <location line="+4"/>
+        <location line="+41"/>
+        <source>Back to sign-in</source>
+        <translation>返回登入</translation>
+    </message>
+    <message>
+        <location line="-124"/>
+        <source>Why you cannot enter</source>
+        <translation>無法進入的原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What to do</source>
+        <translation>處理方式</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Enter your email address. If an account exists for it, the server emails a reset token you can use to choose a new password.</source>
+        <translation>請輸入電子郵件地址。如果此地址的帳號存在，伺服器會寄出含有重設權杖的郵件，您可以用它設定新密碼。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>C&amp;hallenge token:</source>
+        <translation>挑戰權杖(&amp;H)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The bot-challenge token your organisation gives you for password recovery.</source>
+        <translation>貴單位為密碼復原提供的機器人驗證權杖。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Send reset email</source>
+        <translation>寄送重設郵件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Challenge token</source>
+        <translation>挑戰權杖</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Send the password reset email</source>
+        <translation>寄送密碼重設郵件</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Check your mail</source>
+        <translation>請查看您的信箱</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the email, copy the reset token it contains, then choose “Enter the reset token”. The token works once and expires.</source>
+        <translation>開啟郵件，複製其中的重設權杖，然後選擇「輸入重設權杖」。權杖只能使用一次，且會過期。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+5"/>
+        <source>Enter the reset token</source>
+        <translation>輸入重設權杖</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;New password:</source>
+        <translation>新密碼(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repeat it:</source>
+        <translation>確認新密碼(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New password</source>
+        <translation>新密碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeat the new password</source>
+        <translation>再次輸入新密碼</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Choose a new password</source>
+        <translation>設定新密碼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Paste the reset token from the email and choose a new password.</source>
+        <translation>請貼上郵件中的重設權杖，並設定新密碼。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reset &amp;token:</source>
+        <translation>重設權杖(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set new password</source>
+        <translation>設定新密碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset token</source>
+        <translation>重設權杖</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the new password</source>
+        <translation>設定新密碼</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Set up your password</source>
+        <translation>設定您的密碼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your account was created for you. Paste the setup id from the welcome email and choose your password.</source>
+        <translation>您的帳號已建立。請貼上歡迎郵件中的設定 ID，並設定您的密碼。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Setup &amp;id:</source>
+        <translation>設定 ID(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set password</source>
+        <translation>設定密碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Setup session id</source>
+        <translation>設定工作階段 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the password</source>
+        <translation>設定密碼</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Signed in</source>
+        <translation>已登入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opening the program…</source>
+        <translation>正在開啟程式…</translation>
+    </message>
+</context>
+<context>
+    <name>SignInValidation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/validation.py" line="+20"/>
+        <source>Enter your email address.</source>
+        <translation>請輸入電子郵件地址。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The email address is not valid: it needs a name, an @ and a domain.</source>
+        <translation>電子郵件地址無效：需包含名稱、@ 和網域。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter your password.</source>
+        <translation>請輸入密碼。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter the verification code.</source>
+        <translation>請輸入驗證碼。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Enter a new password.</source>
+        <translation>請輸入新密碼。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new password must have at least %1 characters.</source>
+        <translation>新密碼至少需要 %1 個字元。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Type the new password a second time to confirm it.</source>
+        <translation>請再次輸入新密碼以確認。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The two new passwords do not match.</source>
+        <translation>兩次輸入的新密碼不一致。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>At least %1 characters.</source>
+        <translation>至少 %1 個字元。</translation>
+    </message>
+</context>
+<context>
+    <name>SignInWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+287"/>
+        <source>The built-in sandbox accepts the token already filled in.</source>
+        <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <translation>內建沙箱接受已預先填入的權杖。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Unlock — Portal Admin</source>
+        <translation>解除鎖定 — Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign in — Portal Admin</source>
+        <translation>登入 — Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Demo mailbox…</source>
+        <translation>示範信箱…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open the demo mailbox</source>
+        <translation>開啟示範信箱</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign-in steps</source>
+        <translation>登入步驟</translation>
+    </message>
+</context>
 </TS>

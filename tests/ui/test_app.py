@@ -223,6 +223,7 @@ def test_language_switch_at_run_time(
     workspace = run(loop, sign_in(program))
     window = workspace.window
     assert window.account_label.text().endswith("System portal")
+    assert window.request_label.text() == "Last request id:"
     calls: list[int] = []
     original = window.retranslateUi
 
@@ -248,6 +249,9 @@ def test_language_switch_at_run_time(
     assert label.startswith("Sandbox Administrator <admin@sandbox.test>")
     assert not label.endswith("System portal")  # the server's label, now in Japanese
     assert any("\u3040" <= ch <= "\u9fff" for ch in label)
+    # the program's own texts too (translations/portal_admin_ja.ts, compiled by the install)
+    own = window.request_label.text()
+    assert own != "Last request id:" and any("\u3040" <= ch <= "\u9fff" for ch in own)
 
 
 def test_production_changes_are_confirmed(
