@@ -4,693 +4,6 @@
     <context>
         <name />
         <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+199" />
-            <source>Choose an account to see its details.</source>
-            <translation>アカウントを選択すると詳細が表示されます。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+255" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+143" />
-            <source>Id:</source>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+1" />
-            <source>Copy id</source>
-            <translation>ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the account id to the clipboard</source>
-            <translation>アカウント ID をクリップボードにコピーします</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the account id</source>
-            <translation>アカウント ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account id</source>
-            <translation>アカウント ID</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Email:</source>
-            <translation>メールアドレス:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Name:</source>
-            <translation>名前:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+3" />
-            <source>Status:</source>
-            <translation>ステータス:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal:</source>
-            <translation>ポータル:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Phone:</source>
-            <translation>電話番号:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+1" />
-            <source>Remark:</source>
-            <translation>備考:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language:</source>
-            <translation>言語:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zone:</source>
-            <translation>タイムゾーン:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Country:</source>
-            <translation>国:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+2" />
-            <source>Institution:</source>
-            <translation>機関:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7" />
-            <source>Created:</source>
-            <translation>作成日時:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+1" />
-            <source>Updated:</source>
-            <translation>更新日時:</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Edit…</source>
-            <translation>編集…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the account</source>
-            <translation>アカウントを編集</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset password…</source>
-            <translation>パスワードをリセット…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Send a password reset link</source>
-            <translation>パスワード リセット用のリンクを送信</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account</source>
-            <translation>アカウント</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why actions are unavailable</source>
-            <translation>操作できない理由</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>No account chosen</source>
-            <translation>アカウントが選択されていません</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account details</source>
-            <translation>アカウントの詳細</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+53" />
-            <source>“%1” &lt;%2&gt;</source>
-            <translation>「%1」&lt;%2&gt;</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+185" />
-            <source>You cannot change the status of your own account.</source>
-            <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
-            <translation>自分のアカウントのステータスは変更できません。</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Could not change the status of %1</source>
-            <translation>%1 のステータスを変更できませんでした</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>%1: %2 done.</source>
-            <translation>%1：%2しました。</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Reset password</source>
-            <translation>パスワードのリセット</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translation>アカウント %1 にパスワード リセット用のリンクを送信しますか？リンクは %2 宛てにメールで送信されます。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Send reset link</source>
-            <translation>リセットリンクを送信</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Could not reset the password of %1</source>
-            <translation>%1 のパスワードをリセットできませんでした</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>A password reset link was mailed to %1.</source>
-            <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>The account %1 was saved.</source>
-            <translation>アカウント %1 を保存しました。</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Phone</source>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+170" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-12" />
-            <source>Remark</source>
-            <translation>備考</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zone</source>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Country</source>
-            <translation>国</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>%1: %2 → %3</source>
-            <translation>%1：%2 → %3</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <location line="+4" />
-            <source>Save changes</source>
-            <translation>変更の保存</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Save these changes to the account %1?</source>
-            <translation>アカウント %1 にこれらの変更を保存しますか？</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>Could not save the account %1</source>
-            <translation>アカウント %1 を保存できませんでした</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-28" />
-            <source>The name is required.</source>
-            <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
-            <translation>名前は必須です。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Nothing has changed.</source>
-            <translation>変更はありません。</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Edit account</source>
-            <translation>アカウントの編集</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the account %1</source>
-            <translation>アカウント %1 の編集</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Name:</source>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Account name</source>
-            <translation>アカウント名</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Phone:</source>
-            <translation>電話番号(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Phone number</source>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-11" />
-            <source>&amp;Remark:</source>
-            <translation>備考(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Language:</source>
-            <translation>言語(&amp;L):</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default language</source>
-            <translation>既定の言語</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Time zone:</source>
-            <translation>タイムゾーン(&amp;T):</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default time zone</source>
-            <translation>既定のタイムゾーン</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Country:</source>
-            <translation>国(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default country</source>
-            <translation>既定の国</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Type to search; a code not in the list is sent as typed</source>
-            <translation>入力して検索。一覧にないコードは入力したとおりに送信されます</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translation>入力して検索（例：Tokyo、UTC+9）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Type to search, e.g. Japan or JP</source>
-            <translation>入力して検索（例：Japan、JP）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Save the changes</source>
-            <translation>変更を保存</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+116" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account being edited</source>
-            <translation>編集中のアカウント</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+149" />
-            <source>Choose a portal type.</source>
-            <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
-            <translation>ポータル種別を選択してください。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The domain is required.</source>
-            <translation>ドメインは必須です。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The domain is longer than %1 characters.</source>
-            <translation>ドメインは %1 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The remark is longer than %1 characters.</source>
-            <translation>備考は %1 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Create the portal %1.</source>
-            <translation>ポータル %1 を作成します。</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Could not create the portal</source>
-            <translation>ポータルを作成できませんでした</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-183" />
-            <source>%1 of at most %2 characters</source>
-            <translation>%1 / %2 文字</translation>
-        </message>
-        <message>
-            <location line="+158" />
-            <source>The portal %1 was created.</source>
-            <translation>ポータル %1 を作成しました。</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translation>機関のポータルを作成します。サーバーにはポータルを一覧表示する機能がないため、下の表にはこのセッションで作成したポータルのみが表示されます。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>New portal</source>
-            <translation>新しいポータル</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Created portal</source>
-            <translation>作成したポータル</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Type:</source>
-            <translation>種別(&amp;T):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Domain:</source>
-            <translation>ドメイン(&amp;D):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Institution:</source>
-            <translation>機関(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>e.g. portal.example.com (required)</source>
-            <translation>例：portal.example.com（必須）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optional</source>
-            <translation>任意</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optional: empty means your own institution</source>
-            <translation>任意。空欄の場合は自分の機関</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Create portal</source>
-            <translation>ポータルを作成</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Choose a portal type…</source>
-            <translation>ポータル種別を選択…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal type</source>
-            <translation>ポータル種別</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Domain</source>
-            <translation>ドメイン</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Institution id</source>
-            <translation>機関 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Create the portal</source>
-            <translation>ポータルを作成</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why the portal cannot be created yet</source>
-            <translation>ポータルをまだ作成できない理由</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portals created in this session</source>
-            <translation>このセッションで作成したポータル</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portals created in this session:</source>
-            <translation>このセッションで作成したポータル:</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4" />
-            <source>Type:</source>
-            <translation>種別:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Domain:</source>
-            <translation>ドメイン:</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Portals</source>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+49" />
-            <source>“%1”</source>
-            <translation>「%1」</translation>
-        </message>
-        <message>
-            <location line="+119" />
-            <source>Choose a role.</source>
-            <extracomment>The role the detail shows (None: nothing chosen). "loading", "ready", "empty" or "error".</extracomment>
-            <translation>ロールを選択してください。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translation>OWNER ロールは保護されているため、削除できません。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translation>このロールは %n 人のメンバーに割り当てられています。削除する前に、メンバーに別のロールを割り当ててください。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translation>ロール %1 を削除しますか？この操作は元に戻せません。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The server refuses if members still hold the role.</source>
-            <translation>このロールを持つメンバーが残っている場合、サーバーは削除を拒否します。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+2" />
-            <source>Delete role</source>
-            <translation>ロールの削除</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Could not delete the role %1</source>
-            <translation>ロール %1 を削除できませんでした</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The role %1 was deleted.</source>
-            <translation>ロール %1 を削除しました。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-6" />
-            <source>Choose a role to see its permissions.</source>
-            <translation>ロールを選択すると権限が表示されます。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Copy the role id</source>
-            <translation>ロール ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role id</source>
-            <translation>ロール ID</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Description:</source>
-            <translation>説明:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Members:</source>
-            <translation>メンバー:</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Permission codes:</source>
-            <translation>権限コード(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Permission codes</source>
-            <translation>権限コード</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete role…</source>
-            <translation>ロールを削除…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete the role</source>
-            <translation>ロールを削除</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why the role cannot be deleted</source>
-            <translation>ロールを削除できない理由</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role</source>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role details</source>
-            <translation>ロールの詳細</translation>
-        </message>
-        <message>
-            <location line="+80" />
-            <source>Loading…</source>
-            <translation>読み込み中…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The workspace has no roles.</source>
-            <translation>このワークスペースにはロールがありません。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The roles could not be loaded.</source>
-            <translation>ロールを読み込めませんでした。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%n role(s)</source>
-            <translation>%n 件のロール</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Refresh</source>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reload the roles (F5)</source>
-            <translation>ロールを再読み込み (F5)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Refresh the roles</source>
-            <translation>ロールを更新</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+2" />
-            <source>Roles</source>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Number of roles</source>
-            <translation>ロール数</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-14" />
-            <source>Status: %1 → %2</source>
-            <extracomment>The server accepts a reason of at most this many characters.</extracomment>
-            <translation>ステータス：%1 → %2</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>%1サーバー「%2」を変更します。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Reason (optional):</source>
-            <translation>理由（任意）(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why, for the audit trail</source>
-            <translation>監査記録に残す理由</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reason for the status change</source>
-            <translation>ステータス変更の理由</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Question</source>
-            <translation>確認</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Status change</source>
-            <translation>ステータスの変更</translation>
-        </message>
-        <message>
             <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99" />
             <source>DetailPane</source>
             <translation>詳細ペイン</translation>
@@ -735,9 +48,163 @@
         </message>
     </context>
     <context>
+        <name>AccountColumns</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+71" />
+            <source>Country</source>
+            <translation>国</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Created</source>
+            <translation>作成日時</translation>
+        </message>
+        <message>
+            <location line="-53" />
+            <source>Email</source>
+            <translation>メールアドレス</translation>
+        </message>
+        <message>
+            <location line="+69" />
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <location line="-37" />
+            <source>Language</source>
+            <translation>言語</translation>
+        </message>
+        <message>
+            <location line="-25" />
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <location line="+19" />
+            <source>Phone</source>
+            <translation>電話番号</translation>
+        </message>
+        <message>
+            <location line="-6" />
+            <source>Portal</source>
+            <translation>ポータル</translation>
+        </message>
+        <message>
+            <location line="-6" />
+            <source>Status</source>
+            <translation>ステータス</translation>
+        </message>
+        <message>
+            <location line="+25" />
+            <source>Time zone</source>
+            <translation>タイムゾーン</translation>
+        </message>
+        <message>
+            <location line="+22" />
+            <source>Updated</source>
+            <translation>更新日時</translation>
+        </message>
+    </context>
+    <context>
+        <name>AccountFilters</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131" />
+            <source>&amp;Institution:</source>
+            <translation>機関(&amp;I):</translation>
+        </message>
+        <message>
+            <location line="-2" />
+            <source>&amp;Name:</source>
+            <translation>名前(&amp;N):</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>&amp;Portal:</source>
+            <translation>ポータル(&amp;P):</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>A word of the name…</source>
+            <translation>名前の一部…</translation>
+        </message>
+        <message>
+            <location line="+24" />
+            <source>Account filters</source>
+            <translation>アカウントの絞り込み</translation>
+        </message>
+        <message>
+            <location line="-131" />
+            <location line="+112" />
+            <source>Any portal</source>
+            <extracomment>How long typing must pause before the list is queried again.</extracomment>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <location line="-108" />
+            <location line="+109" />
+            <source>Any status</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>Clear every filter</source>
+            <translation>すべての絞り込み条件をクリア</translation>
+        </message>
+        <message>
+            <location line="-15" />
+            <source>Clear filters</source>
+            <translation>条件をクリア</translation>
+        </message>
+        <message>
+            <location line="-18" />
+            <source>E&amp;mail:</source>
+            <translation>メール(&amp;M):</translation>
+        </message>
+        <message>
+            <location line="+20" />
+            <source>Filter by email</source>
+            <translation>メールアドレスで絞り込み</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Filter by institution id</source>
+            <translation>機関 ID で絞り込み</translation>
+        </message>
+        <message>
+            <location line="-2" />
+            <source>Filter by name</source>
+            <translation>名前で絞り込み</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Filter by portal</source>
+            <translation>ポータルで絞り込み</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Filter by status</source>
+            <translation>ステータスで絞り込み</translation>
+        </message>
+        <message>
+            <location line="-16" />
+            <source>Institution id</source>
+            <translation>機関 ID</translation>
+        </message>
+        <message>
+            <location line="-8" />
+            <source>S&amp;tatus:</source>
+            <translation>ステータス(&amp;T):</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Starts with…</source>
+            <translation>前方一致…</translation>
+        </message>
+    </context>
+    <context>
         <name>AccountsPanel</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="-37" />
+            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16" />
             <source>Activate</source>
             <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
             <translation>有効化</translation>
@@ -783,403 +250,410 @@
             <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+264" />
             <source>%1: %2 done.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:255)</translatorcomment>
             <translation>%1：%2しました。</translation>
         </message>
         <message>
+            <location line="+120" />
             <source>%1: %2 → %3</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:354)</translatorcomment>
             <translation>%1：%2 → %3</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194" />
             <source>&amp;Country:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:173)</translatorcomment>
             <translation>国(&amp;C):</translation>
         </message>
         <message>
+            <location line="-8" />
             <source>&amp;Language:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:171)</translatorcomment>
             <translation>言語(&amp;L):</translation>
         </message>
         <message>
+            <location line="-12" />
             <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:168)</translatorcomment>
             <translation>名前(&amp;N):</translation>
         </message>
         <message>
+            <location line="+4" />
             <source>&amp;Phone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:169)</translatorcomment>
             <translation>電話番号(&amp;P):</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119" />
             <source>&amp;Reason (optional):</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:112)</translatorcomment>
             <translation>理由（任意）(&amp;R):</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4" />
             <source>&amp;Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:170)</translatorcomment>
             <translation>備考(&amp;R):</translation>
         </message>
         <message>
+            <location line="+8" />
             <source>&amp;Time zone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:172)</translatorcomment>
             <translation>タイムゾーン(&amp;T):</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69" />
             <source>A password reset link was mailed to %1.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:295)</translatorcomment>
             <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+241" />
             <source>Account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:229)</translatorcomment>
             <translation>アカウント</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27" />
             <source>Account being edited</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:183)</translatorcomment>
             <translation>編集中のアカウント</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7" />
             <source>Account details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:232)</translatorcomment>
             <translation>アカウントの詳細</translation>
         </message>
         <message>
+            <location line="-38" />
             <source>Account id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:204)</translatorcomment>
             <translation>アカウント ID</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+125" />
             <source>Account id to open</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:126)</translatorcomment>
             <translation>開くアカウントの ID</translation>
         </message>
         <message>
+            <location line="-3" />
             <source>Account id, e.g. ACC…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:125)</translatorcomment>
             <translation>アカウント ID（例：ACC…）</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42" />
             <source>Account name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:168)</translatorcomment>
             <translation>アカウント名</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9" />
             <source>Accounts</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:129)</translatorcomment>
             <translation>アカウント</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40" />
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7" />
             <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:182, views/accounts/status_dialog.py:116)</translatorcomment>
             <translation>キャンセル</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10" />
             <source>Choose an account to see its details.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:199)</translatorcomment>
             <translation>アカウントを選択すると詳細が表示されます。</translation>
         </message>
         <message>
+            <location line="+3" />
             <source>Copy id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:201)</translatorcomment>
             <translation>ID をコピー</translation>
         </message>
         <message>
+            <location line="+5" />
             <source>Copy the account id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:203)</translatorcomment>
             <translation>アカウント ID をコピー</translation>
         </message>
         <message>
+            <location line="-3" />
             <source>Copy the account id to the clipboard</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:202)</translatorcomment>
             <translation>アカウント ID をクリップボードにコピーします</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61" />
             <source>Could not change the status of %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:249)</translatorcomment>
             <translation>%1 のステータスを変更できませんでした</translation>
         </message>
         <message>
+            <location line="+51" />
             <source>Could not reset the password of %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:288)</translatorcomment>
             <translation>%1 のパスワードをリセットできませんでした</translation>
         </message>
         <message>
+            <location line="+119" />
             <source>Could not save the account %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:384)</translatorcomment>
             <translation>アカウント %1 を保存できませんでした</translation>
         </message>
         <message>
+            <location line="-45" />
             <source>Country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:350)</translatorcomment>
             <translation>国</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15" />
             <source>Country:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:214)</translatorcomment>
             <translation>国:</translation>
         </message>
         <message>
+            <location line="+2" />
             <source>Created:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:216)</translatorcomment>
             <translation>作成日時:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20" />
             <source>Default country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:173)</translatorcomment>
             <translation>既定の国</translation>
         </message>
         <message>
+            <location line="-8" />
             <source>Default language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:171)</translatorcomment>
             <translation>既定の言語</translation>
         </message>
         <message>
+            <location line="+4" />
             <source>Default time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:172)</translatorcomment>
             <translation>既定のタイムゾーン</translation>
         </message>
         <message>
+            <location line="-26" />
             <source>Edit account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:165)</translatorcomment>
             <translation>アカウントの編集</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11" />
             <source>Edit the account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:226)</translatorcomment>
             <translation>アカウントを編集</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3" />
             <source>Edit the account %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:166)</translatorcomment>
             <translation>アカウント %1 の編集</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2" />
             <source>Edit…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:225)</translatorcomment>
             <translation>編集…</translation>
         </message>
         <message>
+            <location line="-19" />
             <source>Email:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:206)</translatorcomment>
             <translation>メールアドレス:</translation>
         </message>
         <message>
+            <location line="-10" />
             <source>Id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:200)</translatorcomment>
             <translation>ID:</translation>
         </message>
         <message>
+            <location line="+19" />
             <source>Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:215)</translatorcomment>
             <translation>機関:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2" />
             <source>Language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:348)</translatorcomment>
             <translation>言語</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3" />
             <source>Language:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:212)</translatorcomment>
             <translation>言語:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3" />
             <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:345)</translatorcomment>
             <translation>名前</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5" />
             <source>Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:207)</translatorcomment>
             <translation>名前:</translation>
         </message>
         <message>
+            <location line="+33" />
             <source>No account chosen</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:231)</translatorcomment>
             <translation>アカウントが選択されていません</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24" />
             <source>Nothing has changed.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:144)</translatorcomment>
             <translation>変更はありません。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4" />
             <source>Open</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:127)</translatorcomment>
             <translation>開く</translation>
         </message>
         <message>
+            <location line="-7" />
             <source>Open by &amp;id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:124)</translatorcomment>
+            <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
             <translation>ID で開く(&amp;I):</translation>
         </message>
         <message>
+            <location line="+9" />
             <source>Open the account with this id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:128)</translatorcomment>
             <translation>この ID のアカウントを開く</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1" />
             <source>Phone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:346)</translatorcomment>
             <translation>電話番号</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35" />
             <source>Phone number</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:169)</translatorcomment>
             <translation>電話番号</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30" />
             <source>Phone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:210)</translatorcomment>
             <translation>電話番号:</translation>
         </message>
         <message>
+            <location line="-1" />
             <source>Portal:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:209)</translatorcomment>
             <translation>ポータル:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4" />
             <source>Question</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:118)</translatorcomment>
             <translation>確認</translation>
         </message>
         <message>
+            <location line="-2" />
             <source>Reason for the status change</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:117)</translatorcomment>
             <translation>ステータス変更の理由</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1" />
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4" />
             <source>Remark</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:347, views/accounts/edit_dialog.py:170)</translatorcomment>
             <translation>備考</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2" />
             <source>Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:211)</translatorcomment>
             <translation>備考:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91" />
             <source>Reset password</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:272)</translatorcomment>
             <translation>パスワードのリセット</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19" />
             <source>Reset password…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:227)</translatorcomment>
             <translation>パスワードをリセット…</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108" />
+            <location line="+9" />
             <source>Save changes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:359, views/accounts/accounts_controller.py:363)</translatorcomment>
             <translation>変更の保存</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30" />
             <source>Save the changes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:181)</translatorcomment>
             <translation>変更を保存</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7" />
             <source>Save these changes to the account %1?</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:360)</translatorcomment>
             <translation>アカウント %1 にこれらの変更を保存しますか？</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3" />
             <source>Send a password reset link</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:228)</translatorcomment>
             <translation>パスワード リセット用のリンクを送信</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108" />
             <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:274)</translatorcomment>
             <translation>アカウント %1 にパスワード リセット用のリンクを送信しますか？リンクは %2 宛てにメールで送信されます。</translation>
         </message>
         <message>
+            <location line="+7" />
             <source>Send reset link</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:278)</translatorcomment>
             <translation>リセットリンクを送信</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3" />
             <source>Status change</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:119)</translatorcomment>
             <translation>ステータスの変更</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25" />
             <source>Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:208)</translatorcomment>
             <translation>ステータス:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28" />
             <source>Status: %1 → %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:102)</translatorcomment>
+            <extracomment>The server accepts a reason of at most this many characters.</extracomment>
             <translation>ステータス：%1 → %2</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51" />
             <source>The account %1 was saved.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:320)</translatorcomment>
             <translation>アカウント %1 を保存しました。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71" />
             <source>The name is required.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:142)</translatorcomment>
+            <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
             <translation>名前は必須です。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8" />
             <source>This changes the %1 server “%2”.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:107)</translatorcomment>
             <translation>%1サーバー「%2」を変更します。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33" />
             <source>Time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:349)</translatorcomment>
             <translation>タイムゾーン</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5" />
             <source>Time zone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:213)</translatorcomment>
             <translation>タイムゾーン:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68" />
             <source>Type to search, e.g. Japan or JP</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:180)</translatorcomment>
             <translation>入力して検索（例：Japan、JP）</translation>
         </message>
         <message>
+            <location line="-3" />
             <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:179)</translatorcomment>
             <translation>入力して検索（例：Tokyo、UTC+9）</translation>
         </message>
         <message>
+            <location line="-5" />
             <source>Type to search; a code not in the list is sent as typed</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:178)</translatorcomment>
             <translation>入力して検索。一覧にないコードは入力したとおりに送信されます</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4" />
             <source>Updated:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:217)</translatorcomment>
             <translation>更新日時:</translation>
         </message>
         <message>
+            <location line="+20" />
             <source>Why actions are unavailable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:230)</translatorcomment>
             <translation>操作できない理由</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11" />
             <source>Why, for the audit trail</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:113)</translatorcomment>
             <translation>監査記録に残す理由</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193" />
             <source>You cannot change the status of your own account.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:185)</translatorcomment>
+            <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
             <translation>自分のアカウントのステータスは変更できません。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19" />
             <source>“%1” &lt;%2&gt;</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_text.py:53)</translatorcomment>
             <translation>「%1」&lt;%2&gt;</translation>
         </message>
     </context>
@@ -1218,7 +692,7 @@
             <translation>見つかりません（コード 4040）。</translation>
         </message>
         <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-156" />
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30" />
             <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
             <extracomment>Domain and remark limits (section 8).</extracomment>
             <translation>サーバーがポータルを受け付けませんでした（コード 4000）。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
@@ -1234,7 +708,7 @@
             <translation>機関が見つかりません（コード 4040）。機関 ID を確認するか、空欄にして自分の機関を使用してください。</translation>
         </message>
         <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-193" />
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27" />
             <source>The server refused: the OWNER role is protected and can never be deleted.</source>
             <extracomment>The 409 answers of role deletion, explained.</extracomment>
             <translation>サーバーが拒否しました。OWNER ロールは保護されているため、削除できません。</translation>
@@ -1253,87 +727,73 @@
     <context>
         <name>BackupCodesDialog</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+204" />
+            <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+200" />
             <source>&amp;Copy</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:180)</translatorcomment>
             <translation>コピー(&amp;C)</translation>
         </message>
         <message>
             <location line="+4" />
             <source>&amp;Save…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:182)</translatorcomment>
             <translation>保存(&amp;S)…</translation>
         </message>
         <message>
             <location line="+4" />
             <source>Backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:184)</translatorcomment>
             <translation>バックアップコード</translation>
         </message>
         <message>
             <location line="-85" />
             <source>Copied to the clipboard.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:121)</translatorcomment>
             <translation>クリップボードにコピーしました。</translation>
         </message>
         <message>
             <location line="+79" />
             <source>Copy the codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:181)</translatorcomment>
             <translation>コードをコピー</translation>
         </message>
         <message>
             <location line="-39" />
             <source>Could not save the file: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:154)</translatorcomment>
             <translation>ファイルを保存できませんでした：%1</translation>
         </message>
         <message>
             <location line="+30" />
             <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:174)</translatorcomment>
             <translation>これらのコードは安全な場所に保管してください。他の方法が使えないとき、各コードで 1 回だけサインインできます。コードが表示されるのは今回のみで、このウィンドウを閉じると再表示できません。以前のコードは使用できなくなりました。</translation>
         </message>
         <message>
             <location line="-2" />
             <source>New backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:172)</translatorcomment>
             <translation>新しいバックアップコード</translation>
         </message>
         <message>
             <location line="-60" />
             <source>Save backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:126)</translatorcomment>
             <translation>バックアップコードの保存</translation>
         </message>
         <message>
             <location line="+75" />
             <source>Save the codes to a file</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:183)</translatorcomment>
             <translation>コードをファイルに保存</translation>
         </message>
         <message>
             <location line="-36" />
             <source>Saved to %1 (readable by you only).</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:156)</translatorcomment>
             <translation>%1 に保存しました（あなただけが読み取れます）。</translation>
         </message>
         <message>
             <location line="+39" />
             <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:185)</translatorcomment>
             <translation>ステータス</translation>
         </message>
         <message>
             <location line="-97" />
             <source>System Portal backup codes (each works once)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:114)</translatorcomment>
             <translation>System Portal バックアップコード（各コードは 1 回のみ使用可）</translation>
         </message>
         <message>
             <location line="+24" />
             <source>Text files (*.txt)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:129)</translatorcomment>
             <translation>テキスト ファイル (*.txt)</translation>
         </message>
     </context>
@@ -1423,103 +883,145 @@
         </message>
     </context>
     <context>
+        <name>ChannelColumns</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+101" />
+            <source>Active</source>
+            <translation>有効</translation>
+        </message>
+        <message>
+            <location line="-51" />
+            <source>Category</source>
+            <translation>カテゴリ</translation>
+        </message>
+        <message>
+            <location line="+43" />
+            <source>Created</source>
+            <translation>作成日時</translation>
+        </message>
+        <message>
+            <location line="-31" />
+            <source>Default</source>
+            <translation>既定</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Delivers via</source>
+            <translation>配信方法</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Description</source>
+            <translation>説明</translation>
+        </message>
+        <message>
+            <location line="+28" />
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <location line="-34" />
+            <source>Institution</source>
+            <translation>機関</translation>
+        </message>
+        <message>
+            <location line="-30" />
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Status</source>
+            <translation>ステータス</translation>
+        </message>
+        <message>
+            <location line="+30" />
+            <source>Updated</source>
+            <translation>更新日時</translation>
+        </message>
+    </context>
+    <context>
         <name>ChannelDialog</name>
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304" />
             <source>&amp;Category:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:295)</translatorcomment>
             <translation>カテゴリ(&amp;C):</translation>
         </message>
         <message>
             <location line="+2" />
             <source>&amp;Description:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:297)</translatorcomment>
             <translation>説明(&amp;D):</translation>
         </message>
         <message>
             <location line="-1" />
             <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:296)</translatorcomment>
             <translation>機関(&amp;I):</translation>
         </message>
         <message>
             <location line="-2" />
             <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:294)</translatorcomment>
             <translation>名前(&amp;N):</translation>
         </message>
         <message>
             <location line="+32" />
             <source>&amp;Test connection</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:318)</translatorcomment>
             <translation>接続テスト(&amp;T)</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Ask the server to check the mail-server settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:320)</translatorcomment>
             <translation>メールサーバーの設定をサーバーで確認します</translation>
         </message>
         <message>
             <location line="+13" />
             <location line="+1" />
             <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:328, views/notifications/channel_dialog.py:329)</translatorcomment>
             <translation>キャンセル</translation>
         </message>
         <message>
             <location line="-43" />
             <source>Category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:302)</translatorcomment>
             <translation>カテゴリ</translation>
         </message>
         <message>
             <location line="+36" />
             <source>Checks the mail-server settings with the server, then saves</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:324)</translatorcomment>
             <translation>メールサーバーの設定をサーバーで確認してから保存します</translation>
         </message>
         <message>
             <location line="-147" />
             <source>Choose a category.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:196)</translatorcomment>
             <translation>カテゴリを選択してください。</translation>
         </message>
         <message>
             <location line="+129" />
             <source>Default channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:315)</translatorcomment>
             <translation>既定のチャネル</translation>
         </message>
         <message>
             <location line="-3" />
             <source>Default channel of its category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:314)</translatorcomment>
             <translation>このカテゴリの既定のチャネルにする</translation>
         </message>
         <message>
             <location line="-124" />
             <location line="+111" />
             <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:198, views/notifications/channel_dialog.py:304)</translatorcomment>
             <translation>説明</translation>
         </message>
         <message>
             <location line="-17" />
             <source>Edit channel “%1”</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:289)</translatorcomment>
             <translation>チャネル「%1」の編集</translation>
         </message>
         <message>
             <location line="+63" />
             <source>Input problems</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:331)</translatorcomment>
             <translation>入力内容の問題</translation>
         </message>
         <message>
             <location line="-47" />
             <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:303)</translatorcomment>
             <translation>機関</translation>
         </message>
         <message>
@@ -1527,69 +1029,58 @@
             <location line="+115" />
             <source>Name</source>
             <extracomment>(protocol, keyword arguments of the client's validate operation)</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:194, views/notifications/channel_dialog.py:301)</translatorcomment>
             <translation>名前</translation>
         </message>
         <message>
             <location line="-17" />
             <source>New notification channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:287)</translatorcomment>
             <translation>新しい通知チャネル</translation>
         </message>
         <message>
             <location line="+14" />
             <source>S&amp;tatus:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:298)</translatorcomment>
             <translation>ステータス(&amp;T):</translation>
         </message>
         <message>
             <location line="+37" />
             <location line="+1" />
             <source>Save</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:321, views/notifications/channel_dialog.py:322)</translatorcomment>
             <translation>保存</translation>
         </message>
         <message>
             <location line="+11" />
             <source>Server check</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:330)</translatorcomment>
             <translation>サーバーでの確認</translation>
         </message>
         <message>
             <location line="-25" />
             <location line="+2" />
             <source>Settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:316, views/notifications/channel_dialog.py:317)</translatorcomment>
             <translation>設定</translation>
         </message>
         <message>
             <location line="-19" />
             <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:305)</translatorcomment>
             <translation>ステータス</translation>
         </message>
         <message>
             <location line="+23" />
             <source>Test connection</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:319)</translatorcomment>
             <translation>接続テスト</translation>
         </message>
         <message>
             <location line="-14" />
             <source>Your institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:313)</translatorcomment>
             <translation>自分の機関</translation>
         </message>
         <message>
             <location line="-46" />
             <source>✔ %1 check passed: %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:271)</translatorcomment>
             <translation>✔ %1 の確認に成功しました：%2</translation>
         </message>
         <message>
             <location line="+2" />
             <source>✘ %1 check failed: %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:273)</translatorcomment>
             <translation>✘ %1 の確認に失敗しました：%2</translation>
         </message>
     </context>
@@ -1598,76 +1089,64 @@
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237" />
             <source>&amp;From address:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:204)</translatorcomment>
             <translation>送信元アドレス(&amp;F):</translation>
         </message>
         <message>
             <location line="-20" />
             <source>&amp;Host:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:199)</translatorcomment>
             <translation>ホスト(&amp;H):</translation>
         </message>
         <message>
             <location line="+4" />
             <source>&amp;Port:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:200)</translatorcomment>
             <translation>ポート(&amp;P):</translation>
         </message>
         <message>
             <location line="+168" />
             <source>&amp;Provider:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:330)</translatorcomment>
             <translation>プロバイダー(&amp;P):</translation>
         </message>
         <message>
             <location line="-164" />
             <source>&amp;Security:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:201)</translatorcomment>
             <translation>セキュリティ(&amp;S):</translation>
         </message>
         <message>
             <location line="+224" />
             <source>&amp;URL:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:377)</translatorcomment>
             <translation>URL(&amp;U):</translation>
         </message>
         <message>
             <location line="-220" />
             <source>&amp;Username:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:202)</translatorcomment>
             <translation>ユーザー名(&amp;U):</translation>
         </message>
         <message>
             <location line="+161" />
             <source>API &amp;key:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:330)</translatorcomment>
             <translation>API キー(&amp;K):</translation>
         </message>
         <message>
             <location line="-14" />
             <location line="+19" />
             <source>API key</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:323, views/notifications/settings_forms.py:331)</translatorcomment>
             <translation>API キー</translation>
         </message>
         <message>
             <location line="-154" />
             <source>From &amp;name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:205)</translatorcomment>
             <translation>送信者名(&amp;N):</translation>
         </message>
         <message>
             <location line="-38" />
             <location line="+35" />
             <source>From address</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:193, views/notifications/settings_forms.py:204)</translatorcomment>
             <translation>送信元アドレス</translation>
         </message>
         <message>
             <location line="-30" />
             <location line="+34" />
             <source>From name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:194, views/notifications/settings_forms.py:205)</translatorcomment>
             <translation>送信者名</translation>
         </message>
         <message>
@@ -1675,144 +1154,121 @@
             <location line="+30" />
             <source>Host</source>
             <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:188, views/notifications/settings_forms.py:199)</translatorcomment>
             <translation>ホスト</translation>
         </message>
         <message>
             <location line="+30" />
             <source>IMAP</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:207)</translatorcomment>
             <translation>IMAP</translation>
         </message>
         <message>
             <location line="+77" />
             <source>Incoming mail (IMAP)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:278)</translatorcomment>
             <translation>受信メール (IMAP)</translation>
         </message>
         <message>
             <location line="-62" />
             <source>None (unencrypted)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:219)</translatorcomment>
             <translation>なし（暗号化なし）</translation>
         </message>
         <message>
             <location line="+59" />
             <source>Outgoing mail (SMTP)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:277)</translatorcomment>
             <translation>送信メール (SMTP)</translation>
         </message>
         <message>
             <location line="-89" />
             <source>Pass&amp;word:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:203)</translatorcomment>
             <translation>パスワード(&amp;W):</translation>
         </message>
         <message>
             <location line="-36" />
             <location line="+37" />
             <source>Password</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:191, views/notifications/settings_forms.py:203)</translatorcomment>
             <translation>パスワード</translation>
         </message>
         <message>
             <location line="-12" />
             <source>Port</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:200)</translatorcomment>
             <translation>ポート</translation>
         </message>
         <message>
             <location line="+150" />
             <location line="+22" />
             <source>Provider</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:321, views/notifications/settings_forms.py:331)</translatorcomment>
             <translation>プロバイダー</translation>
         </message>
         <message>
             <location line="-148" />
             <source>SMTP</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:207)</translatorcomment>
             <translation>SMTP</translation>
         </message>
         <message>
             <location line="+14" />
             <source>STARTTLS (upgrade to encryption)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:218)</translatorcomment>
             <translation>STARTTLS（接続後に暗号化）</translation>
         </message>
         <message>
             <location line="-34" />
             <source>Security</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:201)</translatorcomment>
             <translation>セキュリティ</translation>
         </message>
         <message>
             <location line="+165" />
             <source>Sender &amp;id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:330)</translatorcomment>
             <translation>送信者 ID(&amp;I):</translation>
         </message>
         <message>
             <location line="-12" />
             <location line="+17" />
             <source>Sender id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:324, views/notifications/settings_forms.py:331)</translatorcomment>
             <translation>送信者 ID</translation>
         </message>
         <message>
             <location line="+98" />
             <source>Settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:416)</translatorcomment>
             <translation>設定</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Settings (JSON)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:419)</translatorcomment>
             <translation>設定 (JSON)</translation>
         </message>
         <message>
             <location line="-49" />
             <source>Signing &amp;secret:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:377)</translatorcomment>
             <translation>署名シークレット(&amp;S):</translation>
         </message>
         <message>
             <location line="+4" />
             <source>Signing secret</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:378)</translatorcomment>
             <translation>署名シークレット</translation>
         </message>
         <message>
             <location line="+49" />
             <source>Stored secrets show as %1; leave them so to keep them.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:422)</translatorcomment>
             <translation>保存済みのシークレットは %1 と表示されます。変更しない場合はそのままにしてください。</translation>
         </message>
         <message>
             <location line="-244" />
             <source>TLS (encrypted from the start)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:217)</translatorcomment>
             <translation>TLS（最初から暗号化）</translation>
         </message>
         <message>
             <location line="+180" />
             <location line="+14" />
             <source>URL</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:372, views/notifications/settings_forms.py:378)</translatorcomment>
             <translation>URL</translation>
         </message>
         <message>
             <location line="-125" />
             <source>Use incoming mail (IMAP)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:279)</translatorcomment>
             <translation>受信メール (IMAP) を使用</translation>
         </message>
         <message>
             <location line="-137" />
             <location line="+39" />
             <source>Username</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:189, views/notifications/settings_forms.py:202)</translatorcomment>
             <translation>ユーザー名</translation>
         </message>
     </context>
@@ -1835,131 +1291,169 @@
         </message>
     </context>
     <context>
+        <name>ChannelTypeColumns</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25" />
+            <source>Code</source>
+            <translation>コード</translation>
+        </message>
+        <message>
+            <location line="+51" />
+            <source>Created</source>
+            <translation>作成日時</translation>
+        </message>
+        <message>
+            <location line="-32" />
+            <source>Description</source>
+            <translation>説明</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Display order</source>
+            <translation>表示順</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Enabled</source>
+            <translation>有効</translation>
+        </message>
+        <message>
+            <location line="+21" />
+            <source>Icon</source>
+            <translation>アイコン</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <location line="-53" />
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Status</source>
+            <translation>ステータス</translation>
+        </message>
+        <message>
+            <location line="+19" />
+            <source>Updated</source>
+            <translation>更新日時</translation>
+        </message>
+        <message>
+            <location line="-38" />
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+    </context>
+    <context>
         <name>ChannelTypeDialog</name>
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208" />
             <source>&amp;Code:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:195)</translatorcomment>
             <translation>コード(&amp;C):</translation>
         </message>
         <message>
             <location line="+2" />
             <source>&amp;Description:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:197)</translatorcomment>
             <translation>説明(&amp;D):</translation>
         </message>
         <message>
             <location line="+2" />
             <source>&amp;Icon URL:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:199)</translatorcomment>
             <translation>アイコン URL(&amp;I):</translation>
         </message>
         <message>
             <location line="-3" />
             <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:196)</translatorcomment>
             <translation>名前(&amp;N):</translation>
         </message>
         <message>
             <location line="+23" />
             <source>Automatic</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:216)</translatorcomment>
             <translation>自動</translation>
         </message>
         <message>
             <location line="+8" />
             <location line="+2" />
             <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:221, views/notifications/type_dialog.py:222)</translatorcomment>
             <translation>キャンセル</translation>
         </message>
         <message>
             <location line="-26" />
             <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:203)</translatorcomment>
             <translation>コード</translation>
         </message>
         <message>
             <location line="-74" />
             <location line="+76" />
             <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:138, views/notifications/type_dialog.py:205)</translatorcomment>
             <translation>説明</translation>
         </message>
         <message>
             <location line="-7" />
             <source>Display &amp;order:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:198)</translatorcomment>
             <translation>表示順(&amp;O):</translation>
         </message>
         <message>
             <location line="+8" />
             <source>Display order</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:206)</translatorcomment>
             <translation>表示順</translation>
         </message>
         <message>
             <location line="-6" />
             <source>E&amp;xtra settings (JSON):</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:200)</translatorcomment>
             <translation>追加設定 (JSON)(&amp;X):</translation>
         </message>
         <message>
             <location line="-10" />
             <source>Edit channel type %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:192)</translatorcomment>
             <translation>チャネルタイプ %1 の編集</translation>
         </message>
         <message>
             <location line="-53" />
             <location line="+71" />
             <source>Extra settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:141, views/notifications/type_dialog.py:208)</translatorcomment>
             <translation>追加設定</translation>
         </message>
         <message>
             <location line="-74" />
             <location line="+73" />
             <source>Icon URL</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:140, views/notifications/type_dialog.py:207)</translatorcomment>
             <translation>アイコン URL</translation>
         </message>
         <message>
             <location line="+25" />
             <source>Input problems</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:223)</translatorcomment>
             <translation>入力内容の問題</translation>
         </message>
         <message>
             <location line="-108" />
             <location line="+80" />
             <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:136, views/notifications/type_dialog.py:204)</translatorcomment>
             <translation>名前</translation>
         </message>
         <message>
             <location line="-16" />
             <source>New channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:190)</translatorcomment>
             <translation>新しいチャネルタイプ</translation>
         </message>
         <message>
             <location line="+35" />
             <source>Optional, for example {"retries": 3}</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:218)</translatorcomment>
             <translation>任意。例：{"retries": 3}</translation>
         </message>
         <message>
             <location line="+2" />
             <location line="+1" />
             <source>Save</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:219, views/notifications/type_dialog.py:220)</translatorcomment>
             <translation>保存</translation>
         </message>
         <message>
             <location line="-10" />
             <source>e.g. TEAMS_CHAT</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:215)</translatorcomment>
             <translation>例：TEAMS_CHAT</translation>
         </message>
     </context>
@@ -1968,224 +1462,187 @@
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188" />
             <source>&amp;Code:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:171)</translatorcomment>
             <translation>コード(&amp;C):</translation>
         </message>
         <message>
             <location line="+31" />
             <source>&amp;Delete…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:182)</translatorcomment>
             <translation>削除(&amp;D)…</translation>
         </message>
         <message>
             <location line="-5" />
             <source>&amp;Edit…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:181)</translatorcomment>
             <translation>編集(&amp;E)…</translation>
         </message>
         <message>
             <location line="-12" />
             <source>&amp;Enabled only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:177)</translatorcomment>
             <translation>有効のみ(&amp;E)</translation>
         </message>
         <message>
             <location line="+7" />
             <source>&amp;New…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:180)</translatorcomment>
             <translation>新規(&amp;N)…</translation>
         </message>
         <message>
             <location line="-20" />
             <source>&amp;Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:172)</translatorcomment>
             <translation>ステータス(&amp;S):</translation>
         </message>
         <message>
             <location line="+2" />
             <source>Any code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:173)</translatorcomment>
             <translation>すべて</translation>
         </message>
         <message>
             <location line="-73" />
             <location line="+82" />
             <source>Any status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:117, views/notifications/types_panel.py:176)</translatorcomment>
             <translation>すべて</translation>
         </message>
         <message>
             <location line="-53" />
             <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:145)</translatorcomment>
             <translation>コード</translation>
         </message>
         <message>
             <location line="+126" />
             <source>Could not create the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:234)</translatorcomment>
             <translation>チャネルタイプを作成できませんでした</translation>
         </message>
         <message>
             <location line="+95" />
             <source>Could not delete the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:318)</translatorcomment>
             <translation>チャネルタイプを削除できませんでした</translation>
         </message>
         <message>
             <location line="-50" />
             <source>Could not disable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:275)</translatorcomment>
             <translation>チャネルタイプを無効にできませんでした</translation>
         </message>
         <message>
             <location line="+7" />
             <source>Could not enable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:280)</translatorcomment>
             <translation>チャネルタイプを有効にできませんでした</translation>
         </message>
         <message>
             <location line="-44" />
             <source>Could not save the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:240)</translatorcomment>
             <translation>チャネルタイプを保存できませんでした</translation>
         </message>
         <message>
             <location line="-117" />
             <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:153)</translatorcomment>
             <translation>作成日時</translation>
         </message>
         <message>
             <location line="+193" />
             <source>Delete</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:307)</translatorcomment>
             <translation>削除</translation>
         </message>
         <message>
             <location line="-9" />
             <source>Delete channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:301)</translatorcomment>
             <translation>チャネルタイプの削除</translation>
         </message>
         <message>
             <location line="-128" />
             <source>Delete the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:182)</translatorcomment>
             <translation>チャネルタイプを削除</translation>
         </message>
         <message>
             <location line="+130" />
             <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:303)</translatorcomment>
             <translation>チャネルタイプ「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
         </message>
         <message>
             <location line="-196" />
             <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:148)</translatorcomment>
             <translation>説明</translation>
         </message>
         <message>
             <location line="+21" />
             <source>Disable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:163)</translatorcomment>
             <translation>無効にする</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Disable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:165)</translatorcomment>
             <translation>チャネルタイプを無効にする</translation>
         </message>
         <message>
             <location line="-21" />
             <source>Display order</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:150)</translatorcomment>
             <translation>表示順</translation>
         </message>
         <message>
             <location line="+56" />
             <source>Edit the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:181)</translatorcomment>
             <translation>チャネルタイプを編集</translation>
         </message>
         <message>
             <location line="-38" />
             <source>Enable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:163)</translatorcomment>
             <translation>有効にする</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Enable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:165)</translatorcomment>
             <translation>チャネルタイプを有効にする</translation>
         </message>
         <message>
             <location line="+22" />
             <source>Enabled only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:178)</translatorcomment>
             <translation>有効のみ</translation>
         </message>
         <message>
             <location line="-41" />
             <source>Extra settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:152)</translatorcomment>
             <translation>追加設定</translation>
         </message>
         <message>
             <location line="+31" />
             <source>Filter by code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:174)</translatorcomment>
             <translation>コードで絞り込み</translation>
         </message>
         <message>
             <location line="+3" />
             <source>Filter by status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:175)</translatorcomment>
             <translation>ステータスで絞り込み</translation>
         </message>
         <message>
             <location line="-35" />
             <source>Icon URL</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:151)</translatorcomment>
             <translation>アイコン URL</translation>
         </message>
         <message>
             <location line="+4" />
             <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:155)</translatorcomment>
             <translation>ID</translation>
         </message>
         <message>
             <location line="-14" />
             <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:147)</translatorcomment>
             <translation>名前</translation>
         </message>
         <message>
             <location line="+58" />
             <source>New channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:180)</translatorcomment>
             <translation>新しいチャネルタイプ</translation>
         </message>
         <message>
             <location line="-53" />
             <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:149)</translatorcomment>
             <translation>ステータス</translation>
         </message>
         <message>
             <location line="+8" />
             <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:154)</translatorcomment>
             <translation>更新日時</translation>
         </message>
         <message>
             <location line="-16" />
             <source>Value</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:146)</translatorcomment>
             <translation>値</translation>
         </message>
     </context>
@@ -2194,256 +1651,214 @@
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+232" />
             <source>&amp;Active only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:195)</translatorcomment>
             <translation>有効のみ(&amp;A)</translation>
         </message>
         <message>
             <location line="-22" />
             <source>&amp;Category:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:185)</translatorcomment>
             <translation>カテゴリ(&amp;C):</translation>
         </message>
         <message>
             <location line="+39" />
             <source>&amp;Delete…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:200)</translatorcomment>
             <translation>削除(&amp;D)…</translation>
         </message>
         <message>
             <location line="-5" />
             <source>&amp;Edit…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:199)</translatorcomment>
             <translation>編集(&amp;E)…</translation>
         </message>
         <message>
             <location line="-35" />
             <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:185)</translatorcomment>
             <translation>機関(&amp;I):</translation>
         </message>
         <message>
             <location line="+30" />
             <source>&amp;New…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:198)</translatorcomment>
             <translation>新規(&amp;N)…</translation>
         </message>
         <message>
             <location line="-28" />
             <source>&amp;Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:185)</translatorcomment>
             <translation>ステータス(&amp;S):</translation>
         </message>
         <message>
             <location line="-16" />
             <source>Activate</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:175)</translatorcomment>
             <translation>有効化</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Activate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:177)</translatorcomment>
             <translation>チャネルを有効化</translation>
         </message>
         <message>
             <location line="+34" />
             <source>Active only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:196)</translatorcomment>
             <translation>有効のみ</translation>
         </message>
         <message>
             <location line="-99" />
             <location line="+91" />
             <source>Any category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:133, views/notifications/channels_panel.py:192)</translatorcomment>
             <translation>すべて</translation>
         </message>
         <message>
             <location line="-9" />
             <source>Any institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:189)</translatorcomment>
             <translation>すべて</translation>
         </message>
         <message>
             <location line="-74" />
             <location line="+88" />
             <source>Any status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:138, views/notifications/channels_panel.py:194)</translatorcomment>
             <translation>すべて</translation>
         </message>
         <message>
             <location line="-65" />
             <source>Category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:159)</translatorcomment>
             <translation>カテゴリ</translation>
         </message>
         <message>
             <location line="+272" />
             <source>Could not activate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:379)</translatorcomment>
             <translation>チャネルを有効化できませんでした</translation>
         </message>
         <message>
             <location line="-84" />
             <source>Could not check the %1 settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:298)</translatorcomment>
             <translation>%1 の設定を確認できませんでした</translation>
         </message>
         <message>
             <location line="+46" />
             <source>Could not create the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:342)</translatorcomment>
             <translation>チャネルを作成できませんでした</translation>
         </message>
         <message>
             <location line="+33" />
             <source>Could not deactivate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:375)</translatorcomment>
             <translation>チャネルを無効化できませんでした</translation>
         </message>
         <message>
             <location line="+47" />
             <source>Could not delete the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:416)</translatorcomment>
             <translation>チャネルを削除できませんでした</translation>
         </message>
         <message>
             <location line="-190" />
             <source>Could not load the categories</source>
             <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:238)</translatorcomment>
             <translation>カテゴリを読み込めませんでした</translation>
         </message>
         <message>
             <location line="+116" />
             <source>Could not save the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:348)</translatorcomment>
             <translation>チャネルを保存できませんでした</translation>
         </message>
         <message>
             <location line="-225" />
             <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:164)</translatorcomment>
             <translation>作成日時</translation>
         </message>
         <message>
             <location line="+12" />
             <source>Deactivate</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:175)</translatorcomment>
             <translation>無効化</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Deactivate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:177)</translatorcomment>
             <translation>チャネルを無効化</translation>
         </message>
         <message>
             <location line="-27" />
             <source>Default</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:161)</translatorcomment>
             <translation>既定</translation>
         </message>
         <message>
             <location line="+297" />
             <source>Delete</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:404)</translatorcomment>
             <translation>削除</translation>
         </message>
         <message>
             <location line="-9" />
             <source>Delete channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:398)</translatorcomment>
             <translation>チャネルの削除</translation>
         </message>
         <message>
             <location line="-209" />
             <source>Delete the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:200)</translatorcomment>
             <translation>チャネルを削除</translation>
         </message>
         <message>
             <location line="+211" />
             <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:400)</translatorcomment>
             <translation>チャネル「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
         </message>
         <message>
             <location line="-281" />
             <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:163)</translatorcomment>
             <translation>説明</translation>
         </message>
         <message>
             <location line="+65" />
             <source>Edit the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:199)</translatorcomment>
             <translation>チャネルを編集</translation>
         </message>
         <message>
             <location line="-22" />
             <source>Filter by category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:191)</translatorcomment>
             <translation>カテゴリで絞り込み</translation>
         </message>
         <message>
             <location line="-3" />
             <source>Filter by institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:190)</translatorcomment>
             <translation>機関で絞り込み</translation>
         </message>
         <message>
             <location line="+9" />
             <source>Filter by status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:193)</translatorcomment>
             <translation>ステータスで絞り込み</translation>
         </message>
         <message>
             <location line="-46" />
             <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:166)</translatorcomment>
             <translation>ID</translation>
         </message>
         <message>
             <location line="-6" />
             <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:162)</translatorcomment>
             <translation>機関</translation>
         </message>
         <message>
             <location line="-13" />
             <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:158)</translatorcomment>
             <translation>名前</translation>
         </message>
         <message>
             <location line="+76" />
             <source>New channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:198)</translatorcomment>
             <translation>新しいチャネル</translation>
         </message>
         <message>
             <location line="-66" />
             <source>No</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:161)</translatorcomment>
             <translation>いいえ</translation>
         </message>
         <message>
             <location line="-5" />
             <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:160)</translatorcomment>
             <translation>ステータス</translation>
         </message>
         <message>
             <location line="+13" />
             <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:165)</translatorcomment>
             <translation>更新日時</translation>
         </message>
         <message>
             <location line="-10" />
             <source>Yes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:161)</translatorcomment>
             <translation>はい</translation>
         </message>
     </context>
@@ -2494,9 +1909,68 @@
         </message>
     </context>
     <context>
+        <name>ConstantColumns</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+92" />
+            <source>Alpha-2</source>
+            <translation>Alpha-2</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Alpha-3</source>
+            <translation>Alpha-3</translation>
+        </message>
+        <message>
+            <location line="-36" />
+            <source>Code</source>
+            <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
+            <translation>コード</translation>
+        </message>
+        <message>
+            <location line="+22" />
+            <source>Description</source>
+            <translation>説明</translation>
+        </message>
+        <message>
+            <location line="+50" />
+            <source>ISO code</source>
+            <translation>ISO コード</translation>
+        </message>
+        <message>
+            <location line="-57" />
+            <source>Label</source>
+            <translation>ラベル</translation>
+        </message>
+        <message>
+            <location line="+28" />
+            <source>Numeric code</source>
+            <translation>数値コード</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Phone code</source>
+            <translation>国際電話番号</translation>
+        </message>
+        <message>
+            <location line="+14" />
+            <source>UTC offset</source>
+            <translation>UTC オフセット</translation>
+        </message>
+        <message>
+            <location line="-58" />
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <location line="+51" />
+            <source>Zone id</source>
+            <translation>ゾーン ID</translation>
+        </message>
+    </context>
+    <context>
         <name>ConstantLists</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+31" />
+            <location line="-90" />
             <source>Countries</source>
             <extracomment>Readable names of the lists (source texts in context "ConstantLists").</extracomment>
             <translation>国</translation>
@@ -2580,40 +2054,33 @@
     <context>
         <name>ConstantsPanel</name>
         <message>
-            <location line="+206" />
+            <location line="+212" />
             <source>/constants/%1</source>
-            <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:255)</translatorcomment>
             <translation>/constants/%1</translation>
         </message>
         <message>
             <location line="+2" />
             <source>Constant lists</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:256)</translatorcomment>
             <translation>定数リスト</translation>
         </message>
         <message>
             <location line="+9" />
             <source>Constants</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:261)</translatorcomment>
             <translation>定数</translation>
         </message>
         <message>
             <location line="-5" />
             <source>Filter by code, label or description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:259)</translatorcomment>
             <translation>コード、ラベル、説明で絞り込み</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Shown list</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:258)</translatorcomment>
             <translation>表示中のリスト</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Text filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:260)</translatorcomment>
             <translation>テキストで絞り込み</translation>
         </message>
     </context>
@@ -2811,25 +2278,21 @@
         <message>
             <location line="+22" />
             <source>(not set)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:111)</translatorcomment>
             <translation>（未設定）</translation>
         </message>
         <message>
             <location line="-43" />
             <source>Details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:70)</translatorcomment>
             <translation>詳細</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Select a row to see its details.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:69)</translatorcomment>
             <translation>行を選択すると詳細が表示されます。</translation>
         </message>
         <message>
             <location line="+41" />
             <source>•••••• (set)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:109)</translatorcomment>
             <translation>••••••（設定済み）</translation>
         </message>
     </context>
@@ -3076,47 +2539,93 @@
         </message>
     </context>
     <context>
+        <name>InvitationColumns</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+123" />
+            <source>Can be accepted</source>
+            <translation>承諾可否</translation>
+        </message>
+        <message>
+            <location line="-50" />
+            <location line="+63" />
+            <source>Created</source>
+            <translation>作成日時</translation>
+        </message>
+        <message>
+            <location line="-71" />
+            <location line="+50" />
+            <source>Expires</source>
+            <translation>有効期限</translation>
+        </message>
+        <message>
+            <location line="-34" />
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <location line="-44" />
+            <source>Invitee email</source>
+            <translation>招待相手のメールアドレス</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <location line="+57" />
+            <source>Inviter</source>
+            <translation>招待者</translation>
+        </message>
+        <message>
+            <location line="-43" />
+            <location line="+72" />
+            <source>Message</source>
+            <translation>メッセージ</translation>
+        </message>
+        <message>
+            <location line="-79" />
+            <location line="+57" />
+            <source>Status</source>
+            <translation>ステータス</translation>
+        </message>
+        <message>
+            <location line="-14" />
+            <source>Workspace</source>
+            <translation>ワークスペース</translation>
+        </message>
+    </context>
+    <context>
         <name>InvitationDialogs</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228" />
+            <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224" />
             <source> days</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:204)</translatorcomment>
             <translation> 日</translation>
         </message>
         <message>
             <location line="-18" />
             <source>%1 / %2 characters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:190)</translatorcomment>
             <translation>%1 / %2 文字</translation>
         </message>
         <message>
             <location line="+15" />
             <source>&amp;Email:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:201)</translatorcomment>
             <translation>メールアドレス(&amp;E):</translation>
         </message>
         <message>
             <location line="+1" />
             <source>&amp;Message:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:202)</translatorcomment>
             <translation>メッセージ(&amp;M):</translation>
         </message>
         <message>
             <location line="+115" />
             <source>&amp;Reason (optional):</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:289)</translatorcomment>
             <translation>理由（任意）(&amp;R):</translation>
         </message>
         <message>
             <location line="-110" />
             <source>Between %1 and %2 days</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:205)</translatorcomment>
             <translation>%1～%2 日</translation>
         </message>
         <message>
             <location line="+24" />
             <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:212)</translatorcomment>
             <translation>キャンセル</translation>
         </message>
         <message>
@@ -3124,276 +2633,232 @@
             <location line="+33" />
             <location line="+3" />
             <source>Cancel invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:271, views/invitations/dialogs.py:292, views/invitations/dialogs.py:293)</translatorcomment>
             <translation>招待を取り消す</translation>
         </message>
         <message>
             <location line="-33" />
             <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:274)</translatorcomment>
             <translation>%1 への招待を取り消しますか？相手はこの招待を承諾できなくなります。この操作は元に戻せません。</translation>
         </message>
         <message>
             <location line="-95" />
             <source>E&amp;xpires after:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:203)</translatorcomment>
             <translation>有効期間(&amp;X):</translation>
         </message>
         <message>
             <location line="+31" />
             <source>Email problem</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:213)</translatorcomment>
             <translation>メールアドレスの問題</translation>
         </message>
         <message>
             <location line="-218" />
             <source>Enter the email address of the person to invite.</source>
             <extracomment>The sandbox's bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:40)</translatorcomment>
             <translation>招待する相手のメールアドレスを入力してください。</translation>
         </message>
         <message>
             <location line="+25" />
             <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:55)</translatorcomment>
             <translation>エラーコード：%1</translation>
         </message>
         <message>
             <location line="+183" />
             <source>Expiration in days</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:209)</translatorcomment>
             <translation>有効期間（日数）</translation>
         </message>
         <message>
             <location line="+99" />
             <source>For example: sent to the wrong address</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:291)</translatorcomment>
             <translation>例：誤ったアドレスに送信した</translation>
         </message>
         <message>
             <location line="-107" />
             <source>Invitation message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:207)</translatorcomment>
             <translation>招待メッセージ</translation>
         </message>
         <message>
             <location line="+10" />
             <source>Invite</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:210)</translatorcomment>
             <translation>招待</translation>
         </message>
         <message>
             <location line="-26" />
             <source>Invite someone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:200)</translatorcomment>
             <translation>ユーザーを招待</translation>
         </message>
         <message>
             <location line="+13" />
             <source>Invitee email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:206)</translatorcomment>
             <translation>招待相手のメールアドレス</translation>
         </message>
         <message>
             <location line="+120" />
             <location line="+2" />
             <source>Keep invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:294, views/invitations/dialogs.py:295)</translatorcomment>
             <translation>招待を残す</translation>
         </message>
         <message>
             <location line="-116" />
             <source>Optional message shown in the invitation email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:208)</translatorcomment>
             <translation>招待メールに表示されるメッセージ（任意）</translation>
         </message>
         <message>
             <location line="+118" />
             <source>Question</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:296)</translatorcomment>
             <translation>確認</translation>
         </message>
         <message>
             <location line="-17" />
             <source>Reason for cancelling</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:290)</translatorcomment>
             <translation>取り消しの理由</translation>
         </message>
         <message>
             <location line="-275" />
             <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:57)</translatorcomment>
             <translation>リクエスト ID：%1</translation>
         </message>
         <message>
             <location line="+183" />
             <source>Send invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:211)</translatorcomment>
             <translation>招待を送信</translation>
         </message>
         <message>
             <location line="+9" />
             <source>Server error</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:214)</translatorcomment>
             <translation>サーバーエラー</translation>
         </message>
         <message>
             <location line="-216" />
             <source>The email address is longer than %1 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:42)</translatorcomment>
             <translation>メールアドレスは %1 文字以内で入力してください。</translation>
         </message>
         <message>
             <location line="+128" />
             <source>The message is longer than %1 characters.</source>
             <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:159)</translatorcomment>
             <translation>メッセージは %1 文字以内で入力してください。</translation>
         </message>
         <message>
             <location line="+160" />
             <source>This changes the %1 server “%2”.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:284)</translatorcomment>
             <translation>%1サーバー「%2」を変更します。</translation>
         </message>
         <message>
             <location line="-282" />
             <source>This is not a valid email address (expected name@example.com).</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:44)</translatorcomment>
             <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
         </message>
     </context>
     <context>
         <name>Invitations</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+148" />
+            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+54" />
             <source>Yes</source>
             <translation>はい</translation>
         </message>
         <message>
             <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71" />
             <source>%1 (%2)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:68)</translatorcomment>
             <translation>%1 (%2)</translation>
         </message>
         <message>
-            <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+304" />
+            <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+300" />
             <source>All statuses</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:290)</translatorcomment>
             <translation>すべて</translation>
         </message>
         <message>
             <location line="+14" />
             <source>Cancel invitation…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:297)</translatorcomment>
             <translation>招待を取り消す…</translation>
         </message>
         <message>
             <location line="+3" />
             <source>Cancel the selected invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:298)</translatorcomment>
             <translation>選択した招待を取り消す</translation>
         </message>
         <message>
             <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44" />
             <source>Cannot be accepted: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:110)</translatorcomment>
             <translation>承諾不可：%1</translation>
         </message>
         <message>
             <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34" />
             <source>Could not cancel the invitation to %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:277)</translatorcomment>
             <translation>%1 への招待を取り消せませんでした</translation>
         </message>
         <message>
             <location line="-36" />
             <source>Could not invite</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:242)</translatorcomment>
             <translation>招待できませんでした</translation>
         </message>
         <message>
             <location line="+59" />
             <source>Filter by email, inviter or message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:293)</translatorcomment>
             <translation>メールアドレス、招待者、メッセージで絞り込み</translation>
         </message>
         <message>
             <location line="+16" />
             <source>Invitations</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:300)</translatorcomment>
             <translation>招待</translation>
         </message>
         <message>
             <location line="-11" />
             <source>Invite someone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:296)</translatorcomment>
             <translation>ユーザーを招待</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Invite…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:295)</translatorcomment>
             <translation>招待…</translation>
         </message>
         <message>
             <location line="-106" />
             <source>Inviting is not possible: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:201)</translatorcomment>
             <translation>招待できません：%1</translation>
         </message>
         <message>
             <location line="-14" />
             <source>Only pending invitations can be cancelled; this one is %1.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:191)</translatorcomment>
             <translation>取り消せるのは保留中の招待のみです。この招待は「%1」です。</translation>
         </message>
         <message>
             <location line="-5" />
             <source>Select a pending invitation to cancel it.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:188)</translatorcomment>
             <translation>取り消す保留中の招待を選択してください。</translation>
         </message>
         <message>
             <location line="+119" />
             <source>Status filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:292)</translatorcomment>
             <translation>ステータスの絞り込み</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:291)</translatorcomment>
             <translation>ステータス:</translation>
         </message>
         <message>
             <location line="+7" />
             <source>Text filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:294)</translatorcomment>
             <translation>テキストで絞り込み</translation>
         </message>
         <message>
             <location line="+12" />
             <source>Why actions are disabled</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:299)</translatorcomment>
             <translation>操作できない理由</translation>
         </message>
         <message>
             <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3" />
             <source>already accepted</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:107)</translatorcomment>
             <translation>承諾済み</translation>
         </message>
         <message>
             <location line="-2" />
             <source>cancelled</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:105)</translatorcomment>
             <translation>取り消し済み</translation>
         </message>
         <message>
             <location line="+1" />
             <source>declined</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:106)</translatorcomment>
             <translation>辞退</translation>
         </message>
         <message>
@@ -3401,19 +2866,16 @@
             <location line="+58" />
             <location line="+4" />
             <source>expired</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:104, views/invitations/formatting.py:108, views/invitations/formatting.py:53)</translatorcomment>
             <translation>期限切れ</translation>
         </message>
         <message>
             <location line="-59" />
             <source>in %n day(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:56)</translatorcomment>
             <translation>%n 日後</translation>
         </message>
         <message>
             <location line="+4" />
             <source>in %n hour(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:59)</translatorcomment>
             <translation>%n 時間後</translation>
         </message>
         <message>
@@ -3424,7 +2886,6 @@
         <message>
             <location line="+52" />
             <source>not open</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:109)</translatorcomment>
             <translation>受付終了</translation>
         </message>
     </context>
@@ -3495,218 +2956,182 @@
         <message>
             <location line="+399" />
             <source>%1 entries are not valid: correct or remove them to save.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:471)</translatorcomment>
             <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
         </message>
         <message>
             <location line="+254" />
             <source>&amp;Add</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:678)</translatorcomment>
             <translation>追加(&amp;A)</translation>
         </message>
         <message>
             <location line="-11" />
             <source>&amp;Disable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:673)</translatorcomment>
             <translation>無効にする(&amp;D)</translation>
         </message>
         <message>
             <location line="-4" />
             <source>&amp;Enable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:671)</translatorcomment>
             <translation>有効にする(&amp;E)</translation>
         </message>
         <message>
             <location line="+22" />
             <source>&amp;Remove</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:681)</translatorcomment>
             <translation>削除(&amp;R)</translation>
         </message>
         <message>
             <location line="+8" />
             <source>&amp;Save</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:685)</translatorcomment>
             <translation>保存(&amp;S)</translation>
         </message>
         <message>
             <location line="-170" />
             <source>(unknown)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:542)</translatorcomment>
             <translation>（不明）</translation>
         </message>
         <message>
             <location line="-92" />
             <source>1 entry is not valid: correct or remove it to save.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:473)</translatorcomment>
             <translation>1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
         </message>
         <message>
             <location line="+249" />
             <source>Add the entry</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:679)</translatorcomment>
             <translation>エントリを追加</translation>
         </message>
         <message>
             <location line="-159" />
             <location line="+37" />
             <source>Change the IP whitelist.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:541, views/security/ip_whitelist.py:575)</translatorcomment>
             <translation>IP 許可リストを変更します。</translation>
         </message>
         <message>
             <location line="-22" />
             <source>Continue anyway</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:554)</translatorcomment>
             <translation>このまま続行</translation>
         </message>
         <message>
             <location line="+72" />
             <source>Could not disable the IP whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:618)</translatorcomment>
             <translation>IP 許可リストを無効にできませんでした</translation>
         </message>
         <message>
             <location line="-22" />
             <source>Could not enable the IP whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:600)</translatorcomment>
             <translation>IP 許可リストを有効にできませんでした</translation>
         </message>
         <message>
             <location line="-20" />
             <source>Could not save the IP whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:582)</translatorcomment>
             <translation>IP 許可リストを保存できませんでした</translation>
         </message>
         <message>
             <location line="+34" />
             <source>Disable the IP whitelist.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:611)</translatorcomment>
             <translation>IP 許可リストを無効にします。</translation>
         </message>
         <message>
             <location line="+69" />
             <source>Disable the whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:674)</translatorcomment>
             <translation>許可リストを無効にする</translation>
         </message>
         <message>
             <location line="+22" />
             <source>Discard the changes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:684)</translatorcomment>
             <translation>変更を破棄</translation>
         </message>
         <message>
             <location line="-26" />
             <source>Enable the whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:672)</translatorcomment>
             <translation>許可リストを有効にする</translation>
         </message>
         <message>
             <location line="+39" />
             <source>Entry problems</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:689)</translatorcomment>
             <translation>エントリの問題</translation>
         </message>
         <message>
             <location line="-29" />
             <source>IPv4 or IPv6 address, or CIDR network</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:676)</translatorcomment>
             <translation>IPv4/IPv6 アドレスまたは CIDR ネットワーク</translation>
         </message>
         <message>
             <location line="+2" />
             <source>New entry</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:677)</translatorcomment>
             <translation>新しいエントリ</translation>
         </message>
         <message>
             <location line="+6" />
             <source>New entry check</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:680)</translatorcomment>
             <translation>新しいエントリの検証</translation>
         </message>
         <message>
             <location line="+6" />
             <source>Re&amp;vert</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:683)</translatorcomment>
             <translation>元に戻す(&amp;V)</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Remove the selected entry</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:682)</translatorcomment>
             <translation>選択したエントリを削除</translation>
         </message>
         <message>
             <location line="+8" />
             <source>Save the whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:686)</translatorcomment>
             <translation>許可リストを保存</translation>
         </message>
         <message>
             <location line="-235" />
             <source>The address you connect from is not known.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:492)</translatorcomment>
             <translation>接続元のアドレスが不明です。</translation>
         </message>
         <message>
             <location line="+68" />
             <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:547)</translatorcomment>
             <translation>許可リストに接続元のアドレス %1 が含まれていません。適用されると、サーバーがこのプログラムからの接続を拒否し、自分自身を締め出してしまう可能性があります。このまま続行しますか？</translation>
         </message>
         <message>
             <location line="-74" />
             <source>The whitelist is disabled: every address may sign in.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:489)</translatorcomment>
             <translation>許可リストは無効です。すべてのアドレスからサインインできます。</translation>
         </message>
         <message>
             <location line="-5" />
             <source>The whitelist is enabled: only the addresses below may sign in.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:487)</translatorcomment>
             <translation>許可リストは有効です。下記のアドレスからのみサインインできます。</translation>
         </message>
         <message>
             <location line="-12" />
             <source>Unsaved changes.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:476)</translatorcomment>
             <translation>未保存の変更があります。</translation>
         </message>
         <message>
             <location line="+235" />
             <source>Whitelist entries</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:675)</translatorcomment>
             <translation>許可リストのエントリ</translation>
         </message>
         <message>
             <location line="+26" />
             <source>Whitelist state</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:687)</translatorcomment>
             <translation>許可リストの状態</translation>
         </message>
         <message>
             <location line="-231" />
             <source>You connect from %1, which the whitelist contains.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:495)</translatorcomment>
             <translation>接続元 %1 は許可リストに含まれています。</translation>
         </message>
         <message>
             <location line="+9" />
             <source>You connect from %1, which the whitelist does not contain.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:500)</translatorcomment>
             <translation>接続元 %1 は許可リストに含まれていません。</translation>
         </message>
         <message>
             <location line="+50" />
             <source>You may lock yourself out</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:545)</translatorcomment>
             <translation>自分自身を締め出す可能性があります</translation>
         </message>
         <message>
             <location line="+175" />
             <source>Your address</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:688)</translatorcomment>
             <translation>接続元アドレス</translation>
         </message>
     </context>
@@ -3716,7 +3141,6 @@
             <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64" />
             <source>Read-only · %1</source>
             <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (kiosk/marking.py:61)</translatorcomment>
             <translation>閲覧専用 · %1</translation>
         </message>
     </context>
@@ -3897,74 +3321,62 @@
         <message>
             <location line="+183" />
             <source>&amp;Result:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:329)</translatorcomment>
             <translation>結果(&amp;R):</translation>
         </message>
         <message>
             <location line="-9" />
             <source>Based on all %1 sign-ins of this filter.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:322)</translatorcomment>
             <translation>この絞り込み条件に該当する全 %1 件のサインインに基づいています。</translation>
         </message>
         <message>
             <location line="+26" />
             <source>Chart note</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:339)</translatorcomment>
             <translation>グラフの注記</translation>
         </message>
         <message>
             <location line="-11" />
             <source>From</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:333)</translatorcomment>
             <translation>開始日</translation>
         </message>
         <message>
             <location line="+3" />
             <source>From date</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:335)</translatorcomment>
             <translation>開始日</translation>
         </message>
         <message>
             <location line="-31" />
             <source>Loading the chart…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:312)</translatorcomment>
             <translation>グラフを読み込み中…</translation>
         </message>
         <message>
             <location line="+43" />
             <source>Login history</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:341)</translatorcomment>
             <translation>サインイン履歴</translation>
         </message>
         <message>
             <location line="-17" />
             <source>Login result</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:332)</translatorcomment>
             <translation>サインインの結果</translation>
         </message>
         <message>
             <location line="+8" />
             <location line="+2" />
             <source>Sign-ins per day</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:337, views/security/history.py:338)</translatorcomment>
             <translation>1 日あたりのサインイン数</translation>
         </message>
         <message>
             <location line="-31" />
             <source>The chart shows the latest %1 of %2 sign-ins.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:316)</translatorcomment>
             <translation>グラフには %2 件のサインインのうち最新 %1 件を表示しています。</translation>
         </message>
         <message>
             <location line="+24" />
             <source>To</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:334)</translatorcomment>
             <translation>終了日</translation>
         </message>
         <message>
             <location line="+4" />
             <source>To date</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:336)</translatorcomment>
             <translation>終了日</translation>
         </message>
     </context>
@@ -4144,6 +3556,44 @@
         </message>
     </context>
     <context>
+        <name>MessageBar</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+108" />
+            <source>Dismiss</source>
+            <translation>閉じる</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Dismiss the message</source>
+            <translation>メッセージを閉じる</translation>
+        </message>
+        <message>
+            <location line="-38" />
+            <source>Error code: %1</source>
+            <translation>エラーコード：%1</translation>
+        </message>
+        <message>
+            <location line="+33" />
+            <source>Message</source>
+            <translation>メッセージ</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Message details</source>
+            <translation>メッセージの詳細</translation>
+        </message>
+        <message>
+            <location line="-1" />
+            <source>Message summary</source>
+            <translation>メッセージの概要</translation>
+        </message>
+        <message>
+            <location line="-29" />
+            <source>Request id: %1</source>
+            <translation>リクエスト ID：%1</translation>
+        </message>
+    </context>
+    <context>
         <name>MfaPanel</name>
         <message>
             <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46" />
@@ -4168,94 +3618,79 @@
         <message>
             <location line="+189" />
             <source>%1 of %2 backup codes remaining</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:230)</translatorcomment>
             <translation>バックアップコード残り %1 / %2</translation>
         </message>
         <message>
             <location line="+52" />
             <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:281)</translatorcomment>
             <translation>新しいバックアップコードで現在のコードを置き換えます。古いコードはただちに使えなくなります。新しいコードは一度だけ表示されます。</translation>
         </message>
         <message>
             <location line="+75" />
             <location line="+1" />
             <source>Backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:349, views/security/mfa.py:350)</translatorcomment>
             <translation>バックアップコード</translation>
         </message>
         <message>
             <location line="+8" />
             <source>Backup codes remaining</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:353)</translatorcomment>
             <translation>残りのバックアップコード</translation>
         </message>
         <message>
             <location line="-68" />
             <source>Could not generate backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:296)</translatorcomment>
             <translation>バックアップコードを生成できませんでした</translation>
         </message>
         <message>
             <location line="-36" />
             <source>Could not revoke the authenticator</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:261)</translatorcomment>
             <translation>認証アプリを無効化できませんでした</translation>
         </message>
         <message>
             <location line="+19" />
             <location line="+82" />
             <source>Generate new backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:280, views/security/mfa.py:352)</translatorcomment>
             <translation>新しいバックアップコードを生成</translation>
         </message>
         <message>
             <location line="-76" />
             <source>Generate new codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:285)</translatorcomment>
             <translation>新しいコードを生成</translation>
         </message>
         <message>
             <location line="+73" />
             <source>Generate new codes…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:351)</translatorcomment>
             <translation>新しいコードを生成…</translation>
         </message>
         <message>
             <location line="-135" />
             <source>No backup codes have been generated.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:226)</translatorcomment>
             <translation>バックアップコードはまだ生成されていません。</translation>
         </message>
         <message>
             <location line="-125" />
             <source>Not verified</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:105)</translatorcomment>
             <translation>未確認</translation>
         </message>
         <message>
             <location line="+152" />
             <source>Revoke</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:251)</translatorcomment>
             <translation>無効化</translation>
         </message>
         <message>
             <location line="+100" />
             <source>Revoke authenticator…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:347)</translatorcomment>
             <translation>認証アプリを無効化…</translation>
         </message>
         <message>
             <location line="-106" />
             <location line="+109" />
             <source>Revoke the authenticator</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:246, views/security/mfa.py:348)</translatorcomment>
             <translation>認証アプリを無効化</translation>
         </message>
         <message>
             <location line="-108" />
             <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:247)</translatorcomment>
             <translation>認証アプリのサインインコードは使えなくなります。認証アプリを再設定するまでは、メールで届くコードでサインインします。</translation>
         </message>
         <message>
@@ -4263,13 +3698,11 @@
             <location line="+2" />
             <location line="+2" />
             <source>Sign-in methods</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:344, views/security/mfa.py:345, views/security/mfa.py:346)</translatorcomment>
             <translation>サインイン方式</translation>
         </message>
         <message>
             <location line="-141" />
             <source>The authenticator is not set up.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:212)</translatorcomment>
             <translation>認証アプリは設定されていません。</translation>
         </message>
     </context>
@@ -4278,42 +3711,41 @@
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51" />
             <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:49)</translatorcomment>
             <translation>コードは英字で始まる 2～32 文字の英数字またはアンダースコアで指定してください。</translation>
         </message>
         <message>
+            <location line="-23" />
             <source>%1 is longer than %2 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:28)</translatorcomment>
             <translation>%1 は %2 文字以内で入力してください。</translation>
         </message>
         <message>
+            <location line="+82" />
             <source>%1 is not a host name.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:99)</translatorcomment>
             <translation>%1 はホスト名ではありません。</translation>
         </message>
         <message>
+            <location line="+11" />
             <source>%1 is not an email address.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:109)</translatorcomment>
             <translation>%1 はメールアドレスではありません。</translation>
         </message>
         <message>
+            <location line="-36" />
             <source>%1 is not valid JSON (line %2, column %3).</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:80)</translatorcomment>
             <translation>%1 は有効な JSON ではありません（%2 行 %3 列）。</translation>
         </message>
         <message>
+            <location line="-58" />
             <source>%1 is required.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:27)</translatorcomment>
             <translation>%1 は必須です。</translation>
         </message>
         <message>
+            <location line="+69" />
             <source>%1 must be a JSON object {…}.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:87)</translatorcomment>
             <translation>%1 は JSON オブジェクト {…} で指定してください。</translation>
         </message>
         <message>
+            <location line="-27" />
             <source>%1 must be an http or https address.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:67)</translatorcomment>
             <translation>%1 は http または https のアドレスで指定してください。</translation>
         </message>
     </context>
@@ -4331,47 +3763,40 @@
         <message>
             <location line="+109" />
             <source>Could not load the lists of choices</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/record_panel.py:235)</translatorcomment>
             <translation>選択肢の一覧を読み込めませんでした</translation>
         </message>
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99" />
             <source>Error</source>
             <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/common.py:99)</translatorcomment>
             <translation>エラー</translation>
         </message>
         <message>
             <location line="+10" />
             <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/common.py:108)</translatorcomment>
             <translation>エラーコード：%1</translation>
         </message>
         <message>
             <location line="+4" />
             <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/common.py:110)</translatorcomment>
             <translation>リクエスト ID：%1</translation>
         </message>
     </context>
     <context>
         <name>OwnInvitations</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+159" />
+            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155" />
             <source>Invitation statuses to show</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:154)</translatorcomment>
             <translation>表示する招待のステータス</translation>
         </message>
         <message>
             <location line="+2" />
             <source>My invitations</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:155)</translatorcomment>
             <translation>自分宛ての招待</translation>
         </message>
         <message>
             <location line="-4" />
             <source>Show:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:153)</translatorcomment>
             <translation>表示:</translation>
         </message>
     </context>
@@ -4469,209 +3894,212 @@
             <translation>無効</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56" />
             <source>%1 of at most %2 characters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:54)</translatorcomment>
             <translation>%1 / %2 文字</translation>
         </message>
         <message>
+            <location line="+192" />
             <source>&amp;Domain:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:236)</translatorcomment>
             <translation>ドメイン(&amp;D):</translation>
         </message>
         <message>
+            <location line="+2" />
             <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:238)</translatorcomment>
             <translation>機関(&amp;I):</translation>
         </message>
         <message>
+            <location line="-1" />
             <source>&amp;Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:237)</translatorcomment>
             <translation>備考(&amp;R):</translation>
         </message>
         <message>
+            <location line="-2" />
             <source>&amp;Type:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:235)</translatorcomment>
             <translation>種別(&amp;T):</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+127" />
             <source>Choose a portal type.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:149)</translatorcomment>
+            <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
             <translation>ポータル種別を選択してください。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15" />
             <source>Choose a portal type…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:245)</translatorcomment>
             <translation>ポータル種別を選択…</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53" />
             <source>Could not create the portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:186)</translatorcomment>
             <translation>ポータルを作成できませんでした</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23" />
             <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:228)</translatorcomment>
             <translation>機関のポータルを作成します。サーバーにはポータルを一覧表示する機能がないため、下の表にはこのセッションで作成したポータルのみが表示されます。</translation>
         </message>
         <message>
+            <location line="+19" />
             <source>Create portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:242)</translatorcomment>
             <translation>ポータルを作成</translation>
         </message>
         <message>
+            <location line="+13" />
             <source>Create the portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:250)</translatorcomment>
             <translation>ポータルを作成</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23" />
             <source>Create the portal %1.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:164)</translatorcomment>
             <translation>ポータル %1 を作成します。</translation>
         </message>
         <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:77)</translatorcomment>
-            <translation>作成日時</translation>
-        </message>
-        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25" />
             <source>Created portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:234)</translatorcomment>
             <translation>作成したポータル</translation>
         </message>
         <message>
+            <location line="+42" />
             <source>Created:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:260)</translatorcomment>
             <translation>作成日時:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-127" />
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23" />
             <source>Domain</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:73, views/accounts/portals_panel.py:247)</translatorcomment>
             <translation>ドメイン</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20" />
             <source>Domain:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:257)</translatorcomment>
             <translation>ドメイン:</translation>
         </message>
         <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:70)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
+            <location line="-2" />
             <source>Id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:255)</translatorcomment>
             <translation>ID:</translation>
         </message>
         <message>
-            <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:79)</translatorcomment>
-            <translation>機関</translation>
-        </message>
-        <message>
+            <location line="-15" />
             <source>Institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:249)</translatorcomment>
             <translation>機関 ID</translation>
         </message>
         <message>
+            <location line="+21" />
             <source>Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:261)</translatorcomment>
             <translation>機関:</translation>
         </message>
         <message>
+            <location line="-44" />
             <source>New portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:233)</translatorcomment>
             <translation>新しいポータル</translation>
         </message>
         <message>
+            <location line="+9" />
             <source>Optional</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:240)</translatorcomment>
             <translation>任意</translation>
         </message>
         <message>
+            <location line="+2" />
             <source>Optional: empty means your own institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:241)</translatorcomment>
             <translation>任意。空欄の場合は自分の機関</translation>
         </message>
         <message>
+            <location line="+8" />
             <source>Portal type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:246)</translatorcomment>
             <translation>ポータル種別</translation>
         </message>
         <message>
+            <location line="+33" />
             <source>Portals</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:269)</translatorcomment>
             <translation>ポータル</translation>
         </message>
         <message>
+            <location line="-20" />
             <source>Portals created in this session</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:252)</translatorcomment>
             <translation>このセッションで作成したポータル</translation>
         </message>
         <message>
+            <location line="+3" />
             <source>Portals created in this session:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:253)</translatorcomment>
             <translation>このセッションで作成したポータル:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12" />
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14" />
             <source>Remark</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:76, views/accounts/portals_panel.py:248)</translatorcomment>
             <translation>備考</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21" />
             <source>Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:259)</translatorcomment>
             <translation>備考:</translation>
         </message>
         <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:74)</translatorcomment>
-            <translation>ステータス</translation>
-        </message>
-        <message>
+            <location line="-1" />
             <source>Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:258)</translatorcomment>
             <translation>ステータス:</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+91" />
             <source>The domain is longer than %1 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:153)</translatorcomment>
             <translation>ドメインは %1 文字以内で入力してください。</translation>
         </message>
         <message>
+            <location line="-4" />
             <source>The domain is required.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:151)</translatorcomment>
             <translation>ドメインは必須です。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66" />
             <source>The portal %1 was created.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:212)</translatorcomment>
             <translation>ポータル %1 を作成しました。</translation>
         </message>
         <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13" />
             <source>The remark is longer than %1 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:155)</translatorcomment>
             <translation>備考は %1 文字以内で入力してください。</translation>
         </message>
         <message>
-            <source>Type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:71)</translatorcomment>
-            <translation>種別</translation>
-        </message>
-        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64" />
             <source>Type:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:256)</translatorcomment>
             <translation>種別:</translation>
         </message>
         <message>
+            <location line="-10" />
             <source>Why the portal cannot be created yet</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:251)</translatorcomment>
             <translation>ポータルをまだ作成できない理由</translation>
         </message>
         <message>
+            <location line="-22" />
             <source>e.g. portal.example.com (required)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:239)</translatorcomment>
             <translation>例：portal.example.com（必須）</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-94" />
+            <source>Created</source>
+            <translation>作成日時</translation>
+        </message>
+        <message>
+            <location line="-27" />
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <location line="+34" />
+            <source>Institution</source>
+            <translation>機関</translation>
+        </message>
+        <message>
+            <location line="-19" />
+            <source>Status</source>
+            <translation>ステータス</translation>
+        </message>
+        <message>
+            <location line="-12" />
+            <source>Type</source>
+            <translation>種別</translation>
         </message>
     </context>
     <context>
@@ -4845,83 +4273,144 @@
         </message>
     </context>
     <context>
+        <name>ProfileFields</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+40" />
+            <source>Account id</source>
+            <translation>アカウント ID</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Country</source>
+            <translation>国</translation>
+        </message>
+        <message>
+            <location line="-9" />
+            <source>Email</source>
+            <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
+            <translation>メールアドレス</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Institution id</source>
+            <translation>機関 ID</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Language</source>
+            <translation>言語</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>MFA methods</source>
+            <translation>多要素認証</translation>
+        </message>
+        <message>
+            <location line="-11" />
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Permission codes</source>
+            <translation>権限コード</translation>
+        </message>
+        <message>
+            <location line="-8" />
+            <source>Phone</source>
+            <translation>電話番号</translation>
+        </message>
+        <message>
+            <location line="-3" />
+            <source>Portal</source>
+            <translation>ポータル</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>Roles</source>
+            <translation>ロール</translation>
+        </message>
+        <message>
+            <location line="-8" />
+            <source>Status</source>
+            <translation>ステータス</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Time zone</source>
+            <translation>タイムゾーン</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Workspaces</source>
+            <translation>ワークスペース</translation>
+        </message>
+    </context>
+    <context>
         <name>ProfilePanel</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+94" />
+            <location line="+44" />
             <source>%1 (primary)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:89)</translatorcomment>
             <translation>%1 (プライマリ)</translation>
         </message>
         <message>
             <location line="+12" />
             <source>%1 in %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:97)</translatorcomment>
             <translation>%1 (%2)</translation>
         </message>
         <message>
             <location line="+166" />
             <source>%1:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:251)</translatorcomment>
             <translation>%1:</translation>
         </message>
         <message>
             <location line="+16" />
             <source>Change password</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:259)</translatorcomment>
             <translation>パスワードの変更</translation>
         </message>
         <message>
             <location line="-3" />
             <source>Change password…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:258)</translatorcomment>
             <translation>パスワードの変更…</translation>
         </message>
         <message>
             <location line="+5" />
             <source>Error</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:260)</translatorcomment>
             <translation>エラー</translation>
         </message>
         <message>
             <location line="-11" />
             <source>My invitations</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:255)</translatorcomment>
             <translation>自分宛ての招待</translation>
         </message>
         <message>
             <location line="-195" />
             <source>No</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:81)</translatorcomment>
             <translation>いいえ</translation>
         </message>
         <message>
             <location line="+210" />
             <source>Profile</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:262)</translatorcomment>
             <translation>プロフィール</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Profile details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:261)</translatorcomment>
             <translation>プロフィールの詳細</translation>
         </message>
         <message>
             <location line="-12" />
             <source>Refresh</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:256)</translatorcomment>
             <translation>更新</translation>
         </message>
         <message>
             <location line="+2" />
             <source>Reload the profile</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:257)</translatorcomment>
             <translation>プロフィールを再読み込み</translation>
         </message>
         <message>
             <location line="-4" />
             <source>Signed-in account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:254)</translatorcomment>
             <translation>サインイン中のアカウント</translation>
         </message>
         <message>
@@ -4929,15 +4418,13 @@
             <source>The profile could not be loaded.
 %1</source>
             <extracomment>The person asked to change the password (also calls ``extras["change_password"]``).</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:185)</translatorcomment>
             <translation>プロフィールを読み込めませんでした。
 %1</translation>
         </message>
         <message>
             <location line="-117" />
             <source>Yes</source>
-            <extracomment>The fields shown, in order: (key in the record or its extras, label source text). Extras never shown as such (covered by another field, or internal).</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:81)</translatorcomment>
+            <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
             <translation>はい</translation>
         </message>
     </context>
@@ -4976,38 +4463,252 @@
         </message>
     </context>
     <context>
+        <name>RoleColumns</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+48" />
+            <source>Description</source>
+            <translation>説明</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <location line="-26" />
+            <source>Members</source>
+            <translation>メンバー</translation>
+        </message>
+        <message>
+            <location line="-9" />
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>Permissions</source>
+            <translation>権限</translation>
+        </message>
+        <message>
+            <location line="-13" />
+            <source>Type</source>
+            <translation>種別</translation>
+        </message>
+        <message>
+            <location line="+26" />
+            <source>Updated</source>
+            <translation>更新日時</translation>
+        </message>
+    </context>
+    <context>
+        <name>RolesPanel</name>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+262" />
+            <source>%n role(s)</source>
+            <translation>%n 件のロール</translation>
+        </message>
+        <message>
+            <location line="-101" />
+            <source>&amp;Permission codes:</source>
+            <translation>権限コード(&amp;P):</translation>
+        </message>
+        <message>
+            <location line="-18" />
+            <source>Choose a role to see its permissions.</source>
+            <translation>ロールを選択すると権限が表示されます。</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+135" />
+            <source>Choose a role.</source>
+            <extracomment>The role the detail shows (None: nothing chosen). "loading", "ready", "empty" or "error".</extracomment>
+            <translation>ロールを選択してください。</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3" />
+            <source>Copy id</source>
+            <translation>ID をコピー</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Copy the role id</source>
+            <translation>ロール ID をコピー</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57" />
+            <source>Could not delete the role %1</source>
+            <translation>ロール %1 を削除できませんでした</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7" />
+            <source>Created:</source>
+            <translation>作成日時:</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28" />
+            <location line="+2" />
+            <source>Delete role</source>
+            <translation>ロールの削除</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8" />
+            <source>Delete role…</source>
+            <translation>ロールを削除…</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Delete the role</source>
+            <translation>ロールを削除</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11" />
+            <source>Delete the role %1? This cannot be undone.</source>
+            <translation>ロール %1 を削除しますか？この操作は元に戻せません。</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12" />
+            <source>Description:</source>
+            <translation>説明:</translation>
+        </message>
+        <message>
+            <location line="-8" />
+            <source>Id:</source>
+            <translation>ID:</translation>
+        </message>
+        <message>
+            <location line="+106" />
+            <source>Loading…</source>
+            <translation>読み込み中…</translation>
+        </message>
+        <message>
+            <location line="-97" />
+            <source>Members:</source>
+            <translation>メンバー:</translation>
+        </message>
+        <message>
+            <location line="+130" />
+            <source>Number of roles</source>
+            <translation>ロール数</translation>
+        </message>
+        <message>
+            <location line="-122" />
+            <source>Permission codes</source>
+            <translation>権限コード</translation>
+        </message>
+        <message>
+            <location line="+114" />
+            <source>Refresh</source>
+            <translation>更新</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Refresh the roles</source>
+            <translation>ロールを更新</translation>
+        </message>
+        <message>
+            <location line="-3" />
+            <source>Reload the roles (F5)</source>
+            <translation>ロールを再読み込み (F5)</translation>
+        </message>
+        <message>
+            <location line="-108" />
+            <source>Role</source>
+            <translation>ロール</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Role details</source>
+            <translation>ロールの詳細</translation>
+        </message>
+        <message>
+            <location line="-21" />
+            <source>Role id</source>
+            <translation>ロール ID</translation>
+        </message>
+        <message>
+            <location line="+133" />
+            <location line="+2" />
+            <source>Roles</source>
+            <translation>ロール</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18" />
+            <source>The OWNER role is protected: it can never be deleted.</source>
+            <translation>OWNER ロールは保護されているため、削除できません。</translation>
+        </message>
+        <message>
+            <location line="+64" />
+            <source>The role %1 was deleted.</source>
+            <translation>ロール %1 を削除しました。</translation>
+        </message>
+        <message>
+            <location line="-59" />
+            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
+            <translation>このロールは %n 人のメンバーに割り当てられています。削除する前に、メンバーに別のロールを割り当ててください。</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27" />
+            <source>The roles could not be loaded.</source>
+            <translation>ロールを読み込めませんでした。</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17" />
+            <source>The server refuses if members still hold the role.</source>
+            <translation>このロールを持つメンバーが残っている場合、サーバーは削除を拒否します。</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4" />
+            <source>The workspace has no roles.</source>
+            <translation>このワークスペースにはロールがありません。</translation>
+        </message>
+        <message>
+            <location line="-102" />
+            <source>Type:</source>
+            <translation>種別:</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Updated:</source>
+            <translation>更新日時:</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Why the role cannot be deleted</source>
+            <translation>ロールを削除できない理由</translation>
+        </message>
+        <message>
+            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-145" />
+            <source>“%1”</source>
+            <translation>「%1」</translation>
+        </message>
+    </context>
+    <context>
         <name>SecretField</name>
         <message>
             <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66" />
             <source>Unchanged (type to replace)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/secrets.py:67)</translatorcomment>
             <translation>変更なし（入力すると置き換え）</translation>
         </message>
     </context>
     <context>
         <name>SecurityPanel</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/security/common.py" line="+70" />
+            <location filename="../src/portal_admin/ui/views/security/common.py" line="+66" />
             <source>Error</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:68)</translatorcomment>
             <translation>エラー</translation>
         </message>
         <message>
             <location line="-28" />
             <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:42)</translatorcomment>
             <translation>エラーコード：%1</translation>
         </message>
         <message>
             <location line="+3" />
             <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:44)</translatorcomment>
             <translation>リクエスト ID：%1</translation>
         </message>
         <message>
             <location line="+87" />
             <source>Sign in to see this panel.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:129)</translatorcomment>
             <translation>このパネルを表示するにはサインインしてください。</translation>
         </message>
     </context>
@@ -5029,51 +4730,43 @@
             <translation>ブロック</translation>
         </message>
         <message>
-            <location line="+45" />
+            <location line="+40" />
             <source>%1 days ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:62)</translatorcomment>
             <translation>%1 日前</translation>
         </message>
         <message>
             <location line="-3" />
             <source>%1 h ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:59)</translatorcomment>
             <translation>%1 時間前</translation>
         </message>
         <message>
             <location line="-3" />
             <source>%1 min ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:56)</translatorcomment>
             <translation>%1 分前</translation>
         </message>
         <message>
             <location line="+7" />
             <source>%1 months ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:63)</translatorcomment>
             <translation>%1 か月前</translation>
         </message>
         <message>
             <location line="+58" />
             <source>No</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:118)</translatorcomment>
             <translation>いいえ</translation>
         </message>
         <message>
             <location line="-2" />
             <source>Yes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:118)</translatorcomment>
             <translation>はい</translation>
         </message>
         <message>
             <location line="-68" />
             <source>in the future</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:51)</translatorcomment>
             <translation>未来の日時</translation>
         </message>
         <message>
             <location line="+2" />
             <source>just now</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:53)</translatorcomment>
             <translation>たった今</translation>
         </message>
     </context>
@@ -5108,102 +4801,86 @@
             <location line="+195" />
             <location line="+1" />
             <source>Active sessions</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:237, views/security/sessions.py:238)</translatorcomment>
             <translation>アクティブなセッション</translation>
         </message>
         <message>
             <location line="+13" />
             <source>Last sign-in IP:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:247)</translatorcomment>
             <translation>最終サインイン IP:</translation>
         </message>
         <message>
             <location line="-1" />
             <source>Last sign-in:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:246)</translatorcomment>
             <translation>最終サインイン:</translation>
         </message>
         <message>
             <location line="-1" />
             <source>Maximum sessions:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:245)</translatorcomment>
             <translation>最大セッション数:</translation>
         </message>
         <message>
             <location line="+3" />
             <source>Password changed:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:248)</translatorcomment>
             <translation>パスワード変更日時:</translation>
         </message>
         <message>
             <location line="-13" />
             <source>Refresh</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:239)</translatorcomment>
             <translation>更新</translation>
         </message>
         <message>
             <location line="+2" />
             <source>Refresh the sessions</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:240)</translatorcomment>
             <translation>セッションを更新</translation>
         </message>
         <message>
             <location line="+2" />
             <location line="+2" />
             <source>Session settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:241, views/security/sessions.py:242)</translatorcomment>
             <translation>セッションの設定</translation>
         </message>
         <message>
             <location line="+3" />
             <source>Single sign-on:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:244)</translatorcomment>
             <translation>シングルサインオン:</translation>
         </message>
         <message>
             <location line="-142" />
             <source>This device</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:107)</translatorcomment>
             <translation>このデバイス</translation>
         </message>
     </context>
     <context>
         <name>SignInChart</name>
         <message>
-            <location filename="../src/portal_admin/ui/views/security/chart.py" line="+60" />
+            <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56" />
             <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:60)</translatorcomment>
             <translation>%3～%4 のサインイン：成功 %1 件、失敗 %2 件</translation>
         </message>
         <message>
             <location line="+140" />
             <source>%1: %2 successful, %3 failed</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:195)</translatorcomment>
             <translation>%1：成功 %2 件、失敗 %3 件</translation>
         </message>
         <message>
             <location line="-29" />
             <source>Failed</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:167)</translatorcomment>
             <translation>失敗</translation>
         </message>
         <message>
             <location line="-102" />
             <location line="+38" />
             <source>No sign-ins to show.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:105, views/security/chart.py:67)</translatorcomment>
             <translation>表示するサインインはありません。</translation>
         </message>
         <message>
             <location line="-33" />
             <source>Sign-ins per day</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:72)</translatorcomment>
             <translation>1 日あたりのサインイン数</translation>
         </message>
         <message>
             <location line="+96" />
             <source>Successful</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:167)</translatorcomment>
             <translation>成功</translation>
         </message>
     </context>
@@ -5872,710 +5549,6 @@
             <location line="+2" />
             <source>Sign-in steps</source>
             <translation>サインインの手順</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountColumns</name>
-        <message>
-            <source>Country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:36)</translatorcomment>
-            <translation>国</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:38)</translatorcomment>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <source>Email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:23)</translatorcomment>
-            <translation>メールアドレス</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:42)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:32)</translatorcomment>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:25)</translatorcomment>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:31)</translatorcomment>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <source>Portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:29)</translatorcomment>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:27)</translatorcomment>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:34)</translatorcomment>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:40)</translatorcomment>
-            <translation>更新日時</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountFilters</name>
-        <message>
-            <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:130)</translatorcomment>
-            <translation>機関(&amp;I):</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:129)</translatorcomment>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <source>&amp;Portal:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:131)</translatorcomment>
-            <translation>ポータル(&amp;P):</translation>
-        </message>
-        <message>
-            <source>A word of the name…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:134)</translatorcomment>
-            <translation>名前の一部…</translation>
-        </message>
-        <message>
-            <source>Account filters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:145)</translatorcomment>
-            <translation>アカウントの絞り込み</translation>
-        </message>
-        <message>
-            <source>Any portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:136, views/accounts/account_filter_bar.py:35)</translatorcomment>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <source>Any status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:137, views/accounts/account_filter_bar.py:37)</translatorcomment>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <source>Clear every filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:144)</translatorcomment>
-            <translation>すべての絞り込み条件をクリア</translation>
-        </message>
-        <message>
-            <source>Clear filters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:138)</translatorcomment>
-            <translation>条件をクリア</translation>
-        </message>
-        <message>
-            <source>E&amp;mail:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:128)</translatorcomment>
-            <translation>メール(&amp;M):</translation>
-        </message>
-        <message>
-            <source>Filter by email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:139)</translatorcomment>
-            <translation>メールアドレスで絞り込み</translation>
-        </message>
-        <message>
-            <source>Filter by institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:141)</translatorcomment>
-            <translation>機関 ID で絞り込み</translation>
-        </message>
-        <message>
-            <source>Filter by name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:140)</translatorcomment>
-            <translation>名前で絞り込み</translation>
-        </message>
-        <message>
-            <source>Filter by portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:142)</translatorcomment>
-            <translation>ポータルで絞り込み</translation>
-        </message>
-        <message>
-            <source>Filter by status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:143)</translatorcomment>
-            <translation>ステータスで絞り込み</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:135)</translatorcomment>
-            <translation>機関 ID</translation>
-        </message>
-        <message>
-            <source>S&amp;tatus:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:132)</translatorcomment>
-            <translation>ステータス(&amp;T):</translation>
-        </message>
-        <message>
-            <source>Starts with…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:133)</translatorcomment>
-            <translation>前方一致…</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelColumns</name>
-        <message>
-            <source>Active</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:83)</translatorcomment>
-            <translation>有効</translation>
-        </message>
-        <message>
-            <source>Category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:45)</translatorcomment>
-            <translation>カテゴリ</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:75)</translatorcomment>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <source>Default</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:55)</translatorcomment>
-            <translation>既定</translation>
-        </message>
-        <message>
-            <source>Delivers via</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:56)</translatorcomment>
-            <translation>配信方法</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:64)</translatorcomment>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:88)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:59)</translatorcomment>
-            <translation>機関</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:42)</translatorcomment>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:51)</translatorcomment>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:68)</translatorcomment>
-            <translation>更新日時</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeColumns</name>
-        <message>
-            <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:23)</translatorcomment>
-            <translation>コード</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:58)</translatorcomment>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:34)</translatorcomment>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <source>Display order</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:43)</translatorcomment>
-            <translation>表示順</translation>
-        </message>
-        <message>
-            <source>Enabled</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:48)</translatorcomment>
-            <translation>有効</translation>
-        </message>
-        <message>
-            <source>Icon</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:64)</translatorcomment>
-            <translation>アイコン</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:65)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:31)</translatorcomment>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:39)</translatorcomment>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:51)</translatorcomment>
-            <translation>更新日時</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:26)</translatorcomment>
-            <translation>値</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantColumns</name>
-        <message>
-            <source>Alpha-2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:82)</translatorcomment>
-            <translation>Alpha-2</translation>
-        </message>
-        <message>
-            <source>Alpha-3</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:89)</translatorcomment>
-            <translation>Alpha-3</translation>
-        </message>
-        <message>
-            <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
-            <translation>コード</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:75)</translatorcomment>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <source>ISO code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:125)</translatorcomment>
-            <translation>ISO コード</translation>
-        </message>
-        <message>
-            <source>Label</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:71)</translatorcomment>
-            <translation>ラベル</translation>
-        </message>
-        <message>
-            <source>Numeric code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:96)</translatorcomment>
-            <translation>数値コード</translation>
-        </message>
-        <message>
-            <source>Phone code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:104)</translatorcomment>
-            <translation>国際電話番号</translation>
-        </message>
-        <message>
-            <source>UTC offset</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:118)</translatorcomment>
-            <translation>UTC オフセット</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:64)</translatorcomment>
-            <translation>値</translation>
-        </message>
-        <message>
-            <source>Zone id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:111)</translatorcomment>
-            <translation>ゾーン ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationColumns</name>
-        <message>
-            <source>Can be accepted</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:123)</translatorcomment>
-            <translation>承諾可否</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:136, views/invitations/models.py:73)</translatorcomment>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <source>Expires</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:115, views/invitations/models.py:65)</translatorcomment>
-            <translation>有効期限</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:81)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Invitee email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
-            <translation>招待相手のメールアドレス</translation>
-        </message>
-        <message>
-            <source>Inviter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:101, views/invitations/models.py:44)</translatorcomment>
-            <translation>招待者</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:130, views/invitations/models.py:58)</translatorcomment>
-            <translation>メッセージ</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:108, views/invitations/models.py:51)</translatorcomment>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <source>Workspace</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:94)</translatorcomment>
-            <translation>ワークスペース</translation>
-        </message>
-    </context>
-    <context>
-        <name>MessageBar</name>
-        <message>
-            <source>Dismiss</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:111)</translatorcomment>
-            <translation>閉じる</translation>
-        </message>
-        <message>
-            <source>Dismiss the message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:112)</translatorcomment>
-            <translation>メッセージを閉じる</translation>
-        </message>
-        <message>
-            <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:77)</translatorcomment>
-            <translation>エラーコード：%1</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:108)</translatorcomment>
-            <translation>メッセージ</translation>
-        </message>
-        <message>
-            <source>Message details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:110)</translatorcomment>
-            <translation>メッセージの詳細</translation>
-        </message>
-        <message>
-            <source>Message summary</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:109)</translatorcomment>
-            <translation>メッセージの概要</translation>
-        </message>
-        <message>
-            <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:81)</translatorcomment>
-            <translation>リクエスト ID：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileFields</name>
-        <message>
-            <source>Account id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:40)</translatorcomment>
-            <translation>アカウント ID</translation>
-        </message>
-        <message>
-            <source>Country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:45)</translatorcomment>
-            <translation>国</translation>
-        </message>
-        <message>
-            <source>Email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:36)</translatorcomment>
-            <translation>メールアドレス</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:42)</translatorcomment>
-            <translation>機関 ID</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:43)</translatorcomment>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <source>MFA methods</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:48)</translatorcomment>
-            <translation>多要素認証</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:37)</translatorcomment>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <source>Permission codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:49)</translatorcomment>
-            <translation>権限コード</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:41)</translatorcomment>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <source>Portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:38)</translatorcomment>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <source>Roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:47)</translatorcomment>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:39)</translatorcomment>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:44)</translatorcomment>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <source>Workspaces</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:46)</translatorcomment>
-            <translation>ワークスペース</translation>
-        </message>
-    </context>
-    <context>
-        <name>RoleColumns</name>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:31)</translatorcomment>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:35)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Members</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:27)</translatorcomment>
-            <translation>メンバー</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:25)</translatorcomment>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <source>Permissions</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:29)</translatorcomment>
-            <translation>権限</translation>
-        </message>
-        <message>
-            <source>Type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:26)</translatorcomment>
-            <translation>種別</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:33)</translatorcomment>
-            <translation>更新日時</translation>
-        </message>
-    </context>
-    <context>
-        <name>RolesPanel</name>
-        <message numerus="yes">
-            <source>%n role(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:250)</translatorcomment>
-            <translation>
-                <numerusform>%n 件のロール</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>&amp;Permission codes:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:157)</translatorcomment>
-            <translation>権限コード(&amp;P):</translation>
-        </message>
-        <message>
-            <source>Choose a role to see its permissions.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:142)</translatorcomment>
-            <translation>ロールを選択すると権限が表示されます。</translation>
-        </message>
-        <message>
-            <source>Choose a role.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:168)</translatorcomment>
-            <translation>ロールを選択してください。</translation>
-        </message>
-        <message>
-            <source>Copy id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:144)</translatorcomment>
-            <translation>ID をコピー</translation>
-        </message>
-        <message>
-            <source>Copy the role id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:145)</translatorcomment>
-            <translation>ロール ID をコピー</translation>
-        </message>
-        <message>
-            <source>Could not delete the role %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:215)</translatorcomment>
-            <translation>ロール %1 を削除できませんでした</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:151)</translatorcomment>
-            <translation>作成日時:</translation>
-        </message>
-        <message>
-            <source>Delete role</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:188, views/accounts/roles_controller.py:190)</translatorcomment>
-            <translation>ロールの削除</translation>
-        </message>
-        <message>
-            <source>Delete role…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:159)</translatorcomment>
-            <translation>ロールを削除…</translation>
-        </message>
-        <message>
-            <source>Delete the role</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:160)</translatorcomment>
-            <translation>ロールを削除</translation>
-        </message>
-        <message>
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:183)</translatorcomment>
-            <translation>ロール %1 を削除しますか？この操作は元に戻せません。</translation>
-        </message>
-        <message>
-            <source>Description:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:149)</translatorcomment>
-            <translation>説明:</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:143)</translatorcomment>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <source>Loading…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:243)</translatorcomment>
-            <translation>読み込み中…</translation>
-        </message>
-        <message>
-            <source>Members:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:150)</translatorcomment>
-            <translation>メンバー:</translation>
-        </message>
-        <message>
-            <source>Number of roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:268)</translatorcomment>
-            <translation>ロール数</translation>
-        </message>
-        <message>
-            <source>Permission codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:158)</translatorcomment>
-            <translation>権限コード</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:264)</translatorcomment>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <source>Refresh the roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:266)</translatorcomment>
-            <translation>ロールを更新</translation>
-        </message>
-        <message>
-            <source>Reload the roles (F5)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:265)</translatorcomment>
-            <translation>ロールを再読み込み (F5)</translation>
-        </message>
-        <message>
-            <source>Role</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:162)</translatorcomment>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <source>Role details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:163)</translatorcomment>
-            <translation>ロールの詳細</translation>
-        </message>
-        <message>
-            <source>Role id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:146)</translatorcomment>
-            <translation>ロール ID</translation>
-        </message>
-        <message>
-            <source>Roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:267, views/accounts/roles_panel.py:269)</translatorcomment>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:170)</translatorcomment>
-            <translation>OWNER ロールは保護されているため、削除できません。</translation>
-        </message>
-        <message>
-            <source>The role %1 was deleted.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:220)</translatorcomment>
-            <translation>ロール %1 を削除しました。</translation>
-        </message>
-        <message numerus="yes">
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:173)</translatorcomment>
-            <translation>
-                <numerusform>このロールは %n 人のメンバーに割り当てられています。削除する前に、メンバーに別のロールを割り当ててください。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>The roles could not be loaded.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:247)</translatorcomment>
-            <translation>ロールを読み込めませんでした。</translation>
-        </message>
-        <message>
-            <source>The server refuses if members still hold the role.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:185)</translatorcomment>
-            <translation>このロールを持つメンバーが残っている場合、サーバーは削除を拒否します。</translation>
-        </message>
-        <message>
-            <source>The workspace has no roles.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:245)</translatorcomment>
-            <translation>このワークスペースにはロールがありません。</translation>
-        </message>
-        <message>
-            <source>Type:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:148)</translatorcomment>
-            <translation>種別:</translation>
-        </message>
-        <message>
-            <source>Updated:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:152)</translatorcomment>
-            <translation>更新日時:</translation>
-        </message>
-        <message>
-            <source>Why the role cannot be deleted</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:161)</translatorcomment>
-            <translation>ロールを削除できない理由</translation>
-        </message>
-        <message>
-            <source>“%1”</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:49)</translatorcomment>
-            <translation>「%1」</translation>
         </message>
     </context>
 </TS>

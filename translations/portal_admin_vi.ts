@@ -1,6581 +1,5620 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="vi_VN">
-    <context>
-        <name />
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+199" />
-            <source>Choose an account to see its details.</source>
-            <translation>Chọn một tài khoản để xem chi tiết.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+255" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+143" />
-            <source>Id:</source>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+1" />
-            <source>Copy id</source>
-            <translation>Sao chép ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the account id to the clipboard</source>
-            <translation>Sao chép ID tài khoản vào bộ nhớ tạm</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the account id</source>
-            <translation>Sao chép ID tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account id</source>
-            <translation>ID tài khoản</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Email:</source>
-            <translation>Email:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Name:</source>
-            <translation>Tên:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+3" />
-            <source>Status:</source>
-            <translation>Trạng thái:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal:</source>
-            <translation>Cổng:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Phone:</source>
-            <translation>Điện thoại:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+1" />
-            <source>Remark:</source>
-            <translation>Ghi chú:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language:</source>
-            <translation>Ngôn ngữ:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zone:</source>
-            <translation>Múi giờ:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Country:</source>
-            <translation>Quốc gia:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+2" />
-            <source>Institution:</source>
-            <translation>Tổ chức:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7" />
-            <source>Created:</source>
-            <translation>Ngày tạo:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+1" />
-            <source>Updated:</source>
-            <translation>Cập nhật:</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Edit…</source>
-            <translation>Sửa…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the account</source>
-            <translation>Sửa tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset password…</source>
-            <translation>Đặt lại mật khẩu…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Send a password reset link</source>
-            <translation>Gửi liên kết đặt lại mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account</source>
-            <translation>Tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why actions are unavailable</source>
-            <translation>Lý do không thể thực hiện thao tác</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>No account chosen</source>
-            <translation>Chưa chọn tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account details</source>
-            <translation>Chi tiết tài khoản</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+53" />
-            <source>“%1” &lt;%2&gt;</source>
-            <translation>“%1” &lt;%2&gt;</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+185" />
-            <source>You cannot change the status of your own account.</source>
-            <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
-            <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Could not change the status of %1</source>
-            <translation>Không thể thay đổi trạng thái của %1</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>%1: %2 done.</source>
-            <translation>%1: %2 thành công.</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Reset password</source>
-            <translation>Đặt lại mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translation>Gửi liên kết đặt lại mật khẩu cho tài khoản %1? Liên kết sẽ được gửi tới %2.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Send reset link</source>
-            <translation>Gửi liên kết</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Could not reset the password of %1</source>
-            <translation>Không thể đặt lại mật khẩu của %1</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>A password reset link was mailed to %1.</source>
-            <translation>Đã gửi liên kết đặt lại mật khẩu tới %1.</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>The account %1 was saved.</source>
-            <translation>Đã lưu tài khoản %1.</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Name</source>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Phone</source>
-            <translation>Điện thoại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+170" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-12" />
-            <source>Remark</source>
-            <translation>Ghi chú</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>Ngôn ngữ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zone</source>
-            <translation>Múi giờ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Country</source>
-            <translation>Quốc gia</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>%1: %2 → %3</source>
-            <translation>%1: %2 → %3</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <location line="+4" />
-            <source>Save changes</source>
-            <translation>Lưu thay đổi</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Save these changes to the account %1?</source>
-            <translation>Lưu các thay đổi này cho tài khoản %1?</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>Could not save the account %1</source>
-            <translation>Không thể lưu tài khoản %1</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-28" />
-            <source>The name is required.</source>
-            <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
-            <translation>Tên là bắt buộc.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Nothing has changed.</source>
-            <translation>Không có gì thay đổi.</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Edit account</source>
-            <translation>Sửa tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the account %1</source>
-            <translation>Sửa tài khoản %1</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Name:</source>
-            <translation>&amp;Tên:</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Account name</source>
-            <translation>Tên tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Phone:</source>
-            <translation>&amp;Số điện thoại:</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Phone number</source>
-            <translation>Số điện thoại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-11" />
-            <source>&amp;Remark:</source>
-            <translation>&amp;Ghi chú:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Language:</source>
-            <translation>&amp;Ngôn ngữ:</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default language</source>
-            <translation>Ngôn ngữ mặc định</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Time zone:</source>
-            <translation>&amp;Múi giờ:</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default time zone</source>
-            <translation>Múi giờ mặc định</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Country:</source>
-            <translation>&amp;Quốc gia:</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Default country</source>
-            <translation>Quốc gia mặc định</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Type to search; a code not in the list is sent as typed</source>
-            <translation>Gõ để tìm; mã không có trong danh sách sẽ được gửi nguyên văn</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translation>Gõ để tìm, ví dụ Tokyo hoặc UTC+9</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Type to search, e.g. Japan or JP</source>
-            <translation>Gõ để tìm, ví dụ Japan hoặc JP</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Save the changes</source>
-            <translation>Lưu các thay đổi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+116" />
-            <source>Cancel</source>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account being edited</source>
-            <translation>Tài khoản đang sửa</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+149" />
-            <source>Choose a portal type.</source>
-            <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
-            <translation>Hãy chọn loại cổng.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The domain is required.</source>
-            <translation>Tên miền là bắt buộc.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The domain is longer than %1 characters.</source>
-            <translation>Tên miền dài quá %1 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The remark is longer than %1 characters.</source>
-            <translation>Ghi chú dài quá %1 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Create the portal %1.</source>
-            <translation>Tạo cổng %1.</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Could not create the portal</source>
-            <translation>Không thể tạo cổng</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-183" />
-            <source>%1 of at most %2 characters</source>
-            <translation>%1 / tối đa %2 ký tự</translation>
-        </message>
-        <message>
-            <location line="+158" />
-            <source>The portal %1 was created.</source>
-            <translation>Đã tạo cổng %1.</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translation>Tạo cổng cho một tổ chức. Máy chủ không cho phép liệt kê các cổng: bảng dưới đây chỉ hiển thị các cổng được tạo trong phiên này.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>New portal</source>
-            <translation>Cổng mới</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Created portal</source>
-            <translation>Cổng đã tạo</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Type:</source>
-            <translation>&amp;Loại:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Domain:</source>
-            <translation>Tên &amp;miền:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Institution:</source>
-            <translation>&amp;Tổ chức:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>e.g. portal.example.com (required)</source>
-            <translation>ví dụ portal.example.com (bắt buộc)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optional</source>
-            <translation>Không bắt buộc</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optional: empty means your own institution</source>
-            <translation>Không bắt buộc: để trống là tổ chức của bạn</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Create portal</source>
-            <translation>Tạo cổng</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Choose a portal type…</source>
-            <translation>Chọn loại cổng…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal type</source>
-            <translation>Loại cổng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Domain</source>
-            <translation>Tên miền</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Institution id</source>
-            <translation>ID tổ chức</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Create the portal</source>
-            <translation>Tạo cổng này</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why the portal cannot be created yet</source>
-            <translation>Lý do chưa thể tạo cổng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portals created in this session</source>
-            <translation>Các cổng đã tạo trong phiên này</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portals created in this session:</source>
-            <translation>Các cổng đã tạo trong phiên này:</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4" />
-            <source>Type:</source>
-            <translation>Loại:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Domain:</source>
-            <translation>Tên miền:</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Portals</source>
-            <translation>Cổng</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+49" />
-            <source>“%1”</source>
-            <translation>“%1”</translation>
-        </message>
-        <message>
-            <location line="+119" />
-            <source>Choose a role.</source>
-            <extracomment>The role the detail shows (None: nothing chosen). "loading", "ready", "empty" or "error".</extracomment>
-            <translation>Hãy chọn một vai trò.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translation>Vai trò OWNER được bảo vệ: không bao giờ có thể xóa.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translation>Vai trò đang được %n thành viên sử dụng: hãy gán vai trò khác cho họ trước khi xóa.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translation>Xóa vai trò %1? Không thể hoàn tác thao tác này.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The server refuses if members still hold the role.</source>
-            <translation>Máy chủ sẽ từ chối nếu vẫn còn thành viên giữ vai trò này.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+2" />
-            <source>Delete role</source>
-            <translation>Xóa vai trò</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Could not delete the role %1</source>
-            <translation>Không thể xóa vai trò %1</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The role %1 was deleted.</source>
-            <translation>Đã xóa vai trò %1.</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-6" />
-            <source>Choose a role to see its permissions.</source>
-            <translation>Chọn một vai trò để xem các quyền của nó.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Copy the role id</source>
-            <translation>Sao chép ID vai trò</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role id</source>
-            <translation>ID vai trò</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Description:</source>
-            <translation>Mô tả:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Members:</source>
-            <translation>Thành viên:</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Permission codes:</source>
-            <translation>&amp;Mã quyền:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Permission codes</source>
-            <translation>Mã quyền</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete role…</source>
-            <translation>Xóa vai trò…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete the role</source>
-            <translation>Xóa vai trò này</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why the role cannot be deleted</source>
-            <translation>Lý do không thể xóa vai trò</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role</source>
-            <translation>Vai trò</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role details</source>
-            <translation>Chi tiết vai trò</translation>
-        </message>
-        <message>
-            <location line="+80" />
-            <source>Loading…</source>
-            <translation>Đang tải…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The workspace has no roles.</source>
-            <translation>Không gian làm việc chưa có vai trò nào.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The roles could not be loaded.</source>
-            <translation>Không thể tải danh sách vai trò.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%n role(s)</source>
-            <translation>%n vai trò</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Refresh</source>
-            <translation>Làm mới</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reload the roles (F5)</source>
-            <translation>Tải lại danh sách vai trò (F5)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Refresh the roles</source>
-            <translation>Làm mới danh sách vai trò</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+2" />
-            <source>Roles</source>
-            <translation>Vai trò</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Number of roles</source>
-            <translation>Số vai trò</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-14" />
-            <source>Status: %1 → %2</source>
-            <extracomment>The server accepts a reason of at most this many characters.</extracomment>
-            <translation>Trạng thái: %1 → %2</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Reason (optional):</source>
-            <translation>&amp;Lý do (không bắt buộc):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Why, for the audit trail</source>
-            <translation>Lý do, để ghi vào nhật ký kiểm toán</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reason for the status change</source>
-            <translation>Lý do thay đổi trạng thái</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Question</source>
-            <translation>Câu hỏi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Status change</source>
-            <translation>Thay đổi trạng thái</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99" />
-            <source>DetailPane</source>
-            <translation>Khung chi tiết</translation>
-        </message>
-    </context>
-    <context>
-        <name>AboutDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/about.py" line="+53" />
-            <source>About System Portal Admin</source>
-            <translation>Giới thiệu System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>System Portal Admin</source>
-            <translation>System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Version %1</source>
-            <translation>Phiên bản %1</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Desktop administration for the System Portal, with a built-in sandbox server.</source>
-            <translation>Công cụ quản trị System Portal trên máy tính, kèm máy chủ sandbox tích hợp.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Qt %1 (PySide6 %2), Python %3</source>
-            <translation>Qt %1 (PySide6 %2), Python %3</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Version</source>
-            <translation>Phiên bản</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Qt and Python versions</source>
-            <translation>Phiên bản Qt và Python</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="-37" />
-            <source>Activate</source>
-            <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
-            <translation>Kích hoạt</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Activate account</source>
-            <translation>Kích hoạt tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Activate the account %1? It can sign in again afterwards.</source>
-            <translation>Kích hoạt tài khoản %1? Sau đó tài khoản có thể đăng nhập lại.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Suspend</source>
-            <translation>Tạm ngưng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Suspend account</source>
-            <translation>Tạm ngưng tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
-            <translation>Tạm ngưng tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Deactivate</source>
-            <translation>Vô hiệu hóa</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deactivate account</source>
-            <translation>Vô hiệu hóa tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deactivate the account %1? It is signed out and cannot sign in until it is activated again.</source>
-            <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
-        </message>
-        <message>
-            <source>Choose an account to see its details.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:199)</translatorcomment>
-            <translation>Chọn một tài khoản để xem chi tiết.</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:200)</translatorcomment>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <source>Copy id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:201)</translatorcomment>
-            <translation>Sao chép ID</translation>
-        </message>
-        <message>
-            <source>Copy the account id to the clipboard</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:202)</translatorcomment>
-            <translation>Sao chép ID tài khoản vào bộ nhớ tạm</translation>
-        </message>
-        <message>
-            <source>Copy the account id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:203)</translatorcomment>
-            <translation>Sao chép ID tài khoản</translation>
-        </message>
-        <message>
-            <source>Account id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:204)</translatorcomment>
-            <translation>ID tài khoản</translation>
-        </message>
-        <message>
-            <source>Email:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:206)</translatorcomment>
-            <translation>Email:</translation>
-        </message>
-        <message>
-            <source>Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:207)</translatorcomment>
-            <translation>Tên:</translation>
-        </message>
-        <message>
-            <source>Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:208)</translatorcomment>
-            <translation>Trạng thái:</translation>
-        </message>
-        <message>
-            <source>Portal:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:209)</translatorcomment>
-            <translation>Cổng:</translation>
-        </message>
-        <message>
-            <source>Phone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:210)</translatorcomment>
-            <translation>Điện thoại:</translation>
-        </message>
-        <message>
-            <source>Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:211)</translatorcomment>
-            <translation>Ghi chú:</translation>
-        </message>
-        <message>
-            <source>Language:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:212)</translatorcomment>
-            <translation>Ngôn ngữ:</translation>
-        </message>
-        <message>
-            <source>Time zone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:213)</translatorcomment>
-            <translation>Múi giờ:</translation>
-        </message>
-        <message>
-            <source>Country:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:214)</translatorcomment>
-            <translation>Quốc gia:</translation>
-        </message>
-        <message>
-            <source>Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:215)</translatorcomment>
-            <translation>Tổ chức:</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:216)</translatorcomment>
-            <translation>Ngày tạo:</translation>
-        </message>
-        <message>
-            <source>Updated:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:217)</translatorcomment>
-            <translation>Cập nhật:</translation>
-        </message>
-        <message>
-            <source>Edit…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:225)</translatorcomment>
-            <translation>Sửa…</translation>
-        </message>
-        <message>
-            <source>Edit the account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:226)</translatorcomment>
-            <translation>Sửa tài khoản</translation>
-        </message>
-        <message>
-            <source>Reset password…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:227)</translatorcomment>
-            <translation>Đặt lại mật khẩu…</translation>
-        </message>
-        <message>
-            <source>Send a password reset link</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:228)</translatorcomment>
-            <translation>Gửi liên kết đặt lại mật khẩu</translation>
-        </message>
-        <message>
-            <source>Account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:229)</translatorcomment>
-            <translation>Tài khoản</translation>
-        </message>
-        <message>
-            <source>Why actions are unavailable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:230)</translatorcomment>
-            <translation>Lý do không thể thực hiện thao tác</translation>
-        </message>
-        <message>
-            <source>No account chosen</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:231)</translatorcomment>
-            <translation>Chưa chọn tài khoản</translation>
-        </message>
-        <message>
-            <source>Account details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_detail.py:232)</translatorcomment>
-            <translation>Chi tiết tài khoản</translation>
-        </message>
-        <message>
-            <source>“%1” &lt;%2&gt;</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_text.py:53)</translatorcomment>
-            <translation>“%1” &lt;%2&gt;</translation>
-        </message>
-        <message>
-            <source>You cannot change the status of your own account.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:185)</translatorcomment>
-            <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
-        </message>
-        <message>
-            <source>Could not change the status of %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:249)</translatorcomment>
-            <translation>Không thể thay đổi trạng thái của %1</translation>
-        </message>
-        <message>
-            <source>%1: %2 done.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:255)</translatorcomment>
-            <translation>%1: %2 thành công.</translation>
-        </message>
-        <message>
-            <source>Reset password</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:272)</translatorcomment>
-            <translation>Đặt lại mật khẩu</translation>
-        </message>
-        <message>
-            <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:274)</translatorcomment>
-            <translation>Gửi liên kết đặt lại mật khẩu cho tài khoản %1? Liên kết sẽ được gửi tới %2.</translation>
-        </message>
-        <message>
-            <source>Send reset link</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:278)</translatorcomment>
-            <translation>Gửi liên kết</translation>
-        </message>
-        <message>
-            <source>Could not reset the password of %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:288)</translatorcomment>
-            <translation>Không thể đặt lại mật khẩu của %1</translation>
-        </message>
-        <message>
-            <source>A password reset link was mailed to %1.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:295)</translatorcomment>
-            <translation>Đã gửi liên kết đặt lại mật khẩu tới %1.</translation>
-        </message>
-        <message>
-            <source>The account %1 was saved.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:320)</translatorcomment>
-            <translation>Đã lưu tài khoản %1.</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:345)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:346)</translatorcomment>
-            <translation>Điện thoại</translation>
-        </message>
-        <message>
-            <source>Remark</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:347)</translatorcomment>
-            <translation>Ghi chú</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:348)</translatorcomment>
-            <translation>Ngôn ngữ</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:349)</translatorcomment>
-            <translation>Múi giờ</translation>
-        </message>
-        <message>
-            <source>Country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:350)</translatorcomment>
-            <translation>Quốc gia</translation>
-        </message>
-        <message>
-            <source>%1: %2 → %3</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:354)</translatorcomment>
-            <translation>%1: %2 → %3</translation>
-        </message>
-        <message>
-            <source>Save changes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:359)</translatorcomment>
-            <translation>Lưu thay đổi</translation>
-        </message>
-        <message>
-            <source>Save these changes to the account %1?</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:360)</translatorcomment>
-            <translation>Lưu các thay đổi này cho tài khoản %1?</translation>
-        </message>
-        <message>
-            <source>Could not save the account %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_controller.py:384)</translatorcomment>
-            <translation>Không thể lưu tài khoản %1</translation>
-        </message>
-        <message>
-            <source>Open by &amp;id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:124)</translatorcomment>
-            <translation>Mở theo &amp;ID:</translation>
-        </message>
-        <message>
-            <source>Account id, e.g. ACC…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:125)</translatorcomment>
-            <translation>ID tài khoản, ví dụ ACC…</translation>
-        </message>
-        <message>
-            <source>Account id to open</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:126)</translatorcomment>
-            <translation>ID tài khoản cần mở</translation>
-        </message>
-        <message>
-            <source>Open</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:127)</translatorcomment>
-            <translation>Mở</translation>
-        </message>
-        <message>
-            <source>Open the account with this id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:128)</translatorcomment>
-            <translation>Mở tài khoản có ID này</translation>
-        </message>
-        <message>
-            <source>Accounts</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/accounts_panel.py:129)</translatorcomment>
-            <translation>Tài khoản</translation>
-        </message>
-        <message>
-            <source>The name is required.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:142)</translatorcomment>
-            <translation>Tên là bắt buộc.</translation>
-        </message>
-        <message>
-            <source>Nothing has changed.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:144)</translatorcomment>
-            <translation>Không có gì thay đổi.</translation>
-        </message>
-        <message>
-            <source>Edit account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:165)</translatorcomment>
-            <translation>Sửa tài khoản</translation>
-        </message>
-        <message>
-            <source>Edit the account %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:166)</translatorcomment>
-            <translation>Sửa tài khoản %1</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:168)</translatorcomment>
-            <translation>&amp;Tên:</translation>
-        </message>
-        <message>
-            <source>Account name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:168)</translatorcomment>
-            <translation>Tên tài khoản</translation>
-        </message>
-        <message>
-            <source>&amp;Phone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:169)</translatorcomment>
-            <translation>&amp;Số điện thoại:</translation>
-        </message>
-        <message>
-            <source>Phone number</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:169)</translatorcomment>
-            <translation>Số điện thoại</translation>
-        </message>
-        <message>
-            <source>&amp;Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:170)</translatorcomment>
-            <translation>&amp;Ghi chú:</translation>
-        </message>
-        <message>
-            <source>&amp;Language:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:171)</translatorcomment>
-            <translation>&amp;Ngôn ngữ:</translation>
-        </message>
-        <message>
-            <source>Default language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:171)</translatorcomment>
-            <translation>Ngôn ngữ mặc định</translation>
-        </message>
-        <message>
-            <source>&amp;Time zone:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:172)</translatorcomment>
-            <translation>&amp;Múi giờ:</translation>
-        </message>
-        <message>
-            <source>Default time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:172)</translatorcomment>
-            <translation>Múi giờ mặc định</translation>
-        </message>
-        <message>
-            <source>&amp;Country:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:173)</translatorcomment>
-            <translation>&amp;Quốc gia:</translation>
-        </message>
-        <message>
-            <source>Default country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:173)</translatorcomment>
-            <translation>Quốc gia mặc định</translation>
-        </message>
-        <message>
-            <source>Type to search; a code not in the list is sent as typed</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:178)</translatorcomment>
-            <translation>Gõ để tìm; mã không có trong danh sách sẽ được gửi nguyên văn</translation>
-        </message>
-        <message>
-            <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:179)</translatorcomment>
-            <translation>Gõ để tìm, ví dụ Tokyo hoặc UTC+9</translation>
-        </message>
-        <message>
-            <source>Type to search, e.g. Japan or JP</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:180)</translatorcomment>
-            <translation>Gõ để tìm, ví dụ Japan hoặc JP</translation>
-        </message>
-        <message>
-            <source>Save the changes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:181)</translatorcomment>
-            <translation>Lưu các thay đổi</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:182)</translatorcomment>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <source>Account being edited</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/edit_dialog.py:183)</translatorcomment>
-            <translation>Tài khoản đang sửa</translation>
-        </message>
-        <message>
-            <source>Status: %1 → %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:102)</translatorcomment>
-            <translation>Trạng thái: %1 → %2</translation>
-        </message>
-        <message>
-            <source>This changes the %1 server “%2”.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:107)</translatorcomment>
-            <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
-        </message>
-        <message>
-            <source>&amp;Reason (optional):</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:112)</translatorcomment>
-            <translation>&amp;Lý do (không bắt buộc):</translation>
-        </message>
-        <message>
-            <source>Why, for the audit trail</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:113)</translatorcomment>
-            <translation>Lý do, để ghi vào nhật ký kiểm toán</translation>
-        </message>
-        <message>
-            <source>Reason for the status change</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:117)</translatorcomment>
-            <translation>Lý do thay đổi trạng thái</translation>
-        </message>
-        <message>
-            <source>Question</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:118)</translatorcomment>
-            <translation>Câu hỏi</translation>
-        </message>
-        <message>
-            <source>Status change</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/status_dialog.py:119)</translatorcomment>
-            <translation>Thay đổi trạng thái</translation>
-        </message>
-    </context>
-    <context>
-        <name>AdminErrors</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37" />
-            <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
-            <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
-            <translation>Máy chủ từ chối: vai trò của bạn không cho phép thao tác này. Hãy xin quyền từ chủ sở hữu không gian làm việc.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Not found: the item does not exist (any more), or the id is wrong.</source>
-            <translation>Không tìm thấy: mục này không (còn) tồn tại, hoặc ID không đúng.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+3" />
-            <source>The server did not accept the input. Check the fields and try again.</source>
-            <translation>Máy chủ không chấp nhận dữ liệu nhập. Hãy kiểm tra các trường rồi thử lại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your sign-in is no longer valid (code 4010). Sign in again.</source>
-            <translation>Phiên đăng nhập của bạn không còn hiệu lực (mã 4010). Hãy đăng nhập lại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>You are not signed in. Sign in again.</source>
-            <translation>Bạn chưa đăng nhập. Hãy đăng nhập lại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Not found (code 4040).</source>
-            <translation>Không tìm thấy (mã 4040).</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-156" />
-            <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
-            <extracomment>Domain and remark limits (section 8).</extracomment>
-            <translation>Máy chủ không chấp nhận cổng (mã 4000): cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The server did not accept the portal: a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
-            <translation>Máy chủ không chấp nhận cổng: cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The institution was not found (code 4040). Check the institution id, or leave it empty to use your own institution.</source>
-            <translation>Không tìm thấy tổ chức (mã 4040). Hãy kiểm tra ID tổ chức, hoặc để trống để dùng tổ chức của bạn.</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-193" />
-            <source>The server refused: the OWNER role is protected and can never be deleted.</source>
-            <extracomment>The 409 answers of role deletion, explained.</extracomment>
-            <translation>Máy chủ từ chối: vai trò OWNER được bảo vệ và không bao giờ có thể xóa.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The server refused: the role still has members. Give them another role first, then delete it.</source>
-            <translation>Máy chủ từ chối: vai trò vẫn còn thành viên. Hãy gán vai trò khác cho họ trước, rồi xóa.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The role does not exist any more: someone else deleted it.</source>
-            <translation>Vai trò không còn tồn tại: người khác đã xóa nó.</translation>
-        </message>
-    </context>
-    <context>
-        <name>BackupCodesDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+116" />
-            <source>System Portal backup codes (each works once)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:114)</translatorcomment>
-            <translation>Mã dự phòng System Portal (mỗi mã dùng được một lần)</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>Copied to the clipboard.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:121)</translatorcomment>
-            <translation>Đã sao chép vào bộ nhớ tạm.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Save backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:126)</translatorcomment>
-            <translation>Lưu mã dự phòng</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Text files (*.txt)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:129)</translatorcomment>
-            <translation>Tệp văn bản (*.txt)</translation>
-        </message>
-        <message>
-            <location line="+27" />
-            <source>Could not save the file: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:154)</translatorcomment>
-            <translation>Không thể lưu tệp: %1</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Saved to %1 (readable by you only).</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:156)</translatorcomment>
-            <translation>Đã lưu vào %1 (chỉ bạn đọc được).</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>New backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:172)</translatorcomment>
-            <translation>Mã dự phòng mới</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:174)</translatorcomment>
-            <translation>Hãy cất giữ các mã này ở nơi an toàn. Mỗi mã giúp bạn đăng nhập một lần khi không dùng được các phương thức khác. Các mã chỉ hiển thị lúc này: sau khi đóng cửa sổ, chúng không thể hiển thị lại. Các mã trước đây của bạn không còn hiệu lực.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Copy</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:180)</translatorcomment>
-            <translation>&amp;Sao chép</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy the codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:181)</translatorcomment>
-            <translation>Sao chép các mã</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Save…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:182)</translatorcomment>
-            <translation>&amp;Lưu…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Save the codes to a file</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:183)</translatorcomment>
-            <translation>Lưu các mã vào tệp</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:184)</translatorcomment>
-            <translation>Mã dự phòng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/backup_codes.py:185)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChangePassword</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39" />
-            <source>Enter your current password.</source>
-            <translation>Nhập mật khẩu hiện tại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The new password must differ from the current one.</source>
-            <translation>Mật khẩu mới phải khác mật khẩu hiện tại.</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Your password was changed.</source>
-            <translation>Đã đổi mật khẩu của bạn.</translation>
-        </message>
-        <message>
-            <location line="+75" />
-            <location line="+24" />
-            <source>Close</source>
-            <translation>Đóng</translation>
-        </message>
-        <message>
-            <location line="-15" />
-            <location line="+13" />
-            <source>Change password</source>
-            <translation>Đổi mật khẩu</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Change your password</source>
-            <translation>Đổi mật khẩu của bạn</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enter your current password, then the new one twice.</source>
-            <translation>Nhập mật khẩu hiện tại, rồi nhập mật khẩu mới hai lần.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Current password:</source>
-            <translation>Mật khẩu &amp;hiện tại:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;New password:</source>
-            <translation>Mật khẩu &amp;mới:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Repeat it:</source>
-            <translation>&amp;Nhập lại:</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Cancel</source>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Current password</source>
-            <translation>Mật khẩu hiện tại</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>New password</source>
-            <translation>Mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Repeat the new password</source>
-            <translation>Nhập lại mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Change the password</source>
-            <translation>Đổi mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Close this dialog</source>
-            <translation>Đóng hộp thoại này</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+195" />
-            <location line="+115" />
-            <source>Name</source>
-            <extracomment>(protocol, keyword arguments of the client's validate operation)</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:194)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <location line="-110" />
-            <source>Choose a category.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:196)</translatorcomment>
-            <translation>Hãy chọn một danh mục.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+111" />
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:198)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <source>✔ %1 check passed: %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:271)</translatorcomment>
-            <translation>✔ Kiểm tra %1 thành công: %2</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>✘ %1 check failed: %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:273)</translatorcomment>
-            <translation>✘ Kiểm tra %1 thất bại: %2</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>New notification channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:287)</translatorcomment>
-            <translation>Kênh thông báo mới</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Edit channel “%1”</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:289)</translatorcomment>
-            <translation>Sửa kênh “%1”</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:294)</translatorcomment>
-            <translation>&amp;Tên:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Category:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:295)</translatorcomment>
-            <translation>&amp;Danh mục:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:296)</translatorcomment>
-            <translation>Tổ c&amp;hức:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Description:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:297)</translatorcomment>
-            <translation>&amp;Mô tả:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>S&amp;tatus:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:298)</translatorcomment>
-            <translation>T&amp;rạng thái:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:302)</translatorcomment>
-            <translation>Danh mục</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:303)</translatorcomment>
-            <translation>Tổ chức</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:305)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Your institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:313)</translatorcomment>
-            <translation>Tổ chức của bạn</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Default channel of its category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:314)</translatorcomment>
-            <translation>Kênh mặc định của danh mục</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Default channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:315)</translatorcomment>
-            <translation>Kênh mặc định</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+2" />
-            <source>Settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:316)</translatorcomment>
-            <translation>Cài đặt</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Test connection</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:318)</translatorcomment>
-            <translation>&amp;Kiểm tra kết nối</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Test connection</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:319)</translatorcomment>
-            <translation>Kiểm tra kết nối</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Ask the server to check the mail-server settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:320)</translatorcomment>
-            <translation>Yêu cầu máy chủ kiểm tra cài đặt máy chủ thư</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <location line="+1" />
-            <source>Save</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:321)</translatorcomment>
-            <translation>Lưu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Checks the mail-server settings with the server, then saves</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:324)</translatorcomment>
-            <translation>Kiểm tra cài đặt máy chủ thư với máy chủ, rồi lưu</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <location line="+1" />
-            <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:328)</translatorcomment>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Server check</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:330)</translatorcomment>
-            <translation>Kiểm tra của máy chủ</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Input problems</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channel_dialog.py:331)</translatorcomment>
-            <translation>Vấn đề dữ liệu nhập</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelSettings</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+188" />
-            <location line="+30" />
-            <source>Host</source>
-            <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:188)</translatorcomment>
-            <translation>Máy chủ</translation>
-        </message>
-        <message>
-            <location line="-27" />
-            <location line="+39" />
-            <source>Username</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:189)</translatorcomment>
-            <translation>Tên người dùng</translation>
-        </message>
-        <message>
-            <location line="-33" />
-            <location line="+37" />
-            <source>Password</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:191)</translatorcomment>
-            <translation>Mật khẩu</translation>
-        </message>
-        <message>
-            <location line="-31" />
-            <location line="+35" />
-            <source>From address</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:193)</translatorcomment>
-            <translation>Địa chỉ người gửi</translation>
-        </message>
-        <message>
-            <location line="-30" />
-            <location line="+34" />
-            <source>From name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:194)</translatorcomment>
-            <translation>Tên người gửi</translation>
-        </message>
-        <message>
-            <location line="-25" />
-            <source>&amp;Host:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:199)</translatorcomment>
-            <translation>Máy &amp;chủ:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Port:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:200)</translatorcomment>
-            <translation>&amp;Số cổng:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Port</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:200)</translatorcomment>
-            <translation>Số cổng</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Security:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:201)</translatorcomment>
-            <translation>&amp;Bảo mật:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Security</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:201)</translatorcomment>
-            <translation>Bảo mật</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Username:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:202)</translatorcomment>
-            <translation>Tên &amp;người dùng:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Pass&amp;word:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:203)</translatorcomment>
-            <translation>Mật khẩ&amp;u:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;From address:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:204)</translatorcomment>
-            <translation>Địa chỉ người &amp;gửi:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>From &amp;name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:205)</translatorcomment>
-            <translation>Tên người gử&amp;i:</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>SMTP</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:207)</translatorcomment>
-            <translation>SMTP</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>IMAP</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:207)</translatorcomment>
-            <translation>IMAP</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>TLS (encrypted from the start)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:217)</translatorcomment>
-            <translation>TLS (mã hóa ngay từ đầu)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>STARTTLS (upgrade to encryption)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:218)</translatorcomment>
-            <translation>STARTTLS (nâng cấp lên mã hóa)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>None (unencrypted)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:219)</translatorcomment>
-            <translation>Không (không mã hóa)</translation>
-        </message>
-        <message>
-            <location line="+59" />
-            <source>Outgoing mail (SMTP)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:277)</translatorcomment>
-            <translation>Thư đi (SMTP)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Incoming mail (IMAP)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:278)</translatorcomment>
-            <translation>Thư đến (IMAP)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Use incoming mail (IMAP)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:279)</translatorcomment>
-            <translation>Dùng thư đến (IMAP)</translation>
-        </message>
-        <message>
-            <location line="+44" />
-            <location line="+22" />
-            <source>Provider</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:321)</translatorcomment>
-            <translation>Nhà cung cấp</translation>
-        </message>
-        <message>
-            <location line="-18" />
-            <location line="+19" />
-            <source>API key</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:323)</translatorcomment>
-            <translation>Khóa API</translation>
-        </message>
-        <message>
-            <location line="-16" />
-            <location line="+17" />
-            <source>Sender id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:324)</translatorcomment>
-            <translation>ID người gửi</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>&amp;Provider:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:330)</translatorcomment>
-            <translation>&amp;Nhà cung cấp:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>API &amp;key:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:330)</translatorcomment>
-            <translation>Khóa &amp;API:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Sender &amp;id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:330)</translatorcomment>
-            <translation>&amp;ID người gửi:</translation>
-        </message>
-        <message>
-            <location line="+48" />
-            <location line="+14" />
-            <source>URL</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:372)</translatorcomment>
-            <translation>URL</translation>
-        </message>
-        <message>
-            <location line="-4" />
-            <source>&amp;URL:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:377)</translatorcomment>
-            <translation>&amp;URL:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signing &amp;secret:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:377)</translatorcomment>
-            <translation>Khóa &amp;bí mật ký:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Signing secret</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:378)</translatorcomment>
-            <translation>Khóa bí mật ký</translation>
-        </message>
-        <message>
-            <location line="+40" />
-            <source>Settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:416)</translatorcomment>
-            <translation>Cài đặt</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Settings (JSON)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:419)</translatorcomment>
-            <translation>Cài đặt (JSON)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Stored secrets show as %1; leave them so to keep them.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/settings_forms.py:422)</translatorcomment>
-            <translation>Các bí mật đã lưu hiển thị là %1; giữ nguyên để không thay đổi chúng.</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelState</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="+72" />
-            <source>Secure Channel: none</source>
-            <translation>Kênh bảo mật: chưa có</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Secure Channel: established</source>
-            <translation>Kênh bảo mật: đã thiết lập</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Secure Channel: failed</source>
-            <translation>Kênh bảo mật: thất bại</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+137" />
-            <location line="+80" />
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:136)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <location line="-75" />
-            <location line="+76" />
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:138)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <location line="-71" />
-            <location line="+73" />
-            <source>Icon URL</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:140)</translatorcomment>
-            <translation>URL biểu tượng</translation>
-        </message>
-        <message>
-            <location line="-70" />
-            <location line="+71" />
-            <source>Extra settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:141)</translatorcomment>
-            <translation>Cài đặt bổ sung</translation>
-        </message>
-        <message>
-            <location line="-20" />
-            <source>New channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:190)</translatorcomment>
-            <translation>Loại kênh mới</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Edit channel type %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:192)</translatorcomment>
-            <translation>Sửa loại kênh %1</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Code:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:195)</translatorcomment>
-            <translation>&amp;Mã:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:196)</translatorcomment>
-            <translation>Tê&amp;n:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Description:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:197)</translatorcomment>
-            <translation>Mô &amp;tả:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Display &amp;order:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:198)</translatorcomment>
-            <translation>Thứ tự &amp;hiển thị:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Icon URL:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:199)</translatorcomment>
-            <translation>&amp;URL biểu tượng:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>E&amp;xtra settings (JSON):</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:200)</translatorcomment>
-            <translation>Cài đặt &amp;bổ sung (JSON):</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:203)</translatorcomment>
-            <translation>Mã</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Display order</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:206)</translatorcomment>
-            <translation>Thứ tự hiển thị</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>e.g. TEAMS_CHAT</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:215)</translatorcomment>
-            <translation>ví dụ TEAMS_CHAT</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Automatic</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:216)</translatorcomment>
-            <translation>Tự động</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Optional, for example {"retries": 3}</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:218)</translatorcomment>
-            <translation>Không bắt buộc, ví dụ {"retries": 3}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+1" />
-            <source>Save</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:219)</translatorcomment>
-            <translation>Lưu</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+2" />
-            <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:221)</translatorcomment>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Input problems</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/type_dialog.py:223)</translatorcomment>
-            <translation>Vấn đề dữ liệu nhập</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypesPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+118" />
-            <location line="+82" />
-            <source>Any status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:117)</translatorcomment>
-            <translation>Mọi trạng thái</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:145)</translatorcomment>
-            <translation>Mã</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Value</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:146)</translatorcomment>
-            <translation>Giá trị</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:147)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:148)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:149)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Display order</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:150)</translatorcomment>
-            <translation>Thứ tự hiển thị</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Icon URL</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:151)</translatorcomment>
-            <translation>URL biểu tượng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Extra settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:152)</translatorcomment>
-            <translation>Cài đặt bổ sung</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:153)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:154)</translatorcomment>
-            <translation>Ngày cập nhật</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:155)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Disable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:163)</translatorcomment>
-            <translation>Tắt</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:163)</translatorcomment>
-            <translation>Bật</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Disable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:165)</translatorcomment>
-            <translation>Tắt loại kênh</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:165)</translatorcomment>
-            <translation>Bật loại kênh</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>&amp;Code:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:171)</translatorcomment>
-            <translation>&amp;Mã:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:172)</translatorcomment>
-            <translation>&amp;Trạng thái:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Any code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:173)</translatorcomment>
-            <translation>Mọi mã</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:174)</translatorcomment>
-            <translation>Lọc theo mã</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:175)</translatorcomment>
-            <translation>Lọc theo trạng thái</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Enabled only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:177)</translatorcomment>
-            <translation>Chỉ loại đang &amp;bật</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enabled only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:178)</translatorcomment>
-            <translation>Chỉ loại đang bật</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;New…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:180)</translatorcomment>
-            <translation>Tạ&amp;o mới…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>New channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:180)</translatorcomment>
-            <translation>Loại kênh mới</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Edit…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:181)</translatorcomment>
-            <translation>&amp;Sửa…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:181)</translatorcomment>
-            <translation>Sửa loại kênh</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Delete…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:182)</translatorcomment>
-            <translation>&amp;Xóa…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:182)</translatorcomment>
-            <translation>Xóa loại kênh</translation>
-        </message>
-        <message>
-            <location line="+53" />
-            <source>Could not create the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:234)</translatorcomment>
-            <translation>Không thể tạo loại kênh</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Could not save the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:240)</translatorcomment>
-            <translation>Không thể lưu loại kênh</translation>
-        </message>
-        <message>
-            <location line="+37" />
-            <source>Could not disable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:275)</translatorcomment>
-            <translation>Không thể tắt loại kênh</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Could not enable the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:280)</translatorcomment>
-            <translation>Không thể bật loại kênh</translation>
-        </message>
-        <message>
-            <location line="+23" />
-            <source>Delete channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:301)</translatorcomment>
-            <translation>Xóa loại kênh</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:303)</translatorcomment>
-            <translation>Xóa loại kênh “%1” (%2)? Không thể hoàn tác thao tác này.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Delete</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:307)</translatorcomment>
-            <translation>Xóa</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>Could not delete the channel type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_panel.py:318)</translatorcomment>
-            <translation>Không thể xóa loại kênh</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+135" />
-            <location line="+91" />
-            <source>Any category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:133)</translatorcomment>
-            <translation>Mọi danh mục</translation>
-        </message>
-        <message>
-            <location line="-83" />
-            <location line="+88" />
-            <source>Any status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:138)</translatorcomment>
-            <translation>Mọi trạng thái</translation>
-        </message>
-        <message>
-            <location line="-67" />
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:158)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:159)</translatorcomment>
-            <translation>Danh mục</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:160)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Default</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:161)</translatorcomment>
-            <translation>Mặc định</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Yes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:161)</translatorcomment>
-            <translation>Có</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>No</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:161)</translatorcomment>
-            <translation>Không</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:162)</translatorcomment>
-            <translation>Tổ chức</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:163)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:164)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:165)</translatorcomment>
-            <translation>Ngày cập nhật</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:166)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Deactivate</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:175)</translatorcomment>
-            <translation>Vô hiệu hóa</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Activate</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:175)</translatorcomment>
-            <translation>Kích hoạt</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Deactivate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:177)</translatorcomment>
-            <translation>Vô hiệu hóa kênh</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Activate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:177)</translatorcomment>
-            <translation>Kích hoạt kênh</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:185)</translatorcomment>
-            <translation>&amp;Tổ chức:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Category:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:185)</translatorcomment>
-            <translation>&amp;Danh mục:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:185)</translatorcomment>
-            <translation>T&amp;rạng thái:</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Any institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:189)</translatorcomment>
-            <translation>Mọi ID tổ chức</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:190)</translatorcomment>
-            <translation>Lọc theo tổ chức</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:191)</translatorcomment>
-            <translation>Lọc theo danh mục</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Filter by status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:193)</translatorcomment>
-            <translation>Lọc theo trạng thái</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Active only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:195)</translatorcomment>
-            <translation>Chỉ kênh đang &amp;hoạt động</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Active only</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:196)</translatorcomment>
-            <translation>Chỉ kênh đang hoạt động</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;New…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:198)</translatorcomment>
-            <translation>Tạ&amp;o mới…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>New channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:198)</translatorcomment>
-            <translation>Kênh mới</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Edit…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:199)</translatorcomment>
-            <translation>&amp;Sửa…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Edit the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:199)</translatorcomment>
-            <translation>Sửa kênh</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Delete…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:200)</translatorcomment>
-            <translation>&amp;Xóa…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Delete the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:200)</translatorcomment>
-            <translation>Xóa kênh</translation>
-        </message>
-        <message>
-            <location line="+40" />
-            <source>Could not load the categories</source>
-            <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:238)</translatorcomment>
-            <translation>Không thể tải danh mục</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Could not check the %1 settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:298)</translatorcomment>
-            <translation>Không thể kiểm tra cài đặt %1</translation>
-        </message>
-        <message>
-            <location line="+46" />
-            <source>Could not create the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:342)</translatorcomment>
-            <translation>Không thể tạo kênh</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Could not save the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:348)</translatorcomment>
-            <translation>Không thể lưu kênh</translation>
-        </message>
-        <message>
-            <location line="+27" />
-            <source>Could not deactivate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:375)</translatorcomment>
-            <translation>Không thể vô hiệu hóa kênh</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Could not activate the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:379)</translatorcomment>
-            <translation>Không thể kích hoạt kênh</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Delete channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:398)</translatorcomment>
-            <translation>Xóa kênh</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:400)</translatorcomment>
-            <translation>Xóa kênh “%1” (%2)? Không thể hoàn tác thao tác này.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Delete</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:404)</translatorcomment>
-            <translation>Xóa</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Could not delete the channel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_panel.py:416)</translatorcomment>
-            <translation>Không thể xóa kênh</translation>
-        </message>
-    </context>
-    <context>
-        <name>Confirm</name>
-        <message>
-            <location filename="../src/portal_admin/ui/confirm.py" line="+30" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Cancel</source>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <location line="+37" />
-            <source>Confirm change on production</source>
-            <translation>Xác nhận thay đổi trên môi trường chính thức</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Apply change</source>
-            <translation>Áp dụng thay đổi</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConnectionState</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="-15" />
-            <source>Not connected</source>
-            <translation>Chưa kết nối</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Connecting…</source>
-            <translation>Đang kết nối…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Connected</source>
-            <translation>Đã kết nối</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Server unreachable</source>
-            <translation>Không kết nối được máy chủ</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantLists</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+31" />
-            <source>Countries</source>
-            <extracomment>Readable names of the lists (source texts in context "ConstantLists").</extracomment>
-            <translation>Quốc gia</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Currency config statuses</source>
-            <translation>Trạng thái cấu hình tiền tệ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Notification channel statuses</source>
-            <translation>Trạng thái kênh thông báo</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Notification channel type statuses</source>
-            <translation>Trạng thái loại kênh thông báo</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Notification channel types</source>
-            <translation>Loại kênh thông báo</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Order statuses</source>
-            <translation>Trạng thái đơn hàng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zones</source>
-            <translation>Múi giờ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Transfer statuses</source>
-            <translation>Trạng thái chuyển khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>US states</source>
-            <translation>Các bang của Hoa Kỳ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account statuses</source>
-            <translation>Trạng thái tài khoản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution statuses</source>
-            <translation>Trạng thái tổ chức</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution types</source>
-            <translation>Loại tổ chức</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Invitation statuses</source>
-            <translation>Trạng thái lời mời</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Join sources</source>
-            <translation>Nguồn tham gia</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal types</source>
-            <translation>Loại cổng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Workspace statuses</source>
-            <translation>Trạng thái không gian làm việc</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantsPanel</name>
-        <message>
-            <location line="+206" />
-            <source>/constants/%1</source>
-            <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:255)</translatorcomment>
-            <translation>/constants/%1</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Constant lists</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:256)</translatorcomment>
-            <translation>Danh sách hằng số</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Shown list</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:258)</translatorcomment>
-            <translation>Danh sách đang hiển thị</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Filter by code, label or description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:259)</translatorcomment>
-            <translation>Lọc theo mã, nhãn hoặc mô tả</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Text filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:260)</translatorcomment>
-            <translation>Bộ lọc văn bản</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Constants</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:261)</translatorcomment>
-            <translation>Hằng số</translation>
-        </message>
-    </context>
-    <context>
-        <name>DemoMailbox</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52" />
-            <source>The demo mailbox exists only in the built-in sandbox.</source>
-            <extracomment>list[MailItem], newest first.</extracomment>
-            <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>No email has been sent to %1 yet.</source>
-            <translation>Chưa có email nào được gửi tới %1.</translation>
-        </message>
-        <message>
-            <location line="+171" />
-            <source>Demo mailbox — sandbox</source>
-            <translation>Hộp thư demo — sandbox</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Demo mailbox</source>
-            <translation>Hộp thư demo</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The built-in sandbox sends no real email. Every message it would send is kept here: codes, reset tokens and setup ids.</source>
-            <translation>Sandbox tích hợp không gửi email thật. Mọi thư lẽ ra được gửi đều được lưu ở đây: mã, token đặt lại và ID thiết lập.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>&amp;Address:</source>
-            <translation>Đị&amp;a chỉ:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Refresh</source>
-            <translation>Làm mới</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Sent</source>
-            <translation>Thời gian gửi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Subject</source>
-            <translation>Tiêu đề</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Code:</source>
-            <translation>Mã:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset token:</source>
-            <translation>Token đặt lại:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Setup id:</source>
-            <translation>ID thiết lập:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy</source>
-            <translation>Sao chép</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Verification code</source>
-            <translation>Mã xác minh</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the verification code</source>
-            <translation>Sao chép mã xác minh</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reset token</source>
-            <translation>Token đặt lại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the reset token</source>
-            <translation>Sao chép token đặt lại</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Setup session id</source>
-            <translation>ID phiên thiết lập</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the setup session id</source>
-            <translation>Sao chép ID phiên thiết lập</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Email address of the mailbox</source>
-            <translation>Địa chỉ email của hộp thư</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Refresh the mailbox</source>
-            <translation>Làm mới hộp thư</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Emails, newest first</source>
-            <translation>Email, mới nhất trước</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Email text</source>
-            <translation>Nội dung email</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Email subject</source>
-            <translation>Tiêu đề email</translation>
-        </message>
-    </context>
-    <context>
-        <name>DetailPane</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18" />
-            <source>Host</source>
-            <translation>Máy chủ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Port</source>
-            <translation>Số cổng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Security</source>
-            <translation>Bảo mật</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Username</source>
-            <translation>Tên người dùng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Password</source>
-            <translation>Mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>From address</source>
-            <translation>Địa chỉ người gửi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>From name</source>
-            <translation>Tên người gửi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Provider</source>
-            <translation>Nhà cung cấp</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>API key</source>
-            <translation>Khóa API</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Sender id</source>
-            <translation>ID người gửi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>URL</source>
-            <translation>URL</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signing secret</source>
-            <translation>Khóa bí mật ký</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IMAP</source>
-            <translation>IMAP</translation>
-        </message>
-        <message>
-            <location line="-23" />
-            <source>Select a row to see its details.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:69)</translatorcomment>
-            <translation>Chọn một dòng để xem chi tiết.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:70)</translatorcomment>
-            <translation>Chi tiết</translation>
-        </message>
-        <message>
-            <location line="+39" />
-            <source>•••••• (set)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:109)</translatorcomment>
-            <translation>•••••• (đã đặt)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>(not set)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/detail.py:111)</translatorcomment>
-            <translation>(chưa đặt)</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnvironmentBanner</name>
-        <message>
-            <location filename="../src/portal_admin/ui/banner.py" line="+47" />
-            <source>built-in</source>
-            <translation>tích hợp</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>READ-ONLY</source>
-            <translation>CHỈ ĐỌC</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Environment</source>
-            <translation>Môi trường</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnvironmentType</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profiles.py" line="+70" />
-            <source>PRODUCTION</source>
-            <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
-            <translation>CHÍNH THỨC</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>STAGING</source>
-            <translation>STAGING</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TEST</source>
-            <translation>KIỂM THỬ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>SANDBOX</source>
-            <translation>SANDBOX</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/error_dialog.py" line="+98" />
-            <source>Error</source>
-            <translation>Lỗi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Error code:</source>
-            <translation>Mã lỗi:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Request id:</source>
-            <translation>Mã yêu cầu:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy details</source>
-            <translation>Sao chép chi tiết</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy error details</source>
-            <translation>Sao chép chi tiết lỗi</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error code</source>
-            <translation>Mã lỗi</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Request id</source>
-            <translation>Mã yêu cầu</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Technical details</source>
-            <translation>Chi tiết kỹ thuật</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error summary</source>
-            <translation>Tóm tắt lỗi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Error message</source>
-            <translation>Thông báo lỗi</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorInfo</name>
-        <message>
-            <location filename="../src/portal_admin/ui/error_info.py" line="+23" />
-            <source>You are not signed in, or your sign-in has expired.</source>
-            <translation>Bạn chưa đăng nhập, hoặc phiên đăng nhập đã hết hạn.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your account does not have permission to do this.</source>
-            <translation>Tài khoản của bạn không có quyền thực hiện thao tác này.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The item no longer exists.</source>
-            <translation>Mục này không còn tồn tại.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The change conflicts with the current state on the server.</source>
-            <translation>Thay đổi xung đột với trạng thái hiện tại trên máy chủ.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Too many requests. Please wait a moment and try again.</source>
-            <translation>Quá nhiều yêu cầu. Vui lòng đợi một lát rồi thử lại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The server did not accept the input.</source>
-            <translation>Máy chủ không chấp nhận dữ liệu nhập.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The encrypted Secure Channel to the server failed.</source>
-            <translation>Kênh bảo mật được mã hóa tới máy chủ bị lỗi.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The server could not complete the request.</source>
-            <translation>Máy chủ không thể hoàn tất yêu cầu.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The server could not be reached.</source>
-            <translation>Không kết nối được tới máy chủ.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The server did not answer in time.</source>
-            <translation>Máy chủ không phản hồi kịp thời.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>A file or folder on this computer could not be used.</source>
-            <translation>Không thể sử dụng một tệp hoặc thư mục trên máy tính này.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Something unexpected went wrong in the program.</source>
-            <translation>Đã xảy ra lỗi không mong muốn trong chương trình.</translation>
-        </message>
-        <message>
-            <source>Error code</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:71)</translatorcomment>
-            <translation>Mã lỗi</translation>
-        </message>
-        <message>
-            <source>Request id</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:76)</translatorcomment>
-            <translation>Mã yêu cầu</translation>
-        </message>
-    </context>
-    <context>
-        <name>ExportDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/export_dialog.py" line="+87" />
-            <location line="+11" />
-            <source>Export to CSV</source>
-            <translation>Xuất ra CSV</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>CSV files (*.csv)</source>
-            <translation>Tệp CSV (*.csv)</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>&amp;File:</source>
-            <translation>&amp;Tệp:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Delimiter:</source>
-            <translation>&amp;Dấu phân cách:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Browse…</source>
-            <translation>Duyệt…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Comma (,)</source>
-            <translation>Dấu phẩy (,)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Semicolon (;)</source>
-            <translation>Dấu chấm phẩy (;)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Tab</source>
-            <translation>Tab</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Export file</source>
-            <translation>Tệp xuất</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose the export file</source>
-            <translation>Chọn tệp xuất</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Delimiter</source>
-            <translation>Dấu phân cách</translation>
-        </message>
-        <message>
-            <location line="+28" />
-            <source>Exporting</source>
-            <translation>Đang xuất</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Export progress</source>
-            <translation>Tiến trình xuất</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Exported %1 of %2 rows…</source>
-            <translation>Đã xuất %1 / %2 dòng…</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationDialogs</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+40" />
-            <source>Enter the email address of the person to invite.</source>
-            <extracomment>The sandbox's bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:40)</translatorcomment>
-            <translation>Nhập địa chỉ email của người được mời.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The email address is longer than %1 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:42)</translatorcomment>
-            <translation>Địa chỉ email dài quá %1 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>This is not a valid email address (expected name@example.com).</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:44)</translatorcomment>
-            <translation>Đây không phải địa chỉ email hợp lệ (dạng ten@example.com).</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:55)</translatorcomment>
-            <translation>Mã lỗi: %1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:57)</translatorcomment>
-            <translation>Mã yêu cầu: %1</translation>
-        </message>
-        <message>
-            <location line="+104" />
-            <source>The message is longer than %1 characters.</source>
-            <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:159)</translatorcomment>
-            <translation>Lời nhắn dài quá %1 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+37" />
-            <source>%1 / %2 characters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:190)</translatorcomment>
-            <translation>%1 / %2 ký tự</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Invite someone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:200)</translatorcomment>
-            <translation>Mời một người</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Email:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:201)</translatorcomment>
-            <translation>&amp;Email:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Message:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:202)</translatorcomment>
-            <translation>&amp;Lời nhắn:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>E&amp;xpires after:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:203)</translatorcomment>
-            <translation>&amp;Hết hạn sau:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source> days</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:204)</translatorcomment>
-            <translation> ngày</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Between %1 and %2 days</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:205)</translatorcomment>
-            <translation>Từ %1 đến %2 ngày</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Invitee email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:206)</translatorcomment>
-            <translation>Email người được mời</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Invitation message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:207)</translatorcomment>
-            <translation>Lời nhắn kèm lời mời</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Optional message shown in the invitation email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:208)</translatorcomment>
-            <translation>Lời nhắn tùy chọn hiển thị trong email mời</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Expiration in days</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:209)</translatorcomment>
-            <translation>Thời hạn (ngày)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Invite</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:210)</translatorcomment>
-            <translation>Mời</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Send invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:211)</translatorcomment>
-            <translation>Gửi lời mời</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Cancel</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:212)</translatorcomment>
-            <translation>Hủy</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Email problem</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:213)</translatorcomment>
-            <translation>Vấn đề về email</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Server error</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:214)</translatorcomment>
-            <translation>Lỗi máy chủ</translation>
-        </message>
-        <message>
-            <location line="+58" />
-            <location line="+33" />
-            <location line="+3" />
-            <source>Cancel invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:271)</translatorcomment>
-            <translation>Hủy lời mời</translation>
-        </message>
-        <message>
-            <location line="-33" />
-            <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:274)</translatorcomment>
-            <translation>Hủy lời mời gửi tới %1? Người đó sẽ không thể chấp nhận lời mời nữa. Không thể hoàn tác thao tác này.</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>This changes the %1 server “%2”.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:284)</translatorcomment>
-            <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>&amp;Reason (optional):</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:289)</translatorcomment>
-            <translation>&amp;Lý do (không bắt buộc):</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Reason for cancelling</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:290)</translatorcomment>
-            <translation>Lý do hủy</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>For example: sent to the wrong address</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:291)</translatorcomment>
-            <translation>Ví dụ: gửi nhầm địa chỉ</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <location line="+2" />
-            <source>Keep invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:294)</translatorcomment>
-            <translation>Giữ lời mời</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Question</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/dialogs.py:296)</translatorcomment>
-            <translation>Câu hỏi</translation>
-        </message>
-    </context>
-    <context>
-        <name>Invitations</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+148" />
-            <source>Yes</source>
-            <translation>Có</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+51" />
-            <location line="+58" />
-            <location line="+4" />
-            <source>expired</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:53)</translatorcomment>
-            <translation>đã hết hạn</translation>
-        </message>
-        <message>
-            <location line="-59" />
-            <source>in %n day(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:56)</translatorcomment>
-            <translation>còn %n ngày</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>in %n hour(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:59)</translatorcomment>
-            <translation>còn %n giờ</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>in %n minute(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:60)</translatorcomment>
-            <translation>còn %n phút</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>%1 (%2)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:68)</translatorcomment>
-            <translation>%1 (%2)</translation>
-        </message>
-        <message>
-            <location line="+39" />
-            <source>cancelled</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:105)</translatorcomment>
-            <translation>đã hủy</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>declined</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:106)</translatorcomment>
-            <translation>đã từ chối</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>already accepted</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:107)</translatorcomment>
-            <translation>đã được chấp nhận</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>not open</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:109)</translatorcomment>
-            <translation>không còn mở</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Cannot be accepted: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/formatting.py:110)</translatorcomment>
-            <translation>Không thể chấp nhận: %1</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+188" />
-            <source>Select a pending invitation to cancel it.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:188)</translatorcomment>
-            <translation>Chọn một lời mời đang chờ để hủy.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Only pending invitations can be cancelled; this one is %1.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:191)</translatorcomment>
-            <translation>Chỉ có thể hủy lời mời đang chờ; lời mời này có trạng thái %1.</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Inviting is not possible: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:201)</translatorcomment>
-            <translation>Không thể mời: %1</translation>
-        </message>
-        <message>
-            <location line="+44" />
-            <source>Could not invite</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:242)</translatorcomment>
-            <translation>Không thể gửi lời mời</translation>
-        </message>
-        <message>
-            <location line="+36" />
-            <source>Could not cancel the invitation to %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:277)</translatorcomment>
-            <translation>Không thể hủy lời mời gửi tới %1</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>All statuses</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:290)</translatorcomment>
-            <translation>Mọi trạng thái</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:291)</translatorcomment>
-            <translation>Trạng thái:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Status filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:292)</translatorcomment>
-            <translation>Bộ lọc trạng thái</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by email, inviter or message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:293)</translatorcomment>
-            <translation>Lọc theo email, người mời hoặc lời nhắn</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Text filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:294)</translatorcomment>
-            <translation>Bộ lọc văn bản</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Invite…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:295)</translatorcomment>
-            <translation>Mời…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Invite someone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:296)</translatorcomment>
-            <translation>Mời một người</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Cancel invitation…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:297)</translatorcomment>
-            <translation>Hủy lời mời…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Cancel the selected invitation</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:298)</translatorcomment>
-            <translation>Hủy lời mời đã chọn</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Why actions are disabled</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:299)</translatorcomment>
-            <translation>Lý do các thao tác bị vô hiệu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Invitations</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/panel.py:300)</translatorcomment>
-            <translation>Lời mời</translation>
-        </message>
-    </context>
-    <context>
-        <name>IpWhitelistPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56" />
-            <location line="+239" />
-            <source>Address or network</source>
-            <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
-            <translation>Địa chỉ hoặc mạng</translation>
-        </message>
-        <message>
-            <location line="-238" />
-            <source>Kind</source>
-            <translation>Loại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Added</source>
-            <translation>Ngày thêm</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>IPv4 address</source>
-            <translation>Địa chỉ IPv4</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv6 address</source>
-            <translation>Địa chỉ IPv6</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv4 network (CIDR)</source>
-            <translation>Mạng IPv4 (CIDR)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv6 network (CIDR)</source>
-            <translation>Mạng IPv6 (CIDR)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Enter an address or a network.</source>
-            <translation>Nhập một địa chỉ hoặc một mạng.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Too long for an address.</source>
-            <translation>Quá dài so với một địa chỉ.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Host bits are set: use the network address.</source>
-            <translation>Các bit phần host đang được đặt: hãy dùng địa chỉ mạng.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The prefix length is not valid.</source>
-            <translation>Độ dài tiền tố không hợp lệ.</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Not an IPv4 or IPv6 address or CIDR network.</source>
-            <translation>Không phải địa chỉ IPv4, IPv6 hay mạng CIDR.</translation>
-        </message>
-        <message>
-            <location line="+399" />
-            <source>%1 entries are not valid: correct or remove them to save.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:471)</translatorcomment>
-            <translation>%1 mục không hợp lệ: hãy sửa hoặc xóa chúng để lưu.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>1 entry is not valid: correct or remove it to save.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:473)</translatorcomment>
-            <translation>1 mục không hợp lệ: hãy sửa hoặc xóa mục đó để lưu.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Unsaved changes.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:476)</translatorcomment>
-            <translation>Có thay đổi chưa lưu.</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>The whitelist is enabled: only the addresses below may sign in.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:487)</translatorcomment>
-            <translation>Danh sách IP được phép đang bật: chỉ các địa chỉ dưới đây được đăng nhập.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The whitelist is disabled: every address may sign in.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:489)</translatorcomment>
-            <translation>Danh sách IP được phép đang tắt: mọi địa chỉ đều được đăng nhập.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>The address you connect from is not known.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:492)</translatorcomment>
-            <translation>Không xác định được địa chỉ bạn đang kết nối.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>You connect from %1, which the whitelist contains.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:495)</translatorcomment>
-            <translation>Bạn đang kết nối từ %1, địa chỉ này có trong danh sách.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>You connect from %1, which the whitelist does not contain.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:500)</translatorcomment>
-            <translation>Bạn đang kết nối từ %1, địa chỉ này không có trong danh sách.</translation>
-        </message>
-        <message>
-            <location line="+45" />
-            <location line="+37" />
-            <source>Change the IP whitelist.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:541)</translatorcomment>
-            <translation>Thay đổi danh sách IP được phép.</translation>
-        </message>
-        <message>
-            <location line="-35" />
-            <source>(unknown)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:542)</translatorcomment>
-            <translation>(không rõ)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>You may lock yourself out</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:545)</translatorcomment>
-            <translation>Bạn có thể tự khóa mình</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:547)</translatorcomment>
-            <translation>Danh sách không chứa %1, địa chỉ bạn đang kết nối. Khi danh sách được áp dụng, máy chủ có thể từ chối chương trình này: bạn có thể tự khóa mình bên ngoài. Vẫn tiếp tục?</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Continue anyway</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:554)</translatorcomment>
-            <translation>Vẫn tiếp tục</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>Could not save the IP whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:582)</translatorcomment>
-            <translation>Không thể lưu danh sách IP được phép</translation>
-        </message>
-        <message>
-            <location line="+20" />
-            <source>Could not enable the IP whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:600)</translatorcomment>
-            <translation>Không thể bật danh sách IP được phép</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Disable the IP whitelist.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:611)</translatorcomment>
-            <translation>Tắt danh sách IP được phép.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Could not disable the IP whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:618)</translatorcomment>
-            <translation>Không thể tắt danh sách IP được phép</translation>
-        </message>
-        <message>
-            <location line="+55" />
-            <source>&amp;Enable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:671)</translatorcomment>
-            <translation>&amp;Bật</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enable the whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:672)</translatorcomment>
-            <translation>Bật danh sách</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Disable</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:673)</translatorcomment>
-            <translation>&amp;Tắt</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Disable the whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:674)</translatorcomment>
-            <translation>Tắt danh sách</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Whitelist entries</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:675)</translatorcomment>
-            <translation>Các mục trong danh sách</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>IPv4 or IPv6 address, or CIDR network</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:676)</translatorcomment>
-            <translation>Địa chỉ IPv4 hoặc IPv6, hoặc mạng CIDR</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>New entry</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:677)</translatorcomment>
-            <translation>Mục mới</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Add</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:678)</translatorcomment>
-            <translation>Thê&amp;m</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Add the entry</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:679)</translatorcomment>
-            <translation>Thêm mục</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>New entry check</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:680)</translatorcomment>
-            <translation>Kiểm tra mục mới</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Remove</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:681)</translatorcomment>
-            <translation>&amp;Xóa</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Remove the selected entry</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:682)</translatorcomment>
-            <translation>Xóa mục đã chọn</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Re&amp;vert</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:683)</translatorcomment>
-            <translation>&amp;Hoàn tác</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Discard the changes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:684)</translatorcomment>
-            <translation>Hủy bỏ các thay đổi</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Save</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:685)</translatorcomment>
-            <translation>&amp;Lưu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Save the whitelist</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:686)</translatorcomment>
-            <translation>Lưu danh sách</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Whitelist state</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:687)</translatorcomment>
-            <translation>Trạng thái danh sách</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your address</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:688)</translatorcomment>
-            <translation>Địa chỉ của bạn</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Entry problems</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/ip_whitelist.py:689)</translatorcomment>
-            <translation>Vấn đề của các mục</translation>
-        </message>
-    </context>
-    <context>
-        <name>KioskMarking</name>
-        <message>
-            <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64" />
-            <source>Read-only · %1</source>
-            <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
-            <translation>Chỉ đọc · %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>ListView</name>
-        <message>
-            <location filename="../src/portal_admin/ui/list_view.py" line="+58" />
-            <source>Retry</source>
-            <translation>Thử lại</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Retry loading the list</source>
-            <translation>Thử tải lại danh sách</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>List state</source>
-            <translation>Trạng thái danh sách</translation>
-        </message>
-        <message>
-            <location line="+155" />
-            <source>Export failed</source>
-            <extracomment>The row object of the current row, or None.</extracomment>
-            <translation>Xuất thất bại</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>Columns</source>
-            <translation>Cột</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <location line="+93" />
-            <source>Copy</source>
-            <translation>Sao chép</translation>
-        </message>
-        <message>
-            <location line="-90" />
-            <source>Copy id</source>
-            <translation>Sao chép ID</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Loading…</source>
-            <translation>Đang tải…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Nothing to show.</source>
-            <translation>Không có gì để hiển thị.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The list could not be loaded.</source>
-            <translation>Không thể tải danh sách.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Error code: %1</source>
-            <translation>Mã lỗi: %1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Request id: %1</source>
-            <translation>Mã yêu cầu: %1</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Showing %1 of %2</source>
-            <translation>Đang hiển thị %1 / %2</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Loading more…</source>
-            <translation>Đang tải thêm…</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <location line="+4" />
-            <source>Refresh</source>
-            <translation>Làm mới</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Reload the list (F5)</source>
-            <translation>Tải lại danh sách (F5)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Export CSV…</source>
-            <translation>Xuất CSV…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Export every row of this view to a CSV file</source>
-            <translation>Xuất mọi dòng của chế độ xem này ra tệp CSV</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Export CSV</source>
-            <translation>Xuất CSV</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>List</source>
-            <translation>Danh sách</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>List status</source>
-            <translation>Trạng thái danh sách</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Filters</source>
-            <translation>Bộ lọc</translation>
-        </message>
-    </context>
-    <context>
-        <name>LoginHistoryPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/history.py" line="+42" />
-            <source>All results</source>
-            <extracomment>Result filter choices: (key, server value, source text).</extracomment>
-            <translation>Mọi kết quả</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Successful</source>
-            <translation>Thành công</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translation>Thất bại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Blocked</source>
-            <translation>Bị chặn</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Time</source>
-            <translation>Thời gian</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Result</source>
-            <translation>Kết quả</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Client IP</source>
-            <translation>IP máy khách</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Device</source>
-            <translation>Thiết bị</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Failure reason</source>
-            <translation>Lý do thất bại</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>User agent</source>
-            <translation>User agent</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="+161" />
-            <source>Loading the chart…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:312)</translatorcomment>
-            <translation>Đang tải biểu đồ…</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The chart shows the latest %1 of %2 sign-ins.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:316)</translatorcomment>
-            <translation>Biểu đồ hiển thị %1 lượt đăng nhập gần nhất trong tổng số %2.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Based on all %1 sign-ins of this filter.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:322)</translatorcomment>
-            <translation>Dựa trên toàn bộ %1 lượt đăng nhập của bộ lọc này.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>&amp;Result:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:329)</translatorcomment>
-            <translation>&amp;Kết quả:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Login result</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:332)</translatorcomment>
-            <translation>Kết quả đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>From</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:333)</translatorcomment>
-            <translation>Từ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>To</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:334)</translatorcomment>
-            <translation>Đến</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>From date</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:335)</translatorcomment>
-            <translation>Từ ngày</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>To date</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:336)</translatorcomment>
-            <translation>Đến ngày</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+2" />
-            <source>Sign-ins per day</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:337)</translatorcomment>
-            <translation>Lượt đăng nhập mỗi ngày</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Chart note</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:339)</translatorcomment>
-            <translation>Ghi chú biểu đồ</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Login history</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/history.py:341)</translatorcomment>
-            <translation>Lịch sử đăng nhập</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="+49" />
-            <location line="+10" />
-            <source>Locked</source>
-            <translation>Đã khóa</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>The window was locked. Sign in again to continue; your work is kept.</source>
-            <translation>Đăng nhập lại để tiếp tục; công việc của bạn vẫn được giữ nguyên.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Sign in again…</source>
-            <translation>Đăng nhập lại…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign in again to unlock</source>
-            <translation>Đăng nhập lại để mở khóa</translation>
-        </message>
-        <message>
-            <location line="+288" />
-            <source>The panel “%1” could not be opened.</source>
-            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
-            <translation>Không thể mở bảng “%1”.</translation>
-        </message>
-        <message>
-            <location line="+67" />
-            <source>No keyring: the sign-in is kept in memory only</source>
-            <translation>Không có keyring: đăng nhập chỉ lưu trong bộ nhớ</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Not signed in</source>
-            <translation>Chưa đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Signed-in account</source>
-            <translation>Tài khoản đang đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+108" />
-            <source>System Portal Admin — %1</source>
-            <translation>System Portal Admin — %1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>System Portal Admin</source>
-            <translation>System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Log &amp;out</source>
-            <translation>Đăng &amp;xuất</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Log out</source>
-            <translation>Đăng xuất</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Sign &amp;out</source>
-            <translation>Đăng &amp;xuất</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign out</source>
-            <translation>Đăng xuất</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>READ-ONLY SESSION — nothing can be changed here</source>
-            <translation>PHIÊN CHỈ ĐỌC — không thể thay đổi gì tại đây</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Read-only session</source>
-            <translation>Phiên chỉ đọc</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Lock</source>
-            <translation>&amp;Khóa</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Quit</source>
-            <translation>&amp;Thoát</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Refresh</source>
-            <translation>&amp;Làm mới</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;File</source>
-            <translation>&amp;Tệp</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Change &amp;password…</source>
-            <translation>Đổi &amp;mật khẩu…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;About…</source>
-            <translation>&amp;Giới thiệu…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Help</source>
-            <translation>Trợ &amp;giúp</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Language</source>
-            <translation>&amp;Ngôn ngữ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;View</source>
-            <translation>&amp;Xem</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Panels</source>
-            <translation>Bảng</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Panel</source>
-            <translation>Bảng</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose a panel on the left.</source>
-            <translation>Chọn một bảng ở bên trái.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Connection state</source>
-            <translation>Trạng thái kết nối</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Secure Channel state</source>
-            <translation>Trạng thái kênh bảo mật</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Last request id:</source>
-            <translation>Mã yêu cầu gần nhất:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Last request id</source>
-            <translation>Mã yêu cầu gần nhất</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>none yet</source>
-            <translation>chưa có</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Working</source>
-            <translation>Đang xử lý</translation>
-        </message>
-    </context>
-    <context>
-        <name>MfaPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46" />
-            <source>Method</source>
-            <translation>Phương thức</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Enabled</source>
-            <translation>Đã bật</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Primary</source>
-            <translation>Chính</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Verified</source>
-            <translation>Đã xác minh</translation>
-        </message>
-        <message>
-            <location line="+59" />
-            <source>Not verified</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:105)</translatorcomment>
-            <translation>Chưa xác minh</translation>
-        </message>
-        <message>
-            <location line="+109" />
-            <source>The authenticator is not set up.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:212)</translatorcomment>
-            <translation>Chưa thiết lập ứng dụng xác thực.</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>No backup codes have been generated.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:226)</translatorcomment>
-            <translation>Chưa tạo mã dự phòng nào.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>%1 of %2 backup codes remaining</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:230)</translatorcomment>
-            <translation>Còn %1 / %2 mã dự phòng</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <location line="+109" />
-            <source>Revoke the authenticator</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:246)</translatorcomment>
-            <translation>Thu hồi ứng dụng xác thực</translation>
-        </message>
-        <message>
-            <location line="-108" />
-            <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:247)</translatorcomment>
-            <translation>Mã đăng nhập từ ứng dụng xác thực sẽ ngừng hoạt động. Bạn sẽ đăng nhập bằng mã qua email cho tới khi thiết lập lại ứng dụng xác thực.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Revoke</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:251)</translatorcomment>
-            <translation>Thu hồi</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Could not revoke the authenticator</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:261)</translatorcomment>
-            <translation>Không thể thu hồi ứng dụng xác thực</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <location line="+82" />
-            <source>Generate new backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:280)</translatorcomment>
-            <translation>Tạo mã dự phòng mới</translation>
-        </message>
-        <message>
-            <location line="-81" />
-            <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:281)</translatorcomment>
-            <translation>Bộ mã dự phòng mới sẽ thay thế bộ hiện tại: các mã cũ ngừng hoạt động ngay lập tức. Mã mới chỉ được hiển thị một lần.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Generate new codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:285)</translatorcomment>
-            <translation>Tạo mã mới</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>Could not generate backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:296)</translatorcomment>
-            <translation>Không thể tạo mã dự phòng</translation>
-        </message>
-        <message>
-            <location line="+48" />
-            <location line="+2" />
-            <location line="+2" />
-            <source>Sign-in methods</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:344)</translatorcomment>
-            <translation>Phương thức đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Revoke authenticator…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:347)</translatorcomment>
-            <translation>Thu hồi ứng dụng xác thực…</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <location line="+1" />
-            <source>Backup codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:349)</translatorcomment>
-            <translation>Mã dự phòng</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Generate new codes…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:351)</translatorcomment>
-            <translation>Tạo mã mới…</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Backup codes remaining</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/mfa.py:353)</translatorcomment>
-            <translation>Số mã dự phòng còn lại</translation>
-        </message>
-    </context>
-    <context>
-        <name>NotificationChecks</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51" />
-            <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:49)</translatorcomment>
-            <translation>Mã cần có từ 2 đến 32 chữ cái, chữ số hoặc dấu gạch dưới, bắt đầu bằng chữ cái.</translation>
-        </message>
-        <message>
-            <source>%1 is required.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:27)</translatorcomment>
-            <translation>%1 là bắt buộc.</translation>
-        </message>
-        <message>
-            <source>%1 is longer than %2 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:28)</translatorcomment>
-            <translation>%1 dài quá %2 ký tự.</translation>
-        </message>
-        <message>
-            <source>%1 must be an http or https address.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:67)</translatorcomment>
-            <translation>%1 phải là địa chỉ http hoặc https.</translation>
-        </message>
-        <message>
-            <source>%1 is not valid JSON (line %2, column %3).</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:80)</translatorcomment>
-            <translation>%1 không phải JSON hợp lệ (dòng %2, cột %3).</translation>
-        </message>
-        <message>
-            <source>%1 must be a JSON object {…}.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:87)</translatorcomment>
-            <translation>%1 phải là một đối tượng JSON {…}.</translation>
-        </message>
-        <message>
-            <source>%1 is not a host name.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:99)</translatorcomment>
-            <translation>%1 không phải tên máy chủ.</translation>
-        </message>
-        <message>
-            <source>%1 is not an email address.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:109)</translatorcomment>
-            <translation>%1 không phải địa chỉ email.</translation>
-        </message>
-    </context>
-    <context>
-        <name>NotificationPanels</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129" />
-            <source>Changes are not available: %1</source>
-            <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
-            <translation>Không thể thay đổi: %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Notifications</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99" />
-            <source>Error</source>
-            <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/common.py:99)</translatorcomment>
-            <translation>Lỗi</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/common.py:108)</translatorcomment>
-            <translation>Mã lỗi: %1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/common.py:110)</translatorcomment>
-            <translation>Mã yêu cầu: %1</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+109" />
-            <source>Could not load the lists of choices</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/record_panel.py:235)</translatorcomment>
-            <translation>Không thể tải các danh sách lựa chọn</translation>
-        </message>
-    </context>
-    <context>
-        <name>OwnInvitations</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+157" />
-            <source>Show:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:153)</translatorcomment>
-            <translation>Hiển thị:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Invitation statuses to show</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:154)</translatorcomment>
-            <translation>Trạng thái lời mời cần hiển thị</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>My invitations</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/own.py:155)</translatorcomment>
-            <translation>Lời mời của tôi</translation>
-        </message>
-    </context>
-    <context>
-        <name>Panels</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34" />
-            <source>Accounts</source>
-            <translation>Tài khoản</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Roles</source>
-            <translation>Vai trò</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Portals</source>
-            <translation>Cổng</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30" />
-            <source>Invitations</source>
-            <translation>Lời mời</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>My invitations</source>
-            <translation>Lời mời của tôi</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31" />
-            <source>Notification channel types</source>
-            <translation>Loại kênh thông báo</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Notification channels</source>
-            <translation>Kênh thông báo</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30" />
-            <source>Constants</source>
-            <translation>Hằng số</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Profile</source>
-            <translation>Hồ sơ</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40" />
-            <source>Sessions</source>
-            <translation>Phiên đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Login history</source>
-            <translation>Lịch sử đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Multi-factor authentication</source>
-            <translation>Xác thực đa yếu tố</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>IP whitelist</source>
-            <translation>Danh sách IP được phép</translation>
-        </message>
-    </context>
-    <context>
-        <name>Permissions</name>
-        <message>
-            <location filename="../src/portal_admin/ui/permissions.py" line="+57" />
-            <source>This session is read-only.</source>
-            <translation>Phiên này chỉ có quyền đọc.</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Your role lacks the permission {permission}.</source>
-            <translation>Vai trò của bạn thiếu quyền {permission}.</translation>
-        </message>
-    </context>
-    <context>
-        <name>PortalsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8" />
-            <source>Active</source>
-            <translation>Đang hoạt động</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Inactive</source>
-            <translation>Không hoạt động</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:70)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:71)</translatorcomment>
-            <translation>Loại</translation>
-        </message>
-        <message>
-            <source>Domain</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:73)</translatorcomment>
-            <translation>Tên miền</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:74)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <source>Remark</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:76)</translatorcomment>
-            <translation>Ghi chú</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:77)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:79)</translatorcomment>
-            <translation>Tổ chức</translation>
-        </message>
-        <message>
-            <source>Choose a portal type.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:149)</translatorcomment>
-            <translation>Hãy chọn loại cổng.</translation>
-        </message>
-        <message>
-            <source>The domain is required.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:151)</translatorcomment>
-            <translation>Tên miền là bắt buộc.</translation>
-        </message>
-        <message>
-            <source>The domain is longer than %1 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:153)</translatorcomment>
-            <translation>Tên miền dài quá %1 ký tự.</translation>
-        </message>
-        <message>
-            <source>The remark is longer than %1 characters.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:155)</translatorcomment>
-            <translation>Ghi chú dài quá %1 ký tự.</translation>
-        </message>
-        <message>
-            <source>Create the portal %1.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:164)</translatorcomment>
-            <translation>Tạo cổng %1.</translation>
-        </message>
-        <message>
-            <source>Could not create the portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:186)</translatorcomment>
-            <translation>Không thể tạo cổng</translation>
-        </message>
-        <message>
-            <source>%1 of at most %2 characters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:54)</translatorcomment>
-            <translation>%1 / tối đa %2 ký tự</translation>
-        </message>
-        <message>
-            <source>The portal %1 was created.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:212)</translatorcomment>
-            <translation>Đã tạo cổng %1.</translation>
-        </message>
-        <message>
-            <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:228)</translatorcomment>
-            <translation>Tạo cổng cho một tổ chức. Máy chủ không cho phép liệt kê các cổng: bảng dưới đây chỉ hiển thị các cổng được tạo trong phiên này.</translation>
-        </message>
-        <message>
-            <source>New portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:233)</translatorcomment>
-            <translation>Cổng mới</translation>
-        </message>
-        <message>
-            <source>Created portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:234)</translatorcomment>
-            <translation>Cổng đã tạo</translation>
-        </message>
-        <message>
-            <source>&amp;Type:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:235)</translatorcomment>
-            <translation>&amp;Loại:</translation>
-        </message>
-        <message>
-            <source>&amp;Domain:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:236)</translatorcomment>
-            <translation>Tên &amp;miền:</translation>
-        </message>
-        <message>
-            <source>&amp;Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:237)</translatorcomment>
-            <translation>&amp;Ghi chú:</translation>
-        </message>
-        <message>
-            <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:238)</translatorcomment>
-            <translation>&amp;Tổ chức:</translation>
-        </message>
-        <message>
-            <source>e.g. portal.example.com (required)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:239)</translatorcomment>
-            <translation>ví dụ portal.example.com (bắt buộc)</translation>
-        </message>
-        <message>
-            <source>Optional</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:240)</translatorcomment>
-            <translation>Không bắt buộc</translation>
-        </message>
-        <message>
-            <source>Optional: empty means your own institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:241)</translatorcomment>
-            <translation>Không bắt buộc: để trống là tổ chức của bạn</translation>
-        </message>
-        <message>
-            <source>Create portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:242)</translatorcomment>
-            <translation>Tạo cổng</translation>
-        </message>
-        <message>
-            <source>Choose a portal type…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:245)</translatorcomment>
-            <translation>Chọn loại cổng…</translation>
-        </message>
-        <message>
-            <source>Portal type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:246)</translatorcomment>
-            <translation>Loại cổng</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:249)</translatorcomment>
-            <translation>ID tổ chức</translation>
-        </message>
-        <message>
-            <source>Create the portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:250)</translatorcomment>
-            <translation>Tạo cổng này</translation>
-        </message>
-        <message>
-            <source>Why the portal cannot be created yet</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:251)</translatorcomment>
-            <translation>Lý do chưa thể tạo cổng</translation>
-        </message>
-        <message>
-            <source>Portals created in this session</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:252)</translatorcomment>
-            <translation>Các cổng đã tạo trong phiên này</translation>
-        </message>
-        <message>
-            <source>Portals created in this session:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:253)</translatorcomment>
-            <translation>Các cổng đã tạo trong phiên này:</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:255)</translatorcomment>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <source>Type:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:256)</translatorcomment>
-            <translation>Loại:</translation>
-        </message>
-        <message>
-            <source>Domain:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:257)</translatorcomment>
-            <translation>Tên miền:</translation>
-        </message>
-        <message>
-            <source>Status:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:258)</translatorcomment>
-            <translation>Trạng thái:</translation>
-        </message>
-        <message>
-            <source>Remark:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:259)</translatorcomment>
-            <translation>Ghi chú:</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:260)</translatorcomment>
-            <translation>Ngày tạo:</translation>
-        </message>
-        <message>
-            <source>Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:261)</translatorcomment>
-            <translation>Tổ chức:</translation>
-        </message>
-        <message>
-            <source>Portals</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_panel.py:269)</translatorcomment>
-            <translation>Cổng</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileEditor</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profile_editor.py" line="+148" />
-            <source>CA bundle</source>
-            <translation>Gói CA</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
-            <translation>Chứng chỉ (*.pem *.crt *.cer);;Mọi tệp (*)</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Connection profile</source>
-            <translation>Hồ sơ kết nối</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Name:</source>
-            <translation>&amp;Tên:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Profile name</source>
-            <translation>Tên hồ sơ</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Base URL:</source>
-            <translation>&amp;URL gốc:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Base URL</source>
-            <translation>URL gốc</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Portal &amp;access code:</source>
-            <translation>Mã truy cập &amp;cổng:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal access code</source>
-            <translation>Mã truy cập cổng</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Workspace id:</source>
-            <translation>ID &amp;không gian làm việc:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Workspace id</source>
-            <translation>ID không gian làm việc</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Language:</source>
-            <translation>&amp;Ngôn ngữ:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>Ngôn ngữ</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Environment:</source>
-            <translation>&amp;Môi trường:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Environment</source>
-            <translation>Môi trường</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;CA bundle:</source>
-            <translation>&amp;Gói CA:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CA bundle file</source>
-            <translation>Tệp gói CA</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Plain http:</source>
-            <translation>HTTP không mã hóa:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Allow plain http to other hosts</source>
-            <translation>Cho phép HTTP không mã hóa tới máy khác</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Secure Channel:</source>
-            <translation>Kênh bảo mật:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+33" />
-            <source>Allow legacy padding</source>
-            <translation>Cho phép padding kiểu cũ</translation>
-        </message>
-        <message>
-            <location line="-30" />
-            <source>&amp;Idle lock:</source>
-            <translation>Khóa khi không &amp;dùng:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Idle lock minutes</source>
-            <translation>Số phút không dùng trước khi khóa</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Kiosk:</source>
-            <translation>Kiosk:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+27" />
-            <source>Read-only kiosk mode</source>
-            <translation>Chế độ kiosk chỉ đọc</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>Allow plain http to hosts other than this computer</source>
-            <translation>Cho phép HTTP không mã hóa tới máy khác</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Browse…</source>
-            <translation>Duyệt…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose a CA bundle file</source>
-            <translation>Chọn tệp gói CA</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>System certificates</source>
-            <translation>Chứng chỉ hệ thống</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source> min</source>
-            <translation> phút</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Never</source>
-            <translation>Không bao giờ</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Follow the system</source>
-            <translation>Theo hệ thống</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Problems</source>
-            <translation>Vấn đề</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfilePanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+82" />
-            <source>Yes</source>
-            <extracomment>The fields shown, in order: (key in the record or its extras, label source text). Extras never shown as such (covered by another field, or internal).</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:81)</translatorcomment>
-            <translation>Có</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>No</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:81)</translatorcomment>
-            <translation>Không</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>%1 (primary)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:89)</translatorcomment>
-            <translation>%1 (chính)</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>%1 in %2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:97)</translatorcomment>
-            <translation>%1 tại %2</translation>
-        </message>
-        <message>
-            <location line="+93" />
-            <source>The profile could not be loaded.
+<context>
+    <name></name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99"/>
+        <source>DetailPane</source>
+        <translation>Khung chi tiết</translation>
+    </message>
+</context>
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <source>About System Portal Admin</source>
+        <translation>Giới thiệu System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System Portal Admin</source>
+        <translation>System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version %1</source>
+        <translation>Phiên bản %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Desktop administration for the System Portal, with a built-in sandbox server.</source>
+        <translation>Công cụ quản trị System Portal trên máy tính, kèm máy chủ sandbox tích hợp.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Qt %1 (PySide6 %2), Python %3</source>
+        <translation>Qt %1 (PySide6 %2), Python %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Version</source>
+        <translation>Phiên bản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Qt and Python versions</source>
+        <translation>Phiên bản Qt và Python</translation>
+    </message>
+</context>
+<context>
+    <name>AccountColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
+        <source>Email</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:23)</translatorcomment>
+        <translation>Email</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:25)</translatorcomment>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Status</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:27)</translatorcomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Portal</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:29)</translatorcomment>
+        <translation>Cổng</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Phone</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:31)</translatorcomment>
+        <translation>Điện thoại</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Language</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:32)</translatorcomment>
+        <translation>Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Time zone</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:34)</translatorcomment>
+        <translation>Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Country</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:36)</translatorcomment>
+        <translation>Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:38)</translatorcomment>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Updated</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:40)</translatorcomment>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:42)</translatorcomment>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>AccountFilters</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+32"/>
+        <location line="+112"/>
+        <source>Any portal</source>
+        <extracomment>How long typing must pause before the list is queried again.</extracomment>
+        <translation>Mọi cổng</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <location line="+109"/>
+        <source>Any status</source>
+        <translation>Mọi trạng thái</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>E&amp;mail:</source>
+        <translation>E&amp;mail:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>Tê&amp;n:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Institution:</source>
+        <translation>Tổ c&amp;hức:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Portal:</source>
+        <translation>&amp;Cổng:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;tatus:</source>
+        <translation>&amp;Trạng thái:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Starts with…</source>
+        <translation>Bắt đầu bằng…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A word of the name…</source>
+        <translation>Một từ trong tên…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Institution id</source>
+        <translation>ID tổ chức</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Clear filters</source>
+        <translation>Xóa bộ lọc</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by email</source>
+        <translation>Lọc theo email</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by name</source>
+        <translation>Lọc theo tên</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by institution id</source>
+        <translation>Lọc theo ID tổ chức</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by portal</source>
+        <translation>Lọc theo cổng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by status</source>
+        <translation>Lọc theo trạng thái</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear every filter</source>
+        <translation>Xóa mọi bộ lọc</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Account filters</source>
+        <translation>Bộ lọc tài khoản</translation>
+    </message>
+</context>
+<context>
+    <name>AccountsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <source>Activate</source>
+        <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
+        <translation>Kích hoạt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate account</source>
+        <translation>Kích hoạt tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate the account %1? It can sign in again afterwards.</source>
+        <translation>Kích hoạt tài khoản %1? Sau đó tài khoản có thể đăng nhập lại.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Suspend</source>
+        <translation>Tạm ngưng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend account</source>
+        <translation>Tạm ngưng tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
+        <translation>Tạm ngưng tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Deactivate</source>
+        <translation>Vô hiệu hóa</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate account</source>
+        <translation>Vô hiệu hóa tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate the account %1? It is signed out and cannot sign in until it is activated again.</source>
+        <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+200"/>
+        <source>Choose an account to see its details.</source>
+        <translation>Chọn một tài khoản để xem chi tiết.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy id</source>
+        <translation>Sao chép ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the account id to the clipboard</source>
+        <translation>Sao chép ID tài khoản vào bộ nhớ tạm</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy the account id</source>
+        <translation>Sao chép ID tài khoản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Account id</source>
+        <translation>ID tài khoản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Email:</source>
+        <translation>Email:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Tên:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status:</source>
+        <translation>Trạng thái:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal:</source>
+        <translation>Cổng:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone:</source>
+        <translation>Điện thoại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark:</source>
+        <translation>Ghi chú:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language:</source>
+        <translation>Ngôn ngữ:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone:</source>
+        <translation>Múi giờ:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country:</source>
+        <translation>Quốc gia:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution:</source>
+        <translation>Tổ chức:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created:</source>
+        <translation>Ngày tạo:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated:</source>
+        <translation>Cập nhật:</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Edit…</source>
+        <translation>Sửa…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit the account</source>
+        <translation>Sửa tài khoản</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reset password…</source>
+        <translation>Đặt lại mật khẩu…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Send a password reset link</source>
+        <translation>Gửi liên kết đặt lại mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why actions are unavailable</source>
+        <translation>Lý do không thể thực hiện thao tác</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No account chosen</source>
+        <translation>Chưa chọn tài khoản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Account details</source>
+        <translation>Chi tiết tài khoản</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <source>“%1” &lt;%2&gt;</source>
+        <translation>“%1” &lt;%2&gt;</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+185"/>
+        <source>You cannot change the status of your own account.</source>
+        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
+        <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>Could not change the status of %1</source>
+        <translation>Không thể thay đổi trạng thái của %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: %2 done.</source>
+        <translation>%1: %2 thành công.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Reset password</source>
+        <translation>Đặt lại mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Send a password reset link to the account %1? It is mailed to %2.</source>
+        <translation>Gửi liên kết đặt lại mật khẩu cho tài khoản %1? Liên kết sẽ được gửi tới %2.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Send reset link</source>
+        <translation>Gửi liên kết</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Could not reset the password of %1</source>
+        <translation>Không thể đặt lại mật khẩu của %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A password reset link was mailed to %1.</source>
+        <translation>Đã gửi liên kết đặt lại mật khẩu tới %1.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The account %1 was saved.</source>
+        <translation>Đã lưu tài khoản %1.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation>Điện thoại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+183"/>
+        <source>Remark</source>
+        <translation>Ghi chú</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+9"/>
+        <source>Save changes</source>
+        <translation>Lưu thay đổi</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Save these changes to the account %1?</source>
+        <translation>Lưu các thay đổi này cho tài khoản %1?</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Could not save the account %1</source>
+        <translation>Không thể lưu tài khoản %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+120"/>
+        <source>Open by &amp;id:</source>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
+        <translation>Mở theo &amp;ID:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Account id, e.g. ACC…</source>
+        <translation>ID tài khoản, ví dụ ACC…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Account id to open</source>
+        <translation>ID tài khoản cần mở</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open</source>
+        <translation>Mở</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the account with this id</source>
+        <translation>Mở tài khoản có ID này</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-41"/>
+        <source>The name is required.</source>
+        <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
+        <translation>Tên là bắt buộc.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing has changed.</source>
+        <translation>Không có gì thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Edit account</source>
+        <translation>Sửa tài khoản</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit the account %1</source>
+        <translation>Sửa tài khoản %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Tên:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account name</source>
+        <translation>Tên tài khoản</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Phone:</source>
+        <translation>&amp;Số điện thoại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone number</source>
+        <translation>Số điện thoại</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Remark:</source>
+        <translation>&amp;Ghi chú:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Language:</source>
+        <translation>&amp;Ngôn ngữ:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default language</source>
+        <translation>Ngôn ngữ mặc định</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Time zone:</source>
+        <translation>&amp;Múi giờ:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default time zone</source>
+        <translation>Múi giờ mặc định</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Country:</source>
+        <translation>&amp;Quốc gia:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default country</source>
+        <translation>Quốc gia mặc định</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Type to search; a code not in the list is sent as typed</source>
+        <translation>Gõ để tìm; mã không có trong danh sách sẽ được gửi nguyên văn</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Type to search, e.g. Tokyo or UTC+9</source>
+        <translation>Gõ để tìm, ví dụ Tokyo hoặc UTC+9</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Type to search, e.g. Japan or JP</source>
+        <translation>Gõ để tìm, ví dụ Japan hoặc JP</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save the changes</source>
+        <translation>Lưu các thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+126"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Account being edited</source>
+        <translation>Tài khoản đang sửa</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-23"/>
+        <source>Status: %1 → %2</source>
+        <extracomment>The server accepts a reason of at most this many characters.</extracomment>
+        <translation>Trạng thái: %1 → %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Reason (optional):</source>
+        <translation>&amp;Lý do (không bắt buộc):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why, for the audit trail</source>
+        <translation>Lý do, để ghi vào nhật ký kiểm toán</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Reason for the status change</source>
+        <translation>Lý do thay đổi trạng thái</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Question</source>
+        <translation>Câu hỏi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status change</source>
+        <translation>Thay đổi trạng thái</translation>
+    </message>
+</context>
+<context>
+    <name>AdminErrors</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37"/>
+        <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
+        <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
+        <translation>Máy chủ từ chối: vai trò của bạn không cho phép thao tác này. Hãy xin quyền từ chủ sở hữu không gian làm việc.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not found: the item does not exist (any more), or the id is wrong.</source>
+        <translation>Không tìm thấy: mục này không (còn) tồn tại, hoặc ID không đúng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>The server did not accept the input. Check the fields and try again.</source>
+        <translation>Máy chủ không chấp nhận dữ liệu nhập. Hãy kiểm tra các trường rồi thử lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your sign-in is no longer valid (code 4010). Sign in again.</source>
+        <translation>Phiên đăng nhập của bạn không còn hiệu lực (mã 4010). Hãy đăng nhập lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>You are not signed in. Sign in again.</source>
+        <translation>Bạn chưa đăng nhập. Hãy đăng nhập lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not found (code 4040).</source>
+        <translation>Không tìm thấy (mã 4040).</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
+        <extracomment>Domain and remark limits (section 8).</extracomment>
+        <translation>Máy chủ không chấp nhận cổng (mã 4000): cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server did not accept the portal: a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
+        <translation>Máy chủ không chấp nhận cổng: cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The institution was not found (code 4040). Check the institution id, or leave it empty to use your own institution.</source>
+        <translation>Không tìm thấy tổ chức (mã 4040). Hãy kiểm tra ID tổ chức, hoặc để trống để dùng tổ chức của bạn.</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <source>The server refused: the OWNER role is protected and can never be deleted.</source>
+        <extracomment>The 409 answers of role deletion, explained.</extracomment>
+        <translation>Máy chủ từ chối: vai trò OWNER được bảo vệ và không bao giờ có thể xóa.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused: the role still has members. Give them another role first, then delete it.</source>
+        <translation>Máy chủ từ chối: vai trò vẫn còn thành viên. Hãy gán vai trò khác cho họ trước, rồi xóa.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The role does not exist any more: someone else deleted it.</source>
+        <translation>Vai trò không còn tồn tại: người khác đã xóa nó.</translation>
+    </message>
+</context>
+<context>
+    <name>BackupCodesDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+112"/>
+        <source>System Portal backup codes (each works once)</source>
+        <translation>Mã dự phòng System Portal (mỗi mã dùng được một lần)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Copied to the clipboard.</source>
+        <translation>Đã sao chép vào bộ nhớ tạm.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save backup codes</source>
+        <translation>Lưu mã dự phòng</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Text files (*.txt)</source>
+        <translation>Tệp văn bản (*.txt)</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Could not save the file: %1</source>
+        <translation>Không thể lưu tệp: %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved to %1 (readable by you only).</source>
+        <translation>Đã lưu vào %1 (chỉ bạn đọc được).</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>New backup codes</source>
+        <translation>Mã dự phòng mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
+        <translation>Hãy cất giữ các mã này ở nơi an toàn. Mỗi mã giúp bạn đăng nhập một lần khi không dùng được các phương thức khác. Các mã chỉ hiển thị lúc này: sau khi đóng cửa sổ, chúng không thể hiển thị lại. Các mã trước đây của bạn không còn hiệu lực.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Copy</source>
+        <translation>&amp;Sao chép</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the codes</source>
+        <translation>Sao chép các mã</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Save…</source>
+        <translation>&amp;Lưu…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the codes to a file</source>
+        <translation>Lưu các mã vào tệp</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Backup codes</source>
+        <translation>Mã dự phòng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>Trạng thái</translation>
+    </message>
+</context>
+<context>
+    <name>ChangePassword</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39"/>
+        <source>Enter your current password.</source>
+        <translation>Nhập mật khẩu hiện tại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new password must differ from the current one.</source>
+        <translation>Mật khẩu mới phải khác mật khẩu hiện tại.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your password was changed.</source>
+        <translation>Đã đổi mật khẩu của bạn.</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <location line="+24"/>
+        <source>Close</source>
+        <translation>Đóng</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <location line="+13"/>
+        <source>Change password</source>
+        <translation>Đổi mật khẩu</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Change your password</source>
+        <translation>Đổi mật khẩu của bạn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enter your current password, then the new one twice.</source>
+        <translation>Nhập mật khẩu hiện tại, rồi nhập mật khẩu mới hai lần.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Current password:</source>
+        <translation>Mật khẩu &amp;hiện tại:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;New password:</source>
+        <translation>Mật khẩu &amp;mới:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repeat it:</source>
+        <translation>&amp;Nhập lại:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Current password</source>
+        <translation>Mật khẩu hiện tại</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New password</source>
+        <translation>Mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Repeat the new password</source>
+        <translation>Nhập lại mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Change the password</source>
+        <translation>Đổi mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close this dialog</source>
+        <translation>Đóng hộp thoại này</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
+        <source>Name</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:42)</translatorcomment>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Category</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:45)</translatorcomment>
+        <translation>Danh mục</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Status</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:51)</translatorcomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Default</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:55)</translatorcomment>
+        <translation>Mặc định</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Delivers via</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:56)</translatorcomment>
+        <translation>Gửi qua</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Institution</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:59)</translatorcomment>
+        <translation>Tổ chức</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Description</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:64)</translatorcomment>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Updated</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:68)</translatorcomment>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:75)</translatorcomment>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Active</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:83)</translatorcomment>
+        <translation>Đang hoạt động</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:88)</translatorcomment>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+195"/>
+        <location line="+115"/>
+        <source>Name</source>
+        <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="-110"/>
+        <source>Choose a category.</source>
+        <translation>Hãy chọn một danh mục.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+111"/>
+        <source>Description</source>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>✔ %1 check passed: %2</source>
+        <translation>✔ Kiểm tra %1 thành công: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>✘ %1 check failed: %2</source>
+        <translation>✘ Kiểm tra %1 thất bại: %2</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>New notification channel</source>
+        <translation>Kênh thông báo mới</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit channel “%1”</source>
+        <translation>Sửa kênh “%1”</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Tên:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Category:</source>
+        <translation>&amp;Danh mục:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Institution:</source>
+        <translation>Tổ c&amp;hức:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Description:</source>
+        <translation>&amp;Mô tả:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;tatus:</source>
+        <translation>T&amp;rạng thái:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Category</source>
+        <translation>Danh mục</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation>Tổ chức</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Your institution</source>
+        <translation>Tổ chức của bạn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Default channel of its category</source>
+        <translation>Kênh mặc định của danh mục</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Default channel</source>
+        <translation>Kênh mặc định</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Settings</source>
+        <translation>Cài đặt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Test connection</source>
+        <translation>&amp;Kiểm tra kết nối</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Test connection</source>
+        <translation>Kiểm tra kết nối</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ask the server to check the mail-server settings</source>
+        <translation>Yêu cầu máy chủ kiểm tra cài đặt máy chủ thư</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+1"/>
+        <source>Save</source>
+        <translation>Lưu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checks the mail-server settings with the server, then saves</source>
+        <translation>Kiểm tra cài đặt máy chủ thư với máy chủ, rồi lưu</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Server check</source>
+        <translation>Kiểm tra của máy chủ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Input problems</source>
+        <translation>Vấn đề dữ liệu nhập</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelSettings</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+188"/>
+        <location line="+30"/>
+        <source>Host</source>
+        <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <location line="+39"/>
+        <source>Username</source>
+        <translation>Tên người dùng</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <location line="+37"/>
+        <source>Password</source>
+        <translation>Mật khẩu</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <location line="+35"/>
+        <source>From address</source>
+        <translation>Địa chỉ người gửi</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <location line="+34"/>
+        <source>From name</source>
+        <translation>Tên người gửi</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>&amp;Host:</source>
+        <translation>Máy &amp;chủ:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Port:</source>
+        <translation>&amp;Số cổng:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port</source>
+        <translation>Số cổng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Security:</source>
+        <translation>&amp;Bảo mật:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Security</source>
+        <translation>Bảo mật</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Username:</source>
+        <translation>Tên &amp;người dùng:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Pass&amp;word:</source>
+        <translation>Mật khẩ&amp;u:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;From address:</source>
+        <translation>Địa chỉ người &amp;gửi:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>From &amp;name:</source>
+        <translation>Tên người gử&amp;i:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>SMTP</source>
+        <translation>SMTP</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>IMAP</source>
+        <translation>IMAP</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>TLS (encrypted from the start)</source>
+        <translation>TLS (mã hóa ngay từ đầu)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STARTTLS (upgrade to encryption)</source>
+        <translation>STARTTLS (nâng cấp lên mã hóa)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>None (unencrypted)</source>
+        <translation>Không (không mã hóa)</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Outgoing mail (SMTP)</source>
+        <translation>Thư đi (SMTP)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Incoming mail (IMAP)</source>
+        <translation>Thư đến (IMAP)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Use incoming mail (IMAP)</source>
+        <translation>Dùng thư đến (IMAP)</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <location line="+22"/>
+        <source>Provider</source>
+        <translation>Nhà cung cấp</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <location line="+19"/>
+        <source>API key</source>
+        <translation>Khóa API</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <location line="+17"/>
+        <source>Sender id</source>
+        <translation>ID người gửi</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>&amp;Provider:</source>
+        <translation>&amp;Nhà cung cấp:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API &amp;key:</source>
+        <translation>Khóa &amp;API:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sender &amp;id:</source>
+        <translation>&amp;ID người gửi:</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <location line="+14"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing &amp;secret:</source>
+        <translation>Khóa &amp;bí mật ký:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signing secret</source>
+        <translation>Khóa bí mật ký</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Settings</source>
+        <translation>Cài đặt</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Settings (JSON)</source>
+        <translation>Cài đặt (JSON)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Stored secrets show as %1; leave them so to keep them.</source>
+        <translation>Các bí mật đã lưu hiển thị là %1; giữ nguyên để không thay đổi chúng.</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelState</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+72"/>
+        <source>Secure Channel: none</source>
+        <translation>Kênh bảo mật: chưa có</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel: established</source>
+        <translation>Kênh bảo mật: đã thiết lập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel: failed</source>
+        <translation>Kênh bảo mật: thất bại</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypeColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <source>Code</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:23)</translatorcomment>
+        <translation>Mã</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Value</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:26)</translatorcomment>
+        <translation>Giá trị</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:31)</translatorcomment>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Description</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:34)</translatorcomment>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Status</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:39)</translatorcomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Display order</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:43)</translatorcomment>
+        <translation>Thứ tự hiển thị</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enabled</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:48)</translatorcomment>
+        <translation>Đã bật</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Updated</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:51)</translatorcomment>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:58)</translatorcomment>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Icon</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:64)</translatorcomment>
+        <translation>Biểu tượng</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:65)</translatorcomment>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypeDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+137"/>
+        <location line="+80"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="-75"/>
+        <location line="+76"/>
+        <source>Description</source>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="-71"/>
+        <location line="+73"/>
+        <source>Icon URL</source>
+        <translation>URL biểu tượng</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <location line="+71"/>
+        <source>Extra settings</source>
+        <translation>Cài đặt bổ sung</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>New channel type</source>
+        <translation>Loại kênh mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit channel type %1</source>
+        <translation>Sửa loại kênh %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Code:</source>
+        <translation>&amp;Mã:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>Tê&amp;n:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Description:</source>
+        <translation>Mô &amp;tả:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display &amp;order:</source>
+        <translation>Thứ tự &amp;hiển thị:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Icon URL:</source>
+        <translation>&amp;URL biểu tượng:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xtra settings (JSON):</source>
+        <translation>Cài đặt &amp;bổ sung (JSON):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Code</source>
+        <translation>Mã</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Display order</source>
+        <translation>Thứ tự hiển thị</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>e.g. TEAMS_CHAT</source>
+        <translation>ví dụ TEAMS_CHAT</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Automatic</source>
+        <translation>Tự động</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Optional, for example {&quot;retries&quot;: 3}</source>
+        <translation>Không bắt buộc, ví dụ {&quot;retries&quot;: 3}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>Save</source>
+        <translation>Lưu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Input problems</source>
+        <translation>Vấn đề dữ liệu nhập</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypesPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+118"/>
+        <location line="+82"/>
+        <source>Any status</source>
+        <translation>Mọi trạng thái</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Code</source>
+        <translation>Mã</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Value</source>
+        <translation>Giá trị</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Description</source>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Status</source>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Display order</source>
+        <translation>Thứ tự hiển thị</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Icon URL</source>
+        <translation>URL biểu tượng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Extra settings</source>
+        <translation>Cài đặt bổ sung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Disable</source>
+        <translation>Tắt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enable</source>
+        <translation>Bật</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Disable the channel type</source>
+        <translation>Tắt loại kênh</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enable the channel type</source>
+        <translation>Bật loại kênh</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Code:</source>
+        <translation>&amp;Mã:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Status:</source>
+        <translation>&amp;Trạng thái:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any code</source>
+        <translation>Mọi mã</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by code</source>
+        <translation>Lọc theo mã</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by status</source>
+        <translation>Lọc theo trạng thái</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Enabled only</source>
+        <translation>Chỉ loại đang &amp;bật</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enabled only</source>
+        <translation>Chỉ loại đang bật</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;New…</source>
+        <translation>Tạ&amp;o mới…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New channel type</source>
+        <translation>Loại kênh mới</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Sửa…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit the channel type</source>
+        <translation>Sửa loại kênh</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Xóa…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delete the channel type</source>
+        <translation>Xóa loại kênh</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Could not create the channel type</source>
+        <translation>Không thể tạo loại kênh</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Could not save the channel type</source>
+        <translation>Không thể lưu loại kênh</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Could not disable the channel type</source>
+        <translation>Không thể tắt loại kênh</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Could not enable the channel type</source>
+        <translation>Không thể bật loại kênh</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Delete channel type</source>
+        <translation>Xóa loại kênh</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
+        <translation>Xóa loại kênh “%1” (%2)? Không thể hoàn tác thao tác này.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Delete</source>
+        <translation>Xóa</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Could not delete the channel type</source>
+        <translation>Không thể xóa loại kênh</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+135"/>
+        <location line="+91"/>
+        <source>Any category</source>
+        <translation>Mọi danh mục</translation>
+    </message>
+    <message>
+        <location line="-83"/>
+        <location line="+88"/>
+        <source>Any status</source>
+        <translation>Mọi trạng thái</translation>
+    </message>
+    <message>
+        <location line="-67"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Category</source>
+        <translation>Danh mục</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Status</source>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Default</source>
+        <translation>Mặc định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Yes</source>
+        <translation>Có</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>Không</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Institution</source>
+        <translation>Tổ chức</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Description</source>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Deactivate</source>
+        <translation>Vô hiệu hóa</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Activate</source>
+        <translation>Kích hoạt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Deactivate the channel</source>
+        <translation>Vô hiệu hóa kênh</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Activate the channel</source>
+        <translation>Kích hoạt kênh</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Institution:</source>
+        <translation>&amp;Tổ chức:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Category:</source>
+        <translation>&amp;Danh mục:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Status:</source>
+        <translation>T&amp;rạng thái:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Any institution id</source>
+        <translation>Mọi ID tổ chức</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by institution</source>
+        <translation>Lọc theo tổ chức</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by category</source>
+        <translation>Lọc theo danh mục</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Filter by status</source>
+        <translation>Lọc theo trạng thái</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Active only</source>
+        <translation>Chỉ kênh đang &amp;hoạt động</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Active only</source>
+        <translation>Chỉ kênh đang hoạt động</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;New…</source>
+        <translation>Tạ&amp;o mới…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New channel</source>
+        <translation>Kênh mới</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Edit…</source>
+        <translation>&amp;Sửa…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit the channel</source>
+        <translation>Sửa kênh</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Xóa…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delete the channel</source>
+        <translation>Xóa kênh</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Could not load the categories</source>
+        <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
+        <translation>Không thể tải danh mục</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Could not check the %1 settings</source>
+        <translation>Không thể kiểm tra cài đặt %1</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Could not create the channel</source>
+        <translation>Không thể tạo kênh</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Could not save the channel</source>
+        <translation>Không thể lưu kênh</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Could not deactivate the channel</source>
+        <translation>Không thể vô hiệu hóa kênh</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Could not activate the channel</source>
+        <translation>Không thể kích hoạt kênh</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Delete channel</source>
+        <translation>Xóa kênh</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
+        <translation>Xóa kênh “%1” (%2)? Không thể hoàn tác thao tác này.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Delete</source>
+        <translation>Xóa</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Could not delete the channel</source>
+        <translation>Không thể xóa kênh</translation>
+    </message>
+</context>
+<context>
+    <name>Confirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Confirm change on production</source>
+        <translation>Xác nhận thay đổi trên môi trường chính thức</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply change</source>
+        <translation>Áp dụng thay đổi</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionState</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <source>Not connected</source>
+        <translation>Chưa kết nối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connecting…</source>
+        <translation>Đang kết nối…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected</source>
+        <translation>Đã kết nối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server unreachable</source>
+        <translation>Không kết nối được máy chủ</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
+        <source>Code</source>
+        <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
+        <translation>Mã</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Value</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:64)</translatorcomment>
+        <translation>Giá trị</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Label</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:71)</translatorcomment>
+        <translation>Nhãn</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Description</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:75)</translatorcomment>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Alpha-2</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:82)</translatorcomment>
+        <translation>Alpha-2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Alpha-3</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:89)</translatorcomment>
+        <translation>Alpha-3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Numeric code</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:96)</translatorcomment>
+        <translation>Mã số</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Phone code</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:104)</translatorcomment>
+        <translation>Mã điện thoại</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Zone id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:111)</translatorcomment>
+        <translation>ID múi giờ</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>UTC offset</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:118)</translatorcomment>
+        <translation>Độ lệch UTC</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>ISO code</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:125)</translatorcomment>
+        <translation>Mã ISO</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantLists</name>
+    <message>
+        <location line="-104"/>
+        <source>Countries</source>
+        <extracomment>Readable names of the lists (source texts in context &quot;ConstantLists&quot;).</extracomment>
+        <translation>Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Currency config statuses</source>
+        <translation>Trạng thái cấu hình tiền tệ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channel statuses</source>
+        <translation>Trạng thái kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notification channel type statuses</source>
+        <translation>Trạng thái loại kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notification channel types</source>
+        <translation>Loại kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Order statuses</source>
+        <translation>Trạng thái đơn hàng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zones</source>
+        <translation>Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transfer statuses</source>
+        <translation>Trạng thái chuyển khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US states</source>
+        <translation>Các bang của Hoa Kỳ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account statuses</source>
+        <translation>Trạng thái tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution statuses</source>
+        <translation>Trạng thái tổ chức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution types</source>
+        <translation>Loại tổ chức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation statuses</source>
+        <translation>Trạng thái lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Join sources</source>
+        <translation>Nguồn tham gia</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal types</source>
+        <translation>Loại cổng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace statuses</source>
+        <translation>Trạng thái không gian làm việc</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantsPanel</name>
+    <message>
+        <location line="+212"/>
+        <source>/constants/%1</source>
+        <translation>/constants/%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Constant lists</source>
+        <translation>Danh sách hằng số</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Shown list</source>
+        <translation>Danh sách đang hiển thị</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by code, label or description</source>
+        <translation>Lọc theo mã, nhãn hoặc mô tả</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Text filter</source>
+        <translation>Bộ lọc văn bản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Constants</source>
+        <translation>Hằng số</translation>
+    </message>
+</context>
+<context>
+    <name>DemoMailbox</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <source>The demo mailbox exists only in the built-in sandbox.</source>
+        <extracomment>list[MailItem], newest first.</extracomment>
+        <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No email has been sent to %1 yet.</source>
+        <translation>Chưa có email nào được gửi tới %1.</translation>
+    </message>
+    <message>
+        <location line="+171"/>
+        <source>Demo mailbox — sandbox</source>
+        <translation>Hộp thư demo — sandbox</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Demo mailbox</source>
+        <translation>Hộp thư demo</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The built-in sandbox sends no real email. Every message it would send is kept here: codes, reset tokens and setup ids.</source>
+        <translation>Sandbox tích hợp không gửi email thật. Mọi thư lẽ ra được gửi đều được lưu ở đây: mã, token đặt lại và ID thiết lập.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Address:</source>
+        <translation>Đị&amp;a chỉ:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sent</source>
+        <translation>Thời gian gửi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Subject</source>
+        <translation>Tiêu đề</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Code:</source>
+        <translation>Mã:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset token:</source>
+        <translation>Token đặt lại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Setup id:</source>
+        <translation>ID thiết lập:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>Sao chép</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verification code</source>
+        <translation>Mã xác minh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the verification code</source>
+        <translation>Sao chép mã xác minh</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reset token</source>
+        <translation>Token đặt lại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the reset token</source>
+        <translation>Sao chép token đặt lại</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Setup session id</source>
+        <translation>ID phiên thiết lập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the setup session id</source>
+        <translation>Sao chép ID phiên thiết lập</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Email address of the mailbox</source>
+        <translation>Địa chỉ email của hộp thư</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refresh the mailbox</source>
+        <translation>Làm mới hộp thư</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Emails, newest first</source>
+        <translation>Email, mới nhất trước</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Email text</source>
+        <translation>Nội dung email</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Email subject</source>
+        <translation>Tiêu đề email</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18"/>
+        <source>Host</source>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port</source>
+        <translation>Số cổng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Security</source>
+        <translation>Bảo mật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Username</source>
+        <translation>Tên người dùng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Password</source>
+        <translation>Mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From address</source>
+        <translation>Địa chỉ người gửi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From name</source>
+        <translation>Tên người gửi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Provider</source>
+        <translation>Nhà cung cấp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key</source>
+        <translation>Khóa API</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sender id</source>
+        <translation>ID người gửi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing secret</source>
+        <translation>Khóa bí mật ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IMAP</source>
+        <translation>IMAP</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>Select a row to see its details.</source>
+        <translation>Chọn một dòng để xem chi tiết.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Details</source>
+        <translation>Chi tiết</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>•••••• (set)</source>
+        <translation>•••••• (đã đặt)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(not set)</source>
+        <translation>(chưa đặt)</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentBanner</name>
+    <message>
+        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <source>built-in</source>
+        <translation>tích hợp</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>READ-ONLY</source>
+        <translation>CHỈ ĐỌC</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Environment</source>
+        <translation>Môi trường</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentType</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+70"/>
+        <source>PRODUCTION</source>
+        <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
+        <translation>CHÍNH THỨC</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STAGING</source>
+        <translation>STAGING</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TEST</source>
+        <translation>KIỂM THỬ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SANDBOX</source>
+        <translation>SANDBOX</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <source>Error</source>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error code:</source>
+        <translation>Mã lỗi:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id:</source>
+        <translation>Mã yêu cầu:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy details</source>
+        <translation>Sao chép chi tiết</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy error details</source>
+        <translation>Sao chép chi tiết lỗi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code</source>
+        <translation>Mã lỗi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Technical details</source>
+        <translation>Chi tiết kỹ thuật</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error summary</source>
+        <translation>Tóm tắt lỗi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error message</source>
+        <translation>Thông báo lỗi</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorInfo</name>
+    <message>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <source>You are not signed in, or your sign-in has expired.</source>
+        <translation>Bạn chưa đăng nhập, hoặc phiên đăng nhập đã hết hạn.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your account does not have permission to do this.</source>
+        <translation>Tài khoản của bạn không có quyền thực hiện thao tác này.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The item no longer exists.</source>
+        <translation>Mục này không còn tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The change conflicts with the current state on the server.</source>
+        <translation>Thay đổi xung đột với trạng thái hiện tại trên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Too many requests. Please wait a moment and try again.</source>
+        <translation>Quá nhiều yêu cầu. Vui lòng đợi một lát rồi thử lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server did not accept the input.</source>
+        <translation>Máy chủ không chấp nhận dữ liệu nhập.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The encrypted Secure Channel to the server failed.</source>
+        <translation>Kênh bảo mật được mã hóa tới máy chủ bị lỗi.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server could not complete the request.</source>
+        <translation>Máy chủ không thể hoàn tất yêu cầu.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server could not be reached.</source>
+        <translation>Không kết nối được tới máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server did not answer in time.</source>
+        <translation>Máy chủ không phản hồi kịp thời.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A file or folder on this computer could not be used.</source>
+        <translation>Không thể sử dụng một tệp hoặc thư mục trên máy tính này.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something unexpected went wrong in the program.</source>
+        <translation>Đã xảy ra lỗi không mong muốn trong chương trình.</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/export_dialog.py" line="+87"/>
+        <location line="+11"/>
+        <source>Export to CSV</source>
+        <translation>Xuất ra CSV</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>CSV files (*.csv)</source>
+        <translation>Tệp CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;File:</source>
+        <translation>&amp;Tệp:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Delimiter:</source>
+        <translation>&amp;Dấu phân cách:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>Duyệt…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Comma (,)</source>
+        <translation>Dấu phẩy (,)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Semicolon (;)</source>
+        <translation>Dấu chấm phẩy (;)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tab</source>
+        <translation>Tab</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export file</source>
+        <translation>Tệp xuất</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose the export file</source>
+        <translation>Chọn tệp xuất</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delimiter</source>
+        <translation>Dấu phân cách</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Exporting</source>
+        <translation>Đang xuất</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export progress</source>
+        <translation>Tiến trình xuất</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Exported %1 of %2 rows…</source>
+        <translation>Đã xuất %1 / %2 dòng…</translation>
+    </message>
+</context>
+<context>
+    <name>InvitationColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
+        <source>Invitee email</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
+        <translation>Email người được mời</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+57"/>
+        <source>Inviter</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:44)</translatorcomment>
+        <translation>Người mời</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <location line="+57"/>
+        <source>Status</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:51)</translatorcomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <location line="+72"/>
+        <source>Message</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:58)</translatorcomment>
+        <translation>Lời nhắn</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <location line="+50"/>
+        <source>Expires</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:65)</translatorcomment>
+        <translation>Hết hạn</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <location line="+63"/>
+        <source>Created</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:73)</translatorcomment>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="-55"/>
+        <source>Id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:81)</translatorcomment>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Workspace</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:94)</translatorcomment>
+        <translation>Không gian làm việc</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Can be accepted</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:123)</translatorcomment>
+        <translation>Có thể chấp nhận</translation>
+    </message>
+</context>
+<context>
+    <name>InvitationDialogs</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+36"/>
+        <source>Enter the email address of the person to invite.</source>
+        <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
+        <translation>Nhập địa chỉ email của người được mời.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The email address is longer than %1 characters.</source>
+        <translation>Địa chỉ email dài quá %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This is not a valid email address (expected name@example.com).</source>
+        <translation>Đây không phải địa chỉ email hợp lệ (dạng ten@example.com).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Error code: %1</source>
+        <translation>Mã lỗi: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>Mã yêu cầu: %1</translation>
+    </message>
+    <message>
+        <location line="+104"/>
+        <source>The message is longer than %1 characters.</source>
+        <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
+        <translation>Lời nhắn dài quá %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>%1 / %2 characters</source>
+        <translation>%1 / %2 ký tự</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Invite someone</source>
+        <translation>Mời một người</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Email:</source>
+        <translation>&amp;Email:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Message:</source>
+        <translation>&amp;Lời nhắn:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xpires after:</source>
+        <translation>&amp;Hết hạn sau:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> days</source>
+        <translation> ngày</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Between %1 and %2 days</source>
+        <translation>Từ %1 đến %2 ngày</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Invitee email</source>
+        <translation>Email người được mời</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Invitation message</source>
+        <translation>Lời nhắn kèm lời mời</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Optional message shown in the invitation email</source>
+        <translation>Lời nhắn tùy chọn hiển thị trong email mời</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Expiration in days</source>
+        <translation>Thời hạn (ngày)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Invite</source>
+        <translation>Mời</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Send invitation</source>
+        <translation>Gửi lời mời</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Email problem</source>
+        <translation>Vấn đề về email</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server error</source>
+        <translation>Lỗi máy chủ</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <location line="+33"/>
+        <location line="+3"/>
+        <source>Cancel invitation</source>
+        <translation>Hủy lời mời</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
+        <translation>Hủy lời mời gửi tới %1? Người đó sẽ không thể chấp nhận lời mời nữa. Không thể hoàn tác thao tác này.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Reason (optional):</source>
+        <translation>&amp;Lý do (không bắt buộc):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reason for cancelling</source>
+        <translation>Lý do hủy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>For example: sent to the wrong address</source>
+        <translation>Ví dụ: gửi nhầm địa chỉ</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+2"/>
+        <source>Keep invitation</source>
+        <translation>Giữ lời mời</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Question</source>
+        <translation>Câu hỏi</translation>
+    </message>
+</context>
+<context>
+    <name>Invitations</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+25"/>
+        <source>Yes</source>
+        <translation>Có</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+51"/>
+        <location line="+58"/>
+        <location line="+4"/>
+        <source>expired</source>
+        <translation>đã hết hạn</translation>
+    </message>
+    <message>
+        <location line="-59"/>
+        <source>in %n day(s)</source>
+        <translation>còn %n ngày</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in %n hour(s)</source>
+        <translation>còn %n giờ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in %n minute(s)</source>
+        <translation>còn %n phút</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>cancelled</source>
+        <translation>đã hủy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>declined</source>
+        <translation>đã từ chối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already accepted</source>
+        <translation>đã được chấp nhận</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not open</source>
+        <translation>không còn mở</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be accepted: %1</source>
+        <translation>Không thể chấp nhận: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+184"/>
+        <source>Select a pending invitation to cancel it.</source>
+        <translation>Chọn một lời mời đang chờ để hủy.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Only pending invitations can be cancelled; this one is %1.</source>
+        <translation>Chỉ có thể hủy lời mời đang chờ; lời mời này có trạng thái %1.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Inviting is not possible: %1</source>
+        <translation>Không thể mời: %1</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Could not invite</source>
+        <translation>Không thể gửi lời mời</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Could not cancel the invitation to %1</source>
+        <translation>Không thể hủy lời mời gửi tới %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>All statuses</source>
+        <translation>Mọi trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status:</source>
+        <translation>Trạng thái:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status filter</source>
+        <translation>Bộ lọc trạng thái</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by email, inviter or message</source>
+        <translation>Lọc theo email, người mời hoặc lời nhắn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Text filter</source>
+        <translation>Bộ lọc văn bản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite…</source>
+        <translation>Mời…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Invite someone</source>
+        <translation>Mời một người</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel invitation…</source>
+        <translation>Hủy lời mời…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel the selected invitation</source>
+        <translation>Hủy lời mời đã chọn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why actions are disabled</source>
+        <translation>Lý do các thao tác bị vô hiệu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+</context>
+<context>
+    <name>IpWhitelistPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56"/>
+        <location line="+239"/>
+        <source>Address or network</source>
+        <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
+        <translation>Địa chỉ hoặc mạng</translation>
+    </message>
+    <message>
+        <location line="-238"/>
+        <source>Kind</source>
+        <translation>Loại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Added</source>
+        <translation>Ngày thêm</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>IPv4 address</source>
+        <translation>Địa chỉ IPv4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv6 address</source>
+        <translation>Địa chỉ IPv6</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv4 network (CIDR)</source>
+        <translation>Mạng IPv4 (CIDR)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv6 network (CIDR)</source>
+        <translation>Mạng IPv6 (CIDR)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enter an address or a network.</source>
+        <translation>Nhập một địa chỉ hoặc một mạng.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Too long for an address.</source>
+        <translation>Quá dài so với một địa chỉ.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host bits are set: use the network address.</source>
+        <translation>Các bit phần host đang được đặt: hãy dùng địa chỉ mạng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The prefix length is not valid.</source>
+        <translation>Độ dài tiền tố không hợp lệ.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not an IPv4 or IPv6 address or CIDR network.</source>
+        <translation>Không phải địa chỉ IPv4, IPv6 hay mạng CIDR.</translation>
+    </message>
+    <message>
+        <location line="+399"/>
+        <source>%1 entries are not valid: correct or remove them to save.</source>
+        <translation>%1 mục không hợp lệ: hãy sửa hoặc xóa chúng để lưu.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>1 entry is not valid: correct or remove it to save.</source>
+        <translation>1 mục không hợp lệ: hãy sửa hoặc xóa mục đó để lưu.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Unsaved changes.</source>
+        <translation>Có thay đổi chưa lưu.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The whitelist is enabled: only the addresses below may sign in.</source>
+        <translation>Danh sách IP được phép đang bật: chỉ các địa chỉ dưới đây được đăng nhập.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The whitelist is disabled: every address may sign in.</source>
+        <translation>Danh sách IP được phép đang tắt: mọi địa chỉ đều được đăng nhập.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The address you connect from is not known.</source>
+        <translation>Không xác định được địa chỉ bạn đang kết nối.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>You connect from %1, which the whitelist contains.</source>
+        <translation>Bạn đang kết nối từ %1, địa chỉ này có trong danh sách.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You connect from %1, which the whitelist does not contain.</source>
+        <translation>Bạn đang kết nối từ %1, địa chỉ này không có trong danh sách.</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <location line="+37"/>
+        <source>Change the IP whitelist.</source>
+        <translation>Thay đổi danh sách IP được phép.</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>(unknown)</source>
+        <translation>(không rõ)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>You may lock yourself out</source>
+        <translation>Bạn có thể tự khóa mình</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
+        <translation>Danh sách không chứa %1, địa chỉ bạn đang kết nối. Khi danh sách được áp dụng, máy chủ có thể từ chối chương trình này: bạn có thể tự khóa mình bên ngoài. Vẫn tiếp tục?</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Continue anyway</source>
+        <translation>Vẫn tiếp tục</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Could not save the IP whitelist</source>
+        <translation>Không thể lưu danh sách IP được phép</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Could not enable the IP whitelist</source>
+        <translation>Không thể bật danh sách IP được phép</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Disable the IP whitelist.</source>
+        <translation>Tắt danh sách IP được phép.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Could not disable the IP whitelist</source>
+        <translation>Không thể tắt danh sách IP được phép</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>&amp;Enable</source>
+        <translation>&amp;Bật</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enable the whitelist</source>
+        <translation>Bật danh sách</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Disable</source>
+        <translation>&amp;Tắt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Disable the whitelist</source>
+        <translation>Tắt danh sách</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Whitelist entries</source>
+        <translation>Các mục trong danh sách</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>IPv4 or IPv6 address, or CIDR network</source>
+        <translation>Địa chỉ IPv4 hoặc IPv6, hoặc mạng CIDR</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New entry</source>
+        <translation>Mục mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Add</source>
+        <translation>Thê&amp;m</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add the entry</source>
+        <translation>Thêm mục</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New entry check</source>
+        <translation>Kiểm tra mục mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Remove</source>
+        <translation>&amp;Xóa</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove the selected entry</source>
+        <translation>Xóa mục đã chọn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;vert</source>
+        <translation>&amp;Hoàn tác</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Discard the changes</source>
+        <translation>Hủy bỏ các thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Save</source>
+        <translation>&amp;Lưu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the whitelist</source>
+        <translation>Lưu danh sách</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Whitelist state</source>
+        <translation>Trạng thái danh sách</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your address</source>
+        <translation>Địa chỉ của bạn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Entry problems</source>
+        <translation>Vấn đề của các mục</translation>
+    </message>
+</context>
+<context>
+    <name>KioskMarking</name>
+    <message>
+        <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
+        <source>Read-only · %1</source>
+        <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
+        <translation>Chỉ đọc · %1</translation>
+    </message>
+</context>
+<context>
+    <name>ListView</name>
+    <message>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+58"/>
+        <source>Retry</source>
+        <translation>Thử lại</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Retry loading the list</source>
+        <translation>Thử tải lại danh sách</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List state</source>
+        <translation>Trạng thái danh sách</translation>
+    </message>
+    <message>
+        <location line="+155"/>
+        <source>Export failed</source>
+        <extracomment>The row object of the current row, or None.</extracomment>
+        <translation>Xuất thất bại</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Columns</source>
+        <translation>Cột</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+93"/>
+        <source>Copy</source>
+        <translation>Sao chép</translation>
+    </message>
+    <message>
+        <location line="-90"/>
+        <source>Copy id</source>
+        <translation>Sao chép ID</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Loading…</source>
+        <translation>Đang tải…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to show.</source>
+        <translation>Không có gì để hiển thị.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The list could not be loaded.</source>
+        <translation>Không thể tải danh sách.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Error code: %1</source>
+        <translation>Mã lỗi: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>Mã yêu cầu: %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Showing %1 of %2</source>
+        <translation>Đang hiển thị %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Loading more…</source>
+        <translation>Đang tải thêm…</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location line="+4"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Reload the list (F5)</source>
+        <translation>Tải lại danh sách (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export CSV…</source>
+        <translation>Xuất CSV…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export every row of this view to a CSV file</source>
+        <translation>Xuất mọi dòng của chế độ xem này ra tệp CSV</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export CSV</source>
+        <translation>Xuất CSV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>Danh sách</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List status</source>
+        <translation>Trạng thái danh sách</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filters</source>
+        <translation>Bộ lọc</translation>
+    </message>
+</context>
+<context>
+    <name>LoginHistoryPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <source>All results</source>
+        <extracomment>Result filter choices: (key, server value, source text).</extracomment>
+        <translation>Mọi kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successful</source>
+        <translation>Thành công</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Thất bại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>Bị chặn</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Time</source>
+        <translation>Thời gian</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Result</source>
+        <translation>Kết quả</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Client IP</source>
+        <translation>IP máy khách</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Device</source>
+        <translation>Thiết bị</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Failure reason</source>
+        <translation>Lý do thất bại</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>User agent</source>
+        <translation>User agent</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+161"/>
+        <source>Loading the chart…</source>
+        <translation>Đang tải biểu đồ…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The chart shows the latest %1 of %2 sign-ins.</source>
+        <translation>Biểu đồ hiển thị %1 lượt đăng nhập gần nhất trong tổng số %2.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Based on all %1 sign-ins of this filter.</source>
+        <translation>Dựa trên toàn bộ %1 lượt đăng nhập của bộ lọc này.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Result:</source>
+        <translation>&amp;Kết quả:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Login result</source>
+        <translation>Kết quả đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>From</source>
+        <translation>Từ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>To</source>
+        <translation>Đến</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>From date</source>
+        <translation>Từ ngày</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>To date</source>
+        <translation>Đến ngày</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>Sign-ins per day</source>
+        <translation>Lượt đăng nhập mỗi ngày</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Chart note</source>
+        <translation>Ghi chú biểu đồ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Login history</source>
+        <translation>Lịch sử đăng nhập</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+49"/>
+        <location line="+10"/>
+        <source>Locked</source>
+        <translation>Đã khóa</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>The window was locked. Sign in again to continue; your work is kept.</source>
+        <translation>Đăng nhập lại để tiếp tục; công việc của bạn vẫn được giữ nguyên.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign in again…</source>
+        <translation>Đăng nhập lại…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign in again to unlock</source>
+        <translation>Đăng nhập lại để mở khóa</translation>
+    </message>
+    <message>
+        <location line="+288"/>
+        <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
+        <translation>Không thể mở bảng “%1”.</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>No keyring: the sign-in is kept in memory only</source>
+        <translation>Không có keyring: đăng nhập chỉ lưu trong bộ nhớ</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Not signed in</source>
+        <translation>Chưa đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Signed-in account</source>
+        <translation>Tài khoản đang đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>System Portal Admin — %1</source>
+        <translation>System Portal Admin — %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>System Portal Admin</source>
+        <translation>System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Log &amp;out</source>
+        <translation>Đăng &amp;xuất</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Log out</source>
+        <translation>Đăng xuất</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign &amp;out</source>
+        <translation>Đăng &amp;xuất</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign out</source>
+        <translation>Đăng xuất</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>READ-ONLY SESSION — nothing can be changed here</source>
+        <translation>PHIÊN CHỈ ĐỌC — không thể thay đổi gì tại đây</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Read-only session</source>
+        <translation>Phiên chỉ đọc</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Lock</source>
+        <translation>&amp;Khóa</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Thoát</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Làm mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File</source>
+        <translation>&amp;Tệp</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change &amp;password…</source>
+        <translation>Đổi &amp;mật khẩu…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About…</source>
+        <translation>&amp;Giới thiệu…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Help</source>
+        <translation>Trợ &amp;giúp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Language</source>
+        <translation>&amp;Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;View</source>
+        <translation>&amp;Xem</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Panels</source>
+        <translation>Bảng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Panel</source>
+        <translation>Bảng</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a panel on the left.</source>
+        <translation>Chọn một bảng ở bên trái.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Connection state</source>
+        <translation>Trạng thái kết nối</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Secure Channel state</source>
+        <translation>Trạng thái kênh bảo mật</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last request id:</source>
+        <translation>Mã yêu cầu gần nhất:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Last request id</source>
+        <translation>Mã yêu cầu gần nhất</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none yet</source>
+        <translation>chưa có</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Working</source>
+        <translation>Đang xử lý</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBar</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+72"/>
+        <source>Error code: %1</source>
+        <translation>Mã lỗi: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Request id: %1</source>
+        <translation>Mã yêu cầu: %1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Message</source>
+        <translation>Thông báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message summary</source>
+        <translation>Tóm tắt thông báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message details</source>
+        <translation>Chi tiết thông báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dismiss</source>
+        <translation>Ẩn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dismiss the message</source>
+        <translation>Ẩn thông báo</translation>
+    </message>
+</context>
+<context>
+    <name>MfaPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46"/>
+        <source>Method</source>
+        <translation>Phương thức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enabled</source>
+        <translation>Đã bật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation>Chính</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation>Đã xác minh</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Not verified</source>
+        <translation>Chưa xác minh</translation>
+    </message>
+    <message>
+        <location line="+109"/>
+        <source>The authenticator is not set up.</source>
+        <translation>Chưa thiết lập ứng dụng xác thực.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>No backup codes have been generated.</source>
+        <translation>Chưa tạo mã dự phòng nào.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 of %2 backup codes remaining</source>
+        <translation>Còn %1 / %2 mã dự phòng</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+109"/>
+        <source>Revoke the authenticator</source>
+        <translation>Thu hồi ứng dụng xác thực</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
+        <translation>Mã đăng nhập từ ứng dụng xác thực sẽ ngừng hoạt động. Bạn sẽ đăng nhập bằng mã qua email cho tới khi thiết lập lại ứng dụng xác thực.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revoke</source>
+        <translation>Thu hồi</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Could not revoke the authenticator</source>
+        <translation>Không thể thu hồi ứng dụng xác thực</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+82"/>
+        <source>Generate new backup codes</source>
+        <translation>Tạo mã dự phòng mới</translation>
+    </message>
+    <message>
+        <location line="-81"/>
+        <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
+        <translation>Bộ mã dự phòng mới sẽ thay thế bộ hiện tại: các mã cũ ngừng hoạt động ngay lập tức. Mã mới chỉ được hiển thị một lần.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Generate new codes</source>
+        <translation>Tạo mã mới</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Could not generate backup codes</source>
+        <translation>Không thể tạo mã dự phòng</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Sign-in methods</source>
+        <translation>Phương thức đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revoke authenticator…</source>
+        <translation>Thu hồi ứng dụng xác thực…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation>Mã dự phòng</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Generate new codes…</source>
+        <translation>Tạo mã mới…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Backup codes remaining</source>
+        <translation>Số mã dự phòng còn lại</translation>
+    </message>
+</context>
+<context>
+    <name>NotificationChecks</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51"/>
+        <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
+        <translation>Mã cần có từ 2 đến 32 chữ cái, chữ số hoặc dấu gạch dưới, bắt đầu bằng chữ cái.</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>%1 is required.</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:27)</translatorcomment>
+        <translation>%1 là bắt buộc.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is longer than %2 characters.</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:28)</translatorcomment>
+        <translation>%1 dài quá %2 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>%1 must be an http or https address.</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:67)</translatorcomment>
+        <translation>%1 phải là địa chỉ http hoặc https.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 is not valid JSON (line %2, column %3).</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:80)</translatorcomment>
+        <translation>%1 không phải JSON hợp lệ (dòng %2, cột %3).</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 must be a JSON object {…}.</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:87)</translatorcomment>
+        <translation>%1 phải là một đối tượng JSON {…}.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 is not a host name.</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:99)</translatorcomment>
+        <translation>%1 không phải tên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 is not an email address.</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/notifications/validation.py:109)</translatorcomment>
+        <translation>%1 không phải địa chỉ email.</translation>
+    </message>
+</context>
+<context>
+    <name>NotificationPanels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129"/>
+        <source>Changes are not available: %1</source>
+        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
+        <translation>Không thể thay đổi: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Notifications</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99"/>
+        <source>Error</source>
+        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Error code: %1</source>
+        <translation>Mã lỗi: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>Mã yêu cầu: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+109"/>
+        <source>Could not load the lists of choices</source>
+        <translation>Không thể tải các danh sách lựa chọn</translation>
+    </message>
+</context>
+<context>
+    <name>OwnInvitations</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+153"/>
+        <source>Show:</source>
+        <translation>Hiển thị:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Invitation statuses to show</source>
+        <translation>Trạng thái lời mời cần hiển thị</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>My invitations</source>
+        <translation>Lời mời của tôi</translation>
+    </message>
+</context>
+<context>
+    <name>Panels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <source>Accounts</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Portals</source>
+        <translation>Cổng</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>My invitations</source>
+        <translation>Lời mời của tôi</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <source>Notification channel types</source>
+        <translation>Loại kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Notification channels</source>
+        <translation>Kênh thông báo</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <source>Constants</source>
+        <translation>Hằng số</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Profile</source>
+        <translation>Hồ sơ</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <source>Sessions</source>
+        <translation>Phiên đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Login history</source>
+        <translation>Lịch sử đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Multi-factor authentication</source>
+        <translation>Xác thực đa yếu tố</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>IP whitelist</source>
+        <translation>Danh sách IP được phép</translation>
+    </message>
+</context>
+<context>
+    <name>Permissions</name>
+    <message>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
+        <source>This session is read-only.</source>
+        <translation>Phiên này chỉ có quyền đọc.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your role lacks the permission {permission}.</source>
+        <translation>Vai trò của bạn thiếu quyền {permission}.</translation>
+    </message>
+</context>
+<context>
+    <name>PortalsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <source>Active</source>
+        <translation>Đang hoạt động</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inactive</source>
+        <translation>Không hoạt động</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+265"/>
+        <source>Domain</source>
+        <translation>Tên miền</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+1"/>
+        <source>Remark</source>
+        <translation>Ghi chú</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>Choose a portal type.</source>
+        <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
+        <translation>Hãy chọn loại cổng.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The domain is required.</source>
+        <translation>Tên miền là bắt buộc.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The domain is longer than %1 characters.</source>
+        <translation>Tên miền dài quá %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The remark is longer than %1 characters.</source>
+        <translation>Ghi chú dài quá %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Create the portal %1.</source>
+        <translation>Tạo cổng %1.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Could not create the portal</source>
+        <translation>Không thể tạo cổng</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-210"/>
+        <source>%1 of at most %2 characters</source>
+        <translation>%1 / tối đa %2 ký tự</translation>
+    </message>
+    <message>
+        <location line="+164"/>
+        <source>The portal %1 was created.</source>
+        <translation>Đã tạo cổng %1.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
+        <translation>Tạo cổng cho một tổ chức. Máy chủ không cho phép liệt kê các cổng: bảng dưới đây chỉ hiển thị các cổng được tạo trong phiên này.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>New portal</source>
+        <translation>Cổng mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created portal</source>
+        <translation>Cổng đã tạo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Type:</source>
+        <translation>&amp;Loại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Domain:</source>
+        <translation>Tên &amp;miền:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remark:</source>
+        <translation>&amp;Ghi chú:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Institution:</source>
+        <translation>&amp;Tổ chức:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e.g. portal.example.com (required)</source>
+        <translation>ví dụ portal.example.com (bắt buộc)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optional</source>
+        <translation>Không bắt buộc</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optional: empty means your own institution</source>
+        <translation>Không bắt buộc: để trống là tổ chức của bạn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Create portal</source>
+        <translation>Tạo cổng</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose a portal type…</source>
+        <translation>Chọn loại cổng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Portal type</source>
+        <translation>Loại cổng</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Institution id</source>
+        <translation>ID tổ chức</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Create the portal</source>
+        <translation>Tạo cổng này</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why the portal cannot be created yet</source>
+        <translation>Lý do chưa thể tạo cổng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portals created in this session</source>
+        <translation>Các cổng đã tạo trong phiên này</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portals created in this session:</source>
+        <translation>Các cổng đã tạo trong phiên này:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type:</source>
+        <translation>Loại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain:</source>
+        <translation>Tên miền:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status:</source>
+        <translation>Trạng thái:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark:</source>
+        <translation>Ghi chú:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created:</source>
+        <translation>Ngày tạo:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution:</source>
+        <translation>Tổ chức:</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Portals</source>
+        <translation>Cổng</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-159"/>
+        <source>Id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:70)</translatorcomment>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Type</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:71)</translatorcomment>
+        <translation>Loại</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Status</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:74)</translatorcomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Created</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:77)</translatorcomment>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Institution</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:79)</translatorcomment>
+        <translation>Tổ chức</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileEditor</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <source>CA bundle</source>
+        <translation>Gói CA</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>Chứng chỉ (*.pem *.crt *.cer);;Mọi tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Connection profile</source>
+        <translation>Hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Tên:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Profile name</source>
+        <translation>Tên hồ sơ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Base URL:</source>
+        <translation>&amp;URL gốc:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base URL</source>
+        <translation>URL gốc</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portal &amp;access code:</source>
+        <translation>Mã truy cập &amp;cổng:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal access code</source>
+        <translation>Mã truy cập cổng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Workspace id:</source>
+        <translation>ID &amp;không gian làm việc:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace id</source>
+        <translation>ID không gian làm việc</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>&amp;Ngôn ngữ:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Environment:</source>
+        <translation>&amp;Môi trường:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment</source>
+        <translation>Môi trường</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;CA bundle:</source>
+        <translation>&amp;Gói CA:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CA bundle file</source>
+        <translation>Tệp gói CA</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Plain http:</source>
+        <translation>HTTP không mã hóa:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow plain http to other hosts</source>
+        <translation>Cho phép HTTP không mã hóa tới máy khác</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Secure Channel:</source>
+        <translation>Kênh bảo mật:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+33"/>
+        <source>Allow legacy padding</source>
+        <translation>Cho phép padding kiểu cũ</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>&amp;Idle lock:</source>
+        <translation>Khóa khi không &amp;dùng:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Idle lock minutes</source>
+        <translation>Số phút không dùng trước khi khóa</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kiosk:</source>
+        <translation>Kiosk:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+27"/>
+        <source>Read-only kiosk mode</source>
+        <translation>Chế độ kiosk chỉ đọc</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Allow plain http to hosts other than this computer</source>
+        <translation>Cho phép HTTP không mã hóa tới máy khác</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Browse…</source>
+        <translation>Duyệt…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a CA bundle file</source>
+        <translation>Chọn tệp gói CA</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System certificates</source>
+        <translation>Chứng chỉ hệ thống</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> min</source>
+        <translation> phút</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never</source>
+        <translation>Không bao giờ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow the system</source>
+        <translation>Theo hệ thống</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Problems</source>
+        <translation>Vấn đề</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileFields</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
+        <source>Email</source>
+        <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:36)</translatorcomment>
+        <translation>Email</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:37)</translatorcomment>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:38)</translatorcomment>
+        <translation>Cổng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:39)</translatorcomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:40)</translatorcomment>
+        <translation>ID tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:41)</translatorcomment>
+        <translation>Điện thoại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:42)</translatorcomment>
+        <translation>ID tổ chức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:43)</translatorcomment>
+        <translation>Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:44)</translatorcomment>
+        <translation>Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:45)</translatorcomment>
+        <translation>Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspaces</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:46)</translatorcomment>
+        <translation>Không gian làm việc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:47)</translatorcomment>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFA methods</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:48)</translatorcomment>
+        <translation>Phương thức MFA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permission codes</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:49)</translatorcomment>
+        <translation>Mã quyền</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilePanel</name>
+    <message>
+        <location line="+29"/>
+        <source>Yes</source>
+        <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
+        <translation>Có</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>Không</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 (primary)</source>
+        <translation>%1 (chính)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 in %2</source>
+        <translation>%1 tại %2</translation>
+    </message>
+    <message>
+        <location line="+93"/>
+        <source>The profile could not be loaded.
 %1</source>
-            <extracomment>The person asked to change the password (also calls ``extras["change_password"]``).</extracomment>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:185)</translatorcomment>
-            <translation>Không thể tải hồ sơ.
+        <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
+        <translation>Không thể tải hồ sơ.
 %1</translation>
-        </message>
-        <message>
-            <location line="+73" />
-            <source>%1:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:251)</translatorcomment>
-            <translation>%1:</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Signed-in account</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:254)</translatorcomment>
-            <translation>Tài khoản đang đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>My invitations</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:255)</translatorcomment>
-            <translation>Lời mời của tôi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Refresh</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:256)</translatorcomment>
-            <translation>Làm mới</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Reload the profile</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:257)</translatorcomment>
-            <translation>Tải lại hồ sơ</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Change password…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:258)</translatorcomment>
-            <translation>Đổi mật khẩu…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Change password</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:259)</translatorcomment>
-            <translation>Đổi mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:260)</translatorcomment>
-            <translation>Lỗi</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Profile details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:261)</translatorcomment>
-            <translation>Chi tiết hồ sơ</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Profile</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:262)</translatorcomment>
-            <translation>Hồ sơ</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileValidation</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profiles.py" line="+82" />
-            <source>The profile needs a name.</source>
-            <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system's. Allow plain http to hosts other than loopback. Accept the Secure Channel's legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
-            <translation>Hồ sơ cần có tên.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Another profile already has this name.</source>
-            <translation>Đã có hồ sơ khác trùng tên này.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>The base URL must start with https:// and name a host.</source>
-            <translation>URL gốc phải bắt đầu bằng https:// và có tên máy chủ.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Plain http to a host other than this computer needs “Allow plain http”.</source>
-            <translation>HTTP không mã hóa tới máy chủ khác ngoài máy tính này cần bật “Cho phép HTTP không mã hóa”.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>The CA bundle file does not exist.</source>
-            <translation>Tệp gói CA không tồn tại.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The idle lock time cannot be negative.</source>
-            <translation>Thời gian khóa khi không dùng không được âm.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecretField</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66" />
-            <source>Unchanged (type to replace)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/secrets.py:67)</translatorcomment>
-            <translation>Không đổi (nhập để thay thế)</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecurityPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/common.py" line="+42" />
-            <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:42)</translatorcomment>
-            <translation>Mã lỗi: %1</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:44)</translatorcomment>
-            <translation>Mã yêu cầu: %1</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Error</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:68)</translatorcomment>
-            <translation>Lỗi</translation>
-        </message>
-        <message>
-            <location line="+62" />
-            <source>Sign in to see this panel.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/common.py:129)</translatorcomment>
-            <translation>Đăng nhập để xem bảng này.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecurityText</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15" />
-            <source>Successful</source>
-            <translation>Thành công</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translation>Thất bại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Blocked</source>
-            <translation>Bị chặn</translation>
-        </message>
-        <message>
-            <location line="+34" />
-            <source>in the future</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:51)</translatorcomment>
-            <translation>trong tương lai</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>just now</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:53)</translatorcomment>
-            <translation>vừa xong</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%1 min ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:56)</translatorcomment>
-            <translation>%1 phút trước</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%1 h ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:59)</translatorcomment>
-            <translation>%1 giờ trước</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>%1 days ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:62)</translatorcomment>
-            <translation>%1 ngày trước</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>%1 months ago</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:63)</translatorcomment>
-            <translation>%1 tháng trước</translation>
-        </message>
-        <message>
-            <location line="+56" />
-            <source>Yes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:118)</translatorcomment>
-            <translation>Có</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>No</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/formatting.py:118)</translatorcomment>
-            <translation>Không</translation>
-        </message>
-    </context>
-    <context>
-        <name>SessionsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40" />
-            <source>Device</source>
-            <translation>Thiết bị</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Client IP</source>
-            <translation>IP máy khách</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>User agent</source>
-            <translation>User agent</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signed in</source>
-            <translation>Đăng nhập lúc</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Last activity</source>
-            <translation>Hoạt động gần nhất</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>This device</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:107)</translatorcomment>
-            <translation>Thiết bị này</translation>
-        </message>
-        <message>
-            <location line="+131" />
-            <location line="+1" />
-            <source>Active sessions</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:237)</translatorcomment>
-            <translation>Phiên đang hoạt động</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Refresh</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:239)</translatorcomment>
-            <translation>Làm mới</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Refresh the sessions</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:240)</translatorcomment>
-            <translation>Làm mới danh sách phiên</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+2" />
-            <source>Session settings</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:241)</translatorcomment>
-            <translation>Cài đặt phiên</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Single sign-on:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:244)</translatorcomment>
-            <translation>Đăng nhập một lần (SSO):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Maximum sessions:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:245)</translatorcomment>
-            <translation>Số phiên tối đa:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Last sign-in:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:246)</translatorcomment>
-            <translation>Lần đăng nhập gần nhất:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Last sign-in IP:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:247)</translatorcomment>
-            <translation>IP đăng nhập gần nhất:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Password changed:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/sessions.py:248)</translatorcomment>
-            <translation>Đổi mật khẩu lúc:</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInChart</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/chart.py" line="+60" />
-            <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:60)</translatorcomment>
-            <translation>%1 lượt đăng nhập thành công và %2 lượt thất bại từ %3 đến %4</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <location line="+38" />
-            <source>No sign-ins to show.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:67)</translatorcomment>
-            <translation>Không có lượt đăng nhập nào để hiển thị.</translation>
-        </message>
-        <message>
-            <location line="-33" />
-            <source>Sign-ins per day</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:72)</translatorcomment>
-            <translation>Lượt đăng nhập mỗi ngày</translation>
-        </message>
-        <message>
-            <location line="+96" />
-            <source>Successful</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:167)</translatorcomment>
-            <translation>Thành công</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:167)</translatorcomment>
-            <translation>Thất bại</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>%1: %2 successful, %3 failed</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/security/chart.py:195)</translatorcomment>
-            <translation>%1: %2 thành công, %3 thất bại</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInErrors</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/controller.py" line="+21" />
-            <source>The email address or the password is wrong.</source>
-            <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
-            <translation>Địa chỉ email hoặc mật khẩu không đúng.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The code is wrong or has expired. Check it and try again.</source>
-            <translation>Mã không đúng hoặc đã hết hạn. Hãy kiểm tra rồi thử lại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>A code was sent a moment ago. Wait until the countdown ends.</source>
-            <translation>Một mã vừa được gửi. Hãy đợi cho tới khi hết thời gian đếm ngược.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The sign-in session has expired. Sign in again.</source>
-            <translation>Phiên đăng nhập đã hết hạn. Hãy đăng nhập lại.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The reset token is wrong, has expired or was already used.</source>
-            <translation>Token đặt lại không đúng, đã hết hạn hoặc đã được sử dụng.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The current password is wrong.</source>
-            <translation>Mật khẩu hiện tại không đúng.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Too many attempts. Wait a while, then try again.</source>
-            <translation>Quá nhiều lần thử. Hãy đợi một lúc rồi thử lại.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInFlow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/flow.py" line="+218" />
-            <source>You can send another code in %1 seconds.</source>
-            <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account's email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
-            <translation>Bạn có thể gửi mã khác sau %1 giây.</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>A code was sent to %1. It is valid for %2 minutes.</source>
-            <translation>Đã gửi mã tới %1. Mã có hiệu lực trong %2 phút.</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>A code was sent to %1.</source>
-            <translation>Đã gửi mã tới %1.</translation>
-        </message>
-        <message>
-            <location line="+46" />
-            <source>The sign-in session expired before the code was entered. Sign in again.</source>
-            <translation>Phiên đăng nhập đã hết hạn trước khi mã được nhập. Hãy đăng nhập lại.</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Enter the challenge token.</source>
-            <translation>Nhập token thử thách.</translation>
-        </message>
-        <message>
-            <location line="+15" />
-            <source>If an account exists for %1, an email with a reset token is on its way. Check your mail.</source>
-            <translation>Nếu có tài khoản dùng %1, một email chứa token đặt lại đang được gửi tới. Hãy kiểm tra hộp thư.</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Enter the reset token from the email.</source>
-            <translation>Nhập token đặt lại trong email.</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Your password was changed. Sign in with the new password.</source>
-            <translation>Đã đổi mật khẩu. Hãy đăng nhập bằng mật khẩu mới.</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Enter the setup session id from the email.</source>
-            <translation>Nhập ID phiên thiết lập trong email.</translation>
-        </message>
-        <message>
-            <location line="+18" />
-            <source>Your password is set. Sign in with it now.</source>
-            <translation>Đã đặt mật khẩu. Hãy đăng nhập bằng mật khẩu đó ngay bây giờ.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInForms</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/forms.py" line="+126" />
-            <source>Copy</source>
-            <translation>Sao chép</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy the error, its code and request id</source>
-            <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error</source>
-            <translation>Lỗi</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Server message</source>
-            <translation>Thông báo từ máy chủ</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error code and request id</source>
-            <translation>Mã lỗi và mã yêu cầu</translation>
-        </message>
-        <message>
-            <location line="+43" />
-            <source>Information</source>
-            <translation>Thông tin</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Working</source>
-            <translation>Đang xử lý</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Please wait</source>
-            <translation>Vui lòng đợi</translation>
-        </message>
-        <message>
-            <source>Error code</source>
-            <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:144)</translatorcomment>
-            <translation>Mã lỗi</translation>
-        </message>
-        <message>
-            <source>Request id</source>
-            <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:147)</translatorcomment>
-            <translation>Mã yêu cầu</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInPages</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/pages.py" line="+176" />
-            <source>Sign in to unlock</source>
-            <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window's notice, error panel and busy bar are moved here when the page shows. True in the idle lock's sign-in window (see :meth:`set_unlocking`).</extracomment>
-            <translation>Đăng nhập để mở khóa</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The window was locked. Sign in again with your password and a second factor to continue where you left off.</source>
-            <translation>Cửa sổ đã bị khóa. Hãy đăng nhập lại bằng mật khẩu và yếu tố xác thực thứ hai để tiếp tục công việc đang dở.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Sign in to the System Portal</source>
-            <translation>Đăng nhập System Portal</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Choose the server, then enter your email address and password.</source>
-            <translation>Chọn máy chủ, rồi nhập địa chỉ email và mật khẩu.</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Connection:</source>
-            <translation>&amp;Kết nối:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+371" />
-            <source>&amp;Email:</source>
-            <translation>&amp;Email:</translation>
-        </message>
-        <message>
-            <location line="-370" />
-            <source>&amp;Password:</source>
-            <translation>&amp;Mật khẩu:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>name@example.com</source>
-            <translation>ten@example.com</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+55" />
-            <source>Sign in</source>
-            <translation>Đăng nhập</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <location line="+55" />
-            <location line="+303" />
-            <source>Forgot your password?</source>
-            <translation>Quên mật khẩu?</translation>
-        </message>
-        <message>
-            <location line="-356" />
-            <source>I have a reset token</source>
-            <translation>Tôi có token đặt lại</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+58" />
-            <source>First-time password setup</source>
-            <translation>Thiết lập mật khẩu lần đầu</translation>
-        </message>
-        <message>
-            <location line="-55" />
-            <source>Demo accounts (built-in sandbox)</source>
-            <translation>Tài khoản demo (sandbox tích hợp)</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>administrator</source>
-            <translation>quản trị viên</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>read-only auditor</source>
-            <translation>kiểm toán viên chỉ đọc</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>awaits approval</source>
-            <translation>đang chờ phê duyệt</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>(none yet)</source>
-            <translation>(chưa có)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>first-time setup</source>
-            <translation>thiết lập lần đầu</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
-            <translation>Mã, token đặt lại và ID thiết lập được gửi tới hộp thư demo.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Fill in the administrator</source>
-            <translation>Điền tài khoản quản trị viên</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Connection profile</source>
-            <translation>Hồ sơ kết nối</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Environment of the selected profile</source>
-            <translation>Môi trường của hồ sơ đã chọn</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+324" />
-            <source>Email address</source>
-            <translation>Địa chỉ email</translation>
-        </message>
-        <message>
-            <location line="-323" />
-            <source>Password</source>
-            <translation>Mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enter a password reset token</source>
-            <translation>Nhập token đặt lại mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Demo accounts</source>
-            <translation>Tài khoản demo</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Fill in the demo administrator's email and password</source>
-            <translation>Điền email và mật khẩu của quản trị viên demo</translation>
-        </message>
-        <message>
-            <location line="+116" />
-            <source>Send a code to %1, then type it below.</source>
-            <translation>Gửi mã tới %1, rồi nhập mã bên dưới.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Open your authenticator app and type the code it shows for this account.</source>
-            <translation>Mở ứng dụng xác thực và nhập mã hiển thị cho tài khoản này.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Send code</source>
-            <translation>Gửi mã</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+10" />
-            <source>Resend code</source>
-            <translation>Gửi lại mã</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>You can ask for a new code in %1 seconds.</source>
-            <translation>Bạn có thể yêu cầu mã mới sau %1 giây.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>No code arrived? You can send a new one now.</source>
-            <translation>Không nhận được mã? Bạn có thể gửi mã mới ngay bây giờ.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Resend countdown</source>
-            <translation>Đếm ngược gửi lại</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Time left to finish signing in: %1</source>
-            <translation>Thời gian còn lại để hoàn tất đăng nhập: %1</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Time left to finish signing in</source>
-            <translation>Thời gian còn lại để hoàn tất đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Confirm it is you</source>
-            <translation>Xác nhận đó là bạn</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The password for %1 is right. Now confirm with a second factor.</source>
-            <translation>Mật khẩu của %1 đã đúng. Bây giờ hãy xác nhận bằng yếu tố xác thực thứ hai.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Method:</source>
-            <translation>Phương thức:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Code by email</source>
-            <translation>Mã qua email</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Code from an authenticator app</source>
-            <translation>Mã từ ứng dụng xác thực</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Code:</source>
-            <translation>&amp;Mã:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>6 digits</source>
-            <translation>6 chữ số</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+110" />
-            <location line="+75" />
-            <source>Back</source>
-            <translation>Quay lại</translation>
-        </message>
-        <message>
-            <location line="-184" />
-            <source>Verify and sign in</source>
-            <translation>Xác minh và đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Fill in the demo code</source>
-            <translation>Điền mã demo</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Second factor methods</source>
-            <translation>Phương thức xác thực thứ hai</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Verification code</source>
-            <translation>Mã xác minh</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Back to email and password</source>
-            <translation>Quay lại email và mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Verify the code and sign in</source>
-            <translation>Xác minh mã và đăng nhập</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Fill in the sandbox's current authenticator code</source>
-            <translation>Điền mã xác thực hiện tại của sandbox</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>Your account is waiting for approval</source>
-            <translation>Tài khoản của bạn đang chờ phê duyệt</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The email, password and code for %1 were right, but an administrator has not yet approved this account.</source>
-            <translation>Email, mật khẩu và mã của %1 đều đúng, nhưng quản trị viên chưa phê duyệt tài khoản này.</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>You cannot use the program until the account is approved. Ask your administrator to approve it, then sign in again. Nothing was changed.</source>
-            <translation>Bạn chưa thể dùng chương trình cho tới khi tài khoản được phê duyệt. Hãy đề nghị quản trị viên phê duyệt, rồi đăng nhập lại. Không có gì bị thay đổi.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <location line="+3" />
-            <location line="+48" />
-            <location line="+29" />
-            <location line="+4" />
-            <location line="+41" />
-            <source>Back to sign-in</source>
-            <translation>Quay lại đăng nhập</translation>
-        </message>
-        <message>
-            <location line="-124" />
-            <source>Why you cannot enter</source>
-            <translation>Lý do bạn không thể vào</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>What to do</source>
-            <translation>Việc cần làm</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Enter your email address. If an account exists for it, the server emails a reset token you can use to choose a new password.</source>
-            <translation>Nhập địa chỉ email của bạn. Nếu có tài khoản dùng email này, máy chủ sẽ gửi một token đặt lại để bạn chọn mật khẩu mới.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>C&amp;hallenge token:</source>
-            <translation>Token &amp;thử thách:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The bot-challenge token your organisation gives you for password recovery.</source>
-            <translation>Token chống bot mà tổ chức của bạn cấp để khôi phục mật khẩu.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Send reset email</source>
-            <translation>Gửi email đặt lại</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Challenge token</source>
-            <translation>Token thử thách</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Send the password reset email</source>
-            <translation>Gửi email đặt lại mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+18" />
-            <source>Check your mail</source>
-            <translation>Kiểm tra hộp thư</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Open the email, copy the reset token it contains, then choose “Enter the reset token”. The token works once and expires.</source>
-            <translation>Mở email, sao chép token đặt lại trong đó, rồi chọn “Nhập token đặt lại”. Token chỉ dùng được một lần và có thời hạn.</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <location line="+5" />
-            <source>Enter the reset token</source>
-            <translation>Nhập token đặt lại</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>&amp;New password:</source>
-            <translation>Mật khẩu &amp;mới:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Repeat it:</source>
-            <translation>&amp;Nhập lại:</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>New password</source>
-            <translation>Mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Repeat the new password</source>
-            <translation>Nhập lại mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Choose a new password</source>
-            <translation>Chọn mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Paste the reset token from the email and choose a new password.</source>
-            <translation>Dán token đặt lại từ email và chọn mật khẩu mới.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reset &amp;token:</source>
-            <translation>&amp;Token đặt lại:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set new password</source>
-            <translation>Đặt mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset token</source>
-            <translation>Token đặt lại</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set the new password</source>
-            <translation>Đặt mật khẩu mới</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Set up your password</source>
-            <translation>Thiết lập mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Your account was created for you. Paste the setup id from the welcome email and choose your password.</source>
-            <translation>Tài khoản của bạn đã được tạo sẵn. Hãy dán ID thiết lập trong email chào mừng và chọn mật khẩu.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Setup &amp;id:</source>
-            <translation>&amp;ID thiết lập:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set password</source>
-            <translation>Đặt mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Setup session id</source>
-            <translation>ID phiên thiết lập</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set the password</source>
-            <translation>Đặt mật khẩu</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Signed in</source>
-            <translation>Đăng nhập lúc</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Opening the program…</source>
-            <translation>Đang mở chương trình…</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInValidation</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/validation.py" line="+20" />
-            <source>Enter your email address.</source>
-            <translation>Nhập địa chỉ email của bạn.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The email address is not valid: it needs a name, an @ and a domain.</source>
-            <translation>Địa chỉ email không hợp lệ: cần có tên, ký tự @ và tên miền.</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Enter your password.</source>
-            <translation>Nhập mật khẩu của bạn.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enter the verification code.</source>
-            <translation>Nhập mã xác minh.</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Enter a new password.</source>
-            <translation>Nhập mật khẩu mới.</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The new password must have at least %1 characters.</source>
-            <translation>Mật khẩu mới phải có ít nhất %1 ký tự.</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Type the new password a second time to confirm it.</source>
-            <translation>Nhập mật khẩu mới lần thứ hai để xác nhận.</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The two new passwords do not match.</source>
-            <translation>Hai mật khẩu mới không khớp.</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>At least %1 characters.</source>
-            <translation>Ít nhất %1 ký tự.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInWindow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/window.py" line="+287" />
-            <source>The built-in sandbox accepts the token already filled in.</source>
-            <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
-            <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Unlock — Portal Admin</source>
-            <translation>Mở khóa — Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign in — Portal Admin</source>
-            <translation>Đăng nhập — Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Demo mailbox…</source>
-            <translation>Hộp thư demo…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Open the demo mailbox</source>
-            <translation>Mở hộp thư demo</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign-in steps</source>
-            <translation>Các bước đăng nhập</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountFilters</name>
-        <message>
-            <source>Any portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:35)</translatorcomment>
-            <translation>Mọi cổng</translation>
-        </message>
-        <message>
-            <source>Any status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:37)</translatorcomment>
-            <translation>Mọi trạng thái</translation>
-        </message>
-        <message>
-            <source>E&amp;mail:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:128)</translatorcomment>
-            <translation>E&amp;mail:</translation>
-        </message>
-        <message>
-            <source>&amp;Name:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:129)</translatorcomment>
-            <translation>Tê&amp;n:</translation>
-        </message>
-        <message>
-            <source>&amp;Institution:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:130)</translatorcomment>
-            <translation>Tổ c&amp;hức:</translation>
-        </message>
-        <message>
-            <source>&amp;Portal:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:131)</translatorcomment>
-            <translation>&amp;Cổng:</translation>
-        </message>
-        <message>
-            <source>S&amp;tatus:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:132)</translatorcomment>
-            <translation>&amp;Trạng thái:</translation>
-        </message>
-        <message>
-            <source>Starts with…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:133)</translatorcomment>
-            <translation>Bắt đầu bằng…</translation>
-        </message>
-        <message>
-            <source>A word of the name…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:134)</translatorcomment>
-            <translation>Một từ trong tên…</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:135)</translatorcomment>
-            <translation>ID tổ chức</translation>
-        </message>
-        <message>
-            <source>Clear filters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:138)</translatorcomment>
-            <translation>Xóa bộ lọc</translation>
-        </message>
-        <message>
-            <source>Filter by email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:139)</translatorcomment>
-            <translation>Lọc theo email</translation>
-        </message>
-        <message>
-            <source>Filter by name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:140)</translatorcomment>
-            <translation>Lọc theo tên</translation>
-        </message>
-        <message>
-            <source>Filter by institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:141)</translatorcomment>
-            <translation>Lọc theo ID tổ chức</translation>
-        </message>
-        <message>
-            <source>Filter by portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:142)</translatorcomment>
-            <translation>Lọc theo cổng</translation>
-        </message>
-        <message>
-            <source>Filter by status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:143)</translatorcomment>
-            <translation>Lọc theo trạng thái</translation>
-        </message>
-        <message>
-            <source>Clear every filter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:144)</translatorcomment>
-            <translation>Xóa mọi bộ lọc</translation>
-        </message>
-        <message>
-            <source>Account filters</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_filter_bar.py:145)</translatorcomment>
-            <translation>Bộ lọc tài khoản</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountColumns</name>
-        <message>
-            <source>Email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:23)</translatorcomment>
-            <translation>Email</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:25)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:27)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <source>Portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:29)</translatorcomment>
-            <translation>Cổng</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:31)</translatorcomment>
-            <translation>Điện thoại</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:32)</translatorcomment>
-            <translation>Ngôn ngữ</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:34)</translatorcomment>
-            <translation>Múi giờ</translation>
-        </message>
-        <message>
-            <source>Country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:36)</translatorcomment>
-            <translation>Quốc gia</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:38)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:40)</translatorcomment>
-            <translation>Ngày cập nhật</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:42)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>MessageBar</name>
-        <message>
-            <source>Error code: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:77)</translatorcomment>
-            <translation>Mã lỗi: %1</translation>
-        </message>
-        <message>
-            <source>Request id: %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:81)</translatorcomment>
-            <translation>Mã yêu cầu: %1</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:108)</translatorcomment>
-            <translation>Thông báo</translation>
-        </message>
-        <message>
-            <source>Message summary</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:109)</translatorcomment>
-            <translation>Tóm tắt thông báo</translation>
-        </message>
-        <message>
-            <source>Message details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:110)</translatorcomment>
-            <translation>Chi tiết thông báo</translation>
-        </message>
-        <message>
-            <source>Dismiss</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:111)</translatorcomment>
-            <translation>Ẩn</translation>
-        </message>
-        <message>
-            <source>Dismiss the message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/message_bar.py:112)</translatorcomment>
-            <translation>Ẩn thông báo</translation>
-        </message>
-    </context>
-    <context>
-        <name>RolesPanel</name>
-        <message>
-            <source>“%1”</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:49)</translatorcomment>
-            <translation>“%1”</translation>
-        </message>
-        <message>
-            <source>Choose a role.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:168)</translatorcomment>
-            <translation>Hãy chọn một vai trò.</translation>
-        </message>
-        <message>
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:170)</translatorcomment>
-            <translation>Vai trò OWNER được bảo vệ: không bao giờ có thể xóa.</translation>
-        </message>
-        <message numerus="yes">
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:173)</translatorcomment>
-            <translation>
-                <numerusform>Vai trò đang được %n thành viên sử dụng: hãy gán vai trò khác cho họ trước khi xóa.</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:183)</translatorcomment>
-            <translation>Xóa vai trò %1? Không thể hoàn tác thao tác này.</translation>
-        </message>
-        <message>
-            <source>The server refuses if members still hold the role.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:185)</translatorcomment>
-            <translation>Máy chủ sẽ từ chối nếu vẫn còn thành viên giữ vai trò này.</translation>
-        </message>
-        <message>
-            <source>Delete role</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:188)</translatorcomment>
-            <translation>Xóa vai trò</translation>
-        </message>
-        <message>
-            <source>Could not delete the role %1</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:215)</translatorcomment>
-            <translation>Không thể xóa vai trò %1</translation>
-        </message>
-        <message>
-            <source>The role %1 was deleted.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_controller.py:220)</translatorcomment>
-            <translation>Đã xóa vai trò %1.</translation>
-        </message>
-        <message>
-            <source>Choose a role to see its permissions.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:142)</translatorcomment>
-            <translation>Chọn một vai trò để xem các quyền của nó.</translation>
-        </message>
-        <message>
-            <source>Id:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:143)</translatorcomment>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <source>Copy id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:144)</translatorcomment>
-            <translation>Sao chép ID</translation>
-        </message>
-        <message>
-            <source>Copy the role id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:145)</translatorcomment>
-            <translation>Sao chép ID vai trò</translation>
-        </message>
-        <message>
-            <source>Role id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:146)</translatorcomment>
-            <translation>ID vai trò</translation>
-        </message>
-        <message>
-            <source>Type:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:148)</translatorcomment>
-            <translation>Loại:</translation>
-        </message>
-        <message>
-            <source>Description:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:149)</translatorcomment>
-            <translation>Mô tả:</translation>
-        </message>
-        <message>
-            <source>Members:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:150)</translatorcomment>
-            <translation>Thành viên:</translation>
-        </message>
-        <message>
-            <source>Created:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:151)</translatorcomment>
-            <translation>Ngày tạo:</translation>
-        </message>
-        <message>
-            <source>Updated:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:152)</translatorcomment>
-            <translation>Cập nhật:</translation>
-        </message>
-        <message>
-            <source>&amp;Permission codes:</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:157)</translatorcomment>
-            <translation>&amp;Mã quyền:</translation>
-        </message>
-        <message>
-            <source>Permission codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:158)</translatorcomment>
-            <translation>Mã quyền</translation>
-        </message>
-        <message>
-            <source>Delete role…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:159)</translatorcomment>
-            <translation>Xóa vai trò…</translation>
-        </message>
-        <message>
-            <source>Delete the role</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:160)</translatorcomment>
-            <translation>Xóa vai trò này</translation>
-        </message>
-        <message>
-            <source>Why the role cannot be deleted</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:161)</translatorcomment>
-            <translation>Lý do không thể xóa vai trò</translation>
-        </message>
-        <message>
-            <source>Role</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:162)</translatorcomment>
-            <translation>Vai trò</translation>
-        </message>
-        <message>
-            <source>Role details</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:163)</translatorcomment>
-            <translation>Chi tiết vai trò</translation>
-        </message>
-        <message>
-            <source>Loading…</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:243)</translatorcomment>
-            <translation>Đang tải…</translation>
-        </message>
-        <message>
-            <source>The workspace has no roles.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:245)</translatorcomment>
-            <translation>Không gian làm việc chưa có vai trò nào.</translation>
-        </message>
-        <message>
-            <source>The roles could not be loaded.</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:247)</translatorcomment>
-            <translation>Không thể tải danh sách vai trò.</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n role(s)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:250)</translatorcomment>
-            <translation>
-                <numerusform>%n vai trò</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:264)</translatorcomment>
-            <translation>Làm mới</translation>
-        </message>
-        <message>
-            <source>Reload the roles (F5)</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:265)</translatorcomment>
-            <translation>Tải lại danh sách vai trò (F5)</translation>
-        </message>
-        <message>
-            <source>Refresh the roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:266)</translatorcomment>
-            <translation>Làm mới danh sách vai trò</translation>
-        </message>
-        <message>
-            <source>Roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:267)</translatorcomment>
-            <translation>Vai trò</translation>
-        </message>
-        <message>
-            <source>Number of roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_panel.py:268)</translatorcomment>
-            <translation>Số vai trò</translation>
-        </message>
-    </context>
-    <context>
-        <name>RoleColumns</name>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:25)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <source>Type</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:26)</translatorcomment>
-            <translation>Loại</translation>
-        </message>
-        <message>
-            <source>Members</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:27)</translatorcomment>
-            <translation>Thành viên</translation>
-        </message>
-        <message>
-            <source>Permissions</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:29)</translatorcomment>
-            <translation>Quyền</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:31)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:33)</translatorcomment>
-            <translation>Ngày cập nhật</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:35)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationColumns</name>
-        <message>
-            <source>Invitee email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
-            <translation>Email người được mời</translation>
-        </message>
-        <message>
-            <source>Inviter</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:44)</translatorcomment>
-            <translation>Người mời</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:51)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:58)</translatorcomment>
-            <translation>Lời nhắn</translation>
-        </message>
-        <message>
-            <source>Expires</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:65)</translatorcomment>
-            <translation>Hết hạn</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:73)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:81)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Workspace</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:94)</translatorcomment>
-            <translation>Không gian làm việc</translation>
-        </message>
-        <message>
-            <source>Can be accepted</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:123)</translatorcomment>
-            <translation>Có thể chấp nhận</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelColumns</name>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:42)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <source>Category</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:45)</translatorcomment>
-            <translation>Danh mục</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:51)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <source>Default</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:55)</translatorcomment>
-            <translation>Mặc định</translation>
-        </message>
-        <message>
-            <source>Delivers via</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:56)</translatorcomment>
-            <translation>Gửi qua</translation>
-        </message>
-        <message>
-            <source>Institution</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:59)</translatorcomment>
-            <translation>Tổ chức</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:64)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:68)</translatorcomment>
-            <translation>Ngày cập nhật</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:75)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <source>Active</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:83)</translatorcomment>
-            <translation>Đang hoạt động</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:88)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeColumns</name>
-        <message>
-            <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:23)</translatorcomment>
-            <translation>Mã</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:26)</translatorcomment>
-            <translation>Giá trị</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:31)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:34)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:39)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <source>Display order</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:43)</translatorcomment>
-            <translation>Thứ tự hiển thị</translation>
-        </message>
-        <message>
-            <source>Enabled</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:48)</translatorcomment>
-            <translation>Đã bật</translation>
-        </message>
-        <message>
-            <source>Updated</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:51)</translatorcomment>
-            <translation>Ngày cập nhật</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:58)</translatorcomment>
-            <translation>Ngày tạo</translation>
-        </message>
-        <message>
-            <source>Icon</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:64)</translatorcomment>
-            <translation>Biểu tượng</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:65)</translatorcomment>
-            <translation>ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantColumns</name>
-        <message>
-            <source>Code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
-            <translation>Mã</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:64)</translatorcomment>
-            <translation>Giá trị</translation>
-        </message>
-        <message>
-            <source>Label</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:71)</translatorcomment>
-            <translation>Nhãn</translation>
-        </message>
-        <message>
-            <source>Description</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:75)</translatorcomment>
-            <translation>Mô tả</translation>
-        </message>
-        <message>
-            <source>Alpha-2</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:82)</translatorcomment>
-            <translation>Alpha-2</translation>
-        </message>
-        <message>
-            <source>Alpha-3</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:89)</translatorcomment>
-            <translation>Alpha-3</translation>
-        </message>
-        <message>
-            <source>Numeric code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:96)</translatorcomment>
-            <translation>Mã số</translation>
-        </message>
-        <message>
-            <source>Phone code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:104)</translatorcomment>
-            <translation>Mã điện thoại</translation>
-        </message>
-        <message>
-            <source>Zone id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:111)</translatorcomment>
-            <translation>ID múi giờ</translation>
-        </message>
-        <message>
-            <source>UTC offset</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:118)</translatorcomment>
-            <translation>Độ lệch UTC</translation>
-        </message>
-        <message>
-            <source>ISO code</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:125)</translatorcomment>
-            <translation>Mã ISO</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileFields</name>
-        <message>
-            <source>Email</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:36)</translatorcomment>
-            <translation>Email</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:37)</translatorcomment>
-            <translation>Tên</translation>
-        </message>
-        <message>
-            <source>Portal</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:38)</translatorcomment>
-            <translation>Cổng</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:39)</translatorcomment>
-            <translation>Trạng thái</translation>
-        </message>
-        <message>
-            <source>Account id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:40)</translatorcomment>
-            <translation>ID tài khoản</translation>
-        </message>
-        <message>
-            <source>Phone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:41)</translatorcomment>
-            <translation>Điện thoại</translation>
-        </message>
-        <message>
-            <source>Institution id</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:42)</translatorcomment>
-            <translation>ID tổ chức</translation>
-        </message>
-        <message>
-            <source>Language</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:43)</translatorcomment>
-            <translation>Ngôn ngữ</translation>
-        </message>
-        <message>
-            <source>Time zone</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:44)</translatorcomment>
-            <translation>Múi giờ</translation>
-        </message>
-        <message>
-            <source>Country</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:45)</translatorcomment>
-            <translation>Quốc gia</translation>
-        </message>
-        <message>
-            <source>Workspaces</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:46)</translatorcomment>
-            <translation>Không gian làm việc</translation>
-        </message>
-        <message>
-            <source>Roles</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:47)</translatorcomment>
-            <translation>Vai trò</translation>
-        </message>
-        <message>
-            <source>MFA methods</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:48)</translatorcomment>
-            <translation>Phương thức MFA</translation>
-        </message>
-        <message>
-            <source>Permission codes</source>
-            <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:49)</translatorcomment>
-            <translation>Mã quyền</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Signed-in account</source>
+        <translation>Tài khoản đang đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>My invitations</source>
+        <translation>Lời mời của tôi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reload the profile</source>
+        <translation>Tải lại hồ sơ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Change password…</source>
+        <translation>Đổi mật khẩu…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Change password</source>
+        <translation>Đổi mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Profile details</source>
+        <translation>Chi tiết hồ sơ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Profile</source>
+        <translation>Hồ sơ</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileValidation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+82"/>
+        <source>The profile needs a name.</source>
+        <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system&apos;s. Allow plain http to hosts other than loopback. Accept the Secure Channel&apos;s legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
+        <translation>Hồ sơ cần có tên.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Another profile already has this name.</source>
+        <translation>Đã có hồ sơ khác trùng tên này.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The base URL must start with https:// and name a host.</source>
+        <translation>URL gốc phải bắt đầu bằng https:// và có tên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Plain http to a host other than this computer needs “Allow plain http”.</source>
+        <translation>HTTP không mã hóa tới máy chủ khác ngoài máy tính này cần bật “Cho phép HTTP không mã hóa”.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The CA bundle file does not exist.</source>
+        <translation>Tệp gói CA không tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The idle lock time cannot be negative.</source>
+        <translation>Thời gian khóa khi không dùng không được âm.</translation>
+    </message>
+</context>
+<context>
+    <name>RoleColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+25"/>
+        <source>Name</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:25)</translatorcomment>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Type</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:26)</translatorcomment>
+        <translation>Loại</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Members</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:27)</translatorcomment>
+        <translation>Thành viên</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Permissions</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:29)</translatorcomment>
+        <translation>Quyền</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Description</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:31)</translatorcomment>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Updated</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:33)</translatorcomment>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Id</source>
+        <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:35)</translatorcomment>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>RolesPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+14"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>Choose a role.</source>
+        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;.</extracomment>
+        <translation>Hãy chọn một vai trò.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The OWNER role is protected: it can never be deleted.</source>
+        <translation>Vai trò OWNER được bảo vệ: không bao giờ có thể xóa.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The role is in use by %n member(s): give them another role before deleting it.</source>
+        <translation>Vai trò đang được %n thành viên sử dụng: hãy gán vai trò khác cho họ trước khi xóa.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Delete the role %1? This cannot be undone.</source>
+        <translation>Xóa vai trò %1? Không thể hoàn tác thao tác này.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refuses if members still hold the role.</source>
+        <translation>Máy chủ sẽ từ chối nếu vẫn còn thành viên giữ vai trò này.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+2"/>
+        <source>Delete role</source>
+        <translation>Xóa vai trò</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Could not delete the role %1</source>
+        <translation>Không thể xóa vai trò %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The role %1 was deleted.</source>
+        <translation>Đã xóa vai trò %1.</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+143"/>
+        <source>Choose a role to see its permissions.</source>
+        <translation>Chọn một vai trò để xem các quyền của nó.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy id</source>
+        <translation>Sao chép ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the role id</source>
+        <translation>Sao chép ID vai trò</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Role id</source>
+        <translation>ID vai trò</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type:</source>
+        <translation>Loại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description:</source>
+        <translation>Mô tả:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Members:</source>
+        <translation>Thành viên:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created:</source>
+        <translation>Ngày tạo:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated:</source>
+        <translation>Cập nhật:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Permission codes:</source>
+        <translation>&amp;Mã quyền:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permission codes</source>
+        <translation>Mã quyền</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delete role…</source>
+        <translation>Xóa vai trò…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the role</source>
+        <translation>Xóa vai trò này</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why the role cannot be deleted</source>
+        <translation>Lý do không thể xóa vai trò</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Role</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role details</source>
+        <translation>Chi tiết vai trò</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Loading…</source>
+        <translation>Đang tải…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The workspace has no roles.</source>
+        <translation>Không gian làm việc chưa có vai trò nào.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The roles could not be loaded.</source>
+        <translation>Không thể tải danh sách vai trò.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%n role(s)</source>
+        <translation>%n vai trò</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reload the roles (F5)</source>
+        <translation>Tải lại danh sách vai trò (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refresh the roles</source>
+        <translation>Làm mới danh sách vai trò</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Number of roles</source>
+        <translation>Số vai trò</translation>
+    </message>
+</context>
+<context>
+    <name>SecretField</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <source>Unchanged (type to replace)</source>
+        <translation>Không đổi (nhập để thay thế)</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/common.py" line="+38"/>
+        <source>Error code: %1</source>
+        <translation>Mã lỗi: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id: %1</source>
+        <translation>Mã yêu cầu: %1</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Error</source>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>Sign in to see this panel.</source>
+        <translation>Đăng nhập để xem bảng này.</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityText</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <source>Successful</source>
+        <translation>Thành công</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Thất bại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>Bị chặn</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>in the future</source>
+        <translation>trong tương lai</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>just now</source>
+        <translation>vừa xong</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 min ago</source>
+        <translation>%1 phút trước</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 h ago</source>
+        <translation>%1 giờ trước</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 days ago</source>
+        <translation>%1 ngày trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 months ago</source>
+        <translation>%1 tháng trước</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Yes</source>
+        <translation>Có</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>Không</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40"/>
+        <source>Device</source>
+        <translation>Thiết bị</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Client IP</source>
+        <translation>IP máy khách</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User agent</source>
+        <translation>User agent</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in</source>
+        <translation>Đăng nhập lúc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last activity</source>
+        <translation>Hoạt động gần nhất</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>This device</source>
+        <translation>Thiết bị này</translation>
+    </message>
+    <message>
+        <location line="+131"/>
+        <location line="+1"/>
+        <source>Active sessions</source>
+        <translation>Phiên đang hoạt động</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh the sessions</source>
+        <translation>Làm mới danh sách phiên</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Session settings</source>
+        <translation>Cài đặt phiên</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Single sign-on:</source>
+        <translation>Đăng nhập một lần (SSO):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Maximum sessions:</source>
+        <translation>Số phiên tối đa:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last sign-in:</source>
+        <translation>Lần đăng nhập gần nhất:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last sign-in IP:</source>
+        <translation>IP đăng nhập gần nhất:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Password changed:</source>
+        <translation>Đổi mật khẩu lúc:</translation>
+    </message>
+</context>
+<context>
+    <name>SignInChart</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
+        <translation>%1 lượt đăng nhập thành công và %2 lượt thất bại từ %3 đến %4</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+38"/>
+        <source>No sign-ins to show.</source>
+        <translation>Không có lượt đăng nhập nào để hiển thị.</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Sign-ins per day</source>
+        <translation>Lượt đăng nhập mỗi ngày</translation>
+    </message>
+    <message>
+        <location line="+96"/>
+        <source>Successful</source>
+        <translation>Thành công</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Thất bại</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1: %2 successful, %3 failed</source>
+        <translation>%1: %2 thành công, %3 thất bại</translation>
+    </message>
+</context>
+<context>
+    <name>SignInErrors</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <source>The email address or the password is wrong.</source>
+        <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
+        <translation>Địa chỉ email hoặc mật khẩu không đúng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The code is wrong or has expired. Check it and try again.</source>
+        <translation>Mã không đúng hoặc đã hết hạn. Hãy kiểm tra rồi thử lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A code was sent a moment ago. Wait until the countdown ends.</source>
+        <translation>Một mã vừa được gửi. Hãy đợi cho tới khi hết thời gian đếm ngược.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The sign-in session has expired. Sign in again.</source>
+        <translation>Phiên đăng nhập đã hết hạn. Hãy đăng nhập lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The reset token is wrong, has expired or was already used.</source>
+        <translation>Token đặt lại không đúng, đã hết hạn hoặc đã được sử dụng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The current password is wrong.</source>
+        <translation>Mật khẩu hiện tại không đúng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Too many attempts. Wait a while, then try again.</source>
+        <translation>Quá nhiều lần thử. Hãy đợi một lúc rồi thử lại.</translation>
+    </message>
+</context>
+<context>
+    <name>SignInFlow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <source>You can send another code in %1 seconds.</source>
+        <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
+        <translation>Bạn có thể gửi mã khác sau %1 giây.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A code was sent to %1. It is valid for %2 minutes.</source>
+        <translation>Đã gửi mã tới %1. Mã có hiệu lực trong %2 phút.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A code was sent to %1.</source>
+        <translation>Đã gửi mã tới %1.</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>The sign-in session expired before the code was entered. Sign in again.</source>
+        <translation>Phiên đăng nhập đã hết hạn trước khi mã được nhập. Hãy đăng nhập lại.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Enter the challenge token.</source>
+        <translation>Nhập token thử thách.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>If an account exists for %1, an email with a reset token is on its way. Check your mail.</source>
+        <translation>Nếu có tài khoản dùng %1, một email chứa token đặt lại đang được gửi tới. Hãy kiểm tra hộp thư.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter the reset token from the email.</source>
+        <translation>Nhập token đặt lại trong email.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Your password was changed. Sign in with the new password.</source>
+        <translation>Đã đổi mật khẩu. Hãy đăng nhập bằng mật khẩu mới.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Enter the setup session id from the email.</source>
+        <translation>Nhập ID phiên thiết lập trong email.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Your password is set. Sign in with it now.</source>
+        <translation>Đã đặt mật khẩu. Hãy đăng nhập bằng mật khẩu đó ngay bây giờ.</translation>
+    </message>
+</context>
+<context>
+    <name>SignInForms</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+126"/>
+        <source>Copy</source>
+        <translation>Sao chép</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>Thông báo từ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>Mã lỗi và mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Information</source>
+        <translation>Thông tin</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Working</source>
+        <translation>Đang xử lý</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Please wait</source>
+        <translation>Vui lòng đợi</translation>
+    </message>
+</context>
+<context>
+    <name>SignInPages</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+176"/>
+        <source>Sign in to unlock</source>
+        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <translation>Đăng nhập để mở khóa</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The window was locked. Sign in again with your password and a second factor to continue where you left off.</source>
+        <translation>Cửa sổ đã bị khóa. Hãy đăng nhập lại bằng mật khẩu và yếu tố xác thực thứ hai để tiếp tục công việc đang dở.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign in to the System Portal</source>
+        <translation>Đăng nhập System Portal</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Choose the server, then enter your email address and password.</source>
+        <translation>Chọn máy chủ, rồi nhập địa chỉ email và mật khẩu.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Connection:</source>
+        <translation>&amp;Kết nối:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+371"/>
+        <source>&amp;Email:</source>
+        <translation>&amp;Email:</translation>
+    </message>
+    <message>
+        <location line="-370"/>
+        <source>&amp;Password:</source>
+        <translation>&amp;Mật khẩu:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>name@example.com</source>
+        <translation>ten@example.com</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+55"/>
+        <source>Sign in</source>
+        <translation>Đăng nhập</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <location line="+55"/>
+        <location line="+303"/>
+        <source>Forgot your password?</source>
+        <translation>Quên mật khẩu?</translation>
+    </message>
+    <message>
+        <location line="-356"/>
+        <source>I have a reset token</source>
+        <translation>Tôi có token đặt lại</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+58"/>
+        <source>First-time password setup</source>
+        <translation>Thiết lập mật khẩu lần đầu</translation>
+    </message>
+    <message>
+        <location line="-55"/>
+        <source>Demo accounts (built-in sandbox)</source>
+        <translation>Tài khoản demo (sandbox tích hợp)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>administrator</source>
+        <translation>quản trị viên</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>read-only auditor</source>
+        <translation>kiểm toán viên chỉ đọc</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>awaits approval</source>
+        <translation>đang chờ phê duyệt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(none yet)</source>
+        <translation>(chưa có)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>first-time setup</source>
+        <translation>thiết lập lần đầu</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
+        <translation>Mã, token đặt lại và ID thiết lập được gửi tới hộp thư demo.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fill in the administrator</source>
+        <translation>Điền tài khoản quản trị viên</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connection profile</source>
+        <translation>Hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Environment of the selected profile</source>
+        <translation>Môi trường của hồ sơ đã chọn</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+324"/>
+        <source>Email address</source>
+        <translation>Địa chỉ email</translation>
+    </message>
+    <message>
+        <location line="-323"/>
+        <source>Password</source>
+        <translation>Mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter a password reset token</source>
+        <translation>Nhập token đặt lại mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Demo accounts</source>
+        <translation>Tài khoản demo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fill in the demo administrator&apos;s email and password</source>
+        <translation>Điền email và mật khẩu của quản trị viên demo</translation>
+    </message>
+    <message>
+        <location line="+116"/>
+        <source>Send a code to %1, then type it below.</source>
+        <translation>Gửi mã tới %1, rồi nhập mã bên dưới.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open your authenticator app and type the code it shows for this account.</source>
+        <translation>Mở ứng dụng xác thực và nhập mã hiển thị cho tài khoản này.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Send code</source>
+        <translation>Gửi mã</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+10"/>
+        <source>Resend code</source>
+        <translation>Gửi lại mã</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>You can ask for a new code in %1 seconds.</source>
+        <translation>Bạn có thể yêu cầu mã mới sau %1 giây.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No code arrived? You can send a new one now.</source>
+        <translation>Không nhận được mã? Bạn có thể gửi mã mới ngay bây giờ.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Resend countdown</source>
+        <translation>Đếm ngược gửi lại</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Time left to finish signing in: %1</source>
+        <translation>Thời gian còn lại để hoàn tất đăng nhập: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Time left to finish signing in</source>
+        <translation>Thời gian còn lại để hoàn tất đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Confirm it is you</source>
+        <translation>Xác nhận đó là bạn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The password for %1 is right. Now confirm with a second factor.</source>
+        <translation>Mật khẩu của %1 đã đúng. Bây giờ hãy xác nhận bằng yếu tố xác thực thứ hai.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Method:</source>
+        <translation>Phương thức:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Code by email</source>
+        <translation>Mã qua email</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code from an authenticator app</source>
+        <translation>Mã từ ứng dụng xác thực</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Code:</source>
+        <translation>&amp;Mã:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>6 digits</source>
+        <translation>6 chữ số</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+110"/>
+        <location line="+75"/>
+        <source>Back</source>
+        <translation>Quay lại</translation>
+    </message>
+    <message>
+        <location line="-184"/>
+        <source>Verify and sign in</source>
+        <translation>Xác minh và đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill in the demo code</source>
+        <translation>Điền mã demo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Second factor methods</source>
+        <translation>Phương thức xác thực thứ hai</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verification code</source>
+        <translation>Mã xác minh</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Back to email and password</source>
+        <translation>Quay lại email và mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify the code and sign in</source>
+        <translation>Xác minh mã và đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fill in the sandbox&apos;s current authenticator code</source>
+        <translation>Điền mã xác thực hiện tại của sandbox</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Your account is waiting for approval</source>
+        <translation>Tài khoản của bạn đang chờ phê duyệt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The email, password and code for %1 were right, but an administrator has not yet approved this account.</source>
+        <translation>Email, mật khẩu và mã của %1 đều đúng, nhưng quản trị viên chưa phê duyệt tài khoản này.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You cannot use the program until the account is approved. Ask your administrator to approve it, then sign in again. Nothing was changed.</source>
+        <translation>Bạn chưa thể dùng chương trình cho tới khi tài khoản được phê duyệt. Hãy đề nghị quản trị viên phê duyệt, rồi đăng nhập lại. Không có gì bị thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+3"/>
+        <location line="+48"/>
+        <location line="+29"/>
+        <location line="+4"/>
+        <location line="+41"/>
+        <source>Back to sign-in</source>
+        <translation>Quay lại đăng nhập</translation>
+    </message>
+    <message>
+        <location line="-124"/>
+        <source>Why you cannot enter</source>
+        <translation>Lý do bạn không thể vào</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What to do</source>
+        <translation>Việc cần làm</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Enter your email address. If an account exists for it, the server emails a reset token you can use to choose a new password.</source>
+        <translation>Nhập địa chỉ email của bạn. Nếu có tài khoản dùng email này, máy chủ sẽ gửi một token đặt lại để bạn chọn mật khẩu mới.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>C&amp;hallenge token:</source>
+        <translation>Token &amp;thử thách:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The bot-challenge token your organisation gives you for password recovery.</source>
+        <translation>Token chống bot mà tổ chức của bạn cấp để khôi phục mật khẩu.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Send reset email</source>
+        <translation>Gửi email đặt lại</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Challenge token</source>
+        <translation>Token thử thách</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Send the password reset email</source>
+        <translation>Gửi email đặt lại mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Check your mail</source>
+        <translation>Kiểm tra hộp thư</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the email, copy the reset token it contains, then choose “Enter the reset token”. The token works once and expires.</source>
+        <translation>Mở email, sao chép token đặt lại trong đó, rồi chọn “Nhập token đặt lại”. Token chỉ dùng được một lần và có thời hạn.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+5"/>
+        <source>Enter the reset token</source>
+        <translation>Nhập token đặt lại</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;New password:</source>
+        <translation>Mật khẩu &amp;mới:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repeat it:</source>
+        <translation>&amp;Nhập lại:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New password</source>
+        <translation>Mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeat the new password</source>
+        <translation>Nhập lại mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Choose a new password</source>
+        <translation>Chọn mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Paste the reset token from the email and choose a new password.</source>
+        <translation>Dán token đặt lại từ email và chọn mật khẩu mới.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reset &amp;token:</source>
+        <translation>&amp;Token đặt lại:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set new password</source>
+        <translation>Đặt mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset token</source>
+        <translation>Token đặt lại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the new password</source>
+        <translation>Đặt mật khẩu mới</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Set up your password</source>
+        <translation>Thiết lập mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your account was created for you. Paste the setup id from the welcome email and choose your password.</source>
+        <translation>Tài khoản của bạn đã được tạo sẵn. Hãy dán ID thiết lập trong email chào mừng và chọn mật khẩu.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Setup &amp;id:</source>
+        <translation>&amp;ID thiết lập:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set password</source>
+        <translation>Đặt mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Setup session id</source>
+        <translation>ID phiên thiết lập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the password</source>
+        <translation>Đặt mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Signed in</source>
+        <translation>Đăng nhập lúc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opening the program…</source>
+        <translation>Đang mở chương trình…</translation>
+    </message>
+</context>
+<context>
+    <name>SignInValidation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/validation.py" line="+20"/>
+        <source>Enter your email address.</source>
+        <translation>Nhập địa chỉ email của bạn.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The email address is not valid: it needs a name, an @ and a domain.</source>
+        <translation>Địa chỉ email không hợp lệ: cần có tên, ký tự @ và tên miền.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter your password.</source>
+        <translation>Nhập mật khẩu của bạn.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter the verification code.</source>
+        <translation>Nhập mã xác minh.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Enter a new password.</source>
+        <translation>Nhập mật khẩu mới.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new password must have at least %1 characters.</source>
+        <translation>Mật khẩu mới phải có ít nhất %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Type the new password a second time to confirm it.</source>
+        <translation>Nhập mật khẩu mới lần thứ hai để xác nhận.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The two new passwords do not match.</source>
+        <translation>Hai mật khẩu mới không khớp.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>At least %1 characters.</source>
+        <translation>Ít nhất %1 ký tự.</translation>
+    </message>
+</context>
+<context>
+    <name>SignInWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+287"/>
+        <source>The built-in sandbox accepts the token already filled in.</source>
+        <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Unlock — Portal Admin</source>
+        <translation>Mở khóa — Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign in — Portal Admin</source>
+        <translation>Đăng nhập — Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Demo mailbox…</source>
+        <translation>Hộp thư demo…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open the demo mailbox</source>
+        <translation>Mở hộp thư demo</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign-in steps</source>
+        <translation>Các bước đăng nhập</translation>
+    </message>
+</context>
 </TS>

@@ -48,6 +48,64 @@
     </message>
 </context>
 <context>
+    <name>AccountColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
+        <source>Email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Portal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Phone</source>
+        <translation type="unfinished">电话</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Language</source>
+        <translation type="unfinished">语言</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Time zone</source>
+        <translation type="unfinished">时区</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Country</source>
+        <translation type="unfinished">国家/地区</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translation type="unfinished">创建时间</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Updated</source>
+        <translation type="unfinished">更新时间</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
+    </message>
+</context>
+<context>
     <name>AccountFilters</name>
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131"/>
@@ -825,6 +883,64 @@
     </message>
 </context>
 <context>
+    <name>ChannelColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Category</source>
+        <translation type="unfinished">类别</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Default</source>
+        <translation type="unfinished">默认</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Delivers via</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Institution</source>
+        <translation type="unfinished">机构</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Description</source>
+        <translation type="unfinished">描述</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Updated</source>
+        <translation type="unfinished">更新时间</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translation type="unfinished">创建时间</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Active</source>
+        <translation type="unfinished">已启用</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
+    </message>
+</context>
+<context>
     <name>ChannelDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304"/>
@@ -1172,6 +1288,64 @@
         <location line="+1"/>
         <source>Secure Channel: failed</source>
         <translation>安全通道：失败</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypeColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <source>Code</source>
+        <translation type="unfinished">代码</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Value</source>
+        <translation type="unfinished">值</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Description</source>
+        <translation type="unfinished">描述</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Display order</source>
+        <translation type="unfinished">显示顺序</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enabled</source>
+        <translation type="unfinished">已启用</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Updated</source>
+        <translation type="unfinished">更新时间</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translation type="unfinished">创建时间</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Icon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
     </message>
 </context>
 <context>
@@ -1735,9 +1909,68 @@
     </message>
 </context>
 <context>
+    <name>ConstantColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
+        <source>Code</source>
+        <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
+        <translation type="unfinished">代码</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Value</source>
+        <translation type="unfinished">值</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Description</source>
+        <translation type="unfinished">描述</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Alpha-2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Alpha-3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Numeric code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Phone code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Zone id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>UTC offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>ISO code</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ConstantLists</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+31"/>
+        <location line="-104"/>
         <source>Countries</source>
         <extracomment>Readable names of the lists (source texts in context &quot;ConstantLists&quot;).</extracomment>
         <translation>国家/地区</translation>
@@ -1821,9 +2054,8 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+202"/>
+        <location line="+212"/>
         <source>/constants/%1</source>
-        <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>/constants/%1</translation>
     </message>
     <message>
@@ -2297,6 +2529,59 @@
     </message>
 </context>
 <context>
+    <name>InvitationColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
+        <source>Invitee email</source>
+        <translation type="unfinished">受邀人邮箱</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+57"/>
+        <source>Inviter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <location line="+57"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <location line="+72"/>
+        <source>Message</source>
+        <translation type="unfinished">消息</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <location line="+50"/>
+        <source>Expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <location line="+63"/>
+        <source>Created</source>
+        <translation type="unfinished">创建时间</translation>
+    </message>
+    <message>
+        <location line="-55"/>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Can be accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>InvitationDialogs</name>
     <message>
         <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
@@ -2457,7 +2742,7 @@
 <context>
     <name>Invitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+148"/>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+25"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
@@ -3414,9 +3699,44 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+27"/>
+        <source>%1 is required.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is longer than %2 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
         <translation>代码须由 2 到 32 个字母、数字或下划线组成，并以字母开头。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 must be an http or https address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 is not valid JSON (line %2, column %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 must be a JSON object {…}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 is not a host name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 is not an email address.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3564,6 +3884,31 @@
         <translation>未启用</translation>
     </message>
     <message>
+        <location line="+21"/>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Created</source>
+        <translation type="unfinished">创建时间</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Institution</source>
+        <translation type="unfinished">机构</translation>
+    </message>
+    <message>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 个字符</translation>
@@ -3589,7 +3934,7 @@
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+100"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+72"/>
         <source>Choose a portal type.</source>
         <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
         <translation>请选择门户类型。</translation>
@@ -3635,12 +3980,13 @@
         <translation>创建时间：</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-127"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
         <source>Domain</source>
         <translation>域名</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20"/>
         <source>Domain:</source>
         <translation>域名：</translation>
     </message>
@@ -3695,12 +4041,13 @@
         <translation>本次会话中创建的门户：</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14"/>
         <source>Remark</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21"/>
         <source>Remark:</source>
         <translation>备注：</translation>
     </message>
@@ -3710,7 +4057,7 @@
         <translation>状态：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-24"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+91"/>
         <source>The domain is longer than %1 characters.</source>
         <translation>域名超过 %1 个字符。</translation>
     </message>
@@ -3916,9 +4263,83 @@
     </message>
 </context>
 <context>
+    <name>ProfileFields</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
+        <source>Email</source>
+        <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account id</source>
+        <translation type="unfinished">账号 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation type="unfinished">电话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution id</source>
+        <translation type="unfinished">机构 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation type="unfinished">语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation type="unfinished">时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation type="unfinished">国家/地区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation type="unfinished">角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFA methods</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permission codes</source>
+        <translation type="unfinished">权限代码</translation>
+    </message>
+</context>
+<context>
     <name>ProfilePanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+90"/>
+        <location line="+41"/>
         <source>%1 (primary)</source>
         <translation>%1（主）</translation>
     </message>
@@ -3993,7 +4414,7 @@
     <message>
         <location line="-117"/>
         <source>Yes</source>
-        <extracomment>The fields shown, in order: (key in the record or its extras, label source text). Extras never shown as such (covered by another field, or internal).</extracomment>
+        <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
         <translation>是</translation>
     </message>
 </context>
@@ -4029,6 +4450,44 @@
         <location line="+4"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>闲置锁定时间不能为负数。</translation>
+    </message>
+</context>
+<context>
+    <name>RoleColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+25"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Members</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Permissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Description</source>
+        <translation type="unfinished">描述</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Updated</source>
+        <translation type="unfinished">更新时间</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Id</source>
+        <translation type="unfinished">ID</translation>
     </message>
 </context>
 <context>

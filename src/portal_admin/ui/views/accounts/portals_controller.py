@@ -67,18 +67,45 @@ class PortalsModel(RecordListModel):
 
     def __init__(self, type_label: Any, parent: Any = None) -> None:
         columns: tuple[Column[Any], ...] = (
-            Column("id", QT_TRANSLATE_NOOP(CTX, "Id"), lambda p: p.id, context=CTX),
-            Column("type", QT_TRANSLATE_NOOP(CTX, "Type"), lambda p: type_label(p.portal_type),
-                   context=CTX),
-            Column("domain", QT_TRANSLATE_NOOP(CTX, "Domain"), lambda p: p.domain, context=CTX),
-            Column("status", QT_TRANSLATE_NOOP(CTX, "Status"),
-                   lambda p: status_text(p.portal_status), context=CTX),
-            Column("remark", QT_TRANSLATE_NOOP(CTX, "Remark"), lambda p: p.remark, context=CTX),
-            Column("created", QT_TRANSLATE_NOOP(CTX, "Created"), lambda p: p.created_at,
-                   context=CTX, format=format_datetime),
-            Column("institution", QT_TRANSLATE_NOOP(CTX, "Institution"),
-                   lambda p: p.institution_biz_id, context=CTX),
-        )  # fmt: skip
+            Column("id", QT_TRANSLATE_NOOP("PortalsPanel", "Id"), lambda p: p.id, context=CTX),
+            Column(
+                "type",
+                QT_TRANSLATE_NOOP("PortalsPanel", "Type"),
+                lambda p: type_label(p.portal_type),
+                context=CTX,
+            ),
+            Column(
+                "domain",
+                QT_TRANSLATE_NOOP("PortalsPanel", "Domain"),
+                lambda p: p.domain,
+                context=CTX,
+            ),
+            Column(
+                "status",
+                QT_TRANSLATE_NOOP("PortalsPanel", "Status"),
+                lambda p: status_text(p.portal_status),
+                context=CTX,
+            ),
+            Column(
+                "remark",
+                QT_TRANSLATE_NOOP("PortalsPanel", "Remark"),
+                lambda p: p.remark,
+                context=CTX,
+            ),
+            Column(
+                "created",
+                QT_TRANSLATE_NOOP("PortalsPanel", "Created"),
+                lambda p: p.created_at,
+                context=CTX,
+                format=format_datetime,
+            ),
+            Column(
+                "institution",
+                QT_TRANSLATE_NOOP("PortalsPanel", "Institution"),
+                lambda p: p.institution_biz_id,
+                context=CTX,
+            ),
+        )
         super().__init__(columns, parent)
 
 

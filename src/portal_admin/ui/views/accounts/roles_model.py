@@ -22,18 +22,44 @@ def member_count(role: Any) -> int | None:
 
 
 COLUMNS: tuple[Column[Any], ...] = (
-    Column("name", QT_TRANSLATE_NOOP(CTX, "Name"), lambda r: r.role_name, context=CTX),
-    Column("type", QT_TRANSLATE_NOOP(CTX, "Type"), lambda r: enum_text(r.role_type), context=CTX),
-    Column("members", QT_TRANSLATE_NOOP(CTX, "Members"), member_count, context=CTX,
-           alignment=RIGHT),
-    Column("permissions", QT_TRANSLATE_NOOP(CTX, "Permissions"),
-           lambda r: len(r.permission_codes), context=CTX, alignment=RIGHT),
-    Column("description", QT_TRANSLATE_NOOP(CTX, "Description"), lambda r: r.description,
-           context=CTX),
-    Column("updated", QT_TRANSLATE_NOOP(CTX, "Updated"), lambda r: r.updated_at, context=CTX,
-           format=format_datetime),
-    Column("id", QT_TRANSLATE_NOOP(CTX, "Id"), lambda r: r.biz_id, context=CTX, hidden=True),
-)  # fmt: skip
+    Column("name", QT_TRANSLATE_NOOP("RoleColumns", "Name"), lambda r: r.role_name, context=CTX),
+    Column(
+        "type",
+        QT_TRANSLATE_NOOP("RoleColumns", "Type"),
+        lambda r: enum_text(r.role_type),
+        context=CTX,
+    ),
+    Column(
+        "members",
+        QT_TRANSLATE_NOOP("RoleColumns", "Members"),
+        member_count,
+        context=CTX,
+        alignment=RIGHT,
+    ),
+    Column(
+        "permissions",
+        QT_TRANSLATE_NOOP("RoleColumns", "Permissions"),
+        lambda r: len(r.permission_codes),
+        context=CTX,
+        alignment=RIGHT,
+    ),
+    Column(
+        "description",
+        QT_TRANSLATE_NOOP("RoleColumns", "Description"),
+        lambda r: r.description,
+        context=CTX,
+    ),
+    Column(
+        "updated",
+        QT_TRANSLATE_NOOP("RoleColumns", "Updated"),
+        lambda r: r.updated_at,
+        context=CTX,
+        format=format_datetime,
+    ),
+    Column(
+        "id", QT_TRANSLATE_NOOP("RoleColumns", "Id"), lambda r: r.biz_id, context=CTX, hidden=True
+    ),
+)
 
 
 class RolesModel(RecordListModel):

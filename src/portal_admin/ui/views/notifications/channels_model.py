@@ -39,40 +39,58 @@ def _fmt(value: object) -> str:
 
 
 COLUMNS: tuple[Column[Channel], ...] = (
-    Column("channelName", QT_TRANSLATE_NOOP(_C, "Name"), lambda r: r.channel_name, context=_C),
+    Column(
+        "channelName",
+        QT_TRANSLATE_NOOP("ChannelColumns", "Name"),
+        lambda r: r.channel_name,
+        context=_C,
+    ),
     Column(
         "channelCategory",
-        QT_TRANSLATE_NOOP(_C, "Category"),
+        QT_TRANSLATE_NOOP("ChannelColumns", "Category"),
         lambda r: label_of(r.channel_category),
         context=_C,
     ),
     Column(
         "channelStatus",
-        QT_TRANSLATE_NOOP(_C, "Status"),
+        QT_TRANSLATE_NOOP("ChannelColumns", "Status"),
         lambda r: label_of(r.channel_status),
         context=_C,
     ),
-    Column("isDefault", QT_TRANSLATE_NOOP(_C, "Default"), lambda r: bool(r.is_default), context=_C),
-    Column("settings", QT_TRANSLATE_NOOP(_C, "Delivers via"), settings_summary, context=_C),
+    Column(
+        "isDefault",
+        QT_TRANSLATE_NOOP("ChannelColumns", "Default"),
+        lambda r: bool(r.is_default),
+        context=_C,
+    ),
+    Column(
+        "settings",
+        QT_TRANSLATE_NOOP("ChannelColumns", "Delivers via"),
+        settings_summary,
+        context=_C,
+    ),
     Column(
         "institutionBizId",
-        QT_TRANSLATE_NOOP(_C, "Institution"),
+        QT_TRANSLATE_NOOP("ChannelColumns", "Institution"),
         lambda r: r.institution_biz_id,
         context=_C,
     ),
     Column(
-        "description", QT_TRANSLATE_NOOP(_C, "Description"), lambda r: r.description, context=_C
+        "description",
+        QT_TRANSLATE_NOOP("ChannelColumns", "Description"),
+        lambda r: r.description,
+        context=_C,
     ),
     Column(
         "updatedAt",
-        QT_TRANSLATE_NOOP(_C, "Updated"),
+        QT_TRANSLATE_NOOP("ChannelColumns", "Updated"),
         lambda r: r.updated_at,
         format=_fmt,
         context=_C,
     ),
     Column(
         "createdAt",
-        QT_TRANSLATE_NOOP(_C, "Created"),
+        QT_TRANSLATE_NOOP("ChannelColumns", "Created"),
         lambda r: r.created_at,
         format=_fmt,
         context=_C,
@@ -80,12 +98,18 @@ COLUMNS: tuple[Column[Channel], ...] = (
     ),
     Column(
         "active",
-        QT_TRANSLATE_NOOP(_C, "Active"),
+        QT_TRANSLATE_NOOP("ChannelColumns", "Active"),
         lambda r: bool(r.active),
         context=_C,
         hidden=True,
     ),
-    Column("bizId", QT_TRANSLATE_NOOP(_C, "Id"), lambda r: r.biz_id, context=_C, hidden=True),
+    Column(
+        "bizId",
+        QT_TRANSLATE_NOOP("ChannelColumns", "Id"),
+        lambda r: r.biz_id,
+        context=_C,
+        hidden=True,
+    ),
 )
 
 

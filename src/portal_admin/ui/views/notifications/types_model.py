@@ -20,49 +20,79 @@ def _fmt(value: object) -> str:
 
 
 COLUMNS: tuple[Column[ChannelType], ...] = (
-    Column("typeCode", QT_TRANSLATE_NOOP(_C, "Code"), lambda r: r.type_code, context=_C),
+    Column(
+        "typeCode",
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Code"),
+        lambda r: r.type_code,
+        context=_C,
+    ),
     Column(
         "typeValue",
-        QT_TRANSLATE_NOOP(_C, "Value"),
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Value"),
         lambda r: r.type_value,
         alignment=RIGHT,
         context=_C,
     ),
-    Column("typeName", QT_TRANSLATE_NOOP(_C, "Name"), lambda r: r.type_name, context=_C),
+    Column(
+        "typeName",
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Name"),
+        lambda r: r.type_name,
+        context=_C,
+    ),
     Column(
         "typeDescription",
-        QT_TRANSLATE_NOOP(_C, "Description"),
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Description"),
         lambda r: r.type_description,
         context=_C,
     ),
     Column(
-        "typeStatus", QT_TRANSLATE_NOOP(_C, "Status"), lambda r: label_of(r.type_status), context=_C
+        "typeStatus",
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Status"),
+        lambda r: label_of(r.type_status),
+        context=_C,
     ),
     Column(
         "displayOrder",
-        QT_TRANSLATE_NOOP(_C, "Display order"),
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Display order"),
         lambda r: r.display_order,
         alignment=RIGHT,
         context=_C,
     ),
-    Column("enabled", QT_TRANSLATE_NOOP(_C, "Enabled"), lambda r: bool(r.enabled), context=_C),
+    Column(
+        "enabled",
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Enabled"),
+        lambda r: bool(r.enabled),
+        context=_C,
+    ),
     Column(
         "updatedAt",
-        QT_TRANSLATE_NOOP(_C, "Updated"),
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Updated"),
         lambda r: r.updated_at,
         format=_fmt,
         context=_C,
     ),
     Column(
         "createdAt",
-        QT_TRANSLATE_NOOP(_C, "Created"),
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Created"),
         lambda r: r.created_at,
         format=_fmt,
         context=_C,
         hidden=True,
     ),
-    Column("iconUrl", QT_TRANSLATE_NOOP(_C, "Icon"), lambda r: r.icon_url, context=_C, hidden=True),
-    Column("bizId", QT_TRANSLATE_NOOP(_C, "Id"), lambda r: r.biz_id, context=_C, hidden=True),
+    Column(
+        "iconUrl",
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Icon"),
+        lambda r: r.icon_url,
+        context=_C,
+        hidden=True,
+    ),
+    Column(
+        "bizId",
+        QT_TRANSLATE_NOOP("ChannelTypeColumns", "Id"),
+        lambda r: r.biz_id,
+        context=_C,
+        hidden=True,
+    ),
 )
 
 

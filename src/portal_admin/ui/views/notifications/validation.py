@@ -24,8 +24,8 @@ URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 _C = "NotificationChecks"
-_NAME_REQUIRED = QT_TRANSLATE_NOOP(_C, "%1 is required.")
-_TOO_LONG = QT_TRANSLATE_NOOP(_C, "%1 is longer than %2 characters.")
+_NAME_REQUIRED = QT_TRANSLATE_NOOP("NotificationChecks", "%1 is required.")
+_TOO_LONG = QT_TRANSLATE_NOOP("NotificationChecks", "%1 is longer than %2 characters.")
 
 
 def _fill(template: str, *args: object) -> str:
@@ -64,7 +64,12 @@ def url(label: str, value: str, *, needed: bool = False, limit: int = MAX_URL) -
     if len(value) > limit:
         return [_fill(_TOO_LONG, label, limit)]
     if not URL.match(value):
-        return [_fill(QT_TRANSLATE_NOOP(_C, "%1 must be an http or https address."), label)]
+        return [
+            _fill(
+                QT_TRANSLATE_NOOP("NotificationChecks", "%1 must be an http or https address."),
+                label,
+            )
+        ]
     return []
 
 
@@ -77,14 +82,20 @@ def json_object(label: str, text: str) -> tuple[dict[str, Any] | None, list[str]
     except json.JSONDecodeError as exc:
         return None, [
             _fill(
-                QT_TRANSLATE_NOOP(_C, "%1 is not valid JSON (line %2, column %3)."),
+                QT_TRANSLATE_NOOP(
+                    "NotificationChecks", "%1 is not valid JSON (line %2, column %3)."
+                ),
                 label,
                 exc.lineno,
                 exc.colno,
             )
         ]
     if not isinstance(value, dict):
-        return None, [_fill(QT_TRANSLATE_NOOP(_C, "%1 must be a JSON object {\u2026}."), label)]
+        return None, [
+            _fill(
+                QT_TRANSLATE_NOOP("NotificationChecks", "%1 must be a JSON object {\u2026}."), label
+            )
+        ]
     if len(json.dumps(value)) > MAX_CONFIG:
         return None, [_fill(_TOO_LONG, label, MAX_CONFIG)]
     return value, []
@@ -96,7 +107,7 @@ def host(label: str, value: str) -> list[str]:
     if not value:
         return [_fill(_NAME_REQUIRED, label)]
     if len(value) > 253 or any(ch.isspace() for ch in value) or "/" in value:
-        return [_fill(QT_TRANSLATE_NOOP(_C, "%1 is not a host name."), label)]
+        return [_fill(QT_TRANSLATE_NOOP("NotificationChecks", "%1 is not a host name."), label)]
     return []
 
 
@@ -106,5 +117,7 @@ def email(label: str, value: str, *, needed: bool) -> list[str]:
     if not value:
         return [_fill(_NAME_REQUIRED, label)] if needed else []
     if len(value) > 254 or not EMAIL.match(value):
-        return [_fill(QT_TRANSLATE_NOOP(_C, "%1 is not an email address."), label)]
+        return [
+            _fill(QT_TRANSLATE_NOOP("NotificationChecks", "%1 is not an email address."), label)
+        ]
     return []

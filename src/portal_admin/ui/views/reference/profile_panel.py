@@ -33,20 +33,20 @@ _F = "ProfileFields"
 
 #: The fields shown, in order: (key in the record or its extras, label source text).
 FIELDS: tuple[tuple[str, str], ...] = (
-    ("accountEmail", QT_TRANSLATE_NOOP(_F, "Email")),
-    ("accountName", QT_TRANSLATE_NOOP(_F, "Name")),
-    ("accountPortal", QT_TRANSLATE_NOOP(_F, "Portal")),
-    ("accountStatus", QT_TRANSLATE_NOOP(_F, "Status")),
-    ("bizId", QT_TRANSLATE_NOOP(_F, "Account id")),
-    ("accountPhone", QT_TRANSLATE_NOOP(_F, "Phone")),
-    ("institutionBizId", QT_TRANSLATE_NOOP(_F, "Institution id")),
-    ("defaultLanguage", QT_TRANSLATE_NOOP(_F, "Language")),
-    ("defaultTimezone", QT_TRANSLATE_NOOP(_F, "Time zone")),
-    ("defaultCountry", QT_TRANSLATE_NOOP(_F, "Country")),
-    ("workspaces", QT_TRANSLATE_NOOP(_F, "Workspaces")),
-    ("roles", QT_TRANSLATE_NOOP(_F, "Roles")),
-    ("mfaMethods", QT_TRANSLATE_NOOP(_F, "MFA methods")),
-    ("permissionCodes", QT_TRANSLATE_NOOP(_F, "Permission codes")),
+    ("accountEmail", QT_TRANSLATE_NOOP("ProfileFields", "Email")),
+    ("accountName", QT_TRANSLATE_NOOP("ProfileFields", "Name")),
+    ("accountPortal", QT_TRANSLATE_NOOP("ProfileFields", "Portal")),
+    ("accountStatus", QT_TRANSLATE_NOOP("ProfileFields", "Status")),
+    ("bizId", QT_TRANSLATE_NOOP("ProfileFields", "Account id")),
+    ("accountPhone", QT_TRANSLATE_NOOP("ProfileFields", "Phone")),
+    ("institutionBizId", QT_TRANSLATE_NOOP("ProfileFields", "Institution id")),
+    ("defaultLanguage", QT_TRANSLATE_NOOP("ProfileFields", "Language")),
+    ("defaultTimezone", QT_TRANSLATE_NOOP("ProfileFields", "Time zone")),
+    ("defaultCountry", QT_TRANSLATE_NOOP("ProfileFields", "Country")),
+    ("workspaces", QT_TRANSLATE_NOOP("ProfileFields", "Workspaces")),
+    ("roles", QT_TRANSLATE_NOOP("ProfileFields", "Roles")),
+    ("mfaMethods", QT_TRANSLATE_NOOP("ProfileFields", "MFA methods")),
+    ("permissionCodes", QT_TRANSLATE_NOOP("ProfileFields", "Permission codes")),
 )
 #: Extras never shown as such (covered by another field, or internal).
 HIDDEN = {"workspaceBizId", "pendingApproval"}
