@@ -1,5554 +1,5551 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
-    <context>
-        <name />
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99" />
-            <source>DetailPane</source>
-            <translation>詳細ペイン</translation>
-        </message>
-    </context>
-    <context>
-        <name>AboutDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/about.py" line="+53" />
-            <source>About System Portal Admin</source>
-            <translation>System Portal Admin について</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>System Portal Admin</source>
-            <translation>System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Version %1</source>
-            <translation>バージョン %1</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Desktop administration for the System Portal, with a built-in sandbox server.</source>
-            <translation>System Portal のデスクトップ管理ツールです。サンドボックス サーバーを内蔵しています。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Qt %1 (PySide6 %2), Python %3</source>
-            <translation>Qt %1 (PySide6 %2)、Python %3</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Version</source>
-            <translation>バージョン</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Qt and Python versions</source>
-            <translation>Qt と Python のバージョン</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountColumns</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+71" />
-            <source>Country</source>
-            <translation>国</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <source>Email</source>
-            <translation>メールアドレス</translation>
-        </message>
-        <message>
-            <location line="+69" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-37" />
-            <source>Language</source>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <location line="-25" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <source>Phone</source>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <location line="-6" />
-            <source>Portal</source>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <location line="-6" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Time zone</source>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Updated</source>
-            <translation>更新日時</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountFilters</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131" />
-            <source>&amp;Institution:</source>
-            <translation>機関(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>&amp;Name:</source>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Portal:</source>
-            <translation>ポータル(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>A word of the name…</source>
-            <translation>名前の一部…</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>Account filters</source>
-            <translation>アカウントの絞り込み</translation>
-        </message>
-        <message>
-            <location line="-131" />
-            <location line="+112" />
-            <source>Any portal</source>
-            <extracomment>How long typing must pause before the list is queried again.</extracomment>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="-108" />
-            <location line="+109" />
-            <source>Any status</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>Clear every filter</source>
-            <translation>すべての絞り込み条件をクリア</translation>
-        </message>
-        <message>
-            <location line="-15" />
-            <source>Clear filters</source>
-            <translation>条件をクリア</translation>
-        </message>
-        <message>
-            <location line="-18" />
-            <source>E&amp;mail:</source>
-            <translation>メール(&amp;M):</translation>
-        </message>
-        <message>
-            <location line="+20" />
-            <source>Filter by email</source>
-            <translation>メールアドレスで絞り込み</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Filter by institution id</source>
-            <translation>機関 ID で絞り込み</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Filter by name</source>
-            <translation>名前で絞り込み</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Filter by portal</source>
-            <translation>ポータルで絞り込み</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by status</source>
-            <translation>ステータスで絞り込み</translation>
-        </message>
-        <message>
-            <location line="-16" />
-            <source>Institution id</source>
-            <translation>機関 ID</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>S&amp;tatus:</source>
-            <translation>ステータス(&amp;T):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Starts with…</source>
-            <translation>前方一致…</translation>
-        </message>
-    </context>
-    <context>
-        <name>AccountsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16" />
-            <source>Activate</source>
-            <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
-            <translation>有効化</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Activate account</source>
-            <translation>アカウントを有効化</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Activate the account %1? It can sign in again afterwards.</source>
-            <translation>アカウント %1 を有効化しますか？有効化後は再びサインインできるようになります。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Suspend</source>
-            <translation>一時停止</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Suspend account</source>
-            <translation>アカウントを一時停止</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
-            <translation>アカウント %1 を一時停止しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Deactivate</source>
-            <translation>無効化</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deactivate account</source>
-            <translation>アカウントを無効化</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deactivate the account %1? It is signed out and cannot sign in until it is activated again.</source>
-            <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+264" />
-            <source>%1: %2 done.</source>
-            <translation>%1：%2しました。</translation>
-        </message>
-        <message>
-            <location line="+120" />
-            <source>%1: %2 → %3</source>
-            <translation>%1：%2 → %3</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194" />
-            <source>&amp;Country:</source>
-            <translation>国(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>&amp;Language:</source>
-            <translation>言語(&amp;L):</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>&amp;Name:</source>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Phone:</source>
-            <translation>電話番号(&amp;P):</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119" />
-            <source>&amp;Reason (optional):</source>
-            <translation>理由（任意）(&amp;R):</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4" />
-            <source>&amp;Remark:</source>
-            <translation>備考(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>&amp;Time zone:</source>
-            <translation>タイムゾーン(&amp;T):</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69" />
-            <source>A password reset link was mailed to %1.</source>
-            <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+241" />
-            <source>Account</source>
-            <translation>アカウント</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27" />
-            <source>Account being edited</source>
-            <translation>編集中のアカウント</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7" />
-            <source>Account details</source>
-            <translation>アカウントの詳細</translation>
-        </message>
-        <message>
-            <location line="-38" />
-            <source>Account id</source>
-            <translation>アカウント ID</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+125" />
-            <source>Account id to open</source>
-            <translation>開くアカウントの ID</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Account id, e.g. ACC…</source>
-            <translation>アカウント ID（例：ACC…）</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42" />
-            <source>Account name</source>
-            <translation>アカウント名</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9" />
-            <source>Accounts</source>
-            <translation>アカウント</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40" />
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10" />
-            <source>Choose an account to see its details.</source>
-            <translation>アカウントを選択すると詳細が表示されます。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Copy id</source>
-            <translation>ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Copy the account id</source>
-            <translation>アカウント ID をコピー</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Copy the account id to the clipboard</source>
-            <translation>アカウント ID をクリップボードにコピーします</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61" />
-            <source>Could not change the status of %1</source>
-            <translation>%1 のステータスを変更できませんでした</translation>
-        </message>
-        <message>
-            <location line="+51" />
-            <source>Could not reset the password of %1</source>
-            <translation>%1 のパスワードをリセットできませんでした</translation>
-        </message>
-        <message>
-            <location line="+119" />
-            <source>Could not save the account %1</source>
-            <translation>アカウント %1 を保存できませんでした</translation>
-        </message>
-        <message>
-            <location line="-45" />
-            <source>Country</source>
-            <translation>国</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15" />
-            <source>Country:</source>
-            <translation>国:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Created:</source>
-            <translation>作成日時:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20" />
-            <source>Default country</source>
-            <translation>既定の国</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>Default language</source>
-            <translation>既定の言語</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Default time zone</source>
-            <translation>既定のタイムゾーン</translation>
-        </message>
-        <message>
-            <location line="-26" />
-            <source>Edit account</source>
-            <translation>アカウントの編集</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11" />
-            <source>Edit the account</source>
-            <translation>アカウントを編集</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3" />
-            <source>Edit the account %1</source>
-            <translation>アカウント %1 の編集</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2" />
-            <source>Edit…</source>
-            <translation>編集…</translation>
-        </message>
-        <message>
-            <location line="-19" />
-            <source>Email:</source>
-            <translation>メールアドレス:</translation>
-        </message>
-        <message>
-            <location line="-10" />
-            <source>Id:</source>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <source>Institution:</source>
-            <translation>機関:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2" />
-            <source>Language</source>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3" />
-            <source>Language:</source>
-            <translation>言語:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5" />
-            <source>Name:</source>
-            <translation>名前:</translation>
-        </message>
-        <message>
-            <location line="+33" />
-            <source>No account chosen</source>
-            <translation>アカウントが選択されていません</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24" />
-            <source>Nothing has changed.</source>
-            <translation>変更はありません。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4" />
-            <source>Open</source>
-            <translation>開く</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>Open by &amp;id:</source>
-            <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
-            <translation>ID で開く(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Open the account with this id</source>
-            <translation>この ID のアカウントを開く</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1" />
-            <source>Phone</source>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35" />
-            <source>Phone number</source>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30" />
-            <source>Phone:</source>
-            <translation>電話番号:</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Portal:</source>
-            <translation>ポータル:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4" />
-            <source>Question</source>
-            <translation>確認</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Reason for the status change</source>
-            <translation>ステータス変更の理由</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1" />
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4" />
-            <source>Remark</source>
-            <translation>備考</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2" />
-            <source>Remark:</source>
-            <translation>備考:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91" />
-            <source>Reset password</source>
-            <translation>パスワードのリセット</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19" />
-            <source>Reset password…</source>
-            <translation>パスワードをリセット…</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108" />
-            <location line="+9" />
-            <source>Save changes</source>
-            <translation>変更の保存</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30" />
-            <source>Save the changes</source>
-            <translation>変更を保存</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7" />
-            <source>Save these changes to the account %1?</source>
-            <translation>アカウント %1 にこれらの変更を保存しますか？</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3" />
-            <source>Send a password reset link</source>
-            <translation>パスワード リセット用のリンクを送信</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108" />
-            <source>Send a password reset link to the account %1? It is mailed to %2.</source>
-            <translation>アカウント %1 にパスワード リセット用のリンクを送信しますか？リンクは %2 宛てにメールで送信されます。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Send reset link</source>
-            <translation>リセットリンクを送信</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3" />
-            <source>Status change</source>
-            <translation>ステータスの変更</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25" />
-            <source>Status:</source>
-            <translation>ステータス:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28" />
-            <source>Status: %1 → %2</source>
-            <extracomment>The server accepts a reason of at most this many characters.</extracomment>
-            <translation>ステータス：%1 → %2</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51" />
-            <source>The account %1 was saved.</source>
-            <translation>アカウント %1 を保存しました。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71" />
-            <source>The name is required.</source>
-            <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
-            <translation>名前は必須です。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>%1サーバー「%2」を変更します。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33" />
-            <source>Time zone</source>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5" />
-            <source>Time zone:</source>
-            <translation>タイムゾーン:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68" />
-            <source>Type to search, e.g. Japan or JP</source>
-            <translation>入力して検索（例：Japan、JP）</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Type to search, e.g. Tokyo or UTC+9</source>
-            <translation>入力して検索（例：Tokyo、UTC+9）</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>Type to search; a code not in the list is sent as typed</source>
-            <translation>入力して検索。一覧にないコードは入力したとおりに送信されます</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4" />
-            <source>Updated:</source>
-            <translation>更新日時:</translation>
-        </message>
-        <message>
-            <location line="+20" />
-            <source>Why actions are unavailable</source>
-            <translation>操作できない理由</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11" />
-            <source>Why, for the audit trail</source>
-            <translation>監査記録に残す理由</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193" />
-            <source>You cannot change the status of your own account.</source>
-            <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
-            <translation>自分のアカウントのステータスは変更できません。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19" />
-            <source>“%1” &lt;%2&gt;</source>
-            <translation>「%1」&lt;%2&gt;</translation>
-        </message>
-    </context>
-    <context>
-        <name>AdminErrors</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37" />
-            <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
-            <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
-            <translation>サーバーが拒否しました。あなたのロールではこの操作は許可されていません。ワークスペースのオーナーに権限を依頼してください。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Not found: the item does not exist (any more), or the id is wrong.</source>
-            <translation>見つかりません。項目が存在しない（削除された）か、ID が正しくありません。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+3" />
-            <source>The server did not accept the input. Check the fields and try again.</source>
-            <translation>サーバーが入力内容を受け付けませんでした。各項目を確認して、もう一度お試しください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your sign-in is no longer valid (code 4010). Sign in again.</source>
-            <translation>サインインが無効になりました（コード 4010）。もう一度サインインしてください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>You are not signed in. Sign in again.</source>
-            <translation>サインインしていません。もう一度サインインしてください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Not found (code 4040).</source>
-            <translation>見つかりません（コード 4040）。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30" />
-            <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
-            <extracomment>Domain and remark limits (section 8).</extracomment>
-            <translation>サーバーがポータルを受け付けませんでした（コード 4000）。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The server did not accept the portal: a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
-            <translation>サーバーがポータルを受け付けませんでした。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The institution was not found (code 4040). Check the institution id, or leave it empty to use your own institution.</source>
-            <translation>機関が見つかりません（コード 4040）。機関 ID を確認するか、空欄にして自分の機関を使用してください。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27" />
-            <source>The server refused: the OWNER role is protected and can never be deleted.</source>
-            <extracomment>The 409 answers of role deletion, explained.</extracomment>
-            <translation>サーバーが拒否しました。OWNER ロールは保護されているため、削除できません。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The server refused: the role still has members. Give them another role first, then delete it.</source>
-            <translation>サーバーが拒否しました。このロールにはまだメンバーがいます。先にメンバーに別のロールを割り当ててから削除してください。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>The role does not exist any more: someone else deleted it.</source>
-            <translation>このロールはすでに存在しません。他のユーザーが削除しました。</translation>
-        </message>
-    </context>
-    <context>
-        <name>BackupCodesDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+200" />
-            <source>&amp;Copy</source>
-            <translation>コピー(&amp;C)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Save…</source>
-            <translation>保存(&amp;S)…</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Backup codes</source>
-            <translation>バックアップコード</translation>
-        </message>
-        <message>
-            <location line="-85" />
-            <source>Copied to the clipboard.</source>
-            <translation>クリップボードにコピーしました。</translation>
-        </message>
-        <message>
-            <location line="+79" />
-            <source>Copy the codes</source>
-            <translation>コードをコピー</translation>
-        </message>
-        <message>
-            <location line="-39" />
-            <source>Could not save the file: %1</source>
-            <translation>ファイルを保存できませんでした：%1</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
-            <translation>これらのコードは安全な場所に保管してください。他の方法が使えないとき、各コードで 1 回だけサインインできます。コードが表示されるのは今回のみで、このウィンドウを閉じると再表示できません。以前のコードは使用できなくなりました。</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>New backup codes</source>
-            <translation>新しいバックアップコード</translation>
-        </message>
-        <message>
-            <location line="-60" />
-            <source>Save backup codes</source>
-            <translation>バックアップコードの保存</translation>
-        </message>
-        <message>
-            <location line="+75" />
-            <source>Save the codes to a file</source>
-            <translation>コードをファイルに保存</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <source>Saved to %1 (readable by you only).</source>
-            <translation>%1 に保存しました（あなただけが読み取れます）。</translation>
-        </message>
-        <message>
-            <location line="+39" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="-97" />
-            <source>System Portal backup codes (each works once)</source>
-            <translation>System Portal バックアップコード（各コードは 1 回のみ使用可）</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>Text files (*.txt)</source>
-            <translation>テキスト ファイル (*.txt)</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChangePassword</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39" />
-            <source>Enter your current password.</source>
-            <translation>現在のパスワードを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The new password must differ from the current one.</source>
-            <translation>新しいパスワードには現在と異なるパスワードを指定してください。</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Your password was changed.</source>
-            <translation>パスワードを変更しました。</translation>
-        </message>
-        <message>
-            <location line="+75" />
-            <location line="+24" />
-            <source>Close</source>
-            <translation>閉じる</translation>
-        </message>
-        <message>
-            <location line="-15" />
-            <location line="+13" />
-            <source>Change password</source>
-            <translation>パスワードの変更</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Change your password</source>
-            <translation>パスワードの変更</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Enter your current password, then the new one twice.</source>
-            <translation>現在のパスワードを入力し、新しいパスワードを 2 回入力してください。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Current password:</source>
-            <translation>現在のパスワード(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;New password:</source>
-            <translation>新しいパスワード(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Repeat it:</source>
-            <translation>もう一度入力(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Current password</source>
-            <translation>現在のパスワード</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>New password</source>
-            <translation>新しいパスワード</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Repeat the new password</source>
-            <translation>新しいパスワード（確認）</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Change the password</source>
-            <translation>パスワードを変更</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Close this dialog</source>
-            <translation>このダイアログを閉じる</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelColumns</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+101" />
-            <source>Active</source>
-            <translation>有効</translation>
-        </message>
-        <message>
-            <location line="-51" />
-            <source>Category</source>
-            <translation>カテゴリ</translation>
-        </message>
-        <message>
-            <location line="+43" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="-31" />
-            <source>Default</source>
-            <translation>既定</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Delivers via</source>
-            <translation>配信方法</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="+28" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-34" />
-            <source>Institution</source>
-            <translation>機関</translation>
-        </message>
-        <message>
-            <location line="-30" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>Updated</source>
-            <translation>更新日時</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304" />
-            <source>&amp;Category:</source>
-            <translation>カテゴリ(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Description:</source>
-            <translation>説明(&amp;D):</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>&amp;Institution:</source>
-            <translation>機関(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>&amp;Name:</source>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>&amp;Test connection</source>
-            <translation>接続テスト(&amp;T)</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Ask the server to check the mail-server settings</source>
-            <translation>メールサーバーの設定をサーバーで確認します</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <location line="+1" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location line="-43" />
-            <source>Category</source>
-            <translation>カテゴリ</translation>
-        </message>
-        <message>
-            <location line="+36" />
-            <source>Checks the mail-server settings with the server, then saves</source>
-            <translation>メールサーバーの設定をサーバーで確認してから保存します</translation>
-        </message>
-        <message>
-            <location line="-147" />
-            <source>Choose a category.</source>
-            <translation>カテゴリを選択してください。</translation>
-        </message>
-        <message>
-            <location line="+129" />
-            <source>Default channel</source>
-            <translation>既定のチャネル</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Default channel of its category</source>
-            <translation>このカテゴリの既定のチャネルにする</translation>
-        </message>
-        <message>
-            <location line="-124" />
-            <location line="+111" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="-17" />
-            <source>Edit channel “%1”</source>
-            <translation>チャネル「%1」の編集</translation>
-        </message>
-        <message>
-            <location line="+63" />
-            <source>Input problems</source>
-            <translation>入力内容の問題</translation>
-        </message>
-        <message>
-            <location line="-47" />
-            <source>Institution</source>
-            <translation>機関</translation>
-        </message>
-        <message>
-            <location line="-117" />
-            <location line="+115" />
-            <source>Name</source>
-            <extracomment>(protocol, keyword arguments of the client's validate operation)</extracomment>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="-17" />
-            <source>New notification channel</source>
-            <translation>新しい通知チャネル</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>S&amp;tatus:</source>
-            <translation>ステータス(&amp;T):</translation>
-        </message>
-        <message>
-            <location line="+37" />
-            <location line="+1" />
-            <source>Save</source>
-            <translation>保存</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>Server check</source>
-            <translation>サーバーでの確認</translation>
-        </message>
-        <message>
-            <location line="-25" />
-            <location line="+2" />
-            <source>Settings</source>
-            <translation>設定</translation>
-        </message>
-        <message>
-            <location line="-19" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+23" />
-            <source>Test connection</source>
-            <translation>接続テスト</translation>
-        </message>
-        <message>
-            <location line="-14" />
-            <source>Your institution</source>
-            <translation>自分の機関</translation>
-        </message>
-        <message>
-            <location line="-46" />
-            <source>✔ %1 check passed: %2</source>
-            <translation>✔ %1 の確認に成功しました：%2</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>✘ %1 check failed: %2</source>
-            <translation>✘ %1 の確認に失敗しました：%2</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelSettings</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237" />
-            <source>&amp;From address:</source>
-            <translation>送信元アドレス(&amp;F):</translation>
-        </message>
-        <message>
-            <location line="-20" />
-            <source>&amp;Host:</source>
-            <translation>ホスト(&amp;H):</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Port:</source>
-            <translation>ポート(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="+168" />
-            <source>&amp;Provider:</source>
-            <translation>プロバイダー(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="-164" />
-            <source>&amp;Security:</source>
-            <translation>セキュリティ(&amp;S):</translation>
-        </message>
-        <message>
-            <location line="+224" />
-            <source>&amp;URL:</source>
-            <translation>URL(&amp;U):</translation>
-        </message>
-        <message>
-            <location line="-220" />
-            <source>&amp;Username:</source>
-            <translation>ユーザー名(&amp;U):</translation>
-        </message>
-        <message>
-            <location line="+161" />
-            <source>API &amp;key:</source>
-            <translation>API キー(&amp;K):</translation>
-        </message>
-        <message>
-            <location line="-14" />
-            <location line="+19" />
-            <source>API key</source>
-            <translation>API キー</translation>
-        </message>
-        <message>
-            <location line="-154" />
-            <source>From &amp;name:</source>
-            <translation>送信者名(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="-38" />
-            <location line="+35" />
-            <source>From address</source>
-            <translation>送信元アドレス</translation>
-        </message>
-        <message>
-            <location line="-30" />
-            <location line="+34" />
-            <source>From name</source>
-            <translation>送信者名</translation>
-        </message>
-        <message>
-            <location line="-54" />
-            <location line="+30" />
-            <source>Host</source>
-            <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
-            <translation>ホスト</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>IMAP</source>
-            <translation>IMAP</translation>
-        </message>
-        <message>
-            <location line="+77" />
-            <source>Incoming mail (IMAP)</source>
-            <translation>受信メール (IMAP)</translation>
-        </message>
-        <message>
-            <location line="-62" />
-            <source>None (unencrypted)</source>
-            <translation>なし（暗号化なし）</translation>
-        </message>
-        <message>
-            <location line="+59" />
-            <source>Outgoing mail (SMTP)</source>
-            <translation>送信メール (SMTP)</translation>
-        </message>
-        <message>
-            <location line="-89" />
-            <source>Pass&amp;word:</source>
-            <translation>パスワード(&amp;W):</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <location line="+37" />
-            <source>Password</source>
-            <translation>パスワード</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Port</source>
-            <translation>ポート</translation>
-        </message>
-        <message>
-            <location line="+150" />
-            <location line="+22" />
-            <source>Provider</source>
-            <translation>プロバイダー</translation>
-        </message>
-        <message>
-            <location line="-148" />
-            <source>SMTP</source>
-            <translation>SMTP</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>STARTTLS (upgrade to encryption)</source>
-            <translation>STARTTLS（接続後に暗号化）</translation>
-        </message>
-        <message>
-            <location line="-34" />
-            <source>Security</source>
-            <translation>セキュリティ</translation>
-        </message>
-        <message>
-            <location line="+165" />
-            <source>Sender &amp;id:</source>
-            <translation>送信者 ID(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <location line="+17" />
-            <source>Sender id</source>
-            <translation>送信者 ID</translation>
-        </message>
-        <message>
-            <location line="+98" />
-            <source>Settings</source>
-            <translation>設定</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Settings (JSON)</source>
-            <translation>設定 (JSON)</translation>
-        </message>
-        <message>
-            <location line="-49" />
-            <source>Signing &amp;secret:</source>
-            <translation>署名シークレット(&amp;S):</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Signing secret</source>
-            <translation>署名シークレット</translation>
-        </message>
-        <message>
-            <location line="+49" />
-            <source>Stored secrets show as %1; leave them so to keep them.</source>
-            <translation>保存済みのシークレットは %1 と表示されます。変更しない場合はそのままにしてください。</translation>
-        </message>
-        <message>
-            <location line="-244" />
-            <source>TLS (encrypted from the start)</source>
-            <translation>TLS（最初から暗号化）</translation>
-        </message>
-        <message>
-            <location line="+180" />
-            <location line="+14" />
-            <source>URL</source>
-            <translation>URL</translation>
-        </message>
-        <message>
-            <location line="-125" />
-            <source>Use incoming mail (IMAP)</source>
-            <translation>受信メール (IMAP) を使用</translation>
-        </message>
-        <message>
-            <location line="-137" />
-            <location line="+39" />
-            <source>Username</source>
-            <translation>ユーザー名</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelState</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="+72" />
-            <source>Secure Channel: none</source>
-            <translation>セキュアチャネル：なし</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Secure Channel: established</source>
-            <translation>セキュアチャネル：確立済み</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Secure Channel: failed</source>
-            <translation>セキュアチャネル：失敗</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeColumns</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25" />
-            <source>Code</source>
-            <translation>コード</translation>
-        </message>
-        <message>
-            <location line="+51" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="-32" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Display order</source>
-            <translation>表示順</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enabled</source>
-            <translation>有効</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Icon</source>
-            <translation>アイコン</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <source>Updated</source>
-            <translation>更新日時</translation>
-        </message>
-        <message>
-            <location line="-38" />
-            <source>Value</source>
-            <translation>値</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypeDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208" />
-            <source>&amp;Code:</source>
-            <translation>コード(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Description:</source>
-            <translation>説明(&amp;D):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Icon URL:</source>
-            <translation>アイコン URL(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>&amp;Name:</source>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+23" />
-            <source>Automatic</source>
-            <translation>自動</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <location line="+2" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location line="-26" />
-            <source>Code</source>
-            <translation>コード</translation>
-        </message>
-        <message>
-            <location line="-74" />
-            <location line="+76" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>Display &amp;order:</source>
-            <translation>表示順(&amp;O):</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Display order</source>
-            <translation>表示順</translation>
-        </message>
-        <message>
-            <location line="-6" />
-            <source>E&amp;xtra settings (JSON):</source>
-            <translation>追加設定 (JSON)(&amp;X):</translation>
-        </message>
-        <message>
-            <location line="-10" />
-            <source>Edit channel type %1</source>
-            <translation>チャネルタイプ %1 の編集</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <location line="+71" />
-            <source>Extra settings</source>
-            <translation>追加設定</translation>
-        </message>
-        <message>
-            <location line="-74" />
-            <location line="+73" />
-            <source>Icon URL</source>
-            <translation>アイコン URL</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Input problems</source>
-            <translation>入力内容の問題</translation>
-        </message>
-        <message>
-            <location line="-108" />
-            <location line="+80" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="-16" />
-            <source>New channel type</source>
-            <translation>新しいチャネルタイプ</translation>
-        </message>
-        <message>
-            <location line="+35" />
-            <source>Optional, for example {"retries": 3}</source>
-            <translation>任意。例：{"retries": 3}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+1" />
-            <source>Save</source>
-            <translation>保存</translation>
-        </message>
-        <message>
-            <location line="-10" />
-            <source>e.g. TEAMS_CHAT</source>
-            <translation>例：TEAMS_CHAT</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelTypesPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188" />
-            <source>&amp;Code:</source>
-            <translation>コード(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+31" />
-            <source>&amp;Delete…</source>
-            <translation>削除(&amp;D)…</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>&amp;Edit…</source>
-            <translation>編集(&amp;E)…</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>&amp;Enabled only</source>
-            <translation>有効のみ(&amp;E)</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;New…</source>
-            <translation>新規(&amp;N)…</translation>
-        </message>
-        <message>
-            <location line="-20" />
-            <source>&amp;Status:</source>
-            <translation>ステータス(&amp;S):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Any code</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="-73" />
-            <location line="+82" />
-            <source>Any status</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <source>Code</source>
-            <translation>コード</translation>
-        </message>
-        <message>
-            <location line="+126" />
-            <source>Could not create the channel type</source>
-            <translation>チャネルタイプを作成できませんでした</translation>
-        </message>
-        <message>
-            <location line="+95" />
-            <source>Could not delete the channel type</source>
-            <translation>チャネルタイプを削除できませんでした</translation>
-        </message>
-        <message>
-            <location line="-50" />
-            <source>Could not disable the channel type</source>
-            <translation>チャネルタイプを無効にできませんでした</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Could not enable the channel type</source>
-            <translation>チャネルタイプを有効にできませんでした</translation>
-        </message>
-        <message>
-            <location line="-44" />
-            <source>Could not save the channel type</source>
-            <translation>チャネルタイプを保存できませんでした</translation>
-        </message>
-        <message>
-            <location line="-117" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="+193" />
-            <source>Delete</source>
-            <translation>削除</translation>
-        </message>
-        <message>
-            <location line="-9" />
-            <source>Delete channel type</source>
-            <translation>チャネルタイプの削除</translation>
-        </message>
-        <message>
-            <location line="-128" />
-            <source>Delete the channel type</source>
-            <translation>チャネルタイプを削除</translation>
-        </message>
-        <message>
-            <location line="+130" />
-            <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
-            <translation>チャネルタイプ「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
-        </message>
-        <message>
-            <location line="-196" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Disable</source>
-            <translation>無効にする</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Disable the channel type</source>
-            <translation>チャネルタイプを無効にする</translation>
-        </message>
-        <message>
-            <location line="-21" />
-            <source>Display order</source>
-            <translation>表示順</translation>
-        </message>
-        <message>
-            <location line="+56" />
-            <source>Edit the channel type</source>
-            <translation>チャネルタイプを編集</translation>
-        </message>
-        <message>
-            <location line="-38" />
-            <source>Enable</source>
-            <translation>有効にする</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Enable the channel type</source>
-            <translation>チャネルタイプを有効にする</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Enabled only</source>
-            <translation>有効のみ</translation>
-        </message>
-        <message>
-            <location line="-41" />
-            <source>Extra settings</source>
-            <translation>追加設定</translation>
-        </message>
-        <message>
-            <location line="+31" />
-            <source>Filter by code</source>
-            <translation>コードで絞り込み</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Filter by status</source>
-            <translation>ステータスで絞り込み</translation>
-        </message>
-        <message>
-            <location line="-35" />
-            <source>Icon URL</source>
-            <translation>アイコン URL</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-14" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+58" />
-            <source>New channel type</source>
-            <translation>新しいチャネルタイプ</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Updated</source>
-            <translation>更新日時</translation>
-        </message>
-        <message>
-            <location line="-16" />
-            <source>Value</source>
-            <translation>値</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChannelsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+232" />
-            <source>&amp;Active only</source>
-            <translation>有効のみ(&amp;A)</translation>
-        </message>
-        <message>
-            <location line="-22" />
-            <source>&amp;Category:</source>
-            <translation>カテゴリ(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+39" />
-            <source>&amp;Delete…</source>
-            <translation>削除(&amp;D)…</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>&amp;Edit…</source>
-            <translation>編集(&amp;E)…</translation>
-        </message>
-        <message>
-            <location line="-35" />
-            <source>&amp;Institution:</source>
-            <translation>機関(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>&amp;New…</source>
-            <translation>新規(&amp;N)…</translation>
-        </message>
-        <message>
-            <location line="-28" />
-            <source>&amp;Status:</source>
-            <translation>ステータス(&amp;S):</translation>
-        </message>
-        <message>
-            <location line="-16" />
-            <source>Activate</source>
-            <translation>有効化</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Activate the channel</source>
-            <translation>チャネルを有効化</translation>
-        </message>
-        <message>
-            <location line="+34" />
-            <source>Active only</source>
-            <translation>有効のみ</translation>
-        </message>
-        <message>
-            <location line="-99" />
-            <location line="+91" />
-            <source>Any category</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="-9" />
-            <source>Any institution id</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="-74" />
-            <location line="+88" />
-            <source>Any status</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="-65" />
-            <source>Category</source>
-            <translation>カテゴリ</translation>
-        </message>
-        <message>
-            <location line="+272" />
-            <source>Could not activate the channel</source>
-            <translation>チャネルを有効化できませんでした</translation>
-        </message>
-        <message>
-            <location line="-84" />
-            <source>Could not check the %1 settings</source>
-            <translation>%1 の設定を確認できませんでした</translation>
-        </message>
-        <message>
-            <location line="+46" />
-            <source>Could not create the channel</source>
-            <translation>チャネルを作成できませんでした</translation>
-        </message>
-        <message>
-            <location line="+33" />
-            <source>Could not deactivate the channel</source>
-            <translation>チャネルを無効化できませんでした</translation>
-        </message>
-        <message>
-            <location line="+47" />
-            <source>Could not delete the channel</source>
-            <translation>チャネルを削除できませんでした</translation>
-        </message>
-        <message>
-            <location line="-190" />
-            <source>Could not load the categories</source>
-            <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
-            <translation>カテゴリを読み込めませんでした</translation>
-        </message>
-        <message>
-            <location line="+116" />
-            <source>Could not save the channel</source>
-            <translation>チャネルを保存できませんでした</translation>
-        </message>
-        <message>
-            <location line="-225" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Deactivate</source>
-            <translation>無効化</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Deactivate the channel</source>
-            <translation>チャネルを無効化</translation>
-        </message>
-        <message>
-            <location line="-27" />
-            <source>Default</source>
-            <translation>既定</translation>
-        </message>
-        <message>
-            <location line="+297" />
-            <source>Delete</source>
-            <translation>削除</translation>
-        </message>
-        <message>
-            <location line="-9" />
-            <source>Delete channel</source>
-            <translation>チャネルの削除</translation>
-        </message>
-        <message>
-            <location line="-209" />
-            <source>Delete the channel</source>
-            <translation>チャネルを削除</translation>
-        </message>
-        <message>
-            <location line="+211" />
-            <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
-            <translation>チャネル「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
-        </message>
-        <message>
-            <location line="-281" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="+65" />
-            <source>Edit the channel</source>
-            <translation>チャネルを編集</translation>
-        </message>
-        <message>
-            <location line="-22" />
-            <source>Filter by category</source>
-            <translation>カテゴリで絞り込み</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Filter by institution</source>
-            <translation>機関で絞り込み</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Filter by status</source>
-            <translation>ステータスで絞り込み</translation>
-        </message>
-        <message>
-            <location line="-46" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-6" />
-            <source>Institution</source>
-            <translation>機関</translation>
-        </message>
-        <message>
-            <location line="-13" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+76" />
-            <source>New channel</source>
-            <translation>新しいチャネル</translation>
-        </message>
-        <message>
-            <location line="-66" />
-            <source>No</source>
-            <translation>いいえ</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Updated</source>
-            <translation>更新日時</translation>
-        </message>
-        <message>
-            <location line="-10" />
-            <source>Yes</source>
-            <translation>はい</translation>
-        </message>
-    </context>
-    <context>
-        <name>Confirm</name>
-        <message>
-            <location filename="../src/portal_admin/ui/confirm.py" line="+30" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>%1サーバー「%2」を変更します。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location line="+37" />
-            <source>Confirm change on production</source>
-            <translation>本番環境での変更の確認</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Apply change</source>
-            <translation>変更を適用</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConnectionState</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="-15" />
-            <source>Not connected</source>
-            <translation>未接続</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Connecting…</source>
-            <translation>接続中…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Connected</source>
-            <translation>接続済み</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Server unreachable</source>
-            <translation>サーバーに接続できません</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantColumns</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+92" />
-            <source>Alpha-2</source>
-            <translation>Alpha-2</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Alpha-3</source>
-            <translation>Alpha-3</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <source>Code</source>
-            <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
-            <translation>コード</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="+50" />
-            <source>ISO code</source>
-            <translation>ISO コード</translation>
-        </message>
-        <message>
-            <location line="-57" />
-            <source>Label</source>
-            <translation>ラベル</translation>
-        </message>
-        <message>
-            <location line="+28" />
-            <source>Numeric code</source>
-            <translation>数値コード</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Phone code</source>
-            <translation>国際電話番号</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>UTC offset</source>
-            <translation>UTC オフセット</translation>
-        </message>
-        <message>
-            <location line="-58" />
-            <source>Value</source>
-            <translation>値</translation>
-        </message>
-        <message>
-            <location line="+51" />
-            <source>Zone id</source>
-            <translation>ゾーン ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantLists</name>
-        <message>
-            <location line="-90" />
-            <source>Countries</source>
-            <extracomment>Readable names of the lists (source texts in context "ConstantLists").</extracomment>
-            <translation>国</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Currency config statuses</source>
-            <translation>通貨設定のステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Notification channel statuses</source>
-            <translation>通知チャネルのステータス</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Notification channel type statuses</source>
-            <translation>通知チャネルタイプのステータス</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Notification channel types</source>
-            <translation>通知チャネルタイプ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Order statuses</source>
-            <translation>注文のステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time zones</source>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Transfer statuses</source>
-            <translation>振替のステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>US states</source>
-            <translation>米国の州</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Account statuses</source>
-            <translation>アカウントのステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution statuses</source>
-            <translation>機関のステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Institution types</source>
-            <translation>機関の種別</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Invitation statuses</source>
-            <translation>招待のステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Join sources</source>
-            <translation>参加経路</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal types</source>
-            <translation>ポータル種別</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Workspace statuses</source>
-            <translation>ワークスペースのステータス</translation>
-        </message>
-    </context>
-    <context>
-        <name>ConstantsPanel</name>
-        <message>
-            <location line="+212" />
-            <source>/constants/%1</source>
-            <translation>/constants/%1</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Constant lists</source>
-            <translation>定数リスト</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Constants</source>
-            <translation>定数</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>Filter by code, label or description</source>
-            <translation>コード、ラベル、説明で絞り込み</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Shown list</source>
-            <translation>表示中のリスト</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Text filter</source>
-            <translation>テキストで絞り込み</translation>
-        </message>
-    </context>
-    <context>
-        <name>DemoMailbox</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52" />
-            <source>The demo mailbox exists only in the built-in sandbox.</source>
-            <extracomment>list[MailItem], newest first.</extracomment>
-            <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>No email has been sent to %1 yet.</source>
-            <translation>%1 宛てのメールはまだありません。</translation>
-        </message>
-        <message>
-            <location line="+171" />
-            <source>Demo mailbox — sandbox</source>
-            <translation>デモ用メールボックス — サンドボックス</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Demo mailbox</source>
-            <translation>デモ用メールボックス</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The built-in sandbox sends no real email. Every message it would send is kept here: codes, reset tokens and setup ids.</source>
-            <translation>内蔵サンドボックスは実際のメールを送信しません。送信されるはずのメール（コード、リセットトークン、セットアップ ID）はすべてここに保存されます。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>&amp;Address:</source>
-            <translation>アドレス(&amp;A):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Refresh</source>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Sent</source>
-            <translation>送信日時</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Subject</source>
-            <translation>件名</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Code:</source>
-            <translation>コード:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset token:</source>
-            <translation>リセットトークン:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Setup id:</source>
-            <translation>セットアップ ID:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy</source>
-            <translation>コピー</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Verification code</source>
-            <translation>確認コード</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the verification code</source>
-            <translation>確認コードをコピー</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reset token</source>
-            <translation>リセットトークン</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the reset token</source>
-            <translation>リセットトークンをコピー</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Setup session id</source>
-            <translation>セットアップ セッション ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy the setup session id</source>
-            <translation>セットアップ セッション ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Email address of the mailbox</source>
-            <translation>メールボックスのアドレス</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Refresh the mailbox</source>
-            <translation>メールボックスを更新</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Emails, newest first</source>
-            <translation>メール（新しい順）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Email text</source>
-            <translation>メール本文</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Email subject</source>
-            <translation>メールの件名</translation>
-        </message>
-    </context>
-    <context>
-        <name>DetailPane</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18" />
-            <source>Host</source>
-            <translation>ホスト</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Port</source>
-            <translation>ポート</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Security</source>
-            <translation>セキュリティ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Username</source>
-            <translation>ユーザー名</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Password</source>
-            <translation>パスワード</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>From address</source>
-            <translation>送信元アドレス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>From name</source>
-            <translation>送信者名</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Provider</source>
-            <translation>プロバイダー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>API key</source>
-            <translation>API キー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Sender id</source>
-            <translation>送信者 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>URL</source>
-            <translation>URL</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signing secret</source>
-            <translation>署名シークレット</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IMAP</source>
-            <translation>IMAP</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>(not set)</source>
-            <translation>（未設定）</translation>
-        </message>
-        <message>
-            <location line="-43" />
-            <source>Details</source>
-            <translation>詳細</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Select a row to see its details.</source>
-            <translation>行を選択すると詳細が表示されます。</translation>
-        </message>
-        <message>
-            <location line="+41" />
-            <source>•••••• (set)</source>
-            <translation>••••••（設定済み）</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnvironmentBanner</name>
-        <message>
-            <location filename="../src/portal_admin/ui/banner.py" line="+47" />
-            <source>built-in</source>
-            <translation>内蔵</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>READ-ONLY</source>
-            <translation>閲覧専用</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Environment</source>
-            <translation>環境</translation>
-        </message>
-    </context>
-    <context>
-        <name>EnvironmentType</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profiles.py" line="+70" />
-            <source>PRODUCTION</source>
-            <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
-            <translation>本番</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>STAGING</source>
-            <translation>ステージング</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TEST</source>
-            <translation>テスト</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>SANDBOX</source>
-            <translation>サンドボックス</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/error_dialog.py" line="+98" />
-            <source>Error</source>
-            <translation>エラー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Error code:</source>
-            <translation>エラーコード:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Request id:</source>
-            <translation>リクエスト ID:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Copy details</source>
-            <translation>詳細をコピー</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy error details</source>
-            <translation>エラーの詳細をコピー</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error code</source>
-            <translation>エラーコード</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Request id</source>
-            <translation>リクエスト ID</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Technical details</source>
-            <translation>技術的な詳細</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error summary</source>
-            <translation>エラーの概要</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Error message</source>
-            <translation>エラーメッセージ</translation>
-        </message>
-    </context>
-    <context>
-        <name>ErrorInfo</name>
-        <message>
-            <location filename="../src/portal_admin/ui/error_info.py" line="+23" />
-            <source>You are not signed in, or your sign-in has expired.</source>
-            <translation>サインインしていないか、サインインの有効期限が切れています。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Your account does not have permission to do this.</source>
-            <translation>このアカウントには、この操作を行う権限がありません。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The item no longer exists.</source>
-            <translation>この項目はすでに存在しません。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The change conflicts with the current state on the server.</source>
-            <translation>この変更はサーバー上の現在の状態と競合しています。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Too many requests. Please wait a moment and try again.</source>
-            <translation>リクエストが多すぎます。しばらく待ってから、もう一度お試しください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The server did not accept the input.</source>
-            <translation>サーバーが入力内容を受け付けませんでした。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The encrypted Secure Channel to the server failed.</source>
-            <translation>サーバーとの暗号化されたセキュアチャネルで問題が発生しました。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The server could not complete the request.</source>
-            <translation>サーバーでリクエストを完了できませんでした。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The server could not be reached.</source>
-            <translation>サーバーに接続できませんでした。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The server did not answer in time.</source>
-            <translation>サーバーが時間内に応答しませんでした。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>A file or folder on this computer could not be used.</source>
-            <translation>このコンピューター上のファイルまたはフォルダーを使用できませんでした。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Something unexpected went wrong in the program.</source>
-            <translation>プログラムで予期しない問題が発生しました。</translation>
-        </message>
-        <message>
-            <source>Error code</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:71)</translatorcomment>
-            <translation>エラーコード</translation>
-        </message>
-        <message>
-            <source>Request id</source>
-            <translatorcomment>Used at run time but not found by lupdate (error_info.py:76)</translatorcomment>
-            <translation>リクエスト ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>ExportDialog</name>
-        <message>
-            <location filename="../src/portal_admin/ui/export_dialog.py" line="+87" />
-            <location line="+11" />
-            <source>Export to CSV</source>
-            <translation>CSV にエクスポート</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>CSV files (*.csv)</source>
-            <translation>CSV ファイル (*.csv)</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>&amp;File:</source>
-            <translation>ファイル(&amp;F):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Delimiter:</source>
-            <translation>区切り文字(&amp;D):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Browse…</source>
-            <translation>参照…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Comma (,)</source>
-            <translation>コンマ (,)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Semicolon (;)</source>
-            <translation>セミコロン (;)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Tab</source>
-            <translation>タブ</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Export file</source>
-            <translation>エクスポート先ファイル</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose the export file</source>
-            <translation>エクスポート先のファイルを選択</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Delimiter</source>
-            <translation>区切り文字</translation>
-        </message>
-        <message>
-            <location line="+28" />
-            <source>Exporting</source>
-            <translation>エクスポート中</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Export progress</source>
-            <translation>エクスポートの進行状況</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Exported %1 of %2 rows…</source>
-            <translation>%2 行中 %1 行をエクスポートしました…</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationColumns</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+123" />
-            <source>Can be accepted</source>
-            <translation>承諾可否</translation>
-        </message>
-        <message>
-            <location line="-50" />
-            <location line="+63" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="-71" />
-            <location line="+50" />
-            <source>Expires</source>
-            <translation>有効期限</translation>
-        </message>
-        <message>
-            <location line="-34" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-44" />
-            <source>Invitee email</source>
-            <translation>招待相手のメールアドレス</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <location line="+57" />
-            <source>Inviter</source>
-            <translation>招待者</translation>
-        </message>
-        <message>
-            <location line="-43" />
-            <location line="+72" />
-            <source>Message</source>
-            <translation>メッセージ</translation>
-        </message>
-        <message>
-            <location line="-79" />
-            <location line="+57" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="-14" />
-            <source>Workspace</source>
-            <translation>ワークスペース</translation>
-        </message>
-    </context>
-    <context>
-        <name>InvitationDialogs</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224" />
-            <source> days</source>
-            <translation> 日</translation>
-        </message>
-        <message>
-            <location line="-18" />
-            <source>%1 / %2 characters</source>
-            <translation>%1 / %2 文字</translation>
-        </message>
-        <message>
-            <location line="+15" />
-            <source>&amp;Email:</source>
-            <translation>メールアドレス(&amp;E):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Message:</source>
-            <translation>メッセージ(&amp;M):</translation>
-        </message>
-        <message>
-            <location line="+115" />
-            <source>&amp;Reason (optional):</source>
-            <translation>理由（任意）(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="-110" />
-            <source>Between %1 and %2 days</source>
-            <translation>%1～%2 日</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <location line="+33" />
-            <location line="+3" />
-            <source>Cancel invitation</source>
-            <translation>招待を取り消す</translation>
-        </message>
-        <message>
-            <location line="-33" />
-            <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
-            <translation>%1 への招待を取り消しますか？相手はこの招待を承諾できなくなります。この操作は元に戻せません。</translation>
-        </message>
-        <message>
-            <location line="-95" />
-            <source>E&amp;xpires after:</source>
-            <translation>有効期間(&amp;X):</translation>
-        </message>
-        <message>
-            <location line="+31" />
-            <source>Email problem</source>
-            <translation>メールアドレスの問題</translation>
-        </message>
-        <message>
-            <location line="-218" />
-            <source>Enter the email address of the person to invite.</source>
-            <extracomment>The sandbox's bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
-            <translation>招待する相手のメールアドレスを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>Error code: %1</source>
-            <translation>エラーコード：%1</translation>
-        </message>
-        <message>
-            <location line="+183" />
-            <source>Expiration in days</source>
-            <translation>有効期間（日数）</translation>
-        </message>
-        <message>
-            <location line="+99" />
-            <source>For example: sent to the wrong address</source>
-            <translation>例：誤ったアドレスに送信した</translation>
-        </message>
-        <message>
-            <location line="-107" />
-            <source>Invitation message</source>
-            <translation>招待メッセージ</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Invite</source>
-            <translation>招待</translation>
-        </message>
-        <message>
-            <location line="-26" />
-            <source>Invite someone</source>
-            <translation>ユーザーを招待</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Invitee email</source>
-            <translation>招待相手のメールアドレス</translation>
-        </message>
-        <message>
-            <location line="+120" />
-            <location line="+2" />
-            <source>Keep invitation</source>
-            <translation>招待を残す</translation>
-        </message>
-        <message>
-            <location line="-116" />
-            <source>Optional message shown in the invitation email</source>
-            <translation>招待メールに表示されるメッセージ（任意）</translation>
-        </message>
-        <message>
-            <location line="+118" />
-            <source>Question</source>
-            <translation>確認</translation>
-        </message>
-        <message>
-            <location line="-17" />
-            <source>Reason for cancelling</source>
-            <translation>取り消しの理由</translation>
-        </message>
-        <message>
-            <location line="-275" />
-            <source>Request id: %1</source>
-            <translation>リクエスト ID：%1</translation>
-        </message>
-        <message>
-            <location line="+183" />
-            <source>Send invitation</source>
-            <translation>招待を送信</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Server error</source>
-            <translation>サーバーエラー</translation>
-        </message>
-        <message>
-            <location line="-216" />
-            <source>The email address is longer than %1 characters.</source>
-            <translation>メールアドレスは %1 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location line="+128" />
-            <source>The message is longer than %1 characters.</source>
-            <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
-            <translation>メッセージは %1 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location line="+160" />
-            <source>This changes the %1 server “%2”.</source>
-            <translation>%1サーバー「%2」を変更します。</translation>
-        </message>
-        <message>
-            <location line="-282" />
-            <source>This is not a valid email address (expected name@example.com).</source>
-            <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
-        </message>
-    </context>
-    <context>
-        <name>Invitations</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+54" />
-            <source>Yes</source>
-            <translation>はい</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71" />
-            <source>%1 (%2)</source>
-            <translation>%1 (%2)</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+300" />
-            <source>All statuses</source>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Cancel invitation…</source>
-            <translation>招待を取り消す…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Cancel the selected invitation</source>
-            <translation>選択した招待を取り消す</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44" />
-            <source>Cannot be accepted: %1</source>
-            <translation>承諾不可：%1</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34" />
-            <source>Could not cancel the invitation to %1</source>
-            <translation>%1 への招待を取り消せませんでした</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <source>Could not invite</source>
-            <translation>招待できませんでした</translation>
-        </message>
-        <message>
-            <location line="+59" />
-            <source>Filter by email, inviter or message</source>
-            <translation>メールアドレス、招待者、メッセージで絞り込み</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>Invitations</source>
-            <translation>招待</translation>
-        </message>
-        <message>
-            <location line="-11" />
-            <source>Invite someone</source>
-            <translation>ユーザーを招待</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Invite…</source>
-            <translation>招待…</translation>
-        </message>
-        <message>
-            <location line="-106" />
-            <source>Inviting is not possible: %1</source>
-            <translation>招待できません：%1</translation>
-        </message>
-        <message>
-            <location line="-14" />
-            <source>Only pending invitations can be cancelled; this one is %1.</source>
-            <translation>取り消せるのは保留中の招待のみです。この招待は「%1」です。</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>Select a pending invitation to cancel it.</source>
-            <translation>取り消す保留中の招待を選択してください。</translation>
-        </message>
-        <message>
-            <location line="+119" />
-            <source>Status filter</source>
-            <translation>ステータスの絞り込み</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Status:</source>
-            <translation>ステータス:</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Text filter</source>
-            <translation>テキストで絞り込み</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Why actions are disabled</source>
-            <translation>操作できない理由</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3" />
-            <source>already accepted</source>
-            <translation>承諾済み</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>cancelled</source>
-            <translation>取り消し済み</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>declined</source>
-            <translation>辞退</translation>
-        </message>
-        <message>
-            <location line="-60" />
-            <location line="+58" />
-            <location line="+4" />
-            <source>expired</source>
-            <translation>期限切れ</translation>
-        </message>
-        <message>
-            <location line="-59" />
-            <source>in %n day(s)</source>
-            <translation>%n 日後</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>in %n hour(s)</source>
-            <translation>%n 時間後</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>in %n minute(s)</source>
-            <translation>%n 分後</translation>
-        </message>
-        <message>
-            <location line="+52" />
-            <source>not open</source>
-            <translation>受付終了</translation>
-        </message>
-    </context>
-    <context>
-        <name>IpWhitelistPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56" />
-            <location line="+239" />
-            <source>Address or network</source>
-            <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
-            <translation>アドレスまたはネットワーク</translation>
-        </message>
-        <message>
-            <location line="-238" />
-            <source>Kind</source>
-            <translation>種類</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Added</source>
-            <translation>追加日時</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>IPv4 address</source>
-            <translation>IPv4 アドレス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv6 address</source>
-            <translation>IPv6 アドレス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv4 network (CIDR)</source>
-            <translation>IPv4 ネットワーク (CIDR)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>IPv6 network (CIDR)</source>
-            <translation>IPv6 ネットワーク (CIDR)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Enter an address or a network.</source>
-            <translation>アドレスまたはネットワークを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Too long for an address.</source>
-            <translation>アドレスとしては長すぎます。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Host bits are set: use the network address.</source>
-            <translation>ホスト部が 0 以外です（ネットワーク アドレスを指定）。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The prefix length is not valid.</source>
-            <translation>プレフィックス長が正しくありません。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Not an IPv4 or IPv6 address or CIDR network.</source>
-            <translation>IPv4/IPv6 アドレスまたは CIDR ネットワークではありません。</translation>
-        </message>
-        <message>
-            <location line="+399" />
-            <source>%1 entries are not valid: correct or remove them to save.</source>
-            <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
-        </message>
-        <message>
-            <location line="+254" />
-            <source>&amp;Add</source>
-            <translation>追加(&amp;A)</translation>
-        </message>
-        <message>
-            <location line="-11" />
-            <source>&amp;Disable</source>
-            <translation>無効にする(&amp;D)</translation>
-        </message>
-        <message>
-            <location line="-4" />
-            <source>&amp;Enable</source>
-            <translation>有効にする(&amp;E)</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>&amp;Remove</source>
-            <translation>削除(&amp;R)</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>&amp;Save</source>
-            <translation>保存(&amp;S)</translation>
-        </message>
-        <message>
-            <location line="-170" />
-            <source>(unknown)</source>
-            <translation>（不明）</translation>
-        </message>
-        <message>
-            <location line="-92" />
-            <source>1 entry is not valid: correct or remove it to save.</source>
-            <translation>1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
-        </message>
-        <message>
-            <location line="+249" />
-            <source>Add the entry</source>
-            <translation>エントリを追加</translation>
-        </message>
-        <message>
-            <location line="-159" />
-            <location line="+37" />
-            <source>Change the IP whitelist.</source>
-            <translation>IP 許可リストを変更します。</translation>
-        </message>
-        <message>
-            <location line="-22" />
-            <source>Continue anyway</source>
-            <translation>このまま続行</translation>
-        </message>
-        <message>
-            <location line="+72" />
-            <source>Could not disable the IP whitelist</source>
-            <translation>IP 許可リストを無効にできませんでした</translation>
-        </message>
-        <message>
-            <location line="-22" />
-            <source>Could not enable the IP whitelist</source>
-            <translation>IP 許可リストを有効にできませんでした</translation>
-        </message>
-        <message>
-            <location line="-20" />
-            <source>Could not save the IP whitelist</source>
-            <translation>IP 許可リストを保存できませんでした</translation>
-        </message>
-        <message>
-            <location line="+34" />
-            <source>Disable the IP whitelist.</source>
-            <translation>IP 許可リストを無効にします。</translation>
-        </message>
-        <message>
-            <location line="+69" />
-            <source>Disable the whitelist</source>
-            <translation>許可リストを無効にする</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Discard the changes</source>
-            <translation>変更を破棄</translation>
-        </message>
-        <message>
-            <location line="-26" />
-            <source>Enable the whitelist</source>
-            <translation>許可リストを有効にする</translation>
-        </message>
-        <message>
-            <location line="+39" />
-            <source>Entry problems</source>
-            <translation>エントリの問題</translation>
-        </message>
-        <message>
-            <location line="-29" />
-            <source>IPv4 or IPv6 address, or CIDR network</source>
-            <translation>IPv4/IPv6 アドレスまたは CIDR ネットワーク</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>New entry</source>
-            <translation>新しいエントリ</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>New entry check</source>
-            <translation>新しいエントリの検証</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Re&amp;vert</source>
-            <translation>元に戻す(&amp;V)</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Remove the selected entry</source>
-            <translation>選択したエントリを削除</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Save the whitelist</source>
-            <translation>許可リストを保存</translation>
-        </message>
-        <message>
-            <location line="-235" />
-            <source>The address you connect from is not known.</source>
-            <translation>接続元のアドレスが不明です。</translation>
-        </message>
-        <message>
-            <location line="+68" />
-            <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
-            <translation>許可リストに接続元のアドレス %1 が含まれていません。適用されると、サーバーがこのプログラムからの接続を拒否し、自分自身を締め出してしまう可能性があります。このまま続行しますか？</translation>
-        </message>
-        <message>
-            <location line="-74" />
-            <source>The whitelist is disabled: every address may sign in.</source>
-            <translation>許可リストは無効です。すべてのアドレスからサインインできます。</translation>
-        </message>
-        <message>
-            <location line="-5" />
-            <source>The whitelist is enabled: only the addresses below may sign in.</source>
-            <translation>許可リストは有効です。下記のアドレスからのみサインインできます。</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Unsaved changes.</source>
-            <translation>未保存の変更があります。</translation>
-        </message>
-        <message>
-            <location line="+235" />
-            <source>Whitelist entries</source>
-            <translation>許可リストのエントリ</translation>
-        </message>
-        <message>
-            <location line="+26" />
-            <source>Whitelist state</source>
-            <translation>許可リストの状態</translation>
-        </message>
-        <message>
-            <location line="-231" />
-            <source>You connect from %1, which the whitelist contains.</source>
-            <translation>接続元 %1 は許可リストに含まれています。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>You connect from %1, which the whitelist does not contain.</source>
-            <translation>接続元 %1 は許可リストに含まれていません。</translation>
-        </message>
-        <message>
-            <location line="+50" />
-            <source>You may lock yourself out</source>
-            <translation>自分自身を締め出す可能性があります</translation>
-        </message>
-        <message>
-            <location line="+175" />
-            <source>Your address</source>
-            <translation>接続元アドレス</translation>
-        </message>
-    </context>
-    <context>
-        <name>KioskMarking</name>
-        <message>
-            <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64" />
-            <source>Read-only · %1</source>
-            <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
-            <translation>閲覧専用 · %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>ListView</name>
-        <message>
-            <location filename="../src/portal_admin/ui/list_view.py" line="+58" />
-            <source>Retry</source>
-            <translation>再試行</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Retry loading the list</source>
-            <translation>一覧の読み込みを再試行</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>List state</source>
-            <translation>一覧の状態</translation>
-        </message>
-        <message>
-            <location line="+155" />
-            <source>Export failed</source>
-            <extracomment>The row object of the current row, or None.</extracomment>
-            <translation>エクスポートに失敗しました</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>Columns</source>
-            <translation>列</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <location line="+93" />
-            <source>Copy</source>
-            <translation>コピー</translation>
-        </message>
-        <message>
-            <location line="-90" />
-            <source>Copy id</source>
-            <translation>ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Loading…</source>
-            <translation>読み込み中…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Nothing to show.</source>
-            <translation>表示する項目はありません。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The list could not be loaded.</source>
-            <translation>一覧を読み込めませんでした。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Error code: %1</source>
-            <translation>エラーコード：%1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Request id: %1</source>
-            <translation>リクエスト ID：%1</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Showing %1 of %2</source>
-            <translation>%2 件中 %1 件を表示</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Loading more…</source>
-            <translation>さらに読み込み中…</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <location line="+4" />
-            <source>Refresh</source>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Reload the list (F5)</source>
-            <translation>一覧を再読み込み (F5)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Export CSV…</source>
-            <translation>CSV エクスポート…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Export every row of this view to a CSV file</source>
-            <translation>この一覧のすべての行を CSV ファイルにエクスポートします</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Export CSV</source>
-            <translation>CSV エクスポート</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>List</source>
-            <translation>一覧</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>List status</source>
-            <translation>一覧のステータス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Filters</source>
-            <translation>フィルター</translation>
-        </message>
-    </context>
-    <context>
-        <name>LoginHistoryPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/history.py" line="+42" />
-            <source>All results</source>
-            <extracomment>Result filter choices: (key, server value, source text).</extracomment>
-            <translation>すべて</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Successful</source>
-            <translation>成功</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Blocked</source>
-            <translation>ブロック</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Time</source>
-            <translation>日時</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Result</source>
-            <translation>結果</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Client IP</source>
-            <translation>クライアント IP</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Device</source>
-            <translation>デバイス</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Failure reason</source>
-            <translation>失敗の理由</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>User agent</source>
-            <translation>ユーザーエージェント</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="+183" />
-            <source>&amp;Result:</source>
-            <translation>結果(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="-9" />
-            <source>Based on all %1 sign-ins of this filter.</source>
-            <translation>この絞り込み条件に該当する全 %1 件のサインインに基づいています。</translation>
-        </message>
-        <message>
-            <location line="+26" />
-            <source>Chart note</source>
-            <translation>グラフの注記</translation>
-        </message>
-        <message>
-            <location line="-11" />
-            <source>From</source>
-            <translation>開始日</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>From date</source>
-            <translation>開始日</translation>
-        </message>
-        <message>
-            <location line="-31" />
-            <source>Loading the chart…</source>
-            <translation>グラフを読み込み中…</translation>
-        </message>
-        <message>
-            <location line="+43" />
-            <source>Login history</source>
-            <translation>サインイン履歴</translation>
-        </message>
-        <message>
-            <location line="-17" />
-            <source>Login result</source>
-            <translation>サインインの結果</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <location line="+2" />
-            <source>Sign-ins per day</source>
-            <translation>1 日あたりのサインイン数</translation>
-        </message>
-        <message>
-            <location line="-31" />
-            <source>The chart shows the latest %1 of %2 sign-ins.</source>
-            <translation>グラフには %2 件のサインインのうち最新 %1 件を表示しています。</translation>
-        </message>
-        <message>
-            <location line="+24" />
-            <source>To</source>
-            <translation>終了日</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>To date</source>
-            <translation>終了日</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/main_window.py" line="+49" />
-            <location line="+10" />
-            <source>Locked</source>
-            <translation>ロック中</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>The window was locked. Sign in again to continue; your work is kept.</source>
-            <translation>再度サインインすると、そのまま作業を再開できます。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Sign in again…</source>
-            <translation>再度サインイン…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign in again to unlock</source>
-            <translation>再度サインインしてロックを解除</translation>
-        </message>
-        <message>
-            <location line="+288" />
-            <source>The panel “%1” could not be opened.</source>
-            <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
-            <translation>パネル「%1」を開けませんでした。</translation>
-        </message>
-        <message>
-            <location line="+67" />
-            <source>No keyring: the sign-in is kept in memory only</source>
-            <translation>キーリングなし：サインイン情報はメモリ内にのみ保持されます</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Not signed in</source>
-            <translation>サインインしていません</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Signed-in account</source>
-            <translation>サインイン中のアカウント</translation>
-        </message>
-        <message>
-            <location line="+108" />
-            <source>System Portal Admin — %1</source>
-            <translation>System Portal Admin — %1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>System Portal Admin</source>
-            <translation>System Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Log &amp;out</source>
-            <translation>サインアウト(&amp;O)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Log out</source>
-            <translation>サインアウト</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Sign &amp;out</source>
-            <translation>サインアウト(&amp;O)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign out</source>
-            <translation>サインアウト</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>READ-ONLY SESSION — nothing can be changed here</source>
-            <translation>閲覧専用セッション — ここでは何も変更できません</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Read-only session</source>
-            <translation>閲覧専用セッション</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Lock</source>
-            <translation>ロック(&amp;L)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Quit</source>
-            <translation>終了(&amp;Q)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Refresh</source>
-            <translation>更新(&amp;R)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;File</source>
-            <translation>ファイル(&amp;F)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Change &amp;password…</source>
-            <translation>パスワードの変更(&amp;P)…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;About…</source>
-            <translation>バージョン情報(&amp;A)…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Help</source>
-            <translation>ヘルプ(&amp;H)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Language</source>
-            <translation>言語(&amp;L)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;View</source>
-            <translation>表示(&amp;V)</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Panels</source>
-            <translation>パネル</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Panel</source>
-            <translation>パネル</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose a panel on the left.</source>
-            <translation>左側のパネルを選択してください。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Connection state</source>
-            <translation>接続状態</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Secure Channel state</source>
-            <translation>セキュアチャネルの状態</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Last request id:</source>
-            <translation>最後のリクエスト ID:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Last request id</source>
-            <translation>最後のリクエスト ID</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>none yet</source>
-            <translation>まだありません</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Working</source>
-            <translation>処理中</translation>
-        </message>
-    </context>
-    <context>
-        <name>MessageBar</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+108" />
-            <source>Dismiss</source>
-            <translation>閉じる</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Dismiss the message</source>
-            <translation>メッセージを閉じる</translation>
-        </message>
-        <message>
-            <location line="-38" />
-            <source>Error code: %1</source>
-            <translation>エラーコード：%1</translation>
-        </message>
-        <message>
-            <location line="+33" />
-            <source>Message</source>
-            <translation>メッセージ</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Message details</source>
-            <translation>メッセージの詳細</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Message summary</source>
-            <translation>メッセージの概要</translation>
-        </message>
-        <message>
-            <location line="-29" />
-            <source>Request id: %1</source>
-            <translation>リクエスト ID：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>MfaPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46" />
-            <source>Method</source>
-            <translation>方式</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Enabled</source>
-            <translation>有効</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Primary</source>
-            <translation>プライマリ</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Verified</source>
-            <translation>確認済み</translation>
-        </message>
-        <message>
-            <location line="+189" />
-            <source>%1 of %2 backup codes remaining</source>
-            <translation>バックアップコード残り %1 / %2</translation>
-        </message>
-        <message>
-            <location line="+52" />
-            <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
-            <translation>新しいバックアップコードで現在のコードを置き換えます。古いコードはただちに使えなくなります。新しいコードは一度だけ表示されます。</translation>
-        </message>
-        <message>
-            <location line="+75" />
-            <location line="+1" />
-            <source>Backup codes</source>
-            <translation>バックアップコード</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Backup codes remaining</source>
-            <translation>残りのバックアップコード</translation>
-        </message>
-        <message>
-            <location line="-68" />
-            <source>Could not generate backup codes</source>
-            <translation>バックアップコードを生成できませんでした</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <source>Could not revoke the authenticator</source>
-            <translation>認証アプリを無効化できませんでした</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <location line="+82" />
-            <source>Generate new backup codes</source>
-            <translation>新しいバックアップコードを生成</translation>
-        </message>
-        <message>
-            <location line="-76" />
-            <source>Generate new codes</source>
-            <translation>新しいコードを生成</translation>
-        </message>
-        <message>
-            <location line="+73" />
-            <source>Generate new codes…</source>
-            <translation>新しいコードを生成…</translation>
-        </message>
-        <message>
-            <location line="-135" />
-            <source>No backup codes have been generated.</source>
-            <translation>バックアップコードはまだ生成されていません。</translation>
-        </message>
-        <message>
-            <location line="-125" />
-            <source>Not verified</source>
-            <translation>未確認</translation>
-        </message>
-        <message>
-            <location line="+152" />
-            <source>Revoke</source>
-            <translation>無効化</translation>
-        </message>
-        <message>
-            <location line="+100" />
-            <source>Revoke authenticator…</source>
-            <translation>認証アプリを無効化…</translation>
-        </message>
-        <message>
-            <location line="-106" />
-            <location line="+109" />
-            <source>Revoke the authenticator</source>
-            <translation>認証アプリを無効化</translation>
-        </message>
-        <message>
-            <location line="-108" />
-            <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
-            <translation>認証アプリのサインインコードは使えなくなります。認証アプリを再設定するまでは、メールで届くコードでサインインします。</translation>
-        </message>
-        <message>
-            <location line="+99" />
-            <location line="+2" />
-            <location line="+2" />
-            <source>Sign-in methods</source>
-            <translation>サインイン方式</translation>
-        </message>
-        <message>
-            <location line="-141" />
-            <source>The authenticator is not set up.</source>
-            <translation>認証アプリは設定されていません。</translation>
-        </message>
-    </context>
-    <context>
-        <name>NotificationChecks</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51" />
-            <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
-            <translation>コードは英字で始まる 2～32 文字の英数字またはアンダースコアで指定してください。</translation>
-        </message>
-        <message>
-            <location line="-23" />
-            <source>%1 is longer than %2 characters.</source>
-            <translation>%1 は %2 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location line="+82" />
-            <source>%1 is not a host name.</source>
-            <translation>%1 はホスト名ではありません。</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>%1 is not an email address.</source>
-            <translation>%1 はメールアドレスではありません。</translation>
-        </message>
-        <message>
-            <location line="-36" />
-            <source>%1 is not valid JSON (line %2, column %3).</source>
-            <translation>%1 は有効な JSON ではありません（%2 行 %3 列）。</translation>
-        </message>
-        <message>
-            <location line="-58" />
-            <source>%1 is required.</source>
-            <translation>%1 は必須です。</translation>
-        </message>
-        <message>
-            <location line="+69" />
-            <source>%1 must be a JSON object {…}.</source>
-            <translation>%1 は JSON オブジェクト {…} で指定してください。</translation>
-        </message>
-        <message>
-            <location line="-27" />
-            <source>%1 must be an http or https address.</source>
-            <translation>%1 は http または https のアドレスで指定してください。</translation>
-        </message>
-    </context>
-    <context>
-        <name>NotificationPanels</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129" />
-            <source>Changes are not available: %1</source>
-            <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
-            <translation>変更できません：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Notifications</name>
-        <message>
-            <location line="+109" />
-            <source>Could not load the lists of choices</source>
-            <translation>選択肢の一覧を読み込めませんでした</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99" />
-            <source>Error</source>
-            <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-            <translation>エラー</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Error code: %1</source>
-            <translation>エラーコード：%1</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Request id: %1</source>
-            <translation>リクエスト ID：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>OwnInvitations</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155" />
-            <source>Invitation statuses to show</source>
-            <translation>表示する招待のステータス</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>My invitations</source>
-            <translation>自分宛ての招待</translation>
-        </message>
-        <message>
-            <location line="-4" />
-            <source>Show:</source>
-            <translation>表示:</translation>
-        </message>
-    </context>
-    <context>
-        <name>Panels</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34" />
-            <source>Accounts</source>
-            <translation>アカウント</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Roles</source>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Portals</source>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30" />
-            <source>Invitations</source>
-            <translation>招待</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>My invitations</source>
-            <translation>自分宛ての招待</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31" />
-            <source>Notification channel types</source>
-            <translation>通知チャネルタイプ</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Notification channels</source>
-            <translation>通知チャネル</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30" />
-            <source>Constants</source>
-            <translation>定数</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Profile</source>
-            <translation>プロフィール</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40" />
-            <source>Sessions</source>
-            <translation>セッション</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Login history</source>
-            <translation>サインイン履歴</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Multi-factor authentication</source>
-            <translation>多要素認証</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>IP whitelist</source>
-            <translation>IP 許可リスト</translation>
-        </message>
-    </context>
-    <context>
-        <name>Permissions</name>
-        <message>
-            <location filename="../src/portal_admin/ui/permissions.py" line="+57" />
-            <source>This session is read-only.</source>
-            <translation>このセッションは閲覧専用です。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Your role lacks the permission {permission}.</source>
-            <translation>あなたのロールには権限 {permission} がありません。</translation>
-        </message>
-    </context>
-    <context>
-        <name>PortalsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8" />
-            <source>Active</source>
-            <translation>有効</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Inactive</source>
-            <translation>無効</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56" />
-            <source>%1 of at most %2 characters</source>
-            <translation>%1 / %2 文字</translation>
-        </message>
-        <message>
-            <location line="+192" />
-            <source>&amp;Domain:</source>
-            <translation>ドメイン(&amp;D):</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Institution:</source>
-            <translation>機関(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>&amp;Remark:</source>
-            <translation>備考(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>&amp;Type:</source>
-            <translation>種別(&amp;T):</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+127" />
-            <source>Choose a portal type.</source>
-            <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
-            <translation>ポータル種別を選択してください。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15" />
-            <source>Choose a portal type…</source>
-            <translation>ポータル種別を選択…</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53" />
-            <source>Could not create the portal</source>
-            <translation>ポータルを作成できませんでした</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23" />
-            <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
-            <translation>機関のポータルを作成します。サーバーにはポータルを一覧表示する機能がないため、下の表にはこのセッションで作成したポータルのみが表示されます。</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <source>Create portal</source>
-            <translation>ポータルを作成</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Create the portal</source>
-            <translation>ポータルを作成</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23" />
-            <source>Create the portal %1.</source>
-            <translation>ポータル %1 を作成します。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25" />
-            <source>Created portal</source>
-            <translation>作成したポータル</translation>
-        </message>
-        <message>
-            <location line="+42" />
-            <source>Created:</source>
-            <translation>作成日時:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-127" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23" />
-            <source>Domain</source>
-            <translation>ドメイン</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20" />
-            <source>Domain:</source>
-            <translation>ドメイン:</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Id:</source>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <location line="-15" />
-            <source>Institution id</source>
-            <translation>機関 ID</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Institution:</source>
-            <translation>機関:</translation>
-        </message>
-        <message>
-            <location line="-44" />
-            <source>New portal</source>
-            <translation>新しいポータル</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Optional</source>
-            <translation>任意</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Optional: empty means your own institution</source>
-            <translation>任意。空欄の場合は自分の機関</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Portal type</source>
-            <translation>ポータル種別</translation>
-        </message>
-        <message>
-            <location line="+33" />
-            <source>Portals</source>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <location line="-20" />
-            <source>Portals created in this session</source>
-            <translation>このセッションで作成したポータル</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Portals created in this session:</source>
-            <translation>このセッションで作成したポータル:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12" />
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14" />
-            <source>Remark</source>
-            <translation>備考</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21" />
-            <source>Remark:</source>
-            <translation>備考:</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Status:</source>
-            <translation>ステータス:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+91" />
-            <source>The domain is longer than %1 characters.</source>
-            <translation>ドメインは %1 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location line="-4" />
-            <source>The domain is required.</source>
-            <translation>ドメインは必須です。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66" />
-            <source>The portal %1 was created.</source>
-            <translation>ポータル %1 を作成しました。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13" />
-            <source>The remark is longer than %1 characters.</source>
-            <translation>備考は %1 文字以内で入力してください。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64" />
-            <source>Type:</source>
-            <translation>種別:</translation>
-        </message>
-        <message>
-            <location line="-10" />
-            <source>Why the portal cannot be created yet</source>
-            <translation>ポータルをまだ作成できない理由</translation>
-        </message>
-        <message>
-            <location line="-22" />
-            <source>e.g. portal.example.com (required)</source>
-            <translation>例：portal.example.com（必須）</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-94" />
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <location line="-27" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="+34" />
-            <source>Institution</source>
-            <translation>機関</translation>
-        </message>
-        <message>
-            <location line="-19" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Type</source>
-            <translation>種別</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileEditor</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profile_editor.py" line="+148" />
-            <source>CA bundle</source>
-            <translation>CA バンドル</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
-            <translation>証明書 (*.pem *.crt *.cer);;すべてのファイル (*)</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Connection profile</source>
-            <translation>接続プロファイル</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Name:</source>
-            <translation>名前(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Profile name</source>
-            <translation>プロファイル名</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Base URL:</source>
-            <translation>ベース URL(&amp;B):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Base URL</source>
-            <translation>ベース URL</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Portal &amp;access code:</source>
-            <translation>ポータル アクセスコード(&amp;A):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Portal access code</source>
-            <translation>ポータル アクセスコード</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Workspace id:</source>
-            <translation>ワークスペース ID(&amp;W):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Workspace id</source>
-            <translation>ワークスペース ID</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Language:</source>
-            <translation>言語(&amp;L):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Environment:</source>
-            <translation>環境(&amp;E):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Environment</source>
-            <translation>環境</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;CA bundle:</source>
-            <translation>CA バンドル(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CA bundle file</source>
-            <translation>CA バンドル ファイル</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Plain http:</source>
-            <translation>http 接続:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Allow plain http to other hosts</source>
-            <translation>他のホストへの http 接続を許可</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Secure Channel:</source>
-            <translation>セキュアチャネル:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+33" />
-            <source>Allow legacy padding</source>
-            <translation>旧形式のパディングを許可</translation>
-        </message>
-        <message>
-            <location line="-30" />
-            <source>&amp;Idle lock:</source>
-            <translation>無操作時のロック(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Idle lock minutes</source>
-            <translation>無操作時にロックするまでの時間（分）</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Kiosk:</source>
-            <translation>キオスク:</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+27" />
-            <source>Read-only kiosk mode</source>
-            <translation>閲覧専用（キオスク）モード</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>Allow plain http to hosts other than this computer</source>
-            <translation>他のホストへの http 接続を許可</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Browse…</source>
-            <translation>参照…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Choose a CA bundle file</source>
-            <translation>CA バンドル ファイルを選択</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>System certificates</source>
-            <translation>システムの証明書</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source> min</source>
-            <translation> 分</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Never</source>
-            <translation>ロックしない</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Follow the system</source>
-            <translation>システムの設定に従う</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Problems</source>
-            <translation>問題点</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileFields</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+40" />
-            <source>Account id</source>
-            <translation>アカウント ID</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Country</source>
-            <translation>国</translation>
-        </message>
-        <message>
-            <location line="-9" />
-            <source>Email</source>
-            <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
-            <translation>メールアドレス</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Institution id</source>
-            <translation>機関 ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Language</source>
-            <translation>言語</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>MFA methods</source>
-            <translation>多要素認証</translation>
-        </message>
-        <message>
-            <location line="-11" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Permission codes</source>
-            <translation>権限コード</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>Phone</source>
-            <translation>電話番号</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Portal</source>
-            <translation>ポータル</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Roles</source>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>Status</source>
-            <translation>ステータス</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Time zone</source>
-            <translation>タイムゾーン</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Workspaces</source>
-            <translation>ワークスペース</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfilePanel</name>
-        <message>
-            <location line="+44" />
-            <source>%1 (primary)</source>
-            <translation>%1 (プライマリ)</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>%1 in %2</source>
-            <translation>%1 (%2)</translation>
-        </message>
-        <message>
-            <location line="+166" />
-            <source>%1:</source>
-            <translation>%1:</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>Change password</source>
-            <translation>パスワードの変更</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Change password…</source>
-            <translation>パスワードの変更…</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Error</source>
-            <translation>エラー</translation>
-        </message>
-        <message>
-            <location line="-11" />
-            <source>My invitations</source>
-            <translation>自分宛ての招待</translation>
-        </message>
-        <message>
-            <location line="-195" />
-            <source>No</source>
-            <translation>いいえ</translation>
-        </message>
-        <message>
-            <location line="+210" />
-            <source>Profile</source>
-            <translation>プロフィール</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Profile details</source>
-            <translation>プロフィールの詳細</translation>
-        </message>
-        <message>
-            <location line="-12" />
-            <source>Refresh</source>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Reload the profile</source>
-            <translation>プロフィールを再読み込み</translation>
-        </message>
-        <message>
-            <location line="-4" />
-            <source>Signed-in account</source>
-            <translation>サインイン中のアカウント</translation>
-        </message>
-        <message>
-            <location line="-79" />
-            <source>The profile could not be loaded.
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <source>About System Portal Admin</source>
+        <translation>System Portal Admin について</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System Portal Admin</source>
+        <translation>System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version %1</source>
+        <translation>バージョン %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Desktop administration for the System Portal, with a built-in sandbox server.</source>
+        <translation>System Portal のデスクトップ管理ツールです。サンドボックス サーバーを内蔵しています。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Qt %1 (PySide6 %2), Python %3</source>
+        <translation>Qt %1 (PySide6 %2)、Python %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Version</source>
+        <translation>バージョン</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Qt and Python versions</source>
+        <translation>Qt と Python のバージョン</translation>
+    </message>
+</context>
+<context>
+    <name>AccountColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+71"/>
+        <source>Country</source>
+        <translation>国</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Email</source>
+        <translation>メールアドレス</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-37"/>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Phone</source>
+        <translation>電話番号</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>Portal</source>
+        <translation>ポータル</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Time zone</source>
+        <translation>タイムゾーン</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+</context>
+<context>
+    <name>AccountFilters</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131"/>
+        <source>&amp;Institution:</source>
+        <translation>機関(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Portal:</source>
+        <translation>ポータル(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A word of the name…</source>
+        <translation>名前の一部…</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Account filters</source>
+        <translation>アカウントの絞り込み</translation>
+    </message>
+    <message>
+        <location line="-131"/>
+        <location line="+112"/>
+        <source>Any portal</source>
+        <extracomment>How long typing must pause before the list is queried again.</extracomment>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <location line="+109"/>
+        <source>Any status</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Clear every filter</source>
+        <translation>すべての絞り込み条件をクリア</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Clear filters</source>
+        <translation>条件をクリア</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>E&amp;mail:</source>
+        <translation>メール(&amp;M):</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Filter by email</source>
+        <translation>メールアドレスで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Filter by institution id</source>
+        <translation>機関 ID で絞り込み</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Filter by name</source>
+        <translation>名前で絞り込み</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Filter by portal</source>
+        <translation>ポータルで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by status</source>
+        <translation>ステータスで絞り込み</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Institution id</source>
+        <translation>機関 ID</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>S&amp;tatus:</source>
+        <translation>ステータス(&amp;T):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Starts with…</source>
+        <translation>前方一致…</translation>
+    </message>
+</context>
+<context>
+    <name>AccountsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <source>Activate</source>
+        <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
+        <translation>有効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate account</source>
+        <translation>アカウントを有効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate the account %1? It can sign in again afterwards.</source>
+        <translation>アカウント %1 を有効化しますか？有効化後は再びサインインできるようになります。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Suspend</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend account</source>
+        <translation>アカウントを一時停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
+        <translation>アカウント %1 を一時停止しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Deactivate</source>
+        <translation>無効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate account</source>
+        <translation>アカウントを無効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate the account %1? It is signed out and cannot sign in until it is activated again.</source>
+        <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+264"/>
+        <source>%1: %2 done.</source>
+        <translation>%1：%2しました。</translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1：%2 → %3</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194"/>
+        <source>&amp;Country:</source>
+        <translation>国(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>&amp;Language:</source>
+        <translation>言語(&amp;L):</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Phone:</source>
+        <translation>電話番号(&amp;P):</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119"/>
+        <source>&amp;Reason (optional):</source>
+        <translation>理由（任意）(&amp;R):</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <source>&amp;Remark:</source>
+        <translation>備考(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Time zone:</source>
+        <translation>タイムゾーン(&amp;T):</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69"/>
+        <source>A password reset link was mailed to %1.</source>
+        <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+241"/>
+        <source>Account</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27"/>
+        <source>Account being edited</source>
+        <translation>編集中のアカウント</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7"/>
+        <source>Account details</source>
+        <translation>アカウントの詳細</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Account id</source>
+        <translation>アカウント ID</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+125"/>
+        <source>Account id to open</source>
+        <translation>開くアカウントの ID</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Account id, e.g. ACC…</source>
+        <translation>アカウント ID（例：ACC…）</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42"/>
+        <source>Account name</source>
+        <translation>アカウント名</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9"/>
+        <source>Accounts</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10"/>
+        <source>Choose an account to see its details.</source>
+        <translation>アカウントを選択すると詳細が表示されます。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy id</source>
+        <translation>ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy the account id</source>
+        <translation>アカウント ID をコピー</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Copy the account id to the clipboard</source>
+        <translation>アカウント ID をクリップボードにコピーします</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61"/>
+        <source>Could not change the status of %1</source>
+        <translation>%1 のステータスを変更できませんでした</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Could not reset the password of %1</source>
+        <translation>%1 のパスワードをリセットできませんでした</translation>
+    </message>
+    <message>
+        <location line="+119"/>
+        <source>Could not save the account %1</source>
+        <translation>アカウント %1 を保存できませんでした</translation>
+    </message>
+    <message>
+        <location line="-45"/>
+        <source>Country</source>
+        <translation>国</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15"/>
+        <source>Country:</source>
+        <translation>国:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Created:</source>
+        <translation>作成日時:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20"/>
+        <source>Default country</source>
+        <translation>既定の国</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Default language</source>
+        <translation>既定の言語</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Default time zone</source>
+        <translation>既定のタイムゾーン</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Edit account</source>
+        <translation>アカウントの編集</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11"/>
+        <source>Edit the account</source>
+        <translation>アカウントを編集</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3"/>
+        <source>Edit the account %1</source>
+        <translation>アカウント %1 の編集</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2"/>
+        <source>Edit…</source>
+        <translation>編集…</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Email:</source>
+        <translation>メールアドレス:</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Institution:</source>
+        <translation>機関:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2"/>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3"/>
+        <source>Language:</source>
+        <translation>言語:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5"/>
+        <source>Name:</source>
+        <translation>名前:</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>No account chosen</source>
+        <translation>アカウントが選択されていません</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24"/>
+        <source>Nothing has changed.</source>
+        <translation>変更はありません。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4"/>
+        <source>Open</source>
+        <translation>開く</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Open by &amp;id:</source>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
+        <translation>ID で開く(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Open the account with this id</source>
+        <translation>この ID のアカウントを開く</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <source>Phone</source>
+        <translation>電話番号</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35"/>
+        <source>Phone number</source>
+        <translation>電話番号</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30"/>
+        <source>Phone:</source>
+        <translation>電話番号:</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Portal:</source>
+        <translation>ポータル:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4"/>
+        <source>Question</source>
+        <translation>確認</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Reason for the status change</source>
+        <translation>ステータス変更の理由</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <source>Remark</source>
+        <translation>備考</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2"/>
+        <source>Remark:</source>
+        <translation>備考:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91"/>
+        <source>Reset password</source>
+        <translation>パスワードのリセット</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19"/>
+        <source>Reset password…</source>
+        <translation>パスワードをリセット…</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108"/>
+        <location line="+9"/>
+        <source>Save changes</source>
+        <translation>変更の保存</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30"/>
+        <source>Save the changes</source>
+        <translation>変更を保存</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7"/>
+        <source>Save these changes to the account %1?</source>
+        <translation>アカウント %1 にこれらの変更を保存しますか？</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3"/>
+        <source>Send a password reset link</source>
+        <translation>パスワード リセット用のリンクを送信</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108"/>
+        <source>Send a password reset link to the account %1? It is mailed to %2.</source>
+        <translation>アカウント %1 にパスワード リセット用のリンクを送信しますか？リンクは %2 宛てにメールで送信されます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Send reset link</source>
+        <translation>リセットリンクを送信</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3"/>
+        <source>Status change</source>
+        <translation>ステータスの変更</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25"/>
+        <source>Status:</source>
+        <translation>ステータス:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28"/>
+        <source>Status: %1 → %2</source>
+        <extracomment>The server accepts a reason of at most this many characters.</extracomment>
+        <translation>ステータス：%1 → %2</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51"/>
+        <source>The account %1 was saved.</source>
+        <translation>アカウント %1 を保存しました。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71"/>
+        <source>The name is required.</source>
+        <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
+        <translation>名前は必須です。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>%1サーバー「%2」を変更します。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33"/>
+        <source>Time zone</source>
+        <translation>タイムゾーン</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5"/>
+        <source>Time zone:</source>
+        <translation>タイムゾーン:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68"/>
+        <source>Type to search, e.g. Japan or JP</source>
+        <translation>入力して検索（例：Japan、JP）</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Type to search, e.g. Tokyo or UTC+9</source>
+        <translation>入力して検索（例：Tokyo、UTC+9）</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Type to search; a code not in the list is sent as typed</source>
+        <translation>入力して検索。一覧にないコードは入力したとおりに送信されます</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4"/>
+        <source>Updated:</source>
+        <translation>更新日時:</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Why actions are unavailable</source>
+        <translation>操作できない理由</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11"/>
+        <source>Why, for the audit trail</source>
+        <translation>監査記録に残す理由</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
+        <source>You cannot change the status of your own account.</source>
+        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
+        <translation>自分のアカウントのステータスは変更できません。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <source>“%1” &lt;%2&gt;</source>
+        <translation>「%1」&lt;%2&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>AdminErrors</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37"/>
+        <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
+        <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
+        <translation>サーバーが拒否しました。あなたのロールではこの操作は許可されていません。ワークスペースのオーナーに権限を依頼してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not found: the item does not exist (any more), or the id is wrong.</source>
+        <translation>見つかりません。項目が存在しない（削除された）か、ID が正しくありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+3"/>
+        <source>The server did not accept the input. Check the fields and try again.</source>
+        <translation>サーバーが入力内容を受け付けませんでした。各項目を確認して、もう一度お試しください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your sign-in is no longer valid (code 4010). Sign in again.</source>
+        <translation>サインインが無効になりました（コード 4010）。もう一度サインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>You are not signed in. Sign in again.</source>
+        <translation>サインインしていません。もう一度サインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not found (code 4040).</source>
+        <translation>見つかりません（コード 4040）。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
+        <extracomment>Domain and remark limits (section 8).</extracomment>
+        <translation>サーバーがポータルを受け付けませんでした（コード 4000）。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server did not accept the portal: a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
+        <translation>サーバーがポータルを受け付けませんでした。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The institution was not found (code 4040). Check the institution id, or leave it empty to use your own institution.</source>
+        <translation>機関が見つかりません（コード 4040）。機関 ID を確認するか、空欄にして自分の機関を使用してください。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <source>The server refused: the OWNER role is protected and can never be deleted.</source>
+        <extracomment>The 409 answers of role deletion, explained.</extracomment>
+        <translation>サーバーが拒否しました。OWNER ロールは保護されているため、削除できません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused: the role still has members. Give them another role first, then delete it.</source>
+        <translation>サーバーが拒否しました。このロールにはまだメンバーがいます。先にメンバーに別のロールを割り当ててから削除してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The role does not exist any more: someone else deleted it.</source>
+        <translation>このロールはすでに存在しません。他のユーザーが削除しました。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupCodesDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+200"/>
+        <source>&amp;Copy</source>
+        <translation>コピー(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Backup codes</source>
+        <translation>バックアップコード</translation>
+    </message>
+    <message>
+        <location line="-85"/>
+        <source>Copied to the clipboard.</source>
+        <translation>クリップボードにコピーしました。</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Copy the codes</source>
+        <translation>コードをコピー</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>Could not save the file: %1</source>
+        <translation>ファイルを保存できませんでした：%1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Keep these codes somewhere safe. Each code signs you in once when you cannot use your other methods. They are shown only now: after you close this window they cannot be shown again. Your previous codes no longer work.</source>
+        <translation>これらのコードは安全な場所に保管してください。他の方法が使えないとき、各コードで 1 回だけサインインできます。コードが表示されるのは今回のみで、このウィンドウを閉じると再表示できません。以前のコードは使用できなくなりました。</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>New backup codes</source>
+        <translation>新しいバックアップコード</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <source>Save backup codes</source>
+        <translation>バックアップコードの保存</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Save the codes to a file</source>
+        <translation>コードをファイルに保存</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Saved to %1 (readable by you only).</source>
+        <translation>%1 に保存しました（あなただけが読み取れます）。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>System Portal backup codes (each works once)</source>
+        <translation>System Portal バックアップコード（各コードは 1 回のみ使用可）</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Text files (*.txt)</source>
+        <translation>テキスト ファイル (*.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>ChangePassword</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39"/>
+        <source>Enter your current password.</source>
+        <translation>現在のパスワードを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new password must differ from the current one.</source>
+        <translation>新しいパスワードには現在と異なるパスワードを指定してください。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your password was changed.</source>
+        <translation>パスワードを変更しました。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <location line="+24"/>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <location line="+13"/>
+        <source>Change password</source>
+        <translation>パスワードの変更</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Change your password</source>
+        <translation>パスワードの変更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enter your current password, then the new one twice.</source>
+        <translation>現在のパスワードを入力し、新しいパスワードを 2 回入力してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Current password:</source>
+        <translation>現在のパスワード(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;New password:</source>
+        <translation>新しいパスワード(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repeat it:</source>
+        <translation>もう一度入力(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Current password</source>
+        <translation>現在のパスワード</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New password</source>
+        <translation>新しいパスワード</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Repeat the new password</source>
+        <translation>新しいパスワード（確認）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Change the password</source>
+        <translation>パスワードを変更</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close this dialog</source>
+        <translation>このダイアログを閉じる</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+101"/>
+        <source>Active</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <location line="-51"/>
+        <source>Category</source>
+        <translation>カテゴリ</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>Default</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Delivers via</source>
+        <translation>配信方法</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <source>Institution</source>
+        <translation>機関</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304"/>
+        <source>&amp;Category:</source>
+        <translation>カテゴリ(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Description:</source>
+        <translation>説明(&amp;D):</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>&amp;Institution:</source>
+        <translation>機関(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;Test connection</source>
+        <translation>接続テスト(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Ask the server to check the mail-server settings</source>
+        <translation>メールサーバーの設定をサーバーで確認します</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <source>Category</source>
+        <translation>カテゴリ</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Checks the mail-server settings with the server, then saves</source>
+        <translation>メールサーバーの設定をサーバーで確認してから保存します</translation>
+    </message>
+    <message>
+        <location line="-147"/>
+        <source>Choose a category.</source>
+        <translation>カテゴリを選択してください。</translation>
+    </message>
+    <message>
+        <location line="+129"/>
+        <source>Default channel</source>
+        <translation>既定のチャネル</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Default channel of its category</source>
+        <translation>このカテゴリの既定のチャネルにする</translation>
+    </message>
+    <message>
+        <location line="-124"/>
+        <location line="+111"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Edit channel “%1”</source>
+        <translation>チャネル「%1」の編集</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Input problems</source>
+        <translation>入力内容の問題</translation>
+    </message>
+    <message>
+        <location line="-47"/>
+        <source>Institution</source>
+        <translation>機関</translation>
+    </message>
+    <message>
+        <location line="-117"/>
+        <location line="+115"/>
+        <source>Name</source>
+        <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>New notification channel</source>
+        <translation>新しい通知チャネル</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>S&amp;tatus:</source>
+        <translation>ステータス(&amp;T):</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <location line="+1"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Server check</source>
+        <translation>サーバーでの確認</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <location line="+2"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Test connection</source>
+        <translation>接続テスト</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Your institution</source>
+        <translation>自分の機関</translation>
+    </message>
+    <message>
+        <location line="-46"/>
+        <source>✔ %1 check passed: %2</source>
+        <translation>✔ %1 の確認に成功しました：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>✘ %1 check failed: %2</source>
+        <translation>✘ %1 の確認に失敗しました：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelSettings</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237"/>
+        <source>&amp;From address:</source>
+        <translation>送信元アドレス(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>&amp;Host:</source>
+        <translation>ホスト(&amp;H):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Port:</source>
+        <translation>ポート(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="+168"/>
+        <source>&amp;Provider:</source>
+        <translation>プロバイダー(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="-164"/>
+        <source>&amp;Security:</source>
+        <translation>セキュリティ(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+224"/>
+        <source>&amp;URL:</source>
+        <translation>URL(&amp;U):</translation>
+    </message>
+    <message>
+        <location line="-220"/>
+        <source>&amp;Username:</source>
+        <translation>ユーザー名(&amp;U):</translation>
+    </message>
+    <message>
+        <location line="+161"/>
+        <source>API &amp;key:</source>
+        <translation>API キー(&amp;K):</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <location line="+19"/>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <location line="-154"/>
+        <source>From &amp;name:</source>
+        <translation>送信者名(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <location line="+35"/>
+        <source>From address</source>
+        <translation>送信元アドレス</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <location line="+34"/>
+        <source>From name</source>
+        <translation>送信者名</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <location line="+30"/>
+        <source>Host</source>
+        <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>IMAP</source>
+        <translation>IMAP</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>Incoming mail (IMAP)</source>
+        <translation>受信メール (IMAP)</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <source>None (unencrypted)</source>
+        <translation>なし（暗号化なし）</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Outgoing mail (SMTP)</source>
+        <translation>送信メール (SMTP)</translation>
+    </message>
+    <message>
+        <location line="-89"/>
+        <source>Pass&amp;word:</source>
+        <translation>パスワード(&amp;W):</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <location line="+37"/>
+        <source>Password</source>
+        <translation>パスワード</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Port</source>
+        <translation>ポート</translation>
+    </message>
+    <message>
+        <location line="+150"/>
+        <location line="+22"/>
+        <source>Provider</source>
+        <translation>プロバイダー</translation>
+    </message>
+    <message>
+        <location line="-148"/>
+        <source>SMTP</source>
+        <translation>SMTP</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>STARTTLS (upgrade to encryption)</source>
+        <translation>STARTTLS（接続後に暗号化）</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <source>Security</source>
+        <translation>セキュリティ</translation>
+    </message>
+    <message>
+        <location line="+165"/>
+        <source>Sender &amp;id:</source>
+        <translation>送信者 ID(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <location line="+17"/>
+        <source>Sender id</source>
+        <translation>送信者 ID</translation>
+    </message>
+    <message>
+        <location line="+98"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Settings (JSON)</source>
+        <translation>設定 (JSON)</translation>
+    </message>
+    <message>
+        <location line="-49"/>
+        <source>Signing &amp;secret:</source>
+        <translation>署名シークレット(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signing secret</source>
+        <translation>署名シークレット</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Stored secrets show as %1; leave them so to keep them.</source>
+        <translation>保存済みのシークレットは %1 と表示されます。変更しない場合はそのままにしてください。</translation>
+    </message>
+    <message>
+        <location line="-244"/>
+        <source>TLS (encrypted from the start)</source>
+        <translation>TLS（最初から暗号化）</translation>
+    </message>
+    <message>
+        <location line="+180"/>
+        <location line="+14"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="-125"/>
+        <source>Use incoming mail (IMAP)</source>
+        <translation>受信メール (IMAP) を使用</translation>
+    </message>
+    <message>
+        <location line="-137"/>
+        <location line="+39"/>
+        <source>Username</source>
+        <translation>ユーザー名</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelState</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+72"/>
+        <source>Secure Channel: none</source>
+        <translation>セキュアチャネル：なし</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel: established</source>
+        <translation>セキュアチャネル：確立済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel: failed</source>
+        <translation>セキュアチャネル：失敗</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypeColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <source>Code</source>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="-32"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Display order</source>
+        <translation>表示順</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enabled</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Icon</source>
+        <translation>アイコン</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypeDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208"/>
+        <source>&amp;Code:</source>
+        <translation>コード(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Description:</source>
+        <translation>説明(&amp;D):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Icon URL:</source>
+        <translation>アイコン URL(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Automatic</source>
+        <translation>自動</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Code</source>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+76"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Display &amp;order:</source>
+        <translation>表示順(&amp;O):</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Display order</source>
+        <translation>表示順</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>E&amp;xtra settings (JSON):</source>
+        <translation>追加設定 (JSON)(&amp;X):</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Edit channel type %1</source>
+        <translation>チャネルタイプ %1 の編集</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <location line="+71"/>
+        <source>Extra settings</source>
+        <translation>追加設定</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+73"/>
+        <source>Icon URL</source>
+        <translation>アイコン URL</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Input problems</source>
+        <translation>入力内容の問題</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <location line="+80"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>New channel type</source>
+        <translation>新しいチャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Optional, for example {&quot;retries&quot;: 3}</source>
+        <translation>任意。例：{&quot;retries&quot;: 3}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>e.g. TEAMS_CHAT</source>
+        <translation>例：TEAMS_CHAT</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelTypesPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188"/>
+        <source>&amp;Code:</source>
+        <translation>コード(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>&amp;Delete…</source>
+        <translation>削除(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>&amp;Edit…</source>
+        <translation>編集(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>&amp;Enabled only</source>
+        <translation>有効のみ(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;New…</source>
+        <translation>新規(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>&amp;Status:</source>
+        <translation>ステータス(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any code</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="-73"/>
+        <location line="+82"/>
+        <source>Any status</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Code</source>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <location line="+126"/>
+        <source>Could not create the channel type</source>
+        <translation>チャネルタイプを作成できませんでした</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>Could not delete the channel type</source>
+        <translation>チャネルタイプを削除できませんでした</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <source>Could not disable the channel type</source>
+        <translation>チャネルタイプを無効にできませんでした</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Could not enable the channel type</source>
+        <translation>チャネルタイプを有効にできませんでした</translation>
+    </message>
+    <message>
+        <location line="-44"/>
+        <source>Could not save the channel type</source>
+        <translation>チャネルタイプを保存できませんでした</translation>
+    </message>
+    <message>
+        <location line="-117"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="+193"/>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Delete channel type</source>
+        <translation>チャネルタイプの削除</translation>
+    </message>
+    <message>
+        <location line="-128"/>
+        <source>Delete the channel type</source>
+        <translation>チャネルタイプを削除</translation>
+    </message>
+    <message>
+        <location line="+130"/>
+        <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
+        <translation>チャネルタイプ「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <location line="-196"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Disable</source>
+        <translation>無効にする</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Disable the channel type</source>
+        <translation>チャネルタイプを無効にする</translation>
+    </message>
+    <message>
+        <location line="-21"/>
+        <source>Display order</source>
+        <translation>表示順</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Edit the channel type</source>
+        <translation>チャネルタイプを編集</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Enable</source>
+        <translation>有効にする</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Enable the channel type</source>
+        <translation>チャネルタイプを有効にする</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Enabled only</source>
+        <translation>有効のみ</translation>
+    </message>
+    <message>
+        <location line="-41"/>
+        <source>Extra settings</source>
+        <translation>追加設定</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Filter by code</source>
+        <translation>コードで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter by status</source>
+        <translation>ステータスで絞り込み</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>Icon URL</source>
+        <translation>アイコン URL</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>New channel type</source>
+        <translation>新しいチャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+</context>
+<context>
+    <name>ChannelsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+232"/>
+        <source>&amp;Active only</source>
+        <translation>有効のみ(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>&amp;Category:</source>
+        <translation>カテゴリ(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>&amp;Delete…</source>
+        <translation>削除(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>&amp;Edit…</source>
+        <translation>編集(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="-35"/>
+        <source>&amp;Institution:</source>
+        <translation>機関(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>&amp;New…</source>
+        <translation>新規(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>&amp;Status:</source>
+        <translation>ステータス(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>Activate</source>
+        <translation>有効化</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Activate the channel</source>
+        <translation>チャネルを有効化</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Active only</source>
+        <translation>有効のみ</translation>
+    </message>
+    <message>
+        <location line="-99"/>
+        <location line="+91"/>
+        <source>Any category</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Any institution id</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+88"/>
+        <source>Any status</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>Category</source>
+        <translation>カテゴリ</translation>
+    </message>
+    <message>
+        <location line="+272"/>
+        <source>Could not activate the channel</source>
+        <translation>チャネルを有効化できませんでした</translation>
+    </message>
+    <message>
+        <location line="-84"/>
+        <source>Could not check the %1 settings</source>
+        <translation>%1 の設定を確認できませんでした</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Could not create the channel</source>
+        <translation>チャネルを作成できませんでした</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Could not deactivate the channel</source>
+        <translation>チャネルを無効化できませんでした</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Could not delete the channel</source>
+        <translation>チャネルを削除できませんでした</translation>
+    </message>
+    <message>
+        <location line="-190"/>
+        <source>Could not load the categories</source>
+        <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
+        <translation>カテゴリを読み込めませんでした</translation>
+    </message>
+    <message>
+        <location line="+116"/>
+        <source>Could not save the channel</source>
+        <translation>チャネルを保存できませんでした</translation>
+    </message>
+    <message>
+        <location line="-225"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Deactivate</source>
+        <translation>無効化</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Deactivate the channel</source>
+        <translation>チャネルを無効化</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Default</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <location line="+297"/>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Delete channel</source>
+        <translation>チャネルの削除</translation>
+    </message>
+    <message>
+        <location line="-209"/>
+        <source>Delete the channel</source>
+        <translation>チャネルを削除</translation>
+    </message>
+    <message>
+        <location line="+211"/>
+        <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
+        <translation>チャネル「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <location line="-281"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Edit the channel</source>
+        <translation>チャネルを編集</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Filter by category</source>
+        <translation>カテゴリで絞り込み</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Filter by institution</source>
+        <translation>機関で絞り込み</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Filter by status</source>
+        <translation>ステータスで絞り込み</translation>
+    </message>
+    <message>
+        <location line="-46"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>Institution</source>
+        <translation>機関</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>New channel</source>
+        <translation>新しいチャネル</translation>
+    </message>
+    <message>
+        <location line="-66"/>
+        <source>No</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Yes</source>
+        <translation>はい</translation>
+    </message>
+</context>
+<context>
+    <name>Confirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>%1サーバー「%2」を変更します。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Confirm change on production</source>
+        <translation>本番環境での変更の確認</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply change</source>
+        <translation>変更を適用</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionState</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <source>Not connected</source>
+        <translation>未接続</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connecting…</source>
+        <translation>接続中…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected</source>
+        <translation>接続済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server unreachable</source>
+        <translation>サーバーに接続できません</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+92"/>
+        <source>Alpha-2</source>
+        <translation>Alpha-2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Alpha-3</source>
+        <translation>Alpha-3</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Code</source>
+        <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>ISO code</source>
+        <translation>ISO コード</translation>
+    </message>
+    <message>
+        <location line="-57"/>
+        <source>Label</source>
+        <translation>ラベル</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Numeric code</source>
+        <translation>数値コード</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Phone code</source>
+        <translation>国際電話番号</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>UTC offset</source>
+        <translation>UTC オフセット</translation>
+    </message>
+    <message>
+        <location line="-58"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Zone id</source>
+        <translation>ゾーン ID</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantLists</name>
+    <message>
+        <location line="-90"/>
+        <source>Countries</source>
+        <extracomment>Readable names of the lists (source texts in context &quot;ConstantLists&quot;).</extracomment>
+        <translation>国</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Currency config statuses</source>
+        <translation>通貨設定のステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channel statuses</source>
+        <translation>通知チャネルのステータス</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notification channel type statuses</source>
+        <translation>通知チャネルタイプのステータス</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notification channel types</source>
+        <translation>通知チャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Order statuses</source>
+        <translation>注文のステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zones</source>
+        <translation>タイムゾーン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transfer statuses</source>
+        <translation>振替のステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>US states</source>
+        <translation>米国の州</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account statuses</source>
+        <translation>アカウントのステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution statuses</source>
+        <translation>機関のステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution types</source>
+        <translation>機関の種別</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation statuses</source>
+        <translation>招待のステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Join sources</source>
+        <translation>参加経路</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal types</source>
+        <translation>ポータル種別</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace statuses</source>
+        <translation>ワークスペースのステータス</translation>
+    </message>
+</context>
+<context>
+    <name>ConstantsPanel</name>
+    <message>
+        <location line="+212"/>
+        <source>/constants/%1</source>
+        <translation>/constants/%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Constant lists</source>
+        <translation>定数リスト</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Constants</source>
+        <translation>定数</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Filter by code, label or description</source>
+        <translation>コード、ラベル、説明で絞り込み</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Shown list</source>
+        <translation>表示中のリスト</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Text filter</source>
+        <translation>テキストで絞り込み</translation>
+    </message>
+</context>
+<context>
+    <name>DemoMailbox</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <source>The demo mailbox exists only in the built-in sandbox.</source>
+        <extracomment>list[MailItem], newest first.</extracomment>
+        <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No email has been sent to %1 yet.</source>
+        <translation>%1 宛てのメールはまだありません。</translation>
+    </message>
+    <message>
+        <location line="+171"/>
+        <source>Demo mailbox — sandbox</source>
+        <translation>デモ用メールボックス — サンドボックス</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Demo mailbox</source>
+        <translation>デモ用メールボックス</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The built-in sandbox sends no real email. Every message it would send is kept here: codes, reset tokens and setup ids.</source>
+        <translation>内蔵サンドボックスは実際のメールを送信しません。送信されるはずのメール（コード、リセットトークン、セットアップ ID）はすべてここに保存されます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Address:</source>
+        <translation>アドレス(&amp;A):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sent</source>
+        <translation>送信日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Subject</source>
+        <translation>件名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Code:</source>
+        <translation>コード:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset token:</source>
+        <translation>リセットトークン:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Setup id:</source>
+        <translation>セットアップ ID:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verification code</source>
+        <translation>確認コード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the verification code</source>
+        <translation>確認コードをコピー</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reset token</source>
+        <translation>リセットトークン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the reset token</source>
+        <translation>リセットトークンをコピー</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Setup session id</source>
+        <translation>セットアップ セッション ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the setup session id</source>
+        <translation>セットアップ セッション ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Email address of the mailbox</source>
+        <translation>メールボックスのアドレス</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refresh the mailbox</source>
+        <translation>メールボックスを更新</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Emails, newest first</source>
+        <translation>メール（新しい順）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Email text</source>
+        <translation>メール本文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Email subject</source>
+        <translation>メールの件名</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Port</source>
+        <translation>ポート</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Security</source>
+        <translation>セキュリティ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Username</source>
+        <translation>ユーザー名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Password</source>
+        <translation>パスワード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From address</source>
+        <translation>送信元アドレス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From name</source>
+        <translation>送信者名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Provider</source>
+        <translation>プロバイダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sender id</source>
+        <translation>送信者 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing secret</source>
+        <translation>署名シークレット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IMAP</source>
+        <translation>IMAP</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>(not set)</source>
+        <translation>（未設定）</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <source>Details</source>
+        <translation>詳細</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Select a row to see its details.</source>
+        <translation>行を選択すると詳細が表示されます。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>•••••• (set)</source>
+        <translation>••••••（設定済み）</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentBanner</name>
+    <message>
+        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <source>built-in</source>
+        <translation>内蔵</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>READ-ONLY</source>
+        <translation>閲覧専用</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Environment</source>
+        <translation>環境</translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentType</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+70"/>
+        <source>PRODUCTION</source>
+        <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
+        <translation>本番</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STAGING</source>
+        <translation>ステージング</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TEST</source>
+        <translation>テスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SANDBOX</source>
+        <translation>サンドボックス</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error code:</source>
+        <translation>エラーコード:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id:</source>
+        <translation>リクエスト ID:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy details</source>
+        <translation>詳細をコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy error details</source>
+        <translation>エラーの詳細をコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code</source>
+        <translation>エラーコード</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Technical details</source>
+        <translation>技術的な詳細</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error summary</source>
+        <translation>エラーの概要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error message</source>
+        <translation>エラーメッセージ</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorInfo</name>
+    <message>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <source>You are not signed in, or your sign-in has expired.</source>
+        <translation>サインインしていないか、サインインの有効期限が切れています。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your account does not have permission to do this.</source>
+        <translation>このアカウントには、この操作を行う権限がありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The item no longer exists.</source>
+        <translation>この項目はすでに存在しません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The change conflicts with the current state on the server.</source>
+        <translation>この変更はサーバー上の現在の状態と競合しています。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Too many requests. Please wait a moment and try again.</source>
+        <translation>リクエストが多すぎます。しばらく待ってから、もう一度お試しください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server did not accept the input.</source>
+        <translation>サーバーが入力内容を受け付けませんでした。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The encrypted Secure Channel to the server failed.</source>
+        <translation>サーバーとの暗号化されたセキュアチャネルで問題が発生しました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server could not complete the request.</source>
+        <translation>サーバーでリクエストを完了できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server could not be reached.</source>
+        <translation>サーバーに接続できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server did not answer in time.</source>
+        <translation>サーバーが時間内に応答しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A file or folder on this computer could not be used.</source>
+        <translation>このコンピューター上のファイルまたはフォルダーを使用できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something unexpected went wrong in the program.</source>
+        <translation>プログラムで予期しない問題が発生しました。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Error code</source>
+        <extracomment>True for failures the program did not foresee (a bug): shown with their details.</extracomment>
+        <translatorcomment>Used at run time but not found by lupdate (error_info.py:71)</translatorcomment>
+        <translation>エラーコード</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Request id</source>
+        <translatorcomment>Used at run time but not found by lupdate (error_info.py:76)</translatorcomment>
+        <translation>リクエスト ID</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/export_dialog.py" line="+87"/>
+        <location line="+11"/>
+        <source>Export to CSV</source>
+        <translation>CSV にエクスポート</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV ファイル (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;File:</source>
+        <translation>ファイル(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Delimiter:</source>
+        <translation>区切り文字(&amp;D):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Comma (,)</source>
+        <translation>コンマ (,)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Semicolon (;)</source>
+        <translation>セミコロン (;)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tab</source>
+        <translation>タブ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export file</source>
+        <translation>エクスポート先ファイル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose the export file</source>
+        <translation>エクスポート先のファイルを選択</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delimiter</source>
+        <translation>区切り文字</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Exporting</source>
+        <translation>エクスポート中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export progress</source>
+        <translation>エクスポートの進行状況</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Exported %1 of %2 rows…</source>
+        <translation>%2 行中 %1 行をエクスポートしました…</translation>
+    </message>
+</context>
+<context>
+    <name>InvitationColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+123"/>
+        <source>Can be accepted</source>
+        <translation>承諾可否</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <location line="+63"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="-71"/>
+        <location line="+50"/>
+        <source>Expires</source>
+        <translation>有効期限</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-44"/>
+        <source>Invitee email</source>
+        <translation>招待相手のメールアドレス</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+57"/>
+        <source>Inviter</source>
+        <translation>招待者</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <location line="+72"/>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <location line="-79"/>
+        <location line="+57"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Workspace</source>
+        <translation>ワークスペース</translation>
+    </message>
+</context>
+<context>
+    <name>InvitationDialogs</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <source> days</source>
+        <translation> 日</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>%1 / %2 characters</source>
+        <translation>%1 / %2 文字</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Email:</source>
+        <translation>メールアドレス(&amp;E):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Message:</source>
+        <translation>メッセージ(&amp;M):</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>&amp;Reason (optional):</source>
+        <translation>理由（任意）(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="-110"/>
+        <source>Between %1 and %2 days</source>
+        <translation>%1～%2 日</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <location line="+33"/>
+        <location line="+3"/>
+        <source>Cancel invitation</source>
+        <translation>招待を取り消す</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Cancel the invitation to %1? They will no longer be able to accept it. This cannot be undone.</source>
+        <translation>%1 への招待を取り消しますか？相手はこの招待を承諾できなくなります。この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <location line="-95"/>
+        <source>E&amp;xpires after:</source>
+        <translation>有効期間(&amp;X):</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Email problem</source>
+        <translation>メールアドレスの問題</translation>
+    </message>
+    <message>
+        <location line="-218"/>
+        <source>Enter the email address of the person to invite.</source>
+        <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
+        <translation>招待する相手のメールアドレスを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Error code: %1</source>
+        <translation>エラーコード：%1</translation>
+    </message>
+    <message>
+        <location line="+183"/>
+        <source>Expiration in days</source>
+        <translation>有効期間（日数）</translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <source>For example: sent to the wrong address</source>
+        <translation>例：誤ったアドレスに送信した</translation>
+    </message>
+    <message>
+        <location line="-107"/>
+        <source>Invitation message</source>
+        <translation>招待メッセージ</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Invite</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Invite someone</source>
+        <translation>ユーザーを招待</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Invitee email</source>
+        <translation>招待相手のメールアドレス</translation>
+    </message>
+    <message>
+        <location line="+120"/>
+        <location line="+2"/>
+        <source>Keep invitation</source>
+        <translation>招待を残す</translation>
+    </message>
+    <message>
+        <location line="-116"/>
+        <source>Optional message shown in the invitation email</source>
+        <translation>招待メールに表示されるメッセージ（任意）</translation>
+    </message>
+    <message>
+        <location line="+118"/>
+        <source>Question</source>
+        <translation>確認</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Reason for cancelling</source>
+        <translation>取り消しの理由</translation>
+    </message>
+    <message>
+        <location line="-275"/>
+        <source>Request id: %1</source>
+        <translation>リクエスト ID：%1</translation>
+    </message>
+    <message>
+        <location line="+183"/>
+        <source>Send invitation</source>
+        <translation>招待を送信</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Server error</source>
+        <translation>サーバーエラー</translation>
+    </message>
+    <message>
+        <location line="-216"/>
+        <source>The email address is longer than %1 characters.</source>
+        <translation>メールアドレスは %1 文字以内で入力してください。</translation>
+    </message>
+    <message>
+        <location line="+128"/>
+        <source>The message is longer than %1 characters.</source>
+        <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
+        <translation>メッセージは %1 文字以内で入力してください。</translation>
+    </message>
+    <message>
+        <location line="+160"/>
+        <source>This changes the %1 server “%2”.</source>
+        <translation>%1サーバー「%2」を変更します。</translation>
+    </message>
+    <message>
+        <location line="-282"/>
+        <source>This is not a valid email address (expected name@example.com).</source>
+        <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
+    </message>
+</context>
+<context>
+    <name>Invitations</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+54"/>
+        <source>Yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+300"/>
+        <source>All statuses</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancel invitation…</source>
+        <translation>招待を取り消す…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel the selected invitation</source>
+        <translation>選択した招待を取り消す</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44"/>
+        <source>Cannot be accepted: %1</source>
+        <translation>承諾不可：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34"/>
+        <source>Could not cancel the invitation to %1</source>
+        <translation>%1 への招待を取り消せませんでした</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Could not invite</source>
+        <translation>招待できませんでした</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Filter by email, inviter or message</source>
+        <translation>メールアドレス、招待者、メッセージで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>Invite someone</source>
+        <translation>ユーザーを招待</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Invite…</source>
+        <translation>招待…</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <source>Inviting is not possible: %1</source>
+        <translation>招待できません：%1</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Only pending invitations can be cancelled; this one is %1.</source>
+        <translation>取り消せるのは保留中の招待のみです。この招待は「%1」です。</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Select a pending invitation to cancel it.</source>
+        <translation>取り消す保留中の招待を選択してください。</translation>
+    </message>
+    <message>
+        <location line="+119"/>
+        <source>Status filter</source>
+        <translation>ステータスの絞り込み</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Status:</source>
+        <translation>ステータス:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Text filter</source>
+        <translation>テキストで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Why actions are disabled</source>
+        <translation>操作できない理由</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3"/>
+        <source>already accepted</source>
+        <translation>承諾済み</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>cancelled</source>
+        <translation>取り消し済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>declined</source>
+        <translation>辞退</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <location line="+58"/>
+        <location line="+4"/>
+        <source>expired</source>
+        <translation>期限切れ</translation>
+    </message>
+    <message>
+        <location line="-59"/>
+        <source>in %n day(s)</source>
+        <translation>%n 日後</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in %n hour(s)</source>
+        <translation>%n 時間後</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in %n minute(s)</source>
+        <translation>%n 分後</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>not open</source>
+        <translation>受付終了</translation>
+    </message>
+</context>
+<context>
+    <name>IpWhitelistPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56"/>
+        <location line="+239"/>
+        <source>Address or network</source>
+        <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
+        <translation>アドレスまたはネットワーク</translation>
+    </message>
+    <message>
+        <location line="-238"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Added</source>
+        <translation>追加日時</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>IPv4 address</source>
+        <translation>IPv4 アドレス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv6 address</source>
+        <translation>IPv6 アドレス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv4 network (CIDR)</source>
+        <translation>IPv4 ネットワーク (CIDR)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IPv6 network (CIDR)</source>
+        <translation>IPv6 ネットワーク (CIDR)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enter an address or a network.</source>
+        <translation>アドレスまたはネットワークを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Too long for an address.</source>
+        <translation>アドレスとしては長すぎます。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host bits are set: use the network address.</source>
+        <translation>ホスト部が 0 以外です（ネットワーク アドレスを指定）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The prefix length is not valid.</source>
+        <translation>プレフィックス長が正しくありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not an IPv4 or IPv6 address or CIDR network.</source>
+        <translation>IPv4/IPv6 アドレスまたは CIDR ネットワークではありません。</translation>
+    </message>
+    <message>
+        <location line="+399"/>
+        <source>%1 entries are not valid: correct or remove them to save.</source>
+        <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
+    </message>
+    <message>
+        <location line="+254"/>
+        <source>&amp;Add</source>
+        <translation>追加(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>&amp;Disable</source>
+        <translation>無効にする(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>&amp;Enable</source>
+        <translation>有効にする(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>&amp;Remove</source>
+        <translation>削除(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="-170"/>
+        <source>(unknown)</source>
+        <translation>（不明）</translation>
+    </message>
+    <message>
+        <location line="-92"/>
+        <source>1 entry is not valid: correct or remove it to save.</source>
+        <translation>1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
+    </message>
+    <message>
+        <location line="+249"/>
+        <source>Add the entry</source>
+        <translation>エントリを追加</translation>
+    </message>
+    <message>
+        <location line="-159"/>
+        <location line="+37"/>
+        <source>Change the IP whitelist.</source>
+        <translation>IP 許可リストを変更します。</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Continue anyway</source>
+        <translation>このまま続行</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Could not disable the IP whitelist</source>
+        <translation>IP 許可リストを無効にできませんでした</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Could not enable the IP whitelist</source>
+        <translation>IP 許可リストを有効にできませんでした</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>Could not save the IP whitelist</source>
+        <translation>IP 許可リストを保存できませんでした</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Disable the IP whitelist.</source>
+        <translation>IP 許可リストを無効にします。</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>Disable the whitelist</source>
+        <translation>許可リストを無効にする</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Discard the changes</source>
+        <translation>変更を破棄</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Enable the whitelist</source>
+        <translation>許可リストを有効にする</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Entry problems</source>
+        <translation>エントリの問題</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>IPv4 or IPv6 address, or CIDR network</source>
+        <translation>IPv4/IPv6 アドレスまたは CIDR ネットワーク</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New entry</source>
+        <translation>新しいエントリ</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>New entry check</source>
+        <translation>新しいエントリの検証</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Re&amp;vert</source>
+        <translation>元に戻す(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Remove the selected entry</source>
+        <translation>選択したエントリを削除</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Save the whitelist</source>
+        <translation>許可リストを保存</translation>
+    </message>
+    <message>
+        <location line="-235"/>
+        <source>The address you connect from is not known.</source>
+        <translation>接続元のアドレスが不明です。</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
+        <translation>許可リストに接続元のアドレス %1 が含まれていません。適用されると、サーバーがこのプログラムからの接続を拒否し、自分自身を締め出してしまう可能性があります。このまま続行しますか？</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <source>The whitelist is disabled: every address may sign in.</source>
+        <translation>許可リストは無効です。すべてのアドレスからサインインできます。</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>The whitelist is enabled: only the addresses below may sign in.</source>
+        <translation>許可リストは有効です。下記のアドレスからのみサインインできます。</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Unsaved changes.</source>
+        <translation>未保存の変更があります。</translation>
+    </message>
+    <message>
+        <location line="+235"/>
+        <source>Whitelist entries</source>
+        <translation>許可リストのエントリ</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Whitelist state</source>
+        <translation>許可リストの状態</translation>
+    </message>
+    <message>
+        <location line="-231"/>
+        <source>You connect from %1, which the whitelist contains.</source>
+        <translation>接続元 %1 は許可リストに含まれています。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You connect from %1, which the whitelist does not contain.</source>
+        <translation>接続元 %1 は許可リストに含まれていません。</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>You may lock yourself out</source>
+        <translation>自分自身を締め出す可能性があります</translation>
+    </message>
+    <message>
+        <location line="+175"/>
+        <source>Your address</source>
+        <translation>接続元アドレス</translation>
+    </message>
+</context>
+<context>
+    <name>KioskMarking</name>
+    <message>
+        <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
+        <source>Read-only · %1</source>
+        <extracomment>Height of the watermark strip added below a screenshot, in pixels (device independent). Below this width the strip has two lines (time, then account) and is at least this wide.</extracomment>
+        <translation>閲覧専用 · %1</translation>
+    </message>
+</context>
+<context>
+    <name>ListView</name>
+    <message>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+58"/>
+        <source>Retry</source>
+        <translation>再試行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Retry loading the list</source>
+        <translation>一覧の読み込みを再試行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List state</source>
+        <translation>一覧の状態</translation>
+    </message>
+    <message>
+        <location line="+155"/>
+        <source>Export failed</source>
+        <extracomment>The row object of the current row, or None.</extracomment>
+        <translation>エクスポートに失敗しました</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Columns</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+93"/>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location line="-90"/>
+        <source>Copy id</source>
+        <translation>ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Loading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to show.</source>
+        <translation>表示する項目はありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The list could not be loaded.</source>
+        <translation>一覧を読み込めませんでした。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Error code: %1</source>
+        <translation>エラーコード：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>リクエスト ID：%1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Showing %1 of %2</source>
+        <translation>%2 件中 %1 件を表示</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Loading more…</source>
+        <translation>さらに読み込み中…</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location line="+4"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Reload the list (F5)</source>
+        <translation>一覧を再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export CSV…</source>
+        <translation>CSV エクスポート…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export every row of this view to a CSV file</source>
+        <translation>この一覧のすべての行を CSV ファイルにエクスポートします</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export CSV</source>
+        <translation>CSV エクスポート</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>一覧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List status</source>
+        <translation>一覧のステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filters</source>
+        <translation>フィルター</translation>
+    </message>
+</context>
+<context>
+    <name>LoginHistoryPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <source>All results</source>
+        <extracomment>Result filter choices: (key, server value, source text).</extracomment>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>ブロック</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Time</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Result</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Client IP</source>
+        <translation>クライアント IP</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Device</source>
+        <translation>デバイス</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Failure reason</source>
+        <translation>失敗の理由</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>User agent</source>
+        <translation>ユーザーエージェント</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+183"/>
+        <source>&amp;Result:</source>
+        <translation>結果(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Based on all %1 sign-ins of this filter.</source>
+        <translation>この絞り込み条件に該当する全 %1 件のサインインに基づいています。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Chart note</source>
+        <translation>グラフの注記</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>From</source>
+        <translation>開始日</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>From date</source>
+        <translation>開始日</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>Loading the chart…</source>
+        <translation>グラフを読み込み中…</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Login history</source>
+        <translation>サインイン履歴</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Login result</source>
+        <translation>サインインの結果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+2"/>
+        <source>Sign-ins per day</source>
+        <translation>1 日あたりのサインイン数</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>The chart shows the latest %1 of %2 sign-ins.</source>
+        <translation>グラフには %2 件のサインインのうち最新 %1 件を表示しています。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>To</source>
+        <translation>終了日</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>To date</source>
+        <translation>終了日</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+49"/>
+        <location line="+10"/>
+        <source>Locked</source>
+        <translation>ロック中</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>The window was locked. Sign in again to continue; your work is kept.</source>
+        <translation>再度サインインすると、そのまま作業を再開できます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign in again…</source>
+        <translation>再度サインイン…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign in again to unlock</source>
+        <translation>再度サインインしてロックを解除</translation>
+    </message>
+    <message>
+        <location line="+288"/>
+        <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
+        <translation>パネル「%1」を開けませんでした。</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>No keyring: the sign-in is kept in memory only</source>
+        <translation>キーリングなし：サインイン情報はメモリ内にのみ保持されます</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Not signed in</source>
+        <translation>サインインしていません</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Signed-in account</source>
+        <translation>サインイン中のアカウント</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>System Portal Admin — %1</source>
+        <translation>System Portal Admin — %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>System Portal Admin</source>
+        <translation>System Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Log &amp;out</source>
+        <translation>サインアウト(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Log out</source>
+        <translation>サインアウト</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign &amp;out</source>
+        <translation>サインアウト(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign out</source>
+        <translation>サインアウト</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>READ-ONLY SESSION — nothing can be changed here</source>
+        <translation>閲覧専用セッション — ここでは何も変更できません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Read-only session</source>
+        <translation>閲覧専用セッション</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Lock</source>
+        <translation>ロック(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Refresh</source>
+        <translation>更新(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change &amp;password…</source>
+        <translation>パスワードの変更(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About…</source>
+        <translation>バージョン情報(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Panels</source>
+        <translation>パネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Panel</source>
+        <translation>パネル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a panel on the left.</source>
+        <translation>左側のパネルを選択してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Connection state</source>
+        <translation>接続状態</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Secure Channel state</source>
+        <translation>セキュアチャネルの状態</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last request id:</source>
+        <translation>最後のリクエスト ID:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Last request id</source>
+        <translation>最後のリクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none yet</source>
+        <translation>まだありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Working</source>
+        <translation>処理中</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBar</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+108"/>
+        <source>Dismiss</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dismiss the message</source>
+        <translation>メッセージを閉じる</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>Error code: %1</source>
+        <translation>エラーコード：%1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Message details</source>
+        <translation>メッセージの詳細</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Message summary</source>
+        <translation>メッセージの概要</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Request id: %1</source>
+        <translation>リクエスト ID：%1</translation>
+    </message>
+</context>
+<context>
+    <name>MfaPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46"/>
+        <source>Method</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enabled</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation>プライマリ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation>確認済み</translation>
+    </message>
+    <message>
+        <location line="+189"/>
+        <source>%1 of %2 backup codes remaining</source>
+        <translation>バックアップコード残り %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
+        <translation>新しいバックアップコードで現在のコードを置き換えます。古いコードはただちに使えなくなります。新しいコードは一度だけ表示されます。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation>バックアップコード</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Backup codes remaining</source>
+        <translation>残りのバックアップコード</translation>
+    </message>
+    <message>
+        <location line="-68"/>
+        <source>Could not generate backup codes</source>
+        <translation>バックアップコードを生成できませんでした</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Could not revoke the authenticator</source>
+        <translation>認証アプリを無効化できませんでした</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location line="+82"/>
+        <source>Generate new backup codes</source>
+        <translation>新しいバックアップコードを生成</translation>
+    </message>
+    <message>
+        <location line="-76"/>
+        <source>Generate new codes</source>
+        <translation>新しいコードを生成</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>Generate new codes…</source>
+        <translation>新しいコードを生成…</translation>
+    </message>
+    <message>
+        <location line="-135"/>
+        <source>No backup codes have been generated.</source>
+        <translation>バックアップコードはまだ生成されていません。</translation>
+    </message>
+    <message>
+        <location line="-125"/>
+        <source>Not verified</source>
+        <translation>未確認</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>Revoke</source>
+        <translation>無効化</translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>Revoke authenticator…</source>
+        <translation>認証アプリを無効化…</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <location line="+109"/>
+        <source>Revoke the authenticator</source>
+        <translation>認証アプリを無効化</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
+        <translation>認証アプリのサインインコードは使えなくなります。認証アプリを再設定するまでは、メールで届くコードでサインインします。</translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Sign-in methods</source>
+        <translation>サインイン方式</translation>
+    </message>
+    <message>
+        <location line="-141"/>
+        <source>The authenticator is not set up.</source>
+        <translation>認証アプリは設定されていません。</translation>
+    </message>
+</context>
+<context>
+    <name>NotificationChecks</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+50"/>
+        <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
+        <translation>コードは英字で始まる 2～32 文字の英数字またはアンダースコアで指定してください。</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>%1 is longer than %2 characters.</source>
+        <translation>%1 は %2 文字以内で入力してください。</translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>%1 is not a host name.</source>
+        <translation>%1 はホスト名ではありません。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 is not an email address.</source>
+        <translation>%1 はメールアドレスではありません。</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>%1 is not valid JSON (line %2, column %3).</source>
+        <translation>%1 は有効な JSON ではありません（%2 行 %3 列）。</translation>
+    </message>
+    <message>
+        <location line="-58"/>
+        <source>%1 is required.</source>
+        <translation>%1 は必須です。</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <source>%1 must be a JSON object {…}.</source>
+        <translation>%1 は JSON オブジェクト {…} で指定してください。</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>%1 must be an http or https address.</source>
+        <translation>%1 は http または https のアドレスで指定してください。</translation>
+    </message>
+</context>
+<context>
+    <name>NotificationPanels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129"/>
+        <source>Changes are not available: %1</source>
+        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
+        <translation>変更できません：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Notifications</name>
+    <message>
+        <location line="+109"/>
+        <source>Could not load the lists of choices</source>
+        <translation>選択肢の一覧を読み込めませんでした</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
+        <source>Error</source>
+        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Error code: %1</source>
+        <translation>エラーコード：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Request id: %1</source>
+        <translation>リクエスト ID：%1</translation>
+    </message>
+</context>
+<context>
+    <name>OwnInvitations</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155"/>
+        <source>Invitation statuses to show</source>
+        <translation>表示する招待のステータス</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>My invitations</source>
+        <translation>自分宛ての招待</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Show:</source>
+        <translation>表示:</translation>
+    </message>
+</context>
+<context>
+    <name>Panels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <source>Accounts</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Portals</source>
+        <translation>ポータル</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>My invitations</source>
+        <translation>自分宛ての招待</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <source>Notification channel types</source>
+        <translation>通知チャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Notification channels</source>
+        <translation>通知チャネル</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <source>Constants</source>
+        <translation>定数</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Profile</source>
+        <translation>プロフィール</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <source>Sessions</source>
+        <translation>セッション</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Login history</source>
+        <translation>サインイン履歴</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Multi-factor authentication</source>
+        <translation>多要素認証</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>IP whitelist</source>
+        <translation>IP 許可リスト</translation>
+    </message>
+</context>
+<context>
+    <name>Permissions</name>
+    <message>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
+        <source>This session is read-only.</source>
+        <translation>このセッションは閲覧専用です。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your role lacks the permission {permission}.</source>
+        <translation>あなたのロールには権限 {permission} がありません。</translation>
+    </message>
+</context>
+<context>
+    <name>PortalsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <source>Active</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inactive</source>
+        <translation>無効</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
+        <source>%1 of at most %2 characters</source>
+        <translation>%1 / %2 文字</translation>
+    </message>
+    <message>
+        <location line="+192"/>
+        <source>&amp;Domain:</source>
+        <translation>ドメイン(&amp;D):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Institution:</source>
+        <translation>機関(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>&amp;Remark:</source>
+        <translation>備考(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>&amp;Type:</source>
+        <translation>種別(&amp;T):</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+127"/>
+        <source>Choose a portal type.</source>
+        <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
+        <translation>ポータル種別を選択してください。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15"/>
+        <source>Choose a portal type…</source>
+        <translation>ポータル種別を選択…</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53"/>
+        <source>Could not create the portal</source>
+        <translation>ポータルを作成できませんでした</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
+        <translation>機関のポータルを作成します。サーバーにはポータルを一覧表示する機能がないため、下の表にはこのセッションで作成したポータルのみが表示されます。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Create portal</source>
+        <translation>ポータルを作成</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Create the portal</source>
+        <translation>ポータルを作成</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23"/>
+        <source>Create the portal %1.</source>
+        <translation>ポータル %1 を作成します。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25"/>
+        <source>Created portal</source>
+        <translation>作成したポータル</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Created:</source>
+        <translation>作成日時:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-127"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <source>Domain</source>
+        <translation>ドメイン</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20"/>
+        <source>Domain:</source>
+        <translation>ドメイン:</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Institution id</source>
+        <translation>機関 ID</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Institution:</source>
+        <translation>機関:</translation>
+    </message>
+    <message>
+        <location line="-44"/>
+        <source>New portal</source>
+        <translation>新しいポータル</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Optional</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optional: empty means your own institution</source>
+        <translation>任意。空欄の場合は自分の機関</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Portal type</source>
+        <translation>ポータル種別</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Portals</source>
+        <translation>ポータル</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>Portals created in this session</source>
+        <translation>このセッションで作成したポータル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portals created in this session:</source>
+        <translation>このセッションで作成したポータル:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14"/>
+        <source>Remark</source>
+        <translation>備考</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21"/>
+        <source>Remark:</source>
+        <translation>備考:</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Status:</source>
+        <translation>ステータス:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+91"/>
+        <source>The domain is longer than %1 characters.</source>
+        <translation>ドメインは %1 文字以内で入力してください。</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>The domain is required.</source>
+        <translation>ドメインは必須です。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
+        <source>The portal %1 was created.</source>
+        <translation>ポータル %1 を作成しました。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13"/>
+        <source>The remark is longer than %1 characters.</source>
+        <translation>備考は %1 文字以内で入力してください。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64"/>
+        <source>Type:</source>
+        <translation>種別:</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Why the portal cannot be created yet</source>
+        <translation>ポータルをまだ作成できない理由</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>e.g. portal.example.com (required)</source>
+        <translation>例：portal.example.com（必須）</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-94"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Institution</source>
+        <translation>機関</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Type</source>
+        <translation>種別</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileEditor</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <source>CA bundle</source>
+        <translation>CA バンドル</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>証明書 (*.pem *.crt *.cer);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Connection profile</source>
+        <translation>接続プロファイル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Profile name</source>
+        <translation>プロファイル名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Base URL:</source>
+        <translation>ベース URL(&amp;B):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base URL</source>
+        <translation>ベース URL</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Portal &amp;access code:</source>
+        <translation>ポータル アクセスコード(&amp;A):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal access code</source>
+        <translation>ポータル アクセスコード</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Workspace id:</source>
+        <translation>ワークスペース ID(&amp;W):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace id</source>
+        <translation>ワークスペース ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>言語(&amp;L):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Environment:</source>
+        <translation>環境(&amp;E):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment</source>
+        <translation>環境</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;CA bundle:</source>
+        <translation>CA バンドル(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CA bundle file</source>
+        <translation>CA バンドル ファイル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Plain http:</source>
+        <translation>http 接続:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow plain http to other hosts</source>
+        <translation>他のホストへの http 接続を許可</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Secure Channel:</source>
+        <translation>セキュアチャネル:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+33"/>
+        <source>Allow legacy padding</source>
+        <translation>旧形式のパディングを許可</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>&amp;Idle lock:</source>
+        <translation>無操作時のロック(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Idle lock minutes</source>
+        <translation>無操作時にロックするまでの時間（分）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kiosk:</source>
+        <translation>キオスク:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+27"/>
+        <source>Read-only kiosk mode</source>
+        <translation>閲覧専用（キオスク）モード</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Allow plain http to hosts other than this computer</source>
+        <translation>他のホストへの http 接続を許可</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a CA bundle file</source>
+        <translation>CA バンドル ファイルを選択</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System certificates</source>
+        <translation>システムの証明書</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> min</source>
+        <translation> 分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never</source>
+        <translation>ロックしない</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow the system</source>
+        <translation>システムの設定に従う</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Problems</source>
+        <translation>問題点</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileFields</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+40"/>
+        <source>Account id</source>
+        <translation>アカウント ID</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Country</source>
+        <translation>国</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Email</source>
+        <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
+        <translation>メールアドレス</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Institution id</source>
+        <translation>機関 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MFA methods</source>
+        <translation>多要素認証</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Permission codes</source>
+        <translation>権限コード</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Phone</source>
+        <translation>電話番号</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Portal</source>
+        <translation>ポータル</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Status</source>
+        <translation>ステータス</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Time zone</source>
+        <translation>タイムゾーン</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Workspaces</source>
+        <translation>ワークスペース</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilePanel</name>
+    <message>
+        <location line="+44"/>
+        <source>%1 (primary)</source>
+        <translation>%1 (プライマリ)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 in %2</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+166"/>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Change password</source>
+        <translation>パスワードの変更</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Change password…</source>
+        <translation>パスワードの変更…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>My invitations</source>
+        <translation>自分宛ての招待</translation>
+    </message>
+    <message>
+        <location line="-195"/>
+        <source>No</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location line="+210"/>
+        <source>Profile</source>
+        <translation>プロフィール</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Profile details</source>
+        <translation>プロフィールの詳細</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reload the profile</source>
+        <translation>プロフィールを再読み込み</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Signed-in account</source>
+        <translation>サインイン中のアカウント</translation>
+    </message>
+    <message>
+        <location line="-79"/>
+        <source>The profile could not be loaded.
 %1</source>
-            <extracomment>The person asked to change the password (also calls ``extras["change_password"]``).</extracomment>
-            <translation>プロフィールを読み込めませんでした。
+        <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
+        <translation>プロフィールを読み込めませんでした。
 %1</translation>
-        </message>
-        <message>
-            <location line="-117" />
-            <source>Yes</source>
-            <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
-            <translation>はい</translation>
-        </message>
-    </context>
-    <context>
-        <name>ProfileValidation</name>
-        <message>
-            <location filename="../src/portal_admin/ui/profiles.py" line="+82" />
-            <source>The profile needs a name.</source>
-            <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system's. Allow plain http to hosts other than loopback. Accept the Secure Channel's legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
-            <translation>プロファイル名を入力してください。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Another profile already has this name.</source>
-            <translation>この名前は別のプロファイルで使われています。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>The base URL must start with https:// and name a host.</source>
-            <translation>ベース URL は https:// で始まり、ホスト名を含む必要があります。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Plain http to a host other than this computer needs “Allow plain http”.</source>
-            <translation>このコンピューター以外のホストに http で接続するには「他のホストへの http 接続を許可」をオンにしてください。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>The CA bundle file does not exist.</source>
-            <translation>CA バンドル ファイルが存在しません。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The idle lock time cannot be negative.</source>
-            <translation>無操作時のロック時間に負の値は指定できません。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RoleColumns</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+48" />
-            <source>Description</source>
-            <translation>説明</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <location line="-26" />
-            <source>Members</source>
-            <translation>メンバー</translation>
-        </message>
-        <message>
-            <location line="-9" />
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>Permissions</source>
-            <translation>権限</translation>
-        </message>
-        <message>
-            <location line="-13" />
-            <source>Type</source>
-            <translation>種別</translation>
-        </message>
-        <message>
-            <location line="+26" />
-            <source>Updated</source>
-            <translation>更新日時</translation>
-        </message>
-    </context>
-    <context>
-        <name>RolesPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+262" />
-            <source>%n role(s)</source>
-            <translation>%n 件のロール</translation>
-        </message>
-        <message>
-            <location line="-101" />
-            <source>&amp;Permission codes:</source>
-            <translation>権限コード(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="-18" />
-            <source>Choose a role to see its permissions.</source>
-            <translation>ロールを選択すると権限が表示されます。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+135" />
-            <source>Choose a role.</source>
-            <extracomment>The role the detail shows (None: nothing chosen). "loading", "ready", "empty" or "error".</extracomment>
-            <translation>ロールを選択してください。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3" />
-            <source>Copy id</source>
-            <translation>ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy the role id</source>
-            <translation>ロール ID をコピー</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57" />
-            <source>Could not delete the role %1</source>
-            <translation>ロール %1 を削除できませんでした</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7" />
-            <source>Created:</source>
-            <translation>作成日時:</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28" />
-            <location line="+2" />
-            <source>Delete role</source>
-            <translation>ロールの削除</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8" />
-            <source>Delete role…</source>
-            <translation>ロールを削除…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Delete the role</source>
-            <translation>ロールを削除</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11" />
-            <source>Delete the role %1? This cannot be undone.</source>
-            <translation>ロール %1 を削除しますか？この操作は元に戻せません。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12" />
-            <source>Description:</source>
-            <translation>説明:</translation>
-        </message>
-        <message>
-            <location line="-8" />
-            <source>Id:</source>
-            <translation>ID:</translation>
-        </message>
-        <message>
-            <location line="+106" />
-            <source>Loading…</source>
-            <translation>読み込み中…</translation>
-        </message>
-        <message>
-            <location line="-97" />
-            <source>Members:</source>
-            <translation>メンバー:</translation>
-        </message>
-        <message>
-            <location line="+130" />
-            <source>Number of roles</source>
-            <translation>ロール数</translation>
-        </message>
-        <message>
-            <location line="-122" />
-            <source>Permission codes</source>
-            <translation>権限コード</translation>
-        </message>
-        <message>
-            <location line="+114" />
-            <source>Refresh</source>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Refresh the roles</source>
-            <translation>ロールを更新</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>Reload the roles (F5)</source>
-            <translation>ロールを再読み込み (F5)</translation>
-        </message>
-        <message>
-            <location line="-108" />
-            <source>Role</source>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Role details</source>
-            <translation>ロールの詳細</translation>
-        </message>
-        <message>
-            <location line="-21" />
-            <source>Role id</source>
-            <translation>ロール ID</translation>
-        </message>
-        <message>
-            <location line="+133" />
-            <location line="+2" />
-            <source>Roles</source>
-            <translation>ロール</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18" />
-            <source>The OWNER role is protected: it can never be deleted.</source>
-            <translation>OWNER ロールは保護されているため、削除できません。</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>The role %1 was deleted.</source>
-            <translation>ロール %1 を削除しました。</translation>
-        </message>
-        <message>
-            <location line="-59" />
-            <source>The role is in use by %n member(s): give them another role before deleting it.</source>
-            <translation>このロールは %n 人のメンバーに割り当てられています。削除する前に、メンバーに別のロールを割り当ててください。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27" />
-            <source>The roles could not be loaded.</source>
-            <translation>ロールを読み込めませんでした。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17" />
-            <source>The server refuses if members still hold the role.</source>
-            <translation>このロールを持つメンバーが残っている場合、サーバーは削除を拒否します。</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4" />
-            <source>The workspace has no roles.</source>
-            <translation>このワークスペースにはロールがありません。</translation>
-        </message>
-        <message>
-            <location line="-102" />
-            <source>Type:</source>
-            <translation>種別:</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Updated:</source>
-            <translation>更新日時:</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Why the role cannot be deleted</source>
-            <translation>ロールを削除できない理由</translation>
-        </message>
-        <message>
-            <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-145" />
-            <source>“%1”</source>
-            <translation>「%1」</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecretField</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66" />
-            <source>Unchanged (type to replace)</source>
-            <translation>変更なし（入力すると置き換え）</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecurityPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/common.py" line="+66" />
-            <source>Error</source>
-            <translation>エラー</translation>
-        </message>
-        <message>
-            <location line="-28" />
-            <source>Error code: %1</source>
-            <translation>エラーコード：%1</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Request id: %1</source>
-            <translation>リクエスト ID：%1</translation>
-        </message>
-        <message>
-            <location line="+87" />
-            <source>Sign in to see this panel.</source>
-            <translation>このパネルを表示するにはサインインしてください。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SecurityText</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15" />
-            <source>Successful</source>
-            <translation>成功</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Blocked</source>
-            <translation>ブロック</translation>
-        </message>
-        <message>
-            <location line="+40" />
-            <source>%1 days ago</source>
-            <translation>%1 日前</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>%1 h ago</source>
-            <translation>%1 時間前</translation>
-        </message>
-        <message>
-            <location line="-3" />
-            <source>%1 min ago</source>
-            <translation>%1 分前</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>%1 months ago</source>
-            <translation>%1 か月前</translation>
-        </message>
-        <message>
-            <location line="+58" />
-            <source>No</source>
-            <translation>いいえ</translation>
-        </message>
-        <message>
-            <location line="-2" />
-            <source>Yes</source>
-            <translation>はい</translation>
-        </message>
-        <message>
-            <location line="-68" />
-            <source>in the future</source>
-            <translation>未来の日時</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>just now</source>
-            <translation>たった今</translation>
-        </message>
-    </context>
-    <context>
-        <name>SessionsPanel</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40" />
-            <source>Device</source>
-            <translation>デバイス</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Client IP</source>
-            <translation>クライアント IP</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>User agent</source>
-            <translation>ユーザーエージェント</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Signed in</source>
-            <translation>サインイン日時</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Last activity</source>
-            <translation>最終アクティビティ</translation>
-        </message>
-        <message>
-            <location line="+195" />
-            <location line="+1" />
-            <source>Active sessions</source>
-            <translation>アクティブなセッション</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Last sign-in IP:</source>
-            <translation>最終サインイン IP:</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Last sign-in:</source>
-            <translation>最終サインイン:</translation>
-        </message>
-        <message>
-            <location line="-1" />
-            <source>Maximum sessions:</source>
-            <translation>最大セッション数:</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Password changed:</source>
-            <translation>パスワード変更日時:</translation>
-        </message>
-        <message>
-            <location line="-13" />
-            <source>Refresh</source>
-            <translation>更新</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Refresh the sessions</source>
-            <translation>セッションを更新</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+2" />
-            <source>Session settings</source>
-            <translation>セッションの設定</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Single sign-on:</source>
-            <translation>シングルサインオン:</translation>
-        </message>
-        <message>
-            <location line="-142" />
-            <source>This device</source>
-            <translation>このデバイス</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInChart</name>
-        <message>
-            <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56" />
-            <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
-            <translation>%3～%4 のサインイン：成功 %1 件、失敗 %2 件</translation>
-        </message>
-        <message>
-            <location line="+140" />
-            <source>%1: %2 successful, %3 failed</source>
-            <translation>%1：成功 %2 件、失敗 %3 件</translation>
-        </message>
-        <message>
-            <location line="-29" />
-            <source>Failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <location line="-102" />
-            <location line="+38" />
-            <source>No sign-ins to show.</source>
-            <translation>表示するサインインはありません。</translation>
-        </message>
-        <message>
-            <location line="-33" />
-            <source>Sign-ins per day</source>
-            <translation>1 日あたりのサインイン数</translation>
-        </message>
-        <message>
-            <location line="+96" />
-            <source>Successful</source>
-            <translation>成功</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInErrors</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/controller.py" line="+21" />
-            <source>The email address or the password is wrong.</source>
-            <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
-            <translation>メールアドレスまたはパスワードが正しくありません。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The code is wrong or has expired. Check it and try again.</source>
-            <translation>コードが正しくないか、有効期限が切れています。確認してもう一度お試しください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>A code was sent a moment ago. Wait until the countdown ends.</source>
-            <translation>コードは先ほど送信されました。カウントダウンが終わるまでお待ちください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The sign-in session has expired. Sign in again.</source>
-            <translation>サインイン セッションの有効期限が切れました。もう一度サインインしてください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The reset token is wrong, has expired or was already used.</source>
-            <translation>リセットトークンが正しくないか、有効期限が切れているか、すでに使用されています。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The current password is wrong.</source>
-            <translation>現在のパスワードが正しくありません。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Too many attempts. Wait a while, then try again.</source>
-            <translation>試行回数が多すぎます。しばらく待ってから、もう一度お試しください。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInFlow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/flow.py" line="+218" />
-            <source>You can send another code in %1 seconds.</source>
-            <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account's email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
-            <translation>%1 秒後に別のコードを送信できます。</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>A code was sent to %1. It is valid for %2 minutes.</source>
-            <translation>%1 にコードを送信しました。有効期間は %2 分です。</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>A code was sent to %1.</source>
-            <translation>%1 にコードを送信しました。</translation>
-        </message>
-        <message>
-            <location line="+46" />
-            <source>The sign-in session expired before the code was entered. Sign in again.</source>
-            <translation>コードが入力される前にサインイン セッションの有効期限が切れました。もう一度サインインしてください。</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Enter the challenge token.</source>
-            <translation>チャレンジトークンを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+15" />
-            <source>If an account exists for %1, an email with a reset token is on its way. Check your mail.</source>
-            <translation>%1 のアカウントが存在する場合は、リセットトークンを記載したメールが送信されます。メールを確認してください。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Enter the reset token from the email.</source>
-            <translation>メールに記載されたリセットトークンを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Your password was changed. Sign in with the new password.</source>
-            <translation>パスワードを変更しました。新しいパスワードでサインインしてください。</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Enter the setup session id from the email.</source>
-            <translation>メールに記載されたセットアップ セッション ID を入力してください。</translation>
-        </message>
-        <message>
-            <location line="+18" />
-            <source>Your password is set. Sign in with it now.</source>
-            <translation>パスワードを設定しました。このパスワードでサインインしてください。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInForms</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/forms.py" line="+126" />
-            <source>Copy</source>
-            <translation>コピー</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Copy the error, its code and request id</source>
-            <translation>エラー、エラーコード、リクエスト ID をコピー</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error</source>
-            <translation>エラー</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Server message</source>
-            <translation>サーバーのメッセージ</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Error code and request id</source>
-            <translation>エラーコードとリクエスト ID</translation>
-        </message>
-        <message>
-            <location line="+43" />
-            <source>Information</source>
-            <translation>情報</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>Working</source>
-            <translation>処理中</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Please wait</source>
-            <translation>お待ちください</translation>
-        </message>
-        <message>
-            <source>Error code</source>
-            <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:144)</translatorcomment>
-            <translation>エラーコード</translation>
-        </message>
-        <message>
-            <source>Request id</source>
-            <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:147)</translatorcomment>
-            <translation>リクエスト ID</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInPages</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/pages.py" line="+176" />
-            <source>Sign in to unlock</source>
-            <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window's notice, error panel and busy bar are moved here when the page shows. True in the idle lock's sign-in window (see :meth:`set_unlocking`).</extracomment>
-            <translation>サインインしてロックを解除</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The window was locked. Sign in again with your password and a second factor to continue where you left off.</source>
-            <translation>ウィンドウがロックされました。パスワードと 2 段階目の認証で再度サインインすると、中断したところから再開できます。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Sign in to the System Portal</source>
-            <translation>System Portal にサインイン</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Choose the server, then enter your email address and password.</source>
-            <translation>サーバーを選択し、メールアドレスとパスワードを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Connection:</source>
-            <translation>接続先(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+371" />
-            <source>&amp;Email:</source>
-            <translation>メールアドレス(&amp;E):</translation>
-        </message>
-        <message>
-            <location line="-370" />
-            <source>&amp;Password:</source>
-            <translation>パスワード(&amp;P):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>name@example.com</source>
-            <translation>name@example.com</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+55" />
-            <source>Sign in</source>
-            <translation>サインイン</translation>
-        </message>
-        <message>
-            <location line="-53" />
-            <location line="+55" />
-            <location line="+303" />
-            <source>Forgot your password?</source>
-            <translation>パスワードをお忘れですか？</translation>
-        </message>
-        <message>
-            <location line="-356" />
-            <source>I have a reset token</source>
-            <translation>リセットトークンをお持ちの場合</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+58" />
-            <source>First-time password setup</source>
-            <translation>初回パスワード設定</translation>
-        </message>
-        <message>
-            <location line="-55" />
-            <source>Demo accounts (built-in sandbox)</source>
-            <translation>デモ用アカウント（内蔵サンドボックス）</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>administrator</source>
-            <translation>管理者</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>read-only auditor</source>
-            <translation>監査担当者（閲覧専用）</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>awaits approval</source>
-            <translation>承認待ち</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>(none yet)</source>
-            <translation>（未設定）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>first-time setup</source>
-            <translation>初回設定</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
-            <translation>コード、リセットトークン、セットアップ ID はデモ用メールボックスに届きます。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Fill in the administrator</source>
-            <translation>管理者の情報を入力</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Connection profile</source>
-            <translation>接続プロファイル</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Environment of the selected profile</source>
-            <translation>選択したプロファイルの環境</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+324" />
-            <source>Email address</source>
-            <translation>メールアドレス</translation>
-        </message>
-        <message>
-            <location line="-323" />
-            <source>Password</source>
-            <translation>パスワード</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enter a password reset token</source>
-            <translation>パスワードのリセットトークンを入力</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Demo accounts</source>
-            <translation>デモ用アカウント</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Fill in the demo administrator's email and password</source>
-            <translation>デモ用管理者のメールアドレスとパスワードを入力します</translation>
-        </message>
-        <message>
-            <location line="+116" />
-            <source>Send a code to %1, then type it below.</source>
-            <translation>%1 にコードを送信し、下に入力してください。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Open your authenticator app and type the code it shows for this account.</source>
-            <translation>認証アプリを開き、このアカウント用に表示されているコードを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Send code</source>
-            <translation>コードを送信</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+10" />
-            <source>Resend code</source>
-            <translation>コードを再送信</translation>
-        </message>
-        <message>
-            <location line="-7" />
-            <source>You can ask for a new code in %1 seconds.</source>
-            <translation>%1 秒後に新しいコードを要求できます。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>No code arrived? You can send a new one now.</source>
-            <translation>コードが届きませんか？新しいコードを送信できます。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Resend countdown</source>
-            <translation>再送信までのカウントダウン</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Time left to finish signing in: %1</source>
-            <translation>サインイン完了までの残り時間：%1</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Time left to finish signing in</source>
-            <translation>サインイン完了までの残り時間</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Confirm it is you</source>
-            <translation>本人確認</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The password for %1 is right. Now confirm with a second factor.</source>
-            <translation>%1 のパスワードを確認しました。続いて 2 段階目の認証を行ってください。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Method:</source>
-            <translation>方式:</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Code by email</source>
-            <translation>メールで届くコード</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Code from an authenticator app</source>
-            <translation>認証アプリのコード</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Code:</source>
-            <translation>コード(&amp;C):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>6 digits</source>
-            <translation>6 桁</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <location line="+110" />
-            <location line="+75" />
-            <source>Back</source>
-            <translation>戻る</translation>
-        </message>
-        <message>
-            <location line="-184" />
-            <source>Verify and sign in</source>
-            <translation>確認してサインイン</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Fill in the demo code</source>
-            <translation>デモ用コードを入力</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Second factor methods</source>
-            <translation>2 段階目の認証方式</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Verification code</source>
-            <translation>確認コード</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Back to email and password</source>
-            <translation>メールアドレスとパスワードの入力に戻る</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Verify the code and sign in</source>
-            <translation>コードを確認してサインイン</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Fill in the sandbox's current authenticator code</source>
-            <translation>サンドボックスの現在の認証アプリコードを入力します</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>Your account is waiting for approval</source>
-            <translation>アカウントは承認待ちです</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The email, password and code for %1 were right, but an administrator has not yet approved this account.</source>
-            <translation>%1 のメールアドレス、パスワード、コードは正しく確認されましたが、このアカウントはまだ管理者に承認されていません。</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>You cannot use the program until the account is approved. Ask your administrator to approve it, then sign in again. Nothing was changed.</source>
-            <translation>アカウントが承認されるまでプログラムは使用できません。管理者に承認を依頼してから、もう一度サインインしてください。変更は何も行われていません。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <location line="+3" />
-            <location line="+48" />
-            <location line="+29" />
-            <location line="+4" />
-            <location line="+41" />
-            <source>Back to sign-in</source>
-            <translation>サインインに戻る</translation>
-        </message>
-        <message>
-            <location line="-124" />
-            <source>Why you cannot enter</source>
-            <translation>サインインできない理由</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>What to do</source>
-            <translation>対処方法</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Enter your email address. If an account exists for it, the server emails a reset token you can use to choose a new password.</source>
-            <translation>メールアドレスを入力してください。そのアドレスのアカウントが存在する場合は、新しいパスワードの設定に使うリセットトークンがサーバーからメールで届きます。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>C&amp;hallenge token:</source>
-            <translation>チャレンジトークン(&amp;H):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The bot-challenge token your organisation gives you for password recovery.</source>
-            <translation>パスワード回復用に組織から提供されるボット対策のチャレンジトークンです。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Send reset email</source>
-            <translation>リセットメールを送信</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Challenge token</source>
-            <translation>チャレンジトークン</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Send the password reset email</source>
-            <translation>パスワード リセット用のメールを送信</translation>
-        </message>
-        <message>
-            <location line="+18" />
-            <source>Check your mail</source>
-            <translation>メールを確認してください</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Open the email, copy the reset token it contains, then choose “Enter the reset token”. The token works once and expires.</source>
-            <translation>メールを開いて記載されたリセットトークンをコピーし、「リセットトークンを入力」を選択してください。トークンは 1 回だけ使用でき、有効期限があります。</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <location line="+5" />
-            <source>Enter the reset token</source>
-            <translation>リセットトークンを入力</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>&amp;New password:</source>
-            <translation>新しいパスワード(&amp;N):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Repeat it:</source>
-            <translation>もう一度入力(&amp;R):</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>New password</source>
-            <translation>新しいパスワード</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Repeat the new password</source>
-            <translation>新しいパスワード（確認）</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Choose a new password</source>
-            <translation>新しいパスワードの設定</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Paste the reset token from the email and choose a new password.</source>
-            <translation>メールに記載されたリセットトークンを貼り付け、新しいパスワードを設定してください。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Reset &amp;token:</source>
-            <translation>リセットトークン(&amp;T):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set new password</source>
-            <translation>新しいパスワードを設定</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Reset token</source>
-            <translation>リセットトークン</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set the new password</source>
-            <translation>新しいパスワードを設定</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Set up your password</source>
-            <translation>パスワードの設定</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Your account was created for you. Paste the setup id from the welcome email and choose your password.</source>
-            <translation>アカウントは作成済みです。ウェルカムメールに記載されたセットアップ ID を貼り付け、パスワードを設定してください。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Setup &amp;id:</source>
-            <translation>セットアップ ID(&amp;I):</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set password</source>
-            <translation>パスワードを設定</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Setup session id</source>
-            <translation>セットアップ セッション ID</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Set the password</source>
-            <translation>パスワードを設定</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Signed in</source>
-            <translation>サインインしました</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Opening the program…</source>
-            <translation>プログラムを開いています…</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInValidation</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/validation.py" line="+20" />
-            <source>Enter your email address.</source>
-            <translation>メールアドレスを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The email address is not valid: it needs a name, an @ and a domain.</source>
-            <translation>メールアドレスが正しくありません。名前、@、ドメインが必要です。</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Enter your password.</source>
-            <translation>パスワードを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Enter the verification code.</source>
-            <translation>確認コードを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Enter a new password.</source>
-            <translation>新しいパスワードを入力してください。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The new password must have at least %1 characters.</source>
-            <translation>新しいパスワードは %1 文字以上にしてください。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Type the new password a second time to confirm it.</source>
-            <translation>確認のため、新しいパスワードをもう一度入力してください。</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>The two new passwords do not match.</source>
-            <translation>入力した新しいパスワードが一致しません。</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>At least %1 characters.</source>
-            <translation>%1 文字以上。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SignInWindow</name>
-        <message>
-            <location filename="../src/portal_admin/ui/signin/window.py" line="+287" />
-            <source>The built-in sandbox accepts the token already filled in.</source>
-            <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
-            <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Unlock — Portal Admin</source>
-            <translation>ロック解除 — Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign in — Portal Admin</source>
-            <translation>サインイン — Portal Admin</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Demo mailbox…</source>
-            <translation>デモ用メールボックス…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Open the demo mailbox</source>
-            <translation>デモ用メールボックスを開く</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Sign-in steps</source>
-            <translation>サインインの手順</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <location line="-117"/>
+        <source>Yes</source>
+        <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
+        <translation>はい</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileValidation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+82"/>
+        <source>The profile needs a name.</source>
+        <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system&apos;s. Allow plain http to hosts other than loopback. Accept the Secure Channel&apos;s legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
+        <translation>プロファイル名を入力してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Another profile already has this name.</source>
+        <translation>この名前は別のプロファイルで使われています。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The base URL must start with https:// and name a host.</source>
+        <translation>ベース URL は https:// で始まり、ホスト名を含む必要があります。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Plain http to a host other than this computer needs “Allow plain http”.</source>
+        <translation>このコンピューター以外のホストに http で接続するには「他のホストへの http 接続を許可」をオンにしてください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The CA bundle file does not exist.</source>
+        <translation>CA バンドル ファイルが存在しません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The idle lock time cannot be negative.</source>
+        <translation>無操作時のロック時間に負の値は指定できません。</translation>
+    </message>
+</context>
+<context>
+    <name>RoleColumns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+48"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <source>Members</source>
+        <translation>メンバー</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Permissions</source>
+        <translation>権限</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Type</source>
+        <translation>種別</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+</context>
+<context>
+    <name>RolesPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+262"/>
+        <source>%n role(s)</source>
+        <translation>%n 件のロール</translation>
+    </message>
+    <message>
+        <location line="-101"/>
+        <source>&amp;Permission codes:</source>
+        <translation>権限コード(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>Choose a role to see its permissions.</source>
+        <translation>ロールを選択すると権限が表示されます。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+135"/>
+        <source>Choose a role.</source>
+        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;.</extracomment>
+        <translation>ロールを選択してください。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3"/>
+        <source>Copy id</source>
+        <translation>ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the role id</source>
+        <translation>ロール ID をコピー</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57"/>
+        <source>Could not delete the role %1</source>
+        <translation>ロール %1 を削除できませんでした</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7"/>
+        <source>Created:</source>
+        <translation>作成日時:</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28"/>
+        <location line="+2"/>
+        <source>Delete role</source>
+        <translation>ロールの削除</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8"/>
+        <source>Delete role…</source>
+        <translation>ロールを削除…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the role</source>
+        <translation>ロールを削除</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11"/>
+        <source>Delete the role %1? This cannot be undone.</source>
+        <translation>ロール %1 を削除しますか？この操作は元に戻せません。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12"/>
+        <source>Description:</source>
+        <translation>説明:</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>Loading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>Members:</source>
+        <translation>メンバー:</translation>
+    </message>
+    <message>
+        <location line="+130"/>
+        <source>Number of roles</source>
+        <translation>ロール数</translation>
+    </message>
+    <message>
+        <location line="-122"/>
+        <source>Permission codes</source>
+        <translation>権限コード</translation>
+    </message>
+    <message>
+        <location line="+114"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Refresh the roles</source>
+        <translation>ロールを更新</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Reload the roles (F5)</source>
+        <translation>ロールを再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>Role</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role details</source>
+        <translation>ロールの詳細</translation>
+    </message>
+    <message>
+        <location line="-21"/>
+        <source>Role id</source>
+        <translation>ロール ID</translation>
+    </message>
+    <message>
+        <location line="+133"/>
+        <location line="+2"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18"/>
+        <source>The OWNER role is protected: it can never be deleted.</source>
+        <translation>OWNER ロールは保護されているため、削除できません。</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>The role %1 was deleted.</source>
+        <translation>ロール %1 を削除しました。</translation>
+    </message>
+    <message>
+        <location line="-59"/>
+        <source>The role is in use by %n member(s): give them another role before deleting it.</source>
+        <translation>このロールは %n 人のメンバーに割り当てられています。削除する前に、メンバーに別のロールを割り当ててください。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27"/>
+        <source>The roles could not be loaded.</source>
+        <translation>ロールを読み込めませんでした。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17"/>
+        <source>The server refuses if members still hold the role.</source>
+        <translation>このロールを持つメンバーが残っている場合、サーバーは削除を拒否します。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4"/>
+        <source>The workspace has no roles.</source>
+        <translation>このワークスペースにはロールがありません。</translation>
+    </message>
+    <message>
+        <location line="-102"/>
+        <source>Type:</source>
+        <translation>種別:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Updated:</source>
+        <translation>更新日時:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Why the role cannot be deleted</source>
+        <translation>ロールを削除できない理由</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-145"/>
+        <source>“%1”</source>
+        <translation>「%1」</translation>
+    </message>
+</context>
+<context>
+    <name>SecretField</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <source>Unchanged (type to replace)</source>
+        <translation>変更なし（入力すると置き換え）</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/common.py" line="+66"/>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>Error code: %1</source>
+        <translation>エラーコード：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id: %1</source>
+        <translation>リクエスト ID：%1</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Sign in to see this panel.</source>
+        <translation>このパネルを表示するにはサインインしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>SecurityText</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>ブロック</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>%1 days ago</source>
+        <translation>%1 日前</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>%1 h ago</source>
+        <translation>%1 時間前</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>%1 min ago</source>
+        <translation>%1 分前</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 months ago</source>
+        <translation>%1 か月前</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>No</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="-68"/>
+        <source>in the future</source>
+        <translation>未来の日時</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>just now</source>
+        <translation>たった今</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40"/>
+        <source>Device</source>
+        <translation>デバイス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Client IP</source>
+        <translation>クライアント IP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User agent</source>
+        <translation>ユーザーエージェント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in</source>
+        <translation>サインイン日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last activity</source>
+        <translation>最終アクティビティ</translation>
+    </message>
+    <message>
+        <location line="+195"/>
+        <location line="+1"/>
+        <source>Active sessions</source>
+        <translation>アクティブなセッション</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Last sign-in IP:</source>
+        <translation>最終サインイン IP:</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Last sign-in:</source>
+        <translation>最終サインイン:</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Maximum sessions:</source>
+        <translation>最大セッション数:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Password changed:</source>
+        <translation>パスワード変更日時:</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Refresh the sessions</source>
+        <translation>セッションを更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+2"/>
+        <source>Session settings</source>
+        <translation>セッションの設定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Single sign-on:</source>
+        <translation>シングルサインオン:</translation>
+    </message>
+    <message>
+        <location line="-142"/>
+        <source>This device</source>
+        <translation>このデバイス</translation>
+    </message>
+</context>
+<context>
+    <name>SignInChart</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
+        <translation>%3～%4 のサインイン：成功 %1 件、失敗 %2 件</translation>
+    </message>
+    <message>
+        <location line="+140"/>
+        <source>%1: %2 successful, %3 failed</source>
+        <translation>%1：成功 %2 件、失敗 %3 件</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="-102"/>
+        <location line="+38"/>
+        <source>No sign-ins to show.</source>
+        <translation>表示するサインインはありません。</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Sign-ins per day</source>
+        <translation>1 日あたりのサインイン数</translation>
+    </message>
+    <message>
+        <location line="+96"/>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+</context>
+<context>
+    <name>SignInErrors</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <source>The email address or the password is wrong.</source>
+        <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
+        <translation>メールアドレスまたはパスワードが正しくありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The code is wrong or has expired. Check it and try again.</source>
+        <translation>コードが正しくないか、有効期限が切れています。確認してもう一度お試しください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A code was sent a moment ago. Wait until the countdown ends.</source>
+        <translation>コードは先ほど送信されました。カウントダウンが終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The sign-in session has expired. Sign in again.</source>
+        <translation>サインイン セッションの有効期限が切れました。もう一度サインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The reset token is wrong, has expired or was already used.</source>
+        <translation>リセットトークンが正しくないか、有効期限が切れているか、すでに使用されています。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The current password is wrong.</source>
+        <translation>現在のパスワードが正しくありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Too many attempts. Wait a while, then try again.</source>
+        <translation>試行回数が多すぎます。しばらく待ってから、もう一度お試しください。</translation>
+    </message>
+</context>
+<context>
+    <name>SignInFlow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <source>You can send another code in %1 seconds.</source>
+        <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
+        <translation>%1 秒後に別のコードを送信できます。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A code was sent to %1. It is valid for %2 minutes.</source>
+        <translation>%1 にコードを送信しました。有効期間は %2 分です。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A code was sent to %1.</source>
+        <translation>%1 にコードを送信しました。</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>The sign-in session expired before the code was entered. Sign in again.</source>
+        <translation>コードが入力される前にサインイン セッションの有効期限が切れました。もう一度サインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Enter the challenge token.</source>
+        <translation>チャレンジトークンを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>If an account exists for %1, an email with a reset token is on its way. Check your mail.</source>
+        <translation>%1 のアカウントが存在する場合は、リセットトークンを記載したメールが送信されます。メールを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter the reset token from the email.</source>
+        <translation>メールに記載されたリセットトークンを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Your password was changed. Sign in with the new password.</source>
+        <translation>パスワードを変更しました。新しいパスワードでサインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Enter the setup session id from the email.</source>
+        <translation>メールに記載されたセットアップ セッション ID を入力してください。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Your password is set. Sign in with it now.</source>
+        <translation>パスワードを設定しました。このパスワードでサインインしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>SignInForms</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+126"/>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>エラー、エラーコード、リクエスト ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>サーバーのメッセージ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>エラーコードとリクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Information</source>
+        <translation>情報</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Working</source>
+        <translation>処理中</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Please wait</source>
+        <translation>お待ちください</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>Error code</source>
+        <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:144)</translatorcomment>
+        <translation>エラーコード</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:147)</translatorcomment>
+        <translation>リクエスト ID</translation>
+    </message>
+</context>
+<context>
+    <name>SignInPages</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+176"/>
+        <source>Sign in to unlock</source>
+        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <translation>サインインしてロックを解除</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The window was locked. Sign in again with your password and a second factor to continue where you left off.</source>
+        <translation>ウィンドウがロックされました。パスワードと 2 段階目の認証で再度サインインすると、中断したところから再開できます。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign in to the System Portal</source>
+        <translation>System Portal にサインイン</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Choose the server, then enter your email address and password.</source>
+        <translation>サーバーを選択し、メールアドレスとパスワードを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Connection:</source>
+        <translation>接続先(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+371"/>
+        <source>&amp;Email:</source>
+        <translation>メールアドレス(&amp;E):</translation>
+    </message>
+    <message>
+        <location line="-370"/>
+        <source>&amp;Password:</source>
+        <translation>パスワード(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>name@example.com</source>
+        <translation>name@example.com</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+55"/>
+        <source>Sign in</source>
+        <translation>サインイン</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <location line="+55"/>
+        <location line="+303"/>
+        <source>Forgot your password?</source>
+        <translation>パスワードをお忘れですか？</translation>
+    </message>
+    <message>
+        <location line="-356"/>
+        <source>I have a reset token</source>
+        <translation>リセットトークンをお持ちの場合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+58"/>
+        <source>First-time password setup</source>
+        <translation>初回パスワード設定</translation>
+    </message>
+    <message>
+        <location line="-55"/>
+        <source>Demo accounts (built-in sandbox)</source>
+        <translation>デモ用アカウント（内蔵サンドボックス）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>administrator</source>
+        <translation>管理者</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>read-only auditor</source>
+        <translation>監査担当者（閲覧専用）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>awaits approval</source>
+        <translation>承認待ち</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(none yet)</source>
+        <translation>（未設定）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>first-time setup</source>
+        <translation>初回設定</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
+        <translation>コード、リセットトークン、セットアップ ID はデモ用メールボックスに届きます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fill in the administrator</source>
+        <translation>管理者の情報を入力</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connection profile</source>
+        <translation>接続プロファイル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Environment of the selected profile</source>
+        <translation>選択したプロファイルの環境</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+324"/>
+        <source>Email address</source>
+        <translation>メールアドレス</translation>
+    </message>
+    <message>
+        <location line="-323"/>
+        <source>Password</source>
+        <translation>パスワード</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter a password reset token</source>
+        <translation>パスワードのリセットトークンを入力</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Demo accounts</source>
+        <translation>デモ用アカウント</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fill in the demo administrator&apos;s email and password</source>
+        <translation>デモ用管理者のメールアドレスとパスワードを入力します</translation>
+    </message>
+    <message>
+        <location line="+116"/>
+        <source>Send a code to %1, then type it below.</source>
+        <translation>%1 にコードを送信し、下に入力してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open your authenticator app and type the code it shows for this account.</source>
+        <translation>認証アプリを開き、このアカウント用に表示されているコードを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Send code</source>
+        <translation>コードを送信</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+10"/>
+        <source>Resend code</source>
+        <translation>コードを再送信</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>You can ask for a new code in %1 seconds.</source>
+        <translation>%1 秒後に新しいコードを要求できます。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No code arrived? You can send a new one now.</source>
+        <translation>コードが届きませんか？新しいコードを送信できます。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Resend countdown</source>
+        <translation>再送信までのカウントダウン</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Time left to finish signing in: %1</source>
+        <translation>サインイン完了までの残り時間：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Time left to finish signing in</source>
+        <translation>サインイン完了までの残り時間</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Confirm it is you</source>
+        <translation>本人確認</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The password for %1 is right. Now confirm with a second factor.</source>
+        <translation>%1 のパスワードを確認しました。続いて 2 段階目の認証を行ってください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Method:</source>
+        <translation>方式:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Code by email</source>
+        <translation>メールで届くコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code from an authenticator app</source>
+        <translation>認証アプリのコード</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Code:</source>
+        <translation>コード(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>6 digits</source>
+        <translation>6 桁</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+110"/>
+        <location line="+75"/>
+        <source>Back</source>
+        <translation>戻る</translation>
+    </message>
+    <message>
+        <location line="-184"/>
+        <source>Verify and sign in</source>
+        <translation>確認してサインイン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fill in the demo code</source>
+        <translation>デモ用コードを入力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Second factor methods</source>
+        <translation>2 段階目の認証方式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verification code</source>
+        <translation>確認コード</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Back to email and password</source>
+        <translation>メールアドレスとパスワードの入力に戻る</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify the code and sign in</source>
+        <translation>コードを確認してサインイン</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fill in the sandbox&apos;s current authenticator code</source>
+        <translation>サンドボックスの現在の認証アプリコードを入力します</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Your account is waiting for approval</source>
+        <translation>アカウントは承認待ちです</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The email, password and code for %1 were right, but an administrator has not yet approved this account.</source>
+        <translation>%1 のメールアドレス、パスワード、コードは正しく確認されましたが、このアカウントはまだ管理者に承認されていません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You cannot use the program until the account is approved. Ask your administrator to approve it, then sign in again. Nothing was changed.</source>
+        <translation>アカウントが承認されるまでプログラムは使用できません。管理者に承認を依頼してから、もう一度サインインしてください。変更は何も行われていません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+3"/>
+        <location line="+48"/>
+        <location line="+29"/>
+        <location line="+4"/>
+        <location line="+41"/>
+        <source>Back to sign-in</source>
+        <translation>サインインに戻る</translation>
+    </message>
+    <message>
+        <location line="-124"/>
+        <source>Why you cannot enter</source>
+        <translation>サインインできない理由</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What to do</source>
+        <translation>対処方法</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Enter your email address. If an account exists for it, the server emails a reset token you can use to choose a new password.</source>
+        <translation>メールアドレスを入力してください。そのアドレスのアカウントが存在する場合は、新しいパスワードの設定に使うリセットトークンがサーバーからメールで届きます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>C&amp;hallenge token:</source>
+        <translation>チャレンジトークン(&amp;H):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The bot-challenge token your organisation gives you for password recovery.</source>
+        <translation>パスワード回復用に組織から提供されるボット対策のチャレンジトークンです。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Send reset email</source>
+        <translation>リセットメールを送信</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Challenge token</source>
+        <translation>チャレンジトークン</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Send the password reset email</source>
+        <translation>パスワード リセット用のメールを送信</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Check your mail</source>
+        <translation>メールを確認してください</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the email, copy the reset token it contains, then choose “Enter the reset token”. The token works once and expires.</source>
+        <translation>メールを開いて記載されたリセットトークンをコピーし、「リセットトークンを入力」を選択してください。トークンは 1 回だけ使用でき、有効期限があります。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+5"/>
+        <source>Enter the reset token</source>
+        <translation>リセットトークンを入力</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;New password:</source>
+        <translation>新しいパスワード(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repeat it:</source>
+        <translation>もう一度入力(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New password</source>
+        <translation>新しいパスワード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeat the new password</source>
+        <translation>新しいパスワード（確認）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Choose a new password</source>
+        <translation>新しいパスワードの設定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Paste the reset token from the email and choose a new password.</source>
+        <translation>メールに記載されたリセットトークンを貼り付け、新しいパスワードを設定してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reset &amp;token:</source>
+        <translation>リセットトークン(&amp;T):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set new password</source>
+        <translation>新しいパスワードを設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset token</source>
+        <translation>リセットトークン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the new password</source>
+        <translation>新しいパスワードを設定</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Set up your password</source>
+        <translation>パスワードの設定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your account was created for you. Paste the setup id from the welcome email and choose your password.</source>
+        <translation>アカウントは作成済みです。ウェルカムメールに記載されたセットアップ ID を貼り付け、パスワードを設定してください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Setup &amp;id:</source>
+        <translation>セットアップ ID(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set password</source>
+        <translation>パスワードを設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Setup session id</source>
+        <translation>セットアップ セッション ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the password</source>
+        <translation>パスワードを設定</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Signed in</source>
+        <translation>サインインしました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Opening the program…</source>
+        <translation>プログラムを開いています…</translation>
+    </message>
+</context>
+<context>
+    <name>SignInValidation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/validation.py" line="+20"/>
+        <source>Enter your email address.</source>
+        <translation>メールアドレスを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The email address is not valid: it needs a name, an @ and a domain.</source>
+        <translation>メールアドレスが正しくありません。名前、@、ドメインが必要です。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter your password.</source>
+        <translation>パスワードを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter the verification code.</source>
+        <translation>確認コードを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Enter a new password.</source>
+        <translation>新しいパスワードを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new password must have at least %1 characters.</source>
+        <translation>新しいパスワードは %1 文字以上にしてください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Type the new password a second time to confirm it.</source>
+        <translation>確認のため、新しいパスワードをもう一度入力してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The two new passwords do not match.</source>
+        <translation>入力した新しいパスワードが一致しません。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>At least %1 characters.</source>
+        <translation>%1 文字以上。</translation>
+    </message>
+</context>
+<context>
+    <name>SignInWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+287"/>
+        <source>The built-in sandbox accepts the token already filled in.</source>
+        <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Unlock — Portal Admin</source>
+        <translation>ロック解除 — Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign in — Portal Admin</source>
+        <translation>サインイン — Portal Admin</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Demo mailbox…</source>
+        <translation>デモ用メールボックス…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open the demo mailbox</source>
+        <translation>デモ用メールボックスを開く</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sign-in steps</source>
+        <translation>サインインの手順</translation>
+    </message>
+</context>
 </TS>

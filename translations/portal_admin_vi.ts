@@ -2,14 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="vi_VN">
 <context>
-    <name></name>
-    <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99"/>
-        <source>DetailPane</source>
-        <translation>Khung chi tiết</translation>
-    </message>
-</context>
-<context>
     <name>AboutDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/about.py" line="+53"/>
@@ -2255,7 +2247,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18"/>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
         <source>Host</source>
         <translation>Máy chủ</translation>
     </message>
@@ -2496,6 +2488,17 @@
         <location line="+1"/>
         <source>Something unexpected went wrong in the program.</source>
         <translation>Đã xảy ra lỗi không mong muốn trong chương trình.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Error code</source>
+        <extracomment>True for failures the program did not foresee (a bug): shown with their details.</extracomment>
+        <translation>Mã lỗi</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
     </message>
 </context>
 <context>
@@ -3752,7 +3755,7 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+50"/>
         <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
         <translation>Mã cần có từ 2 đến 32 chữ cái, chữ số hoặc dấu gạch dưới, bắt đầu bằng chữ cái.</translation>
     </message>
@@ -3811,7 +3814,7 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>Lỗi</translation>
@@ -5081,7 +5084,17 @@
         <translation>Mã lỗi và mã yêu cầu</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+11"/>
+        <source>Error code</source>
+        <translation>Mã lỗi</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Information</source>
         <translation>Thông tin</translation>
     </message>

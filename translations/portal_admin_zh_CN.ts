@@ -2,14 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
-    <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99"/>
-        <source>DetailPane</source>
-        <translation>详细信息</translation>
-    </message>
-</context>
-<context>
     <name>AboutDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/about.py" line="+53"/>
@@ -52,57 +44,57 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
         <source>Email</source>
-        <translation type="unfinished"></translation>
+        <translation>邮箱</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Portal</source>
-        <translation type="unfinished"></translation>
+        <translation>门户</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Phone</source>
-        <translation type="unfinished">电话</translation>
+        <translation>电话</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Language</source>
-        <translation type="unfinished">语言</translation>
+        <translation>语言</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Time zone</source>
-        <translation type="unfinished">时区</translation>
+        <translation>时区</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Country</source>
-        <translation type="unfinished">国家/地区</translation>
+        <translation>国家/地区</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Created</source>
-        <translation type="unfinished">创建时间</translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Updated</source>
-        <translation type="unfinished">更新时间</translation>
+        <translation>更新时间</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -887,57 +879,57 @@
     <message>
         <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Category</source>
-        <translation type="unfinished">类别</translation>
+        <translation>类别</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Default</source>
-        <translation type="unfinished">默认</translation>
+        <translation>默认</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Delivers via</source>
-        <translation type="unfinished"></translation>
+        <translation>发送方式</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Institution</source>
-        <translation type="unfinished">机构</translation>
+        <translation>机构</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Description</source>
-        <translation type="unfinished">描述</translation>
+        <translation>描述</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Updated</source>
-        <translation type="unfinished">更新时间</translation>
+        <translation>更新时间</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Created</source>
-        <translation type="unfinished">创建时间</translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Active</source>
-        <translation type="unfinished">已启用</translation>
+        <translation>已启用</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -1295,57 +1287,57 @@
     <message>
         <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
         <source>Code</source>
-        <translation type="unfinished">代码</translation>
+        <translation>代码</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Value</source>
-        <translation type="unfinished">值</translation>
+        <translation>值</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Description</source>
-        <translation type="unfinished">描述</translation>
+        <translation>描述</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Display order</source>
-        <translation type="unfinished">显示顺序</translation>
+        <translation>显示顺序</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Enabled</source>
-        <translation type="unfinished">已启用</translation>
+        <translation>已启用</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Updated</source>
-        <translation type="unfinished">更新时间</translation>
+        <translation>更新时间</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Created</source>
-        <translation type="unfinished">创建时间</translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Icon</source>
-        <translation type="unfinished"></translation>
+        <translation>图标</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -1914,57 +1906,57 @@
         <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
-        <translation type="unfinished">代码</translation>
+        <translation>代码</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Value</source>
-        <translation type="unfinished">值</translation>
+        <translation>值</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>标签</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Description</source>
-        <translation type="unfinished">描述</translation>
+        <translation>描述</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Alpha-2</source>
-        <translation type="unfinished"></translation>
+        <translation>二位字母代码</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Alpha-3</source>
-        <translation type="unfinished"></translation>
+        <translation>三位字母代码</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Numeric code</source>
-        <translation type="unfinished"></translation>
+        <translation>数字代码</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Phone code</source>
-        <translation type="unfinished"></translation>
+        <translation>国际区号</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Zone id</source>
-        <translation type="unfinished"></translation>
+        <translation>时区 ID</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>UTC offset</source>
-        <translation type="unfinished"></translation>
+        <translation>UTC 偏移</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>ISO code</source>
-        <translation type="unfinished"></translation>
+        <translation>ISO 代码</translation>
     </message>
 </context>
 <context>
@@ -2211,7 +2203,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18"/>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
@@ -2453,6 +2445,17 @@
         <source>Something unexpected went wrong in the program.</source>
         <translation>程序发生意外错误。</translation>
     </message>
+    <message>
+        <location line="+26"/>
+        <source>Error code</source>
+        <extracomment>True for failures the program did not foresee (a bug): shown with their details.</extracomment>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -2533,52 +2536,52 @@
     <message>
         <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
         <source>Invitee email</source>
-        <translation type="unfinished">受邀人邮箱</translation>
+        <translation>受邀人邮箱</translation>
     </message>
     <message>
         <location line="+7"/>
         <location line="+57"/>
         <source>Inviter</source>
-        <translation type="unfinished"></translation>
+        <translation>邀请人</translation>
     </message>
     <message>
         <location line="-50"/>
         <location line="+57"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="-50"/>
         <location line="+72"/>
         <source>Message</source>
-        <translation type="unfinished">消息</translation>
+        <translation>附言</translation>
     </message>
     <message>
         <location line="-65"/>
         <location line="+50"/>
         <source>Expires</source>
-        <translation type="unfinished"></translation>
+        <translation>过期时间</translation>
     </message>
     <message>
         <location line="-42"/>
         <location line="+63"/>
         <source>Created</source>
-        <translation type="unfinished">创建时间</translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <location line="-55"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区</translation>
     </message>
     <message>
         <location line="+29"/>
         <source>Can be accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>能否接受</translation>
     </message>
 </context>
 <context>
@@ -3699,14 +3702,14 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+26"/>
         <source>%1 is required.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1为必填项。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 is longer than %2 characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1超过 %2 个字符。</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -3716,27 +3719,27 @@
     <message>
         <location line="+18"/>
         <source>%1 must be an http or https address.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1必须是 http 或 https 网址。</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>%1 is not valid JSON (line %2, column %3).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不是有效的 JSON（第 %2 行，第 %3 列）。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 must be a JSON object {…}.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1必须是 JSON 对象 {…}。</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>%1 is not a host name.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不是有效的主机名。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 is not an email address.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不是有效的邮箱地址。</translation>
     </message>
 </context>
 <context>
@@ -3756,7 +3759,7 @@
         <translation>无法加载选项列表</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>错误</translation>
@@ -3886,27 +3889,27 @@
     <message>
         <location line="+21"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Created</source>
-        <translation type="unfinished">创建时间</translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Institution</source>
-        <translation type="unfinished">机构</translation>
+        <translation>机构</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
@@ -4268,72 +4271,72 @@
         <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>邮箱</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished"></translation>
+        <translation>门户</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Account id</source>
-        <translation type="unfinished">账号 ID</translation>
+        <translation>账号 ID</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Phone</source>
-        <translation type="unfinished">电话</translation>
+        <translation>电话</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution id</source>
-        <translation type="unfinished">机构 ID</translation>
+        <translation>机构 ID</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Language</source>
-        <translation type="unfinished">语言</translation>
+        <translation>语言</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Time zone</source>
-        <translation type="unfinished">时区</translation>
+        <translation>时区</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Country</source>
-        <translation type="unfinished">国家/地区</translation>
+        <translation>国家/地区</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Workspaces</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Roles</source>
-        <translation type="unfinished">角色</translation>
+        <translation>角色</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>MFA methods</source>
-        <translation type="unfinished"></translation>
+        <translation>多因素认证方式</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Permission codes</source>
-        <translation type="unfinished">权限代码</translation>
+        <translation>权限代码</translation>
     </message>
 </context>
 <context>
@@ -4457,37 +4460,37 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+25"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Members</source>
-        <translation type="unfinished"></translation>
+        <translation>成员数</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Permissions</source>
-        <translation type="unfinished"></translation>
+        <translation>权限数</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Description</source>
-        <translation type="unfinished">描述</translation>
+        <translation>描述</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Updated</source>
-        <translation type="unfinished">更新时间</translation>
+        <translation>更新时间</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -5008,6 +5011,16 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>请稍候</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>Error code</source>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
     </message>
 </context>
 <context>

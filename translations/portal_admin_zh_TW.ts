@@ -2,14 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_TW">
 <context>
-    <name></name>
-    <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+99"/>
-        <source>DetailPane</source>
-        <translation>詳細資料</translation>
-    </message>
-</context>
-<context>
     <name>AboutDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/about.py" line="+53"/>
@@ -52,57 +44,57 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
         <source>Email</source>
-        <translation type="unfinished"></translation>
+        <translation>電子郵件</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Name</source>
-        <translation type="unfinished">名稱</translation>
+        <translation>名稱</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Portal</source>
-        <translation type="unfinished"></translation>
+        <translation>入口網站</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Phone</source>
-        <translation type="unfinished">電話</translation>
+        <translation>電話</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Language</source>
-        <translation type="unfinished">語言</translation>
+        <translation>語言</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Time zone</source>
-        <translation type="unfinished">時區</translation>
+        <translation>時區</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Country</source>
-        <translation type="unfinished">國家/地區</translation>
+        <translation>國家/地區</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Created</source>
-        <translation type="unfinished">建立時間</translation>
+        <translation>建立時間</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Updated</source>
-        <translation type="unfinished">更新時間</translation>
+        <translation>更新時間</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -887,57 +879,57 @@
     <message>
         <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
         <source>Name</source>
-        <translation type="unfinished">名稱</translation>
+        <translation>名稱</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Category</source>
-        <translation type="unfinished">類別</translation>
+        <translation>類別</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Default</source>
-        <translation type="unfinished">預設</translation>
+        <translation>預設</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Delivers via</source>
-        <translation type="unfinished"></translation>
+        <translation>傳送方式</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Institution</source>
-        <translation type="unfinished">機構</translation>
+        <translation>機構</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Description</source>
-        <translation type="unfinished">說明</translation>
+        <translation>說明</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Updated</source>
-        <translation type="unfinished">更新時間</translation>
+        <translation>更新時間</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Created</source>
-        <translation type="unfinished">建立時間</translation>
+        <translation>建立時間</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Active</source>
-        <translation type="unfinished">已啟用</translation>
+        <translation>已啟用</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -1295,57 +1287,57 @@
     <message>
         <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
         <source>Code</source>
-        <translation type="unfinished">代碼</translation>
+        <translation>代碼</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Value</source>
-        <translation type="unfinished">值</translation>
+        <translation>值</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Name</source>
-        <translation type="unfinished">名稱</translation>
+        <translation>名稱</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Description</source>
-        <translation type="unfinished">說明</translation>
+        <translation>說明</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Display order</source>
-        <translation type="unfinished">顯示順序</translation>
+        <translation>顯示順序</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Enabled</source>
-        <translation type="unfinished">已啟用</translation>
+        <translation>已啟用</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Updated</source>
-        <translation type="unfinished">更新時間</translation>
+        <translation>更新時間</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Created</source>
-        <translation type="unfinished">建立時間</translation>
+        <translation>建立時間</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Icon</source>
-        <translation type="unfinished"></translation>
+        <translation>圖示</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -1914,57 +1906,57 @@
         <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
-        <translation type="unfinished">代碼</translation>
+        <translation>代碼</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Value</source>
-        <translation type="unfinished">值</translation>
+        <translation>值</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Label</source>
-        <translation type="unfinished"></translation>
+        <translation>標籤</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Description</source>
-        <translation type="unfinished">說明</translation>
+        <translation>說明</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Alpha-2</source>
-        <translation type="unfinished"></translation>
+        <translation>二位字母代碼</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Alpha-3</source>
-        <translation type="unfinished"></translation>
+        <translation>三位字母代碼</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Numeric code</source>
-        <translation type="unfinished"></translation>
+        <translation>數字代碼</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Phone code</source>
-        <translation type="unfinished"></translation>
+        <translation>電話國碼</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Zone id</source>
-        <translation type="unfinished"></translation>
+        <translation>時區 ID</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>UTC offset</source>
-        <translation type="unfinished"></translation>
+        <translation>UTC 時差</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>ISO code</source>
-        <translation type="unfinished"></translation>
+        <translation>ISO 代碼</translation>
     </message>
 </context>
 <context>
@@ -2211,7 +2203,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="-18"/>
+        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
         <source>Host</source>
         <translation>主機</translation>
     </message>
@@ -2453,6 +2445,17 @@
         <source>Something unexpected went wrong in the program.</source>
         <translation>程式發生未預期的錯誤。</translation>
     </message>
+    <message>
+        <location line="+26"/>
+        <source>Error code</source>
+        <extracomment>True for failures the program did not foresee (a bug): shown with their details.</extracomment>
+        <translation>錯誤代碼</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -2533,52 +2536,52 @@
     <message>
         <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
         <source>Invitee email</source>
-        <translation type="unfinished">受邀者電子郵件</translation>
+        <translation>受邀者電子郵件</translation>
     </message>
     <message>
         <location line="+7"/>
         <location line="+57"/>
         <source>Inviter</source>
-        <translation type="unfinished"></translation>
+        <translation>邀請者</translation>
     </message>
     <message>
         <location line="-50"/>
         <location line="+57"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="-50"/>
         <location line="+72"/>
         <source>Message</source>
-        <translation type="unfinished">訊息</translation>
+        <translation>訊息</translation>
     </message>
     <message>
         <location line="-65"/>
         <location line="+50"/>
         <source>Expires</source>
-        <translation type="unfinished"></translation>
+        <translation>到期時間</translation>
     </message>
     <message>
         <location line="-42"/>
         <location line="+63"/>
         <source>Created</source>
-        <translation type="unfinished">建立時間</translation>
+        <translation>建立時間</translation>
     </message>
     <message>
         <location line="-55"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>工作區</translation>
     </message>
     <message>
         <location line="+29"/>
         <source>Can be accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>可否接受</translation>
     </message>
 </context>
 <context>
@@ -3699,14 +3702,14 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+26"/>
         <source>%1 is required.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1為必填。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 is longer than %2 characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1超過 %2 個字元。</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -3716,27 +3719,27 @@
     <message>
         <location line="+18"/>
         <source>%1 must be an http or https address.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1必須是 http 或 https 網址。</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>%1 is not valid JSON (line %2, column %3).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不是有效的 JSON（第 %2 行，第 %3 欄）。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 must be a JSON object {…}.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1必須是 JSON 物件 {…}。</translation>
     </message>
     <message>
         <location line="+14"/>
         <source>%1 is not a host name.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不是有效的主機名稱。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 is not an email address.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不是有效的電子郵件地址。</translation>
     </message>
 </context>
 <context>
@@ -3756,7 +3759,7 @@
         <translation>無法載入選項清單</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+99"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>錯誤</translation>
@@ -3886,27 +3889,27 @@
     <message>
         <location line="+21"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>類型</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Created</source>
-        <translation type="unfinished">建立時間</translation>
+        <translation>建立時間</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Institution</source>
-        <translation type="unfinished">機構</translation>
+        <translation>機構</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
@@ -4268,72 +4271,72 @@
         <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>電子郵件</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Name</source>
-        <translation type="unfinished">名稱</translation>
+        <translation>名稱</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished"></translation>
+        <translation>入口網站</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Account id</source>
-        <translation type="unfinished">帳號 ID</translation>
+        <translation>帳號 ID</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Phone</source>
-        <translation type="unfinished">電話</translation>
+        <translation>電話</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution id</source>
-        <translation type="unfinished">機構 ID</translation>
+        <translation>機構 ID</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Language</source>
-        <translation type="unfinished">語言</translation>
+        <translation>語言</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Time zone</source>
-        <translation type="unfinished">時區</translation>
+        <translation>時區</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Country</source>
-        <translation type="unfinished">國家/地區</translation>
+        <translation>國家/地區</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Workspaces</source>
-        <translation type="unfinished"></translation>
+        <translation>工作區</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Roles</source>
-        <translation type="unfinished">角色</translation>
+        <translation>角色</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>MFA methods</source>
-        <translation type="unfinished"></translation>
+        <translation>多重要素驗證方式</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Permission codes</source>
-        <translation type="unfinished">權限代碼</translation>
+        <translation>權限代碼</translation>
     </message>
 </context>
 <context>
@@ -4457,37 +4460,37 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+25"/>
         <source>Name</source>
-        <translation type="unfinished">名稱</translation>
+        <translation>名稱</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>類型</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Members</source>
-        <translation type="unfinished"></translation>
+        <translation>成員數</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Permissions</source>
-        <translation type="unfinished"></translation>
+        <translation>權限數</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Description</source>
-        <translation type="unfinished">說明</translation>
+        <translation>說明</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Updated</source>
-        <translation type="unfinished">更新時間</translation>
+        <translation>更新時間</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Id</source>
-        <translation type="unfinished">ID</translation>
+        <translation>ID</translation>
     </message>
 </context>
 <context>
@@ -5008,6 +5011,16 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>請稍候</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>Error code</source>
+        <translation>錯誤代碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
     </message>
 </context>
 <context>

@@ -68,13 +68,13 @@ class ErrorInfo:
         if self.message and self.message != self.summary:
             lines.append(self.message)
         if self.code:
-            lines.append(f"{QCoreApplication.translate('ErrorInfo', 'Error code')}: {self.code}")
+            error_code = QCoreApplication.translate("ErrorInfo", "Error code")
+            lines.append(f"{error_code}: {self.code}")
         if self.http_status:
             lines.append(f"HTTP {self.http_status}")
         if self.request_id:
-            lines.append(
-                f"{QCoreApplication.translate('ErrorInfo', 'Request id')}: {self.request_id}"
-            )
+            request_id = QCoreApplication.translate("ErrorInfo", "Request id")
+            lines.append(f"{request_id}: {self.request_id}")
         if self.details:
             lines.append(self.details)
         return "\n".join(lines)

@@ -141,11 +141,11 @@ class ErrorPanel(QFrame):
         self.message.setVisible(show_message)
         parts = []
         if info.code:
-            parts.append(f"{QCoreApplication.translate('SignInForms', 'Error code')}: {info.code}")
+            error_code = QCoreApplication.translate("SignInForms", "Error code")
+            parts.append(f"{error_code}: {info.code}")
         if info.request_id:
-            parts.append(
-                f"{QCoreApplication.translate('SignInForms', 'Request id')}: {info.request_id}"
-            )
+            request_id = QCoreApplication.translate("SignInForms", "Request id")
+            parts.append(f"{request_id}: {info.request_id}")
         self.details.setText("   ".join(parts))
         self.details.setVisible(bool(parts))
         self.copy_button.setVisible(bool(parts) or show_message)

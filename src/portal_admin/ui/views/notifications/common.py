@@ -31,11 +31,6 @@ def async_slot(*types: type) -> Callable[[F], F]:
     return cast(Callable[[F], F], asyncSlot(*types))
 
 
-def tr(context: str, text: str) -> str:
-    """Translate ``text`` in ``context``."""
-    return QCoreApplication.translate(context, text)
-
-
 def fmt_time(value: object) -> str:
     """A timestamp in local time, minutes precision (empty for None)."""
     if isinstance(value, datetime):

@@ -10,7 +10,6 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ...text import QT_TRANSLATE_NOOP
-from .common import tr
 from .secrets import is_secret, without_secrets
 
 Row = tuple[str, str]
@@ -96,7 +95,7 @@ _KEY_LABELS = {
 
 def _key_label(key: str) -> str:
     known = _KEY_LABELS.get(key)
-    return tr("DetailPane", known) if known else key
+    return QCoreApplication.translate("DetailPane", known) if known else key
 
 
 def settings_rows(config: Any, prefix: str = "") -> list[Row]:

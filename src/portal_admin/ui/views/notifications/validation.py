@@ -12,7 +12,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from ...text import QT_TRANSLATE_NOOP, fill
-from .common import tr
 
 MAX_NAME = 100
 MAX_DESCRIPTION = 500
@@ -29,7 +28,7 @@ _TOO_LONG = QT_TRANSLATE_NOOP("NotificationChecks", "%1 is longer than %2 charac
 
 
 def _fill(template: str, *args: object) -> str:
-    return fill(tr(_C, template), *args)
+    return fill(QCoreApplication.translate(_C, template), *args)
 
 
 def required(label: str, value: str, limit: int) -> list[str]:
