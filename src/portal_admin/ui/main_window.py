@@ -98,11 +98,15 @@ class LockOverlay(QWidget):
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.button = QPushButton(self)
         self.button.clicked.connect(self.unlockRequested)
-        self.message.setMinimumWidth(420)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(60, 12, 60, 12)
         layout.addStretch(1)
-        for w in (self.icon, self.title, self.message, self.button):
-            layout.addWidget(w, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.title, 0, Qt.AlignmentFlag.AlignHCenter)
+        # No alignment flag: the layout then sizes the wrapped message by its height for the
+        # width, so a translation that needs two lines gets them (the label centres its text).
+        layout.addWidget(self.message)
+        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(2)
         self.retranslateUi()
 
@@ -219,6 +223,11 @@ class MainWindow(QMainWindow):
         if self._specs:
             self.show_panel(self._specs[0].id)
 
+    def _fit_navigation(self) -> None:
+        """Wide enough for the longest panel title in the current language, never truncated."""
+        titles = self.nav.sizeHintForColumn(0) if self.nav.count() else 0
+        self.nav.setMinimumWidth(max(160, titles + 2 * self.nav.frameWidth() + 12))
+
     def _operations_busy(self, busy: bool) -> None:
         self.set_busy("operations", busy)
 
@@ -255,8 +264,7 @@ class MainWindow(QMainWindow):
         self.body = QSplitter(Qt.Orientation.Horizontal, self)
         self.nav = QListWidget(self.body)
         self.nav.setObjectName("navigation")
-        self.nav.setMinimumWidth(160)
-        self.nav.setMaximumWidth(260)
+        self.nav.setMaximumWidth(320)
         self.stack = QStackedWidget(self.body)
         self.placeholder = QLabel(self.stack)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -638,6 +646,7 @@ class MainWindow(QMainWindow):
             if i < len(self.panel_actions):
                 self.panel_actions[i].setText(spec.display_title())
         self.nav.setAccessibleName(QCoreApplication.translate("MainWindow", "Panels"))
+        self._fit_navigation()
         self.stack.setAccessibleName(QCoreApplication.translate("MainWindow", "Panel"))
         self.placeholder.setText(
             QCoreApplication.translate("MainWindow", "Choose a panel on the left.")

@@ -53,6 +53,7 @@ class ChannelsPanel(RecordPanel):
         self.institution_filter = QLineEdit(self)
         self.institution_filter.setObjectName("institutionFilter")
         self.institution_filter.setClearButtonEnabled(True)
+        self.institution_filter.setMinimumWidth(150)  # an id, and a placeholder in any language
         self.category_filter = QComboBox(self)
         self.category_filter.setObjectName("channelCategoryFilter")
         self.status_filter = QComboBox(self)
