@@ -88,7 +88,7 @@ def make_deb(bundle: Path, work: Path, ver: str) -> Path:
     apps.mkdir(parents=True)
     icons.mkdir(parents=True)
     shutil.copy(linux / "portal-admin.desktop", apps)
-    shutil.copy(linux / "portal-admin.svg", icons)
+    shutil.copy(ROOT / "resources" / "icons" / "portal-admin.svg", icons)
     installed_kb = int(size_mb(stage) * 1024)
     (stage / "DEBIAN").mkdir()
     (stage / "DEBIAN" / "control").write_text(
