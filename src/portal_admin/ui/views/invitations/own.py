@@ -8,6 +8,7 @@ import asyncio
 import logging
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -47,8 +48,9 @@ class OwnInvitationsWidget(TaskPanel):
         self.statuses.setObjectName("ownStatusFilter")
         self.statuses.setFlow(QListView.Flow.LeftToRight)
         self.statuses.setWrapping(True)
+        self.statuses.setResizeMode(QListView.ResizeMode.Adjust)  # re-wrap when resized
         self.statuses.setSpacing(2)
-        self.statuses.setFixedHeight(34)
+        self.statuses.setFixedHeight(34)  # one row; _fit_statuses() adds rows as needed
         self.statuses.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.statuses_label = QLabel(self)
         self.statuses_label.setBuddy(self.statuses)
@@ -125,6 +127,23 @@ class OwnInvitationsWidget(TaskPanel):
                 item.setSizeHint(QSize(item.sizeHint().width(), 24))
         finally:
             self.statuses.blockSignals(False)
+        self._fit_statuses()
+
+    def _fit_statuses(self) -> None:
+        """As many rows as the checkboxes need at this width (labels are never cut)."""
+        view = self.statuses
+        width = max(view.viewport().width(), 1)
+        rows, used = 1, 0
+        for i in range(view.count()):
+            item_width = view.sizeHintForIndex(view.model().index(i, 0)).width() + 2 * 2
+            if used and used + item_width > width:
+                rows, used = rows + 1, 0
+            used += item_width
+        view.setFixedHeight(rows * (24 + 2 * 2) + 2 * view.frameWidth() + 2)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_statuses()
 
     def set_checked(self, codes: list[str]) -> None:
         """Check exactly ``codes`` (then the list is fetched again)."""
