@@ -178,7 +178,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     from .ui_session import peak_rss_kib
 
-    _app, transport = sandbox_transport(args.db, args.accounts, fixes=args.fixes)
+    _app, transport = sandbox_transport(args.db, args.accounts)
     client = await signed_in_client(transport)
     context = panel_context(client)
     sent: list[Any] = []
@@ -200,10 +200,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         window, table, kind = build_window(context)
         await rows_painted(table)
         first_page.append(time.perf_counter() - start)
-        if args.fixes and i == args.builds - 1:  # as the program would: once, when shown
-            from ..fixes import freeze_gc
+        if i == args.builds - 1:  # as the program does, once, when the main window is shown
+            from portal_admin.ui.collector import keep_out_of_full_collections
 
-            freeze_gc()
+            keep_out_of_full_collections()
         if i < args.builds - 1:  # one window at a time, as the program has
             window.close()
             window.deleteLater()
@@ -273,7 +273,6 @@ def main() -> None:
     parser.add_argument("--builds", type=int, default=3)
     parser.add_argument("--scroll-to", type=int, default=10_000)
     parser.add_argument("--profile", type=Path, help="write pyinstrument profiles here")
-    parser.add_argument("--fixes", action="store_true", help="with bench/patches applied")
     args = parser.parse_args()
     _qapp, loop = qt_loop()
     with loop:

@@ -30,17 +30,10 @@ def qt_loop() -> tuple[Any, asyncio.AbstractEventLoop]:
     return qapp, loop
 
 
-def sandbox_transport(
-    db: Path, accounts: int, *, fixes: bool = False
-) -> tuple[Any, httpx.AsyncBaseTransport]:
-    """The built-in sandbox's app on ``db`` and its in-process transport (as the UI builds it);
-    ``fixes``: with the proposed patches (``bench.fixes``) applied at run time."""
+def sandbox_transport(db: Path, accounts: int) -> tuple[Any, httpx.AsyncBaseTransport]:
+    """The built-in sandbox's app on ``db`` and its in-process transport (as the UI builds it)."""
     from portal_admin.ui.session.sandbox_factory import create_sandbox_app, transport_for_app
 
-    if fixes:
-        from ..fixes import apply_sandbox_fixes
-
-        apply_sandbox_fixes()
     app = create_sandbox_app(str(db), seed_accounts=accounts, test_clock=True)
     return app, transport_for_app(app)
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SecretStr
+from pydantic import ValidationError as PydanticValidationError
 from pydantic.alias_generators import to_camel
 
 from portal_admin.protocol import enums
@@ -45,20 +46,69 @@ class EnumItem(Record):
         return self.label or self.code
 
 
+def _timestamp(raw: Any) -> Any:
+    """An ISO 8601 text parsed by the standard library, whose UTC zone is one shared object
+    (the default parser gives each timestamp its own zone object, two per loaded account, each
+    tracked by the garbage collector); anything else is left to the default validation."""
+    if isinstance(raw, str):
+        try:
+            return datetime.fromisoformat(raw)
+        except ValueError:
+            return raw
+    return raw
+
+
+#: A timestamp of a record (ISO 8601 on the wire).
+Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
+
+
+#: Enum items already built, by their fields: a page of 100 accounts carries the same few
+#: status and portal items over and over, and records are frozen, so one shared instance per
+#: distinct item saves validating it again and keeps thousands of loaded rows light for
+#: memory and for the garbage collector (docs/performance.md).
+_SHARED_ITEMS: dict[tuple[Any, ...], EnumItem] = {}
+_SHARED_ITEMS_MAX = 4096
+_ITEM_FIELDS = frozenset({"code", "value", "label", "description"})
+
+
+def shared_item(raw: dict[str, Any]) -> Any:
+    """The shared :class:`EnumItem` for ``raw``; ``raw`` itself when it holds other fields
+    or is not a valid item (its own validation then keeps or reports them)."""
+    if not raw.keys() <= _ITEM_FIELDS:
+        return raw
+    key = (raw.get("code"), raw.get("value"), raw.get("label"), raw.get("description"))
+    try:
+        item = _SHARED_ITEMS.get(key)
+    except TypeError:  # a value that cannot be a key is not a valid item either
+        return raw
+    if item is not None:
+        return item
+    try:
+        item = EnumItem.model_validate(raw)
+    except PydanticValidationError:
+        return raw
+    if len(_SHARED_ITEMS) >= _SHARED_ITEMS_MAX:
+        _SHARED_ITEMS.clear()
+    _SHARED_ITEMS[key] = item
+    return item
+
+
 def _enum_item(listing: EnumListing | None) -> Callable[[Any], Any]:
     def convert(raw: Any) -> Any:
-        if isinstance(raw, EnumItem | dict) or raw is None:
+        if isinstance(raw, EnumItem) or raw is None:
             return raw
+        if isinstance(raw, dict):
+            return shared_item(raw)
         if isinstance(raw, bool):
             return raw
         if isinstance(raw, int):
             code = listing.code_of(raw) if listing else None
-            return {"code": code or str(raw), "value": raw}
+            return shared_item({"code": code or str(raw), "value": raw})
         if isinstance(raw, str):
             if raw.strip().isdigit():
                 return convert(int(raw))
             known = listing.by_code(raw) if listing else None
-            return {"code": raw, "value": known.value if known else None}
+            return shared_item({"code": raw, "value": known.value if known else None})
         return raw
 
     return convert
@@ -99,8 +149,8 @@ class Account(Record):
     account_remark: str | None = None
     account_portal: PortalType | None = None
     account_status: AccountStatus | None = None
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
     default_language: str | None = None
     default_timezone: str | None = None
     default_country: str | None = None
@@ -130,7 +180,7 @@ class MfaSetting(Record):
     mfa_method: MfaMethod
     is_enabled: bool = False
     is_primary: bool = False
-    verified_at: datetime | None = None
+    verified_at: Timestamp | None = None
 
 
 class BackupCodeSummary(Record):
@@ -144,7 +194,7 @@ class BackupCodes(BackupCodeSummary):
     """A freshly generated set of backup codes: show them once (kept out of repr)."""
 
     codes: list[str] = Field(default_factory=list, repr=False)
-    generated_at: datetime | None = None
+    generated_at: Timestamp | None = None
 
 
 class SessionInfo(Record):
@@ -153,8 +203,8 @@ class SessionInfo(Record):
     session_id: str
     client_ip: str | None = None
     user_agent: str | None = None
-    login_time: datetime | None = None
-    last_activity_time: datetime | None = None
+    login_time: Timestamp | None = None
+    last_activity_time: Timestamp | None = None
     is_current: bool = False
 
 
@@ -164,8 +214,8 @@ class SessionConfig(Record):
     account_biz_id: str | None = None
     sso_enabled: bool = False
     max_sessions: int | None = None
-    password_changed_at: datetime | None = None
-    last_login_at: datetime | None = None
+    password_changed_at: Timestamp | None = None
+    last_login_at: Timestamp | None = None
     last_login_ip: str | None = None
 
 
@@ -173,7 +223,7 @@ class LoginHistoryItem(Record):
     """One sign-in attempt."""
 
     biz_id: str | None = None
-    login_time: datetime | None = None
+    login_time: Timestamp | None = None
     client_ip: str | None = None
     user_agent: str | None = None
     login_result: LoginResult | None = None
@@ -200,9 +250,9 @@ class Invitation(Record):
     invitee_account_name: str | None = None
     invitation_status: InvitationStatus | None = None
     message: str | None = None
-    expires_at: datetime | None = None
-    accepted_at: datetime | None = None
-    created_at: datetime | None = None
+    expires_at: Timestamp | None = None
+    accepted_at: Timestamp | None = None
+    created_at: Timestamp | None = None
     can_accept: bool | None = None
 
 
@@ -215,8 +265,8 @@ class Role(Record):
     role_type: RoleType | None = None
     description: str | None = None
     permission_codes: list[str] = Field(default_factory=list)
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
 
 
 class ChannelType(Record):
@@ -231,8 +281,8 @@ class ChannelType(Record):
     display_order: int | None = None
     icon_url: str | None = None
     extra_config: Any = None
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
     enabled: bool | None = None
 
 
@@ -249,8 +299,8 @@ class Channel(Record):
     description: str | None = None
     #: Settings; secrets arrive masked (``********``) and may be sent back masked to keep them.
     config: dict[str, Any] | None = None
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
 
 
 class MailServerCheck(Record):
@@ -262,7 +312,7 @@ class MailServerCheck(Record):
     port: int | None = None
     security: str | None = None
     message: str | None = None
-    checked_at: datetime | None = None
+    checked_at: Timestamp | None = None
 
 
 class Portal(Record):
@@ -274,8 +324,8 @@ class Portal(Record):
     domain: str | None = None
     portal_status: PortalStatus | None = None
     remark: str | None = None
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
 
 
 class PasswordInitResult(Record):

@@ -41,6 +41,16 @@ RawValueRole = Qt.ItemDataRole.UserRole + 2
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_ROW = int(RowRole)
+_RAW = int(RawValueRole)
+_ROW_FLAGS = (
+    Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+)
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+
 
 def default_format(value: object) -> str:
     """Text for a cell value (None shows as empty)."""
@@ -113,6 +123,7 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     ) -> None:
         super().__init__(parent)
         self.columns: tuple[Column[T], ...] = tuple(columns)
+        self._alignments = tuple(int(c.alignment.value) for c in self.columns)
         self._fetch = fetch
         self._page_size = page_size
         self._sort: SortSpec = []
@@ -180,19 +191,20 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.columns)
 
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self._rows):
+    def data(self, index: AnyIndex, role: int = _DISPLAY) -> Any:
+        # Called for every role of every visible cell on each paint: plain int roles, no enum
+        # look-ups (docs/performance.md, "Browsing").
+        number = index.row()
+        if not 0 <= number < len(self._rows):
             return None
-        row = self._rows[index.row()]
-        column = self.columns[index.column()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return column.text(row)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(column.alignment.value)
-        if role == RowRole:
-            return row
-        if role == RawValueRole:
-            return column.value(row)
+        if role in (_DISPLAY, _TOOLTIP):
+            return self.columns[index.column()].text(self._rows[number])
+        if role == _ALIGNMENT:
+            return self._alignments[index.column()]
+        if role == _ROW:
+            return self._rows[number]
+        if role == _RAW:
+            return self.columns[index.column()].value(self._rows[number])
         return None
 
     def headerData(
@@ -208,13 +220,7 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         return None
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
+        return _ROW_FLAGS if index.isValid() else _NO_FLAGS
 
     def canFetchMore(self, parent: AnyIndex) -> bool:
         if parent.isValid() or self.loading or self._state is ListState.ERROR:
