@@ -2,6 +2,9 @@
 
 Set before anything imports Qt or platformdirs, so that no test reads or writes the real
 user's configuration, data, cache or logs.
+
+``tests/`` has no ``__init__.py``: pytest puts it on ``sys.path`` when it loads this file, so
+every suite can ``import support`` (``tests/support/``, the helpers several suites share).
 """
 
 from __future__ import annotations

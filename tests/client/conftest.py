@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient, RetryPolicy
+from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from support.portal import FAST_RETRY
 
 from .fake_server import ADMIN, CODE, PASSWORD, FakePortal
-
-FAST_RETRY = RetryPolicy(attempts=3, wait_initial=0.0, wait_max=0.0, wait_jitter=0.0)
 
 ClientFactory = Callable[..., PortalClient]
 

@@ -14,17 +14,15 @@ from typing import Any
 import httpx
 import pytest
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient, RetryPolicy
+from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from support import accounts
+from support.portal import FAST_RETRY
 
-ADMIN = "admin@sandbox.test"
-ADMIN_PASSWORD = "Sandbox-Admin-2026!"
-AUDITOR = "auditor@sandbox.test"
-AUDITOR_PASSWORD = "Sandbox-Audit-2026!"
-APPROVAL = "approval@sandbox.test"
-APPROVAL_PASSWORD = "Sandbox-Approval-2026!"
-NEWUSER = "newuser@sandbox.test"
-
-FAST_RETRY = RetryPolicy(attempts=3, wait_initial=0.0, wait_max=0.0, wait_jitter=0.0)
+#: This suite names each demo account by its address.
+ADMIN, ADMIN_PASSWORD = accounts.ADMIN
+AUDITOR, AUDITOR_PASSWORD = accounts.AUDITOR
+APPROVAL, APPROVAL_PASSWORD = accounts.APPROVAL
+NEWUSER = accounts.NEWUSER
 
 
 def sandbox_available() -> bool:
@@ -57,35 +55,6 @@ def in_process_client(app: Any, **overrides: Any) -> PortalClient:
         transport=httpx.ASGITransport(app=app),
         token_store=store,
     )
-
-
-async def sandbox_data(client: PortalClient, path: str, **params: str) -> Any:
-    """``data`` of a sandbox-only endpoint."""
-    response = await client.http.get(path, params=params)
-    response.raise_for_status()
-    return response.json()["data"]
-
-
-async def latest_mail(client: PortalClient, to: str) -> dict[str, Any]:
-    mails = await sandbox_data(client, "/sandbox/mailbox", to=to)
-    assert mails, f"no mail for {to}"
-    return dict(mails[0])
-
-
-async def sign_in(
-    client: PortalClient,
-    email: str = ADMIN,
-    password: str = ADMIN_PASSWORD,
-    method: str = "EMAIL",
-) -> None:
-    """The whole sign-in sequence, the code read from the mailbox or the TOTP endpoint."""
-    await client.auth.start(email, password)
-    if method == "EMAIL":
-        await client.auth.send_code("EMAIL")
-        code = (await latest_mail(client, email))["code"]
-    else:
-        code = (await sandbox_data(client, "/sandbox/totp", email=email))["code"]
-    await client.auth.complete(method, code)
 
 
 async def advance_clock(client: PortalClient, seconds: float) -> None:

@@ -15,13 +15,13 @@ from portal_admin.client import (
     ReadOnlyError,
     RequestStarted,
 )
+from support.portal import latest_mail, sign_in
 
 from .sandbox_support import (
     ADMIN,
     ADMIN_PASSWORD,
     ServedSandbox,
     advance_clock,
-    latest_mail,
     options,
     requires_sandbox,
 )
@@ -44,15 +44,8 @@ async def http_client(served: ServedSandbox) -> AsyncIterator[PortalClient]:
         yield client
 
 
-async def _sign_in(client: PortalClient) -> None:
-    await client.auth.start(ADMIN, ADMIN_PASSWORD)
-    await client.auth.send_code("EMAIL")
-    code = (await latest_mail(client, ADMIN))["code"]
-    await client.auth.complete("EMAIL", code)
-
-
 async def test_sign_in_and_list_accounts(http_client: PortalClient) -> None:
-    await _sign_in(http_client)
+    await sign_in(http_client)
     page = await http_client.accounts.query(size=10)
     assert len(page.items) == 10 and page.total_items >= 40
     assert (await http_client.auth.profile()).account_email == ADMIN
@@ -65,7 +58,7 @@ async def test_sign_in_and_list_accounts(http_client: PortalClient) -> None:
 
 
 async def test_concurrent_refresh_over_http(http_client: PortalClient) -> None:
-    await _sign_in(http_client)
+    await sign_in(http_client)
     await advance_clock(http_client, 3700)
     refreshes: list[RequestStarted] = []
     http_client.events.subscribe(
@@ -85,7 +78,7 @@ async def test_read_only_over_http(served: ServedSandbox) -> None:
     async with PortalClient(
         served.base_url, options(read_only=True), token_store=MemoryTokenStore()
     ) as client:
-        await _sign_in(client)
+        await sign_in(client)
         sent: list[object] = []
         client.events.subscribe(sent.append, RequestStarted)
         with pytest.raises(ReadOnlyError):

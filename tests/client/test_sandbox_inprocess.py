@@ -26,6 +26,7 @@ from portal_admin.client import (
 )
 from portal_admin.client.records import EnumItem
 from portal_admin.protocol import secure_channel as sc
+from support.portal import latest_mail, sign_in
 
 from .sandbox_support import (
     ADMIN,
@@ -37,9 +38,7 @@ from .sandbox_support import (
     NEWUSER,
     advance_clock,
     in_process_client,
-    latest_mail,
     requires_sandbox,
-    sign_in,
 )
 
 pytestmark = requires_sandbox

@@ -183,19 +183,9 @@ class SandboxProcess:
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
         """Send ``sig`` and wait; the exit status (killed and -9 if it does not stop)."""
-        if self.stopped_rc is not None:
-            return self.stopped_rc
-        if self.proc.poll() is None:
+        if self.stopped_rc is None and self.proc.poll() is None:
             self.proc.send_signal(sig)
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill()
-                self.stopped_rc = -9
-                return -9
-        self._close_streams()
-        self.stopped_rc = self.proc.returncode
-        return self.stopped_rc
+        return self.wait_exit(timeout)
 
     def wait_exit(self, timeout: float = 20.0) -> int:
         """Wait for an exit already asked for (no second signal); -9 when it does not come."""

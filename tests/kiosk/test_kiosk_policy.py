@@ -15,8 +15,9 @@ from portal_admin.ui.kiosk import policy as policy_module
 from portal_admin.ui.kiosk.policy import PolicyError, load_policy
 from portal_admin.ui.options import StartOptions, start_options
 from portal_admin.ui.profile_editor import ProfileEditor
+from support.program import make_program
 
-from .support import RecordingApp, make_program, run, sign_in_auditor
+from .support import RecordingApp, run, sign_in_auditor
 
 INLINE = {
     "name": "Audit workstation",

@@ -28,10 +28,11 @@ from portal_admin.sandbox.faults import (
     FaultInjector,
     SkewedTestClock,
 )
+from support.accounts import ADMIN
+from support.portal import sign_in
 
 HEADERS = {"X-PORTAL-ACCESS-CODE": "SANDBOX", "X-Client-Hash": "faults-test"}
 PUBLIC_KEY = "/web/v1/secure-channel/public-key"
-ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
 NO_RETRY = RetryPolicy(attempts=1)
 
 
@@ -62,9 +63,7 @@ async def signed_in(app: Any, retry: RetryPolicy = NO_RETRY) -> PortalClient:
     await client.__aenter__()
     faults = injector(app)
     faults.enabled = False
-    await client.auth.start(*ADMIN)
-    totp = await client.http.get("/sandbox/totp", params={"email": ADMIN[0]})
-    await client.auth.complete("OTP", totp.json()["data"]["code"])
+    await sign_in(client, *ADMIN, method="OTP")
     faults.enabled = True
     return client
 

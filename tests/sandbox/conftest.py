@@ -17,22 +17,14 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 from fastapi import FastAPI
-from sandbox_flows import BASE_HEADERS, Served, start_cli, stop_cli
+from sandbox_flows import BASE_HEADERS, Served, bearer, start_cli, stop_cli
 
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.state import SandboxState
 from portal_admin.sandbox.tokens import sign_in
+from support.accounts import ADMIN_EMAIL, AUDITOR_EMAIL
 
 CLIENT_HASH = BASE_HEADERS["X-Client-Hash"]
-ADMIN_EMAIL = "admin@sandbox.test"
-ADMIN_PASSWORD = "Sandbox-Admin-2026!"
-AUDITOR_EMAIL = "auditor@sandbox.test"
-AUDITOR_PASSWORD = "Sandbox-Audit-2026!"
-APPROVAL_EMAIL = "approval@sandbox.test"
-APPROVAL_PASSWORD = "Sandbox-Approval-2026!"
-NEWUSER_EMAIL = "newuser@sandbox.test"
-SYSTEM = "/web/v1/system"
-SC = "/web/v1/secure-channel"
 
 
 @pytest.fixture
@@ -69,11 +61,6 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 def account_biz_id(state: SandboxState, email: str) -> str:
     """The biz id of an account."""
     return str(state.db.scalar("SELECT biz_id FROM accounts WHERE email_key = ?", (email,)))
-
-
-def bearer(token: str) -> dict[str, str]:
-    """The Authorization header for a token."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -22,10 +22,6 @@ BASE_HEADERS = {
 }
 SYSTEM = "/web/v1/system"
 SC = "/web/v1/secure-channel"
-ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
-AUDITOR = ("auditor@sandbox.test", "Sandbox-Audit-2026!")
-APPROVAL = ("approval@sandbox.test", "Sandbox-Approval-2026!")
-NEWUSER = "newuser@sandbox.test"
 EMAIL, OTP = 10011001, 10011002
 
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import httpx
 import pytest
 from sandbox_flows import (
-    ADMIN,
-    APPROVAL,
-    AUDITOR,
     EMAIL,
     OTP,
     SYSTEM,
@@ -25,6 +22,7 @@ from sandbox_flows import (
 from portal_admin.sandbox.ids import sha256_hex
 from portal_admin.sandbox.state import SandboxState
 from portal_admin.sandbox.totp import code_at, step_of
+from support.accounts import ADMIN, APPROVAL, AUDITOR
 
 INITIATE = f"{SYSTEM}/auth/login/initiate"
 SEND = f"{SYSTEM}/auth/login/mfa/send"

@@ -10,7 +10,6 @@ from pathlib import Path
 import httpx
 import pytest
 from sandbox_flows import (
-    ADMIN,
     BASE_HEADERS,
     SC,
     SYSTEM,
@@ -27,6 +26,8 @@ from sandbox_flows import (
     start_cli,
     stop_cli,
 )
+
+from support.accounts import ADMIN
 
 pytestmark = pytest.mark.http
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import httpx
 import pytest
 from sandbox_flows import (
-    ADMIN,
-    AUDITOR,
-    NEWUSER,
     SYSTEM,
     advance,
     bearer,
@@ -20,6 +17,8 @@ from sandbox_flows import (
     sealed,
 )
 from sc_wire import WireClient
+
+from support.accounts import ADMIN, AUDITOR, NEWUSER
 
 FORGOT = f"{SYSTEM}/auth/password/forgot"
 RESET = f"{SYSTEM}/auth/password/reset"

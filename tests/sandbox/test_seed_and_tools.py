@@ -7,13 +7,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sandbox_flows import ADMIN, APPROVAL, AUDITOR, NEWUSER, SYSTEM, err, login, mailbox, ok
+from sandbox_flows import SYSTEM, err, login, mailbox, ok
 
 from portal_admin.protocol.enums import ACCOUNT_STATUS
 from portal_admin.protocol.operations import ALL_PERMISSIONS, READ_PERMISSIONS
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.state import SandboxState
 from portal_admin.sandbox.totp import code_at, step_of
+from support.accounts import ADMIN, APPROVAL, AUDITOR, NEWUSER
 
 
 def test_demo_accounts(state: SandboxState) -> None:

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 import qasync
-from program_support import build_program, sign_in_otp
 from PySide6.QtWidgets import QApplication, QLabel, QStatusBar
 from pytestqt.qtbot import QtBot
 
@@ -17,6 +16,7 @@ from portal_admin.client import MemoryTokenStore
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.app import Application
 from portal_admin.ui.panels import PanelRegistry
+from support.program import build_program, sign_in_otp
 
 
 @pytest.fixture

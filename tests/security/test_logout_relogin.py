@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 import qasync
-from program_support import build_program, sign_in_otp
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.operations import Op
 from portal_admin.ui.panels import PanelRegistry, wait_idle
+from support.program import build_program, sign_in_otp
 
 
 @pytest.mark.qt_no_exception_capture

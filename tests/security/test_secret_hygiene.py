@@ -24,7 +24,6 @@ import keyring
 import pytest
 import qasync
 from keyring.backend import KeyringBackend
-from program_support import ADMIN, ADMIN_PASSWORD, build_program
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -44,6 +43,9 @@ from portal_admin.ui.panels import PanelRegistry, wait_idle
 from portal_admin.ui.signin.change_password import ChangePasswordDialog
 from portal_admin.ui.tour import run_program_tour
 from portal_admin.ui.views import register_all
+from support.accounts import ADMIN_EMAIL as ADMIN
+from support.accounts import ADMIN_PASSWORD
+from support.program import build_program
 
 NEW_PASSWORD = "Hygiene-New-Password-42!"
 CHANNEL_PASSWORD = "Channel-Pa55word-Xy7q!"
