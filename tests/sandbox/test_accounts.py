@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,6 +12,7 @@ from sandbox_flows import SYSTEM, err, login, mailbox, ok
 from portal_admin.protocol.enums import ACCOUNT_STATUS
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.state import SandboxState
+from portal_admin.sandbox.text import search_key
 
 QUERY = f"{SYSTEM}/accounts/admin/query"
 STATUS = f"{SYSTEM}/accounts/admin/status"
@@ -188,6 +190,79 @@ async def test_name_filter(
     assert zh is not None
     data = await query(client, admin_headers, {"name": zh[0][0], "size": 100})
     assert zh[0] in {a["accountName"] for a in data["accounts"]}
+
+
+def name_search(state: SandboxState, text: str) -> list[tuple[str, int, str]]:
+    """The reference answer of a one-word name search in name order: (name_fold, id, biz_id)
+    of the accounts with a word that starts with the text, from the accounts table alone."""
+    key = search_key(text)
+    rows = state.db.query("SELECT id, biz_id, name, name_fold FROM accounts")
+    found = [r for r in rows if any(w.startswith(key) for w in search_key(r["name"]).split())]
+    return sorted((str(r["name_fold"]), int(r["id"]), str(r["biz_id"])) for r in found)
+
+
+@pytest.mark.parametrize("sandbox_config", [SandboxConfig(seed_accounts=1500, test_clock=True)])
+async def test_name_search_in_name_order(
+    client: httpx.AsyncClient, admin_headers: dict[str, str], state: SandboxState
+) -> None:
+    # Renamed through the API (the word table follows): two words with the same prefix, a
+    # tie on the whole name (broken by id), case and accents (sorted by casefold, not key).
+    renames = {
+        11: "Mara Marsh",
+        12: "Mara Marsh",
+        13: "mara marsh",
+        14: "Márquez Marisol",
+        15: "MARK Zed",
+        16: "Zed Markovic Marr",
+    }
+    for account_id, name in renames.items():
+        biz = state.db.scalar("SELECT biz_id FROM accounts WHERE id = ?", (account_id,))
+        ok(
+            await client.post(
+                UPDATE, json={"userBizId": biz, "accountName": name}, headers=admin_headers
+            )
+        )
+    assert len(name_search(state, "mar")) > 60  # seeded names match too
+    for text in ("mar", "MÁR", "mars", "m", "a", "nguy", "sandbox", "王", "zed", "zzz"):
+        expected = name_search(state, text)
+        for direction in ("asc", "desc"):
+            want = [biz for *_, biz in (expected[::-1] if direction == "desc" else expected)]
+            got: list[str] = []
+            for page in range(0, 100):
+                data = await query(
+                    client,
+                    admin_headers,
+                    {"name": text, "page": page, "size": 37},
+                    sort=f"accountName,{direction}",
+                )
+                assert data["totalElements"] == len(expected), (text, direction)
+                got += [a["bizId"] for a in data["accounts"]]
+                if len(data["accounts"]) < 37:
+                    break
+            assert got == want, (text, direction)
+    # the old words of a renamed account no longer match; the new ones do, once each
+    ids = [a["bizId"] for a in (await query(client, admin_headers, {"name": "marr"}))["accounts"]]
+    renamed = state.db.scalar("SELECT biz_id FROM accounts WHERE id = 16")
+    assert ids.count(renamed) == 1
+
+
+async def test_word_table_of_an_older_sandbox_is_rebuilt(tmp_path: Path) -> None:
+    """A database file made before account_words kept name_fold and prev_word still works."""
+    path = str(tmp_path / "older.sqlite3")
+    app = create_app(SandboxConfig(db=path, seed_accounts=30))
+    db = app.state.sandbox.db
+    current = [tuple(r) for r in db.query("SELECT * FROM account_words ORDER BY 1, 2")]
+    db.executescript(
+        "CREATE TABLE old_words (word TEXT NOT NULL, account_id INTEGER NOT NULL,"
+        " PRIMARY KEY (word, account_id)) WITHOUT ROWID;"
+        " INSERT INTO old_words SELECT word, account_id FROM account_words;"
+        " DROP TABLE account_words; ALTER TABLE old_words RENAME TO account_words;"
+    )
+    db.close()
+    again = create_app(SandboxConfig(db=path, seed_accounts=30))
+    db = again.state.sandbox.db
+    assert [tuple(r) for r in db.query("SELECT * FROM account_words ORDER BY 1, 2")] == current
+    db.close()
 
 
 async def test_permissions(

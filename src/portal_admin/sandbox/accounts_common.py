@@ -10,7 +10,8 @@ from portal_admin.protocol.enums import ACCOUNT_STATUS, MFA_METHOD, PORTAL_TYPE
 from .clock import iso
 from .db import Database
 from .deps import Ctx
-from .text import email_key, words
+from .schema import ACCOUNT_WORDS_INSERT, account_word_rows
+from .text import email_key
 
 
 def by_email(db: Database, email: str) -> sqlite3.Row | None:
@@ -58,10 +59,7 @@ def enabled_mfa_methods(db: Database, account_biz_id: str) -> list[str]:
     return methods or ["EMAIL"]
 
 
-def reindex_name(db: Database, account_id: int, name: str) -> None:
-    """Refresh the words of an account's name (the name filter)."""
+def reindex_name(db: Database, account_id: int, name: str, name_fold: str) -> None:
+    """Refresh the words of an account's name (the name filter) after a change of name."""
     db.execute("DELETE FROM account_words WHERE account_id = ?", (account_id,))
-    db.executemany(
-        "INSERT OR IGNORE INTO account_words (word, account_id) VALUES (?, ?)",
-        ((w, account_id) for w in words(name)),
-    )
+    db.executemany(ACCOUNT_WORDS_INSERT, account_word_rows(account_id, name, name_fold))

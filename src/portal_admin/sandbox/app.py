@@ -20,7 +20,7 @@ from .db import Database
 from .errors import install_handlers
 from .faults import FaultConfig, FaultInjector, skew_clock
 from .middleware import SandboxMiddleware
-from .schema import CORE_SCHEMA
+from .schema import create_core_schema
 from .seed import seed_core
 from .state import SandboxState, SeedContext
 from .tokens import load_secret
@@ -83,7 +83,7 @@ def create_state(config: SandboxConfig, clock: Clock | None = None) -> SandboxSt
     db = Database(config.db)
     state = SandboxState(config, db, clock)
     areas = load_areas()
-    db.executescript(CORE_SCHEMA)
+    create_core_schema(db)
     for area in areas:
         schema = getattr(area, "SCHEMA", None)
         if schema:

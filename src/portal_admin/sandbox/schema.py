@@ -7,7 +7,32 @@ through their ``SCHEMA`` string; these are the ones every area may read.
 
 from __future__ import annotations
 
-CORE_SCHEMA = """
+from .db import Database
+from .text import words
+
+ACCOUNT_WORDS_TABLE = """
+-- Every word of an account's name (search keys), for the word-prefix name filter; rows come
+-- from account_word_rows() only. A prefix search reads this table alone (no account row):
+-- name_fold (a copy of accounts.name_fold) gives the page in name order, and prev_word (the
+-- account's word before this one in sorted order, '' for its first) keeps one row per account:
+-- the words of an account matching a prefix are consecutive, so exactly one of them has a
+-- prev_word below the prefix.
+CREATE TABLE IF NOT EXISTS account_words (
+    word       TEXT NOT NULL,
+    account_id INTEGER NOT NULL,
+    name_fold  TEXT NOT NULL,
+    prev_word  TEXT NOT NULL,
+    PRIMARY KEY (word, account_id)
+) WITHOUT ROWID;
+"""
+ACCOUNT_WORDS_COLUMNS = ("word", "account_id", "name_fold", "prev_word")
+ACCOUNT_WORDS_INSERT = (
+    "INSERT INTO account_words (word, account_id, name_fold, prev_word) VALUES (?, ?, ?, ?)"
+)
+#: One row of ``account_words``, in the order of its columns.
+WordRow = tuple[str, int, str, str]
+
+CORE_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -61,12 +86,7 @@ CREATE INDEX IF NOT EXISTS ix_accounts_portal ON accounts (portal, created_at);
 CREATE INDEX IF NOT EXISTS ix_accounts_email_created ON accounts (email_key, created_at);
 CREATE INDEX IF NOT EXISTS ix_accounts_name_created ON accounts (name_key, created_at);
 
--- Every word of an account's name (search keys), for the word-prefix name filter.
-CREATE TABLE IF NOT EXISTS account_words (
-    word       TEXT NOT NULL,
-    account_id INTEGER NOT NULL,
-    PRIMARY KEY (word, account_id)
-) WITHOUT ROWID;
+{ACCOUNT_WORDS_TABLE.strip()}
 
 CREATE TABLE IF NOT EXISTS mfa_settings (
     account_biz_id TEXT NOT NULL,
@@ -209,3 +229,25 @@ CREATE TABLE IF NOT EXISTS mailbox (
 );
 CREATE INDEX IF NOT EXISTS ix_mailbox_to ON mailbox (to_key, id);
 """
+
+
+def account_word_rows(account_id: int, name: str, name_fold: str) -> list[WordRow]:
+    """The ``account_words`` rows of an account's name (``name_fold`` as stored in accounts)."""
+    keys = words(name)  # distinct and sorted
+    prevs = ("", *keys[:-1])
+    return [(w, account_id, name_fold, p) for w, p in zip(keys, prevs, strict=True)]
+
+
+def create_core_schema(db: Database) -> None:
+    """Create the core tables; rebuild ``account_words`` when an older sandbox made it."""
+    db.executescript(CORE_SCHEMA)
+    columns = tuple(str(r["name"]) for r in db.query("PRAGMA table_info(account_words)"))
+    if columns == ACCOUNT_WORDS_COLUMNS:
+        return
+    with db.transaction():
+        db.execute("DROP TABLE account_words")
+        db.execute(ACCOUNT_WORDS_TABLE)
+        accounts = db.query("SELECT id, name, name_fold FROM accounts")
+        rows = sorted(r for a in accounts for r in account_word_rows(a[0], a[1], a[2]))
+        db.executemany(ACCOUNT_WORDS_INSERT, rows)
+    db.execute("ANALYZE account_words")

@@ -17,9 +17,10 @@ from .db import Database
 from .ids import biz_id
 from .mailbox import send_mail
 from .passwords import hash_password
+from .schema import ACCOUNT_WORDS_INSERT, account_word_rows
 from .seed_names import CULTURES, DOMAINS
 from .state import SeedContext
-from .text import email_key, search_key, words
+from .text import email_key, search_key
 from .totp import new_secret
 
 DAY_MS = 86_400_000
@@ -129,11 +130,10 @@ def _institutions(ctx: SeedContext) -> None:
         ctx.institution_biz_ids.append(bid)
 
 
-def _insert_account_words(ctx: SeedContext, rows: list[tuple[int, str]]) -> None:
-    pairs = sorted((w, account_id) for account_id, name in rows for w in words(name))
-    ctx.db.executemany(
-        "INSERT OR IGNORE INTO account_words (word, account_id) VALUES (?, ?)", pairs
-    )
+def _insert_account_words(ctx: SeedContext, rows: list[tuple[int, str, str]]) -> None:
+    """The name-filter words of new accounts: (id, name, name_fold) each."""
+    word_rows = sorted(w for row in rows for w in account_word_rows(*row))
+    ctx.db.executemany(ACCOUNT_WORDS_INSERT, word_rows)
 
 
 def _demo_accounts(ctx: SeedContext) -> None:
@@ -176,7 +176,9 @@ def _demo_accounts(ctx: SeedContext) -> None:
                 (bid, method, int(position == 0), verified),
             )
         setattr(ctx, f"{demo.key}_biz_id", bid)
-    _insert_account_words(ctx, [(i, d.name) for i, d in enumerate(DEMO_ACCOUNTS, start=1)])
+    _insert_account_words(
+        ctx, [(i, d.name, d.name.casefold()) for i, d in enumerate(DEMO_ACCOUNTS, start=1)]
+    )
 
 
 def _weighted(rng: random.Random, weights: dict[str, int], index: int) -> str:
@@ -242,7 +244,7 @@ def _generated_accounts(ctx: SeedContext, count: int) -> None:
         "INSERT INTO mfa_settings VALUES (?, 'EMAIL', 1, 1, ?)",
         sorted((str(r[1]), r[18] if r[11] == "ACTIVE" else None) for r in rows),
     )
-    _insert_account_words(ctx, [(int(str(r[0])), str(r[6])) for r in rows])
+    _insert_account_words(ctx, [(int(str(r[0])), str(r[6]), str(r[8])) for r in rows])
     ctx.account_biz_ids.extend(str(r[1]) for r in rows)
 
 

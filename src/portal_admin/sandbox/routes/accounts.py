@@ -75,8 +75,11 @@ ResetCaller = Annotated[Caller, Depends(require("accounts.password_reset"))]
 UpdateCaller = Annotated[Caller, Depends(require("accounts.update"))]
 
 
-#: A one-word name search: accounts having a word that starts with the text.
-WORD_MATCH = "id IN (SELECT account_id FROM account_words WHERE word >= ? AND word < ?)"
+#: A one-word name search: the accounts having a word that starts with the text. One row of
+#: ``account_words`` per matching account has ``prev_word`` below the text (see
+#: ``schema.ACCOUNT_WORDS_TABLE``).
+WORDS = "FROM account_words WHERE word >= ? AND word < ? AND prev_word < ?"
+WORD_MATCH = f"id IN (SELECT account_id {WORDS})"
 
 
 def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
@@ -108,7 +111,7 @@ def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
         params += [name, name + TOP]
     elif name:
         where.append(WORD_MATCH)
-        params += [name, name + TOP]
+        params += [name, name + TOP, name]
     return (" WHERE " + " AND ".join(where)) if where else "", params
 
 
@@ -118,11 +121,20 @@ def query_sql(body: QueryBody, sorts: list[str]) -> tuple[str, str, list[Any]]:
     order = order_by(sorts, SORTABLE, default=DEFAULT_ORDER, tiebreak="id")
     page_sql = f"SELECT * FROM accounts{where} {order} LIMIT ? OFFSET ?"  # noqa: S608
     count_sql = f"SELECT count(*) FROM accounts{where}"  # noqa: S608
-    if where == " WHERE " + WORD_MATCH:
-        # The word index alone answers the total (no lookup of each matching account).
-        count_sql = (
-            "SELECT count(DISTINCT account_id) FROM account_words WHERE word >= ? AND word < ?"
-        )
+    if where != " WHERE " + WORD_MATCH:
+        return page_sql, count_sql, params
+    # The name filter alone: the word table answers the total, and a page in name order
+    # (account_words keeps name_fold), without reading the accounts that match; only the
+    # page's rows are read.
+    count_sql = f"SELECT count(*) {WORDS}"
+    for d in ("ASC", "DESC"):
+        if order == f"ORDER BY name_fold {d}, id {d}":
+            page_sql = (
+                f"SELECT accounts.* FROM (SELECT name_fold, account_id {WORDS}"  # noqa: S608
+                f" ORDER BY name_fold {d}, account_id {d} LIMIT ? OFFSET ?) AS page"
+                " JOIN accounts ON accounts.id = page.account_id"
+                f" ORDER BY page.name_fold {d}, page.account_id {d}"
+            )
     return page_sql, count_sql, params
 
 
@@ -248,7 +260,7 @@ async def update(caller: UpdateCaller) -> JSONResponse:
             if "name" in changes:
                 changes["name_key"] = search_key(changes["name"])
                 changes["name_fold"] = changes["name"].casefold()
-                reindex_name(db, int(row["id"]), changes["name"])
+                reindex_name(db, int(row["id"]), changes["name"], changes["name_fold"])
             changes["updated_at"] = caller.ctx.now_ms()
             assignments = ", ".join(f"{c} = ?" for c in changes)
             db.execute(
