@@ -20,6 +20,10 @@ Conventions for panels (all optional, looked up by name on the panel widget):
 
 - ``"service"``: the :class:`~portal_admin.ui.session.client_service.ClientService`.
 - ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it).
+- ``"live_profile"``: the :class:`LiveProfile` of the signed-in account: ``client.auth.profile()``
+  fetched once per sign-in and shared (the header's fetch included). Panels await
+  ``context.live_profile()``, which falls back to fetching when the key is absent (a context
+  built by hand, as in tests); ``ui/panel_base.py`` builds the ``Permissions`` from it.
 - ``"change_password"``: a callable (no arguments) that opens the change-password dialog.
 - ``"confirm_change"``: ``async def confirm_change(action: str, parent: QWidget | None = None)
   -> bool``. Await it before every change and stop when it returns False: on a production
@@ -66,6 +70,45 @@ class PanelContext:
         """Await ``extras["confirm_change"]`` if present; True when there is none."""
         hook = self.extras.get("confirm_change")
         return True if hook is None else bool(await hook(action, parent))
+
+    async def live_profile(self) -> Any:
+        """The signed-in account's live profile: ``extras["live_profile"]`` (fetched once,
+        shared) when present, else ``client.auth.profile()``. Failures propagate."""
+        shared = self.extras.get("live_profile")
+        if isinstance(shared, LiveProfile):
+            return await shared.get()
+        return await self.client.auth.profile()
+
+
+class LiveProfile:
+    """``client.auth.profile()`` fetched once and shared by everyone who awaits it.
+
+    Callers arriving while the fetch runs wait for that same fetch; a failed or cancelled
+    fetch is not kept (the next ``get`` tries again). Cancelling a caller does not cancel the
+    fetch the others wait for.
+    """
+
+    def __init__(self, fetch: Callable[[], Awaitable[Any]]) -> None:
+        self._fetch = fetch
+        self._task: asyncio.Future[Any] | None = None
+
+    async def get(self) -> Any:
+        """The profile, fetched on the first call (and after a failure)."""
+        task = self._task
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            task = self._task = asyncio.ensure_future(self._fetch())
+        return await asyncio.shield(task)
+
+    async def reload(self) -> Any:
+        """Fetch the profile again (server labels in a new language) and keep the answer."""
+        task = self._task = asyncio.ensure_future(self._fetch())
+        return await asyncio.shield(task)
+
+    def close(self) -> None:
+        """Cancel a fetch still running and forget the profile (signed out)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
 
 
 PanelFactory = Callable[[PanelContext], QWidget]

@@ -23,7 +23,7 @@ from .about import AboutDialog
 from .confirm import confirm_production_change
 from .main_window import ChannelState, ConnectionState, MainWindow
 from .operations import Op, OperationRunner
-from .panels import PanelContext, PanelRegistry
+from .panels import LiveProfile, PanelContext, PanelRegistry
 from .session.client_service import ClientService
 from .signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from .unlock import Reauthenticator
@@ -78,8 +78,11 @@ class Workspace(QObject):
         self.tour = tour
         self.email = service.email or ""
         self.constants = make_constants_cache(service)
+        #: The live profile, fetched once for the header and the panels' permissions.
+        self.live_profile = LiveProfile(lambda: service.client.auth.profile())
         extras: dict[str, Any] = {
             "service": service,
+            "live_profile": self.live_profile,
             "confirm_change": self.confirm_change,
             "tour": tour,
             "kiosk": kiosk is not None,
@@ -180,10 +183,11 @@ class Workspace(QObject):
         return self.window
 
     def refresh_account(self) -> None:
-        """Fetch the live profile (in the server's current language) for the header."""
+        """Fetch the live profile (in the server's current language) for the header; the
+        panels share that fetch (``extras["live_profile"]``)."""
         self.runner.run_soon(
             Op(
-                self.service.client.auth.profile,
+                self.live_profile.reload,
                 on_success=self._show_account,
                 on_failure=self._account_failed,
                 progress=True,
@@ -247,6 +251,7 @@ class Workspace(QObject):
     def close(self) -> None:
         """Close the window and its dialogs, and let go of the service's signals."""
         self.reauth.cancel()
+        self.live_profile.close()
         for signal, slot in self._connections:
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)

@@ -10,19 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
 import pytest
 import qasync
+from panel_support import ADMIN, AUDITOR, sign_in_as
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from portal_admin.client import PortalClient
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.profiles import sandbox_profile
-
-ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
-AUDITOR = ("auditor@sandbox.test", "Sandbox-Audit-2026!")
-BASE_URL = "http://sandbox.local"
 
 
 @pytest.fixture
@@ -31,32 +27,10 @@ def sandbox_app() -> Any:
     return create_app(SandboxConfig(db=":memory:", seed_accounts=120, test_clock=True))
 
 
-async def sign_in(
-    app: Any, email: str, password: str, *, language: str = "en", read_only: bool = False
-) -> PortalClient:
-    """A client signed in with the authenticator code the sandbox shows."""
-    options = ClientOptions(
-        access_code="SANDBOX",
-        language=language,
-        read_only=read_only,  # type: ignore[arg-type]
-    )
-    client = PortalClient(
-        BASE_URL,
-        options,
-        transport=httpx.ASGITransport(app=app),
-        token_store=MemoryTokenStore(),
-    )
-    await client.__aenter__()
-    await client.auth.start(email, password)
-    totp = await client.http.get("/sandbox/totp", params={"email": email})
-    await client.auth.complete("OTP", totp.json()["data"]["code"])
-    return client
-
-
 def _signed_in(
     loop: qasync.QEventLoop, app: Any, who: tuple[str, str], **kwargs: Any
 ) -> Iterator[PortalClient]:
-    client = loop.run_until_complete(sign_in(app, *who, **kwargs))
+    client = loop.run_until_complete(sign_in_as(app, *who, **kwargs))
     try:
         yield client
     finally:

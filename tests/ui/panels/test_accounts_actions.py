@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import run
 from pytestqt.qtbot import QtBot
-from test_accounts_support import answer_box, dialog_open, drain, run, settle, shot, wait_window
+from test_accounts_support import answer_box, dialog_open, drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
 from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import run
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
-from test_accounts_support import drain, run, settle, shot, wait_window
+from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.export_dialog import ExportOptionsDialog

@@ -1,30 +1,19 @@
-"""Helpers for the accounts, roles and portals panel tests (no tests here)."""
+"""Helpers for the accounts, roles and portals panel tests (no tests here); the shared ones are
+in ``panel_support``.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpx
-import qasync
+from panel_support import SHOTS
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
 from portal_admin.ui.screenshots import save_screenshot
 
-T = TypeVar("T")
 W = TypeVar("W", bound=QWidget)
-
-ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
-SHOTS = Path("/tmp/shots/panels")
-
-
-def run(loop: qasync.QEventLoop, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
-    """Run ``coro`` on the qasync loop with a time limit."""
-    result: T = loop.run_until_complete(asyncio.wait_for(coro, timeout))
-    return result
 
 
 async def settle(delay: float = 0.05) -> None:
@@ -82,21 +71,6 @@ def shot(widget: QWidget, name: str, language: str = "en") -> Path:
     """Save ``widget`` as /tmp/shots/panels/[<lang>/]<name>."""
     folder = SHOTS if language == "en" else SHOTS / language
     return save_screenshot(widget, folder / name)
-
-
-async def sign_in_as(app: Any, email: str, password: str, language: str) -> PortalClient:
-    """A client of the in-process sandbox signed in with the authenticator code."""
-    client = PortalClient(
-        "http://sandbox.local",
-        ClientOptions(access_code="SANDBOX", language=language),  # type: ignore[arg-type]
-        transport=httpx.ASGITransport(app=app),
-        token_store=MemoryTokenStore(),
-    )
-    await client.__aenter__()
-    await client.auth.start(email, password)
-    totp = await client.http.get("/sandbox/totp", params={"email": email})
-    await client.auth.complete("OTP", totp.json()["data"]["code"])
-    return client
 
 
 def dialog_open(dialog: QDialog | None) -> bool:

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import ADMIN, run, sign_in_as
 from PySide6.QtCore import QLocale
 from pytestqt.qtbot import QtBot
-from test_accounts_support import ADMIN, drain, run, settle, shot, sign_in_as, wait_window
+from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PanelContext

@@ -5,23 +5,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 import pytest
 import qasync
+from panel_support import client_for
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from portal_admin.client import PortalClient
 from portal_admin.ui.views.reference.constants_cache import LIST_NAMES, ConstantsCache
 
 
 async def public_client(app: Any, language: str) -> PortalClient:
     """A client that is not signed in (constants are public) speaking ``language``."""
-    client = PortalClient(
-        "http://sandbox.local",
-        ClientOptions(access_code="SANDBOX", language=language),
-        transport=httpx.ASGITransport(app=app),
-        token_store=MemoryTokenStore(),
-    )
-    return await client.__aenter__()
+    return await client_for(app, language).__aenter__()
 
 
 def count_calls(client: PortalClient) -> list[str]:

@@ -6,19 +6,17 @@ import csv
 from pathlib import Path
 from typing import Any
 
-import httpx
 import qasync
+from panel_support import SHOTS, client_for
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from portal_admin.client import PortalClient
 from portal_admin.ui.csv_export import export_csv
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.reference.constants_cache import LIST_NAMES, ConstantsCache
 from portal_admin.ui.views.reference.constants_panel import ConstantsPanel
-
-SHOTS = Path("/tmp/shots/panels")
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ConstantsPanel:
@@ -171,12 +169,7 @@ def test_language_switch_refetches_and_relabels(
     admin: PortalClient,
     panel_context: Any,
 ) -> None:
-    zh = PortalClient(
-        "http://sandbox.local",
-        ClientOptions(access_code="SANDBOX", language="zh"),
-        transport=httpx.ASGITransport(app=sandbox_app),
-        token_store=MemoryTokenStore(),
-    )
+    zh = client_for(sandbox_app, "zh")
     loop.run_until_complete(zh.__aenter__())
     clients = {"en": admin, "zh": zh}
     cache = ConstantsCache(lambda: clients[cache.language], "en")

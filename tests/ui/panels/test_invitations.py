@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 import qasync
+from panel_support import SHOTS, run, wait_for
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
@@ -20,8 +20,6 @@ from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.invitations.dialogs import check_invitee_email
 from portal_admin.ui.views.invitations.formatting import relative_expiry
 from portal_admin.ui.views.invitations.panel import InvitationsPanel
-
-SHOTS = Path("/tmp/shots/panels")
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> InvitationsPanel:
@@ -49,19 +47,6 @@ def select(panel: InvitationsPanel, predicate: Callable[[Invitation], bool]) -> 
 def code(invitation: Invitation) -> str:
     assert invitation.invitation_status is not None
     return invitation.invitation_status.code
-
-
-async def until(condition: Callable[[], object], timeout: float = 5.0) -> None:
-    """Let the loop run until ``condition()`` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
-
-
-def run(loop: qasync.QEventLoop, coro: Coroutine[Any, Any, Any]) -> Any:
-    return loop.run_until_complete(coro)
 
 
 def test_lists_the_workspace_invitations(
@@ -230,7 +215,7 @@ def cancel_via_dialog(
 ) -> Invitation | None:
     async def scenario() -> Invitation | None:
         task = asyncio.ensure_future(panel.cancel_selected())
-        await until(lambda: panel.cancel_dialog is not None and panel.cancel_dialog.isVisible())
+        await wait_for(lambda: panel.cancel_dialog is not None and panel.cancel_dialog.isVisible())
         dialog = panel.cancel_dialog
         assert dialog is not None
         dialog.reason.setText(reason)
@@ -241,7 +226,7 @@ def cancel_via_dialog(
         await panel.wait_idle()
         return result
 
-    return run(loop, scenario())  # type: ignore[no-any-return]
+    return run(loop, scenario())
 
 
 def test_cancel_names_the_invitee_and_sends_the_reason(
@@ -253,7 +238,7 @@ def test_cancel_names_the_invitee_and_sends_the_reason(
 
     async def look() -> str:
         task = asyncio.ensure_future(panel.cancel_selected())
-        await until(lambda: panel.cancel_dialog is not None and panel.cancel_dialog.isVisible())
+        await wait_for(lambda: panel.cancel_dialog is not None and panel.cancel_dialog.isVisible())
         assert panel.cancel_dialog is not None
         text = panel.cancel_dialog.question.text()
         panel.cancel_dialog.keep_button.click()

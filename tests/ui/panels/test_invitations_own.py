@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import qasync
+from panel_support import SHOTS
 from PySide6.QtCore import Qt
 
 from portal_admin.client import PortalClient
@@ -13,8 +13,6 @@ from portal_admin.client.events import RequestStarted
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.invitations.own import MyInvitationsPanel
-
-SHOTS = Path("/tmp/shots/panels")
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> MyInvitationsPanel:

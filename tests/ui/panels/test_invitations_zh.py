@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import qasync
+from panel_support import ADMIN, SHOTS, sign_in_as
 from PySide6.QtCore import QLocale
 
-from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from portal_admin.client import PortalClient
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.i18n import LanguageManager
 from portal_admin.ui.screenshots import save_screenshot
@@ -20,30 +19,12 @@ from portal_admin.ui.views.invitations.panel import InvitationsPanel
 from portal_admin.ui.views.reference.constants_cache import ConstantsCache
 from portal_admin.ui.views.reference.profile_panel import ProfilePanel
 
-SHOTS = Path("/tmp/shots/panels")
-
-
-async def sign_in_zh(app: Any) -> PortalClient:
-    """The demo administrator, signed in with language "zh"."""
-    email = "admin@sandbox.test"
-    client = PortalClient(
-        "http://sandbox.local",
-        ClientOptions(access_code="SANDBOX", language="zh"),
-        transport=httpx.ASGITransport(app=app),
-        token_store=MemoryTokenStore(),
-    )
-    await client.__aenter__()
-    await client.auth.start(email, "Sandbox-Admin-2026!")
-    totp = await client.http.get("/sandbox/totp", params={"email": email})
-    await client.auth.complete("OTP", totp.json()["data"]["code"])
-    return client
-
 
 @pytest.fixture
 def zh_admin(loop: qasync.QEventLoop) -> Iterator[PortalClient]:
     """A separate sandbox, the admin signed in in Chinese, the UI locale zh_CN."""
     app = create_app(SandboxConfig(db=":memory:", seed_accounts=10, test_clock=True))
-    client = loop.run_until_complete(sign_in_zh(app))
+    client = loop.run_until_complete(sign_in_as(app, *ADMIN, "zh"))
     languages = LanguageManager()
     languages.set_language("zh")
     try:

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import answer_box, shown_codes, wait_for
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QLineEdit
-from test_notifications_support import H, answer_box, shown_codes, visible_texts, wait_for
+from test_notifications_support import H, visible_texts
 
 from portal_admin.client import PortalClient
 from portal_admin.client.events import RequestStarted

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 import qasync
-from test_notifications_support import sign_in_as, visible_texts
+from panel_support import ADMIN, sign_in_as
+from test_notifications_support import visible_texts
 
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels import PanelContext
@@ -38,9 +39,7 @@ def test_tour_screenshots(
     language: str,
 ) -> None:
     folder = shots if language == "en" else shots / language
-    client = loop.run_until_complete(
-        sign_in_as(sandbox_app, "admin@sandbox.test", "Sandbox-Admin-2026!", language)
-    )
+    client = loop.run_until_complete(sign_in_as(sandbox_app, *ADMIN, language))
     ctx = PanelContext(runner=runner, profile=sandbox_profile(), client=client)
     saved: list[Path] = []
 

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import qasync
+from panel_support import answer_box, shown_codes, wait_for
 from PySide6.QtCore import QCoreApplication, QModelIndex, QTranslator
-from test_notifications_support import H, answer_box, end_sessions, shown_codes, wait_for
+from test_notifications_support import H, end_sessions
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PanelContext, PanelRegistry

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import run
 from pytestqt.qtbot import QtBot
-from test_accounts_support import run, settle, shot
+from test_accounts_support import settle, shot
 
 from portal_admin.client import AuthenticationError, PortalClient
 from portal_admin.ui.panels import PanelContext

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import qasync
+from panel_support import SHOTS
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.reference.profile_panel import ProfilePanel
-
-SHOTS = Path("/tmp/shots/panels")
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ProfilePanel:

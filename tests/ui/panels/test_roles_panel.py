@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import run
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
-from test_accounts_support import answer_box, drain, run, shot
+from test_accounts_support import answer_box, drain, shot
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PanelContext

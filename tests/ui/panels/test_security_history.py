@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import run, wait_for
 from PySide6.QtCore import QDate, QModelIndex
 from PySide6.QtWidgets import QApplication, QDialog
-from test_security_support import run, show, wait_for
+from test_security_support import show
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.csv_export import export_csv

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import qasync
+from panel_support import run, shown_codes, wait_for
 from PySide6.QtWidgets import QApplication, QFileDialog
-from test_security_support import run, shown_codes, wait_for, with_answer
+from test_security_support import with_answer
 
 from portal_admin.client import PortalClient
 from portal_admin.client.records import BackupCodes

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import qasync
+from panel_support import run
 from PySide6.QtCore import QModelIndex, Qt
-from test_security_support import run
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PANELS, PanelRegistry

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 import qasync
+from panel_support import ADMIN, SHOTS, answer_box, run, sign_in_as
 from PySide6.QtGui import QColor
-from test_security_support import answer_box, run, shot, show, sign_in_as
+from test_security_support import shot, show
 
 from portal_admin.ui.i18n import LanguageManager
 from portal_admin.ui.views.security.backup_codes import MASK
@@ -17,8 +18,6 @@ from portal_admin.ui.views.security.history import LoginHistoryPanel
 from portal_admin.ui.views.security.ip_whitelist import ENTRY, IpWhitelistPanel
 from portal_admin.ui.views.security.mfa import MfaPanel
 from portal_admin.ui.views.security.sessions import SessionsPanel
-
-ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
 
 
 @pytest.fixture(params=["en", "vi"])
@@ -103,8 +102,6 @@ def test_shots(
 
     async def lockout() -> None:
         task = asyncio.ensure_future(whitelist.enable())
-        from test_security_support import SHOTS
-
         await answer_box(False, SHOTS / f"ip-whitelist-lockout-warning{suffix}.png")
         assert not await task
 

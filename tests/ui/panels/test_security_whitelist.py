@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import qasync
+from panel_support import open_box, run, shown_codes
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
-from test_security_support import open_box, run, shown_codes, with_answer
+from test_security_support import with_answer
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.views.security.ip_whitelist import ENTRY, KIND, EntriesModel, IpWhitelistPanel

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...error_info import ErrorInfo
+from ...panel_base import error_text as panel_error_text
 from ...profiles import Profile
 from ...text import fill
 
@@ -52,21 +53,12 @@ def check_invitee_email(email: str) -> str | None:
 
 def error_text(info: ErrorInfo) -> str:
     """An error shown inside a dialog: summary, the server's message, code and request id."""
-    parts = [info.summary]
-    if info.message and info.message != info.summary:
-        parts.append(info.message)
-    details = []
-    if info.code:
-        details.append(
-            fill(QCoreApplication.translate("InvitationDialogs", "Error code: %1"), info.code)
-        )
-    if info.request_id:
-        details.append(
-            fill(QCoreApplication.translate("InvitationDialogs", "Request id: %1"), info.request_id)
-        )
-    if details:
-        parts.append("  ".join(details))
-    return "\n".join(parts)
+    return panel_error_text(
+        info,
+        QCoreApplication.translate("InvitationDialogs", "Error code: %1"),
+        QCoreApplication.translate("InvitationDialogs", "Request id: %1"),
+        joiner="  ",
+    )
 
 
 def _problem_label(parent: QWidget, name: str) -> QLabel:

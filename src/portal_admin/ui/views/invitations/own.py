@@ -166,7 +166,7 @@ class OwnInvitationsWidget(TaskPanel):
 
     def _language_switched(self, _language: str) -> None:
         if self.loaded:
-            self.spawn(self.reload())
+            self.start_reload()
 
     def retranslateUi(self) -> None:
         self.statuses_label.setText(QCoreApplication.translate("OwnInvitations", "Show:"))

@@ -145,7 +145,7 @@ class InvitationsPanel(TaskPanel):
 
     def _changed(self, topics: frozenset[str]) -> None:
         if TOPIC in topics:
-            self.spawn(self.reload())
+            self.start_reload()
 
     def _language_switched(self, _language: str) -> None:
         if self.loaded:
@@ -289,7 +289,7 @@ class InvitationsPanel(TaskPanel):
             )
         )
         if cancelled is None:
-            self.spawn(self.reload())  # the invitation may have changed meanwhile
+            self.start_reload()  # the invitation may have changed meanwhile
         return cancelled
 
     # -- language ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...text import fill
 from .channel_dialog import ChannelDialog, MailCheck
@@ -17,7 +18,6 @@ from .common import (
     TOPIC_CHANNELS,
     TOPIC_TYPES,
     Choice,
-    async_slot,
     constant_choices,
     fmt_time,
     label_of,

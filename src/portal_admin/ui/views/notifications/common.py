@@ -1,34 +1,22 @@
-"""Helpers shared by the notification panels: topics, formatting, permissions, choices."""
+"""Helpers shared by the notification panels: topics, formatting, choices, the error label."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
-from qasync import asyncSlot
 
-from ...error_info import ErrorInfo, describe_error
+from ...error_info import ErrorInfo
+from ...panel_base import error_text
 from ...panels import PanelContext
-from ...permissions import Permissions
-from ...text import fill
-
-log = logging.getLogger(__name__)
 
 #: What the runner publishes after a change (panels refresh themselves from it).
 TOPIC_TYPES = "notification-channel-types"
 TOPIC_CHANNELS = "notification-channels"
 
 Choice = tuple[str, str]  # (code, label)
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def async_slot(*types: type) -> Callable[[F], F]:
-    """qasync's ``asyncSlot``, typed (keep such handlers one line long)."""
-    return cast(Callable[[F], F], asyncSlot(*types))
 
 
 def fmt_time(value: object) -> str:
@@ -48,17 +36,6 @@ def label_of(item: Any) -> str:
 def code_of(item: Any) -> str | None:
     """An enum item's code."""
     return None if item is None else getattr(item, "code", None)
-
-
-async def load_permissions(ctx: PanelContext) -> Permissions:
-    """What the signed-in account may do (the live profile in extras, else fetched)."""
-    profile = ctx.extras.get("account_profile")
-    if profile is None and ctx.client is not None:
-        try:
-            profile = await ctx.client.auth.profile()
-        except Exception as exc:  # the panel still works; the server's 403s explain themselves
-            log.warning("could not read the profile for permissions: %r", describe_error(exc).code)
-    return Permissions.of(ctx.client, profile)
 
 
 async def constant_choices(ctx: PanelContext, name: str) -> list[Choice]:
@@ -96,15 +73,10 @@ class ErrorLabel(QLabel):
         if info is None:
             self.setText("")
             return
-        lines = [info.summary]
-        if info.message and info.message != info.summary:
-            lines.append(info.message)
-        if info.code:
-            lines.append(
-                fill(QCoreApplication.translate("Notifications", "Error code: %1"), info.code)
+        self.setText(
+            error_text(
+                info,
+                QCoreApplication.translate("Notifications", "Error code: %1"),
+                QCoreApplication.translate("Notifications", "Request id: %1"),
             )
-        if info.request_id:
-            lines.append(
-                fill(QCoreApplication.translate("Notifications", "Request id: %1"), info.request_id)
-            )
-        self.setText("\n".join(lines))
+        )

@@ -1,28 +1,28 @@
 """The shape both notification panels share: filters, list, actions, detail pane.
 
-``RecordPanel`` is the (thin, synchronous) widget; ``RecordController`` holds everything that
-awaits: loading permissions and choices, running actions through the OperationRunner.
+``RecordPanel`` is the (thin, synchronous) widget on the panel base; ``RecordController`` holds
+everything that awaits: loading permissions and choices, running actions through the
+OperationRunner (its tasks are kept by the panel).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...confirm import confirm
 from ...list_view import ListView
 from ...operations import Op
 from ...paged_model import PagedTableModel
+from ...panel_base import PanelBase
 from ...panels import PanelContext
-from ...permissions import Permissions
 from ...text import fill
-from .common import load_permissions
 from .detail import DetailPane, Row
 
 log = logging.getLogger(__name__)
@@ -41,12 +41,14 @@ class Action:
     needs_row: bool = True
 
 
-class RecordPanel(QWidget):
+class RecordPanel(PanelBase):
     """A list with filters above, action buttons, a detail pane, and permission notices."""
 
     #: Runner topics that make this panel reload.
     TOPICS: frozenset[str] = frozenset()
     CONTEXT = "RecordPanel"
+    #: The factory (``build``) starts loading, through the controller.
+    LOAD_ON_SHOW = False
 
     def __init__(
         self,
@@ -56,10 +58,9 @@ class RecordPanel(QWidget):
         export_name: str,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
+        super().__init__(ctx, parent)
+        self.ctx = ctx  # (``self.context`` as well)
         self.model = model
-        self.permissions = Permissions(None)
         self.list = ListView(model, id_column="bizId", export_name=export_name, parent=self)
         self.detail = DetailPane(self)
         self.list.set_detail_widget(self.detail)
@@ -106,9 +107,8 @@ class RecordPanel(QWidget):
         """The current row's record, or None."""
         return self.list.current_row()
 
-    def set_permissions(self, permissions: Permissions) -> None:
-        """Apply what the account may do."""
-        self.permissions = permissions
+    def apply_permissions(self) -> None:
+        """Enable the actions the account may run (``update_actions``)."""
         self.update_actions()
 
     def update_actions(self) -> None:
@@ -184,11 +184,6 @@ class RecordPanel(QWidget):
                 self.list.table.scrollTo(index)
                 return
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslateUi()
-        super().changeEvent(event)
-
 
 def _fixed(operation_id: str) -> OperationFor:
     def operation(_row: Any) -> str:
@@ -205,7 +200,6 @@ class RecordController(QObject):
         self.ctx = ctx
         self.panel = panel
         self._started: asyncio.Future[None] | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
 
     @property
     def client(self) -> Any:
@@ -220,11 +214,9 @@ class RecordController(QObject):
             return
         self.schedule(self.start())
 
-    def schedule(self, coro: Awaitable[Any]) -> None:
-        """Run ``coro`` as a task on the loop (a strong reference is kept)."""
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def schedule(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` as a task the panel keeps (``panel.wait_idle``, ``panel.close_tasks``)."""
+        self.panel.spawn(coro)
 
     async def start(self) -> None:
         """Load permissions, choices and the first page (once; later calls wait for it)."""
@@ -233,7 +225,7 @@ class RecordController(QObject):
         await asyncio.shield(self._started)
 
     async def _start(self) -> None:
-        self.panel.set_permissions(await load_permissions(self.ctx))
+        await self.panel.load_permissions()
         await self.run(
             QCoreApplication.translate("Notifications", "Could not load the lists of choices"),
             self.load_choices,
@@ -241,6 +233,7 @@ class RecordController(QObject):
         )
         self.panel.apply_filters()
         await self.panel.model.wait_idle()
+        self.panel.loaded = True
 
     async def load_choices(self) -> None:
         """Fetch what the pickers offer (subclasses)."""

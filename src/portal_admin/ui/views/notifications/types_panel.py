@@ -10,13 +10,13 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...text import fill
 from .common import (
     TOPIC_CHANNELS,
     TOPIC_TYPES,
     Choice,
-    async_slot,
     constant_choices,
     fmt_time,
     label_of,

@@ -232,11 +232,11 @@ class ConstantsPanel(TaskPanel):
         self.current_list = LIST_NAMES[row]
         self._show_columns()
         self.retranslateUi()
-        self.spawn(self.reload())
+        self.start_reload()
 
     def _language_switched(self, _language: str) -> None:
         if self.loaded:
-            self.spawn(self.reload())
+            self.start_reload()
 
     def _show_columns(self) -> None:
         shown = {*BASE_COLUMNS, *EXTRA_COLUMNS.get(self.current_list, ())}

@@ -207,7 +207,7 @@ class ProfilePanel(TaskPanel):
         return True
 
     def _refresh_clicked(self) -> None:
-        self.spawn(self.reload())
+        self.start_reload()
 
     def _language_switched(self, _language: str) -> None:
         if self.loaded:

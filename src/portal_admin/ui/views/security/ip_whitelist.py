@@ -36,11 +36,12 @@ from PySide6.QtWidgets import (
 
 from ...confirm import confirm
 from ...operations import Op
+from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...permissions import tag_operation
 from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
-from .common import SecurityPanel, async_slot
+from .common import SecurityPanel
 from .formatting import format_time
 from .ip_rules import EntryCheck, EntryKind, Problem, check_entry, covers
 
@@ -449,14 +450,18 @@ class IpWhitelistPanel(SecurityPanel):
 
     def _update_controls(self, *_args: object) -> None:
         loaded = self.whitelist is not None
-        self.allow(self.enable_button, "security.ip_whitelist_enable", loaded and not self.enabled)
-        self.allow(self.disable_button, "security.ip_whitelist_disable", loaded and self.enabled)
+        self.allow(
+            self.enable_button, "security.ip_whitelist_enable", enabled=loaded and not self.enabled
+        )
+        self.allow(
+            self.disable_button, "security.ip_whitelist_disable", enabled=loaded and self.enabled
+        )
         writable = self.permissions.reason("security.ip_whitelist_set")
         can_save = loaded and self.model.dirty and self.model.all_valid
-        self.allow(self.save_button, "security.ip_whitelist_set", can_save)
+        self.allow(self.save_button, "security.ip_whitelist_set", enabled=can_save)
         self.revert_button.setEnabled(loaded and self.model.dirty)
         has_row = self.table.selectionModel().hasSelection()
-        self.allow(self.remove_button, "security.ip_whitelist_set", loaded and has_row)
+        self.allow(self.remove_button, "security.ip_whitelist_set", enabled=loaded and has_row)
         self.add_edit.setEnabled(writable is None)
         self.add_edit.setToolTip(writable or "")
         self.table.setEditTriggers(

@@ -31,11 +31,12 @@ from portal_admin.client.records import BackupCodeSummary
 
 from ...confirm import confirm
 from ...operations import Op
+from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
 from .backup_codes import BackupCodesDialog
-from .common import SecurityPanel, async_slot
+from .common import SecurityPanel
 from .formatting import format_time, yes_no
 
 log = logging.getLogger(__name__)
@@ -211,12 +212,14 @@ class MfaPanel(SecurityPanel):
 
     def _refresh_controls(self) -> None:
         otp = self.model.setting("OTP")
-        self.allow(self.revoke_button, "security.otp_revoke", bool(otp and otp.is_enabled))
+        self.allow(self.revoke_button, "security.otp_revoke", enabled=bool(otp and otp.is_enabled))
         if otp is not None and not otp.is_enabled and self.revoke_button.toolTip() == "":
             self.revoke_button.setToolTip(
                 QCoreApplication.translate("MfaPanel", "The authenticator is not set up.")
             )
-        self.allow(self.generate_button, "security.backup_codes_generate", self.loaded_summary)
+        self.allow(
+            self.generate_button, "security.backup_codes_generate", enabled=self.loaded_summary
+        )
         self._show_summary()
 
     @property
@@ -326,6 +329,8 @@ class MfaPanel(SecurityPanel):
 
     async def _tour_codes(self) -> QWidget:
         task = self.spawn(self.generate_codes())
+        if task is None:  # pragma: no cover - awaited, so a loop runs
+            raise RuntimeError("no event loop")
         for _ in range(200):
             box = self.findChild(QMessageBox)
             if box is not None and box.isVisible():

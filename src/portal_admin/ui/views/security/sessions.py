@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...text import QT_TRANSLATE_NOOP
-from .common import SecurityPanel, async_slot
+from .common import SecurityPanel
 from .formatting import format_time, shorten_user_agent, time_with_relative, yes_no
 
 AnyIndex = QModelIndex | QPersistentModelIndex
