@@ -30,6 +30,9 @@ from .text import fill
 
 log = logging.getLogger(__name__)
 
+#: How many rows fitting a column to its contents looks at (those on screen first).
+FIT_ROWS = 60
+
 
 class StateOverlay(QWidget):
     """A message over the table for the loading, empty and error states, with Retry."""
@@ -103,6 +106,9 @@ class ListView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
+        # Fitting a column to its contents measures the rows on screen and at most this many
+        # (Qt's default is 1,000 rows: a visible pause on long lists, docs/performance.md).
+        self.table.verticalHeader().setResizeContentsPrecision(FIT_ROWS)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._cell_menu)
         header = self.table.horizontalHeader()
