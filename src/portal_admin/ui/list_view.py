@@ -31,7 +31,7 @@ from .text import fill
 log = logging.getLogger(__name__)
 
 #: How many rows fitting a column to its contents looks at (those on screen first).
-FIT_ROWS = 60
+FIT_ROWS = 30
 
 
 class StateOverlay(QWidget):

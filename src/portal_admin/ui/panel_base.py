@@ -189,6 +189,16 @@ class PanelBase(QWidget):
         """Load what the panel shows (subclasses)."""
         return None
 
+    def reload_when_shown(self) -> None:
+        """What the panel shows went stale (for example, the language changed): reload now if
+        it is on screen, else when it is next shown (hidden panels do no work)."""
+        if not self.loaded:
+            return  # the first show loads anyway
+        if self.isVisible():
+            self.start_reload()
+        else:
+            self.loaded = False
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self.LOAD_ON_SHOW and not self.loaded and not self.loading:

@@ -94,3 +94,36 @@ def test_first_show_loads_once_and_close_tasks_cancels(
         assert never.cancelled()
 
     run(loop, scenario())
+
+
+def test_stale_data_reloads_at_once_when_shown_else_on_the_next_show(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    async def scenario() -> None:
+        panel = SessionsPanel(panel_context(admin))
+        qtbot.addWidget(panel)
+        reloads: list[bool] = []
+        original = panel.reload
+
+        async def counted() -> bool:
+            reloads.append(panel.isVisible())
+            return await original()
+
+        panel.reload = counted  # type: ignore[method-assign]
+        panel.show()
+        await wait_for(lambda: panel.loaded)
+        await panel.wait_idle()
+        assert reloads == [True]
+        panel.reload_when_shown()  # on screen: now
+        await panel.wait_idle()
+        assert reloads == [True, True]
+        panel.hide()
+        panel.reload_when_shown()  # hidden: no work now
+        await panel.wait_idle()
+        assert reloads == [True, True] and not panel.loaded
+        panel.show()
+        await wait_for(lambda: panel.loaded)
+        await panel.wait_idle()
+        assert reloads == [True, True, True]
+
+    run(loop, scenario())

@@ -165,8 +165,7 @@ class OwnInvitationsWidget(TaskPanel):
             self.refresh()
 
     def _language_switched(self, _language: str) -> None:
-        if self.loaded:
-            self.start_reload()
+        self.reload_when_shown()
 
     def retranslateUi(self) -> None:
         self.statuses_label.setText(QCoreApplication.translate("OwnInvitations", "Show:"))

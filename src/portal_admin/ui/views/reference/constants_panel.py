@@ -235,8 +235,7 @@ class ConstantsPanel(TaskPanel):
         self.start_reload()
 
     def _language_switched(self, _language: str) -> None:
-        if self.loaded:
-            self.start_reload()
+        self.reload_when_shown()
 
     def _show_columns(self) -> None:
         shown = {*BASE_COLUMNS, *EXTRA_COLUMNS.get(self.current_list, ())}
