@@ -202,6 +202,22 @@ def check(envelope: Envelope, status: int, request_id: str, operation: Operation
     return envelope.data
 
 
+class InProcessTransport(httpx.ASGITransport):
+    """httpx's ASGI transport, taking turns with the event loop as a network exchange does.
+
+    Without a network nothing in an exchange waits, so the server's work, the answer's
+    parsing and whatever the caller does next would run as one unbroken step of the loop (a
+    page of 100 accounts: 15-18 ms, and the program's timers and paints wait behind it). The
+    request reaches the app on a later turn of the loop, and its answer comes back on another.
+    """
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(0)
+        response = await super().handle_async_request(request)
+        await asyncio.sleep(0)
+        return response
+
+
 def sandbox_transport(app: Any) -> httpx.AsyncBaseTransport:
     """An in-process transport serving an ASGI app (the built-in sandbox) without a network."""
-    return httpx.ASGITransport(app=app)
+    return InProcessTransport(app=app)
