@@ -45,24 +45,19 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from portal_admin.client import MemoryTokenStore
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.faults import FaultConfig, FaultInjector
 from portal_admin.ui.app import Application
 from portal_admin.ui.error_dialog import ErrorDialog
 from portal_admin.ui.error_info import ErrorInfo
 from portal_admin.ui.options import StartOptions
-from portal_admin.ui.panels import PanelRegistry, wait_idle
-from portal_admin.ui.profiles import Profile, ProfileStore
-from portal_admin.ui.session.client_service import ClientService
-from portal_admin.ui.session.sandbox_factory import transport_for_app
+from portal_admin.ui.panels import wait_idle
 from portal_admin.ui.signin.change_password import ChangePasswordDialog
-from portal_admin.ui.views import register_all
+from support.program import make_program, sign_in_otp
 
 ACTIONS = int(os.environ.get("PORTAL_ADMIN_CHAOS_ACTIONS", "300"))
 SEED = int(os.environ.get("PORTAL_ADMIN_CHAOS_SEED", "20260101"))
 REPORT = os.environ.get("PORTAL_ADMIN_CHAOS_REPORT")
-ADMIN = "admin@sandbox.test"
 #: The longest gap allowed between two heartbeats (``PORTAL_ADMIN_CHAOS_STALL_MS`` changes it
 #: for a study; docs/security.md has the figures).
 STALL_LIMIT_MS = float(os.environ.get("PORTAL_ADMIN_CHAOS_STALL_MS", "100"))
@@ -174,39 +169,11 @@ def program(
     faulty_app: Any,
     _no_files_outside_tmp: None,
 ) -> Iterator[Application]:
-    def service(profile: Profile, language: str | None) -> ClientService:
-        return ClientService(
-            profile,
-            language=language,
-            transport_factory=lambda _p: transport_for_app(faulty_app),
-            token_store=MemoryTokenStore(),
-        )
-
-    app = Application(
-        qapp,
-        StartOptions(sandbox=True, lang="en"),
-        store=ProfileStore(tmp_path / "profiles.json"),
-        registry=register_all(PanelRegistry()),
-        service_factory=service,
-    )
+    app = make_program(qapp, StartOptions(sandbox=True, lang="en"), faulty_app, tmp_path)
     app.start()
     yield app
     loop.run_until_complete(app.close())
     app.languages.set_language("en")
-
-
-async def sign_in(app: Application) -> None:
-    window = app.sign_in_window
-    assert window is not None
-    tools = app.service.sandbox_tools() if app.service else None
-    assert tools is not None
-    window.fill_demo_admin()
-    assert await window.submit_credentials()
-    window.mfa.select_method("OTP")
-    window.mfa.code.setText(await tools.totp(ADMIN))
-    assert await window.submit_code()
-    assert app.workspace is not None
-    await wait_idle(app.runner)
 
 
 def _usable(widget: QWidget) -> bool:
@@ -372,7 +339,7 @@ def test_random_walk_across_every_panel(
 ) -> None:
     faults: FaultInjector = faulty_app.state.faults
     faults.enabled = False
-    loop.run_until_complete(asyncio.wait_for(sign_in(program), 60))
+    loop.run_until_complete(asyncio.wait_for(sign_in_otp(program), 60))
     assert program.workspace is not None
     program.runner.failed.connect(watch.shown.append)
     rng = random.Random(SEED)

@@ -6,47 +6,14 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import qasync
-from PySide6.QtWidgets import QApplication
 
+from support.qt import _user_folders, ignore_offscreen_noise, loop
 
-@pytest.fixture(autouse=True)
-def _user_folders(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Keep config, logs and data of every test out of the real user folders."""
-    home = tmp_path_factory.mktemp("home")
-    for var, sub in (
-        ("XDG_CONFIG_HOME", "config"),
-        ("XDG_STATE_HOME", "state"),
-        ("XDG_DATA_HOME", "data"),
-        ("XDG_CACHE_HOME", "cache"),
-    ):
-        monkeypatch.setenv(var, str(home / sub))
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    """A qasync loop on the test's QApplication; drive it with loop.run_until_complete."""
-    qapp.setQuitOnLastWindowClosed(False)  # closing a dialog must not stop the loop
-    event_loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(event_loop)
-    try:
-        yield event_loop
-    finally:
-        pending = [t for t in asyncio.all_tasks(event_loop) if not t.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
-            event_loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        event_loop.run_until_complete(event_loop.shutdown_asyncgens())
-        asyncio.set_event_loop(None)
-        event_loop.close()
+__all__ = ["_user_folders", "loop"]
 
 
 @pytest.fixture
@@ -58,16 +25,9 @@ def shots(tmp_path: Path) -> Path:
     return path
 
 
-#: Warnings of the offscreen platform plugin itself, not of the program.
-OFFSCREEN_NOISE = (r"^This plugin does not support ",)
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Ignore the offscreen plugin's own warnings in the UI tests."""
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.qt_log_ignore(*OFFSCREEN_NOISE))
+    ignore_offscreen_noise(items, Path(__file__).parent)
 
 
 #: When set, every operation the client sends from UI code is appended to this file (one id a
