@@ -304,3 +304,29 @@ def test_quit_closes_the_client(
     run(loop, program.close())
     assert client.http.is_closed
     assert program.workspace is None and program.sign_in_window is None
+
+
+def test_after_first_window_runs_once(
+    program: Application, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up work the first window does not wait for: the log file opens (with the
+    records kept so far), then sign-in's modules are imported in a worker thread."""
+    import threading
+
+    import portal_admin.ui.app as app_module
+
+    calls: list[object] = []
+
+    class FakeEarlyLog:
+        def hand_over(self) -> None:
+            calls.append("log file opened")
+
+    def warm(modules: tuple[str, ...]) -> threading.Thread:
+        calls.append(modules)
+        return threading.Thread(target=lambda: None)
+
+    monkeypatch.setattr(app_module, "warm_imports", warm)
+    program.early_log = FakeEarlyLog()  # type: ignore[assignment]
+    program.after_first_window()
+    program.after_first_window()
+    assert calls == ["log file opened", ("portal_admin.client", "portal_admin.sandbox")]

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from portal_admin.ui.log_setup import REDACTED, RedactingFilter, redact, setup_logging
+from portal_admin.ui.log_setup import (
+    REDACTED,
+    EarlyLog,
+    RedactingFilter,
+    buffer_logging,
+    redact,
+    setup_logging,
+)
 from portal_admin.ui.profiles import (
     SANDBOX_NAME,
     EnvironmentType,
@@ -141,3 +148,84 @@ def test_filter_survives_bad_format() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "%d password=%s", ("a",), None)
     assert RedactingFilter().filter(record)
     assert "[REDACTED]" in record.getMessage()
+
+
+def test_start_up_records_reach_the_log_file_when_it_opens(tmp_path: Path) -> None:
+    """The program keeps its first records in memory and opens the file once its first
+    window shows: nothing is lost, the order is kept, secrets are redacted."""
+    root = logging.getLogger()
+    level = root.level
+    early = buffer_logging(level=logging.DEBUG)
+    log = logging.getLogger("portal_admin.test.early")
+    handler: logging.Handler | None = None
+    try:
+        assert early in root.handlers
+        shown = {"password": "hunter2"}
+        log.info("first with %s", shown)
+        shown["password"] = "changed-later"  # the record keeps the message as logged
+        try:
+            raise ValueError(f"bad token={JWT}")
+        except ValueError:
+            log.exception("second")
+        assert (tmp_path / "portal-admin.log").exists() is False
+        handler = early.hand_over(setup_logging(tmp_path, level=logging.DEBUG))
+        assert early not in root.handlers and handler in root.handlers
+        assert early.hand_over() is handler  # once
+        log.info("third")
+        handler.flush()
+    finally:
+        root.removeHandler(early)
+        if handler is not None:
+            root.removeHandler(handler)
+            handler.close()
+        root.setLevel(level)
+        logging.captureWarnings(False)
+    text = (tmp_path / "portal-admin.log").read_text()
+    assert text.index("first with") < text.index("second") < text.index("third")
+    assert "ValueError" in text and "Traceback" in text
+    assert "hunter2" not in text and "changed-later" not in text and JWT not in text
+    assert REDACTED in text
+
+
+def test_early_log_passes_records_on_after_the_hand_over() -> None:
+    """A record that reached the buffer after the hand-over (another thread) is not lost."""
+    early = EarlyLog()
+    target = logging.Handler()
+    seen: list[str] = []
+    target.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    root = logging.getLogger()
+    try:
+        early.handle(logging.LogRecord("x", logging.INFO, __file__, 1, "kept %s", ("a",), None))
+        assert early.hand_over(target) is target
+        early.handle(logging.LogRecord("x", logging.INFO, __file__, 1, "late", None, None))
+    finally:
+        root.removeHandler(target)
+    assert seen == ["kept a", "late"]
+
+
+def test_early_log_falls_back_to_stderr_without_a_log_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import portal_admin.ui.log_setup as log_setup
+
+    def no_file(**_: object) -> logging.Handler:
+        raise PermissionError("read-only folder")
+
+    monkeypatch.setattr(log_setup, "setup_logging", no_file)
+    root = logging.getLogger()
+    level = root.level
+    early = buffer_logging()
+    handler: logging.Handler | None = None
+    try:
+        logging.getLogger("portal_admin.test.early").info("starting with password=hunter2")
+        handler = early.hand_over()
+        assert isinstance(handler, logging.StreamHandler) and handler in root.handlers
+    finally:
+        root.removeHandler(early)
+        if handler is not None:
+            root.removeHandler(handler)
+        root.setLevel(level)
+        logging.captureWarnings(False)
+    err = capsys.readouterr().err
+    assert "starting with password=[REDACTED]" in err and "hunter2" not in err
+    assert "could not open the log file: read-only folder" in err

@@ -109,8 +109,67 @@ def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -
             "portal_admin.ui.csv_export",
             "portal_admin.ui.error_dialog",
             "portal_admin.ui.tour",
+            # the main window and the demo mailbox: imported when first opened
+            "portal_admin.ui.workspace",
+            "portal_admin.ui.main_window",
+            "portal_admin.ui.signin.mailbox",
         )
         assert not [m for m in modules if m.startswith(lazy)]
+
+
+WARM_UP = """
+import json, sys
+import qasync
+import portal_admin.ui.app as A
+from portal_admin.ui.options import parse_args
+
+seen = []
+real = A.warm_imports
+
+
+def spy(modules):
+    window = app.sign_in_window
+    seen.append({
+        "modules": list(modules),
+        "window_painted": bool(window is not None and window._painted),
+        "client_before": "portal_admin.client" in sys.modules,
+        "log_file_handler": [type(h).__name__ for h in A.logging.getLogger().handlers],
+    })
+    thread = real(modules)
+    thread.join(120)
+    seen[-1]["client_after"] = "portal_admin.client" in sys.modules
+    app.request_quit()
+    return thread
+
+
+A.warm_imports = spy
+early = A.buffer_logging()
+qapp = A.create_qapp(sys.argv[:1])
+app = A.Application(qapp, parse_args(sys.argv[1:]), early_log=early)
+status = qasync.run(app.main())
+print(json.dumps({"status": status, "seen": seen}))
+"""
+
+
+def test_sign_in_modules_are_imported_in_the_background_after_the_first_window(
+    tmp_path: Path,
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WARM_UP, "--sandbox"],
+        capture_output=True,
+        text=True,
+        env=program_env(tmp_path),
+        timeout=180,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["status"] == 0
+    [seen] = report["seen"]  # once
+    assert seen["window_painted"] and not seen["client_before"] and seen["client_after"]
+    assert seen["modules"] == ["portal_admin.client", "portal_admin.sandbox"]
+    assert "RotatingFileHandler" in seen["log_file_handler"]  # the log file is open by then
+    assert "EarlyLog" not in seen["log_file_handler"]
 
 
 def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
@@ -134,6 +193,8 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     assert saved >= shell | panels
     assert all((tour / name).stat().st_size > 2000 for name in shell)
     log = (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+    assert f"portal-admin {__version__} starting" in log  # kept until the log file opened
+    assert "modules for sign-in imported" in log  # the background warm-up ran
     assert "tour: saved sign-in-mfa.png" in log
     assert "Sandbox-Admin-2026!" not in log
 

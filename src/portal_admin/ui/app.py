@@ -3,6 +3,9 @@
 Start-up shows the sign-in window for the chosen profile; on sign-in a :class:`Workspace`
 (the main window) takes over; logout goes back to the sign-in window. The API client is
 built on the first sign-in attempt, so the first window needs neither httpx nor the sandbox.
+Once the first window is painted, the log file is opened, the panels are registered and a
+worker thread imports the client's modules (and the sandbox's, for the sandbox profile), so
+that signing in does not wait for them (:meth:`Application.after_first_window`).
 
 Kiosk mode (``--kiosk``, or forced by the machine's policy, ``kiosk/policy.py``): the profile
 is pinned and built read-only, the sign-in window is full screen and cannot be closed, a
@@ -15,22 +18,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import logging
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import qasync
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
 
 from .i18n import LanguageManager
-from .log_setup import setup_logging
+from .log_setup import EarlyLog, buffer_logging
 from .operations import OperationRunner
 from .options import StartOptions
-from .panels import PANELS, PanelRegistry
 from .paths import APP_NAME
 from .profiles import Profile, ProfileStore, sandbox_profile
 from .session.client_service import ClientService
@@ -38,11 +44,12 @@ from .shutdown import ShutdownHooks
 from .signin.flow import SignInFlow
 from .signin.window import SignInWindow
 from .theme import ThemeManager
-from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
+    from .panels import PanelRegistry
+    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +57,36 @@ log = logging.getLogger(__name__)
 ServiceFactory = Callable[[Profile, str | None], ClientService]
 #: Accounts the tour's in-memory sandbox generates (small: the tour starts fast).
 TOUR_SEED_ACCOUNTS = 40
+#: What signing in imports (httpx, pydantic, the client); imported in a worker thread once
+#: the first window is painted. The sandbox profile adds :data:`WARM_SANDBOX_MODULES`.
+WARM_MODULES = ("portal_admin.client",)
+#: The built-in sandbox (FastAPI, SQLite), for the sandbox profile.
+WARM_SANDBOX_MODULES = ("portal_admin.sandbox",)
+#: :meth:`Application.after_first_window` runs by then even if the window was not painted.
+AFTER_FIRST_WINDOW_LATEST_MS = 3000
+
+
+def warm_imports(modules: Sequence[str]) -> threading.Thread:
+    """Import ``modules`` in a daemon worker thread and return it (started).
+
+    Importing runs Python code, which gives the GIL up every few milliseconds, so the event
+    loop keeps turning meanwhile; a module the UI thread imports at the same time is
+    imported once (the import lock). Failures are logged, never raised: the module is then
+    imported (and the error shown) where it is used.
+    """
+
+    def work() -> None:
+        start = time.perf_counter()
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                log.warning("warming up %s failed", name, exc_info=True)
+        log.info("modules for sign-in imported in %.0f ms", (time.perf_counter() - start) * 1000)
+
+    thread = threading.Thread(target=work, name="portal-admin-warm-imports", daemon=True)
+    thread.start()
+    return thread
 
 
 def default_service(profile: Profile, language: str | None) -> ClientService:
@@ -80,13 +117,18 @@ class Application:
         options: StartOptions,
         *,
         store: ProfileStore | None = None,
-        registry: PanelRegistry = PANELS,
+        registry: PanelRegistry | None = None,
         service_factory: ServiceFactory | None = None,
+        early_log: EarlyLog | None = None,
     ) -> None:
         self.qapp = qapp
         self.options = options
         self.store = store or ProfileStore()
-        self.registry = registry
+        self._registry = registry
+        #: The start-up's log records, handed to the log file after the first window shows.
+        self.early_log = early_log
+        #: The worker thread importing what sign-in needs (see :meth:`after_first_window`).
+        self.warm_thread: threading.Thread | None = None
         self.shutdown = ShutdownHooks()
         self.languages = LanguageManager(parent=qapp)
         self.theme = ThemeManager(qapp)
@@ -103,6 +145,17 @@ class Application:
         self.close_refusal: CloseRefusal | None = None
         self._quit = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def registry(self) -> PanelRegistry:
+        """The main window's panels: the one given, else the program's (every area's panels,
+        registered on first use)."""
+        if self._registry is None:
+            from .panels import PANELS
+            from .views import register_all
+
+            self._registry = register_all(PANELS)
+        return self._registry
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -221,6 +274,8 @@ class Application:
 
     def open_workspace(self) -> Workspace:
         """The main window for the signed-in service."""
+        from .workspace import Workspace  # the main window's modules: not needed before
+
         assert self.service is not None
         workspace = Workspace(
             self.service,
@@ -299,11 +354,14 @@ class Application:
         from .kiosk.policy import PolicyError
 
         try:
-            self.start()
+            window = self.start()
         except PolicyError as exc:  # fail closed: the pinned profile cannot be used
             log.error("kiosk policy unusable, not starting: %s", exc)
             await self.close()
             return 2
+        window.firstPainted.connect(lambda: QTimer.singleShot(0, self.after_first_window))
+        # A window that is not painted soon (started minimised, say) does not hold it back.
+        QTimer.singleShot(AFTER_FIRST_WINDOW_LATEST_MS, self.after_first_window)
         status = 0
         if self.options.tour is not None:
             from .tour import run_program_tour
@@ -317,6 +375,18 @@ class Application:
         await self._quit.wait()
         await self.close()
         return status
+
+    def after_first_window(self) -> None:
+        """Start-up work the first window does not wait for, run on the loop turn after it is
+        painted: open the log file (with the records kept so far), register the panels, and
+        import what signing in needs in a worker thread. Runs once."""
+        if self.warm_thread is not None:
+            return
+        if self.early_log is not None:
+            self.early_log.hand_over()
+        _ = self.registry
+        modules = WARM_MODULES + (WARM_SANDBOX_MODULES if self.profile.is_sandbox else ())
+        self.warm_thread = warm_imports(modules)
 
     async def close(self) -> None:
         """Cancel operations, close the windows, run the shutdown hooks (closing the client)."""
@@ -351,7 +421,14 @@ def create_qapp(argv: Sequence[str]) -> QApplication:
 
 def run(options: StartOptions, argv: Sequence[str]) -> int:
     """Start the program and block until it ends; returns the exit status."""
-    setup_logging()
+    early_log = buffer_logging()  # the log file is opened once the first window shows
+    try:
+        return _run(options, argv, early_log)
+    finally:
+        early_log.hand_over()  # the window never showed: the records still reach the file
+
+
+def _run(options: StartOptions, argv: Sequence[str], early_log: EarlyLog) -> int:
     log.info("portal-admin %s starting", __version__)
     from .kiosk.policy import PolicyError, apply_policy, load_policy
 
@@ -362,10 +439,7 @@ def run(options: StartOptions, argv: Sequence[str]) -> int:
         print(f"portal-admin: kiosk policy unusable, not starting: {exc}", file=sys.stderr)
         return 2
     qapp = create_qapp(argv)
-    from .views import register_all
-
-    register_all(PANELS)
-    application = Application(qapp, options)
+    application = Application(qapp, options, early_log=early_log)
     try:
         status: int = qasync.run(application.main())
     except RuntimeError as exc:  # the Qt loop ended before main() did (session end)

@@ -121,6 +121,9 @@ class Shouting(QTranslator):
 
 def test_language_change_retranslates(window: SignInWindow, qapp: QObject) -> None:
     assert window.credentials.sign_in_button.text() == "Sign in"
+    for step in Step:  # pages are built on first use: build them all before the switch
+        window.page(step)
+    assert window.reset.submit_button.text() == "Set new password"
     translator = Shouting()
     QCoreApplication.installTranslator(translator)
     try:
@@ -131,6 +134,7 @@ def test_language_change_retranslates(window: SignInWindow, qapp: QObject) -> No
         assert window.credentials.email.accessibleName() == "EMAIL ADDRESS"
         assert window.windowTitle() == "SIGN IN \u2014 PORTAL ADMIN"
         assert window.reset.submit_button.text() == "SET NEW PASSWORD"
+        assert window.credentials.use_admin_button.text() == "FILL IN THE ADMINISTRATOR"
     finally:
         QCoreApplication.removeTranslator(translator)
 
@@ -138,6 +142,9 @@ def test_language_change_retranslates(window: SignInWindow, qapp: QObject) -> No
 def test_every_control_has_an_accessible_name(window: SignInWindow) -> None:
     from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit
 
+    for step in Step:  # every page, built on first use
+        window.page(step)
+    assert window.error is not None  # the error panel too (built with the first error)
     missing = [
         w.objectName() or repr(w)
         for kind in (QAbstractButton, QLineEdit, QComboBox)

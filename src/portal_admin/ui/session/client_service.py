@@ -11,12 +11,13 @@ from PySide6.QtCore import QObject, Signal
 from ..i18n import accept_language
 from ..profiles import Profile
 from .sandbox_factory import SANDBOX_ACCESS_CODE, SANDBOX_BASE_URL
-from .sandbox_tools import SandboxTools
 
 if TYPE_CHECKING:  # the client (and httpx) are imported when the first client is built
     from portal_admin.client import ClientOptions, PortalClient
     from portal_admin.client.events import Event
     from portal_admin.client.options import Language
+
+    from .sandbox_tools import SandboxTools
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +113,11 @@ class ClientService(QObject):
 
     def sandbox_tools(self) -> SandboxTools | None:
         """The sandbox-only endpoints, or None outside sandbox mode."""
-        return SandboxTools(self.client.http) if self.is_sandbox else None
+        if not self.is_sandbox:
+            return None
+        from .sandbox_tools import SandboxTools
+
+        return SandboxTools(self.client.http)
 
     @property
     def accept_language(self) -> str:

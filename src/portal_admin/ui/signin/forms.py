@@ -107,7 +107,9 @@ class ErrorPanel(QFrame):
         """Take the height the wrapped texts need at the current width (a QStackedWidget
         does not pass height-for-width through, so the hint alone is too tall or too short)."""
         layout = self.layout()
-        if layout is not None and self.width() > 0:
+        # Before its first layout pass the panel's layout reports no height-for-width, and
+        # totalHeightForWidth() is then only the frame (1 px): the panel stayed a red line.
+        if layout is not None and self.width() > 0 and layout.hasHeightForWidth():
             height = layout.totalHeightForWidth(self.width())
             if height > 0 and height != self.height():
                 self.setFixedHeight(height)

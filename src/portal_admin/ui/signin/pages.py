@@ -78,10 +78,113 @@ def _name(widget: QWidget, name: str, description: str = "") -> None:
         widget.setAccessibleDescription(description)
 
 
+class DemoAccountsBox(QGroupBox):
+    """The sandbox's demo accounts; its table and button are built when it is first shown
+    (a profile other than the sandbox never shows it)."""
+
+    #: "Fill in the administrator" was clicked.
+    useAdminClicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("demoAccountsBox")
+        self._text: QLabel | None = None
+        self._button: QPushButton | None = None
+
+    @property
+    def built(self) -> bool:
+        """True once the contents exist."""
+        return self._text is not None
+
+    @property
+    def text(self) -> QLabel:
+        """The table of demo accounts (built on first use)."""
+        if self._text is None:
+            self._build()
+        assert self._text is not None
+        return self._text
+
+    @property
+    def use_admin_button(self) -> QPushButton:
+        """Fills in the demo administrator (built on first use)."""
+        if self._button is None:
+            self._build()
+        assert self._button is not None
+        return self._button
+
+    def _build(self) -> None:
+        self._text = paragraph(self, "demoAccountsText")
+        self._text.setTextFormat(Qt.TextFormat.RichText)
+        self._button = button(self, "useDemoAdminButton")
+        self._button.clicked.connect(self.useAdminClicked)
+        demo_buttons = QHBoxLayout()
+        demo_buttons.addWidget(self._button)
+        demo_buttons.addStretch(1)
+        demo_layout = QVBoxLayout(self)
+        demo_layout.addWidget(self._text)
+        demo_layout.addLayout(demo_buttons)
+        self.retranslateUi()
+
+    def setVisible(self, visible: bool) -> None:
+        if visible and self._text is None:
+            self._build()
+        super().setVisible(visible)
+
+    def retranslateUi(self) -> None:
+        """Set every text in the current language."""
+        self.setTitle(QCoreApplication.translate("SignInPages", "Demo accounts (built-in sandbox)"))
+        if self._text is None or self._button is None:
+            return
+        rows = [
+            (
+                "admin@sandbox.test",
+                "Sandbox-Admin-2026!",
+                QCoreApplication.translate("SignInPages", "administrator"),
+            ),
+            (
+                "auditor@sandbox.test",
+                "Sandbox-Audit-2026!",
+                QCoreApplication.translate("SignInPages", "read-only auditor"),
+            ),
+            (
+                "approval@sandbox.test",
+                "Sandbox-Approval-2026!",
+                QCoreApplication.translate("SignInPages", "awaits approval"),
+            ),
+            (
+                "newuser@sandbox.test",
+                QCoreApplication.translate("SignInPages", "(none yet)"),
+                QCoreApplication.translate("SignInPages", "first-time setup"),
+            ),
+        ]
+        cells = "".join(
+            f"<tr><td><tt>{email}</tt></td><td><tt>{password}</tt></td><td>{what}</td></tr>"
+            for email, password, what in rows
+        )
+        self._text.setText(
+            f"<table cellspacing='0' cellpadding='2'>{cells}</table>"
+            + "<p>"
+            + QCoreApplication.translate(
+                "SignInPages", "Codes, reset tokens and setup ids arrive in the demo mailbox."
+            )
+            + "</p>"
+        )
+        self._button.setText(QCoreApplication.translate("SignInPages", "Fill in the administrator"))
+        _name(self._text, QCoreApplication.translate("SignInPages", "Demo accounts"))
+        _name(
+            self._button,
+            QCoreApplication.translate(
+                "SignInPages", "Fill in the demo administrator's email and password"
+            ),
+        )
+
+
 class CredentialsPage(Page):
     """Step 1: profile, email and password; links to the password pages; demo hint."""
 
     profileSelected = Signal(int)
+    #: The demo box's "Fill in the administrator" was clicked.
+    demoAdminRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("credentialsPage", parent)
@@ -115,18 +218,11 @@ class CredentialsPage(Page):
             links.addWidget(link)
         links.addStretch(1)
         self.body.addLayout(links)
-        self.demo_box = QGroupBox(self)
-        self.demo_box.setObjectName("demoAccountsBox")
-        self.demo_text = paragraph(self.demo_box, "demoAccountsText")
-        self.demo_text.setTextFormat(Qt.TextFormat.RichText)
-        self.use_admin_button = button(self.demo_box, "useDemoAdminButton")
-        demo_buttons = QHBoxLayout()
-        demo_buttons.addWidget(self.use_admin_button)
-        demo_buttons.addStretch(1)
-        demo_layout = QVBoxLayout(self.demo_box)
-        demo_layout.addWidget(self.demo_text)
-        demo_layout.addLayout(demo_buttons)
+        self.demo_box = DemoAccountsBox(self)
+        self.demo_box.setVisible(False)  # shown by show_profile for the sandbox
+        self.demo_box.useAdminClicked.connect(self.demoAdminRequested)
         self.body.addWidget(self.demo_box)
+        self._chip_colour = ""
         self.body.addStretch(1)
         self._profiles: list[Profile] = []
         #: True in the idle lock's sign-in window (see :meth:`set_unlocking`).
@@ -136,6 +232,16 @@ class CredentialsPage(Page):
 
     def submit_buttons(self) -> list[QPushButton]:
         return [self.sign_in_button]
+
+    @property
+    def demo_text(self) -> QLabel:
+        """The demo accounts' table (the demo box is built on first use)."""
+        return self.demo_box.text
+
+    @property
+    def use_admin_button(self) -> QPushButton:
+        """The demo box's "Fill in the administrator" button (built on first use)."""
+        return self.demo_box.use_admin_button
 
     def set_profiles(self, profiles: list[Profile], current: Profile) -> None:
         """Offer ``profiles`` and select ``current``."""
@@ -155,13 +261,14 @@ class CredentialsPage(Page):
         """Show ``profile``'s environment, and the demo hint only for the sandbox."""
         env = profile.environment
         self.environment.setText(env.label)
-        self.environment.setStyleSheet(
-            f"QLabel#environmentChip {{ background: {env.colour}; color: white;"
-            " font-weight: bold; border-radius: 3px; padding: 2px 8px; }"
-        )
+        if env.colour != self._chip_colour:  # a style sheet is parsed again on every set
+            self._chip_colour = env.colour
+            self.environment.setStyleSheet(
+                f"QLabel#environmentChip {{ background: {env.colour}; color: white;"
+                " font-weight: bold; border-radius: 3px; padding: 2px 8px; }"
+            )
         self.environment.setToolTip(profile.base_url)
-        self.demo_box.setVisible(profile.is_sandbox)
-        self.retranslateUi()
+        self.demo_box.setVisible(profile.is_sandbox)  # its contents are built when shown
 
     def set_unlocking(self) -> None:
         """The idle lock's variant: the same account signs in again to unlock."""
@@ -203,46 +310,7 @@ class CredentialsPage(Page):
         self.init_button.setText(
             QCoreApplication.translate("SignInPages", "First-time password setup")
         )
-        self.demo_box.setTitle(
-            QCoreApplication.translate("SignInPages", "Demo accounts (built-in sandbox)")
-        )
-        rows = [
-            (
-                "admin@sandbox.test",
-                "Sandbox-Admin-2026!",
-                QCoreApplication.translate("SignInPages", "administrator"),
-            ),
-            (
-                "auditor@sandbox.test",
-                "Sandbox-Audit-2026!",
-                QCoreApplication.translate("SignInPages", "read-only auditor"),
-            ),
-            (
-                "approval@sandbox.test",
-                "Sandbox-Approval-2026!",
-                QCoreApplication.translate("SignInPages", "awaits approval"),
-            ),
-            (
-                "newuser@sandbox.test",
-                QCoreApplication.translate("SignInPages", "(none yet)"),
-                QCoreApplication.translate("SignInPages", "first-time setup"),
-            ),
-        ]
-        cells = "".join(
-            f"<tr><td><tt>{email}</tt></td><td><tt>{password}</tt></td><td>{what}</td></tr>"
-            for email, password, what in rows
-        )
-        self.demo_text.setText(
-            f"<table cellspacing='0' cellpadding='2'>{cells}</table>"
-            + "<p>"
-            + QCoreApplication.translate(
-                "SignInPages", "Codes, reset tokens and setup ids arrive in the demo mailbox."
-            )
-            + "</p>"
-        )
-        self.use_admin_button.setText(
-            QCoreApplication.translate("SignInPages", "Fill in the administrator")
-        )
+        self.demo_box.retranslateUi()
         _name(self.profile_combo, QCoreApplication.translate("SignInPages", "Connection profile"))
         _name(
             self.environment,
@@ -260,13 +328,6 @@ class CredentialsPage(Page):
         )
         _name(
             self.init_button, QCoreApplication.translate("SignInPages", "First-time password setup")
-        )
-        _name(self.demo_text, QCoreApplication.translate("SignInPages", "Demo accounts"))
-        _name(
-            self.use_admin_button,
-            QCoreApplication.translate(
-                "SignInPages", "Fill in the demo administrator's email and password"
-            ),
         )
 
 

@@ -1,12 +1,19 @@
-"""``SignInWindow``: the sign-in wizard (a QStackedWidget of pages) over a ``SignInFlow``."""
+"""``SignInWindow``: the sign-in wizard (a QStackedWidget of pages) over a ``SignInFlow``.
+
+Only the credentials page is built with the window: the other pages (second factor, pending
+approval, the password pages) are built the first time they are needed (:meth:`page`), and
+the demo mailbox's module is imported when the mailbox is first opened, so that the first
+window of the program shows sooner (docs/performance.md, "Start-up").
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QEvent, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
 
 from ..banner import EnvironmentBanner
@@ -14,7 +21,6 @@ from ..operations import Op, OperationRunner
 from ..profiles import Profile
 from .flow import MfaMethod, SignInFlow, Step
 from .forms import BusyBar, ErrorPanel, NoticeLabel, button
-from .mailbox import DemoMailboxWindow, MailboxController
 from .pages import (
     CredentialsPage,
     DonePage,
@@ -22,12 +28,31 @@ from .pages import (
     ForgotSentPage,
     InitPage,
     MfaPage,
+    NewPasswordPage,
     Page,
     PendingPage,
     ResetPage,
 )
 
+if TYPE_CHECKING:
+    from ..error_info import ErrorInfo
+    from .mailbox import DemoMailboxWindow
+
 log = logging.getLogger(__name__)
+
+P = TypeVar("P", bound=Page)
+
+#: The page class of each step (the credentials page is built with the window).
+PAGE_TYPES: dict[Step, Callable[[QWidget], Page]] = {
+    Step.CREDENTIALS: CredentialsPage,
+    Step.MFA: MfaPage,
+    Step.PENDING: PendingPage,
+    Step.FORGOT: ForgotPage,
+    Step.FORGOT_SENT: ForgotSentPage,
+    Step.RESET: ResetPage,
+    Step.INIT: InitPage,
+    Step.DONE: DonePage,
+}
 
 DEMO_ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
 #: The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md).
@@ -40,6 +65,8 @@ class SignInWindow(QWidget):
     signedIn = Signal(str)
     #: The person closed the window (without signing in, or after).
     closed = Signal()
+    #: The window was painted for the first time (it is on screen).
+    firstPainted = Signal()
 
     def __init__(
         self,
@@ -57,31 +84,16 @@ class SignInWindow(QWidget):
         #: Set by :meth:`pin_email`: only that account may sign in here.
         self.pinned_email: str | None = None
         self.setObjectName("signInWindow")
+        self._painted = False
         self.banner = EnvironmentBanner(self)
         self.stack = QStackedWidget(self)
         self.stack.setObjectName("signInStack")
+        self._busy = False
         self.credentials = CredentialsPage(self.stack)
-        self.mfa = MfaPage(self.stack)
-        self.pending = PendingPage(self.stack)
-        self.forgot = ForgotPage(self.stack)
-        self.forgot_sent = ForgotSentPage(self.stack)
-        self.reset = ResetPage(self.stack)
-        self.init = InitPage(self.stack)
-        self.done = DonePage(self.stack)
-        self.pages: dict[Step, Page] = {
-            Step.CREDENTIALS: self.credentials,
-            Step.MFA: self.mfa,
-            Step.PENDING: self.pending,
-            Step.FORGOT: self.forgot,
-            Step.FORGOT_SENT: self.forgot_sent,
-            Step.RESET: self.reset,
-            Step.INIT: self.init,
-            Step.DONE: self.done,
-        }
-        for page in self.pages.values():
-            self.stack.addWidget(page)
+        self._pages: dict[Step, Page] = {Step.CREDENTIALS: self.credentials}
+        self.stack.addWidget(self.credentials)
         self.notice = NoticeLabel(self)
-        self.error = ErrorPanel(self)
+        self._error: ErrorPanel | None = None  # built with the first error (see ``error``)
         self.busy = BusyBar(self)
         self.mailbox_button = button(self, "demoMailboxButton")
         footer = QHBoxLayout()
@@ -105,13 +117,13 @@ class SignInWindow(QWidget):
     # -- wiring ------------------------------------------------------------------------------
 
     def _connect(self) -> None:
-        flow, c, m = self.flow, self.credentials, self.mfa
+        flow, c = self.flow, self.credentials
         flow.stepChanged.connect(self._step_changed)
         flow.methodsChanged.connect(self._methods_changed)
         flow.cooldownChanged.connect(self._cooldown_changed)
-        flow.sessionRemainingChanged.connect(m.set_remaining)
+        flow.sessionRemainingChanged.connect(self._remaining_changed)
         flow.busyChanged.connect(self._set_busy)
-        flow.errorChanged.connect(self.error.show_error)
+        flow.errorChanged.connect(self._error_changed)
         flow.noticeChanged.connect(self.notice.show_notice)
         flow.signedIn.connect(self.signedIn)
         flow.emailChanged.connect(c.email.setText)
@@ -123,22 +135,101 @@ class SignInWindow(QWidget):
         c.forgot_button.clicked.connect(self.show_forgot)
         c.reset_button.clicked.connect(lambda: self.flow.go_to(Step.RESET))
         c.init_button.clicked.connect(lambda: self.flow.go_to(Step.INIT))
-        c.use_admin_button.clicked.connect(self.fill_demo_admin)
-        m.send_button.clicked.connect(lambda: self._run(self.send_code))
-        m.verify_button.clicked.connect(lambda: self._run(self.submit_code))
-        m.code.returnPressed.connect(lambda: self._run(self.submit_code))
-        m.totp_button.clicked.connect(lambda: self._run(self.fill_demo_totp))
-        m.methodSelected.connect(self._method_selected)
-        m.back_button.clicked.connect(lambda: self.flow.go_to(Step.CREDENTIALS))
-        self.pending.back_button.clicked.connect(lambda: self.flow.go_to(Step.CREDENTIALS))
-        self.forgot.back_button.clicked.connect(lambda: self.flow.go_to(Step.CREDENTIALS))
-        self.forgot.submit_button.clicked.connect(lambda: self._run(self.submit_forgot))
-        self.forgot_sent.back_button.clicked.connect(lambda: self.flow.go_to(Step.CREDENTIALS))
-        self.forgot_sent.have_token_button.clicked.connect(lambda: self.flow.go_to(Step.RESET))
-        for page, submit in ((self.reset, self.submit_reset), (self.init, self.submit_init)):
-            page.back_button.clicked.connect(lambda: self.flow.go_to(Step.CREDENTIALS))
-            page.submit_button.clicked.connect(lambda _=False, s=submit: self._run(s))
+        c.demoAdminRequested.connect(self.fill_demo_admin)
         self.mailbox_button.clicked.connect(lambda: self._run(self.open_mailbox))
+
+    # -- pages, built on first use -----------------------------------------------------------
+
+    @property
+    def pages(self) -> dict[Step, Page]:
+        """The pages built so far, by step (the credentials page always)."""
+        return dict(self._pages)
+
+    def page(self, step: Step) -> Page:
+        """The page of ``step``, built (and wired to the flow) on first use."""
+        page = self._pages.get(step)
+        if page is None:
+            page = PAGE_TYPES[step](self.stack)
+            self._pages[step] = page
+            self._wire(step, page)
+            self.stack.addWidget(page)
+            for push in page.submit_buttons():
+                push.setEnabled(not self._busy)
+        return page
+
+    def _typed_page(self, step: Step, kind: type[P]) -> P:
+        page = self.page(step)
+        assert isinstance(page, kind)
+        return page
+
+    @property
+    def mfa(self) -> MfaPage:
+        """Step 2: the second factor."""
+        return self._typed_page(Step.MFA, MfaPage)
+
+    @property
+    def pending(self) -> PendingPage:
+        """The account waits for approval."""
+        return self._typed_page(Step.PENDING, PendingPage)
+
+    @property
+    def forgot(self) -> ForgotPage:
+        """Forgotten password: ask for a reset email."""
+        return self._typed_page(Step.FORGOT, ForgotPage)
+
+    @property
+    def forgot_sent(self) -> ForgotSentPage:
+        """The reset email is on its way."""
+        return self._typed_page(Step.FORGOT_SENT, ForgotSentPage)
+
+    @property
+    def reset(self) -> ResetPage:
+        """A new password from the emailed reset token."""
+        return self._typed_page(Step.RESET, ResetPage)
+
+    @property
+    def init(self) -> InitPage:
+        """First-time password setup."""
+        return self._typed_page(Step.INIT, InitPage)
+
+    @property
+    def done(self) -> DonePage:
+        """Signed in."""
+        return self._typed_page(Step.DONE, DonePage)
+
+    def _wire(self, step: Step, page: Page) -> None:
+        """Connect a page just built and bring it up to the flow's state."""
+
+        def back() -> None:
+            self.flow.go_to(Step.CREDENTIALS)
+
+        if isinstance(page, MfaPage):
+            page.send_button.clicked.connect(lambda: self._run(self.send_code))
+            page.verify_button.clicked.connect(lambda: self._run(self.submit_code))
+            page.code.returnPressed.connect(lambda: self._run(self.submit_code))
+            page.totp_button.clicked.connect(lambda: self._run(self.fill_demo_totp))
+            page.methodSelected.connect(self._method_selected)
+            page.back_button.clicked.connect(back)
+            flow = self.flow
+            if flow.methods:
+                page.set_methods(flow.email, flow.methods)
+                self._method_selected(page.method)
+            page.set_cooldown(flow.cooldown_remaining(), flow.code_sent("EMAIL"))
+            page.set_remaining(flow.session_remaining())
+        elif isinstance(page, PendingPage):
+            page.back_button.clicked.connect(back)
+        elif isinstance(page, ForgotPage):
+            page.back_button.clicked.connect(back)
+            page.submit_button.clicked.connect(lambda: self._run(self.submit_forgot))
+            page.sandbox_hint = self._forgot_hint(self.flow.profile)
+            page.retranslateUi()
+        elif isinstance(page, ForgotSentPage):
+            page.back_button.clicked.connect(back)
+            page.have_token_button.clicked.connect(lambda: self.flow.go_to(Step.RESET))
+        elif isinstance(page, NewPasswordPage):
+            submit = self.submit_reset if step is Step.RESET else self.submit_init
+            page.back_button.clicked.connect(back)
+            page.submit_button.clicked.connect(lambda: self._run(submit))
 
     def _run(self, action: Callable[[], Awaitable[object]]) -> None:
         """Start a plain async method of this window as a task (one-line slot bodies)."""
@@ -197,6 +288,8 @@ class SignInWindow(QWidget):
         if not self.flow.profile.is_sandbox:
             return None
         if self.mailbox is None:
+            from .mailbox import DemoMailboxWindow, MailboxController
+
             self.mailbox = DemoMailboxWindow(
                 MailboxController(self.flow.service, self), runner=self.runner
             )
@@ -246,34 +339,69 @@ class SignInWindow(QWidget):
             edit.clear()
 
     def _step_changed(self, step: str) -> None:
-        page = self.pages[Step(step)]
-        for widget in (self.notice, self.error, self.busy):  # messages sit below the form
-            page.messages.addWidget(widget)
+        page = self.page(Step(step))
+        self._place_messages(page)
         self.stack.setCurrentWidget(page)
-        if Step(step) is Step.PENDING:
-            self.pending.set_email(self.flow.email)
-        focus = {
-            Step.CREDENTIALS: self.credentials.password
-            if self.credentials.email.text()
-            else self.credentials.email,
-            Step.MFA: self.mfa.code,
-            Step.FORGOT: self.forgot.email,
-            Step.RESET: self.reset.secret,
-            Step.INIT: self.init.secret,
-        }.get(Step(step))
+        focus: QWidget | None = None
+        if isinstance(page, CredentialsPage):
+            focus = page.password if page.email.text() else page.email
+        elif isinstance(page, PendingPage):
+            page.set_email(self.flow.email)
+        elif isinstance(page, MfaPage):
+            focus = page.code
+        elif isinstance(page, ForgotPage):
+            focus = page.email
+        elif isinstance(page, NewPasswordPage):  # reset and first-time setup
+            focus = page.secret
         if focus is not None:
             focus.setFocus()
 
+    def _place_messages(self, page: Page) -> None:
+        """The notice, the error panel (once built) and the busy bar sit below ``page``'s
+        form, in that order."""
+        for widget in (self.notice, self._error, self.busy):
+            if widget is not None:
+                page.messages.addWidget(widget)
+
+    @property
+    def error(self) -> ErrorPanel:
+        """The inline error panel, built on first use (below the notice, above the busy bar)."""
+        if self._error is None:
+            self._error = ErrorPanel(self)
+            page = self.stack.currentWidget()
+            if isinstance(page, Page):
+                self._place_messages(page)
+        return self._error
+
+    def _error_changed(self, info: ErrorInfo | None) -> None:
+        if info is not None or self._error is not None:  # no panel is built to be hidden
+            self.error.show_error(info)
+
+    def _built_mfa(self) -> MfaPage | None:
+        page = self._pages.get(Step.MFA)
+        return page if isinstance(page, MfaPage) else None
+
     def _methods_changed(self, methods: list[MfaMethod]) -> None:
-        self.mfa.set_methods(self.flow.email, methods)
-        self._method_selected(self.mfa.method)
+        page = self._built_mfa()
+        if page is None:
+            self.page(Step.MFA)  # built with the flow's methods
+            return
+        page.set_methods(self.flow.email, methods)
+        self._method_selected(page.method)
 
     def _method_selected(self, method: str) -> None:
         self.mfa.totp_button.setVisible(self.flow.profile.is_sandbox and method == "OTP")
 
     def _cooldown_changed(self, seconds: int) -> None:
-        self.mfa.set_cooldown(seconds, self.flow.code_sent("EMAIL"))
+        page = self._built_mfa()
+        if page is not None:  # else set when the page is built
+            page.set_cooldown(seconds, self.flow.code_sent("EMAIL"))
         self._set_busy(self.flow.busy)
+
+    def _remaining_changed(self, seconds: int) -> None:
+        page = self._built_mfa()
+        if page is not None:  # else set when the page is built
+            page.set_remaining(seconds)
 
     def _profile_selected(self, index: int) -> None:
         if 0 <= index < len(self.profiles):
@@ -283,25 +411,33 @@ class SignInWindow(QWidget):
         self.banner.set_profile(profile, read_only=profile.kiosk)
         self.credentials.show_profile(profile)
         self.mailbox_button.setVisible(profile.is_sandbox)
-        self.forgot.sandbox_hint = (
+        forgot = self._pages.get(Step.FORGOT)
+        if isinstance(forgot, ForgotPage):  # else set when the page is built
+            forgot.sandbox_hint = self._forgot_hint(profile)
+            forgot.retranslateUi()
+        if not profile.is_sandbox and self.mailbox is not None:
+            self.mailbox.close()
+
+    @staticmethod
+    def _forgot_hint(profile: Profile) -> str:
+        return (
             QCoreApplication.translate(
                 "SignInWindow", "The built-in sandbox accepts the token already filled in."
             )
             if profile.is_sandbox
             else ""
         )
-        self.forgot.retranslateUi()
-        if not profile.is_sandbox and self.mailbox is not None:
-            self.mailbox.close()
 
     def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
         self.busy.set_busy(busy)
-        for page in self.pages.values():
+        for page in self._pages.values():
             for push in page.submit_buttons():
                 push.setEnabled(not busy)
         self.credentials.profile_combo.setEnabled(not busy and self.pinned_email is None)
-        if not busy and self.flow.cooldown_remaining() > 0:
-            self.mfa.send_button.setEnabled(False)
+        mfa = self._built_mfa()
+        if mfa is not None and not busy and self.flow.cooldown_remaining() > 0:
+            mfa.send_button.setEnabled(False)
 
     def retranslateUi(self) -> None:
         """Set every text in the current language."""
@@ -317,6 +453,12 @@ class SignInWindow(QWidget):
             QCoreApplication.translate("SignInWindow", "Open the demo mailbox")
         )
         self.stack.setAccessibleName(QCoreApplication.translate("SignInWindow", "Sign-in steps"))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.firstPainted.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.mailbox is not None:
