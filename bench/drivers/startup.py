@@ -4,7 +4,8 @@
 stack's floor: a qasync loop and the ``Qt`` namespace touched (a centred label), as any
 program of ours must. ``app``: the real
 ``portal-admin`` entry point (``portal_admin.ui.main.main``), with a watcher put on its
-QApplication as it is created. Both end on the first loop turn after the first window shows.
+QApplication as it is created. All end on the first loop turn after the first window shows
+(``firstwindow``: a zero-delay timer looks for an exposed window on every turn).
 """
 
 from __future__ import annotations
