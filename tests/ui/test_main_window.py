@@ -24,9 +24,13 @@ class Panel(QLabel):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.refreshed = 0
+        self.tasks_closed = 0
 
     def refresh(self) -> None:
         self.refreshed += 1
+
+    def close_tasks(self) -> None:
+        self.tasks_closed += 1
 
 
 def registry(built: list[str]) -> PanelRegistry:
@@ -139,6 +143,35 @@ def test_closing_emits_closed(qtbot) -> None:
     window = make_window(qtbot)
     with qtbot.waitSignal(window.closed, timeout=1000):
         qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+
+
+def test_closing_and_logging_out_stop_the_panels_tasks(qtbot) -> None:
+    window = make_window(qtbot)
+    window.show_panel("roles")
+    panels = [window._panels["accounts"], window._panels["roles"]]
+    assert all(isinstance(p, Panel) and p.tasks_closed == 0 for p in panels)
+    window.logout_action.trigger()  # the program then closes the window
+    assert [p.tasks_closed for p in panels] == [1, 1]  # type: ignore[attr-defined]
+    with qtbot.waitSignal(window.closed, timeout=1000):
+        window.close()
+    assert [p.tasks_closed for p in panels] == [2, 2]  # type: ignore[attr-defined]
+
+
+def test_kiosk_refused_close_keeps_the_panels_tasks_the_idle_sign_out_stops_them(qtbot) -> None:
+    from portal_admin.ui.kiosk.policy import KioskSettings
+
+    window = MainWindow(PROD, OperationRunner(), registry([]), kiosk=KioskSettings())
+    qtbot.addWidget(window)
+    window.show()
+    panel = window.current_panel()
+    assert isinstance(panel, Panel)
+    window.close()  # refused in kiosk mode
+    assert window.isVisible() and panel.tasks_closed == 0
+    window.idleSignOut.emit()
+    assert panel.tasks_closed == 1
+    window.allow_close()
+    window.close()
+    assert panel.tasks_closed == 2
 
 
 def test_language_switch_retranslates(qtbot, tmp_path: Path) -> None:

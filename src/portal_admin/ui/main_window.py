@@ -6,6 +6,9 @@ permanent read-only banner beside the environment banner, no Quit and no change 
 (File holds Lock and Sign out), a close is refused, the panels that only change things are
 left out, every mutating control is hidden by the kiosk guard, and the idle time signs out
 (``idleSignOut``) instead of locking.
+
+The panels' tasks end with the session: closing the window, logging out and the kiosk's idle
+sign-out call every built panel's ``close_tasks()`` (see ``ui/panels.py``).
 """
 
 from __future__ import annotations
@@ -210,6 +213,10 @@ class MainWindow(QMainWindow):
         else:
             self.idle.expired.connect(self.idleSignOut)
             self.idle.set_minutes(kiosk.idle_sign_out_minutes)
+
+        # First, before the program's own slots: nothing a panel runs outlives the session.
+        self.logoutRequested.connect(self.close_panels)
+        self.idleSignOut.connect(self.close_panels)
 
         # A bound method, not a lambda: Qt drops the connection when this window is deleted
         # (the runner outlives it: logout and sign-in again build a new window).
@@ -429,6 +436,18 @@ class MainWindow(QMainWindow):
                 self.guard.walk(panel)
         self.stack.setCurrentWidget(panel)
 
+    def close_panels(self) -> None:
+        """Cancel what every built panel runs (its ``close_tasks()``): the window closes or the
+        session ends. The panels stay (the window closes with them)."""
+        for panel_id, panel in self._panels.items():
+            close_tasks = getattr(panel, "close_tasks", None)
+            if not callable(close_tasks):
+                continue
+            try:
+                close_tasks()
+            except Exception:
+                log.exception("stopping the tasks of panel %s failed", panel_id)
+
     def refresh_current(self) -> None:
         """Refresh the panel shown (F5), if it can."""
         panel = self.current_panel()
@@ -592,6 +611,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.idle.stop()
+        self.close_panels()
         if self._own_guard and self.guard is not None:
             self.guard.remove()
         super().closeEvent(event)

@@ -1,10 +1,14 @@
 """What the panel widgets share: :class:`PanelBase` and its helpers.
 
-A panel built on :class:`PanelBase` keeps the tasks it starts (``spawn``; ``wait_idle`` waits
-for them, ``close_tasks`` cancels them), loads itself the first time it is shown
-(``reload()``), knows what the signed-in account may do (``load_permissions``, from the live
-profile shared through ``PanelContext.live_profile()``), and is retranslated on
-``LanguageChange`` (``retranslateUi()``). :class:`ErrorLine` shows a failure inside a panel.
+A panel built on :class:`PanelBase` keeps the tasks it starts (``spawn``; a failure is logged
+once, without the server's message; ``wait_idle`` waits for them; ``close_tasks`` cancels them,
+its inner panels' and its lists' page fetches: the main window calls it when it closes or the
+session ends), loads itself the first time it is shown (``reload()``), knows what the
+signed-in account may do (``load_permissions``, from the live profile shared through
+``PanelContext.live_profile()``), and is retranslated on ``LanguageChange``
+(``retranslateUi()``). :class:`ErrorLine` shows a failure inside a panel; :func:`error_text`
+(and :func:`error_details`) write one for people. :class:`ConstantsSource` gives the
+constants lists (the shared cache when there is one).
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from typing import Any, ClassVar, TypeVar, cast
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QAction, QShowEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 from qasync import asyncSlot
 
 from .error_info import ErrorInfo, describe_error
+from .paged_model import PagedTableModel
 from .panels import PanelContext
 from .permissions import Permissions
 from .text import fill
@@ -65,22 +70,91 @@ async def account_permissions(context: PanelContext) -> tuple[Permissions, Any]:
     return Permissions.of(client, profile), profile
 
 
-def error_text(info: ErrorInfo, code: str, request_id: str, *, joiner: str = "\n") -> str:
-    """A failure for people: the summary, the server's message (when it says more), then the
-    error code and the request id filled into the translated templates ``code`` and
-    ``request_id`` (``%1``), joined by ``joiner`` (each on its own line by default).
+def error_details(
+    info: ErrorInfo,
+    code: str,
+    request_id: str,
+    *,
+    joiner: str = "\n",
+    http_status: bool = False,
+) -> list[str]:
+    """The lines below a failure's summary: the server's message (when it says more), then the
+    error code, the HTTP status (with ``http_status``) and the request id on one line joined
+    by ``joiner``; ``code`` and ``request_id`` are translated templates (``%1``).
     """
-    lines = [info.summary]
+    lines = []
     if info.message and info.message != info.summary:
         lines.append(info.message)
     details = []
     if info.code:
         details.append(fill(code, info.code))
+    if http_status and info.http_status:
+        details.append(f"HTTP {info.http_status}")
     if info.request_id:
         details.append(fill(request_id, info.request_id))
     if details:
         lines.append(joiner.join(details))
-    return "\n".join(lines)
+    return lines
+
+
+def error_text(info: ErrorInfo, code: str, request_id: str, *, joiner: str = "\n") -> str:
+    """A failure for people: the summary, the server's message (when it says more), then the
+    error code and the request id filled into the translated templates ``code`` and
+    ``request_id`` (``%1``), joined by ``joiner`` (each on its own line by default).
+    """
+    return "\n".join([info.summary, *error_details(info, code, request_id, joiner=joiner)])
+
+
+def _log_failure(owner: str, task: asyncio.Future[Any]) -> None:
+    """Log how ``task`` failed, if it did (not when cancelled).
+
+    An unforeseen failure (a bug) is logged with its traceback; a failure the program knows
+    (the server's answer, the network, a local file) with its kind, error code, HTTP status
+    and request id only: the server's message may repeat what was typed.
+    """
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is None:
+        return
+    info = describe_error(exc)
+    if info.unexpected:
+        log.error("%s: a background task failed", owner, exc_info=exc)
+    else:
+        log.warning(
+            "%s: a background task failed: %s code=%s status=%s request_id=%s",
+            owner,
+            type(exc).__name__,
+            info.code,
+            info.http_status,
+            info.request_id,
+        )
+
+
+class ConstantsSource:
+    """The constants lists: the shared cache from ``extras["constants"]``, else the client."""
+
+    def __init__(self, context: PanelContext) -> None:
+        self._context = context
+
+    @property
+    def cache(self) -> Any:
+        """The program's ConstantsCache, if there is one."""
+        return self._context.extras.get("constants")
+
+    async def items(self, list_name: str) -> list[Any]:
+        """The items of ``list_name`` (e.g. "user-portal-types")."""
+        cache = self.cache
+        if cache is not None:
+            return list(await cache.items(list_name))
+        method = getattr(self._context.client.constants, list_name.replace("-", "_"))
+        return list(await method())
+
+    def on_cleared(self, callback: Callable[..., object]) -> None:
+        """Call ``callback`` when the cache is emptied (language switch), if it says so."""
+        signal = getattr(self.cache, "cleared", None)
+        if signal is not None:
+            signal.connect(callback)
 
 
 class ErrorLine(QLabel):
@@ -148,6 +222,8 @@ class PanelBase(QWidget):
         self.loaded = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._load: asyncio.Task[Any] | None = None
+        #: Stale while hidden (``reload_when_shown``): reload on the next show.
+        self._reload_on_show = False
 
     # -- tasks ---------------------------------------------------------------------------------
 
@@ -160,8 +236,12 @@ class PanelBase(QWidget):
             return None
         task = loop.create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        _log_failure(type(self).__name__, task)
 
     async def wait_idle(self) -> None:
         """Wait until no task of the panel runs."""
@@ -169,9 +249,15 @@ class PanelBase(QWidget):
             await asyncio.wait(set(self._tasks))
 
     def close_tasks(self) -> None:
-        """Cancel what the panel runs (it is going away)."""
-        for task in list(self._tasks):
-            task.cancel()
+        """Cancel what the panel runs, what the panels inside it run and the page fetches of
+        its lists (it is going away: the main window closes, or the session ends)."""
+        for panel in (self, *self.findChildren(PanelBase)):
+            for task in list(panel._tasks):
+                task.cancel()
+        models = {id(view.model()): view.model() for view in self.findChildren(QAbstractItemView)}
+        for model in models.values():  # a table and its headers show the same model
+            if isinstance(model, PagedTableModel):
+                model.close()
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -193,15 +279,17 @@ class PanelBase(QWidget):
         """What the panel shows went stale (for example, the language changed): reload now if
         it is on screen, else when it is next shown (hidden panels do no work)."""
         if not self.loaded:
-            return  # the first show loads anyway
+            return  # the first load is still to come, or under way
         if self.isVisible():
             self.start_reload()
         else:
             self.loaded = False
+            self._reload_on_show = True
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self.LOAD_ON_SHOW and not self.loaded and not self.loading:
+        if (self.LOAD_ON_SHOW or self._reload_on_show) and not self.loaded and not self.loading:
+            self._reload_on_show = False
             self.start_reload()
 
     # -- permissions ---------------------------------------------------------------------------

@@ -3,6 +3,9 @@
 Conventions for panels (all optional, looked up by name on the panel widget):
 
 - ``refresh()``: F5 calls it.
+- ``close_tasks()``: the main window calls it when it closes, on logout and on the kiosk's
+  idle sign-out: cancel what the panel runs (``ui/panel_base.py``: its tasks, those of the
+  panels inside it, and its lists' page fetches).
 - ``async def tour_ready(self) -> None``: ``--tour`` awaits it before the panel's screenshot;
   return when the panel's data is shown. Without it the tour waits until the operation
   runner (``context.runner``) is idle, then a moment more.
@@ -19,7 +22,9 @@ Conventions for panels (all optional, looked up by name on the panel widget):
 ``PanelContext.extras`` carries, once signed in:
 
 - ``"service"``: the :class:`~portal_admin.ui.session.client_service.ClientService`.
-- ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it).
+- ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it). Read the
+  server's lists through it (``panel_base.ConstantsSource``): it is emptied and emits
+  ``cleared`` on a language switch, when the panels load their lists again (keep no copies).
 - ``"live_profile"``: the :class:`LiveProfile` of the signed-in account: ``client.auth.profile()``
   fetched once per sign-in and shared (the header's fetch included). Panels await
   ``context.live_profile()``, which falls back to fetching when the key is absent (a context

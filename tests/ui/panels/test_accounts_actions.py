@@ -19,7 +19,6 @@ from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.permissions import Permissions
 from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
-from portal_admin.ui.views.accounts.common import Who
 from portal_admin.ui.views.accounts.edit_dialog import AccountEditDialog
 from portal_admin.ui.views.accounts.status_dialog import StatusChangeDialog
 
@@ -41,7 +40,7 @@ def build(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> Accou
 def panel(loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make) -> Any:
     p = build(loop, qtbot, panel_context(admin))
     yield p
-    p.controller.close()
+    p.close_tasks()
 
 
 def choose(loop: qasync.QEventLoop, panel: AccountsPanel, status: str) -> Any:
@@ -269,7 +268,7 @@ def test_auditor_sees_actions_disabled_with_the_reason(
         assert "workspace:user:write" in button.toolTip()
     assert "Your role lacks the permission workspace:user:write." in panel.detail.reasons.text()
     assert run(loop, panel.controller.change_status(row, "SUSPEND")) is False
-    panel.controller.close()
+    panel.close_tasks()
 
 
 def test_a_403_answer_is_explained(
@@ -278,7 +277,7 @@ def test_a_403_answer_is_explained(
 ) -> None:  # fmt: skip
     panel = build(loop, qtbot, panel_context(auditor))
     # a server whose profile carries no permission codes: everything looks allowed
-    panel.controller.who = Who(Permissions(None))
+    panel.permissions, panel.profile_record = Permissions(None), None
     row = choose(loop, panel, "ACTIVE")
     assert panel.detail.buttons["SUSPEND"].isEnabled()
 
@@ -292,4 +291,4 @@ def test_a_403_answer_is_explained(
     text = panel.message.text
     assert "does not allow" in text and "ACCESS.PERMISSION_DENIED" in text and "403" in text
     assert run(loop, admin.accounts.get(row.biz_id)).account_status.code == "ACTIVE"
-    panel.controller.close()
+    panel.close_tasks()

@@ -40,7 +40,7 @@ def panel(loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_cont
     assert task is not None
     run(loop, task)
     yield p
-    p.controller.close()
+    p.close_tasks()
 
 
 async def idle(panel: AccountsPanel) -> None:
@@ -322,4 +322,4 @@ def test_uses_the_shared_constants_cache(
     run(loop, task)
     assert cache.asked == ["user-portal-types", "user-account-statuses"]
     assert "SUSPENDED" in p.filters.status.codes()
-    p.controller.close()
+    p.close_tasks()

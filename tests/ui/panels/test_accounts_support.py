@@ -27,14 +27,13 @@ async def drain(panel: Any) -> None:
     Leave nothing running when ``run`` returns: qasync would otherwise run the sandbox's
     thread-pool callbacks while Qt processes events outside the loop (see the report).
     """
-    controller = panel.controller
     await settle(0.02)
-    await controller.tasks.drain()
-    model = getattr(controller, "model", None)
+    await panel.wait_idle()
+    model = getattr(panel.controller, "model", None)
     wait_idle = getattr(model, "wait_idle", None)
     if wait_idle is not None:
         await wait_idle()
-    await controller.tasks.drain()
+    await panel.wait_idle()
 
 
 async def wait_window(kind: type[W], timeout: float = 10.0) -> W:

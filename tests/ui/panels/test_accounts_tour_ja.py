@@ -77,7 +77,7 @@ def test_tour_in_japanese(
         await task
 
     run(loop, dialogs())
-    accounts.controller.close()
+    accounts.close_tasks()
 
     roles = RolesPanel(context)
     qtbot.addWidget(roles)

@@ -365,3 +365,28 @@ def test_retranslates_on_language_change(
     assert panel.create_button.accessibleName() == "Invite someone"
     assert isinstance(panel, QWidget) and panel.objectName() == "invitationsPanel"
     assert QModelIndex().isValid() is False
+
+
+def test_f5_in_the_main_window_fetches_the_invitations_again(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.panels import PanelRegistry
+    from portal_admin.ui.views import invitations
+
+    registry = PanelRegistry()
+    invitations.register(registry)
+    context = panel_context(admin)
+    window = MainWindow(context.profile, context.runner, registry, context=context)
+    qtbot.addWidget(window)
+    window.show()
+    panel = window.show_panel("invitations")
+    assert isinstance(panel, InvitationsPanel)
+    run(loop, wait_for(lambda: panel.loaded))
+    run(loop, panel.wait_idle())
+    # invited elsewhere (another administrator): this window does not know yet
+    run(loop, admin.invitations.create("elsewhere@example.com"))
+    assert "elsewhere@example.com" not in emails(panel)
+    window.refresh_action.trigger()  # F5
+    run(loop, wait_for(lambda: "elsewhere@example.com" in emails(panel)))
+    run(loop, panel.wait_idle())

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import qasync
-from panel_support import answer_box, shown_codes, wait_for
+from panel_support import answer_box, client_for, run, shown_codes, wait_for
 from PySide6.QtCore import QCoreApplication, QModelIndex, QTranslator
 from test_notifications_support import H, end_sessions
 
@@ -16,6 +16,7 @@ from portal_admin.ui.panels import PanelContext, PanelRegistry
 from portal_admin.ui.views import notifications
 from portal_admin.ui.views.notifications.type_dialog import ChannelTypeDialog
 from portal_admin.ui.views.notifications.types_panel import ChannelTypesPanel
+from portal_admin.ui.views.reference.constants_cache import ConstantsCache
 
 Ctx = Callable[..., PanelContext]
 
@@ -365,3 +366,42 @@ def test_texts_follow_a_language_change(
     finally:
         QCoreApplication.removeTranslator(translator)
     qtbot.waitUntil(lambda: panel.new_button.text() == "&New\u2026")
+
+
+def _status_labels(panel: ChannelTypesPanel) -> list[str]:
+    return [panel.status_filter.itemText(i) for i in range(1, panel.status_filter.count())]
+
+
+def _chinese(texts: list[str]) -> bool:
+    return bool(texts) and all(any("\u4e00" <= ch <= "\u9fff" for ch in t) for t in texts)
+
+
+def test_choices_follow_a_language_switch_through_the_shared_cache(
+    loop: qasync.QEventLoop,
+    sandbox_app: Any,
+    admin: PortalClient,
+    panel_context: Ctx,
+    qtbot: Any,
+) -> None:
+    zh = client_for(sandbox_app, "zh")
+    run(loop, zh.__aenter__())
+    clients = {"en": admin, "zh": zh}
+    cache = ConstantsCache(lambda: clients[cache.language], "en")
+    try:
+        panel = _panel(panel_context(admin, constants=cache), qtbot)
+        run(loop, panel.controller.start())
+        english = _status_labels(panel)
+        assert english and not _chinese(english)
+        cache.set_language("zh")  # the program's language switch empties the cache
+        run(loop, wait_for(lambda: _chinese(_status_labels(panel))))
+        run(loop, panel.wait_idle())
+        assert cache.cached("notification-channel-type-statuses") is not None  # shared
+        panel.hide()
+        cache.set_language("en")  # hidden: nothing fetched until shown again
+        run(loop, asyncio.sleep(0.05))
+        assert _chinese(_status_labels(panel))
+        panel.show()
+        run(loop, wait_for(lambda: _status_labels(panel) == english))
+        run(loop, panel.wait_idle())
+    finally:
+        run(loop, zh.aclose())

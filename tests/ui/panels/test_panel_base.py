@@ -1,17 +1,25 @@
-"""The panel base: panels load themselves when first shown and share one live profile."""
+"""The panel base: panels load themselves when first shown, share one live profile, log a
+failed task once (without the server's message) and stop when the main window closes."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
+import pytest
 import qasync
 from panel_support import run, wait_for
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels import LiveProfile
+from portal_admin.client.errors import ValidationError
+from portal_admin.ui.main_window import MainWindow
+from portal_admin.ui.panel_base import PanelBase
+from portal_admin.ui.panels import LiveProfile, PanelRegistry
+from portal_admin.ui.views import accounts, invitations
 from portal_admin.ui.views.invitations.panel import InvitationsPanel
 from portal_admin.ui.views.notifications.types_panel import ChannelTypesPanel
+from portal_admin.ui.views.reference.profile_panel import ProfilePanel
 from portal_admin.ui.views.security.sessions import SessionsPanel
 
 
@@ -125,5 +133,100 @@ def test_stale_data_reloads_at_once_when_shown_else_on_the_next_show(
         await wait_for(lambda: panel.loaded)
         await panel.wait_idle()
         assert reloads == [True, True, True]
+
+    run(loop, scenario())
+
+
+def test_a_failed_task_is_logged_once_without_the_servers_message(
+    qtbot: Any,
+    loop: qasync.QEventLoop,
+    admin: PortalClient,
+    panel_context: Any,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def refused() -> None:
+        raise ValidationError(
+            "password hunter2 is too short", code="4000", http_status=400, request_id="req-1"
+        )
+
+    async def bug() -> None:
+        raise KeyError("a bug")
+
+    async def scenario() -> None:
+        panel = InvitationsPanel(panel_context(admin))  # never shown: it loads nothing
+        qtbot.addWidget(panel)
+        for coro in (refused(), bug(), asyncio.sleep(60)):
+            panel.spawn(coro)
+        await asyncio.sleep(0)
+        panel.close_tasks()  # the sleep: cancelled, which is no failure
+        await panel.wait_idle()
+
+    with caplog.at_level(logging.DEBUG, logger="portal_admin.ui.panel_base"):
+        run(loop, scenario())
+    failed = [r for r in caplog.records if "background task failed" in r.getMessage()]
+    assert len(failed) == 2
+    known, unforeseen = sorted(failed, key=lambda r: r.levelno)
+    assert known.levelno == logging.WARNING and known.exc_info is None
+    text = known.getMessage()
+    assert "InvitationsPanel" in text and "ValidationError" in text
+    assert "code=4000" in text and "status=400" in text and "request_id=req-1" in text
+    assert "hunter2" not in text
+    assert unforeseen.levelno == logging.ERROR and unforeseen.exc_info is not None
+    assert isinstance(unforeseen.exc_info[1], KeyError)
+
+
+def test_close_tasks_reaches_inner_panels_and_the_page_fetches(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    async def scenario() -> None:
+        panel = ProfilePanel(panel_context(admin))
+        qtbot.addWidget(panel)
+        panel.show()
+        await wait_for(lambda: panel.loaded)
+        await panel.wait_idle()
+        inner = panel.invitations  # a panel inside the panel
+        outer_task, inner_task = panel.spawn(asyncio.sleep(60)), inner.spawn(asyncio.sleep(60))
+        closed: list[bool] = []
+        original = inner.model.close
+
+        def close() -> None:
+            closed.append(True)
+            original()
+
+        inner.model.close = close  # type: ignore[method-assign]
+        panel.close_tasks()
+        await panel.wait_idle()
+        await inner.wait_idle()
+        assert outer_task is not None and outer_task.cancelled()
+        assert inner_task is not None and inner_task.cancelled()
+        assert closed == [True]
+
+    run(loop, scenario())
+
+
+def test_the_main_window_stops_its_panels_when_it_closes(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    registry = PanelRegistry()
+    accounts.register(registry)
+    invitations.register(registry)
+    context = panel_context(admin)
+
+    async def scenario() -> None:
+        window = MainWindow(context.profile, context.runner, registry, context=context)
+        qtbot.addWidget(window)
+        window.show()
+        built = [window.show_panel(name) for name in ("accounts", "invitations")]
+        tasks = []
+        for panel in built:
+            assert isinstance(panel, PanelBase)
+            await wait_for(lambda p=panel: p.loaded)
+            await panel.wait_idle()
+            tasks.append(panel.spawn(asyncio.sleep(60)))
+        window.close()
+        for panel in built:
+            assert isinstance(panel, PanelBase)
+            await panel.wait_idle()
+        assert all(task is not None and task.cancelled() for task in tasks)
 
     run(loop, scenario())

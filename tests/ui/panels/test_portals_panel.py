@@ -16,7 +16,6 @@ from test_accounts_support import settle, shot
 from portal_admin.client import AuthenticationError, PortalClient
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.views.accounts.common import Who
 from portal_admin.ui.views.accounts.portals_panel import PortalsPanel
 
 Make = Callable[..., PanelContext]
@@ -37,7 +36,7 @@ def build(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> Porta
 def panel(loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make) -> Any:
     p = build(loop, qtbot, panel_context(admin))
     yield p
-    p.controller.close()
+    p.close_tasks()
 
 
 def fill_form(panel: PortalsPanel, kind: str, domain: str, remark: str = "") -> None:
@@ -148,10 +147,10 @@ def test_auditor_disabled_and_a_403_explained(
     assert not panel.create_button.isEnabled()
     assert "institution:portal:write" in panel.problems.text()
     assert run(loop, panel.submit()) is None  # refused before sending
-    panel.controller.who = Who(Permissions(None))
+    panel.permissions = Permissions(None)
     panel.validate()
     assert panel.create_button.isEnabled()
     assert run(loop, panel.submit()) is None
     text = panel.message.text
     assert "does not allow" in text and "ACCESS.PERMISSION_DENIED" in text
-    panel.controller.close()
+    panel.close_tasks()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import qasync
-from panel_support import SHOTS
+from panel_support import SHOTS, run, wait_for
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PanelContext
@@ -89,3 +89,34 @@ def test_signed_out_profile_error_is_shown(
     assert "could not be loaded" in panel.error.text()
     assert "signed in" in panel.error.text()
     assert list(panel.shown_keys()) == []
+
+
+def test_f5_in_the_main_window_fetches_the_profile_again(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.panels import PanelRegistry
+    from portal_admin.ui.views import reference
+
+    calls: list[int] = []
+    original = admin.auth.profile
+
+    async def profile() -> Any:
+        calls.append(1)
+        return await original()
+
+    admin.auth.profile = profile  # type: ignore[method-assign]
+    registry = PanelRegistry()
+    reference.register(registry)
+    context = panel_context(admin)
+    window = MainWindow(context.profile, context.runner, registry, context=context)
+    qtbot.addWidget(window)
+    window.show()
+    panel = window.show_panel("profile")
+    assert isinstance(panel, ProfilePanel)
+    run(loop, wait_for(lambda: panel.loaded))
+    run(loop, panel.wait_idle())
+    before = len(calls)
+    window.refresh_action.trigger()  # F5, as the panel's Refresh button
+    run(loop, wait_for(lambda: len(calls) > before))
+    run(loop, panel.wait_idle())

@@ -19,7 +19,6 @@ from test_accounts_support import answer_box, drain, shot
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.views.accounts.common import Who
 from portal_admin.ui.views.accounts.roles_panel import RolesPanel
 
 Make = Callable[..., PanelContext]
@@ -40,7 +39,7 @@ def build(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> Roles
 def panel(loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make) -> Any:
     p = build(loop, qtbot, panel_context(admin))
     yield p
-    p.controller.close()
+    p.close_tasks()
 
 
 def select(loop: qasync.QEventLoop, panel: RolesPanel, name: str) -> Any:
@@ -173,7 +172,7 @@ def test_auditor_cannot_delete_and_a_403_is_explained(
     role = select(loop, panel, "Reporting")
     assert not panel.detail.delete_button.isEnabled()
     assert "workspace:role:write" in panel.detail.reason.text()
-    panel.controller.who = Who(Permissions(None))  # as if the server did not say
+    panel.permissions = Permissions(None)  # as if the server did not say
     panel.controller.show_role(role)
     run(loop, drain(panel))
     assert panel.detail.delete_button.isEnabled()
@@ -187,4 +186,4 @@ def test_auditor_cannot_delete_and_a_403_is_explained(
     text = panel.message.text
     assert "does not allow" in text and "ACCESS.PERMISSION_DENIED" in text
     assert "Reporting" in names(panel)
-    panel.controller.close()
+    panel.close_tasks()

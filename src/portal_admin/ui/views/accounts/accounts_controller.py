@@ -17,6 +17,7 @@ from ...confirm import confirm
 from ...dialogs import ask
 from ...i18n import LANGUAGES
 from ...operations import Op
+from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from ...permissions import Permissions
 from ...text import fill
@@ -24,7 +25,7 @@ from .account_detail import EDIT, RESET, ActionState
 from .account_filter import AccountFilter
 from .account_model import COLUMNS, AccountsModel, account_fetcher
 from .account_text import STATUS_ACTIONS, account_name, action_text
-from .common import ConstantsSource, TaskKeeper, Who, enum_code, explain, load_who
+from .common import enum_code, explain
 from .dialog_events import DialogEvents
 from .edit_dialog import AccountEditDialog
 from .status_dialog import StatusChangeDialog
@@ -55,22 +56,21 @@ class AccountsController(QObject):
     noticeShown = Signal(str)
     #: Filter choices arrived: (portal pairs, status pairs).
     choicesChanged = Signal(object, object)
-    permissionsChanged = Signal()
 
-    def __init__(self, context: PanelContext, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, context: PanelContext, panel: PanelBase) -> None:
+        super().__init__(panel)
+        #: The panel: it keeps the tasks and knows what the signed-in account may do.
+        self.panel = panel
         self.context = context
         self.runner = context.runner
         self.constants = ConstantsSource(context)
         self.filter = AccountFilter()
         self.model = AccountsModel(COLUMNS, account_fetcher(self._client, self.filter))
-        self.who = Who(Permissions.of(self.client, None))
         self.current: Any = None
         self.dialog_parent: QWidget | None = None
         #: The edit dialog while it is open (tests and screenshots look at it).
         self.edit_dialog: AccountEditDialog | None = None
         self.status_dialog: StatusChangeDialog | None = None
-        self.tasks = TaskKeeper()
         self._detail_generation = 0
         self._own_change = False
         self._start_task: asyncio.Task[None] | None = None
@@ -85,20 +85,30 @@ class AccountsController(QObject):
     def _client(self) -> Any:
         return self.context.client
 
+    @property
+    def permissions(self) -> Permissions:
+        """What the signed-in account may do (the panel's, from the live profile)."""
+        return self.panel.permissions
+
+    @property
+    def own_id(self) -> str | None:
+        """The signed-in account's business id (from the live profile; None until known)."""
+        return getattr(self.panel.profile_record, "biz_id", None)
+
     # -- start and list ------------------------------------------------------------------------
 
     def start(self) -> asyncio.Task[None] | None:
         """Load permissions, filter choices and the first page (once signed in; the task)."""
         if self._start_task is None and self.client is not None:
-            self._start_task = self.tasks.spawn(self._start())
+            self._start_task = self.panel.spawn(self._start())
         return self._start_task
 
     async def _start(self) -> None:
         self.model.refresh()
-        self.who = await load_who(self.client)
-        self.permissionsChanged.emit()
+        await self.panel.load_permissions()
         await self.load_choices()
         await self.model.wait_idle()
+        self.panel.loaded = True
 
     async def load_choices(self) -> None:
         """The portal and status pickers from the constants lists."""
@@ -123,7 +133,7 @@ class AccountsController(QObject):
         """Reload the list (F5)."""
         self.model.refresh()
         if self.current is not None:
-            self.tasks.spawn(self.load_detail(self.current.biz_id))
+            self.panel.spawn(self.load_detail(self.current.biz_id))
 
     def _topics_changed(self, topics: frozenset[str]) -> None:
         if TOPIC not in topics:
@@ -134,7 +144,7 @@ class AccountsController(QObject):
         self.refresh()
 
     def _constants_cleared(self, *_args: object) -> None:
-        self.tasks.spawn(self.load_choices())
+        self.panel.spawn(self.load_choices())
 
     # -- detail --------------------------------------------------------------------------------
 
@@ -144,7 +154,7 @@ class AccountsController(QObject):
         self.current = account
         self.detailChanged.emit(account)
         if account is not None:
-            self.tasks.spawn(self.load_detail(account.biz_id))
+            self.panel.spawn(self.load_detail(account.biz_id))
 
     async def load_detail(self, biz_id: str) -> Any:
         """Fetch one account for the detail (``client.accounts.get``); None on failure."""
@@ -178,9 +188,9 @@ class AccountsController(QObject):
         """The actions offered for ``account``, each with why it is disabled (or None)."""
         if account is None:
             return []
-        perms = self.who.permissions
+        perms = self.permissions
         status = enum_code(account.account_status) or ""
-        own = self.who.biz_id is not None and account.biz_id == self.who.biz_id
+        own = self.own_id is not None and account.biz_id == self.own_id
         status_reason = perms.reason("accounts.status") or (
             QCoreApplication.translate(
                 "AccountsPanel", "You cannot change the status of your own account."
@@ -432,8 +442,3 @@ class AccountsController(QObject):
             return await self.runner.run(op)
         finally:
             dialog.set_busy(False)
-
-    def close(self) -> None:
-        """Stop everything under way (the panel is going away)."""
-        self.tasks.cancel()
-        self.model.close()

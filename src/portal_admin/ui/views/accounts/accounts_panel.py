@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from ...list_view import ListView
+from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
 from .account_detail import AccountDetail
 from .account_filter_bar import AccountFilterBar
 from .accounts_controller import AccountsController
-from .common import async_slot
 from .message_bar import MessageBar
 
 #: Initial column widths (the person can resize; hidden columns keep the default).
@@ -27,11 +27,14 @@ COLUMN_WIDTHS = {
 }
 
 
-class AccountsPanel(QWidget):
+class AccountsPanel(PanelBase):
     """Accounts: query, filter, sort, detail, status changes, edit, password reset, export."""
 
+    #: Shown, the controller starts loading (``controller.start()``).
+    LOAD_ON_SHOW = False
+
     def __init__(self, context: PanelContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(context, parent)
         self.setObjectName("accountsPanel")
         self.controller = AccountsController(context, self)
         self.controller.dialog_parent = self
@@ -72,7 +75,6 @@ class AccountsPanel(QWidget):
         self.filters.filterChanged.connect(c.set_filter)
         self.view.currentRowChanged.connect(c.show_account)
         c.detailChanged.connect(self._show_detail)
-        c.permissionsChanged.connect(self._permissions_changed)
         c.errorShown.connect(self.message.show_error)
         c.noticeShown.connect(self.message.show_notice)
         c.choicesChanged.connect(self._choices)
@@ -94,7 +96,8 @@ class AccountsPanel(QWidget):
     def _show_detail(self, account: Any) -> None:
         self.detail.set_account(account, self.controller.actions(account))
 
-    def _permissions_changed(self) -> None:
+    def apply_permissions(self) -> None:
+        """The detail's actions, enabled as the account may run them."""
         self._show_detail(self.detail.account)
 
     def _choices(self, portals: list[tuple[str, str]], statuses: list[tuple[str, str]]) -> None:
@@ -112,7 +115,7 @@ class AccountsPanel(QWidget):
         self.controller.start()
 
     def closeEvent(self, event: Any) -> None:
-        self.controller.close()
+        self.close_tasks()
         super().closeEvent(event)
 
     def retranslateUi(self) -> None:
@@ -129,8 +132,3 @@ class AccountsPanel(QWidget):
             QCoreApplication.translate("AccountsPanel", "Open the account with this id")
         )
         self.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Accounts"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslateUi()
-        super().changeEvent(event)

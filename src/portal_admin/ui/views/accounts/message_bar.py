@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from ...error_info import ErrorInfo
-from ...text import fill
+from ...panel_base import error_details
 
 _ERROR_STYLE = (
     "QFrame#messageBar { background: #fdecea; border: 1px solid #e0a39c; border-radius: 4px; }"
@@ -64,20 +64,13 @@ class MessageBar(QFrame):
         self.info = info
         self.setStyleSheet(_ERROR_STYLE)
         self.summary.setText(info.summary)
-        lines = []
-        if info.message and info.message != info.summary:
-            lines.append(info.message)
-        ids = []
-        if info.code:
-            ids.append(fill(QCoreApplication.translate("MessageBar", "Error code: %1"), info.code))
-        if info.http_status:
-            ids.append(f"HTTP {info.http_status}")
-        if info.request_id:
-            ids.append(
-                fill(QCoreApplication.translate("MessageBar", "Request id: %1"), info.request_id)
-            )
-        if ids:
-            lines.append(" \u00b7 ".join(ids))
+        lines = error_details(
+            info,
+            QCoreApplication.translate("MessageBar", "Error code: %1"),
+            QCoreApplication.translate("MessageBar", "Request id: %1"),
+            joiner=" \u00b7 ",
+            http_status=True,
+        )
         self.details.setText("\n".join(lines))
         self.details.setVisible(bool(lines))
         self.setAccessibleDescription(info.as_text())

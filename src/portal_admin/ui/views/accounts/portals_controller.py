@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QWidget
 from ...confirm import confirm_production_change
 from ...operations import Op
 from ...paged_model import Column
+from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
-from ...permissions import Permissions
 from ...text import QT_TRANSLATE_NOOP, fill
-from .common import ConstantsSource, TaskKeeper, Who, enum_code, explain, format_datetime, load_who
+from .common import enum_code, explain, format_datetime
 from .list_model import RecordListModel
 
 CTX = "PortalsPanel"
@@ -117,22 +117,21 @@ class PortalsController(QObject):
     errorShown = Signal(object)
     #: (code, label) pairs of the portal types.
     typesChanged = Signal(object)
-    permissionsChanged = Signal()
     busyChanged = Signal(bool)
 
-    def __init__(self, context: PanelContext, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, context: PanelContext, panel: PanelBase) -> None:
+        super().__init__(panel)
+        #: The panel: it keeps the tasks and knows what the signed-in account may do.
+        self.panel = panel
         self.context = context
         self.runner = context.runner
         self.constants = ConstantsSource(context)
         self.types: list[Any] = []
         self.model = PortalsModel(self.type_label)
-        self.who = Who(Permissions.of(context.client, None))
         self.dialog_parent: QWidget | None = None
         self.busy = False
-        self.tasks = TaskKeeper()
         self._start_task: asyncio.Task[None] | None = None
-        self.constants.on_cleared(lambda *_: self.tasks.spawn(self.load_types()))
+        self.constants.on_cleared(self._constants_cleared)
 
     @property
     def client(self) -> Any:
@@ -142,13 +141,16 @@ class PortalsController(QObject):
     def start(self) -> asyncio.Task[None] | None:
         """Load permissions and the portal types (once signed in; returns the task)."""
         if self._start_task is None and self.client is not None:
-            self._start_task = self.tasks.spawn(self._start())
+            self._start_task = self.panel.spawn(self._start())
         return self._start_task
 
     async def _start(self) -> None:
-        self.who = await load_who(self.client)
-        self.permissionsChanged.emit()
+        await self.panel.load_permissions()
         await self.load_types()
+        self.panel.loaded = True
+
+    def _constants_cleared(self, *_args: object) -> None:
+        self.panel.spawn(self.load_types())
 
     async def load_types(self) -> None:
         """The portal-type picker from the user-portal-types list."""
@@ -169,7 +171,7 @@ class PortalsController(QObject):
     def problems(self, portal_type: str | None, domain: str, remark: str) -> list[str]:
         """Why the form cannot be sent (translated; empty when it can)."""
         out = []
-        reason = self.who.permissions.reason("portals.create")
+        reason = self.panel.permissions.reason("portals.create")
         if reason:
             out.append(reason)
         if not portal_type:
@@ -238,7 +240,3 @@ class PortalsController(QObject):
     def _set_busy(self, busy: bool) -> None:
         self.busy = busy
         self.busyChanged.emit(busy)
-
-    def close(self) -> None:
-        """Stop everything under way."""
-        self.tasks.cancel()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -21,9 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
 from ...text import fill
-from .common import async_slot, format_datetime
+from .common import format_datetime
 from .message_bar import MessageBar
 from .picker import Picker
 from .portals_controller import MAX_LENGTH, PortalsController, status_text
@@ -60,11 +61,14 @@ class LengthCounter(QLabel):
         )
 
 
-class PortalsPanel(QWidget):
+class PortalsPanel(PanelBase):
     """Create institution portals."""
 
+    #: Shown, the controller starts loading (``controller.start()``).
+    LOAD_ON_SHOW = False
+
     def __init__(self, context: PanelContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(context, parent)
         self.setObjectName("portalsPanel")
         self.controller = PortalsController(context, self)
         self.controller.dialog_parent = self
@@ -162,7 +166,6 @@ class PortalsPanel(QWidget):
         c.typesChanged.connect(self._types)
         c.created.connect(self._created)
         c.errorShown.connect(self.message.show_error)
-        c.permissionsChanged.connect(self.validate)
         c.busyChanged.connect(self.validate)
         for edit in (self.domain, self.remark):
             edit.textChanged.connect(self.validate)
@@ -188,6 +191,10 @@ class PortalsPanel(QWidget):
     def current_problems(self) -> list[str]:
         """Why Create is disabled now."""
         return self.controller.problems(self.type.code(), self.domain.text(), self.remark.text())
+
+    def apply_permissions(self) -> None:
+        """Create enabled (or disabled with the reasons) as the account may."""
+        self.validate()
 
     def validate(self, *_args: object) -> None:
         """Enable Create only for a complete form within the limits."""
@@ -227,7 +234,7 @@ class PortalsPanel(QWidget):
 
     def refresh(self) -> None:
         """Reload the portal types (F5); the server has no portal list to reload."""
-        self.controller.tasks.spawn(self.controller.load_types())
+        self.spawn(self.controller.load_types())
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -296,8 +303,3 @@ class PortalsPanel(QWidget):
         self.controller.model.retranslate()
         self.setAccessibleName(QCoreApplication.translate("PortalsPanel", "Portals"))
         self.validate()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslateUi()
-        super().changeEvent(event)

@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QWidget
 
 from ...confirm import confirm
 from ...operations import Op
+from ...panel_base import PanelBase
 from ...panels import PanelContext
-from ...permissions import Permissions
 from ...text import QT_TRANSLATE_NOOP, fill
-from .common import TaskKeeper, Who, enum_code, explain, load_who
+from .common import enum_code, explain
 from .roles_model import RolesModel, member_count
 
 log = logging.getLogger(__name__)
@@ -61,18 +61,17 @@ class RolesController(QObject):
     noticeShown = Signal(str)
     #: "loading", "ready", "empty" or "error".
     stateChanged = Signal(str)
-    permissionsChanged = Signal()
 
-    def __init__(self, context: PanelContext, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, context: PanelContext, panel: PanelBase) -> None:
+        super().__init__(panel)
+        #: The panel: it keeps the tasks and knows what the signed-in account may do.
+        self.panel = panel
         self.context = context
         self.runner = context.runner
         self.model = RolesModel()
-        self.who = Who(Permissions.of(context.client, None))
         self.current: Any = None
         self.dialog_parent: QWidget | None = None
         self.state = "idle"
-        self.tasks = TaskKeeper()
         self._start_task: asyncio.Task[None] | None = None
         self._own_change = False
         self._detail_generation = 0
@@ -86,13 +85,13 @@ class RolesController(QObject):
     def start(self) -> asyncio.Task[None] | None:
         """Load permissions and the roles (once signed in; returns the task)."""
         if self._start_task is None and self.client is not None:
-            self._start_task = self.tasks.spawn(self._start())
+            self._start_task = self.panel.spawn(self._start())
         return self._start_task
 
     async def _start(self) -> None:
-        self.who = await load_who(self.client)
-        self.permissionsChanged.emit()
+        await self.panel.load_permissions()
         await self.reload()
+        self.panel.loaded = True
 
     def _set_state(self, state: str) -> None:
         self.state = state
@@ -118,7 +117,7 @@ class RolesController(QObject):
 
     def refresh(self) -> None:
         """Reload (F5)."""
-        self.tasks.spawn(self.reload())
+        self.panel.spawn(self.reload())
 
     def _topics_changed(self, topics: frozenset[str]) -> None:
         if TOPIC not in topics:
@@ -136,7 +135,7 @@ class RolesController(QObject):
         self.current = role
         self.detailChanged.emit(role)
         if role is not None:
-            self.tasks.spawn(self.load_detail(role.biz_id))
+            self.panel.spawn(self.load_detail(role.biz_id))
 
     async def load_detail(self, biz_id: str) -> Any:
         """The role with its permission codes; None on failure (explained)."""
@@ -181,7 +180,7 @@ class RolesController(QObject):
                 None,
                 count,
             )
-        return self.who.permissions.reason("roles.delete")
+        return self.panel.permissions.reason("roles.delete")
 
     async def delete(self, role: Any) -> bool:
         """Delete ``role`` after confirmation; True when it is gone."""
@@ -243,7 +242,3 @@ class RolesController(QObject):
     async def _delete(self, biz_id: str) -> bool:
         await self.client.roles.delete(biz_id)
         return True
-
-    def close(self) -> None:
-        """Stop everything under way."""
-        self.tasks.cancel()

@@ -25,8 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...paged_model import RowRole
+from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
-from .common import async_slot, enum_code, enum_text, format_datetime
+from .common import enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
 from .roles_controller import RolesController
 from .roles_model import member_count
@@ -178,11 +179,14 @@ class RoleDetail(QWidget):
         super().changeEvent(event)
 
 
-class RolesPanel(QWidget):
+class RolesPanel(PanelBase):
     """Roles of the workspace."""
 
+    #: Shown, the controller starts loading (``controller.start()``).
+    LOAD_ON_SHOW = False
+
     def __init__(self, context: PanelContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(context, parent)
         self.setObjectName("rolesPanel")
         self.controller = RolesController(context, self)
         self.controller.dialog_parent = self
@@ -225,7 +229,6 @@ class RolesPanel(QWidget):
 
         c = self.controller
         c.detailChanged.connect(self._show_detail)
-        c.permissionsChanged.connect(lambda: self._show_detail(self.detail.role))
         c.errorShown.connect(self.message.show_error)
         c.noticeShown.connect(self.message.show_notice)
         c.stateChanged.connect(self._state_changed)
@@ -241,6 +244,10 @@ class RolesPanel(QWidget):
 
     def _show_detail(self, role: Any) -> None:
         self.detail.set_role(role, self.controller.delete_reason(role) if role else None)
+
+    def apply_permissions(self) -> None:
+        """Delete enabled (or disabled with the reason) as the account may."""
+        self._show_detail(self.detail.role)
 
     def _state_changed(self, _state: str) -> None:
         self._update_count()
@@ -285,8 +292,3 @@ class RolesPanel(QWidget):
         self.setAccessibleName(QCoreApplication.translate("RolesPanel", "Roles"))
         self.controller.model.retranslate()
         self._update_count()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslateUi()
-        super().changeEvent(event)

@@ -143,6 +143,10 @@ class InvitationsPanel(TaskPanel):
         finally:
             self.status_filter.blockSignals(False)
 
+    def refresh(self) -> None:
+        """Fetch the invitations again (F5)."""
+        self.start_reload()
+
     def _changed(self, topics: frozenset[str]) -> None:
         if TOPIC in topics:
             self.start_reload()

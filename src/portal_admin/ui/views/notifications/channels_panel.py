@@ -114,7 +114,7 @@ class ChannelsPanel(RecordPanel):
     def build(cls, ctx: PanelContext) -> ChannelsPanel:
         """The panel factory: build, and start loading when a loop runs."""
         panel = cls(ctx)
-        panel.controller.schedule_start()
+        panel.controller.begin()
         return panel
 
     # -- filters ---------------------------------------------------------------------------
@@ -269,8 +269,8 @@ class ChannelsController(RecordController):
 
     async def load_choices(self) -> None:
         """Categories (constants, plus custom channel types) and statuses."""
-        labels = dict(await constant_choices(self.ctx, "notification_channel_types"))
-        statuses = await constant_choices(self.ctx, "notification_channel_statuses")
+        labels = dict(await constant_choices(self.ctx, "notification-channel-types"))
+        statuses = await constant_choices(self.ctx, "notification-channel-statuses")
         categories: list[Choice] = list(labels.items())
         enabled: list[Choice] = []
         async for kind in self.client.notifications.iterate_channel_types(size=100):

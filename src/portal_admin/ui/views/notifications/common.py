@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from ...error_info import ErrorInfo
-from ...panel_base import error_text
+from ...panel_base import ConstantsSource, error_text
 from ...panels import PanelContext
 
 #: What the runner publishes after a change (panels refresh themselves from it).
@@ -39,12 +39,10 @@ def code_of(item: Any) -> str | None:
 
 
 async def constant_choices(ctx: PanelContext, name: str) -> list[Choice]:
-    """(code, label) pairs of a constants list, e.g. ``notification_channel_statuses``."""
-    cache = ctx.extras.setdefault("notifications.constants", {})
-    if name not in cache:
-        items = await getattr(ctx.client.constants, name)()
-        cache[name] = [(item.code, item.label or item.code) for item in items]
-    return list(cache[name])
+    """(code, label) pairs of a constants list, e.g. ``notification-channel-statuses``, in the
+    current language: from the shared constants cache (emptied on a language switch)."""
+    items = await ConstantsSource(ctx).items(name)
+    return [(item.code, item.label or item.code) for item in items]
 
 
 class ErrorLabel(QLabel):

@@ -2,7 +2,9 @@
 
 ``RecordPanel`` is the (thin, synchronous) widget on the panel base; ``RecordController`` holds
 everything that awaits: loading permissions and choices, running actions through the
-OperationRunner (its tasks are kept by the panel).
+OperationRunner (its tasks are kept by the panel). The choices come from the shared constants
+cache; after a language switch the panel loads them and the list again (at once if shown,
+else when next shown).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ...confirm import confirm
 from ...list_view import ListView
 from ...operations import Op
 from ...paged_model import PagedTableModel
-from ...panel_base import PanelBase
+from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from ...text import fill
 from .detail import DetailPane, Row
@@ -47,8 +49,11 @@ class RecordPanel(PanelBase):
     #: Runner topics that make this panel reload.
     TOPICS: frozenset[str] = frozenset()
     CONTEXT = "RecordPanel"
-    #: The factory (``build``) starts loading, through the controller.
+    #: The factory (``build``) starts loading, through the controller; ``reload()`` loads
+    #: again what follows the language.
     LOAD_ON_SHOW = False
+    #: Set by the subclass.
+    controller: RecordController
 
     def __init__(
         self,
@@ -83,6 +88,7 @@ class RecordPanel(PanelBase):
         self.list.currentRowChanged.connect(self._row_changed)
         model.rowsInserted.connect(self._reselect)
         model.modelReset.connect(lambda: self._row_changed(None))
+        ConstantsSource(ctx).on_cleared(self._language_switched)
 
     # -- building --------------------------------------------------------------------------
 
@@ -144,6 +150,16 @@ class RecordPanel(PanelBase):
         self._wanted_id = getattr(row, "biz_id", None) or self._wanted_id
         self.model.refresh()
 
+    async def reload(self) -> None:
+        """The choices and the list again, in the current language (after a switch)."""
+        await self.controller.load_choices_reported()
+        self.refresh()
+        await self.model.wait_idle()
+        self.loaded = True
+
+    def _language_switched(self, *_args: object) -> None:
+        self.reload_when_shown()
+
     # -- for subclasses --------------------------------------------------------------------
 
     def apply_filters(self) -> None:
@@ -199,20 +215,18 @@ class RecordController(QObject):
         super().__init__(panel)
         self.ctx = ctx
         self.panel = panel
-        self._started: asyncio.Future[None] | None = None
+        self._started: asyncio.Task[None] | None = None
 
     @property
     def client(self) -> Any:
         """The signed-in API client."""
         return self.ctx.client
 
-    def schedule_start(self) -> None:
-        """Start loading when a loop runs (the panel was built from a Qt slot)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self.schedule(self.start())
+    def begin(self) -> asyncio.Task[None] | None:
+        """Start loading (once) as a task the panel keeps; returns it (None without a loop)."""
+        if self._started is None:
+            self._started = self.panel.spawn(self._start())
+        return self._started
 
     def schedule(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run ``coro`` as a task the panel keeps (``panel.wait_idle``, ``panel.close_tasks``)."""
@@ -220,20 +234,24 @@ class RecordController(QObject):
 
     async def start(self) -> None:
         """Load permissions, choices and the first page (once; later calls wait for it)."""
-        if self._started is None:
-            self._started = asyncio.ensure_future(self._start())
-        await asyncio.shield(self._started)
+        started = self.begin()
+        if started is not None:
+            await asyncio.shield(started)
 
     async def _start(self) -> None:
         await self.panel.load_permissions()
+        await self.load_choices_reported()
+        self.panel.apply_filters()
+        await self.panel.model.wait_idle()
+        self.panel.loaded = True
+
+    async def load_choices_reported(self) -> None:
+        """``load_choices`` through the runner (a failure is shown)."""
         await self.run(
             QCoreApplication.translate("Notifications", "Could not load the lists of choices"),
             self.load_choices,
             progress=False,
         )
-        self.panel.apply_filters()
-        await self.panel.model.wait_idle()
-        self.panel.loaded = True
 
     async def load_choices(self) -> None:
         """Fetch what the pickers offer (subclasses)."""

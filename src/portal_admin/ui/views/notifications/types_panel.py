@@ -105,7 +105,7 @@ class ChannelTypesPanel(RecordPanel):
     def build(cls, ctx: PanelContext) -> ChannelTypesPanel:
         """The panel factory: build, and start loading when a loop runs."""
         panel = cls(ctx)
-        panel.controller.schedule_start()
+        panel.controller.begin()
         return panel
 
     # -- filters ---------------------------------------------------------------------------
@@ -232,7 +232,7 @@ class ChannelTypesController(RecordController):
 
     async def load_choices(self) -> None:
         """The status filter's entries (notification-channel-type-statuses)."""
-        choices = await constant_choices(self.ctx, "notification_channel_type_statuses")
+        choices = await constant_choices(self.ctx, "notification-channel-type-statuses")
         self.panel.set_status_choices(choices)
 
     # -- dialogs ---------------------------------------------------------------------------

@@ -206,8 +206,12 @@ class ProfilePanel(TaskPanel):
         self._fill()
         return True
 
-    def _refresh_clicked(self) -> None:
+    def refresh(self) -> None:
+        """Fetch the profile and the own invitations again (F5, the Refresh button)."""
         self.start_reload()
+
+    def _refresh_clicked(self) -> None:
+        self.refresh()
 
     def _language_switched(self, _language: str) -> None:
         if self.loaded:
