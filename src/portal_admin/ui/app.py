@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import logging
 import signal
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
 
+from .collector import keep_out_of_full_collections
 from .i18n import LanguageManager
 from .log_setup import EarlyLog, buffer_logging
 from .operations import OperationRunner
@@ -292,9 +292,8 @@ class Application:
         self.workspace = workspace
         workspace.show()
         # Everything alive now (modules, Qt wrappers, this window) lives as long as the
-        # program: keep it out of the collector's full passes, which otherwise stall the event
-        # loop for 60-100 ms at a time while thousands of rows load (docs/performance.md).
-        gc.freeze()
+        # program: keep it out of the collector's full passes (ui/collector.py).
+        keep_out_of_full_collections()
         return workspace
 
     # -- while running -------------------------------------------------------------------------
