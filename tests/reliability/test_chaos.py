@@ -20,7 +20,9 @@ import logging
 import os
 import random
 import sys
+import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -106,6 +108,37 @@ class Watch:
     @property
     def max_gap(self) -> float:
         return max(self.gaps, default=0.0)
+
+
+class StallSampler:
+    """A watchdog thread: while a heartbeat is late by more than 80 % of the limit, it takes
+    the main thread's stack once, so a stall over the limit comes with where the time went."""
+
+    def __init__(self, watch: Watch) -> None:
+        self.watch = watch
+        self.main = threading.main_thread().ident
+        self.stacks: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="stall-sampler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        sampled_for = 0.0
+        while not self._stop.wait(0.01):
+            last = self.watch.last
+            late = (time.perf_counter() - last) * 1000 if last else 0.0
+            if late > STALL_LIMIT_MS * 0.8 and last != sampled_for:
+                sampled_for = last
+                frame = sys._current_frames().get(self.main or 0)
+                if frame is not None:
+                    stack = "".join(traceback.format_stack(frame)[-12:])
+                    self.stacks.append(f"{self.watch.doing} (late {late:.0f} ms):\n{stack}")
 
 
 class ErrorLogs(logging.Handler):
@@ -201,7 +234,9 @@ class Walk:
         return [v for v in panel.findChildren(QAbstractItemView) if _usable(v) and v.model()]
 
     def select_panel(self) -> None:
-        self.window.show_panel(self.rng.choice(self.panel_ids))
+        panel_id = self.rng.choice(self.panel_ids)
+        self.watch.doing = f"select_panel {panel_id}"
+        self.window.show_panel(panel_id)
 
     def refresh(self) -> None:
         self.window.refresh_action.trigger()
@@ -355,12 +390,14 @@ def test_random_walk_across_every_panel(
 
     loop.run_until_complete(warm_up())
     faults.enabled = True
+    sampler = StallSampler(watch)
     heartbeat = QTimer()
     heartbeat.setInterval(10)
     heartbeat.timeout.connect(watch.beat)
 
     async def run_walk() -> None:
         heartbeat.start()
+        sampler.start()
         started = time.perf_counter()
         for number in range(ACTIONS):
             action = walk.choose()
@@ -373,6 +410,7 @@ def test_random_walk_across_every_panel(
             await asyncio.sleep(rng.uniform(0.002, 0.03))
             watch.doing = "(between actions)"
         heartbeat.stop()
+        sampler.stop()
         watch.actions["_seconds"] = round(time.perf_counter() - started)
         faults.enabled = False
         await wait_idle(program.runner, 60)
@@ -390,6 +428,7 @@ def test_random_walk_across_every_panel(
         "faults": dict(faults.counts),
         "failures_shown": len(watch.shown),
         "stalls_over_limit": watch.stalls,
+        "stall_stacks": sampler.stacks[:5],
         "sandbox_errors": watch.sandbox_errors[:5],
         "known_bugs": sorted({b for e in watch.errors for b in KNOWN_BUGS if b in e}),
         "max_stall_ms": round(watch.max_gap, 1),

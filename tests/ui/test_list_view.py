@@ -158,3 +158,36 @@ def test_column_chooser(loop, qtbot) -> None:
     menu.close()
     actions[2].setChecked(True)
     assert not view.table.isColumnHidden(2)
+
+
+class CountingModel(PagedTableModel):  # type: ignore[type-arg]
+    """Counts the rows whose cells are asked for."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.rows_asked: set[int] = set()
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+        self.rows_asked.add(index.row())
+        return super().data(index, role)
+
+
+def test_fitting_columns_measures_a_screenful_not_every_row(loop, qtbot) -> None:
+    from portal_admin.ui.list_view import FIT_ROWS
+
+    coll = FakeCollection(items=people(1000))
+    model = CountingModel(COLUMNS, coll.fetch)
+    view = ListView(model, id_column="id")
+    qtbot.addWidget(view)
+    view.resize(800, 420)
+    view.show()
+
+    async def scenario() -> None:
+        view.refresh()
+        await model.wait_idle()
+
+    loop.run_until_complete(scenario())
+    assert model.rowCount() >= 100
+    model.rows_asked.clear()
+    view.table.resizeColumnsToContents()
+    assert 0 < len(model.rows_asked) <= FIT_ROWS  # Qt's default would be every loaded row

@@ -106,9 +106,6 @@ class ListView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        # Fitting a column to its contents measures the rows on screen and at most this many
-        # (Qt's default is 1,000 rows: a visible pause on long lists, docs/performance.md).
-        self.table.verticalHeader().setResizeContentsPrecision(FIT_ROWS)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._cell_menu)
         header = self.table.horizontalHeader()
@@ -118,6 +115,9 @@ class ListView(QWidget):
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setDefaultSectionSize(160)
+        # Fitting a column to its contents measures at most this many rows, those on screen
+        # first (Qt's default is 1,000: a visible pause on long lists, docs/performance.md).
+        header.setResizeContentsPrecision(FIT_ROWS)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._header_menu)
         header.sectionClicked.connect(self._header_clicked)
