@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 from types import ModuleType
+from typing import Any
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp
@@ -20,6 +21,7 @@ from .db import Database
 from .errors import install_handlers
 from .faults import FaultConfig, FaultInjector, skew_clock
 from .middleware import SandboxMiddleware
+from .openapi import describe
 from .schema import create_core_schema
 from .seed import seed_core
 from .state import SandboxState, SeedContext
@@ -107,6 +109,13 @@ class SandboxApp(FastAPI):
             return faults
         return stack
 
+    def openapi(self) -> dict[str, Any]:
+        """The OpenAPI description (``sandbox.openapi``): bodies, answers, security."""
+        if not self.openapi_schema:
+            state: SandboxState = self.state.sandbox
+            self.openapi_schema = describe(self, state.config.account_query_shape)
+        return self.openapi_schema
+
 
 def create_app(config: SandboxConfig | None = None, *, clock: Clock | None = None) -> FastAPI:
     """The sandbox app for ``config`` (defaults: in memory, 2000 generated accounts).
@@ -130,8 +139,11 @@ def create_app(config: SandboxConfig | None = None, *, clock: Clock | None = Non
     )
     app.state.sandbox = state
     install_handlers(app)
-    for area in load_areas():
+    areas = load_areas()
+    for area in areas:
         app.include_router(area.router)
+    # Every route, for the Allow header of a 405 (``errors.allowed_methods``).
+    app.state.area_routes = [route for area in areas for route in area.router.routes]
     app.add_middleware(SandboxMiddleware, state=state)
     app.state.faults = FaultInjector(app.router, state, faults) if config.faults else None
     return app

@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from portal_admin.protocol.envelope import build_envelope
 from portal_admin.protocol.errors import Code, lookup
@@ -68,6 +69,28 @@ def error_response(request: Request, exc: ApiError) -> JSONResponse:
     return JSONResponse(body, status_code=exc.http_status)
 
 
+def allowed_methods(request: Request) -> str | None:
+    """The ``Allow`` header for a 405: every method of the routes whose path matches.
+
+    Starlette names the methods of the first matching route only, so a path served by two
+    routes (GET and POST ``/security/ip-whitelist``) advertised one of them. Fixed paths win
+    over templates: ``/accounts/admin/update`` is the update operation (POST), although the
+    template ``/accounts/admin/{userBizId}`` (GET) matches it too. The routes are the area
+    routers' own (``app.state.area_routes``, set by ``create_app``).
+    """
+    fixed: set[str] = set()
+    templated: set[str] = set()
+    for route in getattr(request.app.state, "area_routes", ()):
+        methods = getattr(route, "methods", None)
+        if not isinstance(route, Route) or not methods:
+            continue
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            (templated if route.param_convertors else fixed).update(methods)
+    methods = fixed or templated
+    return ", ".join(sorted(methods)) if methods else None
+
+
 def install_handlers(app: FastAPI) -> None:
     """Register the exception handlers (unexpected exceptions: see the middleware)."""
 
@@ -89,8 +112,8 @@ def install_handlers(app: FastAPI) -> None:
         else:
             err = ApiError(Code.INVALID_PARAMETER, http_status=exc.status_code)
         response = error_response(request, err)
-        if exc.status_code == 405 and exc.headers:
-            allow = exc.headers.get("Allow")
+        if exc.status_code == 405:
+            allow = allowed_methods(request) or (exc.headers or {}).get("Allow")
             if allow:
                 response.headers["Allow"] = allow
         return response

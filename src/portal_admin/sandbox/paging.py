@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,8 @@ from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE, clamp_page_size
 from .errors import invalid
 
 MAX_PAGE = 10_000_000
+#: ASCII digits only: ``str.isdigit`` also takes "²", which ``int`` refuses.
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +40,7 @@ def _as_int(value: Any, name: str) -> int | None:
         return value
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdigit() and len(text) <= 12:
+        if len(text) <= 12 and _INTEGER.fullmatch(text):
             return int(text)
     raise invalid(f"{name} must be an integer")
 

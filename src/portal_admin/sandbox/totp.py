@@ -35,7 +35,7 @@ def code_at(secret: str, step: int) -> str:
 
 def matching_step(secret: str, code: str, now: float) -> int | None:
     """The step (within the drift window) whose code is ``code``, or None."""
-    if len(code) != DIGITS or not code.isdigit():
+    if len(code) != DIGITS or not (code.isascii() and code.isdigit()):
         return None
     current = step_of(now)
     for step in range(current - DRIFT, current + DRIFT + 1):

@@ -23,6 +23,10 @@ from ..paging import Paging, paging
 
 Body = dict[str, Any]
 
+#: An integer as text: ASCII digits only (``str.isdigit`` also takes "²" and "١", which
+#: ``int`` refuses or reads), at most 15 characters with the sign.
+_INTEGER = re.compile(r"-?[0-9]+")
+
 #: A pragmatic address check: one @, a dotted domain, no spaces; 254 characters at most.
 _EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
 
@@ -117,7 +121,7 @@ def as_int(value: Any) -> int | None:
         return int(value)
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdigit() and len(text) <= 15:
+        if len(text) <= 15 and _INTEGER.fullmatch(text):
             return int(text)
     return None
 

@@ -187,6 +187,29 @@ async def query_types(
     return caller.ok(shape_a(items, number=page.number, size=page.size, total=total))
 
 
+#: Type values have eight digits.
+MAX_TYPE_VALUE = 99_999_999
+
+
+def next_type_value(db: Database) -> int:
+    """The default typeValue of a new channel type: one above the highest in use (at least
+    ``FIRST_CUSTOM_TYPE_VALUE``); once that would need nine digits, the lowest free value from
+    ``FIRST_CUSTOM_TYPE_VALUE`` on."""
+    highest = int(db.scalar("SELECT COALESCE(MAX(type_value), 0) FROM notification_channel_types"))
+    if highest < MAX_TYPE_VALUE:
+        return max(FIRST_CUSTOM_TYPE_VALUE, highest + 1)
+    free = db.scalar(
+        "SELECT MIN(v) FROM (SELECT ? AS v UNION ALL SELECT type_value + 1"
+        " FROM notification_channel_types WHERE type_value >= ?) AS candidates"
+        " WHERE v <= ? AND NOT EXISTS"
+        " (SELECT 1 FROM notification_channel_types WHERE type_value = candidates.v)",
+        (FIRST_CUSTOM_TYPE_VALUE, FIRST_CUSTOM_TYPE_VALUE, MAX_TYPE_VALUE),
+    )
+    if free is None:
+        raise invalid("no typeValue is free: give one")
+    return int(free)
+
+
 @router.post(OPERATIONS["notifications.channel_types_create"].path)
 async def create_type(
     request: Request, caller: Annotated[Caller, _dep("channel_types_create")]
@@ -199,7 +222,7 @@ async def create_type(
         raise invalid("typeCode must be 2 to 32 letters, digits or underscores")
     name = get_str(body, "typeName", required=True, max_len=MAX_NAME)
     description = get_str(body, "typeDescription", max_len=MAX_DESCRIPTION) or ""
-    value = get_int(body, "typeValue", low=10_000_000, high=99_999_999)
+    value = get_int(body, "typeValue", low=10_000_000, high=MAX_TYPE_VALUE)
     order = get_int(body, "displayOrder", low=0, high=9999)
     status = enum_code(CHANNEL_TYPE_STATUS, body.get("typeStatus"), "typeStatus") or "ENABLED"
     icon, extra = _icon_url(body), _extra_config(body)
@@ -208,13 +231,7 @@ async def create_type(
         if db.scalar("SELECT 1 FROM notification_channel_types WHERE type_code = ?", (code,)):
             raise invalid("typeCode is already in use")
         if value is None:
-            value = max(
-                FIRST_CUSTOM_TYPE_VALUE,
-                int(
-                    db.scalar("SELECT COALESCE(MAX(type_value), 0) FROM notification_channel_types")
-                )
-                + 1,
-            )
+            value = next_type_value(db)
         elif db.scalar("SELECT 1 FROM notification_channel_types WHERE type_value = ?", (value,)):
             raise invalid("typeValue is already in use")
         if order is None:
