@@ -120,3 +120,24 @@ def test_build_then_parse(data: object, code: str) -> None:
     assert env.code == code
     assert env.success is (code == "2000")
     assert env.data == (data if code == "2000" else None)
+
+
+@pytest.mark.parametrize(
+    ("timestamp", "read"),
+    [("²", None), ("--5", None), ("١٢", None), (" 12 ", 12), ("-7", -7), ("1.5", None)],
+)
+def test_a_timestamp_in_odd_digits_is_not_read_and_does_not_crash(
+    timestamp: str, read: int | None
+) -> None:
+    envelope = parse_envelope({"code": 2000, "timestamp": timestamp, "data": None})
+    assert envelope.timestamp == read
+
+
+def test_an_enum_argument_in_odd_digits_is_an_unknown_code_not_a_crash() -> None:
+    from portal_admin.client.areas._base import enum_value
+    from portal_admin.protocol import enums
+
+    assert enum_value(enums.ACCOUNT_STATUS, " 35010101 ") == 35010101
+    assert enum_value(enums.ACCOUNT_STATUS, "active") == 35010101
+    with pytest.raises(KeyError):  # was: ValueError from int("²")
+        enum_value(enums.ACCOUNT_STATUS, "²")

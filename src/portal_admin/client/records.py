@@ -105,7 +105,7 @@ def _enum_item(listing: EnumListing | None) -> Callable[[Any], Any]:
             code = listing.code_of(raw) if listing else None
             return shared_item({"code": code or str(raw), "value": raw})
         if isinstance(raw, str):
-            if raw.strip().isdigit():
+            if raw.strip().isascii() and raw.strip().isdigit():
                 return convert(int(raw))
             known = listing.by_code(raw) if listing else None
             return shared_item({"code": raw, "value": known.value if known else None})

@@ -54,7 +54,7 @@ def enum_value(listing: EnumListing, value: EnumArg) -> int | None:
         value = value.code
     if isinstance(value, int):
         return value
-    if value.strip().isdigit():
+    if value.strip().isascii() and value.strip().isdigit():
         return int(value)
     return listing.value_of(value.strip().upper())
 
