@@ -206,3 +206,20 @@ def test_failure_is_shown_in_the_list(
     text = panel.list_view.overlay.label.text()
     assert "could not be loaded" in text and "5000" in text and "req-1" in text
     assert panel.lists.item(0).data(Qt.ItemDataRole.UserRole) == "countries"
+
+
+def test_f5_fetches_the_list_shown_again(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    cache = ConstantsCache(admin, "en")
+    panel = build(qtbot, loop, panel_context(admin, constants=cache))
+    loop.run_until_complete(panel.show_list("timezones"))
+    fetched = cache.fetch_count
+    rows = panel.model.rowCount()
+    panel.refresh()  # what the main window's F5 calls
+    loop.run_until_complete(panel.wait_idle())
+    loop.run_until_complete(panel.model.wait_idle())
+    assert cache.fetch_count == fetched + 1
+    assert panel.model.rowCount() == rows > 0
+    loop.run_until_complete(panel.show_list("countries"))  # other lists stay cached
+    assert cache.fetch_count == fetched + 1

@@ -92,6 +92,10 @@ class ConstantsCache(QObject):
         self._pending.clear()
         self.cleared.emit(self._language)
 
+    def forget(self, list_name: str) -> None:
+        """Drop ``list_name`` in the current language: the next request fetches it again."""
+        self._items.pop((self._language, list_name), None)
+
     def cached(self, list_name: str) -> list[ConstantItem] | None:
         """The list if it is cached in the current language, else None (no I/O)."""
         return self._items.get((self._language, list_name))

@@ -220,6 +220,11 @@ class ConstantsPanel(TaskPanel):
         fit_columns(self.list_view, 360)
         self.loaded = True
 
+    def refresh(self) -> None:
+        """F5: fetch the list shown again from the server (not from the cache)."""
+        self.constants.forget(self.current_list)
+        self.start_reload()
+
     async def show_list(self, list_name: str) -> None:
         """Choose ``list_name`` and wait until it is shown."""
         self.lists.setCurrentRow(LIST_NAMES.index(list_name))
