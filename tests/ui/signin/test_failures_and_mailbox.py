@@ -16,6 +16,7 @@ from portal_admin.client import MemoryTokenStore
 from portal_admin.ui.profiles import EnvironmentType, Profile, sandbox_profile
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.flow import SignInFlow, Step
+from portal_admin.ui.signin.pages import ForgotPage
 from portal_admin.ui.signin.window import SignInWindow
 
 from .conftest import ADMIN, ADMIN_PASSWORD, NEWUSER, Runner, settle
@@ -153,3 +154,29 @@ def test_every_control_has_an_accessible_name(window: SignInWindow) -> None:
         if not w.accessibleName() and not isinstance(w.parent(), QLineEdit)
     ]
     assert missing == []
+
+
+class Marked(QTranslator):
+    """Marks the texts of the sign-in window and of the environment types."""
+
+    def translate(  # type: ignore[override]
+        self, context: str, source: str, disambiguation: str | None = None, n: int = -1
+    ) -> str:
+        return f"~{source}" if context in ("SignInWindow", "EnvironmentType") else ""
+
+
+def test_texts_made_from_the_profile_follow_a_language_change(window: SignInWindow) -> None:
+    forgot = window.page(Step.FORGOT)
+    assert isinstance(forgot, ForgotPage)
+    assert window.credentials.environment.text() == "SANDBOX"
+    assert "already filled in" in forgot.challenge_hint.text()
+    translator = Marked()
+    QCoreApplication.installTranslator(translator)
+    try:
+        QCoreApplication.sendEvent(window, QEvent(QEvent.Type.LanguageChange))
+        assert window.credentials.environment.text() == "~SANDBOX"
+        assert "~The built-in sandbox accepts" in forgot.challenge_hint.text()
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    QCoreApplication.sendEvent(window, QEvent(QEvent.Type.LanguageChange))
+    assert window.credentials.environment.text() == "SANDBOX"

@@ -453,6 +453,13 @@ class SignInWindow(QWidget):
             QCoreApplication.translate("SignInWindow", "Open the demo mailbox")
         )
         self.stack.setAccessibleName(QCoreApplication.translate("SignInWindow", "Sign-in steps"))
+        flow = getattr(self, "flow", None)
+        if flow is not None and flow.profile is not None:  # texts made from the profile
+            self.credentials.environment.setText(flow.profile.environment.label)
+            forgot = self._pages.get(Step.FORGOT)
+            if isinstance(forgot, ForgotPage):
+                forgot.sandbox_hint = self._forgot_hint(flow.profile)
+                forgot.retranslateUi()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
