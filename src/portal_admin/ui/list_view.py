@@ -178,6 +178,20 @@ class ListView(QWidget):
 
     # -- actions -------------------------------------------------------------------------------
 
+    def fit_columns(self, maximum: int = 340) -> None:
+        """Size the visible columns to their contents (measuring at most ``FIT_ROWS`` rows),
+        at most ``maximum`` pixels each; the last visible column takes what is left."""
+        table = self.table
+        table.resizeColumnsToContents()
+        visible = [c for c in range(self.model.columnCount()) if not table.isColumnHidden(c)]
+        for column in visible:
+            if table.columnWidth(column) > maximum:
+                table.setColumnWidth(column, maximum)
+        if visible:  # hidden columns may come after the last visible one
+            spare = table.viewport().width() - sum(table.columnWidth(c) for c in visible)
+            if spare > 0:
+                table.setColumnWidth(visible[-1], table.columnWidth(visible[-1]) + spare)
+
     def refresh(self) -> None:
         """Reload from the first page (F5)."""
         self.model.refresh()

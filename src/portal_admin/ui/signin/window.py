@@ -221,8 +221,7 @@ class SignInWindow(QWidget):
         elif isinstance(page, ForgotPage):
             page.back_button.clicked.connect(back)
             page.submit_button.clicked.connect(lambda: self._run(self.submit_forgot))
-            page.sandbox_hint = self._forgot_hint(self.flow.profile)
-            page.retranslateUi()
+            self._show_forgot_hint()
         elif isinstance(page, ForgotSentPage):
             page.back_button.clicked.connect(back)
             page.have_token_button.clicked.connect(lambda: self.flow.go_to(Step.RESET))
@@ -411,22 +410,23 @@ class SignInWindow(QWidget):
         self.banner.set_profile(profile, read_only=profile.kiosk)
         self.credentials.show_profile(profile)
         self.mailbox_button.setVisible(profile.is_sandbox)
-        forgot = self._pages.get(Step.FORGOT)
-        if isinstance(forgot, ForgotPage):  # else set when the page is built
-            forgot.sandbox_hint = self._forgot_hint(profile)
-            forgot.retranslateUi()
+        self._show_forgot_hint()
         if not profile.is_sandbox and self.mailbox is not None:
             self.mailbox.close()
 
-    @staticmethod
-    def _forgot_hint(profile: Profile) -> str:
-        return (
+    def _show_forgot_hint(self) -> None:
+        """The forgot-password page's sandbox hint, for the profile now chosen (if built)."""
+        forgot = self._pages.get(Step.FORGOT)
+        if not isinstance(forgot, ForgotPage):
+            return
+        forgot.sandbox_hint = (
             QCoreApplication.translate(
                 "SignInWindow", "The built-in sandbox accepts the token already filled in."
             )
-            if profile.is_sandbox
+            if self.flow.profile.is_sandbox
             else ""
         )
+        forgot.retranslateUi()
 
     def _set_busy(self, busy: bool) -> None:
         self._busy = busy
@@ -453,13 +453,9 @@ class SignInWindow(QWidget):
             QCoreApplication.translate("SignInWindow", "Open the demo mailbox")
         )
         self.stack.setAccessibleName(QCoreApplication.translate("SignInWindow", "Sign-in steps"))
-        flow = getattr(self, "flow", None)
-        if flow is not None and flow.profile is not None:  # texts made from the profile
-            self.credentials.environment.setText(flow.profile.environment.label)
-            forgot = self._pages.get(Step.FORGOT)
-            if isinstance(forgot, ForgotPage):
-                forgot.sandbox_hint = self._forgot_hint(flow.profile)
-                forgot.retranslateUi()
+        # texts made from the profile
+        self.credentials.environment.setText(self.flow.profile.environment.label)
+        self._show_forgot_hint()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -1,5 +1,5 @@
 """What the invitation and reference panels add to the panel base: the constants cache, the
-clock, requerying a model from a plain slot, fitting the columns.
+clock, requerying a model from a plain slot.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from ...list_view import ListView
 from ...paged_model import PagedTableModel
 from ...panel_base import PanelBase
 from ...panels import PanelContext
@@ -35,21 +34,6 @@ def clock_of(context: PanelContext) -> Clock:
 async def _requery(model: PagedTableModel[Any]) -> None:
     model.refresh()
     await model.wait_idle()
-
-
-def fit_columns(view: ListView, maximum: int = 340) -> None:
-    """Size the visible columns to their contents (at most ``maximum`` pixels each)."""
-    table = view.table
-    table.resizeColumnsToContents()
-    visible = [c for c in range(view.model.columnCount()) if not table.isColumnHidden(c)]
-    for column in visible:
-        if table.columnWidth(column) > maximum:
-            table.setColumnWidth(column, maximum)
-    if visible:  # the last visible column takes what is left (hidden ones may come after it)
-        used = sum(table.columnWidth(c) for c in visible)
-        spare = table.viewport().width() - used
-        if spare > 0:
-            table.setColumnWidth(visible[-1], table.columnWidth(visible[-1]) + spare)
 
 
 class TaskPanel(PanelBase):

@@ -24,7 +24,7 @@ from portal_admin.client.records import Invitation
 from ...list_view import ListView
 from ...panels import PanelContext
 from ..reference.local_list import LocalList
-from .base import TaskPanel, fit_columns
+from .base import TaskPanel
 from .models import InvitationTableModel, own_columns
 from .panel import STATUS_LIST, TOPIC
 
@@ -100,7 +100,7 @@ class OwnInvitationsWidget(TaskPanel):
         self.source.reload()
         self.model.refresh()
         await self.model.wait_idle()
-        fit_columns(self.list_view)
+        self.list_view.fit_columns()
 
     async def load_statuses(self) -> None:
         """Fill the status list from the invitation-status constants (all checked at first)."""

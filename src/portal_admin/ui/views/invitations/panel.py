@@ -26,7 +26,7 @@ from ...operations import Op
 from ...panels import PanelContext
 from ...text import fill
 from ..reference.local_list import LocalList, text_matcher
-from .base import TaskPanel, fit_columns
+from .base import TaskPanel
 from .dialogs import CancelInvitationDialog, CreateInvitationDialog
 from .formatting import is_pending, status_code, status_label
 from .models import InvitationTableModel, workspace_columns
@@ -118,7 +118,7 @@ class InvitationsPanel(TaskPanel):
         self.source.reload()
         self.model.refresh()
         await self.model.wait_idle()
-        fit_columns(self.list_view)
+        self.list_view.fit_columns()
         self.loaded = True
         self.apply_permissions()
 

@@ -20,7 +20,7 @@ from ...list_view import ListView
 from ...paged_model import RIGHT, Column, PagedTableModel
 from ...panels import PanelContext
 from ...text import QT_TRANSLATE_NOOP, fill
-from ..invitations.base import TaskPanel, fit_columns
+from ..invitations.base import TaskPanel
 from .constants_cache import LIST_NAMES
 from .local_list import LocalList, text_matcher
 
@@ -217,7 +217,7 @@ class ConstantsPanel(TaskPanel):
         self.source.reload()
         self.model.refresh()
         await self.model.wait_idle()
-        fit_columns(self.list_view, 360)
+        self.list_view.fit_columns(360)
         self.loaded = True
 
     def refresh(self) -> None:
