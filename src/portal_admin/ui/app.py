@@ -31,13 +31,13 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
+from portal_admin.files.paths import APP_NAME
 
 from .collector import keep_out_of_full_collections
 from .i18n import LanguageManager
 from .log_setup import EarlyLog, buffer_logging
 from .operations import OperationRunner
 from .options import StartOptions
-from .paths import APP_NAME
 from .profiles import Profile, ProfileStore, sandbox_profile
 from .session.client_service import ClientService
 from .shutdown import ShutdownHooks

@@ -13,7 +13,7 @@ import logging
 import re
 from pathlib import Path
 
-from .paths import log_dir
+from portal_admin.files.paths import log_dir
 
 LOG_FILE_NAME = "portal-admin.log"
 REDACTED = "[REDACTED]"

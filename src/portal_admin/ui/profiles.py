@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QCoreApplication
 
-from .atomic import atomic_write_text
-from .paths import config_dir
+from portal_admin.files.atomic import atomic_write_text
+from portal_admin.files.paths import config_dir
+
 from .text import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)

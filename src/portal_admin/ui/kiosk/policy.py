@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from portal_admin.files.paths import APP_NAME
+
 from ..options import LANGUAGES, StartOptions
-from ..paths import APP_NAME
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..paths import data_dir
+from portal_admin.files.paths import data_dir
 
 #: Base URL the client uses for the in-process sandbox (no network is involved).
 SANDBOX_BASE_URL = "http://sandbox.local"

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...atomic import atomic_open
+from portal_admin.files.atomic import atomic_open
+
 from ...text import fill
 
 log = logging.getLogger(__name__)
