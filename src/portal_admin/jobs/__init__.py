@@ -1,0 +1,54 @@
+"""Bulk changes: plans (the dry run), the durable job file, and the runner. No Qt.
+
+Shared by the desktop program and ``portal-admin-cli``; see docs/bulk.md.
+"""
+
+from .actions import (
+    Action,
+    CancelInvitation,
+    ChangeStatus,
+    Invite,
+    ResetPassword,
+    Skip,
+    Target,
+    UpdateField,
+    action_from,
+)
+from .plan import JobContext, create_job, write_plan, write_result
+from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner
+from .store import ItemState, JobFile, JobFileError, JobLockedError, JobState, jobs_dir, list_jobs
+from .targets import ImportCode, ImportFailed, Problem, TargetList, decode, parse_list
+
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "Action",
+    "Backoff",
+    "CancelInvitation",
+    "ChangeStatus",
+    "ImportCode",
+    "ImportFailed",
+    "Invite",
+    "ItemState",
+    "JobContext",
+    "JobFile",
+    "JobFileError",
+    "JobLockedError",
+    "JobState",
+    "PauseReason",
+    "Problem",
+    "Progress",
+    "ResetPassword",
+    "Runner",
+    "Skip",
+    "Target",
+    "TargetList",
+    "UpdateField",
+    "action_from",
+    "create_job",
+    "decode",
+    "jobs_dir",
+    "list_jobs",
+    "parse_list",
+    "write_plan",
+    "write_result",
+]

@@ -1,0 +1,363 @@
+"""Running a job: bounded concurrency, backoff, pause, resume, cancel, and no change twice.
+
+Each target is marked ``sending`` in the job file before its request and gets its outcome
+after it, both durably. A target left ``sending`` (a crash, a dropped connection, a 5xx
+answer) has an unknown outcome: before anything is sent again the runner reads the target
+back and asks the action whether the change is already in place. Only a target that provably
+lacks the change is sent again; one that cannot be read back (a password-reset mail) is
+recorded as ``unknown`` and never repeated.
+
+A dropped connection or a lost sign-in pauses the job with the reason; rate-limit and 5xx
+answers make every worker back off (exponentially, capped) before the next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from portal_admin.client import PortalClient
+from portal_admin.client.errors import (
+    APIConnectionError,
+    APIStatusError,
+    AuthenticationError,
+    MalformedResponseError,
+    PortalError,
+    RateLimitedError,
+    ReadOnlyError,
+    ServerError,
+)
+from portal_admin.client.transport import LAST_ANSWER
+from portal_admin.protocol.errors import Code
+
+from .actions import Action, Target, action_from
+from .store import FINAL, Item, ItemState, JobFile, JobState
+
+log = logging.getLogger("portal_admin.jobs.runner")
+
+DEFAULT_CONCURRENCY = 4
+MAX_CONCURRENCY = 32
+#: How often one target is sent again after answers that did not change it (5xx, 429).
+MAX_ATTEMPTS = 5
+
+
+class PauseReason:
+    """Why a job paused (codes; the UI and the command line word them)."""
+
+    BY_USER = "BY_USER"
+    CONNECTION = "CONNECTION"  # the server could not be reached; outcomes are kept
+    SIGNED_OUT = "SIGNED_OUT"  # the sign-in ended (token refused or refresh failed)
+    STOPPED = "STOPPED"  # the program stopped the runner (closing, signing out)
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Waiting after rate-limit and 5xx answers: exponential from ``initial`` to ``maximum``."""
+
+    initial: float = 0.5
+    maximum: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A job's counts, rate and time left, as the runner sees them now."""
+
+    total: int
+    counts: dict[str, int]
+    state: JobState
+    pause_reason: str | None = None
+    pause_detail: str | None = None
+    rate: float = 0.0  # targets finished per second, over the last ``RATE_WINDOW`` seconds
+    eta: float | None = None  # seconds left at that rate
+    backing_off: float = 0.0  # seconds until requests resume after a 429/5xx
+
+    @property
+    def finished(self) -> int:
+        """Targets with a final outcome."""
+        return sum(self.counts.get(str(s), 0) for s in FINAL) + self.counts.get("cancelled", 0)
+
+    @property
+    def remaining(self) -> int:
+        """Targets still to send (planned or of unknown outcome)."""
+        return self.counts.get("planned", 0) + self.counts.get("sending", 0)
+
+
+RATE_WINDOW = 20.0
+
+
+@dataclass
+class _Tally:
+    counts: dict[str, int]
+    finished_at: collections.deque[float] = field(default_factory=collections.deque)
+
+
+class Runner:
+    """Runs one job file against a signed-in client.
+
+    ``run()`` returns when the job is finished or cancelled, or, with ``stop_on_pause``, as
+    soon as it pauses (the command line); otherwise a paused job waits for :meth:`resume`.
+    """
+
+    def __init__(
+        self,
+        client: PortalClient,
+        job: JobFile,
+        *,
+        concurrency: int | None = None,
+        on_progress: Callable[[Progress], object] | None = None,
+        backoff: Backoff | None = None,
+        stop_on_pause: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        meta = job.meta()
+        self.client = client
+        self.job = job
+        self.action: Action = action_from(meta["kind"], meta["params"])
+        wanted = concurrency or int(meta.get("concurrency") or DEFAULT_CONCURRENCY)
+        self.concurrency = max(1, min(MAX_CONCURRENCY, wanted))
+        self.on_progress = on_progress
+        self.backoff = backoff or Backoff()
+        self.stop_on_pause = stop_on_pause
+        self.clock = clock
+        self._tally = _Tally(job.counts())
+        self._total = sum(self._tally.counts.values())
+        self._state = JobState(meta["state"])
+        self._pause_reason: str | None = None
+        self._pause_detail: str | None = None
+        self._resumed = asyncio.Event()
+        self._cancelled = False
+        self._delay = 0.0
+        self._not_before = 0.0
+        self._queue: collections.deque[Item] = collections.deque()
+
+    # Controls -------------------------------------------------------------------------------
+
+    def pause(self, reason: str = PauseReason.BY_USER, detail: str | None = None) -> None:
+        """Send nothing more until :meth:`resume` (requests under way finish)."""
+        if self._pause_reason is None:
+            self._pause_reason, self._pause_detail = reason, detail
+            self._resumed.clear()
+            self._publish()
+
+    def resume(self) -> None:
+        """Continue a paused job."""
+        self._pause_reason = self._pause_detail = None
+        self._resumed.set()
+        self._publish()
+
+    def cancel(self) -> None:
+        """Stop: requests under way finish, the rest is marked cancelled."""
+        self._cancelled = True
+        self._resumed.set()
+
+    @property
+    def cancelled(self) -> bool:
+        """True once :meth:`cancel` was called."""
+        return self._cancelled
+
+    @property
+    def paused(self) -> bool:
+        """True while paused."""
+        return self._pause_reason is not None
+
+    def progress(self) -> Progress:
+        """The counts, rate and time left now."""
+        now = self.clock()
+        done = self._tally.finished_at
+        while done and done[0] < now - RATE_WINDOW:
+            done.popleft()
+        rate = 0.0
+        if len(done) >= 2:
+            rate = (len(done) - 1) / max(done[-1] - done[0], 1e-6)
+        counts = dict(self._tally.counts)
+        left = counts.get("planned", 0) + counts.get("sending", 0)
+        return Progress(
+            total=self._total,
+            counts=counts,
+            state=JobState.PAUSED if self.paused else self._state,
+            pause_reason=self._pause_reason,
+            pause_detail=self._pause_detail,
+            rate=rate,
+            eta=left / rate if rate > 0 else None,
+            backing_off=max(0.0, self._not_before - now),
+        )
+
+    # Running --------------------------------------------------------------------------------
+
+    async def run(self) -> Progress:
+        """Run the job to its end (or, with ``stop_on_pause``, to its first pause)."""
+        self.job.lock()
+        try:
+            self._state = JobState.RUNNING
+            await self.job.set_meta(state=JobState.RUNNING, pause_reason=None)
+            self._resumed.set()
+            while not self._cancelled:
+                await self._reconcile()
+                if not self.paused:
+                    self._queue = collections.deque(self.job.items([ItemState.PLANNED]))
+                    if not self._queue:
+                        break
+                    await self._work()
+                if self.cancelled:
+                    break
+                if self.paused:
+                    await self.job.set_meta(state=JobState.PAUSED, pause_reason=self._pause_reason)
+                    self._publish()
+                    if self.stop_on_pause:
+                        return self.progress()
+                    await self._resumed.wait()
+                    await self.job.set_meta(state=JobState.RUNNING, pause_reason=None)
+            await self._finish()
+            return self.progress()
+        except asyncio.CancelledError:
+            # The program is stopping the runner: the job stays resumable.
+            self._pause_reason = PauseReason.STOPPED
+            await asyncio.shield(
+                self.job.set_meta(state=JobState.PAUSED, pause_reason=PauseReason.STOPPED)
+            )
+            raise
+        finally:
+            self.job.unlock()
+
+    async def _finish(self) -> None:
+        if self._cancelled:
+            for item in list(self.job.items([ItemState.PLANNED])):
+                await self._set(item, ItemState.CANCELLED)
+            for item in list(self.job.items([ItemState.SENDING])):
+                await self._set(
+                    item, ItemState.UNKNOWN, note="cancelled before its outcome was read back"
+                )
+            self._state = JobState.CANCELLED
+        else:
+            self._state = JobState.FINISHED
+        await self.job.set_meta(state=self._state, pause_reason=None)
+        self._publish()
+
+    async def _work(self) -> None:
+        workers = [asyncio.create_task(self._worker()) for _ in range(self.concurrency)]
+        try:
+            await asyncio.gather(*workers)
+        except BaseException:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            raise
+
+    async def _worker(self) -> None:
+        while self._queue and not self._cancelled and not self.paused:
+            wait = self._not_before - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            item = self._queue.popleft()
+            await self._send(item)
+
+    async def _send(self, item: Item) -> None:
+        target = Target(item.target_id, item.label, item.record)
+        await self._set(item, ItemState.SENDING)
+        try:
+            after = await self.action.apply(self.client, target)
+        except RateLimitedError as exc:  # refused, so not applied: wait, then send again
+            self._back_off()
+            await self._again(item, exc)
+        except (ServerError, MalformedResponseError) as exc:  # it may or may not have happened
+            self._back_off()
+            log.info("%s: %s on %s, reading it back", self.job.id, exc.code, item.seq)
+            await self._resolve(item, exc)
+        except APIConnectionError as exc:  # no answer: outcome unknown, kept as ``sending``
+            self.pause(PauseReason.CONNECTION, exc.code)
+        except AuthenticationError as exc:  # refused before it was applied
+            await self._set(item, ItemState.PLANNED, error_code=exc.code)
+            self.pause(PauseReason.SIGNED_OUT, exc.code)
+        except (APIStatusError, ReadOnlyError) as exc:  # refused: a definite outcome
+            await self._set(item, ItemState.FAILED, error_code=exc.code, request_id=exc.request_id)
+        else:
+            self._delay = 0.0
+            answer = LAST_ANSWER.get()
+            request_id = answer[0] if answer else None
+            await self._set(
+                item, ItemState.DONE, after=after, request_id=request_id, error_code=None
+            )
+
+    async def _again(self, item: Item, exc: PortalError) -> None:
+        """Send ``item`` again later, unless it has used its attempts."""
+        if item.attempts >= MAX_ATTEMPTS:
+            await self._set(item, ItemState.FAILED, error_code=exc.code, request_id=exc.request_id)
+            return
+        await self._set(item, ItemState.PLANNED, error_code=exc.code, request_id=exc.request_id)
+        self._queue.append(item)
+
+    async def _resolve(self, item: Item, exc: PortalError | None) -> None:
+        """Decide a ``sending`` item's outcome by reading its target back."""
+        target = Target(item.target_id, item.label, item.record)
+        if not self.action.checkable:
+            await self._set(
+                item,
+                ItemState.UNKNOWN,
+                error_code=exc.code if exc else None,
+                request_id=exc.request_id if exc else None,
+                note="outcome unknown: not repeated",
+            )
+            return
+        try:
+            now = await self.action.read(self.client, target)
+        except APIConnectionError as read_exc:
+            self.pause(PauseReason.CONNECTION, read_exc.code)
+            return
+        except AuthenticationError as read_exc:
+            self.pause(PauseReason.SIGNED_OUT, read_exc.code)
+            return
+        except (APIStatusError, MalformedResponseError) as read_exc:
+            self._back_off()
+            if exc is None:
+                exc = read_exc
+            await self._again(item, exc)
+            return
+        in_place = self.action.check(now)
+        if in_place:
+            await self._set(
+                item,
+                ItemState.DONE,
+                after=item.new,
+                error_code=None,
+                note="verified by reading back",
+            )
+        elif now is None:
+            await self._set(item, ItemState.FAILED, error_code=Code.NOT_FOUND)
+        elif exc is not None:
+            await self._again(item, exc)
+        else:
+            await self._set(item, ItemState.PLANNED, note="not applied: sent again")
+
+    async def _reconcile(self) -> None:
+        """Resolve every item left ``sending`` (a crash, a dropped connection)."""
+        for item in list(self.job.items([ItemState.SENDING])):
+            if self._cancelled or self.paused:
+                return
+            await self._resolve(item, None)
+
+    # Bookkeeping ----------------------------------------------------------------------------
+
+    def _back_off(self) -> None:
+        self._delay = min(self.backoff.maximum, max(self.backoff.initial, self._delay * 2))
+        self._not_before = max(self._not_before, self.clock() + self._delay)
+
+    async def _set(self, item: Item, state: ItemState, **fields: object) -> None:
+        await self.job.set_item(item.seq, state, **fields)
+        counts = self._tally.counts
+        counts[str(item.state)] -= 1
+        counts[str(state)] = counts.get(str(state), 0) + 1
+        item.state = state  # the copy follows the file: a later change counts from here
+        if state is ItemState.SENDING:
+            item.attempts += 1
+        if state in FINAL:
+            self._tally.finished_at.append(self.clock())
+        self._publish()
+
+    def _publish(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.progress())

@@ -1,0 +1,434 @@
+"""The durable job file: one SQLite file per job, with its plan and every target's outcome.
+
+Written before and after each request (WAL, ``synchronous=FULL``: a commit survives a kill
+and a power cut). Writes go through one writer thread that commits whatever is queued in one
+transaction (group commit), so the event loop never waits on the disk and concurrent workers
+share fsyncs. A job file is run by one runner at a time: :meth:`JobFile.lock` takes an OS
+lock beside it (released by the OS when the process dies).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import filelock
+
+from portal_admin.files.paths import data_dir
+
+SCHEMA_VERSION = 1
+SUFFIX = ".job.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS items (
+    seq INTEGER PRIMARY KEY,
+    target_id TEXT NOT NULL,
+    label TEXT NOT NULL,
+    record TEXT NOT NULL,
+    current TEXT NOT NULL,
+    new TEXT NOT NULL,
+    skip TEXT,
+    state TEXT NOT NULL,
+    after TEXT,
+    error_code TEXT,
+    request_id TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    note TEXT,
+    finished_at TEXT
+);
+CREATE INDEX IF NOT EXISTS items_state ON items (state, seq);
+"""
+
+
+class JobState(StrEnum):
+    """Where a job stands."""
+
+    PLANNED = "planned"  # planned, nothing sent yet
+    RUNNING = "running"  # a runner holds it (or held it when the process died)
+    PAUSED = "paused"  # paused by the person or by a fault; resumable
+    CANCELLED = "cancelled"  # stopped by the person; what was done stays done
+    FINISHED = "finished"  # every target has its outcome
+
+
+class ItemState(StrEnum):
+    """Where one target stands."""
+
+    PLANNED = "planned"  # to be sent
+    SKIPPED = "skipped"  # left alone, with the reason in ``skip``
+    SENDING = "sending"  # written before the request: its outcome is not known yet
+    DONE = "done"  # changed (``after`` holds the value after)
+    FAILED = "failed"  # the server refused it (``error_code``)
+    UNKNOWN = "unknown"  # sent, outcome unknown, and not repeated (cannot be read back)
+    CANCELLED = "cancelled"  # not sent: the job was cancelled first
+
+
+#: States in which a target needs no more work.
+FINAL = frozenset({ItemState.SKIPPED, ItemState.DONE, ItemState.FAILED, ItemState.UNKNOWN})
+
+
+def jobs_dir() -> Path:
+    """Where job files live: the user data folder's ``jobs``."""
+    return data_dir() / "jobs"
+
+
+def now_iso() -> str:
+    """The time now, UTC, ISO 8601 with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class JobLockedError(RuntimeError):
+    """Another runner (in this or another process) holds the job."""
+
+
+class JobFileError(RuntimeError):
+    """A file that is not a job file of this program (or a newer one)."""
+
+
+@dataclass(slots=True)
+class Item:
+    """One target's line of the job (the runner keeps its copy in step with the file)."""
+
+    seq: int
+    target_id: str
+    label: str
+    record: dict[str, Any]
+    current: str
+    new: str
+    skip: str | None
+    state: ItemState
+    after: str | None = None
+    error_code: str | None = None
+    request_id: str | None = None
+    attempts: int = 0
+    note: str | None = None
+    finished_at: str | None = None
+
+
+def _item(row: sqlite3.Row) -> Item:
+    return Item(
+        seq=row["seq"],
+        target_id=row["target_id"],
+        label=row["label"],
+        record=json.loads(row["record"]),
+        current=row["current"],
+        new=row["new"],
+        skip=row["skip"],
+        state=ItemState(row["state"]),
+        after=row["after"],
+        error_code=row["error_code"],
+        request_id=row["request_id"],
+        attempts=row["attempts"],
+        note=row["note"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
+
+
+Write = Callable[[sqlite3.Connection], None]
+
+
+class _Writer(threading.Thread):
+    """Commits queued writes in batches, one transaction each, then resolves their futures."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(name=f"job-writer-{path.name}", daemon=True)
+        self._conn = _connect(path)
+        self._queue: queue.Queue[tuple[Write, Callable[[BaseException | None], None]] | None] = (
+            queue.Queue()
+        )
+
+    def submit(self, write: Write, done: Callable[[BaseException | None], None]) -> None:
+        self._queue.put((write, done))
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self.join()
+
+    def run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            batch = []
+            if first is None:
+                break
+            batch.append(first)
+            while True:  # whatever else is queued joins this transaction
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                    break
+                batch.append(more)
+            error: BaseException | None = None
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                for write, _ in batch:
+                    write(self._conn)
+                self._conn.execute("COMMIT")
+            except BaseException as exc:  # a failed batch fails every write in it
+                error = exc
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+            for _, done in batch:
+                done(error)
+        self._conn.close()
+
+
+class JobFile:
+    """One job's SQLite file: its metadata, plan and outcomes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn = _connect(path)
+        self._writer: _Writer | None = None
+        self._lock: filelock.BaseFileLock | None = None
+
+    # Creating and opening -------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        meta: dict[str, Any],
+        items: Iterable[tuple[str, str, dict[str, Any], str, str, str | None]],
+        folder: Path | None = None,
+    ) -> JobFile:
+        """Write a new job file (in one transaction) and return it.
+
+        ``items``: (target id, label, record, current, new, skip reason or None).
+        """
+        folder = folder or jobs_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        job_id = (
+            meta.get("id") or datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + (uuid.uuid4().hex[:6])
+        )
+        final = folder / f"{job_id}{SUFFIX}"
+        tmp = folder / f".{job_id}{SUFFIX}.tmp"
+        tmp.unlink(missing_ok=True)
+        conn = _connect(tmp)
+        try:
+            conn.executescript(_SCHEMA)
+            conn.execute("BEGIN")
+            values = {
+                **meta,
+                "id": job_id,
+                "schema": SCHEMA_VERSION,
+                "state": JobState.PLANNED,
+                "created_at": now_iso(),
+            }
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()],
+            )
+            conn.executemany(
+                "INSERT INTO items (target_id, label, record, current, new, skip, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (
+                        tid,
+                        label,
+                        json.dumps(record, ensure_ascii=False),
+                        current,
+                        new,
+                        skip,
+                        ItemState.SKIPPED if skip else ItemState.PLANNED,
+                    )
+                    for tid, label, record, current, new, skip in items
+                ),
+            )
+            conn.execute("COMMIT")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()
+        for extra in ("-wal", "-shm"):
+            Path(f"{tmp}{extra}").unlink(missing_ok=True)
+        tmp.replace(final)  # a plan is either whole or absent
+        from portal_admin.files.atomic import fsync_dir
+
+        fsync_dir(folder)
+        return cls(final)
+
+    @classmethod
+    def open(cls, path: Path) -> JobFile:
+        """Open an existing job file; JobFileError when it is not one."""
+        if not path.is_file():
+            raise JobFileError(f"{path} does not exist")
+        job = cls(path)
+        try:
+            schema = job.meta().get("schema")
+        except sqlite3.DatabaseError as exc:
+            job.close()
+            raise JobFileError(f"{path.name} is not a job file ({exc})") from None
+        if schema is None or int(schema) > SCHEMA_VERSION:
+            job.close()
+            raise JobFileError(f"{path.name} is not a job file of this version")
+        return job
+
+    @property
+    def id(self) -> str:
+        """The job's id (also its file name's stem)."""
+        return str(self.meta()["id"])
+
+    def close(self) -> None:
+        """Stop the writer, release the lock, close the file."""
+        if self._writer is not None:
+            self._writer.stop()
+            self._writer = None
+        self.unlock()
+        self._conn.close()
+
+    # Locking --------------------------------------------------------------------------------
+
+    def lock(self) -> None:
+        """Take the job's lock; JobLockedError when another runner holds it."""
+        if self._lock is not None and self._lock.is_locked:
+            return
+        lock = filelock.FileLock(str(self.path) + ".lock", timeout=0)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise JobLockedError(f"job {self.path.name} is being run elsewhere") from None
+        self._lock = lock
+
+    def unlock(self) -> None:
+        """Release the job's lock."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def is_locked_elsewhere(self) -> bool:
+        """True when another runner holds the job now."""
+        if self._lock is not None and self._lock.is_locked:
+            return False
+        probe = filelock.FileLock(str(self.path) + ".lock", timeout=0)
+        try:
+            probe.acquire()
+        except filelock.Timeout:
+            return True
+        probe.release()
+        return False
+
+    # Reading --------------------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        """Every metadata value."""
+        rows = self._conn.execute("SELECT key, value FROM meta").fetchall()
+        return {row["key"]: json.loads(row["value"]) for row in rows}
+
+    def state(self) -> JobState:
+        """The job's recorded state."""
+        return JobState(self.meta()["state"])
+
+    def items(self, states: Iterable[ItemState] | None = None) -> Iterator[Item]:
+        """The job's lines in order, optionally only those in ``states``."""
+        if states is None:
+            cursor = self._conn.execute("SELECT * FROM items ORDER BY seq")
+        else:
+            wanted = [str(s) for s in states]
+            marks = ",".join("?" * len(wanted))
+            cursor = self._conn.execute(
+                f"SELECT * FROM items WHERE state IN ({marks}) ORDER BY seq",  # noqa: S608
+                wanted,
+            )
+        for row in cursor:
+            yield _item(row)
+
+    def counts(self) -> dict[str, int]:
+        """How many lines are in each item state."""
+        rows = self._conn.execute("SELECT state, COUNT(*) AS n FROM items GROUP BY state")
+        counts = {str(s): 0 for s in ItemState}
+        counts.update({row["state"]: row["n"] for row in rows})
+        return counts
+
+    def skip_counts(self) -> dict[str, int]:
+        """How many lines are skipped for each reason."""
+        rows = self._conn.execute(
+            "SELECT skip, COUNT(*) AS n FROM items WHERE skip IS NOT NULL GROUP BY skip"
+        )
+        return {row["skip"]: row["n"] for row in rows}
+
+    # Writing (durable before the returned awaitable completes) ------------------------------
+
+    def _submit(self, write: Write) -> asyncio.Future[None]:
+        if self._writer is None:
+            self._writer = _Writer(self.path)
+            self._writer.start()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+
+        def done(error: BaseException | None) -> None:
+            def settle() -> None:
+                if future.done():
+                    return
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
+
+            loop.call_soon_threadsafe(settle)
+
+        self._writer.submit(write, done)
+        return future
+
+    async def set_meta(self, **values: Any) -> None:
+        """Record metadata values (state, pause reason, ...)."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()],
+            )
+
+        await self._submit(write)
+
+    async def set_item(self, seq: int, state: ItemState, **fields: Any) -> None:
+        """Record one line's new state (and any of after, error_code, request_id, note, skip)."""
+        allowed = {"after", "error_code", "request_id", "note", "skip", "record"}
+        if not set(fields) <= allowed:
+            raise ValueError(f"unknown item fields {sorted(set(fields) - allowed)}")
+        columns = ["state = ?"]
+        values: list[Any] = [str(state)]
+        for key, value in fields.items():
+            columns.append(f"{key} = ?")
+            values.append(json.dumps(value, ensure_ascii=False) if key == "record" else value)
+        if state is ItemState.SENDING:
+            columns.append("attempts = attempts + 1")
+        if state in FINAL:
+            columns.append("finished_at = ?")
+            values.append(now_iso())
+        values.append(seq)
+        sql = f"UPDATE items SET {', '.join(columns)} WHERE seq = ?"  # noqa: S608
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(sql, values)
+
+        await self._submit(write)
+
+
+def list_jobs(folder: Path | None = None) -> list[Path]:
+    """Every job file in ``folder`` (default: the jobs folder), newest first."""
+    folder = folder or jobs_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob(f"*{SUFFIX}"), reverse=True)
