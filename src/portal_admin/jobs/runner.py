@@ -41,7 +41,8 @@ log = logging.getLogger("portal_admin.jobs.runner")
 
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 32
-#: How often one target is sent again after answers that did not change it (5xx, 429).
+#: How often one target is sent after answers that did not change it (5xx); a rate-limit
+#: answer (429) costs no attempt.
 MAX_ATTEMPTS = 5
 
 
@@ -263,7 +264,8 @@ class Runner:
             after = await self.action.apply(self.client, target)
         except RateLimitedError as exc:  # refused, so not applied: wait, then send again
             self._back_off()
-            await self._again(item, exc)
+            await self._set(item, ItemState.PLANNED, error_code=exc.code, request_id=exc.request_id)
+            self._queue.append(item)  # however often: the server asks to wait, not to give up
         except (ServerError, MalformedResponseError) as exc:  # it may or may not have happened
             self._back_off()
             log.info("%s: %s on %s, reading it back", self.job.id, exc.code, item.seq)

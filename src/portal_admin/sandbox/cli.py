@@ -18,7 +18,7 @@ from platformdirs import user_data_dir
 
 from portal_admin.protocol.secure_channel import ALGORITHMS, OAEP_SHA256
 
-from .config import DEFAULT_ACCESS_CODE, MEMORY, SandboxConfig
+from .config import DEFAULT_ACCESS_CODE, DEFAULT_WRITE_RATE_LIMIT, MEMORY, SandboxConfig
 from .faults import DroppedConnection, FaultConfig, FaultConfigError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -56,6 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--test-clock", action="store_true", help="allow /sandbox/clock/advance")
     serve.add_argument("--account-query-shape", choices=("accounts", "content"), default="accounts")
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
+    serve.add_argument(
+        "--write-rate-limit",
+        type=int,
+        default=DEFAULT_WRITE_RATE_LIMIT,
+        metavar="N",
+        help="administrative writes per second per account (0: no limit)",
+    )
     faults = serve.add_argument_group("fault injection (see docs/sandbox.md)")
     for option, name, kind, text in _FAULT_OPTIONS:
         faults.add_argument(option, dest=f"fault_{name}", type=kind, default=None, help=text)
@@ -153,6 +160,7 @@ def serve(args: argparse.Namespace) -> int:
         test_clock=args.test_clock,
         account_query_shape=args.account_query_shape,
         faults=fault_specs(args),
+        write_rate_limit=args.write_rate_limit,
     )
     app = create_app(config)
     if app.state.faults is not None:
@@ -187,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--port must be 0 to 65535")
         if args.seed_accounts < 0:
             parser.error("--seed-accounts must not be negative")
+        if args.write_rate_limit < 0:
+            parser.error("--write-rate-limit must not be negative")
         try:
             FaultConfig.from_specs(fault_specs(args))
         except FaultConfigError as exc:

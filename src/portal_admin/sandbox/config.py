@@ -12,6 +12,10 @@ DEFAULT_SEED = 20260101
 MEMORY = ":memory:"
 
 
+#: Administrative writes per second per account (``SandboxConfig.write_rate_limit``).
+DEFAULT_WRITE_RATE_LIMIT = 100
+
+
 @dataclass(frozen=True, slots=True)
 class SandboxConfig:
     """How a sandbox instance behaves."""
@@ -33,12 +37,18 @@ class SandboxConfig:
     #: Fault injection, ``"name=value"`` strings of ``sandbox.faults.FaultConfig``
     #: (``("latency_ms=20", "error_5xx_rate=0.1", "seed=7")``); empty means none.
     faults: tuple[str, ...] = field(default_factory=tuple)
+    #: Administrative writes (account status, update, password reset, invitation create and
+    #: cancel) one account may send per second; more answer 429 ``REQUEST.RATE_LIMITED`` with
+    #: ``Retry-After: 1``. 0: no limit.
+    write_rate_limit: int = DEFAULT_WRITE_RATE_LIMIT
 
     def __post_init__(self) -> None:
         if self.sc_algorithm not in ALGORITHMS:
             raise ValueError(f"unknown Secure Channel algorithm {self.sc_algorithm!r}")
         if self.account_query_shape not in ("accounts", "content"):
             raise ValueError("account_query_shape must be 'accounts' or 'content'")
+        if self.write_rate_limit < 0:
+            raise ValueError("write_rate_limit must not be negative")
         if self.seed_accounts < 0:
             raise ValueError("seed_accounts must not be negative")
         if self.sc_idle_seconds <= 0 or self.sc_sessions_per_account <= 0:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -246,16 +247,42 @@ def resolve_workspace(ctx: Ctx, principal: Principal) -> Caller:
     )
 
 
+#: Administrative writes counted by ``SandboxConfig.write_rate_limit`` (what bulk jobs send).
+WRITE_LIMITED = frozenset(
+    {
+        "accounts.status",
+        "accounts.update",
+        "accounts.password_reset",
+        "invitations.create",
+        "invitations.cancel",
+    }
+)
+WRITE_WINDOW = 1.0
+
+
+def limit_writes(ctx: Ctx, account_biz_id: str) -> None:
+    """429 ``REQUEST.RATE_LIMITED`` past the per-second write limit (real time, not the
+    sandbox clock, which a test may hold still)."""
+    limit = ctx.config.write_rate_limit
+    if limit and not ctx.state.limiter.allow(
+        f"writes:{account_biz_id}", limit, WRITE_WINDOW, time.monotonic()
+    ):
+        raise ApiError(Code.RATE_LIMITED, headers={"Retry-After": "1"})
+
+
 def require(operation_id: str) -> Callable[[Ctx], Awaitable[Caller]]:
     """A dependency: the caller in its workspace, holding the operation's permission."""
     if operation_id not in OPERATIONS:
         raise KeyError(f"unknown operation {operation_id!r}")
     permission = PERMISSIONS.get(operation_id)
+    limited = operation_id in WRITE_LIMITED
 
     async def dependency(ctx: CtxDep) -> Caller:
         caller = resolve_workspace(ctx, authenticate(ctx))
         if permission is not None and permission not in caller.permissions:
             raise ApiError(Code.PERMISSION_DENIED)
+        if limited:
+            limit_writes(ctx, caller.principal.account_biz_id)
         return caller
 
     return dependency

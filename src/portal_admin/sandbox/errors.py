@@ -28,10 +28,17 @@ class ApiError(Exception):
     The HTTP status defaults to the catalogue's; the message to the localized text of the code.
     """
 
-    def __init__(self, code: str, message: str | None = None, http_status: int | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str | None = None,
+        http_status: int | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(code)
         self.code = code
         self.message = message
+        self.headers = headers
         spec = lookup(code)
         self.http_status = http_status or (spec.http_status if spec else 400)
 
@@ -66,7 +73,7 @@ def _now(request: Request) -> float:
 def error_response(request: Request, exc: ApiError) -> JSONResponse:
     """The plain JSON answer for an ApiError."""
     body = error_body(exc.code, _lang(request), _now(request), exc.message)
-    return JSONResponse(body, status_code=exc.http_status)
+    return JSONResponse(body, status_code=exc.http_status, headers=exc.headers)
 
 
 def allowed_methods(request: Request) -> str | None:
