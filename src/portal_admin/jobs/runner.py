@@ -345,8 +345,13 @@ class Runner:
     # Bookkeeping ----------------------------------------------------------------------------
 
     def _back_off(self) -> None:
+        """Wait longer after each refusal; refusals of one burst (answers to requests sent
+        before the wait began) count once."""
+        now = self.clock()
+        if now < self._not_before:
+            return
         self._delay = min(self.backoff.maximum, max(self.backoff.initial, self._delay * 2))
-        self._not_before = max(self._not_before, self.clock() + self._delay)
+        self._not_before = now + self._delay
 
     async def _set(self, item: Item, state: ItemState, **fields: object) -> None:
         await self.job.set_item(item.seq, state, **fields)
