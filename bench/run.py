@@ -30,6 +30,7 @@ BENCHMARKS = (
     "bench_browse",
     "bench_queries",
     "bench_memory",
+    "bench_bulk",
 )
 
 

@@ -120,7 +120,7 @@ async def test_pause_holds_the_job_and_resume_finishes_it(portal: Portal, folder
             runner.pause()
             paused.set()
 
-    runner = jobs.Runner(portal.client, job, on_progress=watch, concurrency=2)
+    runner = jobs.Runner(portal.client, job, on_progress=watch, concurrency=2, publish_every=0)
     task = asyncio.create_task(runner.run())
     await paused.wait()
     # Requests under way finish, then the file says paused; nothing new starts.
@@ -147,7 +147,7 @@ async def test_cancel_keeps_what_was_done_and_sends_nothing_more(
         if progress.counts["done"] >= 5:
             runner.cancel()
 
-    runner = jobs.Runner(portal.client, job, on_progress=watch, concurrency=1)
+    runner = jobs.Runner(portal.client, job, on_progress=watch, concurrency=1, publish_every=0)
     progress = await runner.run()
     assert progress.state is jobs.JobState.CANCELLED
     done = progress.counts["done"]

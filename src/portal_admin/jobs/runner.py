@@ -88,6 +88,10 @@ class Progress:
 
 
 RATE_WINDOW = 20.0
+#: Seconds between two progress reports while counts change.
+PUBLISH_INTERVAL = 0.05
+#: Targets marked ``sending`` in one commit (see ``Runner._next``).
+CLAIM = 16
 
 
 @dataclass
@@ -112,6 +116,7 @@ class Runner:
         on_progress: Callable[[Progress], object] | None = None,
         backoff: Backoff | None = None,
         stop_on_pause: bool = False,
+        publish_every: float = PUBLISH_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         meta = job.meta()
@@ -123,6 +128,7 @@ class Runner:
         self.on_progress = on_progress
         self.backoff = backoff or Backoff()
         self.stop_on_pause = stop_on_pause
+        self.publish_every = publish_every
         self.clock = clock
         self._tally = _Tally(job.counts())
         self._total = sum(self._tally.counts.values())
@@ -134,6 +140,11 @@ class Runner:
         self._delay = 0.0
         self._not_before = 0.0
         self._queue: collections.deque[Item] = collections.deque()
+        self._published = float("-inf")
+        self._claimed: collections.deque[Item] = collections.deque()
+        self._claiming = asyncio.Lock()
+        self._unsettled: set[asyncio.Future[None]] = set()
+        self._write_error: BaseException | None = None
 
     # Controls -------------------------------------------------------------------------------
 
@@ -142,13 +153,13 @@ class Runner:
         if self._pause_reason is None:
             self._pause_reason, self._pause_detail = reason, detail
             self._resumed.clear()
-            self._publish()
+            self._publish(now=True)
 
     def resume(self) -> None:
         """Continue a paused job."""
         self._pause_reason = self._pause_detail = None
         self._resumed.set()
-        self._publish()
+        self._publish(now=True)
 
     def cancel(self) -> None:
         """Stop: requests under way finish, the rest is marked cancelled."""
@@ -197,7 +208,9 @@ class Runner:
             await self.job.set_meta(state=JobState.RUNNING, pause_reason=None)
             self._resumed.set()
             while not self._cancelled:
+                await self._flush()  # what follows reads the file
                 await self._reconcile()
+                await self._flush()
                 if not self.paused:
                     self._queue = collections.deque(self.job.items([ItemState.PLANNED]))
                     if not self._queue:
@@ -206,8 +219,9 @@ class Runner:
                 if self.cancelled:
                     break
                 if self.paused:
+                    await self._flush()
                     await self.job.set_meta(state=JobState.PAUSED, pause_reason=self._pause_reason)
-                    self._publish()
+                    self._publish(now=True)
                     if self.stop_on_pause:
                         return self.progress()
                     await self._resumed.wait()
@@ -217,14 +231,17 @@ class Runner:
         except asyncio.CancelledError:
             # The program is stopping the runner: the job stays resumable.
             self._pause_reason = PauseReason.STOPPED
-            await asyncio.shield(
-                self.job.set_meta(state=JobState.PAUSED, pause_reason=PauseReason.STOPPED)
-            )
+            await asyncio.shield(self._stopped())
             raise
         finally:
             self.job.unlock()
 
+    async def _stopped(self) -> None:
+        await self._flush()
+        await self.job.set_meta(state=JobState.PAUSED, pause_reason=PauseReason.STOPPED)
+
     async def _finish(self) -> None:
+        await self._flush()  # what follows reads the file
         if self._cancelled:
             for item in list(self.job.items([ItemState.PLANNED])):
                 await self._set(item, ItemState.CANCELLED)
@@ -235,8 +252,9 @@ class Runner:
             self._state = JobState.CANCELLED
         else:
             self._state = JobState.FINISHED
+        await self._flush()
         await self.job.set_meta(state=self._state, pause_reason=None)
-        self._publish()
+        self._publish(now=True)
 
     async def _work(self) -> None:
         workers = [asyncio.create_task(self._worker()) for _ in range(self.concurrency)]
@@ -247,19 +265,56 @@ class Runner:
                 task.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
             raise
+        finally:
+            await asyncio.shield(self._unclaim())
 
     async def _worker(self) -> None:
-        while self._queue and not self._cancelled and not self.paused:
+        while not self._cancelled and not self.paused:
             wait = self._not_before - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
-            item = self._queue.popleft()
+            item = await self._next()
+            if item is None:
+                return
+            if self.cancelled or self.paused:
+                self._claimed.appendleft(item)
+                return
             await self._send(item)
+
+    async def _next(self) -> Item | None:
+        """The next claimed item; claims the next ``CLAIM`` at once when none is left.
+
+        Claiming marks items ``sending`` in one durable commit before any of their requests
+        leaves (one fsync for many targets). A crash may leave claimed items that were never
+        sent: they are read back like any other, and none is sent twice.
+        """
+        if self._claimed:
+            return self._claimed.popleft()
+        async with self._claiming:
+            if not self._claimed and self._queue:
+                batch = [self._queue.popleft() for _ in range(min(CLAIM, len(self._queue)))]
+                written = self.job.set_items([i.seq for i in batch], ItemState.SENDING)
+                for item in batch:
+                    self._count(item, ItemState.SENDING)
+                await written
+                self._claimed.extend(batch)
+        return self._claimed.popleft() if self._claimed else None
+
+    async def _unclaim(self) -> None:
+        """Claimed items whose requests never left go back to ``planned``."""
+        if self._claimed:
+            batch, self._claimed = list(self._claimed), collections.deque()
+            written = self.job.set_items(
+                [i.seq for i in batch], ItemState.PLANNED, undo_attempt=True
+            )
+            for item in batch:
+                item.attempts -= 1
+                self._count(item, ItemState.PLANNED)
+            await written
 
     async def _send(self, item: Item) -> None:
         target = Target(item.target_id, item.label, item.record)
-        await self._set(item, ItemState.SENDING)
         try:
             after = await self.action.apply(self.client, target)
         except RateLimitedError as exc:  # refused, so not applied: wait, then send again
@@ -354,17 +409,45 @@ class Runner:
         self._not_before = now + self._delay
 
     async def _set(self, item: Item, state: ItemState, **fields: object) -> None:
-        await self.job.set_item(item.seq, state, **fields)
+        """Record an item's outcome or return to ``planned``. Not waited for: it is committed
+        in order with later writes, and a crash before then leaves the item ``sending``, which
+        is read back."""
+        written = self.job.set_item(item.seq, state, urgent=False, **fields)
+        self._unsettled.add(written)
+        written.add_done_callback(self._settled)
+        self._count(item, state)
+
+    def _count(self, item: Item, state: ItemState) -> None:
+        """Move ``item`` to ``state`` in the tally (its copy follows the file)."""
         counts = self._tally.counts
         counts[str(item.state)] -= 1
         counts[str(state)] = counts.get(str(state), 0) + 1
-        item.state = state  # the copy follows the file: a later change counts from here
+        item.state = state
         if state is ItemState.SENDING:
             item.attempts += 1
         if state in FINAL:
             self._tally.finished_at.append(self.clock())
         self._publish()
 
-    def _publish(self) -> None:
-        if self.on_progress is not None:
+    def _settled(self, written: asyncio.Future[None]) -> None:
+        self._unsettled.discard(written)
+        if not written.cancelled() and written.exception() is not None:
+            self._write_error = written.exception()
+
+    async def _flush(self) -> None:
+        """Wait until every recorded state is on disk; raise a failed write's error."""
+        self.job.commit()
+        if self._unsettled:
+            await asyncio.gather(*list(self._unsettled), return_exceptions=True)
+        if self._write_error is not None:
+            raise self._write_error
+
+    def _publish(self, *, now: bool = False) -> None:
+        """Tell ``on_progress``: at once for a change of state, else at most every
+        ``publish_every`` seconds (the last counts always arrive with the final state)."""
+        if self.on_progress is None:
+            return
+        clock = self.clock()
+        if now or clock - self._published >= self.publish_every:
+            self._published = clock
             self.on_progress(self.progress())
