@@ -24,7 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .csv_export import DELIMITERS, export_csv
+from portal_admin.files.csv_rules import DELIMITERS
+
+from .csv_export import export_csv
 from .dialogs import ask
 from .paged_model import Column, Query
 from .text import fill
