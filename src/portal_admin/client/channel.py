@@ -75,7 +75,7 @@ def sealed_decoder(operation: Operation, session: ChannelSession) -> Decoder:
         status = response.status_code
         try:
             obj = response.json()
-        except ValueError:
+        except (ValueError, RecursionError):
             raise MalformedResponseError(
                 "the server answered something that is not JSON",
                 http_status=status,

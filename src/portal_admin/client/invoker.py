@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +15,7 @@ from portal_admin.protocol.operations import OPERATIONS, Auth, Channel, Operatio
 from .channel import SecureChannel
 from .errors import (
     APIConnectionError,
+    APITimeoutError,
     AuthenticationError,
     MalformedResponseError,
     ServerError,
@@ -86,9 +88,32 @@ class Invoker:
         path_params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Any:
-        """Call the operation and return ``data``; raises a PortalError subclass."""
+        """Call the operation and return ``data``; raises a PortalError subclass.
+
+        The whole call (token refresh, Secure Channel set-up, retries) ends within the
+        options' ``timeout``: past it, ``APITimeoutError``.
+        """
         op = OPERATIONS[operation_id]
         self.transport.guard(op)  # before anything, not even a token refresh, is sent
+        try:
+            async with asyncio.timeout(self.transport.options.timeout):
+                return await self._attempts(op, json, params, path_params, headers)
+        except TimeoutError:
+            raise APITimeoutError(
+                f"no answer within {self.transport.options.timeout:g} s",
+                code="CLIENT.TIMEOUT",
+                request_id=self.transport.last_request_id,
+                operation_id=op.id,
+            ) from None
+
+    async def _attempts(
+        self,
+        op: Operation,
+        json: Any,
+        params: Any,
+        path_params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+    ) -> Any:
         if op.id not in RETRIED:
             return await self._authed(op, json, params, path_params, headers)
         # The first attempt runs outside stamina: setting up its retry context costs a third of

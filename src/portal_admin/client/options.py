@@ -48,8 +48,11 @@ class ClientOptions:
     #: ``X-Client-Hash``; None: :func:`installation_fingerprint`.
     client_hash: str | None = None
     workspace_id: str | None = None
+    #: Seconds a call may take in all, whatever the server does (retries included).
     timeout: float = 30.0
     connect_timeout: float = 10.0
+    #: The largest answer read (bytes, after decompression); a larger one is malformed.
+    max_response_bytes: int = 32 * 1024 * 1024
     tls: TLSSettings = field(default_factory=TLSSettings)
     read_only: bool = False
     allow_legacy_padding: bool = False

@@ -129,16 +129,18 @@ class Transport:
         status: int | None = None
         code: str | None = None
         try:
+            request = self.http.build_request(
+                operation.method,
+                path,
+                params=params,
+                json=json,
+                content=content,
+                headers=all_headers,
+            )
             try:
-                response = await self.http.request(
-                    operation.method,
-                    path,
-                    params=params,
-                    json=json,
-                    content=content,
-                    headers=all_headers,
-                )
-            except httpx.TimeoutException as exc:
+                async with asyncio.timeout(self.options.timeout):
+                    response = await self._receive(request, operation, request_id)
+            except (httpx.TimeoutException, TimeoutError) as exc:
                 raise APITimeoutError(
                     f"the request timed out ({type(exc).__name__})",
                     code="CLIENT.TIMEOUT",
@@ -174,6 +176,37 @@ class Transport:
                 duration * 1000,
             )
             self.events.publish(RequestFinished(operation.id, request_id, status, code, duration))
+
+    async def _receive(
+        self, request: httpx.Request, operation: Operation, request_id: str
+    ) -> httpx.Response:
+        """Send ``request`` and read its answer, at most ``max_response_bytes`` of it."""
+        limit = self.options.max_response_bytes
+        response = await self.http.send(request, stream=True)
+        try:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limit:
+                raise self._too_large(operation, request_id, response.status_code)
+            body = bytearray()
+            async for chunk in response.aiter_bytes():  # decoded: a zip bomb counts in full
+                body += chunk
+                if len(body) > limit:
+                    raise self._too_large(operation, request_id, response.status_code)
+        finally:
+            await response.aclose()
+        response._content = bytes(body)  # what httpx's own aread() keeps
+        return response
+
+    def _too_large(
+        self, operation: Operation, request_id: str, status: int
+    ) -> MalformedResponseError:
+        return MalformedResponseError(
+            f"the answer is larger than {self.options.max_response_bytes} bytes",
+            code="CLIENT.RESPONSE_TOO_LARGE",
+            http_status=status,
+            request_id=request_id,
+            operation_id=operation.id,
+        )
 
     async def call(
         self,

@@ -88,6 +88,8 @@ def parse_envelope(body: bytes | str | dict[str, Any]) -> Envelope:
     if isinstance(body, bytes | str):
         try:
             obj = json.loads(body)
+        except RecursionError:  # nested deeper than the interpreter's stack allows
+            raise MalformedEnvelope("the body is JSON nested too deeply") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise MalformedEnvelope("the body is not JSON") from exc
     if not isinstance(obj, dict):

@@ -302,7 +302,7 @@ def from_body(body: Any) -> bytes:
     if isinstance(body, bytes | str):
         try:
             body = json.loads(body)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             raise BodyFormatError("the body is not JSON") from exc
     if not isinstance(body, dict) or set(body) != {"v", "p"}:
         raise BodyFormatError('the body is not {"v", "p"}')
@@ -323,7 +323,7 @@ def load_json(plaintext: Buffer) -> Any:
     """Parse a decrypted plaintext; malformed UTF-8 or JSON is a DecryptionFailed."""
     try:
         return json.loads(bytes(plaintext).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise DecryptionFailed("the plaintext is not UTF-8 JSON") from exc
 
 
