@@ -21,6 +21,7 @@ from portal_admin.ui.profiles import (
     EnvironmentType,
     Profile,
     ProfileStore,
+    environment_label,
     validate,
 )
 
@@ -94,7 +95,7 @@ def test_environment_colours() -> None:
     assert EnvironmentType.PRODUCTION.colour == "#c62828"
     assert EnvironmentType.PRODUCTION.needs_confirmation
     assert not EnvironmentType.STAGING.needs_confirmation
-    assert EnvironmentType.PRODUCTION.label == "PRODUCTION"
+    assert environment_label(EnvironmentType.PRODUCTION) == "PRODUCTION"
 
 
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlX2hlcmU"

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from .profiles import EnvironmentType, Profile
+from .profiles import EnvironmentType, Profile, environment_label
 
 
 class EnvironmentBanner(QLabel):
@@ -48,7 +48,7 @@ class EnvironmentBanner(QLabel):
             if profile.is_sandbox
             else urlsplit(profile.base_url).netloc
         )
-        parts = [env.label, profile.name, host]
+        parts = [environment_label(env), profile.name, host]
         if self._read_only:
             parts.append(QCoreApplication.translate("EnvironmentBanner", "READ-ONLY"))
         text = "  \u2022  ".join(p for p in parts if p)

@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from .dialogs import ask
-from .profiles import Profile
+from .profiles import Profile, environment_label
 from .text import fill
 
 
@@ -28,7 +28,7 @@ def build_confirm_box(
         box.setInformativeText(
             fill(
                 QCoreApplication.translate("Confirm", "This changes the %1 server \u201c%2\u201d."),
-                profile.environment.label,
+                environment_label(profile.environment),
                 profile.name,
             )
         )

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from .i18n import LANGUAGES
-from .profiles import EnvironmentType, Profile, validate
+from .profiles import EnvironmentType, Profile, environment_label, validate
 
 
 class ProfileEditor(QDialog):
@@ -246,7 +246,7 @@ class ProfileEditor(QDialog):
         )
         for i in range(self.environment.count()):
             env = EnvironmentType(self.environment.itemData(i))
-            self.environment.setItemText(i, env.label.capitalize())
+            self.environment.setItemText(i, environment_label(env).capitalize())
         self.problems.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Problems"))
         self.problems.setAlignment(Qt.AlignmentFlag.AlignLeft)
 

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, Signal
 
+from portal_admin.connection.profiles import client_options as profile_options
+
 from ..i18n import accept_language
 from ..profiles import Profile
-from .sandbox_factory import SANDBOX_ACCESS_CODE, SANDBOX_BASE_URL
+from .sandbox_factory import SANDBOX_BASE_URL
 
 if TYPE_CHECKING:  # the client (and httpx) are imported when the first client is built
     from portal_admin.client import ClientOptions, PortalClient
@@ -36,18 +38,7 @@ def default_transport(profile: Profile) -> Any:
 
 def client_options(profile: Profile, language: str | None = None) -> ClientOptions:
     """The client options a profile stands for (``language`` overrides the profile's)."""
-    from portal_admin.client import ClientOptions, TLSSettings
-
-    access_code = profile.portal_access_code or (SANDBOX_ACCESS_CODE if profile.is_sandbox else "")
-    return ClientOptions(
-        access_code=access_code or None,
-        language=cast("Language", accept_language(language or profile.language)),
-        workspace_id=profile.workspace_id or None,
-        tls=TLSSettings(ca_bundle=profile.ca_bundle, allow_insecure_http=profile.allow_plain_http),
-        read_only=profile.kiosk,
-        allow_legacy_padding=profile.allow_legacy_padding,
-        profile=profile.name,
-    )
+    return profile_options(profile, accept_language(language or profile.language))
 
 
 class ClientService(QObject):

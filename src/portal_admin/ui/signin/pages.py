@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..profiles import Profile
+from ..profiles import Profile, environment_label
 from ..text import fill
 from .flow import MfaMethod
 from .forms import button, heading, line_edit, paragraph
@@ -260,7 +260,7 @@ class CredentialsPage(Page):
     def show_profile(self, profile: Profile) -> None:
         """Show ``profile``'s environment, and the demo hint only for the sandbox."""
         env = profile.environment
-        self.environment.setText(env.label)
+        self.environment.setText(environment_label(env))
         if env.colour != self._chip_colour:  # a style sheet is parsed again on every set
             self._chip_colour = env.colour
             self.environment.setStyleSheet(

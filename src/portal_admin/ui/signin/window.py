@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
 
 from ..banner import EnvironmentBanner
 from ..operations import Op, OperationRunner
-from ..profiles import Profile
+from ..profiles import Profile, environment_label
 from .flow import MfaMethod, SignInFlow, Step
 from .forms import BusyBar, ErrorPanel, NoticeLabel, button
 from .pages import (
@@ -454,7 +454,7 @@ class SignInWindow(QWidget):
         )
         self.stack.setAccessibleName(QCoreApplication.translate("SignInWindow", "Sign-in steps"))
         # texts made from the profile
-        self.credentials.environment.setText(self.flow.profile.environment.label)
+        self.credentials.environment.setText(environment_label(self.flow.profile.environment))
         self._show_forgot_hint()
 
     def paintEvent(self, event: QPaintEvent) -> None:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...profiles import Profile
+from ...profiles import Profile, environment_label
 from ...text import fill
 from .account_text import action_confirm, action_question
 from .common import enum_text
@@ -111,7 +111,7 @@ class StatusChangeDialog(QDialog):
                     QCoreApplication.translate(
                         "AccountsPanel", "This changes the %1 server \u201c%2\u201d."
                     ),
-                    self._profile.environment.label,
+                    environment_label(self._profile.environment),
                     self._profile.name,
                 )
             )

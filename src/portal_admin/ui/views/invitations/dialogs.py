@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...error_info import ErrorInfo
 from ...panel_base import error_text as panel_error_text
-from ...profiles import Profile
+from ...profiles import Profile, environment_label
 from ...text import fill
 
 #: The sandbox's bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.
@@ -321,7 +321,7 @@ class CancelInvitationDialog(QDialog):
                     QCoreApplication.translate(
                         "InvitationDialogs", "This changes the %1 server \u201c%2\u201d."
                     ),
-                    self._profile.environment.label,
+                    environment_label(self._profile.environment),
                     self._profile.name,
                 )
             )
