@@ -251,6 +251,12 @@ class JobFile:
         self.unlock()
         self._conn.close()
 
+    def discard(self) -> None:
+        """Close and delete the job file (a plan that was only previewed or not confirmed)."""
+        self.close()
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
     # Locking --------------------------------------------------------------------------------
 
     def lock(self) -> None:
