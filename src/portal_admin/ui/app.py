@@ -138,6 +138,7 @@ class Application:
         self.service: ClientService | None = None
         self.sign_in_window: SignInWindow | None = None
         self.workspace: Workspace | None = None
+        self.resume_offer: Any = None
         self.profile: Profile = sandbox_profile()
         #: Kiosk mode's settings and guards (None outside kiosk mode), set by :meth:`start`.
         self.kiosk: KioskSettings | None = None
@@ -291,6 +292,10 @@ class Application:
         workspace.window.set_language_checked(self.languages.language.code)
         self.workspace = workspace
         workspace.show()
+        if self.options.tour is None and self.kiosk is None:
+            from .bulk.resume_offer import offer_resume
+
+            self.resume_offer = offer_resume(workspace.window, str(self.service.client.base_url))
         # Everything alive now (modules, Qt wrappers, this window) lives as long as the
         # program: keep it out of the collector's full passes (ui/collector.py).
         keep_out_of_full_collections()

@@ -171,6 +171,20 @@ class ListView(QWidget):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setSizes([7000, 3000])
 
+    def set_multi_select(self, on: bool = True) -> None:
+        """Let the person select several rows (Shift/Ctrl click, Ctrl+A) for bulk actions;
+        the detail pane keeps following the current row."""
+        self.table.setSelectionMode(
+            QAbstractItemView.SelectionMode.ExtendedSelection
+            if on
+            else QAbstractItemView.SelectionMode.SingleSelection
+        )
+
+    def selected_rows(self) -> list[Any]:
+        """The row objects of the selected rows, in list order."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [self.model.index(r, 0).data(RowRole) for r in rows]
+
     def current_row(self) -> Any:
         """The row object of the current row, or None."""
         index = self.table.currentIndex()

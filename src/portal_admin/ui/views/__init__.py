@@ -11,7 +11,7 @@ import importlib
 from ..panels import PANELS, PanelRegistry
 
 #: Area packages under ui/views, in navigation order.
-AREAS = ("accounts", "security", "invitations", "notifications", "reference")
+AREAS = ("accounts", "security", "invitations", "jobs", "notifications", "reference")
 
 
 def register_all(registry: PanelRegistry = PANELS) -> PanelRegistry:

@@ -7,6 +7,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from ...bulk.dialog import ACCOUNT_KINDS, Sources
+from ...bulk.menu import BulkButton
 from ...list_view import ListView
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
@@ -64,6 +66,9 @@ class AccountsPanel(PanelBase):
         lookup.addWidget(self.lookup, 1)
         lookup.addWidget(self.lookup_button)
         lookup.addStretch(2)
+        self.view.set_multi_select()
+        self.bulk = BulkButton(self, ACCOUNT_KINDS, self.bulk_sources)
+        lookup.addWidget(self.bulk)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -99,6 +104,16 @@ class AccountsPanel(PanelBase):
     def apply_permissions(self) -> None:
         """The detail's actions, enabled as the account may run them."""
         self._show_detail(self.detail.account)
+        self.allow(self.bulk, "accounts.status")
+
+    def bulk_sources(self) -> Sources:
+        """The targets a bulk change can take: the selection, or all the filter matches."""
+        return Sources(
+            "accounts",
+            selected=[row for row in self.view.selected_rows() if row is not None],
+            matching=self.controller.filter.query_kwargs(),
+            matching_count=self.controller.model.total,
+        )
 
     def _choices(self, portals: list[tuple[str, str]], statuses: list[tuple[str, str]]) -> None:
         self.filters.set_portals(portals)
@@ -132,3 +147,4 @@ class AccountsPanel(PanelBase):
             QCoreApplication.translate("AccountsPanel", "Open the account with this id")
         )
         self.setAccessibleName(QCoreApplication.translate("AccountsPanel", "Accounts"))
+        self.bulk.retranslateUi()

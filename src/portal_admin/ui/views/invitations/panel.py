@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import Invitation
 
+from ...bulk.dialog import INVITATION_KINDS, Sources
+from ...bulk.menu import BulkButton
 from ...dialogs import ask
 from ...error_info import describe_error
 from ...list_view import ListView
@@ -85,6 +87,9 @@ class InvitationsPanel(TaskPanel):
         actions = QHBoxLayout()
         actions.addWidget(self.create_button)
         actions.addWidget(self.cancel_button)
+        self.list_view.set_multi_select()
+        self.bulk = BulkButton(self, INVITATION_KINDS, self.bulk_sources)
+        actions.addWidget(self.bulk)
         actions.addWidget(self.action_note, 1)
 
         actions.setContentsMargins(6, 6, 6, 0)
@@ -197,7 +202,13 @@ class InvitationsPanel(TaskPanel):
             )
         return None
 
+    def bulk_sources(self) -> Sources:
+        """The targets a bulk change can take: the selection, or a list."""
+        rows = [row for row in self.list_view.selected_rows() if row is not None]
+        return Sources("invitations", selected=rows)
+
     def apply_permissions(self) -> None:
+        self.allow(self.bulk, "invitations.cancel")
         create = self.allow(self.create_button, "invitations.create", None)
         cancel = self.allow(self.cancel_button, "invitations.cancel", self.cancel_reason())
         notes = []
@@ -324,4 +335,5 @@ class InvitationsPanel(TaskPanel):
             QCoreApplication.translate("Invitations", "Why actions are disabled")
         )
         self.setAccessibleName(QCoreApplication.translate("Invitations", "Invitations"))
+        self.bulk.retranslateUi()
         self.apply_permissions()

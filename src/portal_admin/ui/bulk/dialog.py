@@ -1,0 +1,729 @@
+"""The bulk-change window: choose the action and the targets, see the plan, run it.
+
+Non-modal: the main window and its other panels stay usable while a job runs. Three pages:
+
+1. **Choose**: the action and its values; the targets (the selected rows, every row matching
+   the panel's filter, or an imported / pasted list of emails or ids).
+2. **Plan** (the dry run): every target with its current and new value or why it is skipped,
+   the counts, the plan's export; the concurrency; on a production profile the number of
+   targets must be typed before Run.
+3. **Run**: progress, counts, rate and time left; Pause, Resume, Cancel; the result file.
+
+The work is in ``portal_admin.jobs``; the tasks are the panel's (``panel.spawn``), so closing
+the main window or signing out stops the runner, and the job stays resumable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin import jobs
+from portal_admin.client.errors import ReadOnlyError
+from portal_admin.files.csv_rules import DELIMITERS
+from portal_admin.jobs import targets as pick
+
+from ..error_info import describe_error
+from ..panel_base import async_slot
+from ..text import fill
+from .plan_model import PlanModel
+from .words import IMPORT_ERRORS, KINDS, PAUSES, REASONS, STATES, word
+
+log = logging.getLogger(__name__)
+
+#: The bulk windows open now, by job id (the Jobs panel shows a running one again).
+OPEN: dict[str, BulkDialog] = {}
+
+#: The actions each panel offers.
+ACCOUNT_KINDS = ("status", "reset-password", "update")
+INVITATION_KINDS = ("invite", "cancel-invitation")
+
+
+@dataclasses.dataclass
+class Sources:
+    """Where the targets can come from, as the panel knows them."""
+
+    #: "accounts" or "invitations".
+    area: str
+    #: The selected rows' records (``Account`` or ``Invitation``).
+    selected: Sequence[Any] = ()
+    #: The account filter's query arguments (accounts), for "all matching".
+    matching: dict[str, Any] | None = None
+    #: How many rows match the filter, when known.
+    matching_count: int | None = None
+
+
+class BulkDialog(QDialog):
+    """Plan and run one bulk change."""
+
+    def __init__(self, panel: Any, sources: Sources, kind: str | None = None) -> None:
+        super().__init__(panel)
+        self.setObjectName("bulkDialog")
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.panel = panel
+        self.sources = sources
+        self.job: jobs.JobFile | None = None
+        self.runner: jobs.Runner | None = None
+        self.imported: str | None = None
+        self.last_progress: jobs.Progress | None = None
+        kinds = ACCOUNT_KINDS if sources.area == "accounts" else INVITATION_KINDS
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self._choose_page(kinds))
+        self.pages.addWidget(self._plan_page())
+        self.pages.addWidget(self._run_page())
+        self.error = QLabel(self)
+        self.error.setObjectName("bulkError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b71c1c")
+        self.error.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.error)
+        if kind in kinds:
+            self.kind.setCurrentIndex(kinds.index(kind))
+        self._kind_changed()
+        self.retranslateUi()
+        self.resize(760, 560)
+
+    # -- page 1: choose ------------------------------------------------------------------------
+
+    def _choose_page(self, kinds: Sequence[str]) -> QWidget:
+        page = QWidget(self)
+        self.kind = QComboBox(page)
+        self.kind.setObjectName("bulkKind")
+        for k in kinds:
+            self.kind.addItem(k, k)
+        self.status_action = QComboBox(page)
+        for action in ("SUSPEND", "ACTIVATE", "DEACTIVATE"):
+            self.status_action.addItem(action, action)
+        self.field = QComboBox(page)
+        for name in ("language", "timezone", "country", "remark"):
+            self.field.addItem(name, name)
+        self.value = QLineEdit(page)
+        self.value.setObjectName("bulkValue")
+        self.reason = QLineEdit(page)
+        self.reason.setObjectName("bulkReason")
+        self.message = QLineEdit(page)
+        self.days = QSpinBox(page)
+        self.days.setRange(1, 365)
+        self.days.setValue(7)
+        self.form = QFormLayout()
+        self.labels: dict[str, QLabel] = {}
+        for key, widget in (
+            ("kind", self.kind),
+            ("status", self.status_action),
+            ("field", self.field),
+            ("value", self.value),
+            ("reason", self.reason),
+            ("message", self.message),
+            ("days", self.days),
+        ):
+            label = QLabel(page)
+            label.setBuddy(widget)
+            self.labels[key] = label
+            self.form.addRow(label, widget)
+
+        self.source_group = QButtonGroup(page)
+        self.use_selected = QRadioButton(page)
+        self.use_matching = QRadioButton(page)
+        self.use_list = QRadioButton(page)
+        self.use_selected.setObjectName("bulkUseSelected")
+        self.use_matching.setObjectName("bulkUseMatching")
+        self.use_list.setObjectName("bulkUseList")
+        for i, button in enumerate((self.use_selected, self.use_matching, self.use_list)):
+            self.source_group.addButton(button, i)
+        self.older = QSpinBox(page)
+        self.older.setRange(0, 3650)
+        self.older.setValue(30)
+        self.paste = QPlainTextEdit(page)
+        self.paste.setObjectName("bulkPaste")
+        self.paste.setMaximumHeight(110)
+        self.import_button = QPushButton(page)
+        self.import_button.setObjectName("bulkImport")
+        self.import_button.clicked.connect(self._choose_file)
+        self.import_note = QLabel(page)
+        self.import_note.setWordWrap(True)
+        matching_row = QHBoxLayout()
+        matching_row.addWidget(self.use_matching)
+        self.older_label = QLabel(page)
+        matching_row.addWidget(self.older_label)
+        matching_row.addWidget(self.older)
+        matching_row.addStretch(1)
+        list_row = QHBoxLayout()
+        list_row.addWidget(self.use_list)
+        list_row.addWidget(self.import_button)
+        list_row.addStretch(1)
+        self.targets_label = QLabel(page)
+        self.plan_button = QPushButton(page)
+        self.plan_button.setObjectName("bulkPlan")
+        self.plan_button.setDefault(True)
+        self.plan_button.clicked.connect(self._on_plan)
+        self.close_button = QPushButton(page)
+        self.close_button.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.close_button)
+        buttons.addWidget(self.plan_button)
+        layout = QVBoxLayout(page)
+        layout.addLayout(self.form)
+        layout.addSpacing(8)
+        layout.addWidget(self.targets_label)
+        layout.addWidget(self.use_selected)
+        layout.addLayout(matching_row)
+        layout.addLayout(list_row)
+        layout.addWidget(self.paste)
+        layout.addWidget(self.import_note)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        has_selection = bool(self.sources.selected)
+        self.use_selected.setEnabled(has_selection)
+        (self.use_selected if has_selection else self.use_matching).setChecked(True)
+        self.paste.textChanged.connect(lambda: self.use_list.setChecked(True))
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        return page
+
+    def _kind_changed(self, *_args: object) -> None:
+        kind = self.kind.currentData()
+        shown = {
+            "status": ("status", "reason"),
+            "reset-password": (),
+            "update": ("field", "value"),
+            "invite": ("message", "days"),
+            "cancel-invitation": ("reason",),
+        }[kind]
+        for key in ("status", "field", "value", "reason", "message", "days"):
+            self.form.setRowVisible(self.labels[key].buddy(), key in shown)
+        invite = kind == "invite"
+        self.use_selected.setVisible(not invite)
+        self.use_matching.setVisible(not invite)
+        self.older.setVisible(kind == "cancel-invitation")
+        self.older_label.setVisible(kind == "cancel-invitation")
+        if invite:
+            self.use_list.setChecked(True)
+        self.retranslateUi()
+
+    def _choose_file(self) -> None:
+        dialog = QFileDialog(self)
+        dialog.setObjectName("bulkImportFile")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilter(
+            QCoreApplication.translate("BulkDialog", "Lists (*.csv *.txt);;All files (*)")
+        )
+        dialog.fileSelected.connect(self.load_file)
+        dialog.open()
+
+    def load_file(self, path: str) -> bool:
+        """Put the file's text into the list (a clear message when it cannot be read)."""
+        try:
+            data = Path(path).read_bytes()
+            text = jobs.decode(data)
+        except OSError as exc:
+            self.show_error(fill(QCoreApplication.translate("BulkDialog", "%1: %2"), path, exc))
+            return False
+        except jobs.ImportFailed as exc:
+            self.show_import_error(exc)
+            return False
+        self.imported = path
+        self.paste.setPlainText(text if len(text) < 200_000 else "")
+        self._imported_text = text
+        self.use_list.setChecked(True)
+        self.import_note.setText(
+            fill(QCoreApplication.translate("BulkDialog", "Imported %1"), Path(path).name)
+        )
+        return True
+
+    def list_text(self) -> str:
+        """The imported or pasted list."""
+        pasted = self.paste.toPlainText()
+        return pasted if pasted.strip() else getattr(self, "_imported_text", "")
+
+    def action(self) -> jobs.Action:
+        """The action the form describes."""
+        kind = self.kind.currentData()
+        if kind == "status":
+            return jobs.ChangeStatus(self.status_action.currentData(), self.reason.text() or None)
+        if kind == "reset-password":
+            return jobs.ResetPassword()
+        if kind == "update":
+            return jobs.UpdateField(self.field.currentData(), self.value.text().strip())
+        if kind == "invite":
+            return jobs.Invite(
+                message=self.message.text() or None, expiration_days=self.days.value()
+            )
+        return jobs.CancelInvitation(reason=self.reason.text())
+
+    # -- planning ------------------------------------------------------------------------------
+
+    @async_slot()
+    async def _on_plan(self) -> None:
+        await self.plan()
+
+    async def plan(self) -> jobs.JobFile | None:
+        """Build the plan (nothing is sent) and show it."""
+        self.show_error("")
+        if self.kind.currentData() == "update" and not self.value.text().strip():
+            self.show_error(QCoreApplication.translate("BulkDialog", "Enter the new value."))
+            return None
+        self.plan_button.setEnabled(False)
+        self.plan_button.setText(QCoreApplication.translate("BulkDialog", "Planning\u2026"))
+        try:
+            client = self.panel.client
+            action = self.action()
+            found, problems, source = await self._targets(client, action)
+            me = await self.panel.context.live_profile()
+            profile = self.panel.context.profile
+            context = jobs.JobContext(
+                profile.name,
+                str(client.base_url),
+                str(getattr(me, "account_email", "") or ""),
+                getattr(me, "biz_id", None),
+                str(profile.environment),
+            )
+            self.job = await jobs.create_job(
+                client,
+                action,
+                found,
+                context,
+                problems=problems,
+                concurrency=self.concurrency.value(),
+                source=source,
+            )
+        except jobs.ImportFailed as exc:
+            self.show_import_error(exc)
+            return None
+        except ReadOnlyError:
+            self.show_error(
+                QCoreApplication.translate(
+                    "BulkDialog", "This session is read-only: no bulk change can be planned."
+                )
+            )
+            return None
+        except Exception as exc:
+            self.show_error(describe_error(exc).as_text())
+            log.info("bulk plan failed: %r", exc)
+            return None
+        finally:
+            self.plan_button.setEnabled(True)
+            self.retranslateUi()
+        self.show_plan()
+        return self.job
+
+    async def _targets(self, client: Any, action: jobs.Action) -> tuple[Any, list[Any], str]:
+        if self.use_list.isChecked():
+            listed = jobs.parse_list(self.list_text())
+            if self.sources.area == "accounts":
+                found, problems = await pick.match_accounts(client, listed)
+            elif isinstance(action, jobs.Invite):
+                found, problems = pick.invitee_targets(await client.invitations.list(), listed)
+            else:
+                found, problems = pick.match_invitations(await client.invitations.list(), listed)
+            return found, problems, self.imported or "pasted list"
+        if self.use_selected.isChecked():
+            rows = list(self.sources.selected)
+            if self.sources.area == "accounts":
+                return [jobs.actions.account_target(r) for r in rows], [], "selected rows"
+            return [jobs.actions.invitation_target(r) for r in rows], [], "selected rows"
+        if self.sources.area == "accounts":
+            return pick.all_accounts(client, **(self.sources.matching or {})), [], "filter"
+        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=self.older.value())
+        pending = [
+            jobs.actions.invitation_target(i)
+            for i in await client.invitations.list()
+            if i.invitation_status is not None
+            and i.invitation_status.is_("PENDING")
+            and i.created_at is not None
+            and i.created_at <= cutoff
+        ]
+        return pending, [], f"pending older than {self.older.value()} days"
+
+    # -- page 2: plan --------------------------------------------------------------------------
+
+    def _plan_page(self) -> QWidget:
+        page = QWidget(self)
+        self.summary = QLabel(page)
+        self.summary.setObjectName("bulkSummary")
+        self.summary.setWordWrap(True)
+        self.plan_model = PlanModel(page)
+        self.table = QTableView(page)
+        self.table.setObjectName("bulkPlanTable")
+        self.table.setModel(self.plan_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setDefaultSectionSize(150)
+        self.export_plan = QPushButton(page)
+        self.export_plan.setObjectName("bulkExportPlan")
+        self.export_plan.clicked.connect(lambda: self._save_csv(plan=True))
+        self.concurrency_label = QLabel(page)
+        self.concurrency = QSpinBox(page)
+        self.concurrency.setObjectName("bulkConcurrency")
+        self.concurrency.setRange(1, jobs.runner.MAX_CONCURRENCY)
+        self.concurrency.setValue(jobs.DEFAULT_CONCURRENCY)
+        self.concurrency_label.setBuddy(self.concurrency)
+        self.confirm_label = QLabel(page)
+        self.confirm_label.setWordWrap(True)
+        self.confirm = QLineEdit(page)
+        self.confirm.setObjectName("bulkConfirmCount")
+        self.confirm.textChanged.connect(self._update_run_button)
+        self.back = QPushButton(page)
+        self.back.clicked.connect(self._back_to_choose)
+        self.run_button = QPushButton(page)
+        self.run_button.setObjectName("bulkRun")
+        self.run_button.clicked.connect(self._on_run)
+        options = QHBoxLayout()
+        options.addWidget(self.export_plan)
+        options.addStretch(1)
+        options.addWidget(self.concurrency_label)
+        options.addWidget(self.concurrency)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.back)
+        buttons.addStretch(1)
+        buttons.addWidget(self.confirm_label)
+        buttons.addWidget(self.confirm)
+        buttons.addWidget(self.run_button)
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(options)
+        layout.addLayout(buttons)
+        return page
+
+    @property
+    def production(self) -> bool:
+        """True when every change on this profile is confirmed first."""
+        return bool(self.panel.context.profile.environment.needs_confirmation)
+
+    def to_change(self) -> int:
+        """How many targets the plan changes."""
+        return self.job.counts()["planned"] if self.job else 0
+
+    def show_plan(self) -> None:
+        """The plan page for ``self.job``."""
+        assert self.job is not None
+        self.plan_model.set_items(self.job.items())
+        self.pages.setCurrentIndex(1)
+        self.confirm.clear()
+        self.confirm.setVisible(self.production)
+        self.confirm_label.setVisible(self.production)
+        self.retranslateUi()
+        self._update_run_button()
+
+    def _update_run_button(self, *_args: object) -> None:
+        count = self.to_change()
+        confirmed = not self.production or self.confirm.text().strip() == str(count)
+        self.run_button.setEnabled(count > 0 and confirmed and self.runner is None)
+
+    def _back_to_choose(self) -> None:
+        if self.job is not None and self.runner is None:
+            self.job.discard()  # a plan not run is not kept
+            self.job = None
+        self.pages.setCurrentIndex(0)
+
+    # -- page 3: run ---------------------------------------------------------------------------
+
+    def _run_page(self) -> QWidget:
+        page = QWidget(self)
+        self.progress = QProgressBar(page)
+        self.progress.setObjectName("bulkProgress")
+        self.counts = QLabel(page)
+        self.counts.setObjectName("bulkCounts")
+        self.rate = QLabel(page)
+        self.rate.setObjectName("bulkRate")
+        self.pause_note = QLabel(page)
+        self.pause_note.setObjectName("bulkPauseNote")
+        self.pause_note.setWordWrap(True)
+        self.result_table = QTableView(page)
+        self.result_table.setModel(self.plan_model)
+        self.result_table.verticalHeader().setVisible(False)
+        self.result_table.horizontalHeader().setStretchLastSection(True)
+        self.result_table.horizontalHeader().setDefaultSectionSize(150)
+        self.pause_button = QPushButton(page)
+        self.pause_button.setObjectName("bulkPause")
+        self.pause_button.clicked.connect(self._pause_or_resume)
+        self.cancel_button = QPushButton(page)
+        self.cancel_button.setObjectName("bulkCancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.save_result = QPushButton(page)
+        self.save_result.setObjectName("bulkSaveResult")
+        self.save_result.clicked.connect(lambda: self._save_csv(plan=False))
+        self.done_button = QPushButton(page)
+        self.done_button.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.pause_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.save_result)
+        buttons.addWidget(self.done_button)
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.counts)
+        layout.addWidget(self.rate)
+        layout.addWidget(self.pause_note)
+        layout.addWidget(self.result_table, 1)
+        layout.addLayout(buttons)
+        return page
+
+    @async_slot()
+    async def _on_run(self) -> None:
+        await self.run()
+
+    async def run(self, job: jobs.JobFile | None = None) -> jobs.Progress | None:
+        """Run the plan (or resume ``job``) to its end, showing its progress."""
+        if job is not None:
+            self.job = job
+        assert self.job is not None
+        self.runner = jobs.Runner(
+            self.panel.client,
+            self.job,
+            concurrency=self.concurrency.value() if job is None else None,
+            on_progress=self.show_progress,
+            publish_every=0.1,
+        )
+        self.pages.setCurrentIndex(2)
+        OPEN[self.job.id] = self
+        self.progress.setRange(0, self.runner.progress().total)
+        self._update_run_buttons(running=True)
+        try:
+            progress = await self.runner.run()
+        except jobs.JobLockedError:
+            self.show_error(
+                QCoreApplication.translate(
+                    "BulkDialog", "This job is being run by another window or program."
+                )
+            )
+            self.runner = None
+            return None
+        except Exception as exc:
+            self.show_error(describe_error(exc).as_text())
+            log.info("bulk run stopped: %r", exc)
+            return None
+        finally:
+            self._update_run_buttons(running=False)
+            OPEN.pop(self.job.id, None)
+        self.show_progress(progress)
+        self.plan_model.set_items(self.job.items())
+        self.panel.runner.publish({self.sources.area})
+        return progress
+
+    def show_progress(self, progress: jobs.Progress) -> None:
+        """Counts, rate, time left and the pause reason."""
+        self.last_progress = progress
+        c = progress.counts
+        self.progress.setValue(progress.finished)
+        self.counts.setText(
+            fill(
+                QCoreApplication.translate(
+                    "BulkDialog", "%1 of %2: %3 done, %4 failed, %5 skipped, %6 unknown"
+                ),
+                progress.finished,
+                progress.total,
+                c.get("done", 0),
+                c.get("failed", 0),
+                c.get("skipped", 0),
+                c.get("unknown", 0),
+            )
+        )
+        if progress.state in (jobs.JobState.FINISHED, jobs.JobState.CANCELLED):
+            self.rate.setText(word(STATES, str(progress.state)))
+        elif progress.eta is not None:
+            self.rate.setText(
+                fill(
+                    QCoreApplication.translate("BulkDialog", "%1 per second, about %2 s left"),
+                    f"{progress.rate:.0f}",
+                    f"{progress.eta:.0f}",
+                )
+            )
+        self.pause_note.setText(word(PAUSES, progress.pause_reason))
+        self.pause_note.setVisible(bool(progress.pause_reason))
+        self.pause_button.setText(
+            QCoreApplication.translate("BulkDialog", "Resume")
+            if progress.pause_reason
+            else QCoreApplication.translate("BulkDialog", "Pause")
+        )
+
+    def _pause_or_resume(self) -> None:
+        if self.runner is None:
+            return
+        if self.runner.paused:
+            self.runner.resume()
+        else:
+            self.runner.pause()
+
+    def cancel(self) -> None:
+        """Stop the job: what was done stays done."""
+        if self.runner is not None:
+            self.runner.cancel()
+
+    def _update_run_buttons(self, *, running: bool) -> None:
+        self.pause_button.setEnabled(running)
+        self.cancel_button.setEnabled(running)
+        self.save_result.setEnabled(not running)
+        self.done_button.setEnabled(not running)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def _save_csv(self, *, plan: bool) -> None:
+        if self.job is None:
+            return
+        dialog = QFileDialog(self)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix("csv")
+        dialog.selectFile(f"{self.job.id}-{'plan' if plan else 'result'}.csv")
+        dialog.setNameFilter(QCoreApplication.translate("BulkDialog", "CSV files (*.csv)"))
+        dialog.fileSelected.connect(lambda path: self.save(Path(path), plan=plan))
+        dialog.open()
+
+    def save(self, path: Path, *, plan: bool, delimiter: str = "comma") -> int:
+        """Write the plan or the result as CSV."""
+        assert self.job is not None
+        write = jobs.write_plan if plan else jobs.write_result
+        try:
+            return write(self.job, path, delimiter=DELIMITERS[delimiter])
+        except OSError as exc:
+            self.show_error(fill(QCoreApplication.translate("BulkDialog", "%1: %2"), path, exc))
+            return 0
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def show_error(self, text: str) -> None:
+        """A message under the pages (empty hides it)."""
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def show_import_error(self, exc: jobs.ImportFailed) -> None:
+        """A file that cannot be read, with its line."""
+        text = word(IMPORT_ERRORS, exc.code)
+        if exc.line:
+            text = fill(QCoreApplication.translate("BulkDialog", "Line %1: %2"), exc.line, text)
+        self.show_error(text)
+
+    def closeEvent(self, event: Any) -> None:
+        if self.job is not None and self.job.id in OPEN:
+            self.hide()  # a running (or paused) job goes on; the Jobs panel shows it again
+            event.ignore()
+            return
+        if self.job is not None and self.runner is None:
+            self.job.discard()  # a plan that was not run is not kept
+            self.job = None
+        elif self.job is not None:
+            self.job.close()
+        super().closeEvent(event)
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        t = QCoreApplication.translate
+        kind = self.kind.currentData()
+        self.setWindowTitle(fill(t("BulkDialog", "Bulk change: %1"), word(KINDS, kind)))
+        for i in range(self.kind.count()):
+            self.kind.setItemText(i, word(KINDS, self.kind.itemData(i)))
+        for i, text in enumerate(
+            (t("BulkDialog", "Suspend"), t("BulkDialog", "Activate"), t("BulkDialog", "Deactivate"))
+        ):
+            self.status_action.setItemText(i, text)
+        for i, text in enumerate(
+            (
+                t("BulkDialog", "Default language"),
+                t("BulkDialog", "Time zone"),
+                t("BulkDialog", "Country"),
+                t("BulkDialog", "Remark"),
+            )
+        ):
+            self.field.setItemText(i, text)
+        texts = {
+            "kind": t("BulkDialog", "&Action:"),
+            "status": t("BulkDialog", "&New status:"),
+            "field": t("BulkDialog", "&Field:"),
+            "value": t("BulkDialog", "&Value:"),
+            "reason": t("BulkDialog", "&Reason:"),
+            "message": t("BulkDialog", "&Message:"),
+            "days": t("BulkDialog", "&Expires after (days):"),
+        }
+        for key, text in texts.items():
+            self.labels[key].setText(text)
+        self.value.setPlaceholderText(t("BulkDialog", "e.g. ja, Asia/Tokyo, JP"))
+        self.reason.setPlaceholderText(t("BulkDialog", "Optional; kept with the change"))
+        self.targets_label.setText(t("BulkDialog", "Targets:"))
+        self.use_selected.setText(
+            fill(t("BulkDialog", "The %1 selected rows"), len(self.sources.selected))
+        )
+        if self.sources.area == "accounts":
+            count = self.sources.matching_count
+            self.use_matching.setText(
+                fill(t("BulkDialog", "All %1 accounts matching the current filter"), count)
+                if count is not None
+                else t("BulkDialog", "All accounts matching the current filter")
+            )
+        else:
+            self.use_matching.setText(t("BulkDialog", "Every pending invitation"))
+        self.older_label.setText(t("BulkDialog", "created at least this many days ago:"))
+        self.use_list.setText(t("BulkDialog", "A list of emails or ids (paste it or import a CSV)"))
+        self.paste.setPlaceholderText(
+            t("BulkDialog", "One email or id per line, or CSV with an email or id column")
+        )
+        self.paste.setAccessibleName(t("BulkDialog", "Emails or ids"))
+        self.import_button.setText(t("BulkDialog", "&Import a file\u2026"))
+        if self.plan_button.isEnabled():
+            self.plan_button.setText(t("BulkDialog", "&Plan (dry run)"))
+        self.close_button.setText(t("BulkDialog", "Close"))
+        self.export_plan.setText(t("BulkDialog", "&Export the plan\u2026"))
+        self.concurrency_label.setText(t("BulkDialog", "&Requests at once:"))
+        self.back.setText(t("BulkDialog", "&Back"))
+        count = self.to_change()
+        self.run_button.setText(fill(t("BulkDialog", "&Run on %1 targets"), count))
+        self.confirm_label.setText(fill(t("BulkDialog", "PRODUCTION: type %1 to confirm:"), count))
+        self.confirm.setAccessibleName(t("BulkDialog", "Number of targets, to confirm"))
+        if self.job is not None:
+            skips = ", ".join(
+                f"{n} \u00d7 {word(REASONS, code)}"
+                for code, n in sorted(self.job.skip_counts().items())
+            )
+            self.summary.setText(
+                fill(
+                    t("BulkDialog", "Nothing has been sent. %1 targets will change; skipped: %2"),
+                    count,
+                    skips or t("BulkDialog", "none"),
+                )
+            )
+        self.cancel_button.setText(t("BulkDialog", "&Cancel the job"))
+        self.save_result.setText(t("BulkDialog", "&Save the result\u2026"))
+        self.done_button.setText(t("BulkDialog", "Close"))
+        if self.last_progress is not None:
+            self.show_progress(self.last_progress)
+        else:
+            self.pause_button.setText(t("BulkDialog", "Pause"))
+
+    def changeEvent(self, event: Any) -> None:
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)
