@@ -242,7 +242,7 @@
         <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+264"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+274"/>
         <source>%1: %2 done.</source>
         <translation>%1：%2しました。</translation>
     </message>
@@ -312,7 +312,7 @@
         <translation>アカウント ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+125"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+183"/>
         <source>Account id to open</source>
         <translation>開くアカウントの ID</translation>
     </message>
@@ -475,7 +475,7 @@
     <message>
         <location line="-7"/>
         <source>Open by &amp;id:</source>
-        <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>ID で開く(&amp;I):</translation>
     </message>
     <message>
@@ -640,7 +640,7 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
         <source>You cannot change the status of your own account.</source>
-        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
+        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>自分のアカウントのステータスは変更できません。</translation>
     </message>
     <message>
@@ -652,7 +652,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>サーバーが拒否しました。あなたのロールではこの操作は許可されていません。ワークスペースのオーナーに権限を依頼してください。</translation>
@@ -719,7 +719,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+201"/>
         <source>&amp;Copy</source>
         <translation>コピー(&amp;C)</translation>
     </message>
@@ -787,6 +787,487 @@
         <location line="+24"/>
         <source>Text files (*.txt)</source>
         <translation>テキスト ファイル (*.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>BulkButton</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <source>Bulk changes</source>
+        <translation>一括変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change many rows at once</source>
+        <translation>複数の行をまとめて変更</translation>
+    </message>
+</context>
+<context>
+    <name>BulkDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <source>Lists (*.csv *.txt);;All files (*)</source>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <translation>リスト (*.csv *.txt);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+367"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="-357"/>
+        <source>Imported %1</source>
+        <translation>%1 を読み込みました</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Enter the new value.</source>
+        <translation>新しい値を入力してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Planning…</source>
+        <translation>計画を作成中…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This session is read-only: no bulk change can be planned.</source>
+        <translation>このセッションは閲覧専用です。一括変更は計画できません。</translation>
+    </message>
+    <message>
+        <location line="+199"/>
+        <source>This job is being run by another window or program.</source>
+        <translation>このジョブは別のウィンドウまたはプログラムで実行中です。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 of %2: %3 done, %4 failed, %5 skipped, %6 unknown</source>
+        <translation>%1 / %2：完了 %3、失敗 %4、スキップ %5、結果不明 %6</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 per second, about %2 s left</source>
+        <translation>毎秒 %1 件、残り約 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Resume</source>
+        <translation>再開</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+191"/>
+        <source>Pause</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <location line="-160"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV ファイル (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Line %1: %2</source>
+        <translation>%1 行目：%2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Bulk change: %1</source>
+        <translation>一括変更：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Suspend</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate</source>
+        <translation>有効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate</source>
+        <translation>無効化</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Default language</source>
+        <translation>既定の言語</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>タイムゾーン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>国・地域</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>備考</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Action:</source>
+        <translation>操作(&amp;A):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New status:</source>
+        <translation>新しい状態(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Field:</source>
+        <translation>項目(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Value:</source>
+        <translation>値(&amp;V):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reason:</source>
+        <translation>理由(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Message:</source>
+        <translation>メッセージ(&amp;M):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Expires after (days):</source>
+        <translation>有効期限（日数）(&amp;E):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>e.g. ja, Asia/Tokyo, JP</source>
+        <translation>例：ja、Asia/Tokyo、JP</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Optional; kept with the change</source>
+        <translation>任意。変更とともに記録されます</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Targets:</source>
+        <translation>対象:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The %1 selected rows</source>
+        <translation>選択した %1 行</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All %1 accounts matching the current filter</source>
+        <translation>現在のフィルターに一致するすべてのアカウント（%1 件）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All accounts matching the current filter</source>
+        <translation>現在のフィルターに一致するすべてのアカウント</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Every pending invitation</source>
+        <translation>保留中のすべての招待</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>created at least this many days ago:</source>
+        <translation>作成から経過した日数（以上）:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A list of emails or ids (paste it or import a CSV)</source>
+        <translation>メールアドレスまたは ID のリスト（貼り付けるか CSV を読み込む）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>One email or id per line, or CSV with an email or id column</source>
+        <translation>1 行に 1 つのメールアドレスまたは ID、または email 列か id 列のある CSV</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Emails or ids</source>
+        <translation>メールアドレスまたは ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Import a file…</source>
+        <translation>ファイルを読み込む(&amp;I)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Plan (dry run)</source>
+        <translation>計画を作成（ドライラン）(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+32"/>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>&amp;Export the plan…</source>
+        <translation>計画をエクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Requests at once:</source>
+        <translation>同時リクエスト数(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Back</source>
+        <translation>戻る(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run on %1 targets</source>
+        <translation>%1 件の対象に実行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>PRODUCTION: type %1 to confirm:</source>
+        <translation>本番環境：確認のため %1 と入力:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Number of targets, to confirm</source>
+        <translation>対象の件数（確認用）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing has been sent. %1 targets will change; skipped: %2</source>
+        <translation>まだ何も送信していません。%1 件の対象が変更されます。スキップ：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Cancel the job</source>
+        <translation>ジョブを取り消す(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save the result…</source>
+        <translation>結果を保存(&amp;S)…</translation>
+    </message>
+</context>
+<context>
+    <name>BulkPlan</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <source>Target</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Current</source>
+        <translation>現在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New</source>
+        <translation>変更後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason or error</source>
+        <translation>理由またはエラー</translation>
+    </message>
+</context>
+<context>
+    <name>BulkWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/words.py" line="+12"/>
+        <source>The signed-in account itself</source>
+        <translation>サインイン中のアカウント自身</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already has the new value</source>
+        <translation>すでに変更後の値です</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its current status does not allow this</source>
+        <translation>現在の状態ではこの操作はできません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not found</source>
+        <translation>見つかりません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Listed more than once</source>
+        <translation>重複して記載されています</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already accepted, declined, expired or cancelled</source>
+        <translation>承諾、辞退、期限切れ、または取り消し済みです</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A pending invitation exists</source>
+        <translation>保留中の招待があります</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Neither an email nor an id</source>
+        <translation>メールアドレスでも ID でもありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is not UTF-8 text.</source>
+        <translation>ファイルが UTF-8 のテキストではありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is too large (64 MiB at most).</source>
+        <translation>ファイルが大きすぎます（最大 64 MiB）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The list has more than 200,000 lines.</source>
+        <translation>リストが 200,000 行を超えています。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No column is named email or id.</source>
+        <translation>email または id という名前の列がありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The CSV cannot be read (an unclosed quote?).</source>
+        <translation>CSV を読み取れません（引用符が閉じていない可能性があります）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The list names nothing.</source>
+        <translation>リストが空です。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Planned</source>
+        <translation>予定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>スキップ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Being sent</source>
+        <translation>送信中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown outcome</source>
+        <translation>結果不明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>取り消し済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused</source>
+        <translation>一時停止中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interrupted</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Paused.</source>
+        <translation>一時停止しました。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused: the server cannot be reached. Nothing is lost; resume when it is.</source>
+        <translation>一時停止しました：サーバーに接続できません。何も失われていません。接続が戻ったら再開してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Paused: the sign-in has ended.</source>
+        <translation>一時停止しました：サインインが終了しました。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused: the program stopped the job.</source>
+        <translation>一時停止しました：プログラムがジョブを停止しました。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Change status</source>
+        <translation>状態を変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset passwords</source>
+        <translation>パスワードをリセット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a field</source>
+        <translation>項目を設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel invitations</source>
+        <translation>招待を取り消す</translation>
     </message>
 </context>
 <context>
@@ -1267,7 +1748,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+75"/>
         <source>Secure Channel: none</source>
         <translation>セキュアチャネル：なし</translation>
     </message>
@@ -1641,7 +2122,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+232"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+233"/>
         <source>&amp;Active only</source>
         <translation>有効のみ(&amp;A)</translation>
     </message>
@@ -2046,7 +2527,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+212"/>
+        <location line="+216"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2309,9 +2790,8 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
         <source>PRODUCTION</source>
-        <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
         <translation>本番</translation>
     </message>
     <message>
@@ -2462,7 +2942,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+87"/>
+        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>CSV にエクスポート</translation>
@@ -2589,7 +3069,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+216"/>
         <source> days</source>
         <translation> 日</translation>
     </message>
@@ -2646,18 +3126,18 @@
         <translation>メールアドレスの問題</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-209"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
         <translation>招待する相手のメールアドレスを入力してください。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+21"/>
         <source>Error code: %1</source>
         <translation>エラーコード：%1</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+178"/>
         <source>Expiration in days</source>
         <translation>有効期間（日数）</translation>
     </message>
@@ -2708,12 +3188,12 @@
         <translation>取り消しの理由</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-273"/>
         <source>Request id: %1</source>
         <translation>リクエスト ID：%1</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+181"/>
         <source>Send invitation</source>
         <translation>招待を送信</translation>
     </message>
@@ -2723,12 +3203,12 @@
         <translation>サーバーエラー</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-207"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>メールアドレスは %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+119"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>メッセージは %1 文字以内で入力してください。</translation>
@@ -2739,7 +3219,7 @@
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-273"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
     </message>
@@ -2757,7 +3237,7 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+300"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+315"/>
         <source>All statuses</source>
         <translation>すべて</translation>
     </message>
@@ -2812,7 +3292,7 @@
         <translation>招待できません：%1</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-20"/>
         <source>Only pending invitations can be cancelled; this one is %1.</source>
         <translation>取り消せるのは保留中の招待のみです。この招待は「%1」です。</translation>
     </message>
@@ -2822,7 +3302,7 @@
         <translation>取り消す保留中の招待を選択してください。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+125"/>
         <source>Status filter</source>
         <translation>ステータスの絞り込み</translation>
     </message>
@@ -2887,7 +3367,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+57"/>
         <location line="+239"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -2949,7 +3429,7 @@
         <translation>IPv4/IPv6 アドレスまたは CIDR ネットワークではありません。</translation>
     </message>
     <message>
-        <location line="+399"/>
+        <location line="+403"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
@@ -3131,6 +3611,89 @@
     </message>
 </context>
 <context>
+    <name>JobsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <source>Job</source>
+        <translation>ジョブ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>スキップ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left</source>
+        <translation>残り</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+188"/>
+        <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
+        <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Resume</source>
+        <translation>再開(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Show…</source>
+        <translation>表示(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bulk jobs</source>
+        <translation>一括ジョブ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Job files: %1</source>
+        <translation>ジョブファイル：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Jobs</source>
+        <translation>ジョブ</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -3142,8 +3705,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+58"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+61"/>
         <source>Retry</source>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
         <translation>再試行</translation>
     </message>
     <message>
@@ -3157,7 +3721,7 @@
         <translation>一覧の状態</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+186"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None.</extracomment>
         <translation>エクスポートに失敗しました</translation>
@@ -3378,7 +3942,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>ロック中</translation>
@@ -3399,13 +3963,13 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location line="+288"/>
+        <location line="+296"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>パネル「%1」を開けませんでした。</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+79"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>キーリングなし：サインイン情報はメモリ内にのみ保持されます</translation>
     </message>
@@ -3420,7 +3984,7 @@
         <translation>サインイン中のアカウント</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+109"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -3510,7 +4074,7 @@
         <translation>パネル</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Panel</source>
         <translation>パネル</translation>
     </message>
@@ -3553,7 +4117,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+108"/>
+        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+101"/>
         <source>Dismiss</source>
         <translation>閉じる</translation>
     </message>
@@ -3563,12 +4127,12 @@
         <translation>メッセージを閉じる</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-34"/>
         <source>Error code: %1</source>
         <translation>エラーコード：%1</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+29"/>
         <source>Message</source>
         <translation>メッセージ</translation>
     </message>
@@ -3591,7 +4155,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -3611,7 +4175,7 @@
         <translation>確認済み</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+191"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>バックアップコード残り %1 / %2</translation>
     </message>
@@ -3621,7 +4185,7 @@
         <translation>新しいバックアップコードで現在のコードを置き換えます。古いコードはただちに使えなくなります。新しいコードは一度だけ表示されます。</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <location line="+1"/>
         <source>Backup codes</source>
         <translation>バックアップコード</translation>
@@ -3632,7 +4196,7 @@
         <translation>残りのバックアップコード</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-70"/>
         <source>Could not generate backup codes</source>
         <translation>バックアップコードを生成できませんでした</translation>
     </message>
@@ -3643,60 +4207,60 @@
     </message>
     <message>
         <location line="+19"/>
-        <location line="+82"/>
+        <location line="+84"/>
         <source>Generate new backup codes</source>
         <translation>新しいバックアップコードを生成</translation>
     </message>
     <message>
-        <location line="-76"/>
+        <location line="-78"/>
         <source>Generate new codes</source>
         <translation>新しいコードを生成</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>Generate new codes…</source>
         <translation>新しいコードを生成…</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-137"/>
         <source>No backup codes have been generated.</source>
         <translation>バックアップコードはまだ生成されていません。</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-127"/>
         <source>Not verified</source>
         <translation>未確認</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+154"/>
         <source>Revoke</source>
         <translation>無効化</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+102"/>
         <source>Revoke authenticator…</source>
         <translation>認証アプリを無効化…</translation>
     </message>
     <message>
-        <location line="-106"/>
-        <location line="+109"/>
+        <location line="-108"/>
+        <location line="+111"/>
         <source>Revoke the authenticator</source>
         <translation>認証アプリを無効化</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-110"/>
         <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
         <translation>認証アプリのサインインコードは使えなくなります。認証アプリを再設定するまでは、メールで届くコードでサインインします。</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+101"/>
         <location line="+2"/>
         <location line="+2"/>
         <source>Sign-in methods</source>
         <translation>サインイン方式</translation>
     </message>
     <message>
-        <location line="-141"/>
+        <location line="-145"/>
         <source>The authenticator is not set up.</source>
         <translation>認証アプリは設定されていません。</translation>
     </message>
@@ -3747,32 +4311,32 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
         <source>Changes are not available: %1</source>
-        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
+        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>変更できません：%1</translation>
     </message>
 </context>
 <context>
     <name>Notifications</name>
     <message>
-        <location line="+109"/>
+        <location line="+116"/>
         <source>Could not load the lists of choices</source>
         <translation>選択肢の一覧を読み込めませんでした</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>エラー</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Error code: %1</source>
         <translation>エラーコード：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>リクエスト ID：%1</translation>
     </message>
@@ -3780,7 +4344,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+173"/>
         <source>Invitation statuses to show</source>
         <translation>表示する招待のステータス</translation>
     </message>
@@ -3862,6 +4426,11 @@
         <source>IP whitelist</source>
         <translation>IP 許可リスト</translation>
     </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <source>Bulk jobs</source>
+        <translation>一括ジョブ</translation>
+    </message>
 </context>
 <context>
     <name>Permissions</name>
@@ -3889,12 +4458,12 @@
         <translation>無効</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+57"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / %2 文字</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+198"/>
         <source>&amp;Domain:</source>
         <translation>ドメイン(&amp;D):</translation>
     </message>
@@ -3914,9 +4483,9 @@
         <translation>種別(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+127"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+129"/>
         <source>Choose a portal type.</source>
-        <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
+        <extracomment>The created portal record. (code, label) pairs of the portal types. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>ポータル種別を選択してください。</translation>
     </message>
     <message>
@@ -3960,7 +4529,7 @@
         <translation>作成日時:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-127"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-129"/>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
         <source>Domain</source>
         <translation>ドメイン</translation>
@@ -4037,7 +4606,7 @@
         <translation>ステータス:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+91"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+93"/>
         <source>The domain is longer than %1 characters.</source>
         <translation>ドメインは %1 文字以内で入力してください。</translation>
     </message>
@@ -4049,6 +4618,7 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
         <source>The portal %1 was created.</source>
+        <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>ポータル %1 を作成しました。</translation>
     </message>
     <message>
@@ -4072,7 +4642,7 @@
         <translation>例：portal.example.com（必須）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-94"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-96"/>
         <source>Created</source>
         <translation>作成日時</translation>
     </message>
@@ -4354,7 +4924,7 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+170"/>
         <source>%1:</source>
         <translation>%1:</translation>
     </message>
@@ -4379,12 +4949,12 @@
         <translation>自分宛ての招待</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-199"/>
         <source>No</source>
         <translation>いいえ</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location line="+214"/>
         <source>Profile</source>
         <translation>プロフィール</translation>
     </message>
@@ -4409,7 +4979,7 @@
         <translation>サインイン中のアカウント</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-83"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -4426,9 +4996,8 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+82"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
         <source>The profile needs a name.</source>
-        <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system&apos;s. Allow plain http to hosts other than loopback. Accept the Secure Channel&apos;s legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
         <translation>プロファイル名を入力してください。</translation>
     </message>
     <message>
@@ -4455,6 +5024,29 @@
         <location line="+4"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>無操作時のロック時間に負の値は指定できません。</translation>
+    </message>
+</context>
+<context>
+    <name>ResumeOffer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+23"/>
+        <source>Bulk jobs waiting</source>
+        <translation>再開待ちの一括ジョブ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 bulk job(s) on this server were paused or interrupted. Resume them from the Bulk jobs panel: targets whose outcome is unknown are read back first, so nothing is changed twice.</source>
+        <translation>このサーバーの一括ジョブ %1 件が一時停止または中断されています。「一括ジョブ」パネルから再開してください。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Show the jobs</source>
+        <translation>ジョブを表示</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Later</source>
+        <translation>後で</translation>
     </message>
 </context>
 <context>
@@ -4498,12 +5090,12 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+262"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+269"/>
         <source>%n role(s)</source>
         <translation>%n 件のロール</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-107"/>
         <source>&amp;Permission codes:</source>
         <translation>権限コード(&amp;P):</translation>
     </message>
@@ -4513,9 +5105,9 @@
         <translation>ロールを選択すると権限が表示されます。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+134"/>
         <source>Choose a role.</source>
-        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;.</extracomment>
+        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>ロールを選択してください。</translation>
     </message>
     <message>
@@ -4570,27 +5162,28 @@
         <translation>ID:</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+112"/>
         <source>Loading…</source>
+        <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>読み込み中…</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-103"/>
         <source>Members:</source>
         <translation>メンバー:</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+136"/>
         <source>Number of roles</source>
         <translation>ロール数</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-128"/>
         <source>Permission codes</source>
         <translation>権限コード</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+120"/>
         <source>Refresh</source>
         <translation>更新</translation>
     </message>
@@ -4605,7 +5198,7 @@
         <translation>ロールを再読み込み (F5)</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-114"/>
         <source>Role</source>
         <translation>ロール</translation>
     </message>
@@ -4620,7 +5213,7 @@
         <translation>ロール ID</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+139"/>
         <location line="+2"/>
         <source>Roles</source>
         <translation>ロール</translation>
@@ -4656,7 +5249,7 @@
         <translation>このワークスペースにはロールがありません。</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-108"/>
         <source>Type:</source>
         <translation>種別:</translation>
     </message>
@@ -4671,7 +5264,7 @@
         <translation>ロールを削除できない理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-145"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>「%1」</translation>
     </message>
@@ -4687,22 +5280,22 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+66"/>
+        <location filename="../src/portal_admin/ui/panel_base.py" line="+187"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-4"/>
         <source>Error code: %1</source>
         <translation>エラーコード：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>リクエスト ID：%1</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
         <source>Sign in to see this panel.</source>
         <translation>このパネルを表示するにはサインインしてください。</translation>
     </message>
@@ -4768,7 +5361,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
         <source>Device</source>
         <translation>デバイス</translation>
     </message>
@@ -4975,7 +5568,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+126"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+128"/>
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
@@ -5030,9 +5623,9 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+176"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
         <source>Sign in to unlock</source>
-        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>サインインしてロックを解除</translation>
     </message>
     <message>
@@ -5057,12 +5650,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+371"/>
+        <location line="+325"/>
         <source>&amp;Email:</source>
         <translation>メールアドレス(&amp;E):</translation>
     </message>
     <message>
-        <location line="-370"/>
+        <location line="-324"/>
         <source>&amp;Password:</source>
         <translation>パスワード(&amp;P):</translation>
     </message>
@@ -5073,35 +5666,36 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+55"/>
+        <location line="+16"/>
         <source>Sign in</source>
         <translation>サインイン</translation>
     </message>
     <message>
-        <location line="-53"/>
-        <location line="+55"/>
-        <location line="+303"/>
+        <location line="-14"/>
+        <location line="+16"/>
+        <location line="+296"/>
         <source>Forgot your password?</source>
         <translation>パスワードをお忘れですか？</translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-310"/>
         <source>I have a reset token</source>
         <translation>リセットトークンをお持ちの場合</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+58"/>
+        <location line="+19"/>
         <source>First-time password setup</source>
         <translation>初回パスワード設定</translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-195"/>
         <source>Demo accounts (built-in sandbox)</source>
+        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>デモ用アカウント（内蔵サンドボックス）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>administrator</source>
         <translation>管理者</translation>
     </message>
@@ -5131,12 +5725,12 @@
         <translation>コード、リセットトークン、セットアップ ID はデモ用メールボックスに届きます。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Fill in the administrator</source>
         <translation>管理者の情報を入力</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+142"/>
         <source>Connection profile</source>
         <translation>接続プロファイル</translation>
     </message>
@@ -5147,12 +5741,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+324"/>
+        <location line="+317"/>
         <source>Email address</source>
         <translation>メールアドレス</translation>
     </message>
     <message>
-        <location line="-323"/>
+        <location line="-316"/>
         <source>Password</source>
         <translation>パスワード</translation>
     </message>
@@ -5162,7 +5756,7 @@
         <translation>パスワードのリセットトークンを入力</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-154"/>
         <source>Demo accounts</source>
         <translation>デモ用アカウント</translation>
     </message>
@@ -5172,7 +5766,7 @@
         <translation>デモ用管理者のメールアドレスとパスワードを入力します</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+268"/>
         <source>Send a code to %1, then type it below.</source>
         <translation>%1 にコードを送信し、下に入力してください。</translation>
     </message>
@@ -5517,9 +6111,9 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+287"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+423"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
     </message>
     <message>

@@ -388,9 +388,9 @@
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+185"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+195"/>
         <source>You cannot change the status of your own account.</source>
-        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
+        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
     </message>
     <message>
@@ -486,9 +486,9 @@
         <translation>Không thể lưu tài khoản %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+120"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+178"/>
         <source>Open by &amp;id:</source>
-        <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Mở theo &amp;ID:</translation>
     </message>
     <message>
@@ -663,7 +663,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>Máy chủ từ chối: vai trò của bạn không cho phép thao tác này. Hãy xin quyền từ chủ sở hữu không gian làm việc.</translation>
@@ -730,7 +730,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+112"/>
+        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+113"/>
         <source>System Portal backup codes (each works once)</source>
         <translation>Mã dự phòng System Portal (mỗi mã dùng được một lần)</translation>
     </message>
@@ -798,6 +798,487 @@
         <location line="+1"/>
         <source>Status</source>
         <translation>Trạng thái</translation>
+    </message>
+</context>
+<context>
+    <name>BulkButton</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <source>Bulk changes</source>
+        <translation>Thay đổi hàng loạt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change many rows at once</source>
+        <translation>Thay đổi nhiều dòng cùng lúc</translation>
+    </message>
+</context>
+<context>
+    <name>BulkDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <source>Lists (*.csv *.txt);;All files (*)</source>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+367"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="-357"/>
+        <source>Imported %1</source>
+        <translation>Đã nhập %1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Enter the new value.</source>
+        <translation>Nhập giá trị mới.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Planning…</source>
+        <translation>Đang lập kế hoạch…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This session is read-only: no bulk change can be planned.</source>
+        <translation>Phiên này chỉ đọc: không thể lập kế hoạch thay đổi hàng loạt.</translation>
+    </message>
+    <message>
+        <location line="+199"/>
+        <source>This job is being run by another window or program.</source>
+        <translation>Công việc này đang được chạy bởi một cửa sổ hoặc chương trình khác.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 of %2: %3 done, %4 failed, %5 skipped, %6 unknown</source>
+        <translation>%1 trên %2: %3 xong, %4 thất bại, %5 bỏ qua, %6 chưa rõ kết quả</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 per second, about %2 s left</source>
+        <translation>%1 mỗi giây, còn khoảng %2 giây</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Resume</source>
+        <translation>Tiếp tục</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+191"/>
+        <source>Pause</source>
+        <translation>Tạm dừng</translation>
+    </message>
+    <message>
+        <location line="-160"/>
+        <source>CSV files (*.csv)</source>
+        <translation>Tệp CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Line %1: %2</source>
+        <translation>Dòng %1: %2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Bulk change: %1</source>
+        <translation>Thay đổi hàng loạt: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Suspend</source>
+        <translation>Tạm ngưng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate</source>
+        <translation>Kích hoạt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate</source>
+        <translation>Vô hiệu hóa</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Default language</source>
+        <translation>Ngôn ngữ mặc định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>Ghi chú</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Action:</source>
+        <translation>&amp;Thao tác:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New status:</source>
+        <translation>Trạng thái &amp;mới:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Field:</source>
+        <translation>Trườn&amp;g:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Value:</source>
+        <translation>Giá t&amp;rị:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reason:</source>
+        <translation>&amp;Lý do:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Message:</source>
+        <translation>Lời &amp;nhắn:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Expires after (days):</source>
+        <translation>&amp;Hết hạn sau (ngày):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>e.g. ja, Asia/Tokyo, JP</source>
+        <translation>ví dụ ja, Asia/Tokyo, JP</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Optional; kept with the change</source>
+        <translation>Không bắt buộc; được lưu cùng thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Targets:</source>
+        <translation>Đối tượng:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The %1 selected rows</source>
+        <translation>%1 dòng đã chọn</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All %1 accounts matching the current filter</source>
+        <translation>Tất cả %1 tài khoản khớp bộ lọc hiện tại</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All accounts matching the current filter</source>
+        <translation>Tất cả tài khoản khớp bộ lọc hiện tại</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Every pending invitation</source>
+        <translation>Mọi lời mời đang chờ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>created at least this many days ago:</source>
+        <translation>được tạo cách đây ít nhất số ngày:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A list of emails or ids (paste it or import a CSV)</source>
+        <translation>Danh sách email hoặc ID (dán vào hoặc nhập tệp CSV)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>One email or id per line, or CSV with an email or id column</source>
+        <translation>Mỗi dòng một email hoặc ID, hoặc CSV có cột email hoặc id</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Emails or ids</source>
+        <translation>Email hoặc ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Import a file…</source>
+        <translation>Nhậ&amp;p tệp…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Plan (dry run)</source>
+        <translation>Lập &amp;kế hoạch (chạy thử)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+32"/>
+        <source>Close</source>
+        <translation>Đóng</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>&amp;Export the plan…</source>
+        <translation>&amp;Xuất kế hoạch…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Requests at once:</source>
+        <translation>Số &amp;yêu cầu cùng lúc:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Back</source>
+        <translation>&amp;Quay lại</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run on %1 targets</source>
+        <translation>&amp;Chạy trên %1 đối tượng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>PRODUCTION: type %1 to confirm:</source>
+        <translation>CHÍNH THỨC: nhập %1 để xác nhận:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Number of targets, to confirm</source>
+        <translation>Số đối tượng, để xác nhận</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing has been sent. %1 targets will change; skipped: %2</source>
+        <translation>Chưa gửi gì. Sẽ thay đổi %1 đối tượng; bỏ qua: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>không có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Cancel the job</source>
+        <translation>Hủy công &amp;việc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save the result…</source>
+        <translation>Lư&amp;u kết quả…</translation>
+    </message>
+</context>
+<context>
+    <name>BulkPlan</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <source>Target</source>
+        <translation>Đối tượng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Current</source>
+        <translation>Hiện tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New</source>
+        <translation>Mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason or error</source>
+        <translation>Lý do hoặc lỗi</translation>
+    </message>
+</context>
+<context>
+    <name>BulkWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/words.py" line="+12"/>
+        <source>The signed-in account itself</source>
+        <translation>Chính tài khoản đang đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already has the new value</source>
+        <translation>Đã có giá trị mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its current status does not allow this</source>
+        <translation>Trạng thái hiện tại không cho phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not found</source>
+        <translation>Không tìm thấy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Listed more than once</source>
+        <translation>Được liệt kê nhiều lần</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already accepted, declined, expired or cancelled</source>
+        <translation>Đã được chấp nhận, từ chối, hết hạn hoặc hủy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A pending invitation exists</source>
+        <translation>Đã có lời mời đang chờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Neither an email nor an id</source>
+        <translation>Không phải email cũng không phải ID</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is not UTF-8 text.</source>
+        <translation>Tệp không phải văn bản UTF-8.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is too large (64 MiB at most).</source>
+        <translation>Tệp quá lớn (tối đa 64 MiB).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The list has more than 200,000 lines.</source>
+        <translation>Danh sách có hơn 200.000 dòng.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No column is named email or id.</source>
+        <translation>Không có cột nào tên email hoặc id.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The CSV cannot be read (an unclosed quote?).</source>
+        <translation>Không đọc được CSV (thiếu dấu ngoặc kép đóng?).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The list names nothing.</source>
+        <translation>Danh sách trống.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Planned</source>
+        <translation>Đã lên kế hoạch</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>Bỏ qua</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Being sent</source>
+        <translation>Đang gửi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done</source>
+        <translation>Xong</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Thất bại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown outcome</source>
+        <translation>Chưa rõ kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>Đã hủy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running</source>
+        <translation>Đang chạy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused</source>
+        <translation>Tạm dừng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>Đã hoàn tất</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interrupted</source>
+        <translation>Bị gián đoạn</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Paused.</source>
+        <translation>Đã tạm dừng.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused: the server cannot be reached. Nothing is lost; resume when it is.</source>
+        <translation>Đã tạm dừng: không kết nối được máy chủ. Không mất dữ liệu nào; hãy tiếp tục khi kết nối lại.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Paused: the sign-in has ended.</source>
+        <translation>Đã tạm dừng: phiên đăng nhập đã kết thúc.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused: the program stopped the job.</source>
+        <translation>Đã tạm dừng: chương trình đã dừng công việc.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Change status</source>
+        <translation>Đổi trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset passwords</source>
+        <translation>Đặt lại mật khẩu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a field</source>
+        <translation>Đặt một trường</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite</source>
+        <translation>Mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel invitations</source>
+        <translation>Hủy lời mời</translation>
     </message>
 </context>
 <context>
@@ -1289,7 +1770,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+75"/>
         <source>Secure Channel: none</source>
         <translation>Kênh bảo mật: chưa có</translation>
     </message>
@@ -1674,7 +2155,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+136"/>
         <location line="+91"/>
         <source>Any category</source>
         <translation>Mọi danh mục</translation>
@@ -2090,7 +2571,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+212"/>
+        <location line="+216"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2353,9 +2834,8 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
         <source>PRODUCTION</source>
-        <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
         <translation>CHÍNH THỨC</translation>
     </message>
     <message>
@@ -2504,7 +2984,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+87"/>
+        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>Xuất ra CSV</translation>
@@ -2640,7 +3120,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+37"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
         <translation>Nhập địa chỉ email của người được mời.</translation>
@@ -2656,17 +3136,17 @@
         <translation>Đây không phải địa chỉ email hợp lệ (dạng ten@example.com).</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+10"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+102"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>Lời nhắn dài quá %1 ký tự.</translation>
@@ -2855,7 +3335,7 @@
         <translation>Không thể chấp nhận: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+184"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+193"/>
         <source>Select a pending invitation to cancel it.</source>
         <translation>Chọn một lời mời đang chờ để hủy.</translation>
     </message>
@@ -2865,7 +3345,7 @@
         <translation>Chỉ có thể hủy lời mời đang chờ; lời mời này có trạng thái %1.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+20"/>
         <source>Inviting is not possible: %1</source>
         <translation>Không thể mời: %1</translation>
     </message>
@@ -2938,7 +3418,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+57"/>
         <location line="+239"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -3000,7 +3480,7 @@
         <translation>Không phải địa chỉ IPv4, IPv6 hay mạng CIDR.</translation>
     </message>
     <message>
-        <location line="+399"/>
+        <location line="+403"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 mục không hợp lệ: hãy sửa hoặc xóa chúng để lưu.</translation>
     </message>
@@ -3182,6 +3662,89 @@
     </message>
 </context>
 <context>
+    <name>JobsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <source>Job</source>
+        <translation>Công việc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation>Thao tác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done</source>
+        <translation>Xong</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Thất bại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>Bỏ qua</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left</source>
+        <translation>Còn lại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>Tạo lúc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+188"/>
+        <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
+        <translation>Các thay đổi hàng loạt thực hiện từ máy tính này. Có thể tiếp tục công việc đã tạm dừng hoặc bị gián đoạn: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Resume</source>
+        <translation>&amp;Tiếp tục</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Show…</source>
+        <translation>&amp;Xem…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bulk jobs</source>
+        <translation>Công việc hàng loạt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Job files: %1</source>
+        <translation>Tệp công việc: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Jobs</source>
+        <translation>Công việc</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -3193,8 +3756,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+58"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+61"/>
         <source>Retry</source>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
         <translation>Thử lại</translation>
     </message>
     <message>
@@ -3208,7 +3772,7 @@
         <translation>Trạng thái danh sách</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+186"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None.</extracomment>
         <translation>Xuất thất bại</translation>
@@ -3429,7 +3993,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>Đã khóa</translation>
@@ -3450,13 +4014,13 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location line="+288"/>
+        <location line="+296"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+79"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>Không có keyring: đăng nhập chỉ lưu trong bộ nhớ</translation>
     </message>
@@ -3471,7 +4035,7 @@
         <translation>Tài khoản đang đăng nhập</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+109"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -3561,7 +4125,7 @@
         <translation>Bảng</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Panel</source>
         <translation>Bảng</translation>
     </message>
@@ -3604,12 +4168,12 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+69"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>Mã yêu cầu: %1</translation>
     </message>
@@ -3642,7 +4206,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
         <source>Method</source>
         <translation>Phương thức</translation>
     </message>
@@ -3672,7 +4236,7 @@
         <translation>Chưa thiết lập ứng dụng xác thực.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>No backup codes have been generated.</source>
         <translation>Chưa tạo mã dự phòng nào.</translation>
     </message>
@@ -3683,12 +4247,12 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>Revoke the authenticator</source>
         <translation>Thu hồi ứng dụng xác thực</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-110"/>
         <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
         <translation>Mã đăng nhập từ ứng dụng xác thực sẽ ngừng hoạt động. Bạn sẽ đăng nhập bằng mã qua email cho tới khi thiết lập lại ứng dụng xác thực.</translation>
     </message>
@@ -3704,12 +4268,12 @@
     </message>
     <message>
         <location line="+19"/>
-        <location line="+82"/>
+        <location line="+84"/>
         <source>Generate new backup codes</source>
         <translation>Tạo mã dự phòng mới</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-83"/>
         <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
         <translation>Bộ mã dự phòng mới sẽ thay thế bộ hiện tại: các mã cũ ngừng hoạt động ngay lập tức. Mã mới chỉ được hiển thị một lần.</translation>
     </message>
@@ -3724,7 +4288,7 @@
         <translation>Không thể tạo mã dự phòng</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <location line="+2"/>
         <location line="+2"/>
         <source>Sign-in methods</source>
@@ -3805,32 +4369,32 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
         <source>Changes are not available: %1</source>
-        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
+        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>Không thể thay đổi: %1</translation>
     </message>
 </context>
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>Lỗi</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+109"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+116"/>
         <source>Could not load the lists of choices</source>
         <translation>Không thể tải các danh sách lựa chọn</translation>
     </message>
@@ -3838,7 +4402,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+153"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+171"/>
         <source>Show:</source>
         <translation>Hiển thị:</translation>
     </message>
@@ -3920,6 +4484,11 @@
         <source>IP whitelist</source>
         <translation>Danh sách IP được phép</translation>
     </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <source>Bulk jobs</source>
+        <translation>Công việc hàng loạt</translation>
+    </message>
 </context>
 <context>
     <name>Permissions</name>
@@ -3948,7 +4517,7 @@
     </message>
     <message>
         <location line="+30"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+265"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+272"/>
         <source>Domain</source>
         <translation>Tên miền</translation>
     </message>
@@ -3959,9 +4528,9 @@
         <translation>Ghi chú</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+87"/>
         <source>Choose a portal type.</source>
-        <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
+        <extracomment>The created portal record. (code, label) pairs of the portal types. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>Hãy chọn loại cổng.</translation>
     </message>
     <message>
@@ -3990,13 +4559,14 @@
         <translation>Không thể tạo cổng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-210"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-216"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / tối đa %2 ký tự</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+170"/>
         <source>The portal %1 was created.</source>
+        <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Đã tạo cổng %1.</translation>
     </message>
     <message>
@@ -4130,7 +4700,7 @@
         <translation>Cổng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-159"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-161"/>
         <source>Id</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:70)</translatorcomment>
         <translation>ID</translation>
@@ -4450,7 +5020,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+77"/>
         <source>%1:</source>
         <translation>%1:</translation>
     </message>
@@ -4503,9 +5073,8 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+82"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
         <source>The profile needs a name.</source>
-        <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system&apos;s. Allow plain http to hosts other than loopback. Accept the Secure Channel&apos;s legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
         <translation>Hồ sơ cần có tên.</translation>
     </message>
     <message>
@@ -4532,6 +5101,29 @@
         <location line="+4"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>Thời gian khóa khi không dùng không được âm.</translation>
+    </message>
+</context>
+<context>
+    <name>ResumeOffer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+23"/>
+        <source>Bulk jobs waiting</source>
+        <translation>Công việc hàng loạt đang chờ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 bulk job(s) on this server were paused or interrupted. Resume them from the Bulk jobs panel: targets whose outcome is unknown are read back first, so nothing is changed twice.</source>
+        <translation>Có %1 công việc hàng loạt trên máy chủ này đã tạm dừng hoặc bị gián đoạn. Hãy tiếp tục chúng trong bảng Công việc hàng loạt: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Show the jobs</source>
+        <translation>Xem các công việc</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Later</source>
+        <translation>Để sau</translation>
     </message>
 </context>
 <context>
@@ -4587,9 +5179,9 @@
         <translation>“%1”</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+120"/>
         <source>Choose a role.</source>
-        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;.</extracomment>
+        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>Hãy chọn một vai trò.</translation>
     </message>
     <message>
@@ -4629,7 +5221,7 @@
         <translation>Đã xóa vai trò %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+143"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+144"/>
         <source>Choose a role to see its permissions.</source>
         <translation>Chọn một vai trò để xem các quyền của nó.</translation>
     </message>
@@ -4714,8 +5306,9 @@
         <translation>Chi tiết vai trò</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+86"/>
         <source>Loading…</source>
+        <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Đang tải…</translation>
     </message>
     <message>
@@ -4771,22 +5364,22 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/panel_base.py" line="+183"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+3"/>
         <source>Error</source>
         <translation>Lỗi</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
         <source>Sign in to see this panel.</source>
         <translation>Đăng nhập để xem bảng này.</translation>
     </message>
@@ -4852,7 +5445,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
         <source>Device</source>
         <translation>Thiết bị</translation>
     </message>
@@ -5059,7 +5652,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+126"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+128"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
     </message>
@@ -5112,9 +5705,9 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+176"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
         <source>Sign in to unlock</source>
-        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>Đăng nhập để mở khóa</translation>
     </message>
     <message>
@@ -5139,12 +5732,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+371"/>
+        <location line="+325"/>
         <source>&amp;Email:</source>
         <translation>&amp;Email:</translation>
     </message>
     <message>
-        <location line="-370"/>
+        <location line="-324"/>
         <source>&amp;Password:</source>
         <translation>&amp;Mật khẩu:</translation>
     </message>
@@ -5155,35 +5748,36 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+55"/>
+        <location line="+16"/>
         <source>Sign in</source>
         <translation>Đăng nhập</translation>
     </message>
     <message>
-        <location line="-53"/>
-        <location line="+55"/>
-        <location line="+303"/>
+        <location line="-14"/>
+        <location line="+16"/>
+        <location line="+296"/>
         <source>Forgot your password?</source>
         <translation>Quên mật khẩu?</translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-310"/>
         <source>I have a reset token</source>
         <translation>Tôi có token đặt lại</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+58"/>
+        <location line="+19"/>
         <source>First-time password setup</source>
         <translation>Thiết lập mật khẩu lần đầu</translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-195"/>
         <source>Demo accounts (built-in sandbox)</source>
+        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>Tài khoản demo (sandbox tích hợp)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>administrator</source>
         <translation>quản trị viên</translation>
     </message>
@@ -5213,12 +5807,12 @@
         <translation>Mã, token đặt lại và ID thiết lập được gửi tới hộp thư demo.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Fill in the administrator</source>
         <translation>Điền tài khoản quản trị viên</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+142"/>
         <source>Connection profile</source>
         <translation>Hồ sơ kết nối</translation>
     </message>
@@ -5229,12 +5823,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+324"/>
+        <location line="+317"/>
         <source>Email address</source>
         <translation>Địa chỉ email</translation>
     </message>
     <message>
-        <location line="-323"/>
+        <location line="-316"/>
         <source>Password</source>
         <translation>Mật khẩu</translation>
     </message>
@@ -5244,7 +5838,7 @@
         <translation>Nhập token đặt lại mật khẩu</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-154"/>
         <source>Demo accounts</source>
         <translation>Tài khoản demo</translation>
     </message>
@@ -5254,7 +5848,7 @@
         <translation>Điền email và mật khẩu của quản trị viên demo</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+268"/>
         <source>Send a code to %1, then type it below.</source>
         <translation>Gửi mã tới %1, rồi nhập mã bên dưới.</translation>
     </message>
@@ -5599,9 +6193,9 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+287"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+423"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
     </message>
     <message>

@@ -242,7 +242,7 @@
         <translation>要停用帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+264"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+274"/>
         <source>%1: %2 done.</source>
         <translation>已對 %1 執行「%2」。</translation>
     </message>
@@ -312,7 +312,7 @@
         <translation>帳號 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+125"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+183"/>
         <source>Account id to open</source>
         <translation>要開啟的帳號 ID</translation>
     </message>
@@ -475,7 +475,7 @@
     <message>
         <location line="-7"/>
         <source>Open by &amp;id:</source>
-        <extracomment>Initial column widths (the person can resize; hidden columns keep the default).</extracomment>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>依 ID 開啟(&amp;I)：</translation>
     </message>
     <message>
@@ -640,7 +640,7 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
         <source>You cannot change the status of your own account.</source>
-        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The edit dialog while it is open (tests and screenshots look at it).</extracomment>
+        <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>無法變更自己帳號的狀態。</translation>
     </message>
     <message>
@@ -652,7 +652,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>伺服器拒絕了請求：您的角色不允許執行此操作。請向工作區擁有者申請權限。</translation>
@@ -719,7 +719,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+201"/>
         <source>&amp;Copy</source>
         <translation>複製(&amp;C)</translation>
     </message>
@@ -787,6 +787,487 @@
         <location line="+24"/>
         <source>Text files (*.txt)</source>
         <translation>文字檔 (*.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>BulkButton</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <source>Bulk changes</source>
+        <translation>批次變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change many rows at once</source>
+        <translation>一次變更多列</translation>
+    </message>
+</context>
+<context>
+    <name>BulkDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <source>Lists (*.csv *.txt);;All files (*)</source>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <translation>清單 (*.csv *.txt);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+367"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="-357"/>
+        <source>Imported %1</source>
+        <translation>已匯入 %1</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Enter the new value.</source>
+        <translation>請輸入新值。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Planning…</source>
+        <translation>正在擬定計畫…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This session is read-only: no bulk change can be planned.</source>
+        <translation>此工作階段為唯讀：無法擬定批次變更。</translation>
+    </message>
+    <message>
+        <location line="+199"/>
+        <source>This job is being run by another window or program.</source>
+        <translation>此工作正由另一個視窗或程式執行。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 of %2: %3 done, %4 failed, %5 skipped, %6 unknown</source>
+        <translation>%1 / %2：完成 %3，失敗 %4，略過 %5，結果未知 %6</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 per second, about %2 s left</source>
+        <translation>每秒 %1 個，約剩 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Resume</source>
+        <translation>繼續</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+191"/>
+        <source>Pause</source>
+        <translation>暫停</translation>
+    </message>
+    <message>
+        <location line="-160"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 檔案 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Bulk change: %1</source>
+        <translation>批次變更：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Suspend</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activate</source>
+        <translation>啟用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate</source>
+        <translation>註銷</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Default language</source>
+        <translation>預設語言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>時區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>國家/地區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>備註</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Action:</source>
+        <translation>操作(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New status:</source>
+        <translation>新狀態(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Field:</source>
+        <translation>欄位(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Value:</source>
+        <translation>值(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Reason:</source>
+        <translation>原因(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Message:</source>
+        <translation>留言(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Expires after (days):</source>
+        <translation>有效天數(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>e.g. ja, Asia/Tokyo, JP</source>
+        <translation>例如 ja、Asia/Tokyo、JP</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Optional; kept with the change</source>
+        <translation>選填；隨變更一併保存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Targets:</source>
+        <translation>目標：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The %1 selected rows</source>
+        <translation>選取的 %1 列</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All %1 accounts matching the current filter</source>
+        <translation>符合目前篩選條件的全部 %1 個帳號</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All accounts matching the current filter</source>
+        <translation>符合目前篩選條件的全部帳號</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Every pending invitation</source>
+        <translation>所有待處理的邀請</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>created at least this many days ago:</source>
+        <translation>建立時間至少在這麼多天前：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A list of emails or ids (paste it or import a CSV)</source>
+        <translation>電子郵件或 ID 清單（貼上或匯入 CSV）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>One email or id per line, or CSV with an email or id column</source>
+        <translation>每行一個電子郵件或 ID，或含 email 或 id 欄的 CSV</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Emails or ids</source>
+        <translation>電子郵件或 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Import a file…</source>
+        <translation>匯入檔案(&amp;I)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Plan (dry run)</source>
+        <translation>擬定計畫（試執行）(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+32"/>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>&amp;Export the plan…</source>
+        <translation>匯出計畫(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Requests at once:</source>
+        <translation>同時請求數(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Back</source>
+        <translation>返回(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run on %1 targets</source>
+        <translation>對 %1 個目標執行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>PRODUCTION: type %1 to confirm:</source>
+        <translation>正式環境：輸入 %1 以確認：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Number of targets, to confirm</source>
+        <translation>目標數量（用於確認）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing has been sent. %1 targets will change; skipped: %2</source>
+        <translation>尚未傳送任何內容。將變更 %1 個目標；略過：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Cancel the job</source>
+        <translation>取消工作(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save the result…</source>
+        <translation>儲存結果(&amp;S)…</translation>
+    </message>
+</context>
+<context>
+    <name>BulkPlan</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <source>Target</source>
+        <translation>目標</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Current</source>
+        <translation>目前值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New</source>
+        <translation>新值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason or error</source>
+        <translation>原因或錯誤</translation>
+    </message>
+</context>
+<context>
+    <name>BulkWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/words.py" line="+12"/>
+        <source>The signed-in account itself</source>
+        <translation>目前登入的帳號本身</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already has the new value</source>
+        <translation>已是新值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Its current status does not allow this</source>
+        <translation>目前狀態不允許此操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not found</source>
+        <translation>找不到</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Listed more than once</source>
+        <translation>重複列出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already accepted, declined, expired or cancelled</source>
+        <translation>已接受、已拒絕、已過期或已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A pending invitation exists</source>
+        <translation>已有待處理的邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Neither an email nor an id</source>
+        <translation>既不是電子郵件也不是 ID</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is not UTF-8 text.</source>
+        <translation>此檔案不是 UTF-8 文字。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is too large (64 MiB at most).</source>
+        <translation>檔案過大（最大 64 MiB）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The list has more than 200,000 lines.</source>
+        <translation>清單超過 200,000 行。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No column is named email or id.</source>
+        <translation>沒有名為 email 或 id 的欄。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The CSV cannot be read (an unclosed quote?).</source>
+        <translation>無法讀取此 CSV（引號未閉合？）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The list names nothing.</source>
+        <translation>清單是空的。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Planned</source>
+        <translation>已排定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>已略過</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Being sent</source>
+        <translation>正在傳送</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown outcome</source>
+        <translation>結果未知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Running</source>
+        <translation>執行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused</source>
+        <translation>已暫停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interrupted</source>
+        <translation>已中斷</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Paused.</source>
+        <translation>已暫停。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused: the server cannot be reached. Nothing is lost; resume when it is.</source>
+        <translation>已暫停：無法連線到伺服器。不會遺失任何內容；恢復連線後請繼續。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Paused: the sign-in has ended.</source>
+        <translation>已暫停：登入已結束。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused: the program stopped the job.</source>
+        <translation>已暫停：程式停止了此工作。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Change status</source>
+        <translation>變更狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset passwords</source>
+        <translation>重設密碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a field</source>
+        <translation>設定欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel invitations</source>
+        <translation>取消邀請</translation>
     </message>
 </context>
 <context>
@@ -1267,7 +1748,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+75"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：無</translation>
     </message>
@@ -1641,7 +2122,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+232"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+233"/>
         <source>&amp;Active only</source>
         <translation>僅限已啟用(&amp;A)</translation>
     </message>
@@ -2046,7 +2527,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+212"/>
+        <location line="+216"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2309,9 +2790,8 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
         <source>PRODUCTION</source>
-        <extracomment>The base URL of the built-in sandbox, served in-process (no network). Keys that must never be written to or read from the profile file.</extracomment>
         <translation>正式環境</translation>
     </message>
     <message>
@@ -2460,7 +2940,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+87"/>
+        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>匯出為 CSV</translation>
@@ -2587,7 +3067,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+216"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -2644,18 +3124,18 @@
         <translation>電子郵件地址問題</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-209"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
         <translation>請輸入受邀者的電子郵件地址。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+21"/>
         <source>Error code: %1</source>
         <translation>錯誤代碼：%1</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+178"/>
         <source>Expiration in days</source>
         <translation>有效天數</translation>
     </message>
@@ -2706,12 +3186,12 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-273"/>
         <source>Request id: %1</source>
         <translation>請求 ID：%1</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+181"/>
         <source>Send invitation</source>
         <translation>傳送邀請</translation>
     </message>
@@ -2721,12 +3201,12 @@
         <translation>伺服器錯誤</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-207"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>電子郵件地址超過 %1 個字元。</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+119"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>訊息超過 %1 個字元。</translation>
@@ -2737,7 +3217,7 @@
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-273"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>這不是有效的電子郵件地址（格式應為 name@example.com）。</translation>
     </message>
@@ -2755,7 +3235,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+300"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+315"/>
         <source>All statuses</source>
         <translation>所有狀態</translation>
     </message>
@@ -2810,7 +3290,7 @@
         <translation>無法邀請：%1</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-20"/>
         <source>Only pending invitations can be cancelled; this one is %1.</source>
         <translation>只能取消待處理的邀請；此邀請的狀態為%1。</translation>
     </message>
@@ -2820,7 +3300,7 @@
         <translation>選擇待處理的邀請即可取消。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+125"/>
         <source>Status filter</source>
         <translation>狀態篩選</translation>
     </message>
@@ -2885,7 +3365,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+57"/>
         <location line="+239"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -2947,7 +3427,7 @@
         <translation>不是有效的 IPv4/IPv6 位址或 CIDR 網段。</translation>
     </message>
     <message>
-        <location line="+399"/>
+        <location line="+403"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 個項目無效：請更正或移除後再儲存。</translation>
     </message>
@@ -3129,6 +3609,89 @@
     </message>
 </context>
 <context>
+    <name>JobsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <source>Job</source>
+        <translation>工作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>略過</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Left</source>
+        <translation>剩餘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>建立時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location line="+188"/>
+        <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
+        <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Resume</source>
+        <translation>繼續(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Show…</source>
+        <translation>顯示(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bulk jobs</source>
+        <translation>批次工作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Job files: %1</source>
+        <translation>工作檔案：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Jobs</source>
+        <translation>工作</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -3140,8 +3703,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+58"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+61"/>
         <source>Retry</source>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
         <translation>重試</translation>
     </message>
     <message>
@@ -3155,7 +3719,7 @@
         <translation>清單狀態</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+186"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None.</extracomment>
         <translation>匯出失敗</translation>
@@ -3376,7 +3940,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>已鎖定</translation>
@@ -3397,13 +3961,13 @@
         <translation>重新登入以解除鎖定</translation>
     </message>
     <message>
-        <location line="+288"/>
+        <location line="+296"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>無法開啟「%1」面板。</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+79"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>無金鑰圈：登入狀態僅保存在記憶體中</translation>
     </message>
@@ -3418,7 +3982,7 @@
         <translation>目前登入的帳號</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+109"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -3508,7 +4072,7 @@
         <translation>面板</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Panel</source>
         <translation>面板</translation>
     </message>
@@ -3551,7 +4115,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+108"/>
+        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+101"/>
         <source>Dismiss</source>
         <translation>關閉</translation>
     </message>
@@ -3561,12 +4125,12 @@
         <translation>關閉此訊息</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-34"/>
         <source>Error code: %1</source>
         <translation>錯誤代碼：%1</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+29"/>
         <source>Message</source>
         <translation>訊息</translation>
     </message>
@@ -3589,7 +4153,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -3609,7 +4173,7 @@
         <translation>已驗證</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+191"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>剩餘 %1 組備用碼（共 %2 組）</translation>
     </message>
@@ -3619,7 +4183,7 @@
         <translation>新的一組備用碼將取代目前的備用碼，舊備用碼會立即失效。新備用碼只會顯示一次。</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <location line="+1"/>
         <source>Backup codes</source>
         <translation>備用碼</translation>
@@ -3630,7 +4194,7 @@
         <translation>剩餘備用碼</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-70"/>
         <source>Could not generate backup codes</source>
         <translation>無法產生備用碼</translation>
     </message>
@@ -3641,60 +4205,60 @@
     </message>
     <message>
         <location line="+19"/>
-        <location line="+82"/>
+        <location line="+84"/>
         <source>Generate new backup codes</source>
         <translation>產生新的備用碼</translation>
     </message>
     <message>
-        <location line="-76"/>
+        <location line="-78"/>
         <source>Generate new codes</source>
         <translation>產生新備用碼</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>Generate new codes…</source>
         <translation>產生新備用碼…</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-137"/>
         <source>No backup codes have been generated.</source>
         <translation>尚未產生備用碼。</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-127"/>
         <source>Not verified</source>
         <translation>未驗證</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+154"/>
         <source>Revoke</source>
         <translation>撤銷</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+102"/>
         <source>Revoke authenticator…</source>
         <translation>撤銷驗證器…</translation>
     </message>
     <message>
-        <location line="-106"/>
-        <location line="+109"/>
+        <location line="-108"/>
+        <location line="+111"/>
         <source>Revoke the authenticator</source>
         <translation>撤銷驗證器</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-110"/>
         <source>Sign-in codes from your authenticator app will stop working. You will sign in with email codes until you set up an authenticator again.</source>
         <translation>驗證器應用程式產生的登入驗證碼將會失效。在重新設定驗證器之前，您將使用電子郵件驗證碼登入。</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+101"/>
         <location line="+2"/>
         <location line="+2"/>
         <source>Sign-in methods</source>
         <translation>登入驗證方式</translation>
     </message>
     <message>
-        <location line="-141"/>
+        <location line="-145"/>
         <source>The authenticator is not set up.</source>
         <translation>尚未設定驗證器。</translation>
     </message>
@@ -3745,32 +4309,32 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
         <source>Changes are not available: %1</source>
-        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload.</extracomment>
+        <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>無法進行變更：%1</translation>
     </message>
 </context>
 <context>
     <name>Notifications</name>
     <message>
-        <location line="+109"/>
+        <location line="+116"/>
         <source>Could not load the lists of choices</source>
         <translation>無法載入選項清單</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+94"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>錯誤</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Error code: %1</source>
         <translation>錯誤代碼：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>請求 ID：%1</translation>
     </message>
@@ -3778,7 +4342,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+155"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+173"/>
         <source>Invitation statuses to show</source>
         <translation>要顯示的邀請狀態</translation>
     </message>
@@ -3860,6 +4424,11 @@
         <source>IP whitelist</source>
         <translation>IP 白名單</translation>
     </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <source>Bulk jobs</source>
+        <translation>批次工作</translation>
+    </message>
 </context>
 <context>
     <name>Permissions</name>
@@ -3912,12 +4481,12 @@
         <translation>機構</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+57"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 個字元</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+198"/>
         <source>&amp;Domain:</source>
         <translation>網域(&amp;D)：</translation>
     </message>
@@ -3937,9 +4506,9 @@
         <translation>類型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+74"/>
         <source>Choose a portal type.</source>
-        <extracomment>The created portal record. (code, label) pairs of the portal types.</extracomment>
+        <extracomment>The created portal record. (code, label) pairs of the portal types. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>請選擇入口網站類型。</translation>
     </message>
     <message>
@@ -3983,7 +4552,7 @@
         <translation>建立時間：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-127"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-129"/>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
         <source>Domain</source>
         <translation>網域</translation>
@@ -4060,7 +4629,7 @@
         <translation>狀態：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+91"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+93"/>
         <source>The domain is longer than %1 characters.</source>
         <translation>網域超過 %1 個字元。</translation>
     </message>
@@ -4072,6 +4641,7 @@
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
         <source>The portal %1 was created.</source>
+        <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>入口網站 %1 已建立。</translation>
     </message>
     <message>
@@ -4352,7 +4922,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+170"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
@@ -4377,12 +4947,12 @@
         <translation>我的邀請</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-199"/>
         <source>No</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location line="+214"/>
         <source>Profile</source>
         <translation>個人資料</translation>
     </message>
@@ -4407,7 +4977,7 @@
         <translation>目前登入的帳號</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-83"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -4424,9 +4994,8 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+82"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
         <source>The profile needs a name.</source>
-        <extracomment>UI language code (en, zh, zh-Hant, ja, vi); None follows the system. A CA bundle file for TLS verification; None uses the system&apos;s. Allow plain http to hosts other than loopback. Accept the Secure Channel&apos;s legacy padding. Minutes without input before the window locks; 0 never locks. True for the built-in sandbox profile (never stored).</extracomment>
         <translation>請為設定檔命名。</translation>
     </message>
     <message>
@@ -4453,6 +5022,29 @@
         <location line="+4"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>閒置鎖定時間不可為負數。</translation>
+    </message>
+</context>
+<context>
+    <name>ResumeOffer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+23"/>
+        <source>Bulk jobs waiting</source>
+        <translation>待繼續的批次工作</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 bulk job(s) on this server were paused or interrupted. Resume them from the Bulk jobs panel: targets whose outcome is unknown are read back first, so nothing is changed twice.</source>
+        <translation>此伺服器上有 %1 個批次工作已暫停或中斷。請在「批次工作」面板中繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Show the jobs</source>
+        <translation>顯示工作</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Later</source>
+        <translation>稍後</translation>
     </message>
 </context>
 <context>
@@ -4496,12 +5088,12 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+262"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+269"/>
         <source>%n role(s)</source>
         <translation>%n 個角色</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-107"/>
         <source>&amp;Permission codes:</source>
         <translation>權限代碼(&amp;P)：</translation>
     </message>
@@ -4511,9 +5103,9 @@
         <translation>選擇角色以檢視其權限。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+134"/>
         <source>Choose a role.</source>
-        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;.</extracomment>
+        <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>請選擇角色。</translation>
     </message>
     <message>
@@ -4568,27 +5160,28 @@
         <translation>ID：</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+112"/>
         <source>Loading…</source>
+        <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>正在載入…</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-103"/>
         <source>Members:</source>
         <translation>成員：</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+136"/>
         <source>Number of roles</source>
         <translation>角色數量</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-128"/>
         <source>Permission codes</source>
         <translation>權限代碼</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+120"/>
         <source>Refresh</source>
         <translation>重新整理</translation>
     </message>
@@ -4603,7 +5196,7 @@
         <translation>重新載入角色（F5）</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-114"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
@@ -4618,7 +5211,7 @@
         <translation>角色 ID</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+139"/>
         <location line="+2"/>
         <source>Roles</source>
         <translation>角色</translation>
@@ -4654,7 +5247,7 @@
         <translation>此工作區沒有角色。</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-108"/>
         <source>Type:</source>
         <translation>類型：</translation>
     </message>
@@ -4669,7 +5262,7 @@
         <translation>無法刪除角色的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-145"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>「%1」</translation>
     </message>
@@ -4685,22 +5278,22 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+66"/>
+        <location filename="../src/portal_admin/ui/panel_base.py" line="+187"/>
         <source>Error</source>
         <translation>錯誤</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-4"/>
         <source>Error code: %1</source>
         <translation>錯誤代碼：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Request id: %1</source>
         <translation>請求 ID：%1</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
         <source>Sign in to see this panel.</source>
         <translation>登入後即可檢視此面板。</translation>
     </message>
@@ -4766,7 +5359,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
         <source>Device</source>
         <translation>裝置</translation>
     </message>
@@ -4973,7 +5566,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+126"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+128"/>
         <source>Copy</source>
         <translation>複製</translation>
     </message>
@@ -5026,9 +5619,9 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+176"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
         <source>Sign in to unlock</source>
-        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登入以解除鎖定</translation>
     </message>
     <message>
@@ -5053,12 +5646,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+371"/>
+        <location line="+325"/>
         <source>&amp;Email:</source>
         <translation>電子郵件(&amp;E)：</translation>
     </message>
     <message>
-        <location line="-370"/>
+        <location line="-324"/>
         <source>&amp;Password:</source>
         <translation>密碼(&amp;P)：</translation>
     </message>
@@ -5069,35 +5662,36 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+55"/>
+        <location line="+16"/>
         <source>Sign in</source>
         <translation>登入</translation>
     </message>
     <message>
-        <location line="-53"/>
-        <location line="+55"/>
-        <location line="+303"/>
+        <location line="-14"/>
+        <location line="+16"/>
+        <location line="+296"/>
         <source>Forgot your password?</source>
         <translation>忘記密碼？</translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-310"/>
         <source>I have a reset token</source>
         <translation>我有重設權杖</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+58"/>
+        <location line="+19"/>
         <source>First-time password setup</source>
         <translation>首次設定密碼</translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-195"/>
         <source>Demo accounts (built-in sandbox)</source>
+        <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>示範帳號（內建沙箱）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>administrator</source>
         <translation>管理員</translation>
     </message>
@@ -5127,12 +5721,12 @@
         <translation>驗證碼、重設權杖和設定 ID 都會寄到示範信箱。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Fill in the administrator</source>
         <translation>填入管理員帳號</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+142"/>
         <source>Connection profile</source>
         <translation>連線設定檔</translation>
     </message>
@@ -5143,12 +5737,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+324"/>
+        <location line="+317"/>
         <source>Email address</source>
         <translation>電子郵件地址</translation>
     </message>
     <message>
-        <location line="-323"/>
+        <location line="-316"/>
         <source>Password</source>
         <translation>密碼</translation>
     </message>
@@ -5158,7 +5752,7 @@
         <translation>輸入密碼重設權杖</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-154"/>
         <source>Demo accounts</source>
         <translation>示範帳號</translation>
     </message>
@@ -5168,7 +5762,7 @@
         <translation>填入示範管理員的電子郵件和密碼</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+268"/>
         <source>Send a code to %1, then type it below.</source>
         <translation>請先傳送驗證碼至 %1，再於下方輸入。</translation>
     </message>
@@ -5513,9 +6107,9 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+287"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+423"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
     </message>
     <message>

@@ -377,9 +377,11 @@ class BulkDialog(QDialog):
         self.table.setModel(self.plan_model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setDefaultSectionSize(150)
+        self.table.horizontalHeader().setDefaultSectionSize(115)
+        self.table.horizontalHeader().resizeSection(0, 250)
         self.export_plan = QPushButton(page)
         self.export_plan.setObjectName("bulkExportPlan")
         self.export_plan.clicked.connect(lambda: self._save_csv(plan=True))
@@ -465,7 +467,9 @@ class BulkDialog(QDialog):
         self.result_table.setModel(self.plan_model)
         self.result_table.verticalHeader().setVisible(False)
         self.result_table.horizontalHeader().setStretchLastSection(True)
-        self.result_table.horizontalHeader().setDefaultSectionSize(150)
+        self.result_table.horizontalHeader().setDefaultSectionSize(115)
+        self.result_table.horizontalHeader().resizeSection(0, 250)
+        self.result_table.setWordWrap(False)
         self.pause_button = QPushButton(page)
         self.pause_button.setObjectName("bulkPause")
         self.pause_button.clicked.connect(self._pause_or_resume)
@@ -640,67 +644,104 @@ class BulkDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        t = QCoreApplication.translate
         kind = self.kind.currentData()
-        self.setWindowTitle(fill(t("BulkDialog", "Bulk change: %1"), word(KINDS, kind)))
+        self.setWindowTitle(
+            fill(QCoreApplication.translate("BulkDialog", "Bulk change: %1"), word(KINDS, kind))
+        )
         for i in range(self.kind.count()):
             self.kind.setItemText(i, word(KINDS, self.kind.itemData(i)))
         for i, text in enumerate(
-            (t("BulkDialog", "Suspend"), t("BulkDialog", "Activate"), t("BulkDialog", "Deactivate"))
+            (
+                QCoreApplication.translate("BulkDialog", "Suspend"),
+                QCoreApplication.translate("BulkDialog", "Activate"),
+                QCoreApplication.translate("BulkDialog", "Deactivate"),
+            )
         ):
             self.status_action.setItemText(i, text)
         for i, text in enumerate(
             (
-                t("BulkDialog", "Default language"),
-                t("BulkDialog", "Time zone"),
-                t("BulkDialog", "Country"),
-                t("BulkDialog", "Remark"),
+                QCoreApplication.translate("BulkDialog", "Default language"),
+                QCoreApplication.translate("BulkDialog", "Time zone"),
+                QCoreApplication.translate("BulkDialog", "Country"),
+                QCoreApplication.translate("BulkDialog", "Remark"),
             )
         ):
             self.field.setItemText(i, text)
         texts = {
-            "kind": t("BulkDialog", "&Action:"),
-            "status": t("BulkDialog", "&New status:"),
-            "field": t("BulkDialog", "&Field:"),
-            "value": t("BulkDialog", "&Value:"),
-            "reason": t("BulkDialog", "&Reason:"),
-            "message": t("BulkDialog", "&Message:"),
-            "days": t("BulkDialog", "&Expires after (days):"),
+            "kind": QCoreApplication.translate("BulkDialog", "&Action:"),
+            "status": QCoreApplication.translate("BulkDialog", "&New status:"),
+            "field": QCoreApplication.translate("BulkDialog", "&Field:"),
+            "value": QCoreApplication.translate("BulkDialog", "&Value:"),
+            "reason": QCoreApplication.translate("BulkDialog", "&Reason:"),
+            "message": QCoreApplication.translate("BulkDialog", "&Message:"),
+            "days": QCoreApplication.translate("BulkDialog", "&Expires after (days):"),
         }
         for key, text in texts.items():
             self.labels[key].setText(text)
-        self.value.setPlaceholderText(t("BulkDialog", "e.g. ja, Asia/Tokyo, JP"))
-        self.reason.setPlaceholderText(t("BulkDialog", "Optional; kept with the change"))
-        self.targets_label.setText(t("BulkDialog", "Targets:"))
+        self.value.setPlaceholderText(
+            QCoreApplication.translate("BulkDialog", "e.g. ja, Asia/Tokyo, JP")
+        )
+        self.reason.setPlaceholderText(
+            QCoreApplication.translate("BulkDialog", "Optional; kept with the change")
+        )
+        self.targets_label.setText(QCoreApplication.translate("BulkDialog", "Targets:"))
         self.use_selected.setText(
-            fill(t("BulkDialog", "The %1 selected rows"), len(self.sources.selected))
+            fill(
+                QCoreApplication.translate("BulkDialog", "The %1 selected rows"),
+                len(self.sources.selected),
+            )
         )
         if self.sources.area == "accounts":
             count = self.sources.matching_count
             self.use_matching.setText(
-                fill(t("BulkDialog", "All %1 accounts matching the current filter"), count)
+                fill(
+                    QCoreApplication.translate(
+                        "BulkDialog", "All %1 accounts matching the current filter"
+                    ),
+                    count,
+                )
                 if count is not None
-                else t("BulkDialog", "All accounts matching the current filter")
+                else QCoreApplication.translate(
+                    "BulkDialog", "All accounts matching the current filter"
+                )
             )
         else:
-            self.use_matching.setText(t("BulkDialog", "Every pending invitation"))
-        self.older_label.setText(t("BulkDialog", "created at least this many days ago:"))
-        self.use_list.setText(t("BulkDialog", "A list of emails or ids (paste it or import a CSV)"))
-        self.paste.setPlaceholderText(
-            t("BulkDialog", "One email or id per line, or CSV with an email or id column")
+            self.use_matching.setText(
+                QCoreApplication.translate("BulkDialog", "Every pending invitation")
+            )
+        self.older_label.setText(
+            QCoreApplication.translate("BulkDialog", "created at least this many days ago:")
         )
-        self.paste.setAccessibleName(t("BulkDialog", "Emails or ids"))
-        self.import_button.setText(t("BulkDialog", "&Import a file\u2026"))
+        self.use_list.setText(
+            QCoreApplication.translate(
+                "BulkDialog", "A list of emails or ids (paste it or import a CSV)"
+            )
+        )
+        self.paste.setPlaceholderText(
+            QCoreApplication.translate(
+                "BulkDialog", "One email or id per line, or CSV with an email or id column"
+            )
+        )
+        self.paste.setAccessibleName(QCoreApplication.translate("BulkDialog", "Emails or ids"))
+        self.import_button.setText(QCoreApplication.translate("BulkDialog", "&Import a file\u2026"))
         if self.plan_button.isEnabled():
-            self.plan_button.setText(t("BulkDialog", "&Plan (dry run)"))
-        self.close_button.setText(t("BulkDialog", "Close"))
-        self.export_plan.setText(t("BulkDialog", "&Export the plan\u2026"))
-        self.concurrency_label.setText(t("BulkDialog", "&Requests at once:"))
-        self.back.setText(t("BulkDialog", "&Back"))
+            self.plan_button.setText(QCoreApplication.translate("BulkDialog", "&Plan (dry run)"))
+        self.close_button.setText(QCoreApplication.translate("BulkDialog", "Close"))
+        self.export_plan.setText(QCoreApplication.translate("BulkDialog", "&Export the plan\u2026"))
+        self.concurrency_label.setText(
+            QCoreApplication.translate("BulkDialog", "&Requests at once:")
+        )
+        self.back.setText(QCoreApplication.translate("BulkDialog", "&Back"))
         count = self.to_change()
-        self.run_button.setText(fill(t("BulkDialog", "&Run on %1 targets"), count))
-        self.confirm_label.setText(fill(t("BulkDialog", "PRODUCTION: type %1 to confirm:"), count))
-        self.confirm.setAccessibleName(t("BulkDialog", "Number of targets, to confirm"))
+        self.run_button.setText(
+            fill(QCoreApplication.translate("BulkDialog", "&Run on %1 targets"), count)
+        )
+        self.confirm_label.setText(
+            fill(QCoreApplication.translate("BulkDialog", "PRODUCTION: type %1 to confirm:"), count)
+        )
+        self.confirm.setAccessibleName(
+            QCoreApplication.translate("BulkDialog", "Number of targets, to confirm")
+        )
         if self.job is not None:
             skips = ", ".join(
                 f"{n} \u00d7 {word(REASONS, code)}"
@@ -708,18 +749,20 @@ class BulkDialog(QDialog):
             )
             self.summary.setText(
                 fill(
-                    t("BulkDialog", "Nothing has been sent. %1 targets will change; skipped: %2"),
+                    QCoreApplication.translate(
+                        "BulkDialog", "Nothing has been sent. %1 targets will change; skipped: %2"
+                    ),
                     count,
-                    skips or t("BulkDialog", "none"),
+                    skips or QCoreApplication.translate("BulkDialog", "none"),
                 )
             )
-        self.cancel_button.setText(t("BulkDialog", "&Cancel the job"))
-        self.save_result.setText(t("BulkDialog", "&Save the result\u2026"))
-        self.done_button.setText(t("BulkDialog", "Close"))
+        self.cancel_button.setText(QCoreApplication.translate("BulkDialog", "&Cancel the job"))
+        self.save_result.setText(QCoreApplication.translate("BulkDialog", "&Save the result\u2026"))
+        self.done_button.setText(QCoreApplication.translate("BulkDialog", "Close"))
         if self.last_progress is not None:
             self.show_progress(self.last_progress)
         else:
-            self.pause_button.setText(t("BulkDialog", "Pause"))
+            self.pause_button.setText(QCoreApplication.translate("BulkDialog", "Pause"))
 
     def changeEvent(self, event: Any) -> None:
         from PySide6.QtCore import QEvent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -12,6 +13,7 @@ from ...bulk.menu import BulkButton
 from ...list_view import ListView
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
+from ...screenshots import TourStep
 from .account_detail import AccountDetail
 from .account_filter_bar import AccountFilterBar
 from .accounts_controller import AccountsController
@@ -67,6 +69,7 @@ class AccountsPanel(PanelBase):
         lookup.addWidget(self.lookup_button)
         lookup.addStretch(2)
         self.view.set_multi_select()
+        self._tour_task: asyncio.Task[Any] | None = None
         self.bulk = BulkButton(self, ACCOUNT_KINDS, self.bulk_sources)
         lookup.addWidget(self.bulk)
         layout = QVBoxLayout(self)
@@ -118,6 +121,43 @@ class AccountsPanel(PanelBase):
     def _choices(self, portals: list[tuple[str, str]], statuses: list[tuple[str, str]]) -> None:
         self.filters.set_portals(portals)
         self.filters.set_statuses(statuses)
+
+    # -- tour ----------------------------------------------------------------------------------
+
+    async def tour_steps(self) -> list[TourStep]:
+        """The bulk window's plan and a running job, for ``--tour``."""
+        return [
+            TourStep("accounts-bulk-plan", self._tour_plan),
+            TourStep("accounts-bulk-running", self._tour_running, self._tour_close),
+        ]
+
+    async def _tour_plan(self) -> QWidget:
+        dialog = self.bulk.open_dialog("status")
+        dialog.use_matching.setChecked(True)
+        dialog.reason.setText("Institution left the platform")
+        await dialog.plan()
+        return dialog
+
+    async def _tour_running(self) -> QWidget:
+        dialog = self.bulk.dialog
+        assert dialog is not None
+        dialog.concurrency.setValue(1)
+        self._tour_task = self.spawn(dialog.run())
+        for _ in range(1000):  # the tour's sandbox is small: pause the job part-way to show it
+            runner = dialog.runner
+            if runner is not None and runner.progress().counts["done"] >= 8:
+                runner.pause()
+                break
+            await asyncio.sleep(0)
+        return dialog
+
+    async def _tour_close(self, widget: QWidget) -> None:
+        dialog = self.bulk.dialog
+        if dialog is not None:
+            dialog.cancel()
+            if self._tour_task is not None:
+                await self._tour_task
+            dialog.close()
 
     # -- panel protocol ------------------------------------------------------------------------
 
