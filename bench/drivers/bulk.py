@@ -1,9 +1,10 @@
 """Driver of the bulk benchmark (a subprocess of ``bench.bench_bulk``).
 
 On a qasync loop, as in the program, against a sandbox served over loopback HTTP with no
-write rate limit: the engine (``jobs.Runner``: durable job file, bounded concurrency,
-progress shown in a QProgressBar at most 10 times a second) changes the status of T accounts,
-and a bare ``httpx.AsyncClient`` loop sends the same requests with the same concurrency.
+write rate limit: the engine (``jobs.Runner``: durable job file, bounded concurrency), run by
+the program's own bulk window (``ui.bulk.dialog.BulkDialog.run``: progress bar, counts, result
+table), changes the status of T accounts, and a bare ``httpx.AsyncClient`` loop sends the same
+requests with the same concurrency.
 Rounds alternate SUSPEND and ACTIVATE over the same accounts, and which side goes first, so
 both send the same work. A 1 ms precise timer measures the loop's lag while the engine runs.
 """
@@ -27,7 +28,7 @@ from portal_admin.jobs.targets import all_accounts
 
 from ..common import RequestRecorder, portal_client, sign_in
 from .browse import LagMeter, percentile
-from .ui_session import qt_loop
+from .ui_session import panel_context, qt_loop
 
 STATUS_PATH = "/web/v1/system/accounts/admin/status"
 
@@ -51,36 +52,30 @@ async def bare(
 
 
 async def engine(
-    client: Any, targets: list[Target], action: str, concurrency: int, folder: Path
+    panel: Any, targets: list[Target], action: str, concurrency: int, folder: Path
 ) -> tuple[float, float, list[float]]:
-    """Plan seconds, run seconds and the loop's lags for the engine doing ``action``."""
-    from PySide6.QtWidgets import QProgressBar
+    """Plan seconds, run seconds and the loop's lags for the program's bulk window running
+    ``action`` (its progress bar, counts and result table updated as it goes)."""
+    from portal_admin.ui.bulk.dialog import BulkDialog, Sources
 
-    bar = QProgressBar()
-    bar.setRange(0, len(targets))
-    shown = [0.0]
-
-    def on_progress(progress: jobs.Progress) -> None:
-        now = time.perf_counter()
-        if now - shown[0] >= 0.1:
-            shown[0] = now
-            bar.setValue(progress.finished)
-
+    client = panel.client
     me = await client.auth.profile()
     context = jobs.JobContext("bench", str(client.base_url), "", me.biz_id, "test")
     start = time.perf_counter()
-    job = await jobs.create_job(client, jobs.ChangeStatus(action), targets, context, folder=folder)
+    job = await jobs.create_job(
+        client, jobs.ChangeStatus(action), targets, context, folder=folder, concurrency=concurrency
+    )
     planned = time.perf_counter() - start
+    dialog = BulkDialog(panel, Sources("accounts"), "status")
+    dialog.show()
     meter = LagMeter()
     meter.start()
     start = time.perf_counter()
-    progress = await jobs.Runner(
-        client, job, concurrency=concurrency, on_progress=on_progress
-    ).run()
+    progress = await dialog.run(job)
     ran = time.perf_counter() - start
     lags = meter.stop()
-    job.close()
-    assert progress.counts["done"] == len(targets), progress.counts
+    dialog.close()
+    assert progress is not None and progress.counts["done"] == len(targets), progress
     return planned, ran, lags
 
 
@@ -108,6 +103,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if k.lower() not in ("content-length", "x-request-id", "host")
         }
         ids = [t.id for t in targets]
+        from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
+
+        panel = AccountsPanel(panel_context(client))
         engine_s: list[float] = []
         plan_s: list[float] = []
         bare_s: list[float] = []
@@ -119,7 +117,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     action = "SUSPEND" if status == "ACTIVE" else "ACTIVATE"
                     if side == "engine":
                         p, r, lag = await engine(
-                            client,
+                            panel,
                             with_status(targets, status),
                             action,
                             args.concurrency,
