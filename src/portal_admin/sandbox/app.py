@@ -91,7 +91,7 @@ def create_state(config: SandboxConfig, clock: Clock | None = None) -> SandboxSt
         if schema:
             db.executescript(schema)
     state.jwt_secret = load_secret(state)
-    state.channel = SecureChannelServer(state)
+    state.channel = SecureChannelServer(db, config, clock)
     if not _is_seeded(db):
         seed_database(state, areas)
     return state

@@ -21,8 +21,10 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 from portal_admin.protocol import secure_channel as sc
 from portal_admin.protocol.errors import Code
 
+from .clock import Clock
+from .config import SandboxConfig
+from .db import Database
 from .errors import ApiError
-from .state import SandboxState
 
 KEY_BITS = 3072
 #: Sessions kept in memory at most (the least recently used go first).
@@ -77,8 +79,10 @@ class ChannelSession:
 class SecureChannelServer:
     """Key management and the session table."""
 
-    def __init__(self, state: SandboxState) -> None:
-        self._state = state
+    def __init__(self, db: Database, config: SandboxConfig, clock: Clock) -> None:
+        self._db = db
+        self._config = config
+        self._clock = clock
         self._lock = threading.RLock()
         self._sessions: OrderedDict[str, ChannelSession] = OrderedDict()
         self._key = self._load_key()
@@ -87,7 +91,7 @@ class SecureChannelServer:
     # -- keys -------------------------------------------------------------------------------
 
     def _load_key(self) -> RSAPrivateKey:
-        db = self._state.db
+        db = self._db
         pem = db.scalar("SELECT value FROM meta WHERE key = 'sc_private_key'")
         if pem is not None:
             key = serialization.load_pem_private_key(str(pem).encode("ascii"), password=None)
@@ -103,7 +107,7 @@ class SecureChannelServer:
         """Replace the RSA key (existing sessions keep working); returns the new keyId."""
         key = _generate_key()
         with self._lock:
-            self._state.db.execute(
+            self._db.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('sc_private_key', ?)",
                 (_pem(key),),
             )
@@ -114,7 +118,7 @@ class SecureChannelServer:
     @property
     def algorithm(self) -> str:
         """The advertised key-wrapping algorithm."""
-        return self._state.config.sc_algorithm
+        return self._config.sc_algorithm
 
     def public_key_data(self) -> dict[str, Any]:
         """The ``data`` of the public-key operation."""
@@ -129,7 +133,7 @@ class SecureChannelServer:
     @property
     def idle_seconds(self) -> int:
         """Idle lifetime of a session."""
-        return self._state.config.sc_idle_seconds
+        return self._config.sc_idle_seconds
 
     def create(self, frame: sc.Frame) -> tuple[ChannelSession, Any]:
         """Open a session from a type-1 frame; returns it and the decrypted plaintext."""
@@ -146,7 +150,7 @@ class SecureChannelServer:
             plaintext = sc.load_json(sc.open_payload(request_key, frame.payload))
         except (sc.SecureChannelError, RecursionError) as exc:
             raise ApiError(Code.SC_DECRYPTION_FAILED) from exc
-        now = self._state.clock.now()
+        now = self._clock.now()
         session = ChannelSession(
             "scs_" + secrets.token_urlsafe(24), request_key, response_key, now, now
         )
@@ -159,7 +163,7 @@ class SecureChannelServer:
 
     def get(self, session_id: str) -> ChannelSession:
         """A live session; 401 SECURE_CHANNEL.SESSION_INVALID otherwise."""
-        now = self._state.clock.now()
+        now = self._clock.now()
         with self._lock:
             session = self._sessions.get(session_id)
             if session is None:
@@ -182,14 +186,14 @@ class SecureChannelServer:
             if iv in session.seen_ivs:
                 raise ApiError(Code.SC_REPLAY_DETECTED)
             session.seen_ivs.add(iv)
-            session.last_used = self._state.clock.now()
+            session.last_used = self._clock.now()
             self._sessions.move_to_end(session.session_id)
         return plaintext
 
     def touch(self, session: ChannelSession) -> None:
         """Record a use of the session (its idle lifetime starts again)."""
         with self._lock:
-            session.last_used = self._state.clock.now()
+            session.last_used = self._clock.now()
             if session.session_id in self._sessions:
                 self._sessions.move_to_end(session.session_id)
 
@@ -210,7 +214,7 @@ class SecureChannelServer:
                 if s.account_biz_id == account_biz_id and s is not session
             ]
             others.sort(key=lambda s: s.created_at)
-            excess = len(others) + 1 - self._state.config.sc_sessions_per_account
+            excess = len(others) + 1 - self._config.sc_sessions_per_account
             for old in others[: max(excess, 0)]:
                 self._sessions.pop(old.session_id, None)
 

@@ -1,4 +1,4 @@
-"""RFC 6238 TOTP (SHA-1, 6 digits, 30-second steps) on the sandbox clock."""
+"""RFC 6238 TOTP (SHA-1, 6 digits, 30-second steps) on the sandbox clock, by ``cryptography``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import base64
 import hmac
 import random
 import secrets
-import struct
+
+from cryptography.hazmat.primitives.hashes import SHA1
+from cryptography.hazmat.primitives.twofactor.totp import TOTP
 
 STEP = 30
 DIGITS = 6
@@ -24,13 +26,15 @@ def step_of(now: float) -> int:
     return int(now // STEP)
 
 
-def code_at(secret: str, step: int) -> str:
-    """The code of one time step."""
+def _totp(secret: str) -> TOTP:
     key = base64.b32decode(secret + "=" * (-len(secret) % 8), casefold=True)
-    mac = hmac.new(key, struct.pack(">Q", step), "sha1").digest()
-    offset = mac[-1] & 0x0F
-    value = struct.unpack(">I", mac[offset : offset + 4])[0] & 0x7FFFFFFF
-    return str(value % 10**DIGITS).zfill(DIGITS)
+    # SHA-1 is what RFC 6238 and every authenticator app use for these codes.
+    return TOTP(key, DIGITS, SHA1(), STEP, enforce_key_length=False)  # noqa: S303
+
+
+def code_at(secret: str, step: int) -> str:
+    """The code of one time step (cryptography's RFC 6238 TOTP)."""
+    return _totp(secret).generate(step * STEP).decode("ascii")
 
 
 def matching_step(secret: str, code: str, now: float) -> int | None:

@@ -197,7 +197,7 @@ class Application:
         profile = self.choose_profile()
         if self.options.kiosk:
             from .kiosk.guard import CloseRefusal, KioskGuard
-            from .kiosk.policy import kiosk_settings
+            from .kiosk.startup import kiosk_settings
 
             profile = profile.replace(kiosk=True)
             self.kiosk = kiosk_settings(self.options, profile.idle_lock_minutes)
@@ -434,7 +434,8 @@ def run(options: StartOptions, argv: Sequence[str]) -> int:
 
 def _run(options: StartOptions, argv: Sequence[str], early_log: EarlyLog) -> int:
     log.info("portal-admin %s starting", __version__)
-    from .kiosk.policy import PolicyError, apply_policy, load_policy
+    from .kiosk.policy import PolicyError, load_policy
+    from .kiosk.startup import apply_policy
 
     try:
         options = apply_policy(options, load_policy())

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from portal_admin import __version__
 
+from .languages import LANGUAGES
+
 if TYPE_CHECKING:
     from .kiosk.policy import KioskPolicy
-
-LANGUAGES = ("en", "zh", "zh-Hant", "ja", "vi")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +66,3 @@ def parse_args(argv: list[str] | None = None) -> StartOptions:
         tour=ns.tour,
         self_check=ns.self_check,
     )
-
-
-def start_options(argv: list[str] | None = None) -> StartOptions:
-    """The options the program starts with: the command line, then the machine's kiosk policy
-    on top (a contradicting option is dropped with a logged notice).
-
-    Raises ``kiosk.policy.PolicyError`` when a policy file exists but cannot be used.
-    """
-    from .kiosk.policy import apply_policy, load_policy
-
-    return apply_policy(parse_args(argv), load_policy())

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QWidget
@@ -24,8 +24,18 @@ from .panels import panel_ready, panel_tour_steps, wait_idle
 from .screenshots import TourStep, save_screenshot, settle
 
 if TYPE_CHECKING:
-    from .app import Application
+    from .operations import OperationRunner
     from .workspace import Workspace
+
+
+class Application(Protocol):
+    """What the tour uses of the running program (``ui.app.Application``)."""
+
+    kiosk: Any
+    runner: OperationRunner
+    service: Any
+    sign_in_window: Any
+    workspace: Workspace | None
 
 log = logging.getLogger(__name__)
 

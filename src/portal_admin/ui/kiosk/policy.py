@@ -8,7 +8,6 @@ policy, is explained in ``docs/kiosk.md``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
@@ -20,7 +19,7 @@ from typing import Any
 
 from portal_admin.files.paths import APP_NAME
 
-from ..options import LANGUAGES, StartOptions
+from ..languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +48,7 @@ class KioskPolicy:
     #: Minutes without input before the session is signed out; 0 never.
     idle_sign_out_minutes: int = DEFAULT_IDLE_SIGN_OUT_MINUTES
     csv_export: bool = True
-    #: The UI languages offered (codes of ``options.LANGUAGES``); empty: all.
+    #: The UI languages offered (codes of ``languages.LANGUAGES``); empty: all.
     languages: tuple[str, ...] = ()
 
     @property
@@ -140,42 +139,6 @@ def load_policy(paths: list[Path] | None = None) -> KioskPolicy | None:
     return None
 
 
-def apply_policy(options: StartOptions, policy: KioskPolicy | None) -> StartOptions:
-    """``options`` with everything the policy decides put back; each override is logged."""
-    if policy is None:
-        return options
-    changes: dict[str, Any] = {"kiosk": True, "policy": policy}
-    if not options.kiosk:
-        log.warning("kiosk policy %s: kiosk mode is forced", policy.source)
-    pinned = (
-        policy.profile_inline.get("name") if policy.profile_inline is not None else None
-    ) or policy.profile_name
-    if options.profile is not None and options.profile.casefold() != str(pinned).casefold():
-        log.warning(
-            "kiosk policy %s: --profile %r ignored; the profile %r is pinned",
-            policy.source,
-            options.profile,
-            pinned,
-        )
-    changes["profile"] = None
-    if not policy.pins_sandbox:
-        if options.sandbox:
-            log.warning("kiosk policy %s: --sandbox ignored (a profile is pinned)", policy.source)
-        if options.tour is not None:
-            log.warning("kiosk policy %s: --tour ignored (a profile is pinned)", policy.source)
-        changes["sandbox"] = False
-        changes["tour"] = None
-    if options.lang is not None and not policy.allows_language(options.lang):
-        log.warning(
-            "kiosk policy %s: --lang %s ignored; allowed: %s",
-            policy.source,
-            options.lang,
-            ", ".join(policy.languages),
-        )
-        changes["lang"] = None
-    return dataclasses.replace(options, **changes)
-
-
 @dataclass(frozen=True, slots=True)
 class KioskSettings:
     """How a kiosk session behaves: from the policy, else the defaults of ``--kiosk``."""
@@ -190,18 +153,3 @@ class KioskSettings:
     def allows_language(self, code: str) -> bool:
         """True when ``code`` may be chosen."""
         return not self.languages or code in self.languages
-
-
-def kiosk_settings(options: StartOptions, profile_idle_minutes: int = 0) -> KioskSettings | None:
-    """The kiosk settings ``options`` stand for (None outside kiosk mode).
-
-    Without a policy the idle sign-out time is the profile's idle time, else the default.
-    """
-    if not options.kiosk:
-        return None
-    policy = options.policy
-    if policy is not None:
-        return KioskSettings(
-            policy.idle_sign_out_minutes, policy.csv_export, policy.languages, policy
-        )
-    return KioskSettings(profile_idle_minutes or DEFAULT_IDLE_SIGN_OUT_MINUTES)
