@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 log = logging.getLogger("portal_admin.client.events")
 
@@ -30,6 +30,27 @@ class RequestFinished:
     status: int | None
     code: str | None
     duration: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeFinished:
+    """A mutating operation ended: what it changed (no secret: ``client.changes``) and how.
+
+    ``outcome`` is ``ok``, ``failed`` (the server refused it) or ``unknown`` (no usable answer:
+    it may or may not have happened).
+    """
+
+    operation_id: str
+    targets: tuple[str, ...]
+    fields: dict[str, Any]
+    before: dict[str, Any]
+    after: dict[str, Any]
+    outcome: str
+    code: str | None
+    request_id: str | None
+    http_status: int | None
+    server_time_ms: int | None
+    account: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +87,7 @@ class KeyringUnavailable:
 Event: TypeAlias = (
     RequestStarted
     | RequestFinished
+    | ChangeFinished
     | SignedInChanged
     | SecureChannelChanged
     | TokenRefreshed

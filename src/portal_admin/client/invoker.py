@@ -12,17 +12,20 @@ import stamina
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS, Auth, Channel, Operation
 
+from . import changes
 from .channel import SecureChannel
 from .errors import (
     APIConnectionError,
+    APIStatusError,
     APITimeoutError,
     AuthenticationError,
     MalformedResponseError,
     ServerError,
 )
+from .events import ChangeFinished
 from .options import RetryPolicy
 from .tokens import TokenManager
-from .transport import Transport
+from .transport import LAST_ANSWER, LAST_SENT, Transport
 
 log = logging.getLogger("portal_admin.client.invoker")
 
@@ -95,6 +98,25 @@ class Invoker:
         """
         op = OPERATIONS[operation_id]
         self.transport.guard(op)  # before anything, not even a token refresh, is sent
+        if not op.mutating:
+            return await self._bounded(op, json, params, path_params, headers)
+        LAST_SENT.set(None)
+        try:
+            data = await self._bounded(op, json, params, path_params, headers)
+        except BaseException as exc:
+            self._change_finished(op, json, path_params, params, exc)
+            raise
+        self._change_finished(op, json, path_params, params, None, data)
+        return data
+
+    async def _bounded(
+        self,
+        op: Operation,
+        json: Any,
+        params: Any,
+        path_params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+    ) -> Any:
         try:
             async with asyncio.timeout(self.transport.options.timeout):
                 return await self._attempts(op, json, params, path_params, headers)
@@ -105,6 +127,46 @@ class Invoker:
                 request_id=self.transport.last_request_id,
                 operation_id=op.id,
             ) from None
+
+    def _change_finished(
+        self,
+        op: Operation,
+        body: Any,
+        path_params: Mapping[str, str] | None,
+        params: Any,
+        exc: BaseException | None,
+        data: Any = None,
+    ) -> None:
+        """Publish what a mutating call changed, once it was sent (nothing secret in it)."""
+        sent = LAST_SENT.get()
+        if sent is None or sent[0] != op.id:
+            return  # refused before anything left (read-only, a failed refresh): no change
+        answer = LAST_ANSWER.get()
+        answered = answer is not None and answer[0] == sent[1]
+        if exc is None:
+            outcome = "ok"
+        elif isinstance(exc, APIStatusError) and exc.http_status is not None and answered:
+            outcome = "unknown" if exc.http_status >= 500 else "failed"
+        else:
+            outcome = "unknown"
+        targets, fields = changes.summarize(body, path_params, params)
+        targets += changes.created(data, targets)
+        before, after = changes.described()
+        self.transport.events.publish(
+            ChangeFinished(
+                operation_id=op.id,
+                targets=targets,
+                fields=fields,
+                before=dict(before),
+                after=dict(after),
+                outcome=outcome,
+                code=getattr(exc, "code", None) if exc is not None else None,
+                request_id=sent[1],
+                http_status=answer[1] if answer is not None and answered else None,
+                server_time_ms=answer[2] if answer is not None and answered else None,
+                account=self.tokens.email,
+            )
+        )
 
     async def _attempts(
         self,

@@ -125,6 +125,7 @@ class Transport:
             all_headers.update(headers)
         path = operation.url_path(**(path_params or {}))
         self.events.publish(RequestStarted(operation.id, request_id, operation.method, path))
+        LAST_SENT.set((operation.id, request_id))
         started = time.perf_counter()
         status: int | None = None
         code: str | None = None
@@ -155,8 +156,9 @@ class Transport:
                     operation_id=operation.id,
                 ) from None
             status = response.status_code
-            LAST_ANSWER.set((request_id, status))
+            LAST_ANSWER.set((request_id, status, None))
             envelope = (decode or plain_decoder(operation))(response, request_id)
+            LAST_ANSWER.set((request_id, status, envelope.timestamp))
             code = envelope.code
             return envelope, status, request_id
         except asyncio.CancelledError:
@@ -218,9 +220,14 @@ class Transport:
         return check(envelope, status, request_id, operation)
 
 
-#: The request id and HTTP status of the latest answer received in this task, so that errors
-#: raised later while reading its data can name them (awaits in one task share a context).
-LAST_ANSWER: ContextVar[tuple[str, int] | None] = ContextVar("last_answer", default=None)
+#: The request id, HTTP status and envelope time (ms, when the answer had one) of the latest
+#: answer received in this task, so that errors raised later while reading its data can name
+#: them (awaits in one task share a context).
+LAST_ANSWER: ContextVar[tuple[str, int, int | None] | None] = ContextVar(
+    "last_answer", default=None
+)
+#: The operation id and request id of the latest request this task started.
+LAST_SENT: ContextVar[tuple[str, str] | None] = ContextVar("last_sent", default=None)
 
 #: The code a RequestFinished event carries for a request abandoned before its answer.
 CANCELLED = "CLIENT.CANCELLED"

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from portal_admin.client import PortalClient
+from portal_admin.client.changes import describe_change
 from portal_admin.client.errors import (
     APIConnectionError,
     APIStatusError,
@@ -316,7 +317,10 @@ class Runner:
     async def _send(self, item: Item) -> None:
         target = Target(item.target_id, item.label, item.record)
         try:
-            after = await self.action.apply(self.client, target)
+            with describe_change(
+                before={"value": item.current}, after={"value": item.new, "job": self.job.id}
+            ):
+                after = await self.action.apply(self.client, target)
         except RateLimitedError as exc:  # refused, so not applied: wait, then send again
             self._back_off()
             await self._set(item, ItemState.PLANNED, error_code=exc.code, request_id=exc.request_id)

@@ -74,6 +74,7 @@ class ClientService(QObject):
         self._client_clock = client_clock
         self._client: PortalClient | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._stop_journal: Callable[[], None] | None = None
         self._in_flight: set[str] = set()
         self.signed_in = False
         self.email: str | None = None
@@ -137,9 +138,10 @@ class ClientService(QObject):
     async def close(self) -> None:
         """Close the client (Secure Channel session, then HTTP); a new one is built on use."""
         client, self._client = self._client, None
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for stop in (self._unsubscribe, self._stop_journal):
+            if stop is not None:
+                stop()
+        self._unsubscribe = self._stop_journal = None
         if self._in_flight:
             self._in_flight.clear()
             self.busyChanged.emit(False)
@@ -163,6 +165,9 @@ class ClientService(QObject):
             kwargs["clock"] = self._client_clock
         client = PortalClient(base_url, client_options(profile, self._language), **kwargs)
         self._unsubscribe = client.events.subscribe(self._on_event)
+        from portal_admin.evidence.recorder import attach  # with the client: not at start-up
+
+        self._stop_journal = attach(client, profile=profile.name, server=base_url)
         log.info("API client built for profile %r", profile.name)
         return client
 
