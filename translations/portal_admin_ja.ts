@@ -1140,6 +1140,11 @@
         <translation>メールアドレスでも ID でもありません</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>The expiry is not 1 to 365 whole days</source>
+        <translation>有効期限が 1～365 の整数の日数ではありません</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>The file is not UTF-8 text.</source>
         <translation>ファイルが UTF-8 のテキストではありません。</translation>

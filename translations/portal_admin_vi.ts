@@ -1151,6 +1151,11 @@
         <translation>Không phải email cũng không phải ID</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>The expiry is not 1 to 365 whole days</source>
+        <translation>Thời hạn không phải số ngày nguyên từ 1 đến 365</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>The file is not UTF-8 text.</source>
         <translation>Tệp không phải văn bản UTF-8.</translation>

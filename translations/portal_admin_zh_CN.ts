@@ -1140,6 +1140,11 @@
         <translation>既不是电子邮件也不是 ID</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>The expiry is not 1 to 365 whole days</source>
+        <translation>有效期不是 1 到 365 的整天数</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>The file is not UTF-8 text.</source>
         <translation>该文件不是 UTF-8 文本。</translation>

@@ -1140,6 +1140,11 @@
         <translation>既不是電子郵件也不是 ID</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>The expiry is not 1 to 365 whole days</source>
+        <translation>有效期不是 1 到 365 的整天數</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>The file is not UTF-8 text.</source>
         <translation>此檔案不是 UTF-8 文字。</translation>

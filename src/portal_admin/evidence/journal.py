@@ -152,8 +152,9 @@ def verify(path: Path | None = None) -> Verification:
         if segment:  # it chains from the last good record before the break it names
             result.segments += 1
             result.breaks.append(Problem(number, seq, str(record.get("reason"))))
-            good = dict(recent).get(record.get("after_seq"), GENESIS)
-            expected_prev, expected_seq = good, record.get("after_seq", -1) + 1
+            after = record.get("after_seq")
+            after_seq = after if isinstance(after, int) else -1
+            expected_prev, expected_seq = dict(recent).get(after_seq, GENESIS), after_seq + 1
         else:
             expected_prev, expected_seq = prev, last_seq + 1
         if chain_hash(stated_prev, record) != stated:

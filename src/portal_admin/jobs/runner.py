@@ -140,7 +140,10 @@ class Runner:
         self._cancelled = False
         self._delay = 0.0
         self._not_before = 0.0
-        self._queue: collections.deque[Item] = collections.deque()
+        #: Lines to send, by seq (small: the lines are read sixteen at a time when claimed).
+        self._queue: collections.deque[int] = collections.deque()
+        #: Lines sent back to the queue (429, 5xx): their copy in memory is the current one.
+        self._held: dict[int, Item] = {}
         self._published = float("-inf")
         self._claimed: collections.deque[Item] = collections.deque()
         self._claiming = asyncio.Lock()
@@ -213,7 +216,8 @@ class Runner:
                 await self._reconcile()
                 await self._flush()
                 if not self.paused:
-                    self._queue = collections.deque(self.job.items([ItemState.PLANNED]))
+                    self._queue = collections.deque(self.job.seqs([ItemState.PLANNED]))
+                    self._held.clear()
                     if not self._queue:
                         break
                     await self._work()
@@ -294,7 +298,11 @@ class Runner:
             return self._claimed.popleft()
         async with self._claiming:
             if not self._claimed and self._queue:
-                batch = [self._queue.popleft() for _ in range(min(CLAIM, len(self._queue)))]
+                seqs = [self._queue.popleft() for _ in range(min(CLAIM, len(self._queue)))]
+                fresh = {
+                    i.seq: i for i in self.job.items_at([s for s in seqs if s not in self._held])
+                }
+                batch = [self._held.pop(s) if s in self._held else fresh[s] for s in seqs]
                 written = self.job.set_items([i.seq for i in batch], ItemState.SENDING)
                 for item in batch:
                     self._count(item, ItemState.SENDING)
@@ -324,7 +332,7 @@ class Runner:
         except RateLimitedError as exc:  # refused, so not applied: wait, then send again
             self._back_off()
             await self._set(item, ItemState.PLANNED, error_code=exc.code, request_id=exc.request_id)
-            self._queue.append(item)  # however often: the server asks to wait, not to give up
+            self._requeue(item)  # however often: the server asks to wait, not to give up
         except (ServerError, MalformedResponseError) as exc:  # it may or may not have happened
             self._back_off()
             log.info("%s: %s on %s, reading it back", self.job.id, exc.code, item.seq)
@@ -350,7 +358,7 @@ class Runner:
             await self._set(item, ItemState.FAILED, error_code=exc.code, request_id=exc.request_id)
             return
         await self._set(item, ItemState.PLANNED, error_code=exc.code, request_id=exc.request_id)
-        self._queue.append(item)
+        self._requeue(item)
 
     async def _resolve(self, item: Item, exc: PortalError | None) -> None:
         """Decide a ``sending`` item's outcome by reading its target back."""
@@ -420,6 +428,10 @@ class Runner:
         self._unsettled.add(written)
         written.add_done_callback(self._settled)
         self._count(item, state)
+
+    def _requeue(self, item: Item) -> None:
+        self._held[item.seq] = item
+        self._queue.append(item.seq)
 
     def _count(self, item: Item, state: ItemState) -> None:
         """Move ``item`` to ``state`` in the tally (its copy follows the file)."""

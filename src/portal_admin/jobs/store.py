@@ -175,9 +175,8 @@ class JobFile:
         """
         folder = folder or jobs_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        job_id = (
-            meta.get("id") or datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + (uuid.uuid4().hex[:6])
-        )
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S%f")[:-3]  # to the millisecond
+        job_id = meta.get("id") or f"{stamp}-{uuid.uuid4().hex[:6]}"
         final = folder / f"{job_id}{SUFFIX}"
         tmp = folder / f".{job_id}{SUFFIX}.tmp"
         tmp.unlink(missing_ok=True)
@@ -243,7 +242,7 @@ class JobFile:
     @property
     def id(self) -> str:
         """The job's id (also its file name's stem)."""
-        return str(self.meta()["id"])
+        return self.path.name.removesuffix(SUFFIX)
 
     def close(self) -> None:
         """Commit what is pending, release the lock, close the file."""
@@ -312,6 +311,22 @@ class JobFile:
             )
         for row in cursor:
             yield _item(row)
+
+    def seqs(self, states: Iterable[ItemState]) -> list[int]:
+        """The seqs of the lines in ``states``, in order."""
+        wanted = [str(s) for s in states]
+        marks = ",".join("?" * len(wanted))
+        sql = f"SELECT seq FROM items WHERE state IN ({marks}) ORDER BY seq"  # noqa: S608
+        return [row[0] for row in self._conn.execute(sql, wanted)]
+
+    def items_at(self, seqs: Iterable[int]) -> list[Item]:
+        """The lines with these seqs, in order."""
+        wanted = list(seqs)
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        sql = f"SELECT * FROM items WHERE seq IN ({marks}) ORDER BY seq"  # noqa: S608
+        return [_item(row) for row in self._conn.execute(sql, wanted)]
 
     def counts(self) -> dict[str, int]:
         """How many lines are in each item state."""

@@ -25,6 +25,8 @@ from .actions import Target, account_target, email_target, invitation_target
 
 #: The most lines an imported list may have (the sandbox holds 100,000 accounts).
 MAX_LINES = 200_000
+#: The longest invitation expiry an imported line may ask for (days).
+MAX_DAYS = 365
 #: The largest file read (bytes); a larger one is refused before it is decoded.
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -55,6 +57,7 @@ class ImportCode:
     BAD_CSV = "BAD_CSV"
     EMPTY = "EMPTY"
     INVALID = "INVALID"  # a line that is neither an email nor an id
+    BAD_EXPIRY = "BAD_EXPIRY"  # an expirationDays that is not 1 to 365 whole days
     DUPLICATE = "DUPLICATE"
     NOT_FOUND = "NOT_FOUND"
 
@@ -158,6 +161,10 @@ def _add(
     is_email = "@" in value
     if not value or (is_email and not _EMAIL.match(value)) or any(c.isspace() for c in value):
         result.problems.append(Problem(line, value, ImportCode.INVALID))
+        return
+    days = extra.get("expirationDays")
+    if days is not None and not (str(days).isdigit() and 1 <= int(days) <= MAX_DAYS):
+        result.problems.append(Problem(line, value, ImportCode.BAD_EXPIRY))
         return
     key = value.lower() if is_email else value
     if key in seen:

@@ -17,6 +17,7 @@ REASONS = {
     "FINAL": QT_TRANSLATE_NOOP("BulkWords", "Already accepted, declined, expired or cancelled"),
     "PENDING_EXISTS": QT_TRANSLATE_NOOP("BulkWords", "A pending invitation exists"),
     "INVALID": QT_TRANSLATE_NOOP("BulkWords", "Neither an email nor an id"),
+    "BAD_EXPIRY": QT_TRANSLATE_NOOP("BulkWords", "The expiry is not 1 to 365 whole days"),
 }
 
 IMPORT_ERRORS = {

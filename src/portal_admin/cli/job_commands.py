@@ -1,0 +1,183 @@
+"""``jobs list | show | resume``: the bulk jobs kept in the user data folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from portal_admin import jobs
+from portal_admin.connection import builtin
+from portal_admin.connection.profiles import Profile, ProfileStore, sandbox_profile
+from portal_admin.jobs.plan import outcome
+
+from .confirm import confirm_count
+from .errors import EXIT_OK, UsageError
+from .output import say, writable, write_csv
+from .running import result_path, run_job
+from .session import connect, named, same_server
+from .words import pause
+
+LIST_HEADER = ("id", "action", "state", "done", "failed", "skipped", "unknown", "left")
+LIST_HEADER_END = ("created", "server")
+SHOW_HEADER = (
+    "target id",
+    "target",
+    "current",
+    "new",
+    "state",
+    "skipped because or error code",
+    "request id",
+    "time",
+    "note",
+)
+
+
+def find_job(job_id: str) -> Path:
+    """The job file whose id is ``job_id`` (or starts with it, when only one does)."""
+    found = [path for path in jobs.list_jobs() if path.name.startswith(job_id)]
+    exact = [path for path in found if path.name == f"{job_id}{jobs.store.SUFFIX}"]
+    if exact or len(found) == 1:
+        return (exact or found)[0]
+    if not found:
+        raise UsageError(f"no job {job_id!r} (see 'portal-admin-cli jobs list')")
+    raise UsageError(f"{len(found)} jobs start with {job_id!r}: give more of the id")
+
+
+@contextmanager
+def opened(job_id: str) -> Iterator[jobs.JobFile]:
+    """The job file, closed after."""
+    try:
+        job = jobs.JobFile.open(find_job(job_id))
+    except jobs.JobFileError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        yield job
+    finally:
+        job.close()
+
+
+def state_of(job: jobs.JobFile, meta: dict[str, Any]) -> str:
+    """The job's state; ``interrupted`` for one left running by a program that died."""
+    state = str(meta["state"])
+    if state == jobs.JobState.RUNNING and not job.is_locked_elsewhere():
+        return "interrupted"
+    return state
+
+
+def list_jobs(args: Any) -> int:
+    """``jobs list``: id, action, state, counts, created and server of every job."""
+    del args
+    rows: list[tuple[str, ...]] = [(*LIST_HEADER, *LIST_HEADER_END)]
+    for path in jobs.list_jobs():
+        try:
+            job = jobs.JobFile.open(path)
+        except jobs.JobFileError:
+            continue
+        try:
+            meta, counts = job.meta(), job.counts()
+            left = counts["planned"] + counts["sending"]
+            numbers = (counts[k] for k in ("done", "failed", "skipped", "unknown"))
+            rows.append(
+                (
+                    job.id,
+                    str(meta["kind"]),
+                    state_of(job, meta),
+                    *(f"{n:,}" for n in numbers),
+                    f"{left:,}",
+                    str(meta["created_at"])[:19].replace("T", " "),
+                    str(meta.get("server", "")),
+                )
+            )
+        finally:
+            job.close()
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    return EXIT_OK
+
+
+def show_job(args: Any) -> int:
+    """``jobs show ID``: what the job is (standard error) and its lines as CSV."""
+    with opened(args.job) as job:
+        meta = job.meta()
+        action = jobs.action_from(meta["kind"], meta.get("params") or {})
+        say(f"job {job.id}: {action.describe()} on {meta.get('source') or 'a list'}")
+        say(
+            f"{state_of(job, meta)}"
+            + (f" ({pause(meta.get('pause_reason'))})" if meta.get("pause_reason") else "")
+            + f"; {meta.get('server', '')} as {meta.get('account', '')}"
+            + f"; created {meta.get('created_at', '')}"
+        )
+        rows = (
+            (
+                i.target_id,
+                i.label,
+                i.current,
+                i.new,
+                outcome(i),
+                i.skip or i.error_code or "",
+                i.request_id or "",
+                i.finished_at or "",
+                i.note or "",
+            )
+            for i in job.items()
+        )
+        write_csv(
+            [SHOW_HEADER, *rows], str(writable(args.out)) if args.out else None, args.delimiter
+        )
+    return EXIT_OK
+
+
+def _profile_of(meta: dict[str, Any], args: Any) -> Profile | None:
+    """The job's own connection when the options name none (None: the options say)."""
+    if named(args):
+        return None
+    if same_server(str(meta.get("server", "")), builtin.SANDBOX_BASE_URL):
+        return sandbox_profile()
+    profile = ProfileStore().find(str(meta.get("profile", "")))
+    if profile is None:
+        raise UsageError(
+            f"the job ran on {meta.get('server')} with no profile of that name here:"
+            " name it with --profile NAME or --server URL"
+        )
+    return profile
+
+
+async def resume_job(args: Any) -> int:
+    """``jobs resume ID``: go on with a paused or interrupted job, on its own server."""
+    with opened(args.job) as job:
+        meta = job.meta()
+        if job.is_locked_elsewhere():
+            raise UsageError(
+                f"job {job.id} is being run by another program: wait for it to end or pause it"
+            )
+        if meta["state"] in (jobs.JobState.FINISHED, jobs.JobState.CANCELLED):
+            raise UsageError(f"job {job.id} is {meta['state']}: nothing to resume")
+        if args.concurrency is not None and args.concurrency < 1:
+            raise UsageError("--concurrency must be at least 1")
+        out = str(writable(args.out)) if args.out else str(result_path(job, None))
+        profile = _profile_of(meta, args)
+        args.user = args.user or meta.get("account") or None
+        async with connect(args, profile) as conn:
+            if not same_server(conn.server, str(meta.get("server", ""))):
+                raise UsageError(f"job {job.id} belongs to {meta.get('server')}, not {conn.server}")
+            if conn.email.lower() != str(meta.get("account", "")).lower():
+                say(f"note: the job was planned by {meta.get('account')}")
+            if meta["state"] == jobs.JobState.PLANNED:  # never confirmed: a program died first
+                confirm_count(
+                    str(conn.profile.environment),
+                    conn.profile.name,
+                    job.counts()["planned"],
+                    args.confirm,
+                )
+            say(f"job {job.id}: resuming {meta['kind']} ({job.counts()['planned']:,} left)")
+            return await run_job(
+                conn,
+                job,
+                concurrency=args.concurrency,
+                out=out,
+                delimiter=args.delimiter,
+                progress=args.progress,
+            )

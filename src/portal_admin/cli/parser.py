@@ -1,0 +1,260 @@
+"""The command line's grammar (argparse). Each command names its handler as ``module:function``
+of this package, imported only when that command runs (``--help`` and ``jobs list`` stay quick).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from portal_admin import __version__
+
+DELIMITER_CHOICES = ("comma", "semicolon", "tab")
+ENVIRONMENTS = ("production", "staging", "test", "sandbox")
+LANGUAGES = ("en", "zh", "zh-Hant", "ja", "vi")
+
+DESCRIPTION = """\
+Accounts, bulk changes and jobs from the command line, on the engine the desktop program
+uses (docs/cli.md). Connection options go before AREA or after COMMAND.
+
+exit status: 0 every target succeeded or was skipped as planned; 1 some failed or have an
+unknown outcome, the job paused (resume it), or the server refused; 2 the command line, an
+input file or a confirmation cannot be used (nothing was sent)."""
+
+
+def _connection(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """Where to connect and how to sign in. Before AREA they have defaults; after COMMAND they
+    are only set when given (so that they do not undo what was given before AREA). After
+    COMMAND, ``--email`` is the accounts filter, so the account to sign in as is ``--user``."""
+
+    def default(value: Any) -> Any:
+        return value if top else argparse.SUPPRESS
+
+    group = parser.add_argument_group("connection (one of --sandbox, --profile, --server)")
+    group.add_argument(
+        "--sandbox",
+        action="store_true",
+        default=default(False),
+        help="the built-in sandbox, in process (the desktop program's --sandbox data)",
+    )
+    group.add_argument(
+        "--profile", metavar="NAME", default=default(None), help="a connection profile"
+    )
+    group.add_argument(
+        "--server", metavar="URL", default=default(None), help="a server by its base URL"
+    )
+    group.add_argument("--access-code", metavar="CODE", default=default(None), help="with --server")
+    group.add_argument(
+        "--environment",
+        choices=ENVIRONMENTS,
+        default=default(None),
+        help="with --server: what it is (default production: runs are confirmed)",
+    )
+    names = ("--email", "--user") if top else ("--user",)
+    group.add_argument(
+        *names,
+        dest="user",
+        metavar="EMAIL",
+        default=default(None),
+        help="the account to sign in as (the built-in sandbox: its administrator)",
+    )
+    group.add_argument(
+        "--password-env",
+        metavar="VAR",
+        default=default(None),
+        help="read the password from this environment variable (else asked on the terminal)",
+    )
+    group.add_argument(
+        "--sandbox-mfa",
+        action="store_true",
+        default=default(False),
+        help="take the second factor from a sandbox on this computer (loopback only)",
+    )
+    group.add_argument(
+        "--lang", choices=LANGUAGES, default=default("en"), help="the server's labels"
+    )
+
+
+def _command(
+    area: Any, name: str, handler: str, help_text: str, *, connects: bool = True
+) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = area.add_parser(name, help=help_text, description=help_text)
+    parser.set_defaults(handler=handler)
+    if connects:
+        _connection(parser, top=False)
+    return parser
+
+
+def _account_filters(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("account filters (as the Accounts panel's)")
+    group.add_argument("--status", metavar="CODE", help="ACTIVE, SUSPENDED, DEACTIVATED, ...")
+    group.add_argument("--portal", metavar="CODE", help="SYSTEM, TENANT, PARTNER, ...")
+    group.add_argument("--institution", metavar="ID", help="an institution's business id")
+    group.add_argument("--email", metavar="TEXT", help="part of the email")
+    group.add_argument("--name", metavar="TEXT", help="part of the name")
+
+
+def _account_targets(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("targets (one of)")
+    group.add_argument(
+        "--file", metavar="CSV", help="a CSV with an email or id column, or one per line; - stdin"
+    )
+    group.add_argument("--ids", metavar="ID,...", help="account ids (or emails), comma-separated")
+    group.add_argument(
+        "--all-matching", action="store_true", help="every account the filters below match"
+    )
+    _account_filters(parser)
+
+
+def _running(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:
+    group = parser.add_argument_group("running")
+    if not resume:
+        group.add_argument(
+            "--dry-run", action="store_true", help="make and show the plan only: send nothing"
+        )
+    group.add_argument(
+        "--concurrency",
+        type=int,
+        default=None if resume else 4,
+        metavar="N",
+        help="requests at once (default: the job's)" if resume else "requests at once (4)",
+    )
+    group.add_argument(
+        "--out",
+        metavar="FILE",
+        help="the result CSV (default: beside the job file)"
+        if resume
+        else "the plan CSV (--dry-run) or the result CSV (default: beside the job file)",
+    )
+    group.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    group.add_argument(
+        "--confirm",
+        "--yes-i-typed",
+        dest="confirm",
+        type=int,
+        metavar="N",
+        help="production: the number of targets that will change (instead of typing it)",
+    )
+    group.add_argument(
+        "--progress", action="store_true", help="show progress even when stderr is no terminal"
+    )
+
+
+def _accounts(areas: Any) -> None:
+    accounts = areas.add_parser("accounts", help="read accounts").add_subparsers(
+        dest="command", required=True, metavar="COMMAND"
+    )
+    query = _command(accounts, "query", "query:query_accounts", "every account the filters match")
+    _account_filters(query)
+    query.add_argument("--sort", default="accountEmail,asc", help="FIELD,asc|desc")
+    query.add_argument("--format", choices=("csv", "json"), default="csv")
+    query.add_argument("--out", metavar="FILE", help="default: standard output")
+    query.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+
+
+def _bulk(areas: Any) -> None:
+    bulk = areas.add_parser("bulk", help="change many accounts or invitations").add_subparsers(
+        dest="command", required=True, metavar="COMMAND"
+    )
+    status = _command(bulk, "status", "bulk:run_bulk", "activate, suspend or deactivate accounts")
+    status.add_argument(
+        "--action", required=True, type=str.upper, choices=("ACTIVATE", "SUSPEND", "DEACTIVATE")
+    )
+    status.add_argument("--reason", help="kept with the status change")
+    reset = _command(bulk, "reset-password", "bulk:run_bulk", "mail password-reset links")
+    update = _command(bulk, "update", "bulk:run_bulk", "set one field of accounts to one value")
+    update.add_argument(
+        "--field", required=True, choices=("language", "timezone", "country", "remark")
+    )
+    update.add_argument("--value", required=True)
+    for command in (status, reset, update):
+        _account_targets(command)
+        _running(command)
+
+    invite = _command(bulk, "invite", "bulk:run_bulk", "invite the emails of a CSV")
+    invite.add_argument(
+        "--file",
+        required=True,
+        metavar="CSV",
+        help="emails (columns message and expirationDays win over the options); - stdin",
+    )
+    invite.add_argument("--message", help="the invitation's message")
+    invite.add_argument("--expiration-days", type=int, default=7, metavar="N", help="default 7")
+    _running(invite)
+
+    cancel = _command(bulk, "cancel-invitations", "bulk:run_bulk", "cancel pending invitations")
+    group = cancel.add_argument_group("targets (one of)")
+    group.add_argument("--file", metavar="CSV", help="invitation ids or invitee emails; - stdin")
+    group.add_argument("--ids", metavar="ID,...", help="invitation ids, comma-separated")
+    group.add_argument("--all-pending", action="store_true", help="every pending invitation")
+    group.add_argument(
+        "--older-than",
+        type=int,
+        metavar="DAYS",
+        help="every pending invitation created more than DAYS days ago",
+    )
+    cancel.add_argument("--reason", default="", help="kept with each cancellation")
+    _running(cancel)
+
+
+def _jobs(areas: Any) -> None:
+    jobs = areas.add_parser("jobs", help="bulk jobs kept on this computer").add_subparsers(
+        dest="command", required=True, metavar="COMMAND"
+    )
+    _command(jobs, "list", "job_commands:list_jobs", "every job, newest first", connects=False)
+    show = _command(
+        jobs, "show", "job_commands:show_job", "one job: its lines as CSV", connects=False
+    )
+    show.add_argument("job", metavar="ID", help="a job id (or its start)")
+    show.add_argument("--out", metavar="FILE", help="default: standard output")
+    show.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    resume = _command(
+        jobs,
+        "resume",
+        "job_commands:resume_job",
+        "go on with a paused or interrupted job (on its own server unless one is named)",
+    )
+    resume.add_argument("job", metavar="ID", help="a job id (or its start)")
+    _running(resume, resume=True)
+
+
+def _verification(areas: Any) -> None:
+    evidence = areas.add_parser("evidence", help="evidence packs").add_subparsers(
+        dest="command", required=True, metavar="COMMAND"
+    )
+    verify = _command(
+        evidence,
+        "verify",
+        "evidence:verify_pack",
+        "check an evidence pack's signature and every file's hash",
+        connects=False,
+    )
+    verify.add_argument("pack", metavar="PACK.zip")
+    journal = areas.add_parser("journal", help="the journal of changes").add_subparsers(
+        dest="command", required=True, metavar="COMMAND"
+    )
+    check = _command(
+        journal,
+        "verify",
+        "evidence:verify_journal",
+        "check the journal's hash chain",
+        connects=False,
+    )
+    check.add_argument("path", metavar="PATH", nargs="?", help="default: this computer's journal")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line."""
+    parser = argparse.ArgumentParser(
+        prog="portal-admin-cli",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    _connection(parser, top=True)
+    areas = parser.add_subparsers(dest="area", required=True, metavar="AREA")
+    _accounts(areas)
+    _bulk(areas)
+    _jobs(areas)
+    _verification(areas)
+    return parser

@@ -1,0 +1,160 @@
+"""A bulk command's targets, as its options name them: an imported list (a file or standard
+input), ids, or every account matching filters; every pending invitation (older than N days).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections.abc import AsyncIterable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from portal_admin import jobs
+from portal_admin.client import PortalClient
+from portal_admin.jobs import targets as pick
+from portal_admin.jobs.actions import invitation_target
+
+from .errors import UsageError
+from .words import IMPORT_PROBLEMS
+
+
+@dataclass
+class Chosen:
+    """Targets, the lines that name none, and where they came from (in words)."""
+
+    targets: Iterable[jobs.Target] | AsyncIterable[jobs.Target]
+    source: str
+    problems: list[jobs.Problem] = field(default_factory=list)
+
+
+def account_filters(args: Any) -> dict[str, str]:
+    """The accounts query's filters the options give."""
+    values = {
+        "status": args.status,
+        "portal": args.portal,
+        "institution_biz_id": args.institution,
+        "email": args.email,
+        "name": args.name,
+    }
+    return {key: value for key, value in values.items() if value}
+
+
+def read_list(path: str) -> jobs.TargetList:
+    """An imported list (``-``: standard input); a file that cannot be used is a usage error
+    naming the line."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        return jobs.parse_list(jobs.decode(data))
+    except jobs.ImportFailed as exc:
+        where = f", line {exc.line}" if exc.line else ""
+        raise UsageError(f"{path}{where}: {IMPORT_PROBLEMS.get(exc.code, exc.code)}") from None
+
+
+def listed_ids(text: str) -> jobs.TargetList:
+    """``--ids A,B,C`` as an imported list."""
+    ids = [part.strip() for part in text.split(",") if part.strip()]
+    if not ids:
+        raise UsageError("--ids names nothing")
+    return jobs.parse_list("\n".join(ids))
+
+
+def _one_source(names: dict[str, object]) -> None:
+    given = [name for name, value in names.items() if value]
+    if len(given) != 1:
+        raise UsageError(
+            f"name the targets: one of {', '.join(names)}"
+            if not given
+            else f"choose one of {', '.join(given)}"
+        )
+
+
+def listed(args: Any) -> jobs.TargetList | None:
+    """Check the target options and read the list they name (None: none is named), before
+    anything is sent: a file that cannot be used stops the command at once."""
+    if args.command == "invite":
+        return _check_invitees(read_list(args.file), args.file)
+    if args.command == "cancel-invitations":
+        if args.older_than is not None and args.older_than < 0:
+            raise UsageError("--older-than cannot be negative")
+        every = args.all_pending or args.older_than is not None
+        _one_source({"--file": args.file, "--ids": args.ids, "--all-pending/--older-than": every})
+    else:
+        _one_source({"--file": args.file, "--ids": args.ids, "--all-matching": args.all_matching})
+        if account_filters(args) and not args.all_matching:
+            raise UsageError("the account filters go with --all-matching")
+    if args.file:
+        return read_list(args.file)
+    if args.ids:
+        return listed_ids(args.ids)
+    return None
+
+
+def _check_invitees(names: jobs.TargetList, path: str) -> jobs.TargetList:
+    """An invitation list's own ``expirationDays`` must be whole days (1 or more)."""
+    for problem in names.problems:
+        if problem.code == jobs.ImportCode.BAD_EXPIRY:
+            raise UsageError(
+                f"{path}, line {problem.line}: expirationDays must be a whole number of days"
+                f" (1 to {jobs.targets.MAX_DAYS})"
+            )
+    for entry in names.entries:
+        days = str(entry.extra.get("expirationDays", "1"))
+        if not days.isdecimal() or int(days) < 1:
+            raise UsageError(
+                f"{path}, line {entry.line}: expirationDays must be a whole number of days"
+                f" (1 or more), not {days!r}"
+            )
+    return names
+
+
+def _source(args: Any) -> str:
+    return f"the list {args.file}" if args.file else "the ids given"
+
+
+async def accounts(client: PortalClient, args: Any, names: jobs.TargetList | None) -> Chosen:
+    """Accounts from the list ``names``, else every account the filters match."""
+    if names is not None:
+        found, problems = await pick.match_accounts(client, names)
+        return Chosen(found, _source(args), problems)
+    filters = account_filters(args)
+    words = " ".join(f"{key}={value}" for key, value in filters.items())
+    return Chosen(
+        pick.all_accounts(client, **filters),
+        f"every account matching {words}" if words else "every account",
+    )
+
+
+async def invitees(client: PortalClient, args: Any, names: jobs.TargetList) -> Chosen:
+    """Emails to invite, from the list ``names``."""
+    found, problems = pick.invitee_targets(await client.invitations.list(), names)
+    return Chosen(found, _source(args), problems)
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    """``moment`` with a zone (a server time without one is UTC)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+async def invitations(client: PortalClient, args: Any, names: jobs.TargetList | None) -> Chosen:
+    """Invitations from the list ``names``, else every pending one (older than N days)."""
+    invitations = await client.invitations.list()
+    if names is not None:
+        found, problems = pick.match_invitations(invitations, names)
+        return Chosen(found, _source(args), problems)
+    cutoff = None
+    if args.older_than is not None:
+        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=args.older_than)
+    chosen = [
+        invitation_target(i)
+        for i in invitations
+        if i.invitation_status is not None
+        and i.invitation_status.is_("PENDING")
+        and (cutoff is None or (i.created_at is not None and _utc(i.created_at) < cutoff))
+    ]
+    older = f" created more than {args.older_than} days ago" if cutoff else ""
+    return Chosen(chosen, f"every pending invitation{older}")
