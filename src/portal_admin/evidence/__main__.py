@@ -1,11 +1,14 @@
-"""``python -m portal_admin.evidence``: check and export the journal of changes (no Qt).
+"""``python -m portal_admin.evidence``: check evidence packs and the journal (no Qt).
 
+    python -m portal_admin.evidence verify PACK.zip [--fingerprint HEX]
     python -m portal_admin.evidence journal verify [PATH]
     python -m portal_admin.evidence journal export OUT [--format csv|json] [--since ISO]
         [--until ISO] [--operation ID] [--target ID] [--account EMAIL] [--outcome ok|failed|unknown]
 
-``journal verify`` exits 0 when every record verifies, 1 when the chain is broken (naming the
-first record), 2 when the file is not a journal or cannot be read.
+``verify`` exits 0 when the pack is intact, 1 when anything was changed, added or removed
+(saying what), 2 when it is not a pack. ``journal verify`` exits 0 when every record
+verifies, 1 when the chain is broken (naming the first record), 2 when the file is not a
+journal or cannot be read.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line."""
     parser = argparse.ArgumentParser(prog="python -m portal_admin.evidence")
     areas = parser.add_subparsers(dest="area", required=True)
+    check_pack = areas.add_parser("verify", help="check an evidence pack")
+    check_pack.add_argument("pack")
+    check_pack.add_argument("--fingerprint", help="the signing key's expected fingerprint")
     commands = areas.add_parser("journal", help="the journal of changes").add_subparsers(
         dest="command", required=True
     )
@@ -40,6 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
+    if args.area == "verify":
+        from .pack import verify_pack
+
+        checked = verify_pack(Path(args.pack), args.fingerprint)
+        words = {"intact": "intact", "changed": "CHANGED", "not-a-pack": "not an evidence pack"}
+        print(f"{args.pack}: {words[checked.status]}")
+        if checked.fingerprint:
+            print(f"  {checked.kind}; signed by key {checked.fingerprint}")
+        for trouble in checked.problems:
+            print(f"  {trouble}")
+        return checked.exit_status
     path = Path(args.path) if args.path else None
     if args.command == "verify":
         target = path or journal.default_journal_path()

@@ -1,0 +1,342 @@
+"""Access-review snapshots: what an access review needs, read from the server into one file.
+
+A snapshot is a SQLite file: every account (page by page), the roles with their permission
+codes and member counts (when the server gives them), the invitations, the IP whitelist, the
+MFA settings and the backup-code summary, the session configuration, the notification channel
+types and channels (never a channel's configuration: it may hold a password), and the constant
+lists that label them; plus who took it, where, when, with which program.
+
+Only read operations are sent, so a read-only (kiosk) client takes snapshots too. The file is
+written beside its final name and renamed into place only once complete (committed and
+fsynced): an interrupted snapshot (a cancel, a dropped connection, a kill) leaves no file that
+looks complete. :func:`open_snapshot` refuses a file that is not a complete snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from portal_admin import __version__
+from portal_admin.client import PortalClient
+from portal_admin.files.atomic import fsync_dir
+
+SCHEMA_VERSION = 1
+KIND = "portal-admin access-review snapshot"
+PAGE = 100
+#: The constant lists that label what a snapshot holds.
+CONSTANT_LISTS = (
+    "user_account_statuses",
+    "user_portal_types",
+    "user_invitation_statuses",
+    "notification_channel_statuses",
+    "notification_channel_type_statuses",
+)
+
+Progress = Callable[[str, int, int], object]
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY, email TEXT, name TEXT, status TEXT, portal TEXT, institution TEXT,
+    language TEXT, timezone TEXT, country TEXT, remark TEXT, created TEXT, updated TEXT
+);
+CREATE TABLE roles (
+    id TEXT PRIMARY KEY, name TEXT, type TEXT, description TEXT, permissions TEXT,
+    member_count INTEGER
+);
+CREATE TABLE invitations (
+    id TEXT PRIMARY KEY, email TEXT, status TEXT, workspace TEXT, inviter TEXT, created TEXT,
+    expires TEXT
+);
+CREATE TABLE whitelist (entry TEXT PRIMARY KEY);
+CREATE TABLE mfa (method TEXT PRIMARY KEY, enabled INTEGER, is_primary INTEGER, verified TEXT);
+CREATE TABLE channel_types (
+    id TEXT PRIMARY KEY, code TEXT, name TEXT, status TEXT, enabled INTEGER
+);
+CREATE TABLE channels (
+    id TEXT PRIMARY KEY, name TEXT, category TEXT, status TEXT, active INTEGER,
+    is_default INTEGER, institution TEXT
+);
+CREATE TABLE constants (list TEXT, code TEXT, value INTEGER, label TEXT,
+    PRIMARY KEY (list, code));
+"""
+
+
+class SnapshotError(Exception):
+    """A file that cannot be used as a snapshot. ``code``: NOT_FOUND, NOT_A_SNAPSHOT,
+    INCOMPLETE, NEWER_SCHEMA."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """An opened snapshot file and its metadata."""
+
+    path: Path
+    meta: dict[str, Any]
+
+    def connect(self) -> sqlite3.Connection:
+        """A read-only connection to the file."""
+        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table."""
+        return {k: int(v) for k, v in self.meta.get("counts", {}).items()}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _code(item: Any) -> str | None:
+    return item.code if item is not None else None
+
+
+async def take_snapshot(
+    client: PortalClient,
+    path: Path,
+    *,
+    profile: str = "",
+    server: str = "",
+    account: str = "",
+    progress: Progress | None = None,
+) -> Snapshot:
+    """Read everything an access review needs into a new snapshot file at ``path``.
+
+    Cancel by cancelling the task: nothing is left at ``path``.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.partial")
+    tmp.unlink(missing_ok=True)
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    done = False
+    try:
+        conn.executescript(SCHEMA)
+        conn.execute("PRAGMA synchronous=OFF")  # one fsync of the whole file at the end
+        started = _now()
+
+        def tell(stage: str, n: int, total: int) -> None:
+            if progress is not None:
+                progress(stage, n, total)
+
+        counts: dict[str, int] = {}
+        counts["accounts"] = await _accounts(client, conn, tell)
+        roles = await client.roles.list()
+        _insert(
+            conn,
+            "roles",
+            (
+                (
+                    r.biz_id,
+                    r.role_name,
+                    _code(r.role_type),
+                    r.description,
+                    json.dumps(sorted(r.permission_codes)),
+                    (r.model_extra or {}).get("memberCount"),
+                )
+                for r in roles
+            ),
+        )
+        counts["roles"] = len(roles)
+        tell("roles", len(roles), len(roles))
+        invitations = await client.invitations.list()
+        _insert(
+            conn,
+            "invitations",
+            (
+                (
+                    i.biz_id,
+                    i.invitee_email,
+                    _code(i.invitation_status),
+                    i.workspace_biz_id,
+                    i.inviter_name,
+                    _iso(i.created_at),
+                    _iso(i.expires_at),
+                )
+                for i in invitations
+            ),
+        )
+        counts["invitations"] = len(invitations)
+        tell("invitations", len(invitations), len(invitations))
+        whitelist = await client.security.ip_whitelist()
+        entries = sorted({_entry(e) for e in whitelist.entries})
+        _insert(conn, "whitelist", ((e,) for e in entries))
+        counts["whitelist"] = len(entries)
+        mfa = await client.security.mfa_settings()
+        _insert(
+            conn,
+            "mfa",
+            (
+                (_code(m.mfa_method), int(m.is_enabled), int(m.is_primary), _iso(m.verified_at))
+                for m in mfa
+            ),
+        )
+        counts["mfa"] = len(mfa)
+        codes = await client.security.backup_codes()
+        config = await client.security.sessions_config()
+        tell("security", 1, 1)
+        types = [t async for t in client.notifications.iterate_channel_types(size=PAGE)]
+        _insert(
+            conn,
+            "channel_types",
+            (
+                (t.biz_id, t.type_code, t.type_name, _code(t.type_status), _int(t.enabled))
+                for t in types
+            ),
+        )
+        counts["channel_types"] = len(types)
+        channels = [c async for c in client.notifications.iterate_channels(size=PAGE)]
+        _insert(
+            conn,
+            "channels",
+            (
+                (
+                    c.biz_id,
+                    c.channel_name,
+                    _code(c.channel_category),
+                    _code(c.channel_status),
+                    _int(c.active),
+                    _int(c.is_default),
+                    c.institution_biz_id,
+                )
+                for c in channels
+            ),
+        )
+        counts["channels"] = len(channels)
+        tell("notifications", len(types) + len(channels), len(types) + len(channels))
+        labels = 0
+        for name in CONSTANT_LISTS:
+            items = await getattr(client.constants, name)()
+            _insert(conn, "constants", ((name, i.code, i.value, i.label) for i in items))
+            labels += len(items)
+        counts["constants"] = labels
+        meta = {
+            "kind": KIND,
+            "schema": SCHEMA_VERSION,
+            "program_version": __version__,
+            "profile": profile,
+            "server": server or str(client.base_url),
+            "account": account,
+            "started": started,
+            "finished": _now(),
+            "counts": counts,
+            "whitelist_enabled": whitelist.enabled,
+            "backup_codes": {
+                "remaining": codes.remaining_count,
+                "generated": codes.total_generated,
+            },
+            "session_config": {
+                "sso_enabled": config.sso_enabled,
+                "max_sessions": config.max_sessions,
+                "password_changed_at": _iso(config.password_changed_at),
+            },
+            "complete": True,
+        }
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [(k, json.dumps(v, ensure_ascii=False)) for k, v in meta.items()],
+        )
+        conn.close()
+        with tmp.open("rb") as fh:
+            os.fsync(fh.fileno())
+        tmp.replace(path)
+        fsync_dir(path.parent)
+        done = True
+        return Snapshot(path, meta)
+    finally:
+        if not done:
+            conn.close()
+            tmp.unlink(missing_ok=True)
+
+
+async def _accounts(client: PortalClient, conn: sqlite3.Connection, tell: Progress) -> int:
+    """Every account, page by page, sorted by id (stable while others change accounts)."""
+    number, written = 0, 0
+    while True:
+        page = await client.accounts.query(page=number, size=PAGE, sort="bizId,asc")
+        _insert(
+            conn,
+            "accounts",
+            (
+                (
+                    a.biz_id,
+                    a.account_email,
+                    a.account_name,
+                    _code(a.account_status),
+                    _code(a.account_portal),
+                    a.institution_biz_id,
+                    a.default_language,
+                    a.default_timezone,
+                    a.default_country,
+                    a.account_remark,
+                    _iso(a.created_at),
+                    _iso(a.updated_at),
+                )
+                for a in page.items
+            ),
+        )
+        written += len(page.items)
+        tell("accounts", written, max(page.total_items, written))
+        if not page.has_next or not page.items:
+            return written
+        number += 1
+
+
+def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[tuple[Any, ...]]) -> None:
+    rows = list(rows)
+    if not rows:
+        return
+    marks = ",".join("?" * len(rows[0]))
+    conn.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", rows)  # noqa: S608
+
+
+def _entry(entry: Any) -> str:
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict):
+        for key in ("ip", "cidr", "address", "value"):
+            if isinstance(entry.get(key), str):
+                return str(entry[key])
+    return json.dumps(entry, sort_keys=True)
+
+
+def _int(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def open_snapshot(path: Path) -> Snapshot:
+    """A complete snapshot of this program's, or :class:`SnapshotError` saying why not."""
+    if not path.is_file():
+        raise SnapshotError("NOT_FOUND", f"{path} does not exist")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("SELECT key, value FROM meta").fetchall()
+        finally:
+            conn.close()
+        meta = {k: json.loads(v) for k, v in rows}
+    except (sqlite3.DatabaseError, ValueError):
+        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot") from None
+    if meta.get("kind") != KIND:
+        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot")
+    if int(meta.get("schema", 0)) > SCHEMA_VERSION:
+        raise SnapshotError("NEWER_SCHEMA", f"{path.name} was made by a newer program")
+    if meta.get("complete") is not True:
+        raise SnapshotError("INCOMPLETE", f"{path.name} is an incomplete snapshot")
+    return Snapshot(path, meta)
