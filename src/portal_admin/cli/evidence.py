@@ -1,43 +1,98 @@
-"""``evidence verify PACK.zip`` and ``journal verify [PATH]``: the evidence package's own
-checks, through its command (``python -m portal_admin.evidence``, which verifies the journal
-with ``evidence.journal.verify``), imported only when these commands run.
+"""``evidence snapshot|diff|pack|verify`` and ``journal verify``: the evidence package
+(``portal_admin.evidence``, no Qt) on the command line.
 
-Exit status as the evidence command gives it: 0 intact, 1 something was changed, added or
+``verify`` and ``journal verify`` go through the evidence package's own command
+(``python -m portal_admin.evidence``): exit 0 intact, 1 something was changed, added or
 removed (it says what), 2 not a pack or journal.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from .errors import EXIT_USAGE, UsageError
+from portal_admin.evidence import diff as differ
+from portal_admin.evidence import journal, keys, packs_of
+from portal_admin.evidence import pack as packs
+from portal_admin.evidence import snapshot as snapshots
+from portal_admin.evidence.__main__ import main as evidence_main
+
+from .errors import EXIT_OK, EXIT_USAGE, UsageError
+from .output import say
 
 
-def _evidence_main() -> Any:
-    """``portal_admin.evidence.__main__.main``, or a usage error when it is not installed."""
-    name = "portal_admin.evidence.__main__"
+def _delegate(argv: list[str]) -> int:
     try:
-        return importlib.import_module(name).main
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not name.startswith(exc.name):
-            raise
-        raise UsageError(f"this installation has no {name}: it cannot verify evidence") from None
-
-
-def _delegate(argv: Sequence[str]) -> int:
-    try:
-        return int(_evidence_main()(list(argv)))
+        return int(evidence_main(argv))
     except SystemExit as exc:  # its own usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
 
 
 def verify_pack(args: Any) -> int:
     """Check a pack's signature and every file's hash."""
-    return _delegate(["verify", args.pack])
+    extra = ["--fingerprint", args.fingerprint] if args.fingerprint else []
+    return _delegate(["verify", args.pack, *extra])
 
 
 def verify_journal(args: Any) -> int:
     """Check the journal's hash chain (this computer's journal unless a path is given)."""
     return _delegate(["journal", "verify", *([args.path] if args.path else [])])
+
+
+async def snapshot(args: Any) -> int:
+    """Take an access-review snapshot (read operations only: a kiosk profile may)."""
+    from .session import connect
+
+    out = Path(args.out)
+    async with connect(args) as conn:
+        context = conn.context()
+
+        def told(stage: str, done: int, total: int) -> None:
+            if stage == "accounts" and (done == total or done % 10_000 == 0):
+                say(f"accounts: {done}/{total}")
+
+        taken = await snapshots.take_snapshot(
+            conn.client,
+            out,
+            profile=context.profile,
+            server=context.server,
+            account=context.account,
+            progress=told,
+        )
+    counts = ", ".join(f"{n} {k}" for k, n in taken.counts().items())
+    say(f"snapshot written to {out}: {counts}")
+    return EXIT_OK
+
+
+def diff(args: Any) -> int:
+    """Compare two snapshots; print the counts, write the changes with --out."""
+    try:
+        result = differ.diff_snapshots(Path(args.old), Path(args.new))
+    except snapshots.SnapshotError as exc:
+        raise UsageError(str(exc)) from None
+    for (kind, change), n in sorted(result.counts().items()):
+        print(f"{kind} {change}: {n}")
+    if args.out:
+        result.write_csv(Path(args.out))
+        say(f"{len(result.changes)} changes written to {args.out}")
+    return EXIT_OK
+
+
+def pack(args: Any) -> int:
+    """Write a signed pack of a snapshot, a diff or the journal (a range of it)."""
+    try:
+        kind, tables, summary = packs_of.source(args, journal)
+        try:
+            key = keys.signing_key()
+        except keys.KeyUnavailable as exc:
+            if not args.ephemeral_key:
+                raise UsageError(
+                    f"no pack can be signed: {exc} (--ephemeral-key signs with a one-off key)"
+                ) from None
+            key = keys.signing_key(keys.MemoryStore())
+            summary = {**summary, "signing key": "ephemeral: made for this pack alone"}
+    except snapshots.SnapshotError as exc:
+        raise UsageError(str(exc)) from None
+    manifest = packs.write_pack(Path(args.out), kind, tables, summary, key)
+    say(f"{kind} pack written to {args.out}; signed by key {manifest['fingerprint']}")
+    return EXIT_OK

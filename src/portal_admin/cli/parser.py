@@ -230,6 +230,39 @@ def _verification(areas: Any) -> None:
         connects=False,
     )
     verify.add_argument("pack", metavar="PACK.zip")
+    verify.add_argument("--fingerprint", metavar="HEX", help="the signing key's fingerprint")
+    snapshot = _command(
+        evidence,
+        "snapshot",
+        "evidence:snapshot",
+        "read everything an access review needs into one snapshot file (reads only)",
+    )
+    snapshot.add_argument("out", metavar="SNAPSHOT.sqlite3")
+    diff = _command(
+        evidence, "diff", "evidence:diff", "what changed between two snapshots", connects=False
+    )
+    diff.add_argument("old", metavar="OLD.sqlite3")
+    diff.add_argument("new", metavar="NEW.sqlite3")
+    diff.add_argument("--out", metavar="FILE.csv", help="the changes as CSV")
+    pack = _command(
+        evidence,
+        "pack",
+        "evidence:pack",
+        "write a signed evidence pack of a snapshot, a diff or the journal",
+        connects=False,
+    )
+    pack.add_argument("out", metavar="PACK.zip")
+    source = pack.add_mutually_exclusive_group(required=True)
+    source.add_argument("--snapshot", metavar="SNAPSHOT.sqlite3")
+    source.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"))
+    source.add_argument("--journal", action="store_true", help="this computer's journal")
+    pack.add_argument("--since", metavar="ISO", help="journal records from this time")
+    pack.add_argument("--until", metavar="ISO", help="journal records until this time")
+    pack.add_argument(
+        "--ephemeral-key",
+        action="store_true",
+        help="without a usable keyring: sign with a key made for this pack alone (marked so)",
+    )
     journal = areas.add_parser("journal", help="the journal of changes").add_subparsers(
         dest="command", required=True, metavar="COMMAND"
     )
