@@ -37,9 +37,9 @@ def test_every_string_is_finished_in_every_language() -> None:
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("qm")
     written = translations.compile_all(out)
-    assert {p.name for p in written} >= {
-        f"portal_admin_{s}.qm" for s in translations.LANGUAGES
-    } | {"qtbase_vi.qm"}
+    assert {p.name for p in written} >= {f"portal_admin_{s}.qm" for s in translations.LANGUAGES} | {
+        "qtbase_vi.qm"
+    }
     return out
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import tempfile
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,6 +28,8 @@ from portal_admin.client import (
     ValidationError,
 )
 from portal_admin.client.records import EnumItem
+from portal_admin.evidence import journal as jr
+from portal_admin.evidence.recorder import attach
 from portal_admin.protocol import secure_channel as sc
 from support.portal import latest_mail, sign_in
 
@@ -47,6 +52,8 @@ Factory = Callable[..., PortalClient]
 
 #: Operations answered 200 by the sandbox during this module's tests.
 CALLED: set[str] = set()
+#: Every client of the module journals its changes here, as the desktop program's clients do.
+JOURNAL = jr.Journal(Path(tempfile.mkdtemp(prefix="portal-admin-journal-")) / "journal.jsonl")
 
 
 def make_app(**config: Any) -> Any:
@@ -73,6 +80,7 @@ async def factory(app: Any) -> AsyncIterator[Factory]:
             lambda e: CALLED.add(e.operation_id) if e.status == 200 else None,  # type: ignore[union-attr]
             RequestFinished,
         )
+        attach(client, profile="Sandbox", server="http://sandbox.local", journal=JOURNAL)
         made.append(client)
         return client
 
@@ -519,3 +527,25 @@ def test_every_operation_was_answered() -> None:
     from portal_admin.protocol.operations import OPERATIONS
 
     assert set(OPERATIONS) - CALLED == set()
+
+
+def test_every_mutating_operation_was_journaled_without_a_secret() -> None:
+    """Runs last: each mutating operation answered 200 here has its journal records, and no
+    password this module typed (any string literal naming one) is in the journal."""
+    if len(CALLED) < 20:
+        pytest.skip("only part of the module ran")
+    from portal_admin.protocol.operations import OPERATIONS
+
+    JOURNAL.flush()
+    records = list(jr.read(JOURNAL.path))
+    journaled = {r["operation"] for r in records}
+    every = {op for op in OPERATIONS if OPERATIONS[op].mutating}
+    assert {op for op in CALLED if OPERATIONS[op].mutating} == every  # all were sent
+    assert journaled == every
+    text = JOURNAL.path.read_text(encoding="utf-8")
+    source = Path(__file__).read_text(encoding="utf-8")
+    typed = set(re.findall(r'"([^"\s]*Pass(?:word)?[^"\s]*\d[^"\s]*)"', source))
+    secrets = typed | {ADMIN_PASSWORD, AUDITOR_PASSWORD, APPROVAL_PASSWORD}
+    assert len(secrets) >= 5
+    assert [s for s in secrets if s in text] == []
+    assert jr.verify(JOURNAL.path).ok

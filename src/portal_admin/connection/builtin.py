@@ -56,3 +56,10 @@ def sandbox_transport(
     return transport_for_app(
         create_sandbox_app(db, seed_accounts=seed_accounts, test_clock=test_clock)
     )
+
+
+def colleague_change(app: Any) -> str:
+    """Tour only: suspend one account in ``app``'s database, as another administrator would."""
+    from portal_admin.sandbox.demo import colleague_change as change
+
+    return change(app)

@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from portal_admin import __version__
 from portal_admin.client import PortalClient
 from portal_admin.files.atomic import fsync_dir
+from portal_admin.files.paths import data_dir
 
 SCHEMA_VERSION = 1
 KIND = "portal-admin access-review snapshot"
@@ -73,9 +75,10 @@ class SnapshotError(Exception):
     """A file that cannot be used as a snapshot. ``code``: NOT_FOUND, NOT_A_SNAPSHOT,
     INCOMPLETE, NEWER_SCHEMA."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, path: Path | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.path = path
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,42 @@ class Snapshot:
     def counts(self) -> dict[str, int]:
         """Rows per table."""
         return {k: int(v) for k, v in self.meta.get("counts", {}).items()}
+
+
+def default_folder() -> Path:
+    """Where the desktop program keeps its snapshots (the user data folder)."""
+    return data_dir() / "snapshots"
+
+
+def file_name(server: str, when: datetime | None = None) -> str:
+    """A snapshot's file name: the server's host and the time (UTC, to the ms), sortable."""
+    host = urlsplit(server).hostname or "server"
+    safe = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in host)
+    when = when or datetime.now(UTC)
+    stamp = when.strftime("%Y%m%dT%H%M%S") + f".{when.microsecond // 1000:03d}Z"
+    return f"snapshot-{safe}-{stamp}.sqlite"
+
+
+def new_path(folder: Path, server: str) -> Path:
+    """A file name in ``folder`` for a snapshot of ``server`` taken now, not used yet."""
+    path = folder / file_name(server)
+    n = 1
+    while path.exists():
+        n += 1
+        path = path.with_name(f"{file_name(server).removesuffix('.sqlite')}-{n}.sqlite")
+    return path
+
+
+def list_snapshots(folder: Path | None = None) -> list[Snapshot]:
+    """The complete snapshots in ``folder``, newest first (others are left out)."""
+    found = []
+    for path in (folder or default_folder()).glob("*.sqlite"):
+        try:
+            found.append(open_snapshot(path))
+        except SnapshotError:
+            continue
+    found.sort(key=lambda s: (str(s.meta.get("finished", "")), s.path.name), reverse=True)
+    return found
 
 
 def _now() -> str:
@@ -323,7 +362,7 @@ def _int(value: bool | None) -> int | None:
 def open_snapshot(path: Path) -> Snapshot:
     """A complete snapshot of this program's, or :class:`SnapshotError` saying why not."""
     if not path.is_file():
-        raise SnapshotError("NOT_FOUND", f"{path} does not exist")
+        raise SnapshotError("NOT_FOUND", f"{path} does not exist", path)
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -332,11 +371,11 @@ def open_snapshot(path: Path) -> Snapshot:
             conn.close()
         meta = {k: json.loads(v) for k, v in rows}
     except (sqlite3.DatabaseError, ValueError):
-        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot") from None
+        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path) from None
     if meta.get("kind") != KIND:
-        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot")
+        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path)
     if int(meta.get("schema", 0)) > SCHEMA_VERSION:
-        raise SnapshotError("NEWER_SCHEMA", f"{path.name} was made by a newer program")
+        raise SnapshotError("NEWER_SCHEMA", f"{path.name} was made by a newer program", path)
     if meta.get("complete") is not True:
-        raise SnapshotError("INCOMPLETE", f"{path.name} is an incomplete snapshot")
+        raise SnapshotError("INCOMPLETE", f"{path.name} is an incomplete snapshot", path)
     return Snapshot(path, meta)

@@ -1,11 +1,15 @@
-"""Help > About: the program's version and the Qt and Python it runs on."""
+"""Help > About: the program's version, the Qt and Python it runs on, and the fingerprint of
+the key that signs this installation's evidence packs (to be recorded independently)."""
 
 from __future__ import annotations
 
+import contextlib
 import platform
+import threading
+from typing import Any
 
 import PySide6
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, qVersion
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from portal_admin import __version__
@@ -23,12 +27,40 @@ def versions() -> dict[str, str]:
     }
 
 
+def signing_fingerprint(store: Any = None) -> str | None:
+    """The fingerprint of the installation's evidence-signing key (made on first use), or
+    None when there is no usable keyring."""
+    from portal_admin.evidence import keys
+
+    try:
+        return keys.fingerprint(keys.signing_key(store).public_key())
+    except keys.KeyUnavailable:
+        return None
+
+
 class AboutDialog(QDialog):
     """A small non-modal dialog; open it with ``open()``."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    #: The signing key's fingerprint (or None), read from the keyring in a worker thread.
+    fingerprintRead = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, key_store: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("aboutDialog")
+        #: "" while the keyring is read; None: no usable keyring.
+        self.fingerprint: str | None = ""
+        self.key = QLabel(self)
+        self.key.setObjectName("aboutSigningKey")
+        self.key.setWordWrap(True)
+        self.key.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fingerprintRead.connect(self._show_fingerprint)
+
+        def read() -> None:
+            fingerprint = signing_fingerprint(key_store)
+            with contextlib.suppress(RuntimeError):  # the dialog was deleted meanwhile
+                self.fingerprintRead.emit(fingerprint)  # queued to the window's thread
+
+        threading.Thread(target=read, name="portal-admin-about-key", daemon=True).start()
         self.title = QLabel(self)
         self.title.setStyleSheet("font-size: 15pt; font-weight: bold;")
         self.version = QLabel(self)
@@ -40,7 +72,7 @@ class AboutDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        for widget in (self.title, self.version, self.blurb, self.runtime):
+        for widget in (self.title, self.version, self.blurb, self.runtime, self.key):
             layout.addWidget(widget)
         layout.addSpacing(8)
         layout.addWidget(self.buttons)
@@ -73,6 +105,24 @@ class AboutDialog(QDialog):
         self.runtime.setAccessibleName(
             QCoreApplication.translate("AboutDialog", "Qt and Python versions")
         )
+        self._describe_key()
+
+    def _show_fingerprint(self, fingerprint: str | None) -> None:
+        self.fingerprint = fingerprint
+        self._describe_key()
+
+    def _describe_key(self) -> None:
+        t = QCoreApplication.translate
+        if self.fingerprint == "":
+            text = t("AboutDialog", "Evidence signing key: reading the keyring…")
+        elif self.fingerprint is None:
+            text = t(
+                "AboutDialog", "Evidence signing key: none (no usable keyring on this computer)"
+            )
+        else:
+            text = fill(t("AboutDialog", "Evidence signing key: %1"), self.fingerprint)
+        self.key.setText(text)
+        self.key.setAccessibleName(t("AboutDialog", "Evidence signing key fingerprint"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

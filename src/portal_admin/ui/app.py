@@ -97,15 +97,18 @@ def default_service(profile: Profile, language: str | None) -> ClientService:
 def tour_service(profile: Profile, language: str | None) -> ClientService:
     """A fresh in-memory sandbox with a small seed and tokens kept in memory only."""
     from portal_admin.client import MemoryTokenStore
+    from portal_admin.connection import builtin
 
-    from .session.sandbox_factory import MEMORY, sandbox_transport
-
-    return ClientService(
+    app = builtin.create_sandbox_app(builtin.MEMORY, seed_accounts=TOUR_SEED_ACCOUNTS)
+    service = ClientService(
         profile,
         language=language,
-        transport_factory=lambda _p: sandbox_transport(MEMORY, seed_accounts=TOUR_SEED_ACCOUNTS),
+        transport_factory=lambda _p: builtin.transport_for_app(app),
         token_store=MemoryTokenStore(),
     )
+    # The kiosk tour's snapshot diff shows a change "another administrator" made meanwhile.
+    service.tour_change = lambda: builtin.colleague_change(app)
+    return service
 
 
 class Application:

@@ -37,6 +37,7 @@ class Application(Protocol):
     sign_in_window: Any
     workspace: Workspace | None
 
+
 log = logging.getLogger(__name__)
 
 #: An account id the sandbox does not know: its 404 is the tour's real error.

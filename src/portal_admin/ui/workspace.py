@@ -87,6 +87,8 @@ class Workspace(QObject):
             "tour": tour,
             "kiosk": kiosk is not None,
         }
+        if tour and service.tour_change is not None:
+            extras["tour_change"] = service.tour_change
         if kiosk is None:  # a kiosk session changes nothing, its password neither
             extras["change_password"] = self.open_change_password
         if self.constants is not None:

@@ -80,6 +80,8 @@ class ClientService(QObject):
         self.email: str | None = None
         self.secure_channel_state = "closed"
         self.last_request_id: str | None = None
+        #: ``--tour`` only: makes a change on the tour's sandbox behind the client's back.
+        self.tour_change: Callable[[], str] | None = None
 
     @property
     def profile(self) -> Profile:

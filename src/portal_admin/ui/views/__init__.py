@@ -11,7 +11,15 @@ import importlib
 from ..panels import PANELS, PanelRegistry
 
 #: Area packages under ui/views, in navigation order.
-AREAS = ("accounts", "security", "invitations", "jobs", "notifications", "reference")
+AREAS = (
+    "accounts",
+    "security",
+    "invitations",
+    "jobs",
+    "evidence",
+    "notifications",
+    "reference",
+)
 
 
 def register_all(registry: PanelRegistry = PANELS) -> PanelRegistry:

@@ -1,0 +1,203 @@
+"""The changes between two snapshots: counts per kind, filters, a table, CSV export."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin.evidence.diff import Change, SnapshotDiff
+
+from ...text import QT_TRANSLATE_NOOP, fill
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("SnapshotDiff", "What"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "Change"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "Id"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "Name"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "Field"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "Before"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "After"),
+)
+#: The kinds of change, as the diff names them, and their words.
+KINDS = {
+    "account": QT_TRANSLATE_NOOP("SnapshotDiff", "Accounts"),
+    "role": QT_TRANSLATE_NOOP("SnapshotDiff", "Roles"),
+    "invitation": QT_TRANSLATE_NOOP("SnapshotDiff", "Invitations"),
+    "whitelist": QT_TRANSLATE_NOOP("SnapshotDiff", "IP whitelist"),
+    "mfa": QT_TRANSLATE_NOOP("SnapshotDiff", "MFA"),
+    "channel": QT_TRANSLATE_NOOP("SnapshotDiff", "Channels"),
+    "channel type": QT_TRANSLATE_NOOP("SnapshotDiff", "Channel types"),
+    "setting": QT_TRANSLATE_NOOP("SnapshotDiff", "Settings"),
+}
+CHANGES = {
+    "added": QT_TRANSLATE_NOOP("SnapshotDiff", "added"),
+    "removed": QT_TRANSLATE_NOOP("SnapshotDiff", "removed"),
+    "changed": QT_TRANSLATE_NOOP("SnapshotDiff", "changed"),
+}
+#: Rows shown at most; the export writes every change.
+SHOWN = 5000
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SnapshotDiff", text)
+
+
+class DiffView(QWidget):
+    """One diff; empty until :meth:`show_diff`."""
+
+    #: "csv" or "pack": the person asked to export what is shown.
+    exportRequested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("snapshotDiff")
+        self.diff: SnapshotDiff | None = None
+        self._matching = 0
+        self.title = QLabel(self)
+        self.title.setObjectName("diffTitle")
+        self.title.setStyleSheet("font-weight: bold")
+        self.title.setWordWrap(True)
+        self.counts = QLabel(self)
+        self.counts.setObjectName("diffCounts")
+        self.counts.setWordWrap(True)
+        self.kind = QComboBox(self)
+        self.kind.setObjectName("diffKind")
+        self.kind.addItem("", "")
+        for code in KINDS:
+            self.kind.addItem("", code)
+        self.text = QLineEdit(self)
+        self.text.setObjectName("diffFilter")
+        self.text.setClearButtonEnabled(True)
+        self.export_csv = QPushButton(self)
+        self.export_csv.setObjectName("diffExportCsv")
+        self.export_pack = QPushButton(self)
+        self.export_pack.setObjectName("diffExportPack")
+        self.export_csv.clicked.connect(lambda: self.exportRequested.emit("csv"))
+        self.export_pack.clicked.connect(lambda: self.exportRequested.emit("pack"))
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("diffTable")
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setResizeContentsPrecision(40)  # fit to 40 rows, not all
+        self.note = QLabel(self)
+        self.note.setObjectName("diffNote")
+        self.kind.currentIndexChanged.connect(self._fill)
+        self.text.textChanged.connect(self._fill)
+        filters = QHBoxLayout()
+        filters.addWidget(self.kind)
+        filters.addWidget(self.text, 1)
+        filters.addWidget(self.export_csv)
+        filters.addWidget(self.export_pack)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.counts)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.note)
+        self.retranslateUi()
+
+    def show_diff(self, diff: SnapshotDiff) -> None:
+        """Show ``diff`` (filters kept)."""
+        self.diff = diff
+        self._fill()
+        self.table.resizeColumnsToContents()
+        self.retranslateUi()
+
+    def shown(self) -> list[Change]:
+        """The changes the filters keep."""
+        if self.diff is None:
+            return []
+        return list(self.diff.filtered(self.kind.currentData() or None, self.text.text()))
+
+    def _fill(self, *_args: object) -> None:
+        changes = self.shown()
+        rows = changes[:SHOWN]
+        self.table.setRowCount(len(rows))
+        for r, c in enumerate(rows):
+            values = (
+                _tr(KINDS.get(c.kind, c.kind)),
+                _tr(CHANGES.get(c.change, c.change)),
+                c.id,
+                c.label,
+                c.field,
+                c.before,
+                c.after,
+            )
+            for col, value in enumerate(values):
+                self.table.setItem(r, col, QTableWidgetItem(value))
+        self._matching = len(changes)
+        self._describe_rows()
+
+    def _describe_rows(self) -> None:
+        matching = self._matching
+        if self.diff is None:
+            self.note.setText("")
+        elif matching > SHOWN:
+            self.note.setText(
+                fill(
+                    _tr("The first %1 of %2 changes are shown; exports hold all of them."),
+                    SHOWN,
+                    matching,
+                )
+            )
+        else:
+            self.note.setText(
+                fill(_tr("%1 of %2 changes shown."), matching, len(self.diff.changes))
+            )
+
+    def retranslateUi(self) -> None:
+        self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])
+        self.kind.setItemText(0, _tr("All kinds"))
+        for i, code in enumerate(KINDS, start=1):
+            self.kind.setItemText(i, _tr(KINDS[code]))
+        self.kind.setAccessibleName(_tr("Kind of change"))
+        self.text.setPlaceholderText(_tr("Filter by id, name or value"))
+        self.text.setAccessibleName(_tr("Change filter"))
+        self.export_csv.setText(_tr("Export CSV…"))
+        self.export_pack.setText(_tr("Evidence pack…"))
+        self.table.setAccessibleName(_tr("Changes between the snapshots"))
+        for button in (self.export_csv, self.export_pack):
+            button.setEnabled(self.diff is not None)
+        d = self.diff
+        if d is None:
+            self.title.setText(_tr("Choose two snapshots and compare them, or take a new one."))
+            self.counts.setText("")
+            return
+        self.title.setText(
+            fill(
+                _tr("Changes from the snapshot of %1 to the snapshot of %2"),
+                _when(d.old.meta.get("finished")),
+                _when(d.new.meta.get("finished")),
+            )
+        )
+        counts = d.counts()
+        if not counts:
+            self.counts.setText(_tr("No change: the two snapshots hold the same access."))
+        else:
+            parts = [
+                fill(_tr("%1 %2: %3"), _tr(KINDS.get(kind, kind)), _tr(CHANGES[change]), n)
+                for (kind, change), n in sorted(counts.items())
+            ]
+            self.counts.setText(" · ".join(parts))
+        self._describe_rows()
+
+
+def _when(value: object) -> str:
+    """An ISO time as the panel shows it (UTC, to the second)."""
+    return str(value or "?").replace("T", " ").replace("+00:00", " UTC")

@@ -1,0 +1,70 @@
+"""Writing evidence packs and other files from the evidence panels (in a worker thread)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from portal_admin.evidence import keys, pack
+
+from ...error_info import ErrorInfo
+from ...text import fill
+
+#: Builds (kind, tables, summary) for a pack, in the worker thread.
+PackSource = Callable[[], tuple[str, dict[str, pack.Table], dict[str, Any]]]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("EvidencePack", text)
+
+
+def ask_save(parent: QWidget, name: str, suffix: str, chosen: Callable[[Path], object]) -> None:
+    """A save dialog (not modal: no nested event loop) that calls ``chosen`` with the path."""
+    dialog = QFileDialog(parent)
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.setDefaultSuffix(suffix)
+    dialog.selectFile(name)
+    dialog.fileSelected.connect(lambda path: chosen(Path(path)))
+    dialog.open()
+
+
+def _write(path: Path, source: PackSource, store: keys.SecretStore | None) -> dict[str, Any]:
+    kind, tables, summary = source()
+    return pack.write_pack(path, kind, tables, summary, keys.signing_key(store))
+
+
+async def write_pack(
+    path: Path, source: PackSource, store: keys.SecretStore | None = None
+) -> dict[str, Any]:
+    """Build and sign a pack at ``path``; its manifest (raises ``keys.KeyUnavailable``)."""
+    return await asyncio.to_thread(_write, path, source, store)
+
+
+def written(path: Path, manifest: dict[str, Any]) -> str:
+    """What the panel says once a pack is written."""
+    return fill(
+        _tr("Evidence pack written to %1, signed by the key %2."),
+        str(path),
+        str(manifest.get("fingerprint", "")),
+    )
+
+
+def failure(exc: BaseException) -> ErrorInfo:
+    """A pack or file that could not be written, said plainly."""
+    if isinstance(exc, keys.KeyUnavailable):
+        return ErrorInfo(
+            _tr("The pack cannot be signed: this computer has no usable keyring."),
+            _tr(
+                "The signing key is kept in the system keyring. Unlock or install one, or use"
+                " portal-admin-cli evidence pack --ephemeral-key."
+            ),
+        )
+    return ErrorInfo(
+        _tr("The file could not be written."),
+        str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc),
+    )

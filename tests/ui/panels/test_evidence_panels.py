@@ -1,0 +1,330 @@
+"""The Access reviews and Journal panels, as the kiosk's auditor uses them: snapshots with
+progress and cancel, a diff of a change made meanwhile, exports and signed packs that verify,
+files that are not snapshots, a journal whose chain verifies or breaks at its record."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from panel_support import AUDITOR, SHOTS, run
+from pytestqt.qtbot import QtBot
+from test_accounts_support import settle
+
+from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient, sandbox_transport
+from portal_admin.client.errors import APIConnectionError
+from portal_admin.connection.builtin import colleague_change
+from portal_admin.evidence import journal as jr
+from portal_admin.evidence import keys
+from portal_admin.evidence.pack import verify_pack
+from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.views.evidence.journal_panel import JournalPanel
+from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
+from support import portal
+
+Make = Callable[..., PanelContext]
+
+
+class Locked:
+    """A keyring that is there but will not open."""
+
+    def get(self) -> str | None:
+        raise keys.KeyUnavailable("locked")
+
+    def set(self, value: str) -> None:
+        raise keys.KeyUnavailable("locked")
+
+
+@pytest.fixture
+def auditor_kiosk(loop: qasync.QEventLoop, sandbox_app: Any) -> Iterator[PortalClient]:
+    """The auditor on a read-only client over the program's in-process transport, as the
+    kiosk signs in (httpx.ASGITransport would swallow a cancel that arrives mid-request)."""
+    client = PortalClient(
+        "http://sandbox.local",
+        ClientOptions(access_code="SANDBOX", read_only=True),
+        transport=sandbox_transport(sandbox_app),
+        token_store=MemoryTokenStore(),
+    )
+    run(loop, client.__aenter__())
+    run(loop, portal.sign_in(client, *AUDITOR, method="OTP"))
+    yield client
+    run(loop, client.aclose())
+
+
+@pytest.fixture
+def store() -> keys.MemoryStore:
+    return keys.MemoryStore()
+
+
+@pytest.fixture
+def reviews(
+    loop: qasync.QEventLoop,
+    qtbot: QtBot,
+    auditor_kiosk: PortalClient,
+    panel_context: Make,
+    tmp_path: Path,
+    store: keys.MemoryStore,
+) -> Iterator[ReviewsPanel]:
+    panel = ReviewsPanel(
+        panel_context(auditor_kiosk, kiosk=True), folder=tmp_path / "snapshots", key_store=store
+    )
+    qtbot.addWidget(panel)
+    panel.resize(1100, 720)
+    panel.show()
+    run(loop, panel.reload())
+    yield panel
+    panel.close_tasks()
+
+
+def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, sandbox_app: Any, tmp_path: Path
+) -> None:
+    stages: list[str] = []
+    shown = reviews._progress
+
+    def progress(stage: str, done: int, total: int) -> None:
+        shown(stage, done, total)
+        stages.append(reviews.stage.text())
+
+    reviews._progress = progress  # type: ignore[method-assign]
+    first = run(loop, reviews.take())
+    assert first is not None and first.path.parent == tmp_path / "snapshots"
+    assert first.counts()["accounts"] >= 120
+    assert any("Reading accounts" in s for s in stages)
+    assert reviews.table.rowCount() == 1 and "Snapshot taken" in reviews.message.text
+    assert not reviews.progress.isVisible() and reviews.take_button.isEnabled()
+
+    suspended = colleague_change(sandbox_app)
+    result = run(loop, reviews.take_and_compare())
+    assert result is not None and reviews.table.rowCount() == 2
+    status = [c for c in result.changes if c.kind == "account" and c.field == "status"]
+    assert [(c.label, c.before, c.after) for c in status] == [(suspended, "ACTIVE", "SUSPENDED")]
+    view = reviews.diff_view
+    assert "Accounts changed: 1" in view.counts.text()
+    assert view.table.rowCount() == len(result.changes)
+    view.text.setText(suspended)
+    assert view.table.rowCount() >= 1 and view.table.item(0, 3).text() == suspended
+    run(loop, settle(0.1))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    save_screenshot(reviews, SHOTS / "evidence-reviews-diff.png")
+
+    out = tmp_path / "diff.csv"
+    assert run(loop, reviews.write_diff_csv(out)) == len(result.changes)
+    with out.open(encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["kind", "change", "id", "label", "field", "before", "after"]
+    assert ["account", "changed", suspended, "status", "ACTIVE", "SUSPENDED"] in [
+        [r[0], r[1], r[3], r[4], r[5], r[6]] for r in rows[1:]
+    ]
+    diff_pack = tmp_path / "diff.zip"
+    manifest = run(loop, reviews.write_diff_pack(diff_pack))
+    assert manifest is not None and verify_pack(diff_pack).exit_status == 0
+    assert manifest["fingerprint"] in reviews.message.text
+
+    reviews.table.selectRow(1)
+    assert reviews.pack_button.isEnabled() and not reviews.compare_button.isEnabled()
+    snap_pack = tmp_path / "snapshot.zip"
+    assert run(loop, reviews.write_snapshot_pack(reviews.selected()[0], snap_pack)) is not None
+    assert verify_pack(snap_pack).exit_status == 0
+
+
+def test_comparing_the_two_selected_goes_from_older_to_newer(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, sandbox_app: Any
+) -> None:
+    run(loop, reviews.take())
+    colleague_change(sandbox_app)
+    run(loop, reviews.take())
+    reviews.table.selectAll()
+    assert reviews.compare_button.isEnabled()
+    result = run(loop, reviews.compare_selected())
+    assert result is not None
+    assert [c.after for c in result.changes if c.field == "status"] == ["SUSPENDED"]
+
+
+def test_cancel_keeps_nothing(loop: qasync.QEventLoop, reviews: ReviewsPanel) -> None:
+    def cancel_on_accounts(stage: str, done: int, total: int) -> None:
+        if stage == "accounts":
+            reviews.cancel()
+
+    reviews._progress = cancel_on_accounts  # type: ignore[method-assign]
+    task = reviews.spawn(reviews.take())
+    assert task is not None
+    assert run(loop, task) is None
+    assert "cancelled" in reviews.message.text
+    assert list((reviews.folder).glob("*")) == []
+    assert reviews.take_button.isEnabled() and not reviews.cancel_button.isVisible()
+
+
+def test_a_dropped_connection_keeps_nothing_and_says_so(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def dropped(*_args: Any, **_kwargs: Any) -> Any:
+        raise APIConnectionError("connection reset by peer")
+
+    monkeypatch.setattr(reviews.client.roles, "list", dropped)
+    assert run(loop, reviews.take()) is None
+    assert "could not be finished; nothing was kept" in reviews.message.text
+    assert reviews.message.info is not None
+    assert list(reviews.folder.glob("*")) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"PK\x03\x04 not a database", "is not a snapshot of this program"),
+        (None, "does not exist"),
+    ],
+)
+def test_a_foreign_file_gets_a_clear_message(
+    loop: qasync.QEventLoop,
+    reviews: ReviewsPanel,
+    tmp_path: Path,
+    content: bytes | None,
+    expected: str,
+) -> None:
+    path = tmp_path / "offered.sqlite"
+    if content is not None:
+        path.write_bytes(content)
+    assert run(loop, reviews.open_file(path)) is None
+    assert "cannot be used as a snapshot" in reviews.message.text
+    assert expected in reviews.message.text and reviews.table.rowCount() == 0
+
+
+def test_an_opened_snapshot_is_listed(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+) -> None:
+    taken = run(loop, reviews.take())
+    assert taken is not None
+    elsewhere = tmp_path / "from-a-colleague.sqlite"
+    elsewhere.write_bytes(taken.path.read_bytes())
+    assert run(loop, reviews.open_file(elsewhere)) is not None
+    assert reviews.table.rowCount() == 2
+    assert {reviews.table.item(r, 6).text() for r in range(2)} == {
+        taken.path.name,
+        elsewhere.name,
+    }
+
+
+def test_no_keyring_means_a_clear_message_and_no_pack(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+) -> None:
+    taken = run(loop, reviews.take())
+    assert taken is not None
+    reviews.key_store = Locked()
+    out = tmp_path / "p.zip"
+    assert run(loop, reviews.write_snapshot_pack(taken, out)) is None
+    assert "no usable keyring" in reviews.message.text and not out.exists()
+
+
+# -- the journal -----------------------------------------------------------------------------
+
+
+def _journal(path: Path, n: int) -> None:
+    journal = jr.Journal(path)
+    for i in range(n):
+        journal.append(
+            {
+                "account": "admin@sandbox.test",
+                "operation": "accounts.status" if i % 2 else "accounts.update",
+                "targets": [f"ACC{i:04d}"],
+                "fields": {"action": "SUSPEND"} if i % 2 else {"accountRemark": "checked"},
+                "outcome": "failed" if i == 3 else "ok",
+                "code": "NOT_FOUND" if i == 3 else "",
+                "request_id": f"req-{i}",
+            }
+        )
+    journal.flush()
+
+
+@pytest.fixture
+def journal_panel(
+    qtbot: QtBot,
+    auditor_kiosk: PortalClient,
+    panel_context: Make,
+    tmp_path: Path,
+    store: keys.MemoryStore,
+) -> Iterator[JournalPanel]:
+    path = tmp_path / "journal" / "journal.jsonl"
+    _journal(path, 6)
+    panel = JournalPanel(panel_context(auditor_kiosk, kiosk=True), path=path, key_store=store)
+    qtbot.addWidget(panel)
+    panel.resize(1100, 600)
+    panel.show()
+    yield panel
+    panel.close_tasks()
+
+
+def test_the_journal_lists_filters_and_exports(
+    loop: qasync.QEventLoop, journal_panel: JournalPanel, tmp_path: Path
+) -> None:
+    panel = journal_panel
+    run(loop, panel.reload())
+    assert panel.table.rowCount() == 6
+    assert panel.table.item(0, 8).text() == "req-5"  # newest first
+    assert "The chain verifies: 6 records" in panel.chain.text()
+    panel.outcome.setCurrentIndex(panel.outcome.findData("failed"))
+    assert panel.table.rowCount() == 1 and panel.table.item(0, 7).text() == "NOT_FOUND"
+    panel.outcome.setCurrentIndex(0)
+    panel.text.setText("ACC0002")
+    assert panel.table.rowCount() == 1
+    run(loop, settle(0.1))
+    save_screenshot(panel, SHOTS / "evidence-journal.png")
+
+    assert run(loop, panel.export(tmp_path / "j.json", "json")) == 1
+    assert json.loads((tmp_path / "j.json").read_text(encoding="utf-8"))[0]["targets"] == [
+        "ACC0002"
+    ]
+    panel.text.setText("")
+    assert run(loop, panel.export(tmp_path / "j.csv", "csv")) == 6
+    assert run(loop, panel.export(tmp_path / "j.zip", "zip")) == 6
+    check = verify_pack(tmp_path / "j.zip")
+    assert check.exit_status == 0
+    assert "records written" in panel.message.text or "Evidence pack written" in panel.message.text
+
+
+def test_a_tampered_journal_is_shown_broken_at_its_record(
+    loop: qasync.QEventLoop, journal_panel: JournalPanel
+) -> None:
+    panel = journal_panel
+    lines = panel.path.read_text(encoding="utf-8").splitlines(keepends=True)
+    record = json.loads(lines[2])
+    record["targets"] = ["ACC9999"]
+    lines[2] = json.dumps(record) + "\n"
+    panel.path.write_text("".join(lines), encoding="utf-8")
+    run(loop, panel.reload())
+    assert "BROKEN at line 3" in panel.chain.text()
+    assert panel.table.rowCount() == 6  # still listed: the auditor sees what is there
+
+
+def test_the_panels_are_in_the_kiosk_navigation() -> None:
+    from portal_admin.ui.panels import PanelRegistry
+    from portal_admin.ui.views import register_all
+
+    ids = [spec.id for spec in register_all(PanelRegistry())]
+    assert ids.index("jobs") < ids.index("reviews") < ids.index("journal")
+
+
+def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
+    loop: qasync.QEventLoop, qtbot: QtBot, store: keys.MemoryStore, tmp_path: Path
+) -> None:
+    from portal_admin.evidence import pack
+    from portal_admin.ui.about import AboutDialog
+
+    about = AboutDialog(key_store=store)
+    qtbot.addWidget(about)
+    qtbot.waitUntil(lambda: about.fingerprint != "", timeout=5000)
+    expected = keys.fingerprint(keys.signing_key(store).public_key())
+    assert about.fingerprint == expected and expected in about.key.text()
+    manifest = pack.write_pack(tmp_path / "p.zip", "snapshot", {}, {}, keys.signing_key(store))
+    assert manifest["fingerprint"] == expected  # the one an auditor records from About
+
+    without = AboutDialog(key_store=Locked())
+    qtbot.addWidget(without)
+    qtbot.waitUntil(lambda: without.fingerprint is None, timeout=5000)
+    assert "no usable keyring" in without.key.text()
