@@ -4,8 +4,9 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+85"/>
         <source>About System Portal Admin</source>
+        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>System Portal Admin について</translation>
     </message>
     <message>
@@ -37,6 +38,210 @@
         <location line="+2"/>
         <source>Qt and Python versions</source>
         <translation>Qt と Python のバージョン</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Evidence signing key: reading the keyring…</source>
+        <translation>証跡署名鍵: キーリングを読み取り中…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Evidence signing key: none (no usable keyring on this computer)</source>
+        <translation>証跡署名鍵: なし（このコンピューターに使用可能なキーリングがありません）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key: %1</source>
+        <translation>証跡署名鍵: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key fingerprint</source>
+        <translation>証跡署名鍵のフィンガープリント</translation>
+    </message>
+</context>
+<context>
+    <name>AccessReviews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <source>Taken</source>
+        <translation>取得日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>アカウント数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>アカウントを読み取り中: %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>ロールを読み取り中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>招待を読み取り中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>セキュリティ設定を読み取り中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>通知チャネルを読み取り中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>ファイル %1 は存在しません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 はこのプログラムのスナップショットではないか、破損しています。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 は不完全なスナップショットです。完了する前に中断されました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>このファイルはスナップショットとして使用できません。</translation>
+    </message>
+    <message>
+        <location line="+169"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>スナップショットはキャンセルされました。何も保存されていません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>スナップショットを完了できませんでした。何も保存されていません。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>スナップショットを取得しました: アカウント %1 件、ロール %2 件、招待 %3 件。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>スナップショットを開始しています…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>スナップショットを取得しました。このサーバーの以前のスナップショットはないため、これが次回の比較の基準になります。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>スナップショットを取得し、%1 のスナップショットと比較しました: 変更 %2 件。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>%1 changes written to %2.</source>
+        <translation>%1 件の変更を %2 に書き出しました。</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Take snapshot</source>
+        <translation>スナップショットを取得</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>取得して前回と比較</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>今スナップショットを取得し、このサーバーの前回のスナップショット以降の変更を表示します</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the two selected</source>
+        <translation>選択した 2 件を比較</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>スナップショットファイルを開く…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>証跡パック…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Snapshots</source>
+        <translation>スナップショット</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot progress</source>
+        <translation>スナップショットの進捗</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Access reviews</source>
+        <translation>アクセスレビュー</translation>
     </message>
 </context>
 <context>
@@ -2945,6 +3150,30 @@
     </message>
 </context>
 <context>
+    <name>EvidencePack</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <source>Evidence pack written to %1, signed by the key %2.</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
+        <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack cannot be signed: this computer has no usable keyring.</source>
+        <translation>パックに署名できません: このコンピューターに使用可能なキーリングがありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
+        <translation>署名鍵はシステムのキーリングに保管されます。キーリングのロックを解除するかインストールしてください。または portal-admin-cli evidence pack --ephemeral-key を使用してください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The file could not be written.</source>
+        <translation>ファイルを書き込めませんでした。</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
@@ -3699,6 +3928,140 @@
     </message>
 </context>
 <context>
+    <name>JournalPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>変更内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>コード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Succeeded</source>
+        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refused</source>
+        <translation>拒否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>The chain verifies: %1 records, head %2.</source>
+        <translation>チェーンの検証に成功しました: %1 件のレコード、ヘッド %2。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 new segment(s) after a cut-off record (a crash).</source>
+        <translation>切断されたレコード（クラッシュ）の後に新しいセグメントが %1 個あります。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The chain is BROKEN at line %1 (record %2): %3.</source>
+        <translation>チェーンが %1 行目（レコード %2）で壊れています: %3。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 records written to %2.</source>
+        <translation>%1 件のレコードを %2 に書き出しました。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Filter by account, operation or id</source>
+        <translation>アカウント、操作、ID で絞り込み</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal filter</source>
+        <translation>ジャーナルの絞り込み</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All outcomes</source>
+        <translation>すべての結果</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Outcome filter</source>
+        <translation>結果の絞り込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>CSV エクスポート…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export JSON…</source>
+        <translation>JSON エクスポート…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>証跡パック…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the records shown: CSV and a report</source>
+        <translation>表示中のレコードの署名付き zip（CSV とレポート）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Journal of changes</source>
+        <translation>変更ジャーナル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal</source>
+        <translation>ジャーナル</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -4435,6 +4798,16 @@
         <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>一括ジョブ</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <source>Access reviews</source>
+        <translation>アクセスレビュー</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Journal</source>
+        <translation>ジャーナル</translation>
     </message>
 </context>
 <context>
@@ -6145,6 +6518,166 @@
         <location line="+2"/>
         <source>Sign-in steps</source>
         <translation>サインインの手順</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotDiff</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <source>What</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>変更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>変更後</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Accounts</source>
+        <extracomment>The kinds of change, as the diff names them, and their words.</extracomment>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 許可リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFA</source>
+        <translation>MFA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channels</source>
+        <translation>チャネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>チャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>added</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>changed</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <translation>%2 件中、最初の %1 件の変更を表示しています。エクスポートにはすべて含まれます。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 of %2 changes shown.</source>
+        <translation>%2 件中 %1 件の変更を表示しています。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All kinds</source>
+        <translation>すべての種類</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kind of change</source>
+        <translation>変更の種類</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by id, name or value</source>
+        <translation>ID、名前、値で絞り込み</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change filter</source>
+        <translation>変更の絞り込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>CSV エクスポート…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>証跡パック…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Changes between the snapshots</source>
+        <translation>スナップショット間の変更</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Choose two snapshots and compare them, or take a new one.</source>
+        <translation>2 つのスナップショットを選んで比較するか、新しいスナップショットを取得してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Changes from the snapshot of %1 to the snapshot of %2</source>
+        <translation>%1 のスナップショットから %2 のスナップショットへの変更</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No change: the two snapshots hold the same access.</source>
+        <translation>変更なし: 2 つのスナップショットのアクセス権は同じです。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2: %3</source>
+        <translation>%1（%2）: %3</translation>
     </message>
 </context>
 </TS>

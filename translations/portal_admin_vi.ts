@@ -4,8 +4,9 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+85"/>
         <source>About System Portal Admin</source>
+        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>Giới thiệu System Portal Admin</translation>
     </message>
     <message>
@@ -37,6 +38,210 @@
         <location line="+2"/>
         <source>Qt and Python versions</source>
         <translation>Phiên bản Qt và Python</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Evidence signing key: reading the keyring…</source>
+        <translation>Khóa ký bằng chứng: đang đọc kho khóa…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Evidence signing key: none (no usable keyring on this computer)</source>
+        <translation>Khóa ký bằng chứng: không có (máy tính này không có kho khóa dùng được)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key: %1</source>
+        <translation>Khóa ký bằng chứng: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key fingerprint</source>
+        <translation>Dấu vân tay của khóa ký bằng chứng</translation>
+    </message>
+</context>
+<context>
+    <name>AccessReviews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <source>Taken</source>
+        <translation>Thời điểm chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>Số tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>Tệp</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>Đang đọc tài khoản: %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>Đang đọc vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>Đang đọc lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>Đang đọc cài đặt bảo mật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>Đang đọc kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>Tệp %1 không tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 không phải là ảnh chụp của chương trình này, hoặc đã bị hỏng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 là ảnh chụp chưa hoàn chỉnh: nó đã bị gián đoạn trước khi hoàn tất.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+169"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>Không thể hoàn tất ảnh chụp; không có gì được giữ lại.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>Đã chụp: %1 tài khoản, %2 vai trò, %3 lời mời.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>Đang bắt đầu chụp…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>Đã chụp. Chưa có ảnh chụp nào trước đó của máy chủ này: ảnh chụp này là mốc cho lần so sánh tiếp theo.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>%1 changes written to %2.</source>
+        <translation>Đã ghi %1 thay đổi vào %2.</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Take snapshot</source>
+        <translation>Chụp trạng thái</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>Chụp và so sánh với lần trước</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>Chụp ngay và hiển thị những gì đã thay đổi kể từ ảnh chụp trước của máy chủ này</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the two selected</source>
+        <translation>So sánh hai mục đã chọn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>Mở tệp ảnh chụp…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>Gói bằng chứng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Snapshots</source>
+        <translation>Ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot progress</source>
+        <translation>Tiến độ chụp</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Access reviews</source>
+        <translation>Rà soát quyền truy cập</translation>
     </message>
 </context>
 <context>
@@ -2987,6 +3192,30 @@
     </message>
 </context>
 <context>
+    <name>EvidencePack</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <source>Evidence pack written to %1, signed by the key %2.</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
+        <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack cannot be signed: this computer has no usable keyring.</source>
+        <translation>Không thể ký gói: máy tính này không có kho khóa dùng được.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
+        <translation>Khóa ký được giữ trong kho khóa của hệ thống. Hãy mở khóa hoặc cài đặt một kho khóa, hoặc dùng portal-admin-cli evidence pack --ephemeral-key.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The file could not be written.</source>
+        <translation>Không thể ghi tệp.</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
@@ -3750,6 +3979,140 @@
     </message>
 </context>
 <context>
+    <name>JournalPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>Thời gian</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>Thao tác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>Đối tượng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>Thay đổi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>Kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>Mã</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Succeeded</source>
+        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <translation>Thành công</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refused</source>
+        <translation>Bị từ chối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown</source>
+        <translation>Không rõ</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>The chain verifies: %1 records, head %2.</source>
+        <translation>Chuỗi hợp lệ: %1 bản ghi, đầu chuỗi %2.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 new segment(s) after a cut-off record (a crash).</source>
+        <translation>%1 đoạn mới sau một bản ghi bị cắt (do sự cố).</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The chain is BROKEN at line %1 (record %2): %3.</source>
+        <translation>Chuỗi BỊ HỎNG tại dòng %1 (bản ghi %2): %3.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 records written to %2.</source>
+        <translation>Đã ghi %1 bản ghi vào %2.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Filter by account, operation or id</source>
+        <translation>Lọc theo tài khoản, thao tác hoặc mã</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal filter</source>
+        <translation>Bộ lọc nhật ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All outcomes</source>
+        <translation>Mọi kết quả</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Outcome filter</source>
+        <translation>Bộ lọc kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>Xuất CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export JSON…</source>
+        <translation>Xuất JSON…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>Gói bằng chứng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the records shown: CSV and a report</source>
+        <translation>Tệp zip đã ký của các bản ghi đang hiển thị: CSV và báo cáo</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Journal of changes</source>
+        <translation>Nhật ký thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal</source>
+        <translation>Nhật ký</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -4493,6 +4856,16 @@
         <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>Công việc hàng loạt</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <source>Access reviews</source>
+        <translation>Rà soát quyền truy cập</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Journal</source>
+        <translation>Nhật ký</translation>
     </message>
 </context>
 <context>
@@ -6227,6 +6600,166 @@
         <location line="+2"/>
         <source>Sign-in steps</source>
         <translation>Các bước đăng nhập</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotDiff</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <source>What</source>
+        <translation>Loại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>Thay đổi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>Mã</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>Trường</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>Trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>Sau</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Accounts</source>
+        <extracomment>The kinds of change, as the diff names them, and their words.</extracomment>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>Danh sách IP được phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFA</source>
+        <translation>MFA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channels</source>
+        <translation>Kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>Loại kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Settings</source>
+        <translation>Cài đặt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>added</source>
+        <translation>đã thêm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed</source>
+        <translation>đã xóa</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>changed</source>
+        <translation>đã thay đổi</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <translation>Đang hiển thị %1 thay đổi đầu tiên trong %2; tệp xuất chứa tất cả.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 of %2 changes shown.</source>
+        <translation>Đang hiển thị %1 trong %2 thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All kinds</source>
+        <translation>Mọi loại</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kind of change</source>
+        <translation>Loại thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by id, name or value</source>
+        <translation>Lọc theo mã, tên hoặc giá trị</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change filter</source>
+        <translation>Bộ lọc thay đổi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>Xuất CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>Gói bằng chứng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Changes between the snapshots</source>
+        <translation>Các thay đổi giữa hai ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Choose two snapshots and compare them, or take a new one.</source>
+        <translation>Hãy chọn hai ảnh chụp để so sánh, hoặc chụp một ảnh mới.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Changes from the snapshot of %1 to the snapshot of %2</source>
+        <translation>Các thay đổi từ ảnh chụp lúc %1 đến ảnh chụp lúc %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No change: the two snapshots hold the same access.</source>
+        <translation>Không có thay đổi: hai ảnh chụp có cùng quyền truy cập.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
     </message>
 </context>
 </TS>

@@ -4,8 +4,9 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+85"/>
         <source>About System Portal Admin</source>
+        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>关于 System Portal Admin</translation>
     </message>
     <message>
@@ -37,6 +38,210 @@
         <location line="+2"/>
         <source>Qt and Python versions</source>
         <translation>Qt 和 Python 版本</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Evidence signing key: reading the keyring…</source>
+        <translation>证据签名密钥：正在读取密钥环…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Evidence signing key: none (no usable keyring on this computer)</source>
+        <translation>证据签名密钥：无（此计算机没有可用的密钥环）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key: %1</source>
+        <translation>证据签名密钥：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key fingerprint</source>
+        <translation>证据签名密钥指纹</translation>
+    </message>
+</context>
+<context>
+    <name>AccessReviews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <source>Taken</source>
+        <translation>获取时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>账户数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>正在读取账户：%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>正在读取角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>正在读取邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>正在读取安全设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>正在读取通知渠道</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 不是本程序的快照，或已损坏。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 是不完整的快照：它在完成前被中断。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 由更新版本的程序创建。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>此文件不能用作快照。</translation>
+    </message>
+    <message>
+        <location line="+169"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>快照已取消，未保留任何内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>快照未能完成，未保留任何内容。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>快照已获取：%1 个账户、%2 个角色、%3 个邀请。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>正在开始快照…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>快照已获取。此服务器没有更早的快照：这份快照将作为下次比较的基准。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>快照已获取，并已与 %1 的快照比较：%2 处变更。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>快照 (*.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>%1 changes written to %2.</source>
+        <translation>已将 %1 处变更写入 %2。</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Take snapshot</source>
+        <translation>获取快照</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>获取快照并与上次比较</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>立即获取快照，并显示自此服务器上次快照以来的变更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the two selected</source>
+        <translation>比较所选的两份</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>打开快照文件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>所选快照的签名 zip：CSV 和报告</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot progress</source>
+        <translation>快照进度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Access reviews</source>
+        <translation>访问审查</translation>
     </message>
 </context>
 <context>
@@ -2943,6 +3148,30 @@
     </message>
 </context>
 <context>
+    <name>EvidencePack</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <source>Evidence pack written to %1, signed by the key %2.</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
+        <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack cannot be signed: this computer has no usable keyring.</source>
+        <translation>无法签名证据包：此计算机没有可用的密钥环。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
+        <translation>签名密钥保存在系统密钥环中。请解锁或安装密钥环，或使用 portal-admin-cli evidence pack --ephemeral-key。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The file could not be written.</source>
+        <translation>无法写入文件。</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
@@ -3697,6 +3926,140 @@
     </message>
 </context>
 <context>
+    <name>JournalPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>变更内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Succeeded</source>
+        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refused</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>The chain verifies: %1 records, head %2.</source>
+        <translation>链校验通过：%1 条记录，链头 %2。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 new segment(s) after a cut-off record (a crash).</source>
+        <translation>在被截断的记录（崩溃）之后有 %1 个新段。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The chain is BROKEN at line %1 (record %2): %3.</source>
+        <translation>链在第 %1 行（记录 %2）处已损坏：%3。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 records written to %2.</source>
+        <translation>已将 %1 条记录写入 %2。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Filter by account, operation or id</source>
+        <translation>按账户、操作或 ID 筛选</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal filter</source>
+        <translation>日志筛选</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All outcomes</source>
+        <translation>所有结果</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Outcome filter</source>
+        <translation>结果筛选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the records shown: CSV and a report</source>
+        <translation>所显示记录的签名 zip：CSV 和报告</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Journal of changes</source>
+        <translation>变更日志</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal</source>
+        <translation>变更日志</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -4433,6 +4796,16 @@
         <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>批量任务</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <source>Access reviews</source>
+        <translation>访问审查</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Journal</source>
+        <translation>变更日志</translation>
     </message>
 </context>
 <context>
@@ -6141,6 +6514,166 @@
         <location line="+2"/>
         <source>Sign-in steps</source>
         <translation>登录步骤</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotDiff</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <source>What</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>变更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>变更后</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Accounts</source>
+        <extracomment>The kinds of change, as the diff names them, and their words.</extracomment>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名单</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFA</source>
+        <translation>MFA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channels</source>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>渠道类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>changed</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <translation>显示 %2 处变更中的前 %1 处；导出包含全部变更。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 of %2 changes shown.</source>
+        <translation>显示 %1 / %2 处变更。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All kinds</source>
+        <translation>所有类别</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kind of change</source>
+        <translation>变更类别</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by id, name or value</source>
+        <translation>按 ID、名称或值筛选</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change filter</source>
+        <translation>变更筛选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Changes between the snapshots</source>
+        <translation>两份快照之间的变更</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Choose two snapshots and compare them, or take a new one.</source>
+        <translation>请选择两份快照进行比较，或获取一份新快照。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Changes from the snapshot of %1 to the snapshot of %2</source>
+        <translation>从 %1 的快照到 %2 的快照的变更</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No change: the two snapshots hold the same access.</source>
+        <translation>无变更：两份快照的访问权限相同。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2: %3</source>
+        <translation>%1%2：%3</translation>
     </message>
 </context>
 </TS>

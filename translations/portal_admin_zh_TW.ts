@@ -4,8 +4,9 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+85"/>
         <source>About System Portal Admin</source>
+        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>關於 System Portal Admin</translation>
     </message>
     <message>
@@ -37,6 +38,210 @@
         <location line="+2"/>
         <source>Qt and Python versions</source>
         <translation>Qt 與 Python 版本</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Evidence signing key: reading the keyring…</source>
+        <translation>證據簽署金鑰：正在讀取金鑰圈…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Evidence signing key: none (no usable keyring on this computer)</source>
+        <translation>證據簽署金鑰：無（這部電腦沒有可用的金鑰圈）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key: %1</source>
+        <translation>證據簽署金鑰：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evidence signing key fingerprint</source>
+        <translation>證據簽署金鑰指紋</translation>
+    </message>
+</context>
+<context>
+    <name>AccessReviews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <source>Taken</source>
+        <translation>擷取時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>伺服器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>帳戶</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>帳戶數</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>檔案</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>正在讀取帳戶：%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>正在讀取角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>正在讀取邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>正在讀取安全性設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>正在讀取通知管道</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>檔案 %1 不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 不是本程式的快照，或已損毀。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 是不完整的快照：它在完成前被中斷。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 由較新版本的程式建立。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>此檔案無法作為快照使用。</translation>
+    </message>
+    <message>
+        <location line="+169"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>快照已取消，未保留任何內容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>快照未能完成，未保留任何內容。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>快照已擷取：%1 個帳戶、%2 個角色、%3 個邀請。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>正在開始快照…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>快照已擷取。此伺服器沒有更早的快照：這份快照將作為下次比較的基準。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>快照已擷取，並已與 %1 的快照比較：%2 項變更。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>快照 (*.sqlite);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>%1 changes written to %2.</source>
+        <translation>已將 %1 項變更寫入 %2。</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Take snapshot</source>
+        <translation>擷取快照</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>擷取快照並與上次比較</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>立即擷取快照，並顯示自此伺服器上次快照以來的變更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the two selected</source>
+        <translation>比較所選的兩份</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>開啟快照檔案…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>證據套件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>所選快照的簽署 zip：CSV 與報告</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot progress</source>
+        <translation>快照進度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Access reviews</source>
+        <translation>存取審查</translation>
     </message>
 </context>
 <context>
@@ -2943,6 +3148,30 @@
     </message>
 </context>
 <context>
+    <name>EvidencePack</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <source>Evidence pack written to %1, signed by the key %2.</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
+        <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack cannot be signed: this computer has no usable keyring.</source>
+        <translation>無法簽署證據套件：這部電腦沒有可用的金鑰圈。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
+        <translation>簽署金鑰保存在系統金鑰圈中。請解鎖或安裝金鑰圈，或使用 portal-admin-cli evidence pack --ephemeral-key。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The file could not be written.</source>
+        <translation>無法寫入檔案。</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
@@ -3697,6 +3926,140 @@
     </message>
 </context>
 <context>
+    <name>JournalPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>帳戶</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>變更內容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>代碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Succeeded</source>
+        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refused</source>
+        <translation>遭拒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>The chain verifies: %1 records, head %2.</source>
+        <translation>鏈驗證通過：%1 筆記錄，鏈頭 %2。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 new segment(s) after a cut-off record (a crash).</source>
+        <translation>在被截斷的記錄（當機）之後有 %1 個新區段。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The chain is BROKEN at line %1 (record %2): %3.</source>
+        <translation>鏈在第 %1 行（記錄 %2）處已損毀：%3。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 records written to %2.</source>
+        <translation>已將 %1 筆記錄寫入 %2。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Filter by account, operation or id</source>
+        <translation>依帳戶、操作或 ID 篩選</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal filter</source>
+        <translation>日誌篩選</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All outcomes</source>
+        <translation>所有結果</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Outcome filter</source>
+        <translation>結果篩選</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>匯出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export JSON…</source>
+        <translation>匯出 JSON…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>證據套件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A signed zip of the records shown: CSV and a report</source>
+        <translation>所顯示記錄的簽署 zip：CSV 與報告</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Journal of changes</source>
+        <translation>變更日誌</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Journal</source>
+        <translation>變更日誌</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -4433,6 +4796,16 @@
         <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>批次工作</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <source>Access reviews</source>
+        <translation>存取審查</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Journal</source>
+        <translation>變更日誌</translation>
     </message>
 </context>
 <context>
@@ -6141,6 +6514,166 @@
         <location line="+2"/>
         <source>Sign-in steps</source>
         <translation>登入步驟</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotDiff</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <source>What</source>
+        <translation>類別</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>變更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>變更後</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Accounts</source>
+        <extracomment>The kinds of change, as the diff names them, and their words.</extracomment>
+        <translation>帳戶</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFA</source>
+        <translation>MFA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channels</source>
+        <translation>管道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>管道類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>changed</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <translation>顯示 %2 項變更中的前 %1 項；匯出包含全部變更。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 of %2 changes shown.</source>
+        <translation>顯示 %1 / %2 項變更。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>All kinds</source>
+        <translation>所有類別</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kind of change</source>
+        <translation>變更類別</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by id, name or value</source>
+        <translation>依 ID、名稱或值篩選</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change filter</source>
+        <translation>變更篩選</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export CSV…</source>
+        <translation>匯出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>證據套件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Changes between the snapshots</source>
+        <translation>兩份快照之間的變更</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Choose two snapshots and compare them, or take a new one.</source>
+        <translation>請選擇兩份快照進行比較，或擷取一份新快照。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Changes from the snapshot of %1 to the snapshot of %2</source>
+        <translation>從 %1 的快照到 %2 的快照的變更</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No change: the two snapshots hold the same access.</source>
+        <translation>無變更：兩份快照的存取權限相同。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2: %3</source>
+        <translation>%1%2：%3</translation>
     </message>
 </context>
 </TS>

@@ -112,17 +112,23 @@ class AboutDialog(QDialog):
         self._describe_key()
 
     def _describe_key(self) -> None:
-        t = QCoreApplication.translate
         if self.fingerprint == "":
-            text = t("AboutDialog", "Evidence signing key: reading the keyring…")
+            text = QCoreApplication.translate(
+                "AboutDialog", "Evidence signing key: reading the keyring…"
+            )
         elif self.fingerprint is None:
-            text = t(
+            text = QCoreApplication.translate(
                 "AboutDialog", "Evidence signing key: none (no usable keyring on this computer)"
             )
         else:
-            text = fill(t("AboutDialog", "Evidence signing key: %1"), self.fingerprint)
+            text = fill(
+                QCoreApplication.translate("AboutDialog", "Evidence signing key: %1"),
+                self.fingerprint,
+            )
         self.key.setText(text)
-        self.key.setAccessibleName(t("AboutDialog", "Evidence signing key fingerprint"))
+        self.key.setAccessibleName(
+            QCoreApplication.translate("AboutDialog", "Evidence signing key fingerprint")
+        )
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -151,47 +151,73 @@ class DiffView(QWidget):
         elif matching > SHOWN:
             self.note.setText(
                 fill(
-                    _tr("The first %1 of %2 changes are shown; exports hold all of them."),
+                    QCoreApplication.translate(
+                        "SnapshotDiff",
+                        "The first %1 of %2 changes are shown; exports hold all of them.",
+                    ),
                     SHOWN,
                     matching,
                 )
             )
         else:
             self.note.setText(
-                fill(_tr("%1 of %2 changes shown."), matching, len(self.diff.changes))
+                fill(
+                    QCoreApplication.translate("SnapshotDiff", "%1 of %2 changes shown."),
+                    matching,
+                    len(self.diff.changes),
+                )
             )
 
     def retranslateUi(self) -> None:
         self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])
-        self.kind.setItemText(0, _tr("All kinds"))
+        self.kind.setItemText(0, QCoreApplication.translate("SnapshotDiff", "All kinds"))
         for i, code in enumerate(KINDS, start=1):
             self.kind.setItemText(i, _tr(KINDS[code]))
-        self.kind.setAccessibleName(_tr("Kind of change"))
-        self.text.setPlaceholderText(_tr("Filter by id, name or value"))
-        self.text.setAccessibleName(_tr("Change filter"))
-        self.export_csv.setText(_tr("Export CSV…"))
-        self.export_pack.setText(_tr("Evidence pack…"))
-        self.table.setAccessibleName(_tr("Changes between the snapshots"))
+        self.kind.setAccessibleName(QCoreApplication.translate("SnapshotDiff", "Kind of change"))
+        self.text.setPlaceholderText(
+            QCoreApplication.translate("SnapshotDiff", "Filter by id, name or value")
+        )
+        self.text.setAccessibleName(QCoreApplication.translate("SnapshotDiff", "Change filter"))
+        self.export_csv.setText(QCoreApplication.translate("SnapshotDiff", "Export CSV…"))
+        self.export_pack.setText(QCoreApplication.translate("SnapshotDiff", "Evidence pack…"))
+        self.table.setAccessibleName(
+            QCoreApplication.translate("SnapshotDiff", "Changes between the snapshots")
+        )
         for button in (self.export_csv, self.export_pack):
             button.setEnabled(self.diff is not None)
         d = self.diff
         if d is None:
-            self.title.setText(_tr("Choose two snapshots and compare them, or take a new one."))
+            self.title.setText(
+                QCoreApplication.translate(
+                    "SnapshotDiff", "Choose two snapshots and compare them, or take a new one."
+                )
+            )
             self.counts.setText("")
             return
         self.title.setText(
             fill(
-                _tr("Changes from the snapshot of %1 to the snapshot of %2"),
+                QCoreApplication.translate(
+                    "SnapshotDiff", "Changes from the snapshot of %1 to the snapshot of %2"
+                ),
                 _when(d.old.meta.get("finished")),
                 _when(d.new.meta.get("finished")),
             )
         )
         counts = d.counts()
         if not counts:
-            self.counts.setText(_tr("No change: the two snapshots hold the same access."))
+            self.counts.setText(
+                QCoreApplication.translate(
+                    "SnapshotDiff", "No change: the two snapshots hold the same access."
+                )
+            )
         else:
             parts = [
-                fill(_tr("%1 %2: %3"), _tr(KINDS.get(kind, kind)), _tr(CHANGES[change]), n)
+                fill(
+                    QCoreApplication.translate("SnapshotDiff", "%1 %2: %3"),
+                    _tr(KINDS.get(kind, kind)),
+                    _tr(CHANGES[change]),
+                    n,
+                )
                 for (kind, change), n in sorted(counts.items())
             ]
             self.counts.setText(" · ".join(parts))

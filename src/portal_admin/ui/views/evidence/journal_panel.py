@@ -187,16 +187,21 @@ class JournalPanel(PanelBase):
 
     def _describe_chain(self) -> None:
         v = self.verification
-        t = QCoreApplication.translate
         if v is None:
             self.chain.setText("")
         elif v.ok:
             text = fill(
-                t("JournalPanel", "The chain verifies: %1 records, head %2."), v.records, v.head
+                QCoreApplication.translate(
+                    "JournalPanel", "The chain verifies: %1 records, head %2."
+                ),
+                v.records,
+                v.head,
             )
             if v.breaks:
                 text += " " + fill(
-                    t("JournalPanel", "%1 new segment(s) after a cut-off record (a crash)."),
+                    QCoreApplication.translate(
+                        "JournalPanel", "%1 new segment(s) after a cut-off record (a crash)."
+                    ),
                     len(v.breaks),
                 )
             self.chain.setText(text)
@@ -205,7 +210,9 @@ class JournalPanel(PanelBase):
             first = v.problems[0]
             self.chain.setText(
                 fill(
-                    t("JournalPanel", "The chain is BROKEN at line %1 (record %2): %3."),
+                    QCoreApplication.translate(
+                        "JournalPanel", "The chain is BROKEN at line %1 (record %2): %3."
+                    ),
                     first.line,
                     first.seq if first.seq is not None else "?",
                     first.reason,
@@ -254,23 +261,30 @@ class JournalPanel(PanelBase):
         return "journal", pack.journal_tables(records), summary
 
     def retranslateUi(self) -> None:
-        t = QCoreApplication.translate
-        self.table.setHorizontalHeaderLabels([t("JournalPanel", title) for _k, title in COLUMNS])
-        self.text.setPlaceholderText(t("JournalPanel", "Filter by account, operation or id"))
-        self.text.setAccessibleName(t("JournalPanel", "Journal filter"))
+        self.table.setHorizontalHeaderLabels(
+            [QCoreApplication.translate("JournalPanel", title) for _k, title in COLUMNS]
+        )
+        self.text.setPlaceholderText(
+            QCoreApplication.translate("JournalPanel", "Filter by account, operation or id")
+        )
+        self.text.setAccessibleName(QCoreApplication.translate("JournalPanel", "Journal filter"))
         labels = (
-            t("JournalPanel", "All outcomes"),
-            *(t("JournalPanel", w) for w in OUTCOMES.values()),
+            QCoreApplication.translate("JournalPanel", "All outcomes"),
+            *(QCoreApplication.translate("JournalPanel", w) for w in OUTCOMES.values()),
         )
         for i, label in enumerate(labels):
             self.outcome.setItemText(i, label)
-        self.outcome.setAccessibleName(t("JournalPanel", "Outcome filter"))
-        self.export_csv.setText(t("JournalPanel", "Export CSV…"))
-        self.export_json.setText(t("JournalPanel", "Export JSON…"))
-        self.export_pack.setText(t("JournalPanel", "Evidence pack…"))
+        self.outcome.setAccessibleName(QCoreApplication.translate("JournalPanel", "Outcome filter"))
+        self.export_csv.setText(QCoreApplication.translate("JournalPanel", "Export CSV…"))
+        self.export_json.setText(QCoreApplication.translate("JournalPanel", "Export JSON…"))
+        self.export_pack.setText(QCoreApplication.translate("JournalPanel", "Evidence pack…"))
         self.export_pack.setToolTip(
-            t("JournalPanel", "A signed zip of the records shown: CSV and a report")
+            QCoreApplication.translate(
+                "JournalPanel", "A signed zip of the records shown: CSV and a report"
+            )
         )
-        self.table.setAccessibleName(t("JournalPanel", "Journal of changes"))
-        self.setAccessibleName(t("JournalPanel", "Journal"))
+        self.table.setAccessibleName(
+            QCoreApplication.translate("JournalPanel", "Journal of changes")
+        )
+        self.setAccessibleName(QCoreApplication.translate("JournalPanel", "Journal"))
         self._describe_chain()

@@ -48,7 +48,9 @@ async def write_pack(
 def written(path: Path, manifest: dict[str, Any]) -> str:
     """What the panel says once a pack is written."""
     return fill(
-        _tr("Evidence pack written to %1, signed by the key %2."),
+        QCoreApplication.translate(
+            "EvidencePack", "Evidence pack written to %1, signed by the key %2."
+        ),
         str(path),
         str(manifest.get("fingerprint", "")),
     )
@@ -58,13 +60,16 @@ def failure(exc: BaseException) -> ErrorInfo:
     """A pack or file that could not be written, said plainly."""
     if isinstance(exc, keys.KeyUnavailable):
         return ErrorInfo(
-            _tr("The pack cannot be signed: this computer has no usable keyring."),
-            _tr(
+            QCoreApplication.translate(
+                "EvidencePack", "The pack cannot be signed: this computer has no usable keyring."
+            ),
+            QCoreApplication.translate(
+                "EvidencePack",
                 "The signing key is kept in the system keyring. Unlock or install one, or use"
-                " portal-admin-cli evidence pack --ephemeral-key."
+                " portal-admin-cli evidence pack --ephemeral-key.",
             ),
         )
     return ErrorInfo(
-        _tr("The file could not be written."),
+        QCoreApplication.translate("EvidencePack", "The file could not be written."),
         str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc),
     )

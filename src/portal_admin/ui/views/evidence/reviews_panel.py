@@ -80,7 +80,10 @@ def _tr(text: str) -> str:
 def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
     """A file offered as a snapshot that cannot be one, said plainly."""
     template = NOT_USABLE.get(exc.code, NOT_USABLE["NOT_A_SNAPSHOT"])
-    return ErrorInfo(_tr("This file cannot be used as a snapshot."), fill(_tr(template), path.name))
+    return ErrorInfo(
+        QCoreApplication.translate("AccessReviews", "This file cannot be used as a snapshot."),
+        fill(_tr(template), path.name),
+    )
 
 
 class ReviewsPanel(PanelBase):
@@ -246,14 +249,20 @@ class ReviewsPanel(PanelBase):
             if task is None or not self._cancelled:
                 raise  # the panel is closing
             task.uncancel()
-            self.message.show_notice(_tr("The snapshot was cancelled; nothing was kept."))
+            self.message.show_notice(
+                QCoreApplication.translate(
+                    "AccessReviews", "The snapshot was cancelled; nothing was kept."
+                )
+            )
             return None
         except Exception as exc:
             log.info("snapshot failed: %s", exc)
             info = describe_error(exc)
             self.message.show_error(
                 ErrorInfo(
-                    _tr("The snapshot could not be finished; nothing was kept."),
+                    QCoreApplication.translate(
+                        "AccessReviews", "The snapshot could not be finished; nothing was kept."
+                    ),
                     info.summary,
                     info.code,
                     info.http_status,
@@ -268,7 +277,9 @@ class ReviewsPanel(PanelBase):
         await self.reload()
         self.message.show_notice(
             fill(
-                _tr("Snapshot taken: %1 accounts, %2 roles, %3 invitations."),
+                QCoreApplication.translate(
+                    "AccessReviews", "Snapshot taken: %1 accounts, %2 roles, %3 invitations."
+                ),
                 taken.counts().get("accounts", 0),
                 taken.counts().get("roles", 0),
                 taken.counts().get("invitations", 0),
@@ -290,7 +301,9 @@ class ReviewsPanel(PanelBase):
         self.cancel_button.setVisible(running)
         self.progress.setVisible(running)
         self.progress.setRange(0, 0)
-        self.stage.setText(_tr("Starting the snapshot…") if running else "")
+        self.stage.setText(
+            QCoreApplication.translate("AccessReviews", "Starting the snapshot…") if running else ""
+        )
 
     def _progress(self, stage: str, done: int, total: int) -> None:
         if stage == "accounts" and total:
@@ -308,9 +321,10 @@ class ReviewsPanel(PanelBase):
             return None
         if last is None:
             self.message.show_notice(
-                _tr(
+                QCoreApplication.translate(
+                    "AccessReviews",
                     "Snapshot taken. There was no earlier snapshot of this server: this one is"
-                    " the baseline of the next comparison."
+                    " the baseline of the next comparison.",
                 )
             )
             return None
@@ -318,7 +332,10 @@ class ReviewsPanel(PanelBase):
         if result is not None:
             self.message.show_notice(
                 fill(
-                    _tr("Snapshot taken and compared with the one of %1: %2 changes."),
+                    QCoreApplication.translate(
+                        "AccessReviews",
+                        "Snapshot taken and compared with the one of %1: %2 changes.",
+                    ),
                     _when(last.meta.get("finished")),
                     len(result.changes),
                 )
@@ -347,7 +364,9 @@ class ReviewsPanel(PanelBase):
     def _ask_open(self) -> None:
         dialog = QFileDialog(self)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.setNameFilter(_tr("Snapshots (*.sqlite);;All files (*)"))
+        dialog.setNameFilter(
+            QCoreApplication.translate("AccessReviews", "Snapshots (*.sqlite);;All files (*)")
+        )
         dialog.fileSelected.connect(lambda path: self.spawn(self.open_file(Path(path))))
         dialog.open()
 
@@ -396,7 +415,13 @@ class ReviewsPanel(PanelBase):
         except OSError as exc:
             self.message.show_error(packing.failure(exc))
             return 0
-        self.message.show_notice(fill(_tr("%1 changes written to %2."), n, str(path)))
+        self.message.show_notice(
+            fill(
+                QCoreApplication.translate("AccessReviews", "%1 changes written to %2."),
+                n,
+                str(path),
+            )
+        )
         return n
 
     async def write_snapshot_pack(
@@ -449,17 +474,32 @@ class ReviewsPanel(PanelBase):
     # -- language ------------------------------------------------------------------------------
 
     def retranslateUi(self) -> None:
-        self.take_button.setText(_tr("Take snapshot"))
-        self.compare_last_button.setText(_tr("Snapshot and compare with the last"))
-        self.compare_last_button.setToolTip(
-            _tr("Take a snapshot now and show what changed since the last one of this server")
+        self.take_button.setText(QCoreApplication.translate("AccessReviews", "Take snapshot"))
+        self.compare_last_button.setText(
+            QCoreApplication.translate("AccessReviews", "Snapshot and compare with the last")
         )
-        self.cancel_button.setText(_tr("Cancel"))
-        self.compare_button.setText(_tr("Compare the two selected"))
-        self.open_button.setText(_tr("Open a snapshot file…"))
-        self.pack_button.setText(_tr("Evidence pack…"))
-        self.pack_button.setToolTip(_tr("A signed zip of the selected snapshot: CSV and a report"))
+        self.compare_last_button.setToolTip(
+            QCoreApplication.translate(
+                "AccessReviews",
+                "Take a snapshot now and show what changed since the last one of this server",
+            )
+        )
+        self.cancel_button.setText(QCoreApplication.translate("AccessReviews", "Cancel"))
+        self.compare_button.setText(
+            QCoreApplication.translate("AccessReviews", "Compare the two selected")
+        )
+        self.open_button.setText(
+            QCoreApplication.translate("AccessReviews", "Open a snapshot file…")
+        )
+        self.pack_button.setText(QCoreApplication.translate("AccessReviews", "Evidence pack…"))
+        self.pack_button.setToolTip(
+            QCoreApplication.translate(
+                "AccessReviews", "A signed zip of the selected snapshot: CSV and a report"
+            )
+        )
         self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])
-        self.table.setAccessibleName(_tr("Snapshots"))
-        self.progress.setAccessibleName(_tr("Snapshot progress"))
-        self.setAccessibleName(_tr("Access reviews"))
+        self.table.setAccessibleName(QCoreApplication.translate("AccessReviews", "Snapshots"))
+        self.progress.setAccessibleName(
+            QCoreApplication.translate("AccessReviews", "Snapshot progress")
+        )
+        self.setAccessibleName(QCoreApplication.translate("AccessReviews", "Access reviews"))
