@@ -3992,6 +3992,11 @@
     </message>
     <message>
         <location line="+121"/>
+        <source>The journal is empty: no change was sent from this computer.</source>
+        <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>チェーンの検証に成功しました: %1 件のレコード、ヘッド %2。</translation>
     </message>

@@ -4043,6 +4043,11 @@
     </message>
     <message>
         <location line="+121"/>
+        <source>The journal is empty: no change was sent from this computer.</source>
+        <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>Chuỗi hợp lệ: %1 bản ghi, đầu chuỗi %2.</translation>
     </message>

@@ -3990,6 +3990,11 @@
     </message>
     <message>
         <location line="+121"/>
+        <source>The journal is empty: no change was sent from this computer.</source>
+        <translation>日志为空：此计算机尚未发送任何变更。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>链校验通过：%1 条记录，链头 %2。</translation>
     </message>

@@ -3990,6 +3990,11 @@
     </message>
     <message>
         <location line="+121"/>
+        <source>The journal is empty: no change was sent from this computer.</source>
+        <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>鏈驗證通過：%1 筆記錄，鏈頭 %2。</translation>
     </message>

@@ -189,6 +189,13 @@ class JournalPanel(PanelBase):
         v = self.verification
         if v is None:
             self.chain.setText("")
+        elif v.ok and not v.records:
+            self.chain.setText(
+                QCoreApplication.translate(
+                    "JournalPanel", "The journal is empty: no change was sent from this computer."
+                )
+            )
+            self.chain.setStyleSheet("")
         elif v.ok:
             text = fill(
                 QCoreApplication.translate(
