@@ -31,6 +31,7 @@ BENCHMARKS = (
     "bench_queries",
     "bench_memory",
     "bench_bulk",
+    "bench_snapshot",
 )
 
 

@@ -4,7 +4,8 @@ prints one JSON line with the peak RSS.
 ``baseline``: the minimal PySide6 program (one window shown, one loop turn). ``app``: the
 in-process sandbox on the seeded database, signed in, the main window with every registered
 panel, each selected in turn and left to load (until the client has had no request under way
-for a moment); then the peak RSS of the process (``ru_maxrss``).
+for a moment); with ``--snapshot``, then an access-review snapshot of every account taken
+from the Access reviews panel; then the peak RSS of the process (``ru_maxrss``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ async def baseline() -> dict[str, Any]:
     return {"peak_rss_kib": peak_rss_kib()}
 
 
-async def app(db: Path, accounts: int) -> dict[str, Any]:
+async def app(db: Path, accounts: int, snapshot: bool = False) -> dict[str, Any]:
     from portal_admin.ui.main_window import MainWindow
     from portal_admin.ui.panels import PanelRegistry
     from portal_admin.ui.views import register_all
@@ -64,6 +65,13 @@ async def app(db: Path, accounts: int) -> dict[str, Any]:
         visited.append(spec.id)
         steps[spec.id] = rss_kib()
     await next_turn()
+    if snapshot:  # then an access-review snapshot of every account, from its panel
+        panel: Any = window.show_panel("reviews")
+        taken = await panel.take()
+        assert taken is not None, panel.message.text
+        steps["snapshot"] = rss_kib()
+        visited.append(f"snapshot of {taken.counts()['accounts']} accounts")
+        taken.path.unlink()
     return {
         "peak_rss_kib": peak_rss_kib(),
         "panels": visited,
@@ -78,6 +86,7 @@ def main() -> None:
     parser.add_argument("mode", choices=("baseline", "app"))
     parser.add_argument("--db", type=Path)
     parser.add_argument("--accounts", type=int, default=100_000)
+    parser.add_argument("--snapshot", action="store_true", help="then take a snapshot")
     args = parser.parse_args()
     _qapp, loop = qt_loop()
     with loop:
@@ -86,7 +95,7 @@ def main() -> None:
         else:
             if args.db is None:
                 sys.exit("--db is required")
-            result = loop.run_until_complete(app(args.db, args.accounts))
+            result = loop.run_until_complete(app(args.db, args.accounts, args.snapshot))
     print(json.dumps(result), flush=True)
 
 
