@@ -328,3 +328,30 @@ def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
     qtbot.addWidget(without)
     qtbot.waitUntil(lambda: without.fingerprint is None, timeout=5000)
     assert "no usable keyring" in without.key.text()
+
+
+def test_the_desktop_programs_client_journals_what_it_sends(
+    loop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client every panel uses (``ClientService``) appends to this computer's journal."""
+    from portal_admin.evidence.recorder import journal_at
+    from portal_admin.ui.app import tour_service
+    from portal_admin.ui.profiles import sandbox_profile
+    from support.accounts import ADMIN
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    service = tour_service(sandbox_profile(), "en")  # an in-memory sandbox, tokens in memory
+    client = service.client
+    run(loop, portal.sign_in(client, *ADMIN, method="OTP"))
+    page = run(loop, client.accounts.query(status="ACTIVE", size=5))
+    target = next(a for a in page.items if a.account_email != ADMIN[0])
+    run(loop, client.accounts.change_status(target.biz_id, "SUSPEND", reason="left"))
+    run(loop, service.close())
+    path = jr.default_journal_path()
+    assert path.is_relative_to(tmp_path)
+    journal_at(path).flush()
+    records = list(jr.read(path))
+    assert [(r["operation"], r["targets"], r["profile"], r["outcome"]) for r in records] == [
+        ("accounts.status", [target.biz_id], "Sandbox", "ok")
+    ]
+    assert ADMIN[1] not in path.read_text(encoding="utf-8")
