@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -143,12 +143,68 @@
         <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
+        <source>changed: %1</source>
+        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <translation>変更: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>削除: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>追加: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>zip ファイルではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it has no signed manifest</source>
+        <translation>署名付きマニフェストがありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>マニフェストを読み取れません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>マニフェストの署名を検証できません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem がマニフェストに署名した鍵ではありません</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
+        <translation>パック %1 は改ざんされていません: すべてのファイルが署名付きマニフェストと一致します（鍵 %2）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>パック %1 は署名後に変更されています。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 は証跡パックではありません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+172"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットはキャンセルされました。何も保存されていません。</translation>
@@ -184,7 +240,12 @@
         <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+21"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>%1 changes written to %2.</source>
         <translation>%1 件の変更を %2 に書き出しました。</translation>
     </message>
@@ -227,6 +288,16 @@
         <location line="+2"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify a pack…</source>
+        <translation>パックを検証…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>証跡パックの署名と含まれるすべてのファイルを検証します</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -143,12 +143,68 @@
         <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
+        <source>changed: %1</source>
+        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <translation>đã thay đổi: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>đã bị xóa: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>đã được thêm: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>đây không phải là tệp zip</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it has no signed manifest</source>
+        <translation>không có bản kê khai đã ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>không đọc được bản kê khai</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>chữ ký của bản kê khai không hợp lệ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem không phải là khóa đã ký bản kê khai</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
+        <translation>Gói %1 còn nguyên vẹn: mọi tệp đều khớp với bản kê khai đã ký (khóa %2).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 không phải là gói bằng chứng.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+172"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
@@ -184,7 +240,12 @@
         <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+21"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>%1 changes written to %2.</source>
         <translation>Đã ghi %1 thay đổi vào %2.</translation>
     </message>
@@ -227,6 +288,16 @@
         <location line="+2"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify a pack…</source>
+        <translation>Kiểm tra gói…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>Kiểm tra chữ ký của gói bằng chứng và mọi tệp trong đó</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -143,12 +143,68 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
+        <source>changed: %1</source>
+        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <translation>已更改：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>已移除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>已添加：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>它不是 zip 文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it has no signed manifest</source>
+        <translation>它没有签名的清单</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>无法读取它的清单</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>清单的签名验证失败</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem 不是签署清单的密钥</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
+        <translation>证据包 %1 完好：每个文件都与其签名清单一致（密钥 %2）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>证据包 %1 在签名后被更改过。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 不是证据包。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+172"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>快照已取消，未保留任何内容。</translation>
@@ -184,7 +240,12 @@
         <translation>快照 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+21"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>证据包 (*.zip);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>%1 changes written to %2.</source>
         <translation>已将 %1 处变更写入 %2。</translation>
     </message>
@@ -227,6 +288,16 @@
         <location line="+2"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify a pack…</source>
+        <translation>验证证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>检查证据包的签名及其中的每个文件</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -143,12 +143,68 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
+        <source>changed: %1</source>
+        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <translation>已變更：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>已移除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>已新增：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>它不是 zip 檔案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it has no signed manifest</source>
+        <translation>它沒有簽署的清單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>無法讀取它的清單</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>清單的簽章驗證失敗</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem 不是簽署清單的金鑰</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
+        <translation>證據套件 %1 完好：每個檔案都與其簽署清單一致（金鑰 %2）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>證據套件 %1 在簽署後遭到變更。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 不是證據套件。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+172"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>快照已取消，未保留任何內容。</translation>
@@ -184,7 +240,12 @@
         <translation>快照 (*.sqlite);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+21"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>證據套件 (*.zip);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>%1 changes written to %2.</source>
         <translation>已將 %1 項變更寫入 %2。</translation>
     </message>
@@ -227,6 +288,16 @@
         <location line="+2"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verify a pack…</source>
+        <translation>驗證證據套件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>檢查證據套件的簽章及其中的每個檔案</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -355,3 +356,60 @@ def test_the_desktop_programs_client_journals_what_it_sends(
         ("accounts.status", [target.biz_id], "Sandbox", "ok")
     ]
     assert ADMIN[1] not in path.read_text(encoding="utf-8")
+
+
+def test_a_pack_is_verified_in_the_panel_and_tampering_is_named(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+) -> None:
+    taken = run(loop, reviews.take())
+    assert taken is not None
+    good = tmp_path / "good.zip"
+    run(loop, reviews.write_snapshot_pack(taken, good))
+    assert run(loop, reviews.verify_file(good)).exit_status == 0
+    assert "is intact" in reviews.message.text and reviews.message.info is None
+
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(bad, "w") as out:
+        for item in src.infolist():
+            data = src.read(item)
+            out.writestr(
+                item, data.replace(b"@", b"#") if item.filename == "accounts.csv" else data
+            )
+        out.writestr("extra.txt", b"added later")
+    assert run(loop, reviews.verify_file(bad)).exit_status == 1
+    text = reviews.message.text
+    assert "was changed after it was signed" in text
+    assert "changed: accounts.csv" in text and "added: extra.txt" in text
+
+    foreign = tmp_path / "notes.zip"
+    foreign.write_bytes(b"not a zip at all")
+    assert run(loop, reviews.verify_file(foreign)).exit_status == 2
+    assert "is not an evidence pack" in reviews.message.text
+    assert "it is not a zip file" in reviews.message.text
+
+
+def test_a_changed_pack_is_named_in_traditional_chinese(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+) -> None:
+    from portal_admin.ui.i18n import LanguageManager
+
+    taken = run(loop, reviews.take())
+    assert taken is not None
+    good = tmp_path / "good.zip"
+    run(loop, reviews.write_snapshot_pack(taken, good))
+    run(loop, reviews.compare(taken.path, taken.path))
+    with zipfile.ZipFile(good, "a") as zf:
+        zf.writestr("extra.txt", b"added later")
+    languages = LanguageManager()
+    languages.set_language("zh-Hant")
+    try:
+        run(loop, settle(0.05))  # LanguageChange is posted to every widget
+        assert reviews.verify_button.text() == "驗證證據套件…"
+        run(loop, reviews.verify_file(good))
+        assert "在簽署後遭到變更" in reviews.message.text
+        assert "已新增：extra.txt" in reviews.message.text
+        assert "無變更" in reviews.diff_view.counts.text()
+        run(loop, settle(0.1))
+        save_screenshot(reviews, SHOTS / "evidence-reviews-zh-Hant.png")
+    finally:
+        languages.set_language("en")

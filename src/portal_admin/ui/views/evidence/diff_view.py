@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -222,6 +222,12 @@ class DiffView(QWidget):
             ]
             self.counts.setText(" · ".join(parts))
         self._describe_rows()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+            self._fill()  # the kinds and changes in the table are words too
+        super().changeEvent(event)
 
 
 def _when(value: object) -> str:

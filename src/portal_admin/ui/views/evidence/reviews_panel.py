@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence import diff as differ
 from portal_admin.evidence import keys, pack
 from portal_admin.evidence import snapshot as snapshots
+from portal_admin.evidence.pack import PackVerification, verify_pack
 
 from ...error_info import ErrorInfo, describe_error
 from ...panel_base import PanelBase
@@ -75,6 +76,64 @@ NOT_USABLE = {
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("AccessReviews", text)
+
+
+#: What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).
+PACK_PROBLEMS = {
+    "changed": QT_TRANSLATE_NOOP("AccessReviews", "changed: %1"),
+    "removed": QT_TRANSLATE_NOOP("AccessReviews", "removed: %1"),
+    "added": QT_TRANSLATE_NOOP("AccessReviews", "added: %1"),
+    "not a zip file": QT_TRANSLATE_NOOP("AccessReviews", "it is not a zip file"),
+    "no manifest or no signature": QT_TRANSLATE_NOOP("AccessReviews", "it has no signed manifest"),
+    "the manifest cannot be read": QT_TRANSLATE_NOOP(
+        "AccessReviews", "its manifest cannot be read"
+    ),
+    "the manifest's signature does not verify": QT_TRANSLATE_NOOP(
+        "AccessReviews", "the manifest's signature does not verify"
+    ),
+    "public_key.pem is not the manifest's key": QT_TRANSLATE_NOOP(
+        "AccessReviews", "public_key.pem is not the key that signed the manifest"
+    ),
+}
+
+
+def _problem(text: str) -> str:
+    kind, _, name = text.partition(": ")
+    if name and kind in PACK_PROBLEMS:
+        return fill(_tr(PACK_PROBLEMS[kind]), name)
+    return _tr(PACK_PROBLEMS[text]) if text in PACK_PROBLEMS else text
+
+
+def pack_outcome(check: PackVerification) -> tuple[bool, ErrorInfo]:
+    """(intact, what to say) of a pack check, in the interface's language."""
+    name = check.path.name
+    problems = "; ".join(_problem(p) for p in check.problems)
+    if check.status == "intact":
+        return True, ErrorInfo(
+            fill(
+                QCoreApplication.translate(
+                    "AccessReviews",
+                    "The pack %1 is intact: every file matches its signed manifest (key %2).",
+                ),
+                name,
+                check.fingerprint,
+            ),
+            "",
+        )
+    if check.status == "changed":
+        return False, ErrorInfo(
+            fill(
+                QCoreApplication.translate(
+                    "AccessReviews", "The pack %1 was changed after it was signed."
+                ),
+                name,
+            ),
+            problems,
+        )
+    return False, ErrorInfo(
+        fill(QCoreApplication.translate("AccessReviews", "%1 is not an evidence pack."), name),
+        problems,
+    )
 
 
 def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
@@ -136,6 +195,9 @@ class ReviewsPanel(PanelBase):
         self.open_button.setObjectName("openSnapshot")
         self.pack_button = QPushButton(self)
         self.pack_button.setObjectName("snapshotPack")
+        self.verify_button = QPushButton(self)
+        self.verify_button.setObjectName("verifyPack")
+        self.verify_button.clicked.connect(self._ask_verify)
         self.compare_button.clicked.connect(lambda: self.spawn(self.compare_selected()))
         self.open_button.clicked.connect(self._ask_open)
         self.pack_button.clicked.connect(self._ask_snapshot_pack)
@@ -148,7 +210,7 @@ class ReviewsPanel(PanelBase):
         actions.addWidget(self.progress, 1)
         actions.addWidget(self.stage, 1)
         list_buttons = QHBoxLayout()
-        for widget in (self.compare_button, self.pack_button, self.open_button):
+        for widget in (self.compare_button, self.pack_button, self.open_button, self.verify_button):
             list_buttons.addWidget(widget)
         list_buttons.addStretch(1)
         top = QWidget(self)
@@ -382,6 +444,25 @@ class ReviewsPanel(PanelBase):
         await self.reload()
         return opened
 
+    def _ask_verify(self) -> None:
+        dialog = QFileDialog(self)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilter(
+            QCoreApplication.translate("AccessReviews", "Evidence packs (*.zip);;All files (*)")
+        )
+        dialog.fileSelected.connect(lambda path: self.spawn(self.verify_file(Path(path))))
+        dialog.open()
+
+    async def verify_file(self, path: Path) -> PackVerification:
+        """Check a pack's signature and every file's hash, and say what was found."""
+        check = await asyncio.to_thread(verify_pack, path)
+        intact, info = pack_outcome(check)
+        if intact:
+            self.message.show_notice(info.summary)
+        else:
+            self.message.show_error(info)
+        return check
+
     # -- exports -------------------------------------------------------------------------------
 
     def _ask_snapshot_pack(self) -> None:
@@ -495,6 +576,12 @@ class ReviewsPanel(PanelBase):
         self.pack_button.setToolTip(
             QCoreApplication.translate(
                 "AccessReviews", "A signed zip of the selected snapshot: CSV and a report"
+            )
+        )
+        self.verify_button.setText(QCoreApplication.translate("AccessReviews", "Verify a pack…"))
+        self.verify_button.setToolTip(
+            QCoreApplication.translate(
+                "AccessReviews", "Check an evidence pack's signature and every file in it"
             )
         )
         self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])
