@@ -68,13 +68,14 @@ async def _sandbox(accounts: int, folder: Path) -> AsyncIterator[tuple[Any, dict
 
 def _sql_ms(db_path: str, kwargs: dict[str, Any], repeat: int) -> float:
     """Median ms of the handler's count and page SQL for a query, on its own connection."""
+    from portal_admin.protocol.bodies import AccountQuery
     from portal_admin.protocol.enums import ACCOUNT_STATUS
-    from portal_admin.sandbox.routes.accounts import QueryBody, query_sql
+    from portal_admin.sandbox.routes.accounts import query_sql
 
     body: dict[str, Any] = {k: v for k, v in kwargs.items() if k in ("email", "name")}
     if "status" in kwargs:
         body["accountStatus"] = ACCOUNT_STATUS.value_of(kwargs["status"])
-    page_sql, count_sql, params = query_sql(QueryBody(**body), [kwargs["sort"]])
+    page_sql, count_sql, params = query_sql(AccountQuery.model_validate(body), [kwargs["sort"]])
     con = sqlite3.connect(db_path)
     try:
         times = []

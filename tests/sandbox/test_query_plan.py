@@ -10,9 +10,10 @@ import httpx
 import pytest
 from sandbox_flows import SYSTEM, bearer, ok
 
+from portal_admin.protocol.bodies import AccountQuery
 from portal_admin.protocol.enums import ACCOUNT_STATUS
 from portal_admin.sandbox import SandboxConfig, create_app
-from portal_admin.sandbox.routes.accounts import QueryBody, query_sql
+from portal_admin.sandbox.routes.accounts import query_sql
 from portal_admin.sandbox.state import SandboxState
 from portal_admin.sandbox.tokens import sign_in
 
@@ -45,7 +46,7 @@ def plans(
     state: SandboxState, body: dict[str, object], sorts: list[str]
 ) -> tuple[list[str], list[str]]:
     """The plans of a query's page (of 20) and of its total."""
-    page_sql, count_sql, params = query_sql(QueryBody.model_validate(body), sorts)
+    page_sql, count_sql, params = query_sql(AccountQuery.model_validate(body), sorts)
     return tree(state, page_sql, [*params, 20, 0]), tree(state, count_sql, params)
 
 

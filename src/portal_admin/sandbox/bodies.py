@@ -1,4 +1,5 @@
-"""Reading JSON request bodies and validating them with pydantic models."""
+"""Reading JSON request bodies and validating them with the protocol's body models
+(``portal_admin.protocol.bodies``): a failure is the operation's 400."""
 
 from __future__ import annotations
 
@@ -6,25 +7,13 @@ import json
 from typing import Any, TypeVar
 
 from fastapi import Request
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .errors import invalid
 
 M = TypeVar("M", bound=BaseModel)
 
 MAX_BODY = 1_000_000
-
-
-class StrictBody(BaseModel):
-    """A request body: exact JSON types, unknown fields refused."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class LenientBody(BaseModel):
-    """A request body: exact JSON types, unknown fields ignored."""
-
-    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 async def json_body(request: Request) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
 
-from portal_admin.protocol import enums
+from portal_admin.protocol import bodies, enums
 from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE, Page
 
 from ..records import Account, AccountStatusChange, Result
@@ -14,7 +14,6 @@ from ._base import (
     EnumArg,
     as_page,
     as_record,
-    drop_none,
     enum_value,
     iterate_pages,
     operation,
@@ -40,15 +39,16 @@ class AccountsArea(Area):
         sort: Sequence[str] | str | None = None,
     ) -> Page[Account]:
         """One page (zero-based) of accounts; ``sort`` items are ``field,asc|desc``."""
-        body = {
-            "institutionBizId": institution_biz_id,
-            "accountPortal": enum_value(enums.PORTAL_TYPE, portal),
-            "accountStatus": enum_value(enums.ACCOUNT_STATUS, status),
-            "email": email,
-            "name": name,
-            "page": page,
-            "size": size,
-        }
+        body = bodies.AccountQuery.build(
+            keep_none=True,
+            institution_biz_id=institution_biz_id,
+            account_portal=enum_value(enums.PORTAL_TYPE, portal),
+            account_status=enum_value(enums.ACCOUNT_STATUS, status),
+            email=email,
+            name=name,
+            page=page,
+            size=size,
+        )
         params: dict[str, Any] | None = None
         if sort:
             params = {"sort": [sort] if isinstance(sort, str) else list(sort)}
@@ -90,7 +90,9 @@ class AccountsArea(Area):
     @operation("accounts.password_reset")
     async def reset_password(self, user_biz_id: str) -> Result:
         """Mail a password-reset link to the account."""
-        data = await self._call("accounts.password_reset", json={"userBizId": user_biz_id})
+        data = await self._call(
+            "accounts.password_reset", json=bodies.AccountRef.build(user_biz_id=user_biz_id)
+        )
         return as_record(data, Result)
 
     @operation("accounts.status")
@@ -100,7 +102,9 @@ class AccountsArea(Area):
         """Activate, suspend or deactivate an account."""
         data = await self._call(
             "accounts.status",
-            json=drop_none(userBizId=user_biz_id, action=action, reason=reason),
+            json=bodies.AccountStatusChange.build(
+                user_biz_id=user_biz_id, action=action, reason=reason
+            ),
         )
         return as_record(data, AccountStatusChange)
 
@@ -119,14 +123,14 @@ class AccountsArea(Area):
         """Change an account's editable fields (None: unchanged)."""
         data = await self._call(
             "accounts.update",
-            json=drop_none(
-                userBizId=user_biz_id,
-                accountName=account_name,
-                accountPhone=account_phone,
-                accountRemark=account_remark,
-                defaultLanguage=default_language,
-                defaultTimezone=default_timezone,
-                defaultCountry=default_country,
+            json=bodies.AccountUpdate.build(
+                user_biz_id=user_biz_id,
+                account_name=account_name,
+                account_phone=account_phone,
+                account_remark=account_remark,
+                default_language=default_language,
+                default_timezone=default_timezone,
+                default_country=default_country,
             ),
         )
         return as_record(data, Account)

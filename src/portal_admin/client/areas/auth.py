@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from portal_admin.protocol import enums
+from portal_admin.protocol import bodies, enums
 
 from ..channel import SecureChannel
 from ..errors import MalformedResponseError, PendingApprovalError, PortalError
@@ -88,7 +88,9 @@ class AuthArea(Area):
     @operation("auth.login_initiate")
     async def start(self, email: str, password: str) -> LoginChallenge:
         """Step 1: check the password; returns the MFA methods and the session deadline."""
-        data = await self._call("auth.login_initiate", json={"email": email, "password": password})
+        data = await self._call(
+            "auth.login_initiate", json=bodies.LoginInitiate.build(email=email, password=password)
+        )
         if not isinstance(data, dict) or not isinstance(data.get("sessionId"), str):
             raise MalformedResponseError(
                 "the login answer has no sessionId", operation_id="auth.login_initiate"
@@ -122,10 +124,9 @@ class AuthArea(Area):
         pending = self._login()
         data = await self._call(
             "auth.mfa_send",
-            json={
-                "sessionId": pending.session_id,
-                "method": enum_value(enums.MFA_METHOD, method),
-            },
+            json=bodies.MfaSend.build(
+                session_id=pending.session_id, method=enum_value(enums.MFA_METHOD, method)
+            ),
         )
         data = data if isinstance(data, dict) else {}
         cooldown = _int(data, "cooldownSeconds", 60)
@@ -145,11 +146,11 @@ class AuthArea(Area):
         pending = self._login()
         data = await self._call(
             "auth.login_complete",
-            json={
-                "sessionId": pending.session_id,
-                "method": enum_value(enums.MFA_METHOD, method),
-                "code": code,
-            },
+            json=bodies.LoginComplete.build(
+                session_id=pending.session_id,
+                method=enum_value(enums.MFA_METHOD, method),
+                code=code,
+            ),
         )
         if isinstance(data, dict) and data.get("pendingApproval") is True:
             self._pending = None
@@ -180,7 +181,9 @@ class AuthArea(Area):
         return self._tokens.expires_at
 
     async def _send_refresh(self, refresh_token: str) -> TokenPair:
-        data = await self._call("auth.token_refresh", json={"refreshToken": refresh_token})
+        data = await self._call(
+            "auth.token_refresh", json=bodies.TokenRefresh.build(refresh_token=refresh_token)
+        )
         return _token_pair(data, "auth.token_refresh")
 
     @operation("auth.logout")
@@ -201,7 +204,7 @@ class AuthArea(Area):
         """Ask for a reset link; the answer is the same whether or not the email exists."""
         data = await self._call(
             "auth.password_forgot",
-            json={"email": email, "challengeToken": challenge_token},
+            json=bodies.PasswordForgot.build(email=email, challenge_token=challenge_token),
             headers={"X-Challenge-Token": challenge_token},
         )
         return as_record(data, SuccessMessage)
@@ -210,7 +213,8 @@ class AuthArea(Area):
     async def reset_password(self, token: str, new_password: str) -> SuccessMessage:
         """Set a new password with the token from the emailed reset link."""
         data = await self._call(
-            "auth.password_reset", json={"token": token, "newPassword": new_password}
+            "auth.password_reset",
+            json=bodies.PasswordReset.build(token=token, new_password=new_password),
         )
         return as_record(data, SuccessMessage)
 
@@ -218,7 +222,8 @@ class AuthArea(Area):
     async def init_password(self, session_id: str, password: str) -> PasswordInitResult:
         """First-time password setup with the initialization session id from the email."""
         data = await self._call(
-            "auth.password_init", json={"sessionId": session_id, "password": password}
+            "auth.password_init",
+            json=bodies.PasswordInit.build(session_id=session_id, password=password),
         )
         return as_record(data, PasswordInitResult)
 
@@ -227,7 +232,9 @@ class AuthArea(Area):
         """Change the signed-in account's password."""
         data = await self._call(
             "auth.password_change",
-            json={"currentPassword": current_password, "newPassword": new_password},
+            json=bodies.PasswordChange.build(
+                current_password=current_password, new_password=new_password
+            ),
         )
         return as_record(data, SuccessMessage)
 

@@ -6,15 +6,20 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
-from pydantic import Field
 
+from portal_admin.protocol.bodies import (
+    AccountQuery,
+    AccountRef,
+    AccountStatusChange,
+    AccountUpdate,
+)
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS, PORTAL_TYPE
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.protocol.pages import account_query
 
 from ..accounts_common import account_record, by_biz_id, reindex_name
-from ..bodies import LenientBody, StrictBody, json_body, parse
+from ..bodies import json_body, parse
 from ..deps import Caller, require
 from ..errors import ApiError, invalid
 from ..paging import order_by, paging, query_sorts
@@ -37,37 +42,6 @@ SORTABLE = {
 DEFAULT_ORDER = "created_at DESC, id DESC"
 
 
-class QueryBody(LenientBody):
-    institutionBizId: str | None = Field(default=None, max_length=64)
-    accountPortal: int | None = None
-    accountStatus: int | None = None
-    email: str | None = Field(default=None, max_length=320)
-    name: str | None = Field(default=None, max_length=255)
-    page: int | None = None
-    size: int | None = None
-    sort: str | list[str] | None = None
-
-
-class StatusBody(LenientBody):
-    userBizId: str = Field(min_length=1, max_length=64)
-    action: str = Field(min_length=1, max_length=32)
-    reason: str | None = Field(default=None, max_length=500)
-
-
-class UserBody(LenientBody):
-    userBizId: str = Field(min_length=1, max_length=64)
-
-
-class UpdateBody(StrictBody):
-    userBizId: str = Field(min_length=1, max_length=64)
-    accountName: str | None = Field(default=None, min_length=1, max_length=100)
-    accountPhone: str | None = Field(default=None, max_length=32)
-    accountRemark: str | None = Field(default=None, max_length=255)
-    defaultLanguage: str | None = Field(default=None, min_length=2, max_length=16)
-    defaultTimezone: str | None = Field(default=None, min_length=1, max_length=64)
-    defaultCountry: str | None = Field(default=None, min_length=2, max_length=3)
-
-
 QueryCaller = Annotated[Caller, Depends(require("accounts.query"))]
 GetCaller = Annotated[Caller, Depends(require("accounts.get"))]
 StatusCaller = Annotated[Caller, Depends(require("accounts.status"))]
@@ -82,21 +56,21 @@ WORDS = "FROM account_words WHERE word >= ? AND word < ? AND prev_word < ?"
 WORD_MATCH = f"id IN (SELECT account_id {WORDS})"
 
 
-def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
+def build_filter(body: AccountQuery) -> tuple[str, list[Any]]:
     """The WHERE clause of a query (every condition can use an index)."""
     where: list[str] = []
     params: list[Any] = []
-    if body.institutionBizId:
+    if body.institution_biz_id:
         where.append("institution_biz_id = ?")
-        params.append(body.institutionBizId)
-    if body.accountPortal is not None:
-        portal = PORTAL_TYPE.code_of(body.accountPortal)
+        params.append(body.institution_biz_id)
+    if body.account_portal is not None:
+        portal = PORTAL_TYPE.code_of(body.account_portal)
         if portal is None:
             raise invalid("unknown accountPortal")
         where.append("portal = ?")
         params.append(portal)
-    if body.accountStatus is not None:
-        status = ACCOUNT_STATUS.code_of(body.accountStatus)
+    if body.account_status is not None:
+        status = ACCOUNT_STATUS.code_of(body.account_status)
         if status is None:
             raise invalid("unknown accountStatus")
         where.append("status = ?")
@@ -115,7 +89,7 @@ def build_filter(body: QueryBody) -> tuple[str, list[Any]]:
     return (" WHERE " + " AND ".join(where)) if where else "", params
 
 
-def query_sql(body: QueryBody, sorts: list[str]) -> tuple[str, str, list[Any]]:
+def query_sql(body: AccountQuery, sorts: list[str]) -> tuple[str, str, list[Any]]:
     """The page SQL, the count SQL and their parameters (without LIMIT/OFFSET values)."""
     where, params = build_filter(body)
     order = order_by(sorts, SORTABLE, default=DEFAULT_ORDER, tiebreak="id")
@@ -143,7 +117,7 @@ async def query(caller: QueryCaller) -> JSONResponse:
     """Filtered, sorted, paged accounts (shape chosen by ``account_query_shape``)."""
     ctx = caller.ctx
     raw = await json_body(ctx.request)
-    body = parse(QueryBody, {} if raw is None else raw)
+    body = parse(AccountQuery, {} if raw is None else raw)
     page = paging(body.page, body.size)
     sorts = query_sorts(ctx.request)
     if isinstance(body.sort, str):
@@ -184,9 +158,9 @@ async def _body(caller: Caller) -> Any:
 @router.post(OPERATIONS["accounts.status"].path)
 async def change_status(caller: StatusCaller) -> JSONResponse:
     """ACTIVATE, SUSPEND or DEACTIVATE an account, along ACCOUNT_TRANSITIONS."""
-    body = parse(StatusBody, await _body(caller))
+    body = parse(AccountStatusChange, await _body(caller))
     action = body.action.strip().upper()
-    row = by_biz_id(caller.db, body.userBizId)
+    row = by_biz_id(caller.db, body.user_biz_id)
     if row is None:
         raise ApiError(Code.NOT_FOUND)
     if row["biz_id"] == caller.principal.account_biz_id:
@@ -216,8 +190,8 @@ async def change_status(caller: StatusCaller) -> JSONResponse:
 @router.post(OPERATIONS["accounts.password_reset"].path)
 async def admin_password_reset(caller: ResetCaller) -> JSONResponse:
     """Mail a password reset link to an account."""
-    body = parse(UserBody, await _body(caller))
-    row = by_biz_id(caller.db, body.userBizId)
+    body = parse(AccountRef, await _body(caller))
+    row = by_biz_id(caller.db, body.user_biz_id)
     if row is None:
         raise ApiError(Code.NOT_FOUND)
     with caller.db.transaction() as db:
@@ -231,28 +205,29 @@ async def update(caller: UpdateCaller) -> JSONResponse:
     raw = await json_body(caller.ctx.request)
     if isinstance(raw, dict) and not raw.get("userBizId"):
         raise invalid("userBizId is required")
-    body = parse(UpdateBody, raw)
-    row = by_biz_id(caller.db, body.userBizId)
+    body = parse(AccountUpdate, raw)
+    row = by_biz_id(caller.db, body.user_biz_id)
     if row is None:
         raise ApiError(Code.NOT_FOUND)
-    columns = {
-        "accountName": "name",
-        "accountPhone": "phone",
-        "accountRemark": "remark",
-        "defaultLanguage": "default_language",
-        "defaultTimezone": "default_timezone",
-        "defaultCountry": "default_country",
+    columns = {  # attribute: column
+        "account_name": "name",
+        "account_phone": "phone",
+        "account_remark": "remark",
+        "default_language": "default_language",
+        "default_timezone": "default_timezone",
+        "default_country": "default_country",
     }
     changes: dict[str, Any] = {}
     for field, column in columns.items():
         if field not in body.model_fields_set:
             continue
         value = getattr(body, field)
-        if value is None and field != "accountRemark":
-            raise invalid(f"{field} cannot be null")
-        if isinstance(value, str) and field != "accountRemark":
+        wire = AccountUpdate.model_fields[field].alias
+        if value is None and field != "account_remark":
+            raise invalid(f"{wire} cannot be null")
+        if isinstance(value, str) and field != "account_remark":
             value = value.strip()
-            if field == "accountName" and not value:
+            if field == "account_name" and not value:
                 raise invalid("accountName cannot be blank")
         changes[column] = value
     with caller.db.transaction() as db:

@@ -9,14 +9,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
-from pydantic import Field
 
+from portal_admin.protocol.bodies import LoginComplete, LoginInitiate, MfaSend, TokenRefresh
 from portal_admin.protocol.enums import MFA_METHOD, PORTAL_TYPE
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS
 
 from ..accounts_common import by_biz_id, by_email, enabled_mfa_methods, status_item
-from ..bodies import LenientBody, StrictBody, parse, read
+from ..bodies import parse, read
 from ..clock import to_ms
 from ..deps import Authed, Ctx, CtxDep, authed_with, bearer_token
 from ..errors import ApiError, invalid
@@ -48,26 +48,6 @@ REFRESH_LIMIT = 10
 REFRESH_WINDOW = 60
 
 
-class InitiateBody(LenientBody):
-    email: str = Field(min_length=1, max_length=320)
-    password: str = Field(min_length=1, max_length=1024)
-
-
-class SendBody(LenientBody):
-    sessionId: str = Field(min_length=1, max_length=256)
-    method: int
-
-
-class CompleteBody(LenientBody):
-    sessionId: str = Field(min_length=1, max_length=256)
-    method: int
-    code: str = Field(min_length=1, max_length=64)
-
-
-class RefreshBody(StrictBody):
-    refreshToken: str = Field(min_length=1, max_length=512)
-
-
 def _history(ctx: Ctx, account_biz_id: str, result: int, reason: str | None = None) -> None:
     ctx.db.execute(
         "INSERT INTO login_history (biz_id, account_biz_id, login_time, client_ip, user_agent,"
@@ -95,7 +75,7 @@ def _mfa_items(ctx: Ctx, account_biz_id: str) -> list[dict[str, Any]]:
 @router.post(OPERATIONS["auth.login_initiate"].path)
 async def login_initiate(ctx: CtxDep) -> JSONResponse:
     """Check email and password; open a 300-second login session."""
-    body = await read(ctx.request, InitiateBody)
+    body = await read(ctx.request, LoginInitiate)
     now = ctx.now()
     key = _throttle_key(ctx, body.email)
     account = by_email(ctx.db, body.email)
@@ -149,8 +129,8 @@ def _method(ctx: Ctx, account_biz_id: str, value: int) -> str:
 @router.post(OPERATIONS["auth.mfa_send"].path)
 async def mfa_send(ctx: CtxDep) -> JSONResponse:
     """Mail an EMAIL code (60 s cooldown, valid 300 s); OTP needs no delivery."""
-    body = await read(ctx.request, SendBody)
-    login = _login_session(ctx, body.sessionId)
+    body = await read(ctx.request, MfaSend)
+    login = _login_session(ctx, body.session_id)
     method = _method(ctx, login["account_biz_id"], body.method)
     if method == "OTP":
         return ctx.ok({"sent": False, "cooldownSeconds": 0, "codeExpiresIn": OTP_STEP_SECONDS})
@@ -220,8 +200,8 @@ def _check_code(ctx: Ctx, login: sqlite3.Row, method: str, code: str) -> bool:
 @router.post(OPERATIONS["auth.login_complete"].path)
 async def login_complete(ctx: CtxDep) -> JSONResponse:
     """Check the second factor; open an auth session and hand out the token pair."""
-    body = await read(ctx.request, CompleteBody)
-    login = _login_session(ctx, body.sessionId)
+    body = await read(ctx.request, LoginComplete)
+    login = _login_session(ctx, body.session_id)
     account_biz_id = login["account_biz_id"]
     method = _method(ctx, account_biz_id, body.method)
     if not _check_code(ctx, login, method, body.code):
@@ -266,7 +246,7 @@ async def logout(ctx: CtxDep) -> JSONResponse:
 
 
 def _refresh(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
-    body = parse(RefreshBody, plaintext)
+    body = parse(TokenRefresh, plaintext)
     now = ctx.now()
     db = ctx.db
     with db.transaction():
@@ -274,7 +254,7 @@ def _refresh(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
             "SELECT t.*, s.ended_at AS session_ended, s.end_reason, a.status AS account_status"
             " FROM refresh_tokens t JOIN auth_sessions s ON s.sid = t.sid"
             " JOIN accounts a ON a.biz_id = t.account_biz_id WHERE t.token_hash = ?",
-            (sha256_hex(body.refreshToken),),
+            (sha256_hex(body.refresh_token),),
         )
         if row is None:
             raise ApiError(Code.REFRESH_TOKEN_INVALID)

@@ -7,14 +7,14 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import Field
 
+from portal_admin.protocol.bodies import PasswordChange, PasswordForgot, PasswordInit, PasswordReset
 from portal_admin.protocol.enums import ACCOUNT_STATUS
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS
 
 from ..accounts_common import by_biz_id, by_email
-from ..bodies import LenientBody, StrictBody, parse, read
+from ..bodies import parse, read
 from ..clock import to_ms
 from ..db import Database
 from ..deps import Ctx, CtxDep, authenticate
@@ -36,26 +36,6 @@ RESET_LINK = "https://portal.sandbox.test/reset-password?token="
 EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}\.[^@\s]{1,63}$")
 #: The ACTIVE value that password init answers (the specification's first listing).
 INIT_ACTIVE_STATUS = next(i.value for i in ACCOUNT_STATUS.alternate if i.code == "ACTIVE")
-
-
-class ForgotBody(LenientBody):
-    email: str = Field(min_length=3, max_length=320)
-    challengeToken: str = Field(min_length=1, max_length=4096)
-
-
-class ResetBody(StrictBody):
-    token: str = Field(min_length=1, max_length=512)
-    newPassword: str = Field(min_length=1, max_length=1024)
-
-
-class ChangeBody(StrictBody):
-    currentPassword: str = Field(min_length=1, max_length=1024)
-    newPassword: str = Field(min_length=1, max_length=1024)
-
-
-class InitBody(StrictBody):
-    sessionId: str = Field(min_length=1, max_length=512)
-    password: str = Field(min_length=1, max_length=1024)
 
 
 def mail_reset_token(db: Database, now: float, account_biz_id: str, email: str) -> None:
@@ -95,11 +75,11 @@ async def forgot(ctx: CtxDep) -> JSONResponse:
     """Mail a reset link when the email is known; the same answer either way."""
     session = session_from_headers(ctx)
     ctx.state.secure_channel.touch(session)
-    body = await read(ctx.request, ForgotBody)
+    body = await read(ctx.request, PasswordForgot)
     header = (ctx.request.headers.get("x-challenge-token") or "").strip()
-    if not header or not body.challengeToken.strip() or not EMAIL_PATTERN.match(body.email):
+    if not header or not body.challenge_token.strip() or not EMAIL_PATTERN.match(body.email):
         raise invalid("email, challengeToken and X-Challenge-Token are required")
-    if FAILING_CHALLENGE in (header, body.challengeToken.strip()):
+    if FAILING_CHALLENGE in (header, body.challenge_token.strip()):
         raise invalid("the bot challenge failed")
     now = ctx.now()
     key = f"forgot:{body.email.strip().lower()}"
@@ -113,8 +93,8 @@ async def forgot(ctx: CtxDep) -> JSONResponse:
 
 
 def _reset(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
-    body = parse(ResetBody, plaintext)
-    _require_new_password(body.newPassword)
+    body = parse(PasswordReset, plaintext)
+    _require_new_password(body.new_password)
     now = ctx.now_ms()
     with ctx.db.transaction() as db:
         row = db.one(
@@ -130,7 +110,7 @@ def _reset(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
             " AND used_at IS NULL",
             (now, row["account_biz_id"]),
         )
-        _set_password(ctx, account["biz_id"], body.newPassword)
+        _set_password(ctx, account["biz_id"], body.new_password)
         end_sessions(ctx.state, account["biz_id"], "PASSWORD_RESET")
     return {"success": True, "message": "Your password has been reset."}
 
@@ -144,12 +124,12 @@ async def reset(ctx: CtxDep) -> JSONResponse:
 
 def _change(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
     principal = authenticate(ctx)
-    body = parse(ChangeBody, plaintext)
-    _require_new_password(body.newPassword)
+    body = parse(PasswordChange, plaintext)
+    _require_new_password(body.new_password)
     account = by_biz_id(ctx.db, principal.account_biz_id)
-    if account is None or not verify_password(body.currentPassword, account["password_hash"]):
+    if account is None or not verify_password(body.current_password, account["password_hash"]):
         raise ApiError(Code.CURRENT_PASSWORD_INCORRECT)
-    _set_password(ctx, account["biz_id"], body.newPassword)
+    _set_password(ctx, account["biz_id"], body.new_password)
     return {"success": True, "message": "Your password has been changed."}
 
 
@@ -161,11 +141,13 @@ async def change(ctx: CtxDep) -> JSONResponse:
 
 
 def _init(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
-    body = parse(InitBody, plaintext)
+    body = parse(PasswordInit, plaintext)
     _require_new_password(body.password)
     now = ctx.now_ms()
     with ctx.db.transaction() as db:
-        row = db.one("SELECT * FROM password_init_sessions WHERE session_id = ?", (body.sessionId,))
+        row = db.one(
+            "SELECT * FROM password_init_sessions WHERE session_id = ?", (body.session_id,)
+        )
         if row is None or row["used_at"] is not None or row["expires_at"] <= now:
             raise invalid("unknown or expired initialization session")
         account = by_biz_id(db, row["account_biz_id"])
@@ -173,7 +155,7 @@ def _init(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
             raise invalid("unknown or expired initialization session")
         db.execute(
             "UPDATE password_init_sessions SET used_at = ? WHERE session_id = ?",
-            (now, body.sessionId),
+            (now, body.session_id),
         )
         _set_password(ctx, account["biz_id"], body.password)
         db.execute(

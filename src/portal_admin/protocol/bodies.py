@@ -1,0 +1,171 @@
+"""Request bodies, one pydantic model each: what the client sends and the sandbox accepts.
+
+Attributes are snake_case; the wire names of ``../shared/spec/system-portal-api.md`` are
+their aliases (``model_dump(by_alias=True)`` on the client, ``model_validate`` of the decoded
+JSON in the sandbox). The limits are the spec's where it states them and the sandbox's
+recorded choices where it is silent (docs/sandbox.md). Values take their exact JSON types
+(``strict``): a number sent as a string is refused, as the spec's examples never do it.
+
+``Lenient`` bodies ignore unknown fields (the spec shows extra fields in some examples);
+``Strict`` ones refuse them (sealed bodies and updates, where a misspelt field would silently
+change nothing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+ID = 64
+EMAIL = 320
+SECRET = 1024
+
+
+class Body(BaseModel):
+    """A request body: spec names as aliases, exact JSON types."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, strict=True, extra="ignore"
+    )
+
+    @classmethod
+    def build(cls, *, keep_none: bool = False, **values: Any) -> dict[str, Any]:
+        """The JSON body of ``values`` (attribute names) under the spec's names; None values
+        are left out unless ``keep_none``. Not validated here: the server judges the values
+        (and answers its own error code), as it would for any other client."""
+        if not keep_none:
+            values = {k: v for k, v in values.items() if v is not None}
+        unknown = values.keys() - cls.model_fields.keys()
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+        body = cls.model_construct(**values)
+        return body.model_dump(by_alias=True, exclude_unset=True, warnings=False)
+
+
+class Strict(Body):
+    """A body that refuses unknown fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- accounts --------------------------------------------------------------------------------
+
+
+class AccountQuery(Body):
+    """``accounts.query``: filters, a zero-based page, and sort items (``field,asc|desc``)."""
+
+    institution_biz_id: str | None = Field(default=None, max_length=ID)
+    account_portal: int | None = None
+    account_status: int | None = None
+    email: str | None = Field(default=None, max_length=EMAIL)
+    name: str | None = Field(default=None, max_length=255)
+    page: int | None = None
+    size: int | None = None
+    sort: str | list[str] | None = None
+
+
+class AccountStatusChange(Body):
+    """``accounts.status``: ACTIVATE, SUSPEND or DEACTIVATE, with an optional reason."""
+
+    user_biz_id: str = Field(min_length=1, max_length=ID)
+    action: str = Field(min_length=1, max_length=32)
+    reason: str | None = Field(default=None, max_length=500)
+
+
+class AccountRef(Body):
+    """``accounts.password_reset``: the account."""
+
+    user_biz_id: str = Field(min_length=1, max_length=ID)
+
+
+class AccountUpdate(Strict):
+    """``accounts.update``: the fields sent are changed (``accountRemark`` may be null)."""
+
+    user_biz_id: str = Field(min_length=1, max_length=ID)
+    account_name: str | None = Field(default=None, min_length=1, max_length=100)
+    account_phone: str | None = Field(default=None, max_length=32)
+    account_remark: str | None = Field(default=None, max_length=255)
+    default_language: str | None = Field(default=None, min_length=2, max_length=16)
+    default_timezone: str | None = Field(default=None, min_length=1, max_length=64)
+    default_country: str | None = Field(default=None, min_length=2, max_length=3)
+
+
+# -- sign-in ---------------------------------------------------------------------------------
+
+
+class LoginInitiate(Body):
+    """``auth.login_initiate``."""
+
+    email: str = Field(min_length=1, max_length=EMAIL)
+    password: str = Field(min_length=1, max_length=SECRET)
+
+
+class MfaSend(Body):
+    """``auth.mfa_send``: the login session and the method's numeric value."""
+
+    session_id: str = Field(min_length=1, max_length=256)
+    method: int
+
+
+class LoginComplete(Body):
+    """``auth.login_complete``."""
+
+    session_id: str = Field(min_length=1, max_length=256)
+    method: int
+    code: str = Field(min_length=1, max_length=64)
+
+
+class TokenRefresh(Strict):
+    """``auth.token_refresh`` (sealed)."""
+
+    refresh_token: str = Field(min_length=1, max_length=512)
+
+
+# -- passwords -------------------------------------------------------------------------------
+
+
+class PasswordForgot(Body):
+    """``auth.password_forgot``."""
+
+    email: str = Field(min_length=3, max_length=EMAIL)
+    challenge_token: str = Field(min_length=1, max_length=4096)
+
+
+class PasswordReset(Strict):
+    """``auth.password_reset`` (sealed)."""
+
+    token: str = Field(min_length=1, max_length=512)
+    new_password: str = Field(min_length=1, max_length=SECRET)
+
+
+class PasswordChange(Strict):
+    """``auth.password_change`` (sealed)."""
+
+    current_password: str = Field(min_length=1, max_length=SECRET)
+    new_password: str = Field(min_length=1, max_length=SECRET)
+
+
+class PasswordInit(Strict):
+    """``auth.password_init`` (sealed)."""
+
+    session_id: str = Field(min_length=1, max_length=512)
+    password: str = Field(min_length=1, max_length=SECRET)
+
+
+#: The body model of each operation described here.
+BODIES: dict[str, type[Body]] = {
+    "accounts.query": AccountQuery,
+    "accounts.status": AccountStatusChange,
+    "accounts.password_reset": AccountRef,
+    "accounts.update": AccountUpdate,
+    "auth.login_initiate": LoginInitiate,
+    "auth.mfa_send": MfaSend,
+    "auth.login_complete": LoginComplete,
+    "auth.token_refresh": TokenRefresh,
+    "auth.password_forgot": PasswordForgot,
+    "auth.password_reset": PasswordReset,
+    "auth.password_change": PasswordChange,
+    "auth.password_init": PasswordInit,
+}
