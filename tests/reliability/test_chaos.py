@@ -231,7 +231,11 @@ class Walk:
         panel = self.panel()
         if panel is None:
             return []
-        return [v for v in panel.findChildren(QAbstractItemView) if _usable(v) and v.model()]
+        return [
+            v
+            for v in panel.findChildren(QAbstractItemView)
+            if _usable(v) and v.model() and v.window() is self.window
+        ]
 
     def select_panel(self) -> None:
         panel_id = self.rng.choice(self.panel_ids)
@@ -263,8 +267,18 @@ class Walk:
         panel = self.panel()
         if panel is None:
             return
-        edits = [e for e in panel.findChildren(QLineEdit) if _usable(e) and not e.isReadOnly()]
-        combos = [c for c in panel.findChildren(QComboBox) if _usable(c) and c.count()]
+        # The panel's own fields: not those of a dialog it opened (a file dialog is the panel's
+        # child; Return in its name field with no such file opens a modal "not found" box).
+        edits = [
+            e
+            for e in panel.findChildren(QLineEdit)
+            if _usable(e) and not e.isReadOnly() and e.window() is self.window
+        ]
+        combos = [
+            c
+            for c in panel.findChildren(QComboBox)
+            if _usable(c) and c.count() and c.window() is self.window
+        ]
         if edits and (not combos or self.rng.random() < 0.7):
             edit = self.rng.choice(edits)
             edit.setText(self.rng.choice(TEXTS))
@@ -296,6 +310,7 @@ class Walk:
             b
             for b in panel.findChildren(QAbstractButton)
             if _usable(b)
+            and b.window() is self.window  # dialogs are tidied by tidy_dialogs
             and not b.isCheckable()
             and not any(word in (b.text() + b.objectName()).lower() for word in AVOID)
         ]

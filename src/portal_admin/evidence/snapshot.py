@@ -170,12 +170,11 @@ async def take_snapshot(
     conn = sqlite3.connect(tmp, isolation_level=None)
     done = False
     try:
-        conn.executescript(SCHEMA)
         # No rollback journal and no fsync until the end: the file is a draft, renamed into place
         # only once complete (and fsynced), so a crash leaves nothing that opens as a snapshot.
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")  # one fsync of the whole file, at the end
-        conn.execute("BEGIN")  # one transaction: no commit per page
+        conn.executescript("BEGIN;" + SCHEMA)  # one transaction, the schema included
         started = _now()
 
         def tell(stage: str, n: int, total: int) -> None:
