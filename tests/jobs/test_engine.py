@@ -340,3 +340,18 @@ async def test_invite_and_cancel_invitations(portal: Portal, folder: Path) -> No
     }
     assert statuses_now["new.one@example.org"] == "CANCELLED"
     job.close()
+
+
+def test_an_invitation_lists_expiry_is_bounded_as_the_wire_says() -> None:
+    """1 to 30 days (``protocol.bodies.EXPIRATION_DAYS``): a line the server would refuse is a
+    problem of the plan, not a failure of the run."""
+    from portal_admin.protocol.bodies import EXPIRATION_DAYS
+
+    low, high = EXPIRATION_DAYS
+    listed = jobs.parse_list(
+        "email,expirationDays\n"
+        f"a@example.org,{low}\nb@example.org,{high}\n"
+        f"c@example.org,{high + 1}\nd@example.org,0\n"
+    )
+    assert [e.value for e in listed.entries] == ["a@example.org", "b@example.org"]
+    assert [(p.line, p.code) for p in listed.problems] == [(4, "BAD_EXPIRY"), (5, "BAD_EXPIRY")]

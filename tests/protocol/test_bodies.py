@@ -65,3 +65,26 @@ def test_no_route_describes_a_body_of_its_own() -> None:
     ``protocol.bodies`` (the one description of the wire)."""
     found = [m for path in sorted(ROUTES.glob("*.py")) for m in _own_models(path)]
     assert found == []
+
+
+def test_text_and_lenient_integers_as_the_hand_readers_took_them() -> None:
+    body = bodies.InvitationCreate.model_validate(
+        {"inviteeEmail": "  ann@example.org ", "expirationDays": "7", "message": ""}
+    )
+    assert (body.invitee_email, body.expiration_days, body.message) == ("ann@example.org", 7, "")
+    assert bodies.InvitationCreate.model_validate(
+        {"inviteeEmail": "a@b.cd", "expirationDays": 30.0}
+    ).expiration_days == 30
+    assert bodies.InvitationCreate.model_validate(
+        {"inviteeEmail": "a@b.cd", "expirationDays": ""}
+    ).expiration_days is None
+    for bad in (
+        {"inviteeEmail": "   "},  # blank once stripped
+        {"inviteeEmail": "a@b.cd", "expirationDays": 31},
+        {"inviteeEmail": "a@b.cd", "expirationDays": "٣"},  # not ASCII digits
+        {"inviteeEmail": "a@b.cd", "expirationDays": True},
+        {"inviteeEmail": "a@b.cd", "message": "bell\x07"},
+        {"inviteeEmail": "a@b.cd", "message": "x" * (bodies.INVITATION_MESSAGE + 1)},
+    ):
+        with pytest.raises(ValidationError):
+            bodies.InvitationCreate.model_validate(bad)

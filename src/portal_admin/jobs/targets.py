@@ -20,13 +20,15 @@ from typing import Any
 from portal_admin.client import PortalClient
 from portal_admin.client.errors import NotFoundError
 from portal_admin.client.records import Invitation
+from portal_admin.protocol.bodies import EXPIRATION_DAYS
 
 from .actions import Target, account_target, email_target, invitation_target
 
 #: The most lines an imported list may have (the sandbox holds 100,000 accounts).
 MAX_LINES = 200_000
 #: The longest invitation expiry an imported line may ask for (days).
-MAX_DAYS = 365
+#: An invitation's expiry in days, as the wire description bounds it.
+MIN_DAYS, MAX_DAYS = EXPIRATION_DAYS
 #: The largest file read (bytes); a larger one is refused before it is decoded.
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -57,7 +59,7 @@ class ImportCode:
     BAD_CSV = "BAD_CSV"
     EMPTY = "EMPTY"
     INVALID = "INVALID"  # a line that is neither an email nor an id
-    BAD_EXPIRY = "BAD_EXPIRY"  # an expirationDays that is not 1 to 365 whole days
+    BAD_EXPIRY = "BAD_EXPIRY"  # an expirationDays that is not 1 to 30 whole days
     DUPLICATE = "DUPLICATE"
     NOT_FOUND = "NOT_FOUND"
 
@@ -163,7 +165,7 @@ def _add(
         result.problems.append(Problem(line, value, ImportCode.INVALID))
         return
     days = extra.get("expirationDays")
-    if days is not None and not (str(days).isdigit() and 1 <= int(days) <= MAX_DAYS):
+    if days is not None and not (str(days).isdigit() and MIN_DAYS <= int(days) <= MAX_DAYS):
         result.problems.append(Problem(line, value, ImportCode.BAD_EXPIRY))
         return
     key = value.lower() if is_email else value

@@ -13,14 +13,54 @@ change nothing).
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 ID = 64
 EMAIL = 320
 SECRET = 1024
+#: Invitations: the address, the message and a cancellation's reason (sandbox choices), and the
+#: expiry in days (1 to 30, 7 when not given).
+INVITEE_EMAIL = 254
+INVITATION_MESSAGE = 500
+CANCEL_REASON = 500
+EXPIRATION_DAYS = (1, 30)
+DEFAULT_EXPIRATION_DAYS = 7
+
+#: An integer as text: ASCII digits only (``str.isdigit`` also takes "²" and "١").
+_INTEGER = re.compile(r"-?[0-9]{1,14}")
+
+
+def _text(value: Any) -> Any:
+    """Text as typed: surrounding blanks removed; control characters (but tab and line
+    breaks) refused."""
+    if isinstance(value, str):
+        value = value.strip()
+        if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in value):
+            raise ValueError("control characters are not allowed")
+    return value
+
+
+def _lenient_int(value: Any) -> Any:
+    """A JSON integer, a whole float or a short numeric string as an int; "" as null."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        if _INTEGER.fullmatch(text):
+            return int(text)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return int(value)
+    return value
+
+
+#: A string field as typed by a person (stripped, no control characters).
+Text = Annotated[str, BeforeValidator(_text)]
+#: An optional integer field that also takes its digits as a string ("" reads as null).
+LenientInt = Annotated[int | None, BeforeValidator(_lenient_int)]
 
 
 class Body(BaseModel):
@@ -154,6 +194,26 @@ class PasswordInit(Strict):
     password: str = Field(min_length=1, max_length=SECRET)
 
 
+# -- invitations -----------------------------------------------------------------------------
+
+
+class InvitationCreate(Body):
+    """``invitations.create``: the address, an optional message and expiry in days."""
+
+    invitee_email: Text = Field(min_length=1, max_length=INVITEE_EMAIL)
+    message: Text | None = Field(default=None, max_length=INVITATION_MESSAGE)
+    expiration_days: LenientInt = Field(
+        default=None, ge=EXPIRATION_DAYS[0], le=EXPIRATION_DAYS[1]
+    )
+
+
+class InvitationCancel(Body):
+    """``invitations.cancel``: a pending invitation and an optional reason."""
+
+    invitation_biz_id: Text = Field(min_length=1, max_length=ID)
+    reason: Text | None = Field(default=None, max_length=CANCEL_REASON)
+
+
 #: The body model of each operation described here.
 BODIES: dict[str, type[Body]] = {
     "accounts.query": AccountQuery,
@@ -168,4 +228,6 @@ BODIES: dict[str, type[Body]] = {
     "auth.password_reset": PasswordReset,
     "auth.password_change": PasswordChange,
     "auth.password_init": PasswordInit,
+    "invitations.create": InvitationCreate,
+    "invitations.cancel": InvitationCancel,
 }

@@ -5,10 +5,10 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 
-from portal_admin.protocol import enums
+from portal_admin.protocol import bodies, enums
 
 from ..records import Invitation
-from ._base import Area, EnumArg, as_list, as_record, drop_none, enum_value, operation
+from ._base import Area, EnumArg, as_list, as_record, enum_value, operation
 
 
 class InvitationsArea(Area):
@@ -21,13 +21,17 @@ class InvitationsArea(Area):
 
     @operation("invitations.create")
     async def create(
-        self, invitee_email: str, *, message: str | None = None, expiration_days: int = 7
+        self,
+        invitee_email: str,
+        *,
+        message: str | None = None,
+        expiration_days: int = bodies.DEFAULT_EXPIRATION_DAYS,
     ) -> Invitation:
         """Invite someone to the workspace by email."""
         data = await self._call(
             "invitations.create",
-            json=drop_none(
-                inviteeEmail=invitee_email, message=message, expirationDays=expiration_days
+            json=bodies.InvitationCreate.build(
+                invitee_email=invitee_email, message=message, expiration_days=expiration_days
             ),
         )
         return as_record(data, Invitation, "invitations.create")
@@ -37,7 +41,9 @@ class InvitationsArea(Area):
         """Cancel a pending invitation."""
         data = await self._call(
             "invitations.cancel",
-            json={"invitationBizId": invitation_biz_id, "reason": reason},
+            json=bodies.InvitationCancel.build(
+                keep_none=True, invitation_biz_id=invitation_biz_id, reason=reason
+            ),
         )
         return as_record(data, Invitation, "invitations.cancel")
 

@@ -14,10 +14,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from portal_admin.protocol.bodies import (
+    DEFAULT_EXPIRATION_DAYS,
+    InvitationCancel,
+    InvitationCreate,
+)
 from portal_admin.protocol.enums import INVITATION_FINAL, INVITATION_STATUS
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS
 
+from ..bodies import parse
 from ..clock import iso
 from ..db import Database
 from ..deps import AuthedDep, Caller, Ctx, require
@@ -26,7 +32,7 @@ from ..ids import biz_id
 from ..mailbox import send_mail
 from ..state import SeedContext
 from ..text import email_key
-from ._fields import as_int, get_id, get_int, get_str, is_email, object_body
+from ._fields import as_int, is_email, object_body
 
 router = APIRouter()
 
@@ -51,11 +57,6 @@ CREATE INDEX IF NOT EXISTS ix_invitations_invitee ON invitations (invitee_email_
 """
 
 DAY_MS = 86_400_000
-DEFAULT_EXPIRATION_DAYS = 7
-MIN_EXPIRATION_DAYS = 1
-MAX_EXPIRATION_DAYS = 30
-MAX_MESSAGE = 500
-MAX_REASON = 500
 
 _SELECT = (
     "SELECT i.*, w.name AS workspace_name, inv.name AS inviter_name,"
@@ -121,14 +122,12 @@ async def create_invitation(
     request: Request, caller: Annotated[Caller, Depends(require("invitations.create"))]
 ) -> JSONResponse:
     """Invite an email address: ``{inviteeEmail, message?, expirationDays?}`` (1 to 30)."""
-    body = await object_body(request)
-    email = get_str(body, "inviteeEmail", required=True, max_len=254)
-    assert email is not None
+    body = parse(InvitationCreate, await object_body(request))
+    email = body.invitee_email
     if not is_email(email):
         raise invalid("inviteeEmail is not a valid email address")
-    message = get_str(body, "message", max_len=MAX_MESSAGE) or None
-    days = get_int(body, "expirationDays", low=MIN_EXPIRATION_DAYS, high=MAX_EXPIRATION_DAYS)
-    days = DEFAULT_EXPIRATION_DAYS if days is None else days
+    message = body.message or None
+    days = body.expiration_days or DEFAULT_EXPIRATION_DAYS
     db, now = caller.db, caller.ctx.now_ms()
     key = email_key(email)
     with db.transaction():
@@ -178,9 +177,9 @@ async def cancel_invitation(
     An unknown id, one of another workspace, or an invitation that is no longer pending gives
     400 VALIDATION.INVALID_PARAMETER.
     """
-    body = await object_body(request)
-    invitation_id = get_id(body, "invitationBizId")
-    reason = get_str(body, "reason", max_len=MAX_REASON) or None
+    body = parse(InvitationCancel, await object_body(request))
+    invitation_id = body.invitation_biz_id
+    reason = body.reason or None
     db, now = caller.db, caller.ctx.now_ms()
     with db.transaction():
         expire_due(db, now)

@@ -18,14 +18,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.protocol.bodies import (
+    CANCEL_REASON,
+    DEFAULT_EXPIRATION_DAYS,
+    EXPIRATION_DAYS,
+    INVITATION_MESSAGE,
+    INVITEE_EMAIL,
+)
+
 from ...error_info import ErrorInfo
 from ...panel_base import error_text as panel_error_text
 from ...profiles import Profile, environment_label
 from ...text import fill
 
-#: The sandbox's bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.
-MIN_DAYS, MAX_DAYS, DEFAULT_DAYS = 1, 30, 7
-MAX_EMAIL, MAX_MESSAGE, MAX_REASON = 254, 500, 500
+#: The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.
+(MIN_DAYS, MAX_DAYS), DEFAULT_DAYS = EXPIRATION_DAYS, DEFAULT_EXPIRATION_DAYS
+MAX_EMAIL, MAX_MESSAGE, MAX_REASON = INVITEE_EMAIL, INVITATION_MESSAGE, CANCEL_REASON
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 
