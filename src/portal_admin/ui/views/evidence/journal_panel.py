@@ -102,6 +102,7 @@ class JournalPanel(PanelBase):
         self.key_store = key_store or context.extras.get("evidence_key_store")
         self.message = MessageBar(self)
         self.records: list[dict[str, Any]] = []
+        self._texts: list[str] = []
         self.verification: journal.Verification | None = None
         self.chain = QLabel(self)
         self.chain.setObjectName("journalChain")
@@ -147,13 +148,16 @@ class JournalPanel(PanelBase):
 
     async def reload(self) -> object:
         """Read and verify the journal (in a worker thread)."""
-        self.records, self.verification = await asyncio.to_thread(self._read)
+        self.records, self._texts, self.verification = await asyncio.to_thread(self._read)
         self._show()
         self.loaded = True
         return self.records
 
-    def _read(self) -> tuple[list[dict[str, Any]], journal.Verification]:
-        return list(journal.read(self.path)), journal.verify(self.path)
+    def _read(self) -> tuple[list[dict[str, Any]], list[str], journal.Verification]:
+        records = [r for r in journal.read(self.path) if r.get("kind") == "change"]
+        # What the text filter searches, made once here: not on every keystroke.
+        texts = [json.dumps(r, ensure_ascii=False).casefold() for r in records]
+        return records, texts, journal.verify(self.path)
 
     def refresh(self) -> None:
         """F5: read the journal again."""
@@ -163,16 +167,12 @@ class JournalPanel(PanelBase):
         """The records the filters keep."""
         needle = self.text.text().strip().casefold()
         outcome = self.outcome.currentData()
-        kept = []
-        for record in self.records:
-            if record.get("kind") != "change":
-                continue
-            if outcome and record.get("outcome") != outcome:
-                continue
-            if needle and needle not in json.dumps(record, ensure_ascii=False).casefold():
-                continue
-            kept.append(record)
-        return kept
+        return [
+            record
+            for record, text in zip(self.records, self._texts, strict=True)
+            if (not outcome or record.get("outcome") == outcome)
+            and (not needle or needle in text)
+        ]
 
     def _show(self, *_args: object) -> None:
         rows = self.matching()[-SHOWN:][::-1]  # newest first
