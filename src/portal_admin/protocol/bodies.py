@@ -202,9 +202,7 @@ class InvitationCreate(Body):
 
     invitee_email: Text = Field(min_length=1, max_length=INVITEE_EMAIL)
     message: Text | None = Field(default=None, max_length=INVITATION_MESSAGE)
-    expiration_days: LenientInt = Field(
-        default=None, ge=EXPIRATION_DAYS[0], le=EXPIRATION_DAYS[1]
-    )
+    expiration_days: LenientInt = Field(default=None, ge=EXPIRATION_DAYS[0], le=EXPIRATION_DAYS[1])
 
 
 class InvitationCancel(Body):
@@ -212,6 +210,17 @@ class InvitationCancel(Body):
 
     invitation_biz_id: Text = Field(min_length=1, max_length=ID)
     reason: Text | None = Field(default=None, max_length=CANCEL_REASON)
+
+
+# -- roles -----------------------------------------------------------------------------------
+
+
+class RoleDelete(Body):
+    """``roles.delete``: the role, and its workspace (the caller's when not given). The
+    sandbox also takes both from the query string, as some gateways send a DELETE's."""
+
+    role_id: Text = Field(min_length=1, max_length=ID)
+    workspace_id: Text | None = Field(default=None, max_length=ID)
 
 
 #: The body model of each operation described here.
@@ -230,4 +239,5 @@ BODIES: dict[str, type[Body]] = {
     "auth.password_init": PasswordInit,
     "invitations.create": InvitationCreate,
     "invitations.cancel": InvitationCancel,
+    "roles.delete": RoleDelete,
 }

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from portal_admin.protocol import bodies
+
 from ..records import Role
-from ._base import Area, as_list, as_record, drop_none, operation
+from ._base import Area, as_list, as_record, operation
 
 
 class RolesArea(Area):
@@ -24,4 +26,6 @@ class RolesArea(Area):
     async def delete(self, role_id: str, *, workspace_id: str | None = None) -> None:
         """Delete a role (refused for OWNER and for roles that still have members)."""
         workspace = workspace_id or self._invoker.transport.options.workspace_id
-        await self._call("roles.delete", json=drop_none(workspaceId=workspace, roleId=role_id))
+        await self._call(
+            "roles.delete", json=bodies.RoleDelete.build(workspace_id=workspace, role_id=role_id)
+        )

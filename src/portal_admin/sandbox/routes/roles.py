@@ -12,14 +12,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from portal_admin.protocol.bodies import RoleDelete
 from portal_admin.protocol.enums import ROLE_TYPE
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS, PERMISSIONS
 
+from ..bodies import parse
 from ..clock import iso
 from ..deps import Caller, Ctx, require
 from ..errors import ApiError
-from ._fields import get_str, object_body
+from ._fields import object_body
 
 router = APIRouter()
 
@@ -104,8 +106,9 @@ async def delete_role(
     body = await object_body(request, allow_empty=True)
     merged = {k: request.query_params.get(k) for k in ("workspaceId", "roleId")}
     merged.update({k: v for k, v in body.items() if k in merged and v is not None})
-    role_id = get_str(merged, "roleId", required=True, max_len=64)
-    workspace = _target_workspace(caller, get_str(merged, "workspaceId", max_len=64))
+    ref = parse(RoleDelete, merged)
+    role_id = ref.role_id
+    workspace = _target_workspace(caller, ref.workspace_id)
     with caller.db.transaction():
         row = caller.db.one(
             _SELECT + " WHERE r.biz_id = ? AND r.workspace_biz_id = ?", (role_id, workspace)

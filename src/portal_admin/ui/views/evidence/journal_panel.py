@@ -170,8 +170,7 @@ class JournalPanel(PanelBase):
         return [
             record
             for record, text in zip(self.records, self._texts, strict=True)
-            if (not outcome or record.get("outcome") == outcome)
-            and (not needle or needle in text)
+            if (not outcome or record.get("outcome") == outcome) and (not needle or needle in text)
         ]
 
     def _show(self, *_args: object) -> None:
