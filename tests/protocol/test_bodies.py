@@ -88,3 +88,12 @@ def test_text_and_lenient_integers_as_the_hand_readers_took_them() -> None:
     ):
         with pytest.raises(ValidationError):
             bodies.InvitationCreate.model_validate(bad)
+
+
+def test_a_whitelist_is_a_bounded_list_of_strings() -> None:
+    limit = bodies.WHITELIST_ENTRIES
+    ips = [f"10.0.{i // 250}.{i % 250}" for i in range(limit)]
+    assert bodies.IpWhitelistSet.model_validate({"ips": ips}).ips == ips
+    for bad in ({"ips": [*ips, "10.9.9.9"]}, {"ips": ["10.0.0.1", 7]}, {"ips": "10.0.0.1"}, {}):
+        with pytest.raises(ValidationError):
+            bodies.IpWhitelistSet.model_validate(bad)

@@ -223,6 +223,19 @@ class RoleDelete(Body):
     workspace_id: Text | None = Field(default=None, max_length=ID)
 
 
+# -- security --------------------------------------------------------------------------------
+
+#: Entries an IP whitelist holds at most (a sandbox choice; the spec is silent).
+WHITELIST_ENTRIES = 100
+
+
+class IpWhitelistSet(Body):
+    """``security.ip_whitelist_set``: the whole list (each entry an address or a CIDR range,
+    checked by the server)."""
+
+    ips: list[str] = Field(max_length=WHITELIST_ENTRIES)
+
+
 #: The body model of each operation described here.
 BODIES: dict[str, type[Body]] = {
     "accounts.query": AccountQuery,
@@ -240,4 +253,5 @@ BODIES: dict[str, type[Body]] = {
     "invitations.create": InvitationCreate,
     "invitations.cancel": InvitationCancel,
     "roles.delete": RoleDelete,
+    "security.ip_whitelist_set": IpWhitelistSet,
 }

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
 
+from portal_admin.protocol import bodies
 from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE, Page
 
 from ..records import (
@@ -31,7 +32,9 @@ class SecurityArea(Area):
     @operation("security.ip_whitelist_set")
     async def set_ip_whitelist(self, ips: Sequence[str]) -> IpWhitelist:
         """Replace the whitelisted addresses."""
-        data = await self._call("security.ip_whitelist_set", json={"ips": list(ips)})
+        data = await self._call(
+            "security.ip_whitelist_set", json=bodies.IpWhitelistSet.build(ips=list(ips))
+        )
         return as_record(data, IpWhitelist)
 
     @operation("security.ip_whitelist_enable")

@@ -16,10 +16,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from portal_admin.protocol.bodies import IpWhitelistSet
 from portal_admin.protocol.enums import LOGIN_RESULT, MFA_METHOD
 from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.protocol.pages import shape_a
 
+from ..bodies import parse
 from ..clock import iso
 from ..db import Database
 from ..deps import Authed, AuthedDep, Caller, require
@@ -45,7 +47,6 @@ CREATE TABLE IF NOT EXISTS ip_whitelist_entries (
 ) WITHOUT ROWID;
 """
 
-MAX_WHITELIST = 100
 BACKUP_CODE_COUNT = 10
 #: Backup-code alphabet: no 0/O, 1/I/L.
 BACKUP_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -129,13 +130,8 @@ async def set_whitelist(
     request: Request, caller: Annotated[Caller, Depends(require("security.ip_whitelist_set"))]
 ) -> JSONResponse:
     """Replace the whitelist with ``{ips: [...]}`` (at most 100; duplicates merged)."""
-    body = await object_body(request)
-    raw = body.get("ips")
-    if not isinstance(raw, list):
-        raise invalid("ips must be an array of strings")
-    if len(raw) > MAX_WHITELIST:
-        raise invalid(f"at most {MAX_WHITELIST} entries")
-    ips = list(dict.fromkeys(normalize_ip(item) for item in raw))
+    body = parse(IpWhitelistSet, await object_body(request))
+    ips = list(dict.fromkeys(normalize_ip(item) for item in body.ips))
     account = caller.principal.account_biz_id
     replace_entries(caller.db, account, ips, caller.ctx.now_ms())
     return caller.ok(whitelist(caller.db, account))
