@@ -97,3 +97,24 @@ def test_a_whitelist_is_a_bounded_list_of_strings() -> None:
     for bad in ({"ips": [*ips, "10.9.9.9"]}, {"ips": ["10.0.0.1", 7]}, {"ips": "10.0.0.1"}, {}):
         with pytest.raises(ValidationError):
             bodies.IpWhitelistSet.model_validate(bad)
+
+
+def test_a_portal_type_is_a_value_of_either_series() -> None:
+    from portal_admin.protocol.enums import PORTAL_TYPE
+
+    for item in (*PORTAL_TYPE.items, *PORTAL_TYPE.alternate):
+        body = {"portalType": str(item.value), "domain": " p.example.org "}
+        created = bodies.PortalCreate.model_validate(body)
+        assert (created.portal_type, created.domain) == (item.value, "p.example.org")
+    for bad in (
+        {"portalType": 1, "domain": "p.example.org"},  # no such value
+        {"portalType": "TENANT", "domain": "p.example.org"},  # a code: the spec sends values
+        {"portalType": PORTAL_TYPE.items[0].value, "domain": " "},
+        {"portalType": PORTAL_TYPE.items[0].value, "domain": "d", "remark": "a\x00b"},
+    ):
+        with pytest.raises(ValidationError):
+            bodies.PortalCreate.model_validate(bad)
+    kept = bodies.PortalCreate.model_validate(
+        {"portalType": PORTAL_TYPE.items[0].value, "domain": "d", "remark": "  two  spaces "}
+    )
+    assert kept.remark == "  two  spaces "  # a remark keeps its own spacing

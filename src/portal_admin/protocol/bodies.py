@@ -14,10 +14,13 @@ change nothing).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
+
+from .enums import PORTAL_TYPE, EnumListing
 
 ID = 64
 EMAIL = 320
@@ -44,6 +47,12 @@ def _text(value: Any) -> Any:
     return value
 
 
+def _no_controls(value: str) -> str:
+    if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in value):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
 def _lenient_int(value: Any) -> Any:
     """A JSON integer, a whole float or a short numeric string as an int; "" as null."""
     if isinstance(value, str):
@@ -61,6 +70,25 @@ def _lenient_int(value: Any) -> Any:
 Text = Annotated[str, BeforeValidator(_text)]
 #: An optional integer field that also takes its digits as a string ("" reads as null).
 LenientInt = Annotated[int | None, BeforeValidator(_lenient_int)]
+#: Text kept exactly as sent (a remark's own spacing), control characters refused.
+RawText = Annotated[str, AfterValidator(_no_controls)]
+
+
+def member_of(listing: EnumListing) -> Callable[[int], int]:
+    """A check that an integer is a value of ``listing`` (either of its listings)."""
+
+    def known(value: int) -> int:
+        if listing.by_value(value) is None:
+            raise ValueError(f"not a {listing.type_name} value")
+        return value
+
+    return known
+
+
+#: A portal type by its value, from either series (digits as a string too).
+PortalTypeValue = Annotated[
+    int, BeforeValidator(_lenient_int), AfterValidator(member_of(PORTAL_TYPE))
+]
 
 
 class Body(BaseModel):
@@ -236,6 +264,19 @@ class IpWhitelistSet(Body):
     ips: list[str] = Field(max_length=WHITELIST_ENTRIES)
 
 
+# -- portals ---------------------------------------------------------------------------------
+
+
+class PortalCreate(Body):
+    """``portals.create`` (its errors are the numeric ``4000``): the type as a value of either
+    portal-type series, the domain, an optional remark and institution (the caller's)."""
+
+    portal_type: PortalTypeValue
+    domain: Text = Field(min_length=1, max_length=255)
+    remark: RawText | None = Field(default=None, max_length=255)
+    institution_biz_id: Text | None = Field(default=None, max_length=ID)
+
+
 #: The body model of each operation described here.
 BODIES: dict[str, type[Body]] = {
     "accounts.query": AccountQuery,
@@ -254,4 +295,5 @@ BODIES: dict[str, type[Body]] = {
     "invitations.cancel": InvitationCancel,
     "roles.delete": RoleDelete,
     "security.ip_whitelist_set": IpWhitelistSet,
+    "portals.create": PortalCreate,
 }

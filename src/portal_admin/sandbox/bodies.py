@@ -9,7 +9,9 @@ from typing import Any, TypeVar
 from fastapi import Request
 from pydantic import BaseModel, ValidationError
 
-from .errors import invalid
+from portal_admin.protocol.errors import Code
+
+from .errors import ApiError, invalid
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,16 +31,17 @@ async def json_body(request: Request) -> Any:
         raise invalid("the body is not valid JSON") from exc
 
 
-def parse(model: type[M], obj: Any) -> M:
-    """Validate ``obj`` (a decoded JSON value) as ``model``; anything wrong gives 400."""
+def parse(model: type[M], obj: Any, code: str = Code.INVALID_PARAMETER) -> M:
+    """Validate ``obj`` (a decoded JSON value) as ``model``; anything wrong gives 400 with
+    ``code`` (the operation's: ``VALIDATION.INVALID_PARAMETER``, or ``4000`` for portals)."""
     if not isinstance(obj, dict):
-        raise invalid("the body must be a JSON object")
+        raise ApiError(code, "the body must be a JSON object")
     try:
         return model.model_validate(obj)
     except ValidationError as exc:
         errors = exc.errors()
         where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
-        raise invalid(f"invalid parameter {where[:64]}".strip()) from exc
+        raise ApiError(code, f"invalid parameter {where[:64]}".strip()) from exc
 
 
 async def read(request: Request, model: type[M]) -> M:

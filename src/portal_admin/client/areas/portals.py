@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from portal_admin.protocol import enums
+from portal_admin.protocol import bodies, enums
 
 from ..records import Portal
-from ._base import Area, EnumArg, as_record, drop_none, enum_value, operation
+from ._base import Area, EnumArg, as_record, enum_value, operation
 
 
 class PortalsArea(Area):
@@ -31,11 +31,11 @@ class PortalsArea(Area):
             value = enum_value(enums.PORTAL_TYPE, portal_type)
         data = await self._call(
             "portals.create",
-            json=drop_none(
-                portalType=value,
+            json=bodies.PortalCreate.build(
+                portal_type=value,
                 domain=domain,
                 remark=remark,
-                institutionBizId=institution_biz_id,
+                institution_biz_id=institution_biz_id,
             ),
         )
         return as_record(data, Portal)

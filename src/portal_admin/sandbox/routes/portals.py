@@ -13,15 +13,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from portal_admin.protocol.bodies import PortalCreate
 from portal_admin.protocol.enums import PORTAL_STATUS, PORTAL_TYPE
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS
 
+from ..bodies import parse
 from ..clock import iso
 from ..deps import Caller, require
 from ..errors import ApiError
 from ..state import SeedContext
-from ._fields import as_int, get_str, object_body
+from ._fields import object_body
 
 router = APIRouter()
 
@@ -57,23 +59,7 @@ def portal_record(row: Any) -> dict[str, Any]:
     }
 
 
-def _portal_type(value: Any) -> int:
-    number = as_int(value)
-    if number is None or PORTAL_TYPE.by_value(number) is None:
-        raise ApiError(VALIDATION, "portalType is missing or not a portal type")
-    return number
-
-
-def _domain(body: dict[str, Any]) -> str:
-    domain = get_str(body, "domain", required=True, max_len=MAX_LENGTH, code=VALIDATION)
-    assert domain is not None
-    if any(ch.isspace() for ch in domain):
-        raise ApiError(VALIDATION, "domain must not contain spaces")
-    return domain
-
-
-def _institution(caller: Caller, body: dict[str, Any]) -> str:
-    given = get_str(body, "institutionBizId", max_len=64, code=VALIDATION)
+def _institution(caller: Caller, given: str | None) -> str:
     if given:
         found = caller.db.scalar("SELECT biz_id FROM institutions WHERE biz_id = ?", (given,))
         if found is None:
@@ -116,11 +102,11 @@ async def create_portal(
     request: Request, caller: Annotated[Caller, Depends(require("portals.create"))]
 ) -> JSONResponse:
     """Create a portal: ``{portalType, domain, remark?, institutionBizId?}``."""
-    body = await object_body(request, VALIDATION, allow_empty=True)
-    portal_type = _portal_type(body.get("portalType"))
-    domain = _domain(body)
-    remark = get_str(body, "remark", max_len=MAX_LENGTH, code=VALIDATION, strip=False)
-    institution = _institution(caller, body)
+    body = parse(PortalCreate, await object_body(request, VALIDATION, allow_empty=True), VALIDATION)
+    if any(ch.isspace() for ch in body.domain):
+        raise ApiError(VALIDATION, "domain must not contain spaces")
+    institution = _institution(caller, body.institution_biz_id)
+    portal_type, domain, remark = body.portal_type, body.domain, body.remark
     now = caller.ctx.now_ms()
     portal_id = insert_portal(caller.db, institution, portal_type, domain, remark, now)
     row = caller.db.one("SELECT * FROM portals WHERE id = ?", (portal_id,))
