@@ -72,12 +72,18 @@ def test_text_and_lenient_integers_as_the_hand_readers_took_them() -> None:
         {"inviteeEmail": "  ann@example.org ", "expirationDays": "7", "message": ""}
     )
     assert (body.invitee_email, body.expiration_days, body.message) == ("ann@example.org", 7, "")
-    assert bodies.InvitationCreate.model_validate(
-        {"inviteeEmail": "a@b.cd", "expirationDays": 30.0}
-    ).expiration_days == 30
-    assert bodies.InvitationCreate.model_validate(
-        {"inviteeEmail": "a@b.cd", "expirationDays": ""}
-    ).expiration_days is None
+    assert (
+        bodies.InvitationCreate.model_validate(
+            {"inviteeEmail": "a@b.cd", "expirationDays": 30.0}
+        ).expiration_days
+        == 30
+    )
+    assert (
+        bodies.InvitationCreate.model_validate(
+            {"inviteeEmail": "a@b.cd", "expirationDays": ""}
+        ).expiration_days
+        is None
+    )
     for bad in (
         {"inviteeEmail": "   "},  # blank once stripped
         {"inviteeEmail": "a@b.cd", "expirationDays": 31},
