@@ -37,20 +37,21 @@ DEFAULT_EXPIRATION_DAYS = 7
 _INTEGER = re.compile(r"-?[0-9]{1,14}")
 
 
-def _text(value: Any) -> Any:
-    """Text as typed: surrounding blanks removed; control characters (but tab and line
-    breaks) refused."""
-    if isinstance(value, str):
-        value = value.strip()
-        if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in value):
-            raise ValueError("control characters are not allowed")
-    return value
+def has_controls(text: str) -> bool:
+    """True when ``text`` holds a control character other than tab and line breaks."""
+    return any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text)
 
 
 def _no_controls(value: str) -> str:
-    if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in value):
+    if has_controls(value):
         raise ValueError("control characters are not allowed")
     return value
+
+
+def _text(value: Any) -> Any:
+    """Text as typed: surrounding blanks removed; control characters (but tab and line
+    breaks) refused."""
+    return _no_controls(value.strip()) if isinstance(value, str) else value
 
 
 def _lenient_int(value: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 
 from fastapi import Request
 
+from portal_admin.protocol.bodies import has_controls
 from portal_admin.protocol.enums import EnumListing
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE
@@ -83,7 +84,7 @@ def get_str(
         raise fail(code, f"{name} is required")
     if len(text) > max_len:
         raise fail(code, f"{name} must be at most {max_len} characters")
-    if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
+    if has_controls(text):
         raise fail(code, f"{name} contains control characters")
     return text
 

@@ -33,6 +33,15 @@ def ask_save(parent: QWidget, name: str, suffix: str, chosen: Callable[[Path], o
     dialog.open()
 
 
+def ask_open(parent: QWidget, name_filter: str, chosen: Callable[[Path], object]) -> None:
+    """An open dialog for an existing file (not modal) that calls ``chosen`` with the path."""
+    dialog = QFileDialog(parent)
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dialog.setNameFilter(name_filter)
+    dialog.fileSelected.connect(lambda path: chosen(Path(path)))
+    dialog.open()
+
+
 def _write(path: Path, source: PackSource, store: keys.SecretStore | None) -> dict[str, Any]:
     kind, tables, summary = source()
     return pack.write_pack(path, kind, tables, summary, keys.signing_key(store))

@@ -15,7 +15,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -424,13 +423,11 @@ class ReviewsPanel(PanelBase):
         return await self.compare(chosen[0].path, chosen[1].path)
 
     def _ask_open(self) -> None:
-        dialog = QFileDialog(self)
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.setNameFilter(
-            QCoreApplication.translate("AccessReviews", "Snapshots (*.sqlite);;All files (*)")
+        packing.ask_open(
+            self,
+            QCoreApplication.translate("AccessReviews", "Snapshots (*.sqlite);;All files (*)"),
+            lambda path: self.spawn(self.open_file(path)),
         )
-        dialog.fileSelected.connect(lambda path: self.spawn(self.open_file(Path(path))))
-        dialog.open()
 
     async def open_file(self, path: Path) -> snapshots.Snapshot | None:
         """Add a snapshot file from elsewhere to the list (a clear message if it is not one)."""
@@ -445,13 +442,11 @@ class ReviewsPanel(PanelBase):
         return opened
 
     def _ask_verify(self) -> None:
-        dialog = QFileDialog(self)
-        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-        dialog.setNameFilter(
-            QCoreApplication.translate("AccessReviews", "Evidence packs (*.zip);;All files (*)")
+        packing.ask_open(
+            self,
+            QCoreApplication.translate("AccessReviews", "Evidence packs (*.zip);;All files (*)"),
+            lambda path: self.spawn(self.verify_file(path)),
         )
-        dialog.fileSelected.connect(lambda path: self.spawn(self.verify_file(Path(path))))
-        dialog.open()
 
     async def verify_file(self, path: Path) -> PackVerification:
         """Check a pack's signature and every file's hash, and say what was found."""
@@ -477,14 +472,13 @@ class ReviewsPanel(PanelBase):
         if self.diff_view.diff is None:
             return
         if kind == "csv":
-            packing.ask_save(self, "snapshot-diff.csv", "csv", self._write_diff_csv_soon)
+            packing.ask_save(
+                self, "snapshot-diff.csv", "csv", lambda p: self.spawn(self.write_diff_csv(p))
+            )
         else:
             packing.ask_save(
                 self, "snapshot-diff.zip", "zip", lambda p: self.spawn(self.write_diff_pack(p))
             )
-
-    def _write_diff_csv_soon(self, path: Path) -> None:
-        self.spawn(self.write_diff_csv(path))
 
     async def write_diff_csv(self, path: Path) -> int:
         """Every change of the diff shown, as CSV."""
