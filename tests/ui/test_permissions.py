@@ -37,7 +37,7 @@ def test_read_only_refuses_every_write() -> None:
 
 
 class _Profile:
-    model_extra: ClassVar[dict[str, object]] = {"permissionCodes": ["workspace:role:read", 5]}
+    permission_codes: ClassVar[list[object]] = ["workspace:role:read", 5]
 
 
 class _Client:
@@ -45,7 +45,7 @@ class _Client:
         return True
 
 
-def test_of_reads_the_profile_extra() -> None:
+def test_of_reads_the_profile_permission_codes() -> None:
     perms = Permissions.of(_Client(), _Profile())
     assert perms.allows("roles.list") and not perms.allows("roles.delete")
     assert Permissions.of(None, None).allows("roles.delete")

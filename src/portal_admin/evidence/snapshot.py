@@ -194,7 +194,7 @@ async def take_snapshot(
                     _code(r.role_type),
                     r.description,
                     json.dumps(sorted(r.permission_codes)),
-                    (r.model_extra or {}).get("memberCount"),
+                    r.member_count,
                 )
                 for r in roles
             ),
@@ -221,7 +221,7 @@ async def take_snapshot(
         counts["invitations"] = len(invitations)
         tell("invitations", len(invitations), len(invitations))
         whitelist = await client.security.ip_whitelist()
-        entries = sorted({_entry(e) for e in whitelist.entries})
+        entries = sorted({e.ip for e in whitelist.entries})
         _insert(conn, "whitelist", ((e,) for e in entries))
         counts["whitelist"] = len(entries)
         mfa = await client.security.mfa_settings()
@@ -375,16 +375,6 @@ def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[tuple[Any, ...]
         return
     marks = ",".join("?" * len(rows[0]))
     conn.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", rows)  # noqa: S608
-
-
-def _entry(entry: Any) -> str:
-    if isinstance(entry, str):
-        return entry
-    if isinstance(entry, dict):
-        for key in ("ip", "cidr", "address", "value"):
-            if isinstance(entry.get(key), str):
-                return str(entry[key])
-    return json.dumps(entry, sort_keys=True)
 
 
 def _int(value: bool | None) -> int | None:

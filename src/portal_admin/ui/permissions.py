@@ -34,8 +34,7 @@ class Permissions:
     def of(cls, client: Any, profile: Any = None) -> Permissions:
         """From a client and its live profile record (either may lack the information)."""
         codes = None
-        extra = getattr(profile, "model_extra", None) or {}
-        raw = extra.get("permissionCodes", getattr(profile, "permission_codes", None))
+        raw = getattr(profile, "permission_codes", None)
         if isinstance(raw, list):
             codes = [c for c in raw if isinstance(c, str)]
         read_only = client is not None and not client.is_allowed("accounts.status")

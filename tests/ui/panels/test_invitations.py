@@ -249,7 +249,7 @@ def test_cancel_names_the_invitee_and_sends_the_reason(
     cancelled = cancel_via_dialog(loop, panel, accept=True, reason="Wrong team", shot=True)
     assert cancelled is not None and cancelled.biz_id == target.biz_id
     assert code(cancelled) == "CANCELLED"
-    assert (cancelled.model_extra or {}).get("cancelReason") == "Wrong team"
+    assert cancelled.cancel_reason == "Wrong team"
     again = next(r for r in panel.model.rows if r.biz_id == target.biz_id)
     assert code(again) == "CANCELLED"
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLineEdit
 from test_security_support import with_answer
 
 from portal_admin.client import PortalClient
+from portal_admin.client.records import IpWhitelist
 from portal_admin.ui.views.security.ip_whitelist import ENTRY, KIND, EntriesModel, IpWhitelistPanel
 
 SEEDED = ["203.0.113.0/24", "198.51.100.23", "2001:db8::/32"]
@@ -50,7 +51,11 @@ def test_whitelist_lists_what_the_sandbox_has(
 
 def test_entries_model_passes_the_model_tester_while_editing(qtmodeltester: Any) -> None:
     model = EntriesModel()
-    model.set_entries([{"ip": "192.0.2.1", "createdAt": "2026-01-01T00:00:00Z"}, "10.0.0.0/8"])
+    model.set_entries(
+        IpWhitelist.model_validate(
+            {"entries": [{"ip": "192.0.2.1", "createdAt": "2026-01-01T00:00:00Z"}, "10.0.0.0/8"]}
+        ).entries
+    )
     qtmodeltester.check(model)
     model.add_entry("bad")
     model.setData(model.index(0, ENTRY), "192.0.2.300")
@@ -110,7 +115,7 @@ def test_save_round_trip_while_disabled(
     assert open_box() is None
     assert panel.model.entries() == ["198.51.100.23", "2001:db8::/32", "192.0.2.9"]  # canonical
     assert not panel.model.dirty
-    assert [e["ip"] for e in run(loop, admin.security.ip_whitelist()).entries] == [
+    assert [e.ip for e in run(loop, admin.security.ip_whitelist()).entries] == [
         "198.51.100.23",
         "2001:db8::/32",
         "192.0.2.9",
@@ -165,10 +170,10 @@ def test_saving_an_enabled_list_without_the_address_warns(
     done, text = run(loop, with_answer(panel.save(), accept=False))
     assert not done and "lock yourself out" in text
     assert panel.model.entries() == ["192.0.2.1"] and panel.model.dirty  # edits kept
-    assert [e["ip"] for e in run(loop, admin.security.ip_whitelist()).entries] == ["127.0.0.1"]
+    assert [e.ip for e in run(loop, admin.security.ip_whitelist()).entries] == ["127.0.0.1"]
     done, _ = run(loop, with_answer(panel.save(), accept=True))
     assert done
-    assert [e["ip"] for e in run(loop, admin.security.ip_whitelist()).entries] == ["192.0.2.1"]
+    assert [e.ip for e in run(loop, admin.security.ip_whitelist()).entries] == ["192.0.2.1"]
     # an enabled list that keeps the address saves without a question
     panel.model.add_entry("127.0.0.1")
     assert run(loop, panel.save())

@@ -7,16 +7,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from portal_admin.protocol import bodies, enums
 
 from ..channel import SecureChannel
 from ..errors import MalformedResponseError, PendingApprovalError, PortalError
 from ..records import (
-    AccountStatus,
     EnumItem,
+    LoginSession,
     LogoutResult,
+    MfaCodeSent,
     PasswordInitResult,
     Profile,
     SuccessMessage,
@@ -37,18 +36,6 @@ class _PendingLogin:
 
     def __repr__(self) -> str:
         return f"_PendingLogin(email={self.email!r})"
-
-
-def _int(data: dict[str, Any], key: str, default: int) -> int:
-    value = data.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-_ACCOUNT_STATUS: TypeAdapter[EnumItem] = TypeAdapter(AccountStatus)
-
-
-def _status(raw: Any) -> EnumItem | None:
-    return None if raw is None else _ACCOUNT_STATUS.validate_python(raw)
 
 
 class AuthArea(Area):
@@ -91,24 +78,20 @@ class AuthArea(Area):
         data = await self._call(
             "auth.login_initiate", json=bodies.LoginInitiate.build(email=email, password=password)
         )
-        if not isinstance(data, dict) or not isinstance(data.get("sessionId"), str):
-            raise MalformedResponseError(
-                "the login answer has no sessionId", operation_id="auth.login_initiate"
-            )
-        expires_in = _int(data, "expiresIn", 300)
-        deadline = datetime.now(UTC) + timedelta(seconds=expires_in)
-        self._pending = _PendingLogin(data["sessionId"], email, deadline)
+        answer = as_record(data, LoginSession, "auth.login_initiate")
+        deadline = datetime.now(UTC) + timedelta(seconds=answer.expires_in)
+        self._pending = _PendingLogin(answer.session_id, email, deadline)
         methods = tuple(
             EnumItem.model_validate(m) if isinstance(m, dict) else _method_item(m)
-            for m in (data.get("mfaMethods") or [])
+            for m in answer.mfa_methods
         )
         return LoginChallenge(
             email=email,
             methods=methods,
             expires_at=deadline,
-            expires_in=expires_in,
-            pending_approval=bool(data.get("pendingApproval")),
-            account_status=_status(data.get("accountStatus")),
+            expires_in=answer.expires_in,
+            pending_approval=answer.pending_approval,
+            account_status=answer.account_status,
         )
 
     def _login(self) -> _PendingLogin:
@@ -128,16 +111,14 @@ class AuthArea(Area):
                 session_id=pending.session_id, method=enum_value(enums.MFA_METHOD, method)
             ),
         )
-        data = data if isinstance(data, dict) else {}
-        cooldown = _int(data, "cooldownSeconds", 60)
-        lifetime = _int(data, "codeExpiresIn", 300)
+        sent = as_record(data if isinstance(data, dict) else {}, MfaCodeSent, "auth.mfa_send")
         now = datetime.now(UTC)
         return CodeSent(
-            sent=bool(data.get("sent", True)),
-            cooldown_seconds=cooldown,
-            code_expires_in=lifetime,
-            resend_at=now + timedelta(seconds=cooldown),
-            code_expires_at=now + timedelta(seconds=lifetime),
+            sent=sent.sent,
+            cooldown_seconds=sent.cooldown_seconds,
+            code_expires_in=sent.code_expires_in,
+            resend_at=now + timedelta(seconds=sent.cooldown_seconds),
+            code_expires_at=now + timedelta(seconds=sent.code_expires_in),
         )
 
     @operation("auth.login_complete")
@@ -164,7 +145,7 @@ class AuthArea(Area):
         self._pending = None
         await self._tokens.accept(pending.email, pair, reason="login")
         assert self._tokens.expires_at is not None
-        return SignedIn(pending.email, self._tokens.expires_at, _status(pair.account_status))
+        return SignedIn(pending.email, self._tokens.expires_at, pair.account_status)
 
     async def resume(self, email: str) -> SignedIn | None:
         """Sign in again from the stored refresh token of ``email`` (None: none, or refused)."""

@@ -14,8 +14,7 @@ CTX = "RoleColumns"
 
 def member_count(role: Any) -> int | None:
     """How many members hold ``role``, when the server says (the sandbox's memberCount)."""
-    extra = getattr(role, "model_extra", None) or {}
-    value = extra.get("memberCount", extra.get("member_count"))
+    value = getattr(role, "member_count", None)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     return None

@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.client.records import IpEntry
+
 from ...confirm import confirm
 from ...operations import Op
 from ...panel_base import async_slot
@@ -91,28 +93,6 @@ def describe_check(check: EntryCheck) -> str:
     return _tr(KIND_TEXT[check.kind])
 
 
-def entry_ip(entry: Any) -> str:
-    """The address text of a whitelist entry (``{ip, createdAt}``, or a bare string)."""
-    if isinstance(entry, str):
-        return entry
-    if isinstance(entry, dict):
-        for key in ("ip", "address", "cidr", "value"):
-            if isinstance(entry.get(key), str):
-                return str(entry[key])
-    return str(entry)
-
-
-def entry_created(entry: Any) -> datetime | None:
-    """When an entry was added, if the server says."""
-    raw = entry.get("createdAt") if isinstance(entry, dict) else None
-    if not isinstance(raw, str):
-        return None
-    try:
-        return datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
 class EntriesModel(QAbstractTableModel):
     """Whitelist entries being edited; each checked as it changes."""
 
@@ -128,27 +108,27 @@ class EntriesModel(QAbstractTableModel):
 
     # -- content -------------------------------------------------------------------------------
 
-    def set_entries(self, entries: Sequence[Any]) -> None:
+    def set_entries(self, entries: Sequence[IpEntry]) -> None:
         """Show the server's entries (they become the saved state)."""
         self.beginResetModel()
-        self._texts = [entry_ip(e) for e in entries]
+        self._texts = [e.ip for e in entries]
         self._checks = [check_entry(t) for t in self._texts]
         self._created = {}
         for entry in entries:
-            created = entry_created(entry)
+            created = entry.created_at
             if created is not None:
-                self._created[entry_ip(entry)] = created
+                self._created[entry.ip] = created
         self._saved = list(self._texts)
         self.endResetModel()
         self.validityChanged.emit()
 
-    def rebase(self, entries: Sequence[Any]) -> None:
+    def rebase(self, entries: Sequence[IpEntry]) -> None:
         """Take ``entries`` as the saved state, keeping the edits."""
-        self._saved = [entry_ip(e) for e in entries]
+        self._saved = [e.ip for e in entries]
         for entry in entries:
-            created = entry_created(entry)
+            created = entry.created_at
             if created is not None:
-                self._created[entry_ip(entry)] = created
+                self._created[entry.ip] = created
         self.validityChanged.emit()
 
     def entries(self) -> list[str]:
@@ -442,7 +422,7 @@ class IpWhitelistPanel(SecurityPanel):
 
     def saved_entries(self) -> list[str]:
         """The entries the server holds."""
-        return [entry_ip(e) for e in self.whitelist.entries] if self.whitelist else []
+        return [e.ip for e in self.whitelist.entries] if self.whitelist else []
 
     def apply_permissions(self) -> None:
         """The editor and the switches need account:security:write."""
