@@ -246,9 +246,10 @@ class InvitationCancel(Body):
 
 class RoleDelete(Body):
     """``roles.delete``: the role, and its workspace (the caller's when not given). The
-    sandbox also takes both from the query string, as some gateways send a DELETE's."""
+    sandbox also takes both from the query string, as some gateways send a DELETE's, so
+    each is optional here: the role must come from one or the other."""
 
-    role_id: Text = Field(min_length=1, max_length=ID)
+    role_id: Text | None = Field(default=None, min_length=1, max_length=ID)
     workspace_id: Text | None = Field(default=None, max_length=ID)
 
 

@@ -10,11 +10,42 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import SUCCESS_CODE, normalize_code
 
 ENVELOPE_VERSION = "2.0.0"
+
+T = TypeVar("T")
+
+
+class Ok(BaseModel, Generic[T]):
+    """The success envelope around ``data`` of type ``T``: what :func:`build_envelope` makes
+    (the model documents it; the sandbox's OpenAPI document is generated from it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Literal["2.0.0"]
+    timestamp: int = Field(ge=0)
+    success: Literal[True]
+    code: Literal["2000"]
+    message: str
+    data: T
+
+
+class Failed(BaseModel):
+    """The error envelope (section 7): ``success`` false, a code, ``data`` null."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Literal["2.0.0"]
+    timestamp: int = Field(ge=0)
+    success: Literal[False]
+    code: str = Field(min_length=1)
+    message: str
+    data: None
 
 
 class MalformedEnvelope(ValueError):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .enums import CONSTANT_PATHS
+from .errors import Code
 
 SYSTEM = "/web/v1/system"
 SECURE_CHANNEL = "/web/v1/secure-channel"
@@ -48,6 +49,12 @@ class Operation:
     channel: Channel = Channel.NONE
     #: The permission code the caller's role must hold in the workspace (None: none needed).
     permission: str | None = None
+
+    @property
+    def invalid_code(self) -> str:
+        """The code of its 400 for an invalid parameter: the numeric ``4000`` for the portals
+        area (section 4.8), ``VALIDATION.INVALID_PARAMETER`` elsewhere."""
+        return Code.VALIDATION_NUMERIC if self.area == "portals" else Code.INVALID_PARAMETER
 
     @property
     def area(self) -> str:

@@ -16,6 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from .wire import sent
+
 T = TypeVar("T")
 U = TypeVar("U")
 
@@ -73,25 +78,69 @@ def clamp_page_size(size: int) -> int:
 # -- builders (server side) -------------------------------------------------------------------
 
 
+class _Wire(BaseModel):
+    """A page form: the spec's names as aliases; every field sent."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class Pagination(_Wire):
+    """Shape A's ``pagination`` (``currentPage`` 1-based)."""
+
+    total_pages: int = Field(ge=0)
+    total_records: int = Field(ge=0)
+    current_page: int = Field(ge=1)
+    page_size: int = Field(ge=1, le=MAX_PAGE_SIZE)
+    has_next: bool
+    empty: bool
+    paginated: bool
+
+
+class PageA(_Wire, Generic[T]):
+    """Shape A: ``{items, pagination}``."""
+
+    items: list[T]
+    pagination: Pagination
+
+
+class AccountsPage(_Wire, Generic[T]):
+    """The account query's first form (zero-based)."""
+
+    accounts: list[T] = Field(max_length=MAX_PAGE_SIZE)
+    total_elements: int = Field(ge=0)
+    total_pages: int = Field(ge=0)
+    current_page: int = Field(ge=0)
+    page_size: int = Field(ge=1, le=MAX_PAGE_SIZE)
+
+
+class ContentPage(_Wire, Generic[T]):
+    """The account query's second form (zero-based)."""
+
+    content: list[T] = Field(max_length=MAX_PAGE_SIZE)
+    total_elements: int = Field(ge=0)
+    total_pages: int = Field(ge=0)
+    page: int = Field(ge=0)
+    size: int = Field(ge=1, le=MAX_PAGE_SIZE)
+
+
 def shape_a(items: Sequence[Any], *, number: int, size: int, total: int) -> dict[str, Any]:
     """Shape A for a zero-based page ``number``."""
     pages = total_pages_for(total, size)
-    return {
-        "items": list(items),
-        "pagination": {
-            "totalPages": pages,
-            "totalRecords": total,
-            "currentPage": number + 1,
-            "pageSize": size,
-            "hasNext": number + 1 < pages,
-            "empty": len(items) == 0,
-            "paginated": True,
-        },
+    pagination = {
+        "total_pages": pages,
+        "total_records": total,
+        "current_page": number + 1,
+        "page_size": size,
+        "has_next": number + 1 < pages,
+        "empty": len(items) == 0,
+        "paginated": True,
     }
+    return sent(PageA, {"items": list(items), "pagination": sent(Pagination, pagination)})
 
 
 def shape_b(items: Sequence[Any], *, number: int, size: int, total: int) -> dict[str, Any]:
-    """Shape B for a zero-based page ``number``."""
+    """Shape B for a zero-based page ``number`` (no operation of the registry answers it; the
+    client reads it from servers that do)."""
     return {
         "content": list(items),
         "page": {
@@ -109,23 +158,16 @@ def account_query(
     """One of the two account-query shapes of section 4.4."""
     pages = total_pages_for(total, size)
     if shape == "accounts":
-        return {
-            "accounts": list(items),
-            "totalElements": total,
-            "totalPages": pages,
-            "currentPage": number,
-            "pageSize": size,
-        }
-    return {
-        "content": list(items),
-        "totalElements": total,
-        "totalPages": pages,
-        "page": number,
-        "size": size,
-    }
-
-
-# -- parser (client side) ---------------------------------------------------------------------
+        first = {"current_page": number, "page_size": size}
+        return sent(
+            AccountsPage,
+            {"accounts": list(items), "total_elements": total, "total_pages": pages, **first},
+        )
+    second = {"page": number, "size": size}
+    return sent(
+        ContentPage,
+        {"content": list(items), "total_elements": total, "total_pages": pages, **second},
+    )
 
 
 def _int(obj: dict[str, Any], *keys: str, default: int = 0) -> int:

@@ -23,6 +23,7 @@ from pydantic.alias_generators import to_camel
 
 from portal_admin.protocol import enums
 from portal_admin.protocol.enums import EnumListing
+from portal_admin.protocol.wire import sent
 
 
 class Record(BaseModel):
@@ -38,15 +39,8 @@ class Record(BaseModel):
 
     @classmethod
     def wire(cls, **values: Any) -> dict[str, Any]:
-        """The JSON object of ``values`` (every field, by attribute name) under the spec's
-        names, as a server sends it. Not validated (the sandbox's values are its own); a
-        missing or unknown name is a programming error."""
-        fields = cls.model_fields
-        if values.keys() != fields.keys():
-            unknown = sorted(values.keys() - fields.keys())
-            missing = sorted(fields.keys() - values.keys())
-            raise TypeError(f"{cls.__name__}: unknown {unknown}, missing {missing}")
-        return {fields[name].alias or name: value for name, value in values.items()}
+        """The JSON object of ``values`` (every field) as a server sends it (:func:`sent`)."""
+        return sent(cls, values)
 
 
 class EnumItem(Record):

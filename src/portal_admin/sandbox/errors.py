@@ -13,6 +13,7 @@ from starlette.routing import Match, Route
 
 from portal_admin.protocol.envelope import build_envelope
 from portal_admin.protocol.errors import Code, lookup
+from portal_admin.protocol.operations import match
 
 from .clock import to_ms
 from .localize import error_message
@@ -98,6 +99,13 @@ def allowed_methods(request: Request) -> str | None:
     return ", ".join(sorted(methods)) if methods else None
 
 
+def invalid_code(request: Request) -> str:
+    """The code the operation at ``request``'s path answers for an invalid parameter (one
+    handler for every route: the operation's own, ``4000`` for portals)."""
+    op = match(request.method, request.url.path)
+    return op.invalid_code if op is not None else Code.INVALID_PARAMETER
+
+
 def install_handlers(app: FastAPI) -> None:
     """Register the exception handlers (unexpected exceptions: see the middleware)."""
 
@@ -106,7 +114,11 @@ def install_handlers(app: FastAPI) -> None:
         return error_response(request, exc)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
-        return error_response(request, ApiError(Code.INVALID_PARAMETER))
+        assert isinstance(exc, RequestValidationError)
+        errors = exc.errors()
+        where = ".".join(str(p) for p in errors[0].get("loc", ())[1:]) if errors else ""
+        message = f"invalid parameter {where[:64]}".strip()
+        return error_response(request, ApiError(invalid_code(request), message))
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
@@ -117,7 +129,7 @@ def install_handlers(app: FastAPI) -> None:
         elif exc.status_code >= 500:
             err = ApiError(Code.INTERNAL)
         else:
-            err = ApiError(Code.INVALID_PARAMETER, http_status=exc.status_code)
+            err = ApiError(invalid_code(request), http_status=exc.status_code)
         response = error_response(request, err)
         if exc.status_code == 405:
             allow = allowed_methods(request) or (exc.headers or {}).get("Allow")

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import SECURE_CHANNEL, SYSTEM
 
+from .bodies import MAX_BODY
 from .errors import ApiError, error_body
 from .localize import language
 
@@ -43,6 +44,27 @@ def _request_id(headers: Headers) -> str:
     if given and len(given) <= MAX_REQUEST_ID and given.isprintable() and given.isascii():
         return given
     return str(uuid.uuid4())
+
+
+class BodyTooLarge(Exception):
+    """The request body went past :data:`MAX_BODY`."""
+
+
+def _bounded(receive: Receive) -> Receive:
+    """``receive`` that stops a request body at :data:`MAX_BODY` bytes, whatever its
+    Content-Length says (a chunked body has none)."""
+    received = 0
+
+    async def bounded() -> Message:
+        nonlocal received
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > MAX_BODY:
+                raise BodyTooLarge
+        return message
+
+    return bounded
 
 
 class SandboxMiddleware:
@@ -88,7 +110,11 @@ class SandboxMiddleware:
             await self._answer(refused, lang, scope, receive, send_with_id)
             return
         try:
-            await self.app(scope, receive, send_with_id)
+            await self.app(scope, _bounded(receive), send_with_id)
+        except BodyTooLarge:
+            if not started:
+                error = ApiError(Code.INVALID_PARAMETER, "the body is too large")
+                await self._answer(error, lang, scope, receive, send_with_id)
         except RecursionError:
             # Only absurdly nested input gets here (JSON decoding): the caller's fault.
             if not started:

@@ -9,19 +9,19 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import RoleDelete
 from portal_admin.protocol.enums import ROLE_TYPE
 from portal_admin.protocol.errors import Code
-from portal_admin.protocol.operations import OPERATIONS, PERMISSIONS
+from portal_admin.protocol.operations import PERMISSIONS
+from portal_admin.protocol.records import Role
 
-from ..bodies import parse
 from ..clock import iso
 from ..deps import Caller, Ctx, require
-from ..errors import ApiError
-from ._fields import object_body
+from ..errors import ApiError, invalid
+from ._route import route
 
 router = APIRouter()
 
@@ -37,20 +37,20 @@ def role_record(ctx: Ctx, row: Any) -> dict[str, Any]:
         codes = [str(c) for c in json.loads(row["permission_codes"])]
     except ValueError:
         codes = []
-    return {
-        "bizId": row["biz_id"],
-        "workspaceBizId": row["workspace_biz_id"],
-        "roleName": row["role_name"],
-        "roleType": ctx.item(ROLE_TYPE, row["role_type"]),
-        "description": row["description"],
-        "permissionCodes": codes,
-        "memberCount": int(row["member_count"]),
-        "createdAt": iso(row["created_at"]),
-        "updatedAt": iso(row["updated_at"]),
-    }
+    return Role.wire(
+        biz_id=row["biz_id"],
+        workspace_biz_id=row["workspace_biz_id"],
+        role_name=row["role_name"],
+        role_type=ctx.item(ROLE_TYPE, row["role_type"]),
+        description=row["description"],
+        permission_codes=codes,
+        member_count=int(row["member_count"]),
+        created_at=iso(row["created_at"]),
+        updated_at=iso(row["updated_at"]),
+    )
 
 
-@router.get(OPERATIONS["roles.list"].path)
+@route(router, "roles.list", list[Role])
 async def list_roles(caller: Annotated[Caller, Depends(require("roles.list"))]) -> JSONResponse:
     """The roles of the caller's workspace: OWNER first, then by name."""
     rows = caller.db.query(
@@ -61,7 +61,7 @@ async def list_roles(caller: Annotated[Caller, Depends(require("roles.list"))]) 
     return caller.ok([role_record(caller.ctx, r) for r in rows])
 
 
-@router.get(OPERATIONS["roles.get"].path)
+@route(router, "roles.get", Role)
 async def get_role(
     roleBizId: str,
     caller: Annotated[Caller, Depends(require("roles.get"))],
@@ -98,17 +98,19 @@ def _target_workspace(caller: Caller, workspace_id: str | None) -> str:
     return workspace_id
 
 
-@router.post(OPERATIONS["roles.delete"].path)
+@route(router, "roles.delete")
 async def delete_role(
-    request: Request, caller: Annotated[Caller, Depends(require("roles.delete"))]
+    caller: Annotated[Caller, Depends(require("roles.delete"))],
+    query: Annotated[RoleDelete, Query()],
+    body: Annotated[RoleDelete | None, Body()] = None,
 ) -> JSONResponse:
-    """Delete a custom role without members (``{workspaceId, roleId}``, body or query)."""
-    body = await object_body(request, allow_empty=True)
-    merged = {k: request.query_params.get(k) for k in ("workspaceId", "roleId")}
-    merged.update({k: v for k, v in body.items() if k in merged and v is not None})
-    ref = parse(RoleDelete, merged)
-    role_id = ref.role_id
-    workspace = _target_workspace(caller, ref.workspace_id)
+    """Delete a custom role without members (``{workspaceId, roleId}``, body or query; the
+    body's fields win)."""
+    body = body or RoleDelete()
+    role_id = body.role_id or query.role_id
+    if not role_id:
+        raise invalid("roleId is required")
+    workspace = _target_workspace(caller, body.workspace_id or query.workspace_id)
     with caller.db.transaction():
         row = caller.db.one(
             _SELECT + " WHERE r.biz_id = ? AND r.workspace_biz_id = ?", (role_id, workspace)
