@@ -17,10 +17,20 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    WithJsonSchema,
+)
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
-from .enums import PORTAL_TYPE, EnumListing
+from .enums import PORTAL_TYPE, EnumListing, values_of
 
 ID = 64
 EMAIL = 320
@@ -67,10 +77,27 @@ def _lenient_int(value: Any) -> Any:
     return value
 
 
+class OrAlso:
+    """JSON Schema of a field whose validator also takes other forms: the field's own schema
+    (its constraints kept), or any of ``alternatives``. The document must never be stricter
+    than the server, since a body it refuses has to be refused."""
+
+    def __init__(self, *alternatives: dict[str, Any]) -> None:
+        self.alternatives = alternatives
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"anyOf": [handler(schema), *self.alternatives]}
+
+
+#: Digits as text, as :data:`LenientInt` reads them (blank reads as null).
+DIGITS: dict[str, Any] = {"type": "string", "pattern": r"^\s*(-?[0-9]{1,14})?\s*$"}
+
 #: A string field as typed by a person (stripped, no control characters).
 Text = Annotated[str, BeforeValidator(_text)]
 #: An optional integer field that also takes its digits as a string ("" reads as null).
-LenientInt = Annotated[int | None, BeforeValidator(_lenient_int)]
+LenientInt = Annotated[int | None, BeforeValidator(_lenient_int), OrAlso(DIGITS)]
 #: Text kept exactly as sent (a remark's own spacing), control characters refused.
 RawText = Annotated[str, AfterValidator(_no_controls)]
 
@@ -88,7 +115,11 @@ def member_of(listing: EnumListing) -> Callable[[int], int]:
 
 #: A portal type by its value, from either series (digits as a string too).
 PortalTypeValue = Annotated[
-    int, BeforeValidator(_lenient_int), AfterValidator(member_of(PORTAL_TYPE))
+    int,
+    BeforeValidator(_lenient_int),
+    AfterValidator(member_of(PORTAL_TYPE)),
+    WithJsonSchema(values_of(PORTAL_TYPE)),
+    OrAlso(DIGITS),
 ]
 
 
@@ -96,7 +127,11 @@ class Body(BaseModel):
     """A request body: spec names as aliases, exact JSON types."""
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, strict=True, extra="ignore"
+        alias_generator=to_camel,
+        validate_by_alias=True,
+        validate_by_name=False,  # the wire's names only, as the OpenAPI document says
+        strict=True,
+        extra="ignore",
     )
 
     @classmethod
@@ -130,8 +165,9 @@ class AccountQuery(Body):
     account_status: int | None = None
     email: str | None = Field(default=None, max_length=EMAIL)
     name: str | None = Field(default=None, max_length=255)
-    page: int | None = None
-    size: int | None = None
+    #: Zero-based; sizes above 100 are capped (section 8).
+    page: int | None = Field(default=None, ge=0)
+    size: int | None = Field(default=None, ge=1)
     sort: str | list[str] | None = None
 
 
@@ -274,7 +310,7 @@ class PortalCreate(Body):
     portal-type series, the domain, an optional remark and institution (the caller's)."""
 
     portal_type: PortalTypeValue
-    domain: Text = Field(min_length=1, max_length=255)
+    domain: Text = Field(min_length=1, max_length=255, pattern=r"^\s*\S+\s*$")
     remark: RawText | None = Field(default=None, max_length=255)
     institution_biz_id: Text | None = Field(default=None, max_length=ID)
 

@@ -10,6 +10,7 @@ Values marked ``stated=False`` are the project's choice where the specification 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,3 +267,18 @@ ACCOUNT_TRANSITIONS: dict[str, dict[str, str]] = {
 
 #: Invitation statuses in which an invitation can no longer be accepted.
 INVITATION_FINAL: frozenset[str] = frozenset({"ACCEPTED", "DECLINED", "EXPIRED", "CANCELLED"})
+
+
+# -- JSON Schema of an enum on the wire (the OpenAPI document) --------------------------------
+
+
+def values_of(listing: EnumListing) -> dict[str, Any]:
+    """The JSON Schema of an enum as its bare numeric value (either listing)."""
+    values = sorted({item.value for item in (*listing.items, *listing.alternate)})
+    return {"type": "integer", "enum": values}
+
+
+def codes_of(listing: EnumListing) -> dict[str, Any]:
+    """The JSON Schema of an enum as its bare code."""
+    codes = list(dict.fromkeys(item.code for item in (*listing.items, *listing.alternate)))
+    return {"type": "string", "enum": codes}

@@ -22,7 +22,7 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic.alias_generators import to_camel
 
 from portal_admin.protocol import enums
-from portal_admin.protocol.enums import EnumListing
+from portal_admin.protocol.enums import EnumListing, codes_of, values_of
 from portal_admin.protocol.wire import sent
 
 
@@ -130,18 +130,6 @@ def _enum_item(listing: EnumListing | None) -> Callable[[Any], Any]:
 def sent_as(schema: dict[str, Any]) -> WithJsonSchema:
     """The wire form of a field whose parsed form differs (documentation only)."""
     return WithJsonSchema(schema, mode="serialization")
-
-
-def values_of(listing: EnumListing) -> dict[str, Any]:
-    """The JSON Schema of an enum sent as its bare numeric value (either listing)."""
-    values = sorted({item.value for item in (*listing.items, *listing.alternate)})
-    return {"type": "integer", "enum": values}
-
-
-def codes_of(listing: EnumListing) -> dict[str, Any]:
-    """The JSON Schema of an enum sent as its bare code."""
-    codes = list(dict.fromkeys(item.code for item in (*listing.items, *listing.alternate)))
-    return {"type": "string", "enum": codes}
 
 
 AccountStatus = Annotated[EnumItem, BeforeValidator(_enum_item(enums.ACCOUNT_STATUS))]

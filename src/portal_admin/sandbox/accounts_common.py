@@ -6,6 +6,7 @@ import sqlite3
 from typing import Any
 
 from portal_admin.protocol.enums import ACCOUNT_STATUS, MFA_METHOD, PORTAL_TYPE
+from portal_admin.protocol.records import Account
 
 from .clock import iso
 from .db import Database
@@ -31,21 +32,21 @@ def status_item(ctx: Ctx, code: str) -> dict[str, Any]:
 
 def account_record(ctx: Ctx, row: sqlite3.Row) -> dict[str, Any]:
     """The Account record of section 2.4."""
-    return {
-        "bizId": row["biz_id"],
-        "institutionBizId": row["institution_biz_id"],
-        "accountEmail": row["email"],
-        "accountPhone": row["phone"],
-        "accountName": row["name"],
-        "accountRemark": row["remark"],
-        "accountPortal": ctx.item(PORTAL_TYPE, row["portal"]),
-        "accountStatus": status_item(ctx, row["status"]),
-        "createdAt": iso(row["created_at"]),
-        "updatedAt": iso(row["updated_at"]),
-        "defaultLanguage": row["default_language"],
-        "defaultTimezone": row["default_timezone"],
-        "defaultCountry": row["default_country"],
-    }
+    return Account.wire(
+        biz_id=row["biz_id"],
+        institution_biz_id=row["institution_biz_id"],
+        account_email=row["email"],
+        account_phone=row["phone"],
+        account_name=row["name"],
+        account_remark=row["remark"],
+        account_portal=ctx.item(PORTAL_TYPE, row["portal"]),
+        account_status=status_item(ctx, row["status"]),
+        created_at=iso(row["created_at"]),
+        updated_at=iso(row["updated_at"]),
+        default_language=row["default_language"],
+        default_timezone=row["default_timezone"],
+        default_country=row["default_country"],
+    )
 
 
 def enabled_mfa_methods(db: Database, account_biz_id: str) -> list[str]:

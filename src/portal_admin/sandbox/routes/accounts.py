@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import (
@@ -15,16 +15,17 @@ from portal_admin.protocol.bodies import (
 )
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS, PORTAL_TYPE
 from portal_admin.protocol.errors import Code
-from portal_admin.protocol.operations import OPERATIONS
-from portal_admin.protocol.pages import account_query
+from portal_admin.protocol.pages import AccountsPage, ContentPage, account_query
+from portal_admin.protocol.records import Account, PasswordResetSent
+from portal_admin.protocol.records import AccountStatusChange as StatusChanged
 
 from ..accounts_common import account_record, by_biz_id, reindex_name
-from ..bodies import json_body, parse
 from ..deps import Caller, require
 from ..errors import ApiError, invalid
-from ..paging import order_by, paging, query_sorts
+from ..paging import order_by, paging
 from ..text import TOP, search_key
 from ..tokens import SIGNED_IN_STATUSES, end_sessions
+from ._route import route
 from .passwords import mail_reset_token
 
 router = APIRouter()
@@ -112,14 +113,18 @@ def query_sql(body: AccountQuery, sorts: list[str]) -> tuple[str, str, list[Any]
     return page_sql, count_sql, params
 
 
-@router.post(OPERATIONS["accounts.query"].path)
-async def query(caller: QueryCaller) -> JSONResponse:
-    """Filtered, sorted, paged accounts (shape chosen by ``account_query_shape``)."""
+@route(router, "accounts.query", AccountsPage[Account] | ContentPage[Account])
+async def query(
+    caller: QueryCaller,
+    body: Annotated[AccountQuery | None, Body()] = None,
+    sort: Annotated[list[str] | None, Query(description="Repeatable; body sorts follow.")] = None,
+) -> JSONResponse:
+    """Filtered, sorted, paged accounts (the sandbox serves one of the two shapes, chosen by
+    ``account_query_shape``)."""
     ctx = caller.ctx
-    raw = await json_body(ctx.request)
-    body = parse(AccountQuery, {} if raw is None else raw)
+    body = body or AccountQuery()
     page = paging(body.page, body.size)
-    sorts = query_sorts(ctx.request)
+    sorts = list(sort or [])
     if isinstance(body.sort, str):
         sorts.append(body.sort)
     elif body.sort:
@@ -139,7 +144,7 @@ async def query(caller: QueryCaller) -> JSONResponse:
     )
 
 
-@router.get(OPERATIONS["accounts.get"].path)
+@route(router, "accounts.get", Account)
 async def get_account(userBizId: str, caller: GetCaller) -> JSONResponse:
     """One account (404 RESOURCE.NOT_FOUND when unknown)."""
     row = by_biz_id(caller.db, userBizId)
@@ -148,17 +153,11 @@ async def get_account(userBizId: str, caller: GetCaller) -> JSONResponse:
     return caller.ok(account_record(caller.ctx, row))
 
 
-async def _body(caller: Caller) -> Any:
-    raw = await json_body(caller.ctx.request)
-    if not raw:
-        raise invalid("the body is empty")
-    return raw
-
-
-@router.post(OPERATIONS["accounts.status"].path)
-async def change_status(caller: StatusCaller) -> JSONResponse:
+@route(router, "accounts.status", StatusChanged)
+async def change_status(
+    caller: StatusCaller, body: Annotated[AccountStatusChange, Body()]
+) -> JSONResponse:
     """ACTIVATE, SUSPEND or DEACTIVATE an account, along ACCOUNT_TRANSITIONS."""
-    body = parse(AccountStatusChange, await _body(caller))
     action = body.action.strip().upper()
     row = by_biz_id(caller.db, body.user_biz_id)
     if row is None:
@@ -178,34 +177,30 @@ async def change_status(caller: StatusCaller) -> JSONResponse:
     if target not in SIGNED_IN_STATUSES:
         end_sessions(caller.ctx.state, row["biz_id"], "ACCOUNT_" + target)
     return caller.ok(
-        {
-            "userBizId": row["biz_id"],
-            "email": row["email"],
-            "displayName": row["name"],
-            "status": target,
-        }
+        StatusChanged.wire(
+            user_biz_id=row["biz_id"], email=row["email"], display_name=row["name"], status=target
+        )
     )
 
 
-@router.post(OPERATIONS["accounts.password_reset"].path)
-async def admin_password_reset(caller: ResetCaller) -> JSONResponse:
+@route(router, "accounts.password_reset", PasswordResetSent)
+async def admin_password_reset(
+    caller: ResetCaller, body: Annotated[AccountRef, Body()]
+) -> JSONResponse:
     """Mail a password reset link to an account."""
-    body = parse(AccountRef, await _body(caller))
     row = by_biz_id(caller.db, body.user_biz_id)
     if row is None:
         raise ApiError(Code.NOT_FOUND)
     with caller.db.transaction() as db:
         mail_reset_token(db, caller.ctx.now(), row["biz_id"], row["email"])
-    return caller.ok({"userBizId": row["biz_id"], "email": row["email"], "sent": True})
+    return caller.ok(
+        PasswordResetSent.wire(user_biz_id=row["biz_id"], email=row["email"], sent=True)
+    )
 
 
-@router.post(OPERATIONS["accounts.update"].path)
-async def update(caller: UpdateCaller) -> JSONResponse:
+@route(router, "accounts.update", Account)
+async def update(caller: UpdateCaller, body: Annotated[AccountUpdate, Body()]) -> JSONResponse:
     """Change an account's name, phone, remark or defaults; answers the updated Account."""
-    raw = await json_body(caller.ctx.request)
-    if isinstance(raw, dict) and not raw.get("userBizId"):
-        raise invalid("userBizId is required")
-    body = parse(AccountUpdate, raw)
     row = by_biz_id(caller.db, body.user_biz_id)
     if row is None:
         raise ApiError(Code.NOT_FOUND)

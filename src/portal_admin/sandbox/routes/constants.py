@@ -14,10 +14,11 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.enums import CONSTANT_LISTINGS, DATA_LISTS, EnumListing
-from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.records import CountryItem, EnumItem, TimezoneItem, UsStateItem
 
 from ..deps import CtxDep
 from ..i18n import reference_items
+from ._route import route
 
 router = APIRouter()
 
@@ -36,13 +37,21 @@ def _data_route(name: str) -> Any:
     return constants_list
 
 
+#: The item record of the reference lists (the enum lists' is EnumItem).
+DATA_ITEMS: dict[str, type[EnumItem]] = {
+    "countries": CountryItem,
+    "timezones": TimezoneItem,
+    "us-states": UsStateItem,
+}
+
+
 def _register() -> None:
     for path, listing in CONSTANT_LISTINGS.items():
-        op = OPERATIONS["constants." + path.replace("-", "_")]
-        router.add_api_route(op.path, _enum_route(listing), methods=["GET"], name=op.id)
+        op_id = "constants." + path.replace("-", "_")
+        route(router, op_id, list[EnumItem])(_enum_route(listing))
     for name in DATA_LISTS:
-        op = OPERATIONS["constants." + name.replace("-", "_")]
-        router.add_api_route(op.path, _data_route(name), methods=["GET"], name=op.id)
+        op_id = "constants." + name.replace("-", "_")
+        route(router, op_id, list[DATA_ITEMS[name]])(_data_route(name))  # type: ignore[name-defined]
 
 
 _register()

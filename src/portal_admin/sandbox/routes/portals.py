@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import PortalCreate
 from portal_admin.protocol.enums import PORTAL_STATUS, PORTAL_TYPE
 from portal_admin.protocol.errors import Code
-from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.records import Portal
 
-from ..bodies import parse
 from ..clock import iso
 from ..deps import Caller, require
 from ..errors import ApiError
 from ..state import SeedContext
-from ._fields import object_body
+from ._route import route
 
 router = APIRouter()
 
@@ -41,22 +40,19 @@ CREATE TABLE IF NOT EXISTS portals (
 CREATE INDEX IF NOT EXISTS ix_portals_institution ON portals (institution_biz_id, id);
 """
 
-MAX_LENGTH = 255
-VALIDATION = Code.VALIDATION_NUMERIC  # "4000"
-
 
 def portal_record(row: Any) -> dict[str, Any]:
     """The wire form of a ``portals`` row."""
-    return {
-        "id": int(row["id"]),
-        "institutionBizId": row["institution_biz_id"],
-        "portalType": int(row["portal_type"]),
-        "domain": row["domain"],
-        "portalStatus": int(row["portal_status"]),
-        "remark": row["remark"],
-        "createdAt": iso(row["created_at"]),
-        "updatedAt": iso(row["updated_at"]),
-    }
+    return Portal.wire(
+        id=int(row["id"]),
+        institution_biz_id=row["institution_biz_id"],
+        portal_type=int(row["portal_type"]),
+        domain=row["domain"],
+        portal_status=int(row["portal_status"]),
+        remark=row["remark"],
+        created_at=iso(row["created_at"]),
+        updated_at=iso(row["updated_at"]),
+    )
 
 
 def _institution(caller: Caller, given: str | None) -> str:
@@ -97,14 +93,12 @@ def insert_portal(
     return int(cur.lastrowid or 0)
 
 
-@router.post(OPERATIONS["portals.create"].path)
+@route(router, "portals.create", Portal)
 async def create_portal(
-    request: Request, caller: Annotated[Caller, Depends(require("portals.create"))]
+    caller: Annotated[Caller, Depends(require("portals.create"))],
+    body: Annotated[PortalCreate, Body()],
 ) -> JSONResponse:
     """Create a portal: ``{portalType, domain, remark?, institutionBizId?}``."""
-    body = parse(PortalCreate, await object_body(request, VALIDATION, allow_empty=True), VALIDATION)
-    if any(ch.isspace() for ch in body.domain):
-        raise ApiError(VALIDATION, "domain must not contain spaces")
     institution = _institution(caller, body.institution_biz_id)
     portal_type, domain, remark = body.portal_type, body.domain, body.remark
     now = caller.ctx.now_ms()
