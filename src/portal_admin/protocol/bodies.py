@@ -13,6 +13,7 @@ change nothing).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -30,7 +31,7 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from .enums import PORTAL_TYPE, EnumListing, values_of
+from .enums import CHANNEL_STATUS, CHANNEL_TYPE_STATUS, PORTAL_TYPE, EnumListing, values_of
 
 ID = 64
 EMAIL = 320
@@ -123,6 +124,12 @@ PortalTypeValue = Annotated[
 ]
 
 
+def example(**body: Any) -> ConfigDict:
+    """A model setting giving one valid body (wire names) as the JSON Schema's example: the
+    OpenAPI document shows it, and schemathesis sends it in its examples phase."""
+    return ConfigDict(json_schema_extra={"examples": [body]})
+
+
 class Body(BaseModel):
     """A request body: spec names as aliases, exact JSON types."""
 
@@ -159,6 +166,10 @@ class Strict(Body):
 
 class AccountQuery(Body):
     """``accounts.query``: filters, a zero-based page, and sort items (``field,asc|desc``)."""
+
+    model_config = example(
+        accountStatus=35010101, name="an", page=0, size=20, sort="accountName,asc"
+    )
 
     institution_biz_id: str | None = Field(default=None, max_length=ID)
     account_portal: int | None = None
@@ -202,6 +213,9 @@ class AccountUpdate(Strict):
 
 class LoginInitiate(Body):
     """``auth.login_initiate``."""
+
+    # The sandbox's published demo administrator (sandbox-contract.md).
+    model_config = example(email="admin@sandbox.test", password="Sandbox-Admin-2026!")
 
     email: str = Field(min_length=1, max_length=EMAIL)
     password: str = Field(min_length=1, max_length=SECRET)
@@ -265,6 +279,10 @@ class PasswordInit(Strict):
 class InvitationCreate(Body):
     """``invitations.create``: the address, an optional message and expiry in days."""
 
+    model_config = example(
+        inviteeEmail="new.colleague@example.com", message="Welcome to the team!", expirationDays=7
+    )
+
     invitee_email: Text = Field(min_length=1, max_length=INVITEE_EMAIL)
     message: Text | None = Field(default=None, max_length=INVITATION_MESSAGE)
     expiration_days: LenientInt = Field(default=None, ge=EXPIRATION_DAYS[0], le=EXPIRATION_DAYS[1])
@@ -299,6 +317,8 @@ class IpWhitelistSet(Body):
     """``security.ip_whitelist_set``: the whole list (each entry an address or a CIDR range,
     checked by the server)."""
 
+    model_config = example(ips=["203.0.113.0/24", "198.51.100.23", "2001:db8::/32"])
+
     ips: list[str] = Field(max_length=WHITELIST_ENTRIES)
 
 
@@ -309,10 +329,326 @@ class PortalCreate(Body):
     """``portals.create`` (its errors are the numeric ``4000``): the type as a value of either
     portal-type series, the domain, an optional remark and institution (the caller's)."""
 
+    model_config = example(
+        portalType=10010102, domain="tenant-demo.sandbox.test", remark="Demo portal"
+    )
+
     portal_type: PortalTypeValue
     domain: Text = Field(min_length=1, max_length=255, pattern=r"^\s*\S+\s*$")
     remark: RawText | None = Field(default=None, max_length=255)
     institution_biz_id: Text | None = Field(default=None, max_length=ID)
+
+
+# -- notifications ---------------------------------------------------------------------------
+
+#: Channel-type and channel names, descriptions, settings (sandbox choices).
+NAME = 100
+DESCRIPTION = 500
+CONFIG = 8_000
+#: Channel-type values have eight digits; display orders go to 9999.
+TYPE_VALUES = (10_000_000, 99_999_999)
+DISPLAY_ORDERS = (0, 9_999)
+#: A page number of the shape-A queries (1-based; 0 reads as 1), at most this.
+MAX_PAGE = 10_000_001
+SECURITY_MODES = ("TLS", "STARTTLS", "NONE")
+
+_TYPE_CODE = r"^\s*[A-Za-z][A-Za-z0-9_]{1,31}\s*$"
+_URL = r"^\s*[hH][tT][tT][pP][sS]?://[^\s/$.?#][^\s]*\s*$"
+#: A pragmatic address check: one @, a dotted domain, no spaces.
+_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
+
+
+def is_email(text: str) -> bool:
+    """True for a plausible email address (at most 254 characters)."""
+    if len(text) > INVITEE_EMAIL or not _EMAIL.match(text):
+        return False
+    domain = text.rsplit("@", 1)[1]
+    return all(0 < len(label) <= 63 and not label.startswith("-") for label in domain.split("."))
+
+
+def _email(value: str) -> str:
+    if not is_email(value):
+        raise ValueError("not an email address")
+    return value
+
+
+def _caseless(word: str) -> str:
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+def words(*choices: str) -> dict[str, Any]:
+    """JSON Schema of text that is one of ``choices`` in any case, blanks around allowed (or
+    blank: read as absent)."""
+    alternatives = "|".join(_caseless(word) for word in choices)
+    return {"type": "string", "pattern": rf"^\s*({alternatives})?\s*$"}
+
+
+def _lenient_bool(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
+
+
+#: A flag that also takes "true" or "false" as text (any case).
+LenientBool = Annotated[bool | None, BeforeValidator(_lenient_bool), OrAlso(words("true", "false"))]
+
+
+def value_or_code(listing: EnumListing) -> Any:
+    """An optional enum given by its value (either listing; digits as text too) or its code
+    (any case); read as its code. Blank reads as absent."""
+
+    def to_code(value: Any) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        number = _lenient_int(value)
+        if isinstance(number, int) and not isinstance(number, bool):
+            found = listing.by_value(number)
+        elif isinstance(value, str):
+            found = listing.by_code(value.strip().upper())
+        else:
+            return value  # refused by the type below
+        if found is None:
+            raise ValueError(f"not a {listing.type_name}")
+        return found.code
+
+    every = {*listing.items, *listing.alternate}
+    spelled = words(*(m.code for m in every), *(str(m.value) for m in every))
+    return Annotated[
+        str | None,
+        BeforeValidator(to_code),
+        WithJsonSchema({"anyOf": [values_of(listing), spelled, {"type": "null"}]}),
+    ]
+
+
+def _member_value(listing: EnumListing) -> Callable[[int | None], int | None]:
+    check = member_of(listing)
+    return lambda value: None if value is None else check(value)
+
+
+def _bounded_json(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    if value is not None and len(json.dumps(value)) > CONFIG:
+        raise ValueError(f"at most {CONFIG} characters of JSON")
+    return value
+
+
+#: An object of at most 8000 characters of JSON.
+Settings = Annotated[dict[str, Any], AfterValidator(_bounded_json)]
+#: A channel type by its code (any case) or its value; which ones exist, the server knows.
+Category = Annotated[
+    int | str,
+    BeforeValidator(lambda v: _lenient_int(v) if isinstance(v, str) and v.strip() else v),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": TYPE_VALUES[0], "maximum": TYPE_VALUES[1]},
+                {"type": "string", "pattern": r"^\s*([A-Za-z][A-Za-z0-9_]{1,31}|[0-9]{1,14})\s*$"},
+            ],
+            "description": "A channel type's code (any case) or value: EMAIL 80010101, SMS "
+            "80010102, WEBHOOK 80010103, IN_APP 80010104, or a custom type.",
+        }
+    ),
+]
+_BIZ_ID = Field(min_length=1, max_length=ID)
+
+
+class ById(Body):
+    """The notification operations that name one record: ``{bizId}``."""
+
+    biz_id: Text = _BIZ_ID
+
+
+class _ShapeAQuery(Body):
+    """A shape-A query's page (1-based; 0 reads as 1) and size (above 100 reads as 100)."""
+
+    page: LenientInt = Field(default=None, ge=0, le=MAX_PAGE)
+    size: LenientInt = Field(default=None, ge=1)
+
+
+class ChannelTypeQuery(_ShapeAQuery):
+    """``notifications.channel_types_query``: every filter optional."""
+
+    model_config = example(enabledOnly=True, page=1, size=20)
+
+    biz_id: Text | None = Field(default=None, max_length=ID)
+    type_code: Text | None = Field(default=None, max_length=32)
+    #: "integer or null" (section 4.7): a value of either listing.
+    type_status: Annotated[LenientInt, AfterValidator(_member_value(CHANNEL_TYPE_STATUS))] = None
+    enabled_only: LenientBool = None
+
+
+class ChannelTypeCreate(Body):
+    """``notifications.channel_types_create``: the value and order default to the next free."""
+
+    model_config = example(
+        typeCode="PUSH",
+        typeName="Push",
+        typeDescription="Mobile push notifications",
+        iconUrl="https://static.sandbox.test/icons/push.svg",
+    )
+
+    type_code: Text = Field(max_length=32, pattern=_TYPE_CODE)
+    type_name: Text = Field(min_length=1, max_length=NAME)
+    type_description: Text | None = Field(default=None, max_length=DESCRIPTION)
+    type_value: LenientInt = Field(default=None, ge=TYPE_VALUES[0], le=TYPE_VALUES[1])
+    display_order: LenientInt = Field(default=None, ge=DISPLAY_ORDERS[0], le=DISPLAY_ORDERS[1])
+    type_status: value_or_code(CHANNEL_TYPE_STATUS) = None  # type: ignore[valid-type]
+    icon_url: Text | None = Field(default=None, max_length=500, pattern=rf"{_URL}|^\s*$")
+    extra_config: Settings | None = None
+
+
+class ChannelTypeUpdate(Body):
+    """``notifications.channel_types_update``: the fields sent change (a name and an order
+    cannot be null); the code and value may be sent but not changed."""
+
+    biz_id: Text = _BIZ_ID
+    type_code: Text | None = Field(default=None, max_length=32)
+    type_value: LenientInt = None
+    type_name: Text | None = Field(default=None, min_length=1, max_length=NAME)
+    type_description: Text | None = Field(default=None, max_length=DESCRIPTION)
+    display_order: LenientInt = Field(default=None, ge=DISPLAY_ORDERS[0], le=DISPLAY_ORDERS[1])
+    icon_url: Text | None = Field(default=None, max_length=500, pattern=rf"{_URL}|^\s*$")
+    extra_config: Settings | None = None
+
+
+class ChannelQuery(_ShapeAQuery):
+    """``notifications.channels_query``: every filter optional."""
+
+    model_config = example(channelCategory="EMAIL", activeOnly=True)
+
+    biz_id: Text | None = Field(default=None, max_length=ID)
+    institution_biz_id: Text | None = Field(default=None, max_length=ID)
+    channel_category: Category | None = None
+    channel_status: value_or_code(CHANNEL_STATUS) = None  # type: ignore[valid-type]
+    active_only: LenientBool = None
+
+
+_SMTP_EXAMPLE = {
+    "host": "smtp.example.com",
+    "port": 587,
+    "security": "STARTTLS",
+    "username": "notifications@example.com",
+    "password": "app-password",
+    "fromAddress": "no-reply@example.com",
+    "fromName": "System Portal",
+}
+
+
+class ChannelCreate(Body):
+    """``notifications.channels_create``: ``config`` is checked against the category's
+    settings model (:data:`CHANNEL_SETTINGS`) once the server knows the category."""
+
+    model_config = example(
+        channelName="Relay mail",
+        channelCategory="EMAIL",
+        config=_SMTP_EXAMPLE,
+        description="A second mail relay",
+    )
+
+    channel_name: Text = Field(min_length=1, max_length=NAME)
+    channel_category: Category
+    config: Settings = Field(default_factory=dict)
+    institution_biz_id: Text | None = Field(default=None, max_length=ID)
+    is_default: LenientBool = None
+    channel_status: value_or_code(CHANNEL_STATUS) = None  # type: ignore[valid-type]
+    description: Text | None = Field(default=None, max_length=DESCRIPTION)
+
+
+class ChannelUpdate(Body):
+    """``notifications.channels_update``: the fields sent change; ``config`` replaces the
+    settings whole (masked secrets keep their stored values)."""
+
+    biz_id: Text = _BIZ_ID
+    channel_category: Category | None = None
+    channel_name: Text | None = Field(default=None, min_length=1, max_length=NAME)
+    description: Text | None = Field(default=None, max_length=DESCRIPTION)
+    config: Settings | None = None
+    is_default: LenientBool = None
+
+
+# -- notification settings (the ``config`` of a channel, and the mail-server checks) ----------
+
+
+def _security(value: Any) -> Any:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "STARTTLS"
+    if isinstance(value, str) and value.strip().upper() in SECURITY_MODES:
+        return value.strip().upper()
+    raise ValueError(f"security must be one of {', '.join(SECURITY_MODES)}")
+
+
+class ChannelSettings(BaseModel):
+    """Settings of a channel's category: stripped text, unknown keys kept."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_alias=True,
+        validate_by_name=False,
+        strict=True,
+        extra="allow",
+    )
+
+
+class MailServer(ChannelSettings):
+    """IMAP settings, and the base of SMTP's."""
+
+    host: Text = Field(min_length=1, max_length=253, pattern=r"^\s*[^\s/]+\s*$")
+    port: Annotated[int, BeforeValidator(_lenient_int), OrAlso(DIGITS)] = Field(ge=1, le=65535)
+    #: TLS, STARTTLS or NONE (any case); STARTTLS when null or blank.
+    security: Annotated[
+        str,
+        BeforeValidator(_security),
+        WithJsonSchema({"anyOf": [words(*SECURITY_MODES), {"type": "null"}]}),
+    ] = "STARTTLS"
+    username: Text | None = Field(default=None, max_length=254)
+    password: RawText | None = Field(default=None, max_length=256)
+
+
+class SmtpServer(MailServer):
+    """SMTP settings: a server and the sender."""
+
+    from_address: Annotated[Text, AfterValidator(_email)] = Field(max_length=254)
+    from_name: Text | None = Field(default=None, max_length=NAME)
+
+
+class EmailSettings(SmtpServer):
+    """An EMAIL channel: SMTP, and optionally IMAP."""
+
+    imap: MailServer | None = None
+
+
+class SmsSettings(ChannelSettings):
+    """An SMS channel."""
+
+    provider: Text = Field(min_length=1, max_length=64)
+    api_key: RawText = Field(min_length=1, max_length=256)
+    sender_id: Text | None = Field(default=None, max_length=32)
+
+
+class WebhookSettings(ChannelSettings):
+    """A WEBHOOK channel."""
+
+    url: Text = Field(max_length=2000, pattern=_URL)
+    secret: Text | None = Field(default=None, max_length=256)
+    headers: dict[str, str] | None = None
+
+
+#: The settings model of each built-in category (other categories take any object).
+CHANNEL_SETTINGS: dict[str, type[ChannelSettings]] = {
+    "EMAIL": EmailSettings,
+    "SMS": SmsSettings,
+    "WEBHOOK": WebhookSettings,
+}
+
+
+class MailCheck(Body):
+    """``notifications.validate_smtp`` / ``validate_imap``: the settings to check
+    (:class:`SmtpServer`, :class:`MailServer`), or ``channelBizId`` of an EMAIL channel whose
+    stored settings fill in what the body leaves out or masks. The merged settings are
+    checked once the server has them."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [_SMTP_EXAMPLE]})
+
+    channel_biz_id: Text | None = Field(default=None, max_length=ID)
 
 
 #: The body model of each operation described here.
@@ -334,4 +670,18 @@ BODIES: dict[str, type[Body]] = {
     "roles.delete": RoleDelete,
     "security.ip_whitelist_set": IpWhitelistSet,
     "portals.create": PortalCreate,
+    "notifications.channel_types_query": ChannelTypeQuery,
+    "notifications.channel_types_create": ChannelTypeCreate,
+    "notifications.channel_types_update": ChannelTypeUpdate,
+    "notifications.channel_types_enable": ById,
+    "notifications.channel_types_disable": ById,
+    "notifications.channel_types_delete": ById,
+    "notifications.channels_query": ChannelQuery,
+    "notifications.channels_create": ChannelCreate,
+    "notifications.channels_update": ChannelUpdate,
+    "notifications.channels_activate": ById,
+    "notifications.channels_deactivate": ById,
+    "notifications.channels_delete": ById,
+    "notifications.validate_smtp": MailCheck,
+    "notifications.validate_imap": MailCheck,
 }

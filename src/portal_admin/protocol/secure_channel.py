@@ -18,13 +18,14 @@ import os
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, Literal
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding as asym_padding
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey, RSAPublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from pydantic import BaseModel, ConfigDict, Field
 
 #: Anything with the buffer protocol that the codec reads without copying.
 Buffer = bytes | bytearray | memoryview
@@ -386,3 +387,19 @@ def open_response(response_key: bytes, data: Buffer) -> Any:
     if frame.type is not MessageType.RESPONSE:
         raise DecryptionFailed("not a response envelope")
     return load_json(open_payload(response_key, frame.payload))
+
+
+class SealedBody(BaseModel):
+    """A Secure Channel v2 frame on HTTP (its JSON Schema is the OpenAPI document's)."""
+
+    model_config = ConfigDict(extra="forbid", title="SealedBody")
+
+    v: Literal[2]
+    p: str = Field(
+        min_length=1,
+        pattern="^[A-Za-z0-9_-]+={0,2}$",
+        description="URL-safe base64 (padding optional) of the binary envelope: magic SC, "
+        "version 2, type (1 key exchange, 2 session data, 129 response), then for type 1 the "
+        "keyId and the two RSA-wrapped AES keys, then a 12-byte IV and the AES-256-GCM "
+        "ciphertext with its 16-byte tag.",
+    )

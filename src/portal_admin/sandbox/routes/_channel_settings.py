@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
+from portal_admin.protocol.bodies import CHANNEL_SETTINGS, ChannelSettings
+
+from ..bodies import parse
 from ..errors import invalid
-from ._fields import get_int, get_str, is_email
 
 MASK = "********"
 SECRET_KEYS = frozenset(
     {"password", "secret", "apikey", "token", "accesstoken", "privatekey", "clientsecret"}
 )
-SECURITY_MODES = ("TLS", "STARTTLS", "NONE")
-MAX_CONFIG = 8_000
-MAX_NAME = 100
-MAX_DESCRIPTION = 500
-TYPE_CODE = re.compile(r"^[A-Z][A-Z0-9_]{1,31}$")
-URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
 # -- secrets ---------------------------------------------------------------------------------
 
 
@@ -63,63 +57,18 @@ def unmask(new: Any, old: Any, path: str = "config") -> Any:
 # -- settings validation ---------------------------------------------------------------------
 
 
-def mail_server(obj: Any, path: str, *, sender: bool) -> dict[str, Any]:
-    """Check SMTP/IMAP settings: host, port 1-65535, security TLS/STARTTLS/NONE, credentials."""
-    if not isinstance(obj, dict) or not obj:
-        raise invalid(f"{path} must be an object with host and port")
-    host = get_str(obj, "host", required=True, max_len=253)
-    assert host is not None
-    if any(ch.isspace() for ch in host) or "/" in host:
-        raise invalid(f"{path}.host is not a host name")
-    port = get_int(obj, "port", required=True, low=1, high=65535)
-    security = (get_str(obj, "security", max_len=16) or "STARTTLS").upper()
-    if security not in SECURITY_MODES:
-        raise invalid(f"{path}.security must be TLS, STARTTLS or NONE")
-    result: dict[str, Any] = {
-        **obj,
-        "host": host,
-        "port": port,
-        "security": security,
-        "username": get_str(obj, "username", max_len=254),
-        "password": get_str(obj, "password", max_len=256, strip=False),
-    }
-    if sender:
-        address = get_str(obj, "fromAddress", required=True, max_len=254)
-        assert address is not None
-        if not is_email(address):
-            raise invalid(f"{path}.fromAddress is not an email address")
-        result["fromAddress"] = address
-        result["fromName"] = get_str(obj, "fromName", max_len=MAX_NAME)
-    return result
+def settings(model: type[ChannelSettings], obj: Any) -> dict[str, Any]:
+    """``obj`` checked with a settings model of the protocol; its normalized form (unknown
+    keys kept)."""
+    checked = parse(model, obj).model_dump(by_alias=True)
+    if isinstance(obj, dict) and "imap" not in obj:
+        checked.pop("imap", None)  # an optional section stays absent
+    return checked
 
 
 def check_config(type_code: str, config: Any) -> dict[str, Any]:
     """Validate a channel's settings for its category; returns the normalized settings."""
     if not isinstance(config, dict):
         raise invalid("config must be an object")
-    if len(json.dumps(config)) > MAX_CONFIG:
-        raise invalid("config is too large")
-    if type_code == "EMAIL":
-        result = mail_server(config, "config", sender=True)
-        if config.get("imap") is not None:
-            result["imap"] = mail_server(config["imap"], "config.imap", sender=False)
-        return result
-    if type_code == "SMS":
-        return {
-            **config,
-            "provider": get_str(config, "provider", required=True, max_len=64),
-            "apiKey": get_str(config, "apiKey", required=True, max_len=256, strip=False),
-            "senderId": get_str(config, "senderId", max_len=32),
-        }
-    if type_code == "WEBHOOK":
-        url = get_str(config, "url", required=True, max_len=2000)
-        if url is None or not URL.match(url):
-            raise invalid("config.url must be an http or https URL")
-        headers = config.get("headers")
-        if headers is not None and not (
-            isinstance(headers, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items())
-        ):
-            raise invalid("config.headers must map names to strings")
-        return {**config, "url": url, "secret": get_str(config, "secret", max_len=256)}
-    return dict(config)
+    model = CHANNEL_SETTINGS.get(type_code)
+    return settings(model, config) if model is not None else dict(config)

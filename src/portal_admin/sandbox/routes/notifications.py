@@ -13,41 +13,37 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 
+from portal_admin.protocol.bodies import (
+    MAX_PAGE,
+    ById,
+    ChannelCreate,
+    ChannelQuery,
+    ChannelTypeCreate,
+    ChannelTypeQuery,
+    ChannelTypeUpdate,
+    ChannelUpdate,
+    MailCheck,
+    MailServer,
+    SmtpServer,
+)
 from portal_admin.protocol.enums import CHANNEL_STATUS, CHANNEL_TYPE, CHANNEL_TYPE_STATUS
-from portal_admin.protocol.operations import OPERATIONS
-from portal_admin.protocol.pages import shape_a
+from portal_admin.protocol.pages import PageA, shape_a
+from portal_admin.protocol.records import Channel, ChannelType, EnumItem, MailServerCheck
 
+from ..bodies import parse
 from ..clock import iso
 from ..db import Database
 from ..deps import Caller, Ctx, require
 from ..errors import invalid
 from ..localize import enum_item
-from ._channel_settings import (
-    MAX_CONFIG,
-    MAX_DESCRIPTION,
-    MAX_NAME,
-    TYPE_CODE,
-    URL,
-    check_config,
-    mail_server,
-    mask,
-    unmask,
-)
+from ..paging import Paging
+from ._channel_settings import check_config, mask, unmask
 from ._channel_store import FIRST_CUSTOM_TYPE_VALUE, insert_channel, insert_type, seed
-from ._fields import (
-    Body,
-    as_int,
-    enum_code,
-    get_bool,
-    get_id,
-    get_int,
-    get_str,
-    object_body,
-    one_based_paging,
-)
+from ._fields import one_based_paging
+from ._route import route
 
 router = APIRouter()
 
@@ -92,20 +88,20 @@ def _dep(op: str) -> Any:
 def type_record(ctx: Ctx, row: Any) -> dict[str, Any]:
     """The wire form of a channel-type row."""
     extra = json.loads(row["extra_config"]) if row["extra_config"] else None
-    return {
-        "bizId": row["biz_id"],
-        "typeCode": row["type_code"],
-        "typeValue": int(row["type_value"]),
-        "typeName": row["type_name"],
-        "typeDescription": row["type_description"],
-        "typeStatus": ctx.item(CHANNEL_TYPE_STATUS, row["status"]),
-        "displayOrder": int(row["display_order"]),
-        "iconUrl": row["icon_url"],
-        "extraConfig": extra,
-        "createdAt": iso(row["created_at"]),
-        "updatedAt": iso(row["updated_at"]),
-        "enabled": row["status"] == "ENABLED",
-    }
+    return ChannelType.wire(
+        biz_id=row["biz_id"],
+        type_code=row["type_code"],
+        type_value=int(row["type_value"]),
+        type_name=row["type_name"],
+        type_description=row["type_description"],
+        type_status=ctx.item(CHANNEL_TYPE_STATUS, row["status"]),
+        display_order=int(row["display_order"]),
+        icon_url=row["icon_url"],
+        extra_config=extra,
+        created_at=iso(row["created_at"]),
+        updated_at=iso(row["updated_at"]),
+        enabled=row["status"] == "ENABLED",
+    )
 
 
 def _type_row(db: Database, type_id: str) -> Any:
@@ -115,64 +111,58 @@ def _type_row(db: Database, type_id: str) -> Any:
     return row
 
 
-def _type_by_category(db: Database, raw: Any) -> Any:
-    """The channel type a ``channelCategory`` names: its code, or its value."""
-    number = as_int(raw)
-    if number is not None:
-        row = db.one("SELECT * FROM notification_channel_types WHERE type_value = ?", (number,))
-    elif isinstance(raw, str) and raw.strip():
-        row = db.one(
-            "SELECT * FROM notification_channel_types WHERE type_code = ?", (raw.strip().upper(),)
-        )
+def _type_by_category(db: Database, category: int | str) -> Any:
+    """The channel type a ``channelCategory`` names: its value, or its code (any case)."""
+    if isinstance(category, int):
+        row = db.one("SELECT * FROM notification_channel_types WHERE type_value = ?", (category,))
     else:
-        raise invalid("channelCategory must be a channel type code or value")
+        row = db.one(
+            "SELECT * FROM notification_channel_types WHERE type_code = ?",
+            (category.strip().upper(),),
+        )
     if row is None:
         raise invalid("channelCategory is not a known channel type")
     return row
 
 
-def _paging(request: Request, body: Body) -> Any:
-    q = request.query_params
-    return one_based_paging(body.get("page", q.get("page")), body.get("size", q.get("size")))
+def _paging(body: ChannelTypeQuery | ChannelQuery, page: Page, size: Size) -> Paging:
+    """The body's page and size, else the query string's."""
+    return one_based_paging(
+        body.page if body.page is not None else page, body.size if body.size is not None else size
+    )
 
 
-def _extra_config(body: Body) -> str | None:
-    extra = body.get("extraConfig")
-    if extra is None:
-        return None
-    if not isinstance(extra, dict) or len(json.dumps(extra)) > MAX_CONFIG:
-        raise invalid("extraConfig must be an object of at most 8000 characters")
-    return json.dumps(extra, ensure_ascii=False)
+def _json(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
-def _icon_url(body: Body) -> str | None:
-    url = get_str(body, "iconUrl", max_len=500)
-    if url and not URL.match(url):
-        raise invalid("iconUrl must be an http or https URL")
-    return url or None
+#: Page and size in the query string (the body's win).
+Page = Annotated[int | None, Query(ge=0, le=MAX_PAGE, description="1-based (0 reads as 1).")]
+Size = Annotated[int | None, Query(ge=1, description="Default 20; above 100 reads as 100.")]
 
 
-@router.post(OPERATIONS["notifications.channel_types_query"].path)
+@route(router, "notifications.channel_types_query", PageA[ChannelType])
 async def query_types(
-    request: Request,
     caller: Annotated[Caller, _dep("channel_types_query")],
+    body: Annotated[ChannelTypeQuery | None, Body()] = None,
+    page: Page = None,
+    size: Size = None,
 ) -> JSONResponse:
     """Channel types by display order: ``{bizId, typeCode, typeStatus, enabledOnly, page,
     size}``, every filter optional (an empty body lists them all)."""
-    body = await object_body(request, allow_empty=True)
-    page = _paging(request, body)
+    body = body or ChannelTypeQuery()
+    paged = _paging(body, page, size)
     where, params = ["1 = 1"], []
-    if (value := get_str(body, "bizId", max_len=64)) is not None:
+    if body.biz_id is not None:
         where.append("biz_id = ?")
-        params.append(value)
-    if (value := get_str(body, "typeCode", max_len=32)) is not None:
+        params.append(body.biz_id)
+    if body.type_code is not None:
         where.append("type_code = ?")
-        params.append(value.upper())
-    type_status = get_int(body, "typeStatus")  # "integer or null" (section 4.7)
-    if (status := enum_code(CHANNEL_TYPE_STATUS, type_status, "typeStatus")) is not None:
+        params.append(body.type_code.upper())
+    if body.type_status is not None:
         where.append("status = ?")
-        params.append(status)
-    if get_bool(body, "enabledOnly"):
+        params.append(CHANNEL_TYPE_STATUS.code_of(body.type_status))
+    if body.enabled_only:
         where.append("status = 'ENABLED'")
     clause = " AND ".join(where)
     total = int(
@@ -181,10 +171,10 @@ async def query_types(
     rows = caller.db.query(
         f"SELECT * FROM notification_channel_types WHERE {clause}"  # noqa: S608
         " ORDER BY display_order, type_code LIMIT ? OFFSET ?",
-        [*params, page.size, page.offset],
+        [*params, paged.size, paged.offset],
     )
     items = [type_record(caller.ctx, r) for r in rows]
-    return caller.ok(shape_a(items, number=page.number, size=page.size, total=total))
+    return caller.ok(shape_a(items, number=paged.number, size=paged.size, total=total))
 
 
 #: Type values have eight digits.
@@ -210,22 +200,14 @@ def next_type_value(db: Database) -> int:
     return int(free)
 
 
-@router.post(OPERATIONS["notifications.channel_types_create"].path)
+@route(router, "notifications.channel_types_create", ChannelType)
 async def create_type(
-    request: Request, caller: Annotated[Caller, _dep("channel_types_create")]
+    caller: Annotated[Caller, _dep("channel_types_create")],
+    body: Annotated[ChannelTypeCreate, Body()],
 ) -> JSONResponse:
     """Create a channel type: ``{typeCode, typeName, typeValue?, typeDescription?,
     displayOrder?, iconUrl?, extraConfig?, typeStatus?}``."""
-    body = await object_body(request)
-    code = (get_str(body, "typeCode", required=True, max_len=32) or "").upper()
-    if not TYPE_CODE.match(code):
-        raise invalid("typeCode must be 2 to 32 letters, digits or underscores")
-    name = get_str(body, "typeName", required=True, max_len=MAX_NAME)
-    description = get_str(body, "typeDescription", max_len=MAX_DESCRIPTION) or ""
-    value = get_int(body, "typeValue", low=10_000_000, high=MAX_TYPE_VALUE)
-    order = get_int(body, "displayOrder", low=0, high=9999)
-    status = enum_code(CHANNEL_TYPE_STATUS, body.get("typeStatus"), "typeStatus") or "ENABLED"
-    icon, extra = _icon_url(body), _extra_config(body)
+    code, value, order = body.type_code.upper(), body.type_value, body.display_order
     db, now = caller.db, caller.ctx.now_ms()
     with db.transaction():
         if db.scalar("SELECT 1 FROM notification_channel_types WHERE type_code = ?", (code,)):
@@ -235,52 +217,51 @@ async def create_type(
         elif db.scalar("SELECT 1 FROM notification_channel_types WHERE type_value = ?", (value,)):
             raise invalid("typeValue is already in use")
         if order is None:
-            order = (
-                int(
-                    db.scalar(
-                        "SELECT COALESCE(MAX(display_order), 0) FROM notification_channel_types"
-                    )
-                )
-                + 1
+            highest = db.scalar(
+                "SELECT COALESCE(MAX(display_order), 0) FROM notification_channel_types"
             )
-        new_id = insert_type(db, code, value, name or code, description, status, order, icon, now)
-        if extra is not None:
+            order = int(highest) + 1
+        status = body.type_status or "ENABLED"
+        description = body.type_description or ""
+        icon = body.icon_url or None
+        new_id = insert_type(db, code, value, body.type_name, description, status, order, icon, now)
+        if body.extra_config is not None:
             db.execute(
                 "UPDATE notification_channel_types SET extra_config = ? WHERE biz_id = ?",
-                (extra, new_id),
+                (_json(body.extra_config), new_id),
             )
     return caller.ok(type_record(caller.ctx, _type_row(db, new_id)))
 
 
-@router.post(OPERATIONS["notifications.channel_types_update"].path)
+@route(router, "notifications.channel_types_update", ChannelType)
 async def update_type(
-    request: Request, caller: Annotated[Caller, _dep("channel_types_update")]
+    caller: Annotated[Caller, _dep("channel_types_update")],
+    body: Annotated[ChannelTypeUpdate, Body()],
 ) -> JSONResponse:
     """Change a channel type: ``{bizId, typeName?, typeDescription?, displayOrder?, iconUrl?,
     extraConfig?}``; typeCode and typeValue cannot change."""
-    body = await object_body(request)
-    type_id = get_id(body, "bizId")
-    db = caller.db
-    row = _type_row(db, type_id)
-    if "typeCode" in body and str(body["typeCode"]).upper() != row["type_code"]:
+    db, sent = caller.db, body.model_fields_set
+    row = _type_row(db, body.biz_id)
+    if "type_code" in sent and (body.type_code or "").upper() != row["type_code"]:
         raise invalid("typeCode cannot change")
-    if "typeValue" in body and as_int(body["typeValue"]) != row["type_value"]:
+    if "type_value" in sent and body.type_value != row["type_value"]:
         raise invalid("typeValue cannot change")
-    changes: dict[str, Any] = {}
-    if "typeName" in body:
-        changes["type_name"] = get_str(body, "typeName", required=True, max_len=MAX_NAME)
-    if "typeDescription" in body:
-        changes["type_description"] = (
-            get_str(body, "typeDescription", max_len=MAX_DESCRIPTION) or ""
+    for name in ("type_name", "display_order"):
+        if name in sent and getattr(body, name) is None:
+            raise invalid(f"{ChannelTypeUpdate.model_fields[name].alias} cannot be null")
+    changes = {
+        column: value
+        for column, value, given in (
+            ("type_name", body.type_name, "type_name" in sent),
+            ("type_description", body.type_description or "", "type_description" in sent),
+            ("display_order", body.display_order, "display_order" in sent),
+            ("icon_url", body.icon_url or None, "icon_url" in sent),
+            ("extra_config", _json(body.extra_config), "extra_config" in sent),
         )
-    if "displayOrder" in body:
-        changes["display_order"] = get_int(body, "displayOrder", required=True, low=0, high=9999)
-    if "iconUrl" in body:
-        changes["icon_url"] = _icon_url(body)
-    if "extraConfig" in body:
-        changes["extra_config"] = _extra_config(body)
-    _update(db, "notification_channel_types", type_id, changes, caller.ctx.now_ms())
-    return caller.ok(type_record(caller.ctx, _type_row(db, type_id)))
+        if given
+    }
+    _update(db, "notification_channel_types", body.biz_id, changes, caller.ctx.now_ms())
+    return caller.ok(type_record(caller.ctx, _type_row(db, body.biz_id)))
 
 
 def _update(db: Database, table: str, row_id: str, changes: dict[str, Any], now: int) -> None:
@@ -292,47 +273,42 @@ def _update(db: Database, table: str, row_id: str, changes: dict[str, Any], now:
     )
 
 
-async def _set_type_status(request: Request, caller: Caller, status: str) -> JSONResponse:
-    body = await object_body(request)
-    type_id = get_id(body, "bizId")
-    _type_row(caller.db, type_id)
-    _update(
-        caller.db, "notification_channel_types", type_id, {"status": status}, caller.ctx.now_ms()
-    )
-    return caller.ok(type_record(caller.ctx, _type_row(caller.db, type_id)))
+def _set_type_status(caller: Caller, body: ById, status: str) -> JSONResponse:
+    _type_row(caller.db, body.biz_id)
+    now = caller.ctx.now_ms()
+    _update(caller.db, "notification_channel_types", body.biz_id, {"status": status}, now)
+    return caller.ok(type_record(caller.ctx, _type_row(caller.db, body.biz_id)))
 
 
-@router.post(OPERATIONS["notifications.channel_types_enable"].path)
+@route(router, "notifications.channel_types_enable", ChannelType)
 async def enable_type(
-    request: Request, caller: Annotated[Caller, _dep("channel_types_enable")]
+    caller: Annotated[Caller, _dep("channel_types_enable")], body: Annotated[ById, Body()]
 ) -> JSONResponse:
     """Enable a channel type: ``{bizId}`` (idempotent)."""
-    return await _set_type_status(request, caller, "ENABLED")
+    return _set_type_status(caller, body, "ENABLED")
 
 
-@router.post(OPERATIONS["notifications.channel_types_disable"].path)
+@route(router, "notifications.channel_types_disable", ChannelType)
 async def disable_type(
-    request: Request, caller: Annotated[Caller, _dep("channel_types_disable")]
+    caller: Annotated[Caller, _dep("channel_types_disable")], body: Annotated[ById, Body()]
 ) -> JSONResponse:
     """Disable a channel type: ``{bizId}`` (idempotent); its channels stay as they are."""
-    return await _set_type_status(request, caller, "DISABLED")
+    return _set_type_status(caller, body, "DISABLED")
 
 
-@router.post(OPERATIONS["notifications.channel_types_delete"].path)
+@route(router, "notifications.channel_types_delete")
 async def delete_type(
-    request: Request, caller: Annotated[Caller, _dep("channel_types_delete")]
+    caller: Annotated[Caller, _dep("channel_types_delete")], body: Annotated[ById, Body()]
 ) -> JSONResponse:
     """Delete a channel type no channel uses: ``{bizId}``; answers data null."""
-    body = await object_body(request)
-    type_id = get_id(body, "bizId")
     db = caller.db
     with db.transaction():
-        row = _type_row(db, type_id)
+        row = _type_row(db, body.biz_id)
         if db.scalar(
             "SELECT 1 FROM notification_channels WHERE type_code = ?", (row["type_code"],)
         ):
             raise invalid("channels of this type exist: delete them first")
-        db.execute("DELETE FROM notification_channel_types WHERE biz_id = ?", (type_id,))
+        db.execute("DELETE FROM notification_channel_types WHERE biz_id = ?", (body.biz_id,))
     return caller.ok(None)
 
 
@@ -345,12 +321,12 @@ def category_item(ctx: Ctx, type_row: Any) -> dict[str, Any]:
     code, value = type_row["type_code"], int(type_row["type_value"])
     if CHANNEL_TYPE.by_code(code) is not None:
         return enum_item(CHANNEL_TYPE, code, ctx.lang, value)
-    return {
-        "code": code,
-        "value": value,
-        "label": type_row["type_name"],
-        "description": type_row["type_description"],
-    }
+    return EnumItem.wire(
+        code=code,
+        value=value,
+        label=type_row["type_name"],
+        description=type_row["type_description"],
+    )
 
 
 def channel_record(ctx: Ctx, row: Any) -> dict[str, Any]:
@@ -361,19 +337,19 @@ def channel_record(ctx: Ctx, row: Any) -> dict[str, Any]:
         "type_name": row["t_name"],
         "type_description": row["t_description"],
     }
-    return {
-        "bizId": row["biz_id"],
-        "institutionBizId": row["institution_biz_id"],
-        "channelName": row["channel_name"],
-        "channelCategory": category_item(ctx, type_row),
-        "channelStatus": ctx.item(CHANNEL_STATUS, row["status"]),
-        "active": row["status"] == "ACTIVE",
-        "isDefault": bool(row["is_default"]),
-        "description": row["description"],
-        "config": mask(json.loads(row["config"])),
-        "createdAt": iso(row["created_at"]),
-        "updatedAt": iso(row["updated_at"]),
-    }
+    return Channel.wire(
+        biz_id=row["biz_id"],
+        institution_biz_id=row["institution_biz_id"],
+        channel_name=row["channel_name"],
+        channel_category=category_item(ctx, type_row),
+        channel_status=ctx.item(CHANNEL_STATUS, row["status"]),
+        active=row["status"] == "ACTIVE",
+        is_default=bool(row["is_default"]),
+        description=row["description"],
+        config=mask(json.loads(row["config"])),
+        created_at=iso(row["created_at"]),
+        updated_at=iso(row["updated_at"]),
+    )
 
 
 _CHANNELS = (
@@ -390,8 +366,7 @@ def _channel_row(db: Database, channel_id: str) -> Any:
     return row
 
 
-def _institution(caller: Caller, body: Body) -> str:
-    given = get_str(body, "institutionBizId", max_len=64)
+def _institution(caller: Caller, given: str | None) -> str:
     if given:
         if not caller.db.scalar("SELECT 1 FROM institutions WHERE biz_id = ?", (given,)):
             raise invalid("institutionBizId is not a known institution")
@@ -412,29 +387,31 @@ def _clear_other_defaults(db: Database, institution: str, type_code: str, keep: 
     )
 
 
-@router.post(OPERATIONS["notifications.channels_query"].path)
+@route(router, "notifications.channels_query", PageA[Channel])
 async def query_channels(
-    request: Request, caller: Annotated[Caller, _dep("channels_query")]
+    caller: Annotated[Caller, _dep("channels_query")],
+    body: Annotated[ChannelQuery | None, Body()] = None,
+    page: Page = None,
+    size: Size = None,
 ) -> JSONResponse:
     """Channels, newest first: ``{bizId, institutionBizId, channelCategory, channelStatus,
     activeOnly, page, size}``, every filter optional."""
-    body = await object_body(request, allow_empty=True)
-    page = _paging(request, body)
+    body = body or ChannelQuery()
+    paged = _paging(body, page, size)
     where, params = ["1 = 1"], []
-    if (value := get_str(body, "bizId", max_len=64)) is not None:
+    if body.biz_id is not None:
         where.append("c.biz_id = ?")
-        params.append(value)
-    if (value := get_str(body, "institutionBizId", max_len=64)) is not None:
+        params.append(body.biz_id)
+    if body.institution_biz_id is not None:
         where.append("c.institution_biz_id = ?")
-        params.append(value)
-    if body.get("channelCategory") not in (None, ""):
+        params.append(body.institution_biz_id)
+    if body.channel_category is not None:
         where.append("c.type_code = ?")
-        params.append(_type_by_category(caller.db, body["channelCategory"])["type_code"])
-    status = enum_code(CHANNEL_STATUS, body.get("channelStatus"), "channelStatus")
-    if status is not None:
+        params.append(_type_by_category(caller.db, body.channel_category)["type_code"])
+    if body.channel_status is not None:
         where.append("c.status = ?")
-        params.append(status)
-    if get_bool(body, "activeOnly"):
+        params.append(body.channel_status)
+    if body.active_only:
         where.append("c.status = 'ACTIVE'")
     clause = " AND ".join(where)
     total = int(
@@ -442,39 +419,36 @@ async def query_channels(
     )
     rows = caller.db.query(
         f"{_CHANNELS} WHERE {clause} ORDER BY c.created_at DESC, c.biz_id LIMIT ? OFFSET ?",
-        [*params, page.size, page.offset],
+        [*params, paged.size, paged.offset],
     )
     items = [channel_record(caller.ctx, r) for r in rows]
-    return caller.ok(shape_a(items, number=page.number, size=page.size, total=total))
+    return caller.ok(shape_a(items, number=paged.number, size=paged.size, total=total))
 
 
-@router.post(OPERATIONS["notifications.channels_create"].path)
+@route(router, "notifications.channels_create", Channel)
 async def create_channel(
-    request: Request, caller: Annotated[Caller, _dep("channels_create")]
+    caller: Annotated[Caller, _dep("channels_create")],
+    body: Annotated[ChannelCreate, Body()],
 ) -> JSONResponse:
     """Create a channel: ``{channelName, channelCategory, config, institutionBizId?,
     isDefault?, channelStatus?, description?}``; its type must be enabled."""
-    body = await object_body(request)
-    name = get_str(body, "channelName", required=True, max_len=MAX_NAME)
-    type_row = _type_by_category(caller.db, body.get("channelCategory"))
+    type_row = _type_by_category(caller.db, body.channel_category)
     if type_row["status"] != "ENABLED":
         raise invalid("the channel type is disabled")
-    config = check_config(type_row["type_code"], unmask(body.get("config", {}), None))
-    status = enum_code(CHANNEL_STATUS, body.get("channelStatus"), "channelStatus") or "ACTIVE"
-    description = get_str(body, "description", max_len=MAX_DESCRIPTION)
-    is_default = get_bool(body, "isDefault")
-    institution = _institution(caller, body)
+    config = check_config(type_row["type_code"], unmask(body.config, None))
+    institution = _institution(caller, body.institution_biz_id)
+    is_default = bool(body.is_default)
     db, now = caller.db, caller.ctx.now_ms()
     with db.transaction():
         new_id = insert_channel(
             db,
             institution,
-            name or "",
+            body.channel_name,
             type_row["type_code"],
-            status,
+            body.channel_status or "ACTIVE",
             config,
             is_default,
-            description,
+            body.description,
             now,
         )
         if is_default:
@@ -482,80 +456,78 @@ async def create_channel(
     return caller.ok(channel_record(caller.ctx, _channel_row(db, new_id)))
 
 
-@router.post(OPERATIONS["notifications.channels_update"].path)
+@route(router, "notifications.channels_update", Channel)
 async def update_channel(
-    request: Request, caller: Annotated[Caller, _dep("channels_update")]
+    caller: Annotated[Caller, _dep("channels_update")],
+    body: Annotated[ChannelUpdate, Body()],
 ) -> JSONResponse:
     """Change a channel: ``{bizId, channelName?, config?, isDefault?, description?}``.
 
     ``config`` replaces the settings whole; masked secrets keep their stored values. The
     category and the institution cannot change.
     """
-    body = await object_body(request)
-    channel_id = get_id(body, "bizId")
-    db = caller.db
-    row = _channel_row(db, channel_id)
-    if body.get("channelCategory") not in (None, ""):
-        wanted = _type_by_category(db, body["channelCategory"])
+    db, sent = caller.db, body.model_fields_set
+    row = _channel_row(db, body.biz_id)
+    if body.channel_category is not None:
+        wanted = _type_by_category(db, body.channel_category)
         if wanted["type_code"] != row["type_code"]:
             raise invalid("channelCategory cannot change")
     changes: dict[str, Any] = {}
-    if "channelName" in body:
-        changes["channel_name"] = get_str(body, "channelName", required=True, max_len=MAX_NAME)
-    if "description" in body:
-        changes["description"] = get_str(body, "description", max_len=MAX_DESCRIPTION)
-    if "config" in body:
-        merged = unmask(body["config"], json.loads(row["config"]))
+    if "channel_name" in sent:
+        if body.channel_name is None:
+            raise invalid("channelName cannot be null")
+        changes["channel_name"] = body.channel_name
+    if "description" in sent:
+        changes["description"] = body.description
+    if "config" in sent:
+        merged = unmask(body.config, json.loads(row["config"]))
         changes["config"] = json.dumps(check_config(row["type_code"], merged), ensure_ascii=False)
-    if "isDefault" in body:
-        changes["is_default"] = int(get_bool(body, "isDefault"))
+    if "is_default" in sent:
+        changes["is_default"] = int(bool(body.is_default))
     with db.transaction():
-        _update(db, "notification_channels", channel_id, changes, caller.ctx.now_ms())
+        _update(db, "notification_channels", body.biz_id, changes, caller.ctx.now_ms())
         if changes.get("is_default"):
-            _clear_other_defaults(db, row["institution_biz_id"], row["type_code"], channel_id)
-    return caller.ok(channel_record(caller.ctx, _channel_row(db, channel_id)))
+            _clear_other_defaults(db, row["institution_biz_id"], row["type_code"], body.biz_id)
+    return caller.ok(channel_record(caller.ctx, _channel_row(db, body.biz_id)))
 
 
-async def _set_channel_status(request: Request, caller: Caller, status: str) -> JSONResponse:
-    body = await object_body(request)
-    channel_id = get_id(body, "bizId")
-    _channel_row(caller.db, channel_id)
-    _update(caller.db, "notification_channels", channel_id, {"status": status}, caller.ctx.now_ms())
-    return caller.ok(channel_record(caller.ctx, _channel_row(caller.db, channel_id)))
+def _set_channel_status(caller: Caller, body: ById, status: str) -> JSONResponse:
+    _channel_row(caller.db, body.biz_id)
+    now = caller.ctx.now_ms()
+    _update(caller.db, "notification_channels", body.biz_id, {"status": status}, now)
+    return caller.ok(channel_record(caller.ctx, _channel_row(caller.db, body.biz_id)))
 
 
-@router.post(OPERATIONS["notifications.channels_activate"].path)
+@route(router, "notifications.channels_activate", Channel)
 async def activate_channel(
-    request: Request, caller: Annotated[Caller, _dep("channels_activate")]
+    caller: Annotated[Caller, _dep("channels_activate")], body: Annotated[ById, Body()]
 ) -> JSONResponse:
     """Activate a channel: ``{bizId}`` (idempotent)."""
-    return await _set_channel_status(request, caller, "ACTIVE")
+    return _set_channel_status(caller, body, "ACTIVE")
 
 
-@router.post(OPERATIONS["notifications.channels_deactivate"].path)
+@route(router, "notifications.channels_deactivate", Channel)
 async def deactivate_channel(
-    request: Request, caller: Annotated[Caller, _dep("channels_deactivate")]
+    caller: Annotated[Caller, _dep("channels_deactivate")], body: Annotated[ById, Body()]
 ) -> JSONResponse:
     """Deactivate a channel: ``{bizId}`` (idempotent)."""
-    return await _set_channel_status(request, caller, "INACTIVE")
+    return _set_channel_status(caller, body, "INACTIVE")
 
 
-@router.post(OPERATIONS["notifications.channels_delete"].path)
+@route(router, "notifications.channels_delete")
 async def delete_channel(
-    request: Request, caller: Annotated[Caller, _dep("channels_delete")]
+    caller: Annotated[Caller, _dep("channels_delete")], body: Annotated[ById, Body()]
 ) -> JSONResponse:
     """Delete a channel: ``{bizId}``; answers data null."""
-    body = await object_body(request)
-    channel_id = get_id(body, "bizId")
-    _channel_row(caller.db, channel_id)
-    caller.db.execute("DELETE FROM notification_channels WHERE biz_id = ?", (channel_id,))
+    _channel_row(caller.db, body.biz_id)
+    caller.db.execute("DELETE FROM notification_channels WHERE biz_id = ?", (body.biz_id,))
     return caller.ok(None)
 
 
 # -- mail-server checks ------------------------------------------------------------------------
 
 
-async def _validate(request: Request, caller: Caller, protocol: str) -> JSONResponse:
+def _validate(caller: Caller, body: MailCheck, protocol: str) -> JSONResponse:
     """Check mail-server settings without contacting any server.
 
     Body: the settings (``host, port, security, username?, password?``, and ``fromAddress``
@@ -564,52 +536,52 @@ async def _validate(request: Request, caller: Caller, protocol: str) -> JSONResp
     ``{valid, protocol, host, port, security, message, checkedAt}``, where ``valid`` is false
     exactly when the host name ends with ``.invalid`` (RFC 2606: never resolvable).
     """
-    body = await object_body(request)
     stored: dict[str, Any] = {}
-    channel_id = get_str(body, "channelBizId", max_len=64)
-    if channel_id:
-        row = _channel_row(caller.db, channel_id)
+    if body.channel_biz_id:
+        row = _channel_row(caller.db, body.channel_biz_id)
         if row["type_code"] != "EMAIL":
             raise invalid("channelBizId is not an email channel")
         config = json.loads(row["config"])
         stored = config if protocol == "SMTP" else (config.get("imap") or {})
-    settings = {k: v for k, v in body.items() if k != "channelBizId"}
-    merged = unmask({**stored, **settings}, stored)
-    checked = mail_server(merged, protocol.lower(), sender=protocol == "SMTP")
-    host = str(checked["host"])
+    given = body.model_extra or {}
+    if not given and not stored:
+        raise invalid("the body is empty")
+    merged = unmask({**stored, **given}, stored)
+    checked = parse(SmtpServer if protocol == "SMTP" else MailServer, merged)
+    host = checked.host
     valid = not host.lower().rstrip(".").endswith(".invalid")
     message = (
-        f"{protocol} server {host}:{checked['port']} accepted the connection and the sign-in"
+        f"{protocol} server {host}:{checked.port} accepted the connection and the sign-in"
         if valid
-        else f"Could not connect to {protocol} server {host}:{checked['port']}"
+        else f"Could not connect to {protocol} server {host}:{checked.port}"
     )
     return caller.ok(
-        {
-            "valid": valid,
-            "protocol": protocol,
-            "host": host,
-            "port": checked["port"],
-            "security": checked["security"],
-            "message": message,
-            "checkedAt": iso(caller.ctx.now_ms()),
-        }
+        MailServerCheck.wire(
+            valid=valid,
+            protocol=protocol,
+            host=host,
+            port=checked.port,
+            security=checked.security,
+            message=message,
+            checked_at=iso(caller.ctx.now_ms()),
+        )
     )
 
 
-@router.post(OPERATIONS["notifications.validate_smtp"].path)
+@route(router, "notifications.validate_smtp", MailServerCheck)
 async def validate_smtp(
-    request: Request, caller: Annotated[Caller, _dep("validate_smtp")]
+    caller: Annotated[Caller, _dep("validate_smtp")], body: Annotated[MailCheck, Body()]
 ) -> JSONResponse:
     """Check SMTP settings (see ``_validate``)."""
-    return await _validate(request, caller, "SMTP")
+    return _validate(caller, body, "SMTP")
 
 
-@router.post(OPERATIONS["notifications.validate_imap"].path)
+@route(router, "notifications.validate_imap", MailServerCheck)
 async def validate_imap(
-    request: Request, caller: Annotated[Caller, _dep("validate_imap")]
+    caller: Annotated[Caller, _dep("validate_imap")], body: Annotated[MailCheck, Body()]
 ) -> JSONResponse:
     """Check IMAP settings (see ``_validate``)."""
-    return await _validate(request, caller, "IMAP")
+    return _validate(caller, body, "IMAP")
 
 
 __all__ = ["SCHEMA", "router", "seed"]
