@@ -63,7 +63,10 @@ def _own_models(path: Path) -> list[str]:
 def test_no_route_describes_a_body_of_its_own() -> None:
     """Fails when a sandbox route module defines a pydantic body model instead of using
     ``protocol.bodies`` (the one description of the wire)."""
-    found = [m for path in sorted(ROUTES.glob("*.py")) for m in _own_models(path)]
+    # The sandbox's own tools (mailbox, TOTP, clock, key rotation) are not operations of the
+    # specification: their models live with them.
+    paths = [p for p in sorted(ROUTES.glob("*.py")) if p.name != "sandbox_tools.py"]
+    found = [m for path in paths for m in _own_models(path)]
     assert found == []
 
 

@@ -576,16 +576,10 @@ def _security(value: Any) -> Any:
     raise ValueError(f"security must be one of {', '.join(SECURITY_MODES)}")
 
 
-class ChannelSettings(BaseModel):
+class ChannelSettings(Body):
     """Settings of a channel's category: stripped text, unknown keys kept."""
 
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        validate_by_alias=True,
-        validate_by_name=False,
-        strict=True,
-        extra="allow",
-    )
+    model_config = ConfigDict(extra="allow")
 
 
 class MailServer(ChannelSettings):

@@ -14,15 +14,20 @@ from typing import Any
 
 from pydantic.alias_generators import to_camel
 
-from portal_admin.protocol import enums
+from portal_admin.protocol import bodies, enums
+from portal_admin.protocol.bodies import Body
 from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE, Page
 
 from ..records import Channel, ChannelType, EnumItem, MailServerCheck
 from ._base import Area, EnumArg, as_page, as_record, enum_value, iterate_pages, operation
 
 
-def _body(fields: Mapping[str, Any]) -> dict[str, Any]:
-    return {to_camel(k): v for k, v in fields.items() if v is not None}
+def _body(model: type[Body], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The body of ``model`` with ``fields``; fields it does not describe are sent as they
+    are named, in camelCase (servers may take more than the sandbox's choices)."""
+    known = {k: v for k, v in fields.items() if k in model.model_fields}
+    extra = {to_camel(k): v for k, v in fields.items() if k not in known and v is not None}
+    return {**model.build(**known), **extra}
 
 
 class NotificationsArea(Area):
@@ -42,14 +47,14 @@ class NotificationsArea(Area):
         size: int = DEFAULT_PAGE_SIZE,
     ) -> Page[ChannelType]:
         """One page (zero-based) of channel types."""
-        body = {
-            "bizId": biz_id,
-            "typeCode": type_code,
-            "typeStatus": enum_value(enums.CHANNEL_TYPE_STATUS, type_status),
-            "enabledOnly": enabled_only,
-            "page": page + 1,
-            "size": size,
-        }
+        body = bodies.ChannelTypeQuery.build(
+            biz_id=biz_id,
+            type_code=type_code,
+            type_status=enum_value(enums.CHANNEL_TYPE_STATUS, type_status),
+            enabled_only=enabled_only,
+            page=page + 1,
+            size=size,
+        )
         data = await self._call("notifications.channel_types_query", json=body)
         return as_page(data, ChannelType, "notifications.channel_types_query")
 
@@ -74,7 +79,7 @@ class NotificationsArea(Area):
         )
 
     async def _type(self, operation_id: str, fields: Mapping[str, Any]) -> ChannelType:
-        data = await self._call(operation_id, json=_body(fields))
+        data = await self._call(operation_id, json=_body(bodies.BODIES[operation_id], fields))
         return as_record(data, ChannelType, operation_id)
 
     @operation("notifications.channel_types_create")
@@ -113,7 +118,9 @@ class NotificationsArea(Area):
     @operation("notifications.channel_types_delete")
     async def delete_channel_type(self, biz_id: str) -> None:
         """Delete a channel type that no channel uses."""
-        await self._call("notifications.channel_types_delete", json={"bizId": biz_id})
+        await self._call(
+            "notifications.channel_types_delete", json=bodies.ById.build(biz_id=biz_id)
+        )
 
     @operation("notifications.channel_types_enable")
     async def enable_channel_type(self, biz_id: str) -> ChannelType:
@@ -140,15 +147,15 @@ class NotificationsArea(Area):
         size: int = DEFAULT_PAGE_SIZE,
     ) -> Page[Channel]:
         """One page (zero-based) of channels."""
-        body = {
-            "bizId": biz_id,
-            "institutionBizId": institution_biz_id,
-            "channelCategory": _category(channel_category),
-            "channelStatus": enum_value(enums.CHANNEL_STATUS, channel_status),
-            "activeOnly": active_only,
-            "page": page + 1,
-            "size": size,
-        }
+        body = bodies.ChannelQuery.build(
+            biz_id=biz_id,
+            institution_biz_id=institution_biz_id,
+            channel_category=_category(channel_category),
+            channel_status=enum_value(enums.CHANNEL_STATUS, channel_status),
+            active_only=active_only,
+            page=page + 1,
+            size=size,
+        )
         data = await self._call("notifications.channels_query", json=body)
         return as_page(data, Channel, "notifications.channels_query")
 
@@ -175,7 +182,7 @@ class NotificationsArea(Area):
         )
 
     async def _channel(self, operation_id: str, fields: Mapping[str, Any]) -> Channel:
-        data = await self._call(operation_id, json=_body(fields))
+        data = await self._call(operation_id, json=_body(bodies.BODIES[operation_id], fields))
         return as_record(data, Channel, operation_id)
 
     @operation("notifications.channels_create")
@@ -214,7 +221,7 @@ class NotificationsArea(Area):
     @operation("notifications.channels_delete")
     async def delete_channel(self, biz_id: str) -> None:
         """Delete a channel."""
-        await self._call("notifications.channels_delete", json={"bizId": biz_id})
+        await self._call("notifications.channels_delete", json=bodies.ById.build(biz_id=biz_id))
 
     @operation("notifications.channels_activate")
     async def activate_channel(self, biz_id: str) -> Channel:
@@ -235,7 +242,8 @@ class NotificationsArea(Area):
         """Check IMAP settings (``host``, ``port``, ``security``, ``username``, ``password``)."""
         data = await self._call(
             "notifications.validate_imap",
-            json=_body({"channel_biz_id": channel_biz_id, **settings}),
+            json=_body(bodies.MailServer, settings)
+            | bodies.MailCheck.build(channel_biz_id=channel_biz_id),
         )
         return as_record(data, MailServerCheck, "notifications.validate_imap")
 
@@ -246,7 +254,8 @@ class NotificationsArea(Area):
         """Check SMTP settings (as IMAP, plus ``from_address``)."""
         data = await self._call(
             "notifications.validate_smtp",
-            json=_body({"channel_biz_id": channel_biz_id, **settings}),
+            json=_body(bodies.SmtpServer, settings)
+            | bodies.MailCheck.build(channel_biz_id=channel_biz_id),
         )
         return as_record(data, MailServerCheck, "notifications.validate_smtp")
 
