@@ -11,11 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 from fastapi.routing import APIRoute
 
 from portal_admin.protocol import bodies, records
-from portal_admin.protocol.envelope import Ok
+from portal_admin.protocol.envelope import Failed, Ok, build_envelope
 from portal_admin.protocol.operations import OPERATIONS, Channel
 from portal_admin.sandbox import SandboxConfig, create_app
 
@@ -104,9 +105,7 @@ def test_every_operation_is_routed_with_the_protocol_models(op_id: str) -> None:
     assert isinstance(answer, type) and issubclass(answer, Ok), op_id
     data = _models_in(answer.model_fields["data"].annotation)
     described = {
-        m
-        for m in data
-        if isinstance(m, type) and issubclass(m, records.Record | records.BaseModel)
+        m for m in data if isinstance(m, type) and issubclass(m, records.Record | records.BaseModel)
     }
     assert described or data <= {type(None), Any, dict, list}, (op_id, data)
     sealed = op.channel in (Channel.ENCRYPTED, Channel.SESSION) and op.method == "POST"
@@ -121,3 +120,46 @@ def test_every_operation_is_routed_with_the_protocol_models(op_id: str) -> None:
             for m in _models_in(body.field_info.annotation)
             if isinstance(m, type) and issubclass(m, records.BaseModel)
         ), op_id
+
+
+@pytest.mark.parametrize("op_id", sorted(bodies.BODIES))
+def test_each_body_example_is_valid_for_the_model_and_its_schema(op_id: str) -> None:
+    model = bodies.BODIES[op_id]
+    schema = model.model_json_schema(by_alias=True)
+    validator = jsonschema_rs.validator_for(schema)
+    for example in schema.get("examples", []):
+        model.model_validate(example)
+        assert validator.is_valid(example), (op_id, example)
+
+
+def test_the_envelope_models_describe_what_the_server_builds() -> None:
+    Ok[None].model_validate(build_envelope(None, now_ms=1))
+    Ok[list[int]].model_validate(build_envelope([1, 2], now_ms=1))
+    Failed.model_validate(build_envelope(code="RESOURCE.NOT_FOUND", now_ms=1))
+
+
+def test_a_record_is_sent_with_every_field_under_its_wire_name() -> None:
+    values = {name: None for name in records.IpEntry.model_fields}
+    assert records.IpEntry.wire(**values) == {"ip": None, "createdAt": None}
+    with pytest.raises(TypeError, match="missing"):
+        records.IpEntry.wire(ip="192.0.2.1")
+    with pytest.raises(TypeError, match="unknown"):
+        records.IpEntry.wire(ip="192.0.2.1", created_at=None, colour="red")
+
+
+def test_lenient_fields_say_so_in_their_schema() -> None:
+    """The document must not refuse what the server takes (schemathesis sends what the
+    document refuses and fails when it is accepted)."""
+    cases: list[tuple[type[bodies.Body], dict[str, Any]]] = [
+        (bodies.InvitationCreate, {"inviteeEmail": "a@b.co", "expirationDays": " 7 "}),
+        (bodies.PortalCreate, {"portalType": "10010102", "domain": " x.test "}),
+        (bodies.ChannelTypeQuery, {"enabledOnly": "TRUE", "page": "2", "typeStatus": 80010301}),
+        (bodies.ChannelQuery, {"channelCategory": "email", "channelStatus": "inactive"}),
+        (
+            bodies.SmtpServer,
+            {"host": "h", "port": "25", "security": " tls ", "fromAddress": "a@b.co"},
+        ),
+    ]
+    for model, body in cases:
+        model.model_validate(body)
+        assert jsonschema_rs.validator_for(model.model_json_schema(by_alias=True)).is_valid(body)
