@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
+from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
 from portal_admin.protocol.enums import EnumListing
@@ -84,13 +85,29 @@ def _validate(model: type[R], data: Any, operation_id: str | None) -> R:
         ) from None
 
 
+#: One validator per record type for lists of it: a page is validated in one call.
+_LISTS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _validate_all(model: type[R], items: Sequence[Any], operation_id: str | None) -> list[R]:
+    adapter = _LISTS.get(model)
+    if adapter is None:
+        adapter = _LISTS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+    try:
+        return list(adapter.validate_python(items))
+    except PydanticValidationError as exc:
+        raise malformed(
+            f"unexpected {model.__name__} data ({exc.error_count()} problems)", operation_id
+        ) from None
+
+
 def as_list(data: Any, model: type[R], operation_id: str) -> list[R]:
     """A list of records; a non-list answer is malformed."""
     if data is None:
         return []
     if not isinstance(data, list):
         raise malformed("expected a list", operation_id)
-    return [_validate(model, item, operation_id) for item in data]
+    return _validate_all(model, data, operation_id)
 
 
 def as_record(data: Any, model: type[R], operation_id: str | None = None) -> R:
@@ -104,7 +121,8 @@ def as_page(data: Any, model: type[R], operation_id: str) -> Page[R]:
         page = parse_page(data)
     except ValueError as exc:
         raise malformed(str(exc), operation_id) from None
-    return page.map(lambda item: _validate(model, item, operation_id))
+    items = tuple(_validate_all(model, page.items, operation_id))
+    return Page(items, page.number, page.size, page.total_items, page.total_pages)
 
 
 async def iterate_pages(
