@@ -543,6 +543,7 @@ __all__ = [
     "ProfileWorkspace",
     "PublicKeyInfo",
     "Record",
+    "RefreshedTokens",
     "Result",
     "Role",
     "RoleType",
@@ -558,3 +559,20 @@ __all__ = [
     "shared_item",
     "values_of",
 ]
+
+
+# -- added for the routes ----------------------------------------------------------------------
+
+
+#: A token as sent: plain text (read into a ``SecretStr``).
+_TOKEN: dict[str, Any] = {"type": "string", "minLength": 1}
+
+
+class RefreshedTokens(Record):
+    """The answer of ``auth.token_refresh``: the new pair, without the status that sign-in's
+    :class:`TokenPair` also carries (which reads this answer too); secrets are hidden from
+    repr and logs."""
+
+    access_token: Annotated[SecretStr, sent_as(_TOKEN)]
+    refresh_token: Annotated[SecretStr, sent_as(_TOKEN)]
+    expires_in: int = 3600

@@ -7,16 +7,25 @@ import secrets
 import sqlite3
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Body, Depends
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import LoginComplete, LoginInitiate, MfaSend, TokenRefresh
 from portal_admin.protocol.enums import MFA_METHOD, PORTAL_TYPE
 from portal_admin.protocol.errors import Code
-from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.records import (
+    LoginSession,
+    LogoutResult,
+    MfaCodeSent,
+    Profile,
+    ProfileRole,
+    ProfileWorkspace,
+    RefreshedTokens,
+    TokenPair,
+)
 
 from ..accounts_common import by_biz_id, by_email, enabled_mfa_methods, status_item
-from ..bodies import parse, read
+from ..bodies import parse
 from ..clock import to_ms
 from ..deps import Authed, Ctx, CtxDep, authed_with, bearer_token
 from ..errors import ApiError, invalid
@@ -34,6 +43,7 @@ from ..tokens import (
     sign_in,
 )
 from ..totp import matching_step
+from ._route import route
 
 router = APIRouter()
 
@@ -72,10 +82,9 @@ def _mfa_items(ctx: Ctx, account_biz_id: str) -> list[dict[str, Any]]:
     return [ctx.item(MFA_METHOD, m) for m in enabled_mfa_methods(ctx.db, account_biz_id)]
 
 
-@router.post(OPERATIONS["auth.login_initiate"].path)
-async def login_initiate(ctx: CtxDep) -> JSONResponse:
+@route(router, "auth.login_initiate", LoginSession)
+async def login_initiate(ctx: CtxDep, body: Annotated[LoginInitiate, Body()]) -> JSONResponse:
     """Check email and password; open a 300-second login session."""
-    body = await read(ctx.request, LoginInitiate)
     now = ctx.now()
     key = _throttle_key(ctx, body.email)
     account = by_email(ctx.db, body.email)
@@ -102,13 +111,13 @@ async def login_initiate(ctx: CtxDep) -> JSONResponse:
         ),
     )
     return ctx.ok(
-        {
-            "sessionId": session_id,
-            "mfaMethods": _mfa_items(ctx, account["biz_id"]),
-            "expiresIn": LOGIN_SESSION_SECONDS,
-            "accountStatus": status_item(ctx, account["status"]),
-            "pendingApproval": bool(account["pending_approval"]),
-        }
+        LoginSession.wire(
+            session_id=session_id,
+            mfa_methods=_mfa_items(ctx, account["biz_id"]),
+            expires_in=LOGIN_SESSION_SECONDS,
+            account_status=status_item(ctx, account["status"]),
+            pending_approval=bool(account["pending_approval"]),
+        )
     )
 
 
@@ -126,14 +135,15 @@ def _method(ctx: Ctx, account_biz_id: str, value: int) -> str:
     return item.code
 
 
-@router.post(OPERATIONS["auth.mfa_send"].path)
-async def mfa_send(ctx: CtxDep) -> JSONResponse:
+@route(router, "auth.mfa_send", MfaCodeSent)
+async def mfa_send(ctx: CtxDep, body: Annotated[MfaSend, Body()]) -> JSONResponse:
     """Mail an EMAIL code (60 s cooldown, valid 300 s); OTP needs no delivery."""
-    body = await read(ctx.request, MfaSend)
     login = _login_session(ctx, body.session_id)
     method = _method(ctx, login["account_biz_id"], body.method)
     if method == "OTP":
-        return ctx.ok({"sent": False, "cooldownSeconds": 0, "codeExpiresIn": OTP_STEP_SECONDS})
+        return ctx.ok(
+            MfaCodeSent.wire(sent=False, cooldown_seconds=0, code_expires_in=OTP_STEP_SECONDS)
+        )
     now = ctx.now()
     sent_at = login["code_sent_at"]
     if sent_at is not None and to_ms(now) - sent_at < MFA_COOLDOWN_SECONDS * 1000:
@@ -156,7 +166,9 @@ async def mfa_send(ctx: CtxDep) -> JSONResponse:
             code=code,
         )
     return ctx.ok(
-        {"sent": True, "cooldownSeconds": MFA_COOLDOWN_SECONDS, "codeExpiresIn": MFA_CODE_SECONDS}
+        MfaCodeSent.wire(
+            sent=True, cooldown_seconds=MFA_COOLDOWN_SECONDS, code_expires_in=MFA_CODE_SECONDS
+        )
     )
 
 
@@ -197,10 +209,9 @@ def _check_code(ctx: Ctx, login: sqlite3.Row, method: str, code: str) -> bool:
     return False
 
 
-@router.post(OPERATIONS["auth.login_complete"].path)
-async def login_complete(ctx: CtxDep) -> JSONResponse:
+@route(router, "auth.login_complete", TokenPair)
+async def login_complete(ctx: CtxDep, body: Annotated[LoginComplete, Body()]) -> JSONResponse:
     """Check the second factor; open an auth session and hand out the token pair."""
-    body = await read(ctx.request, LoginComplete)
     login = _login_session(ctx, body.session_id)
     account_biz_id = login["account_biz_id"]
     method = _method(ctx, account_biz_id, body.method)
@@ -224,17 +235,17 @@ async def login_complete(ctx: CtxDep) -> JSONResponse:
     _history(ctx, account_biz_id, 1)
     ctx.state.limiter.clear(_throttle_key(ctx, account["email"]))
     return ctx.ok(
-        {
-            "accessToken": pair.access_token,
-            "refreshToken": pair.refresh_token,
-            "expiresIn": pair.expires_in,
-            "accountStatus": status_item(ctx, account["status"]),
-            "pendingApproval": bool(account["pending_approval"]),
-        }
+        TokenPair.wire(
+            access_token=pair.access_token,
+            refresh_token=pair.refresh_token,
+            expires_in=pair.expires_in,
+            account_status=status_item(ctx, account["status"]),
+            pending_approval=bool(account["pending_approval"]),
+        )
     )
 
 
-@router.post(OPERATIONS["auth.logout"].path)
+@route(router, "auth.logout", LogoutResult)
 async def logout(ctx: CtxDep) -> JSONResponse:
     """End the auth session of the token (an expired token is accepted too)."""
     raw = bearer_token(ctx.request)
@@ -242,7 +253,7 @@ async def logout(ctx: CtxDep) -> JSONResponse:
         raise ApiError(Code.TOKEN_MISSING)
     claims = decode_access_token(ctx.state, raw, allow_expired=True)
     ended = end_sessions(ctx.state, str(claims["sub"]), "LOGOUT", sid=str(claims["sid"]))
-    return ctx.ok({"success": True, "terminatedSessions": ended})
+    return ctx.ok(LogoutResult.wire(success=True, terminated_sessions=ended))
 
 
 def _refresh(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
@@ -289,14 +300,14 @@ def _refresh(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
         )
         end_sessions(ctx.state, row["account_biz_id"], "REFRESH_REUSE", sid=row["sid"])
         raise ApiError(Code.REFRESH_TOKEN_INVALID)
-    return {
-        "accessToken": access_token(ctx.state, row["account_biz_id"], row["sid"]),
-        "refreshToken": fresh,
-        "expiresIn": ACCESS_TOKEN_SECONDS,
-    }
+    return RefreshedTokens.wire(
+        access_token=access_token(ctx.state, row["account_biz_id"], row["sid"]),
+        refresh_token=fresh,
+        expires_in=ACCESS_TOKEN_SECONDS,
+    )
 
 
-@router.post(OPERATIONS["auth.token_refresh"].path)
+@route(router, "auth.token_refresh", RefreshedTokens)
 async def token_refresh(ctx: CtxDep) -> JSONResponse:
     """Sealed: swap a refresh token for a new pair (single use; reuse revokes the family)."""
     sealed = await open_sealed(ctx)
@@ -306,7 +317,7 @@ async def token_refresh(ctx: CtxDep) -> JSONResponse:
 ProfileCaller = Annotated[Authed, Depends(authed_with(Code.UNAUTHORIZED))]
 
 
-@router.get(OPERATIONS["auth.profile"].path)
+@route(router, "auth.profile", Profile)
 async def profile(caller: ProfileCaller) -> JSONResponse:
     """The caller's own profile, with extras the client uses (roles, permissions, MFA)."""
     ctx = caller.ctx
@@ -325,38 +336,38 @@ async def profile(caller: ProfileCaller) -> JSONResponse:
     primary = memberships[0] if memberships else None
     portal = ctx.item(PORTAL_TYPE, account["portal"])
     return caller.ok(
-        {
-            "bizId": account["biz_id"],
-            "accountEmail": account["email"],
-            "accountName": account["name"],
-            "accountPortal": portal,
-            "accountStatus": status_item(ctx, account["status"]),
-            "accountPhone": account["phone"],
-            "institutionBizId": account["institution_biz_id"],
-            "defaultLanguage": account["default_language"],
-            "defaultTimezone": account["default_timezone"],
-            "defaultCountry": account["default_country"],
-            "pendingApproval": bool(account["pending_approval"]),
-            "mfaMethods": _mfa_items(ctx, account["biz_id"]),
-            "workspaceBizId": primary["workspace_biz_id"] if primary else None,
-            "permissionCodes": json.loads(primary["permission_codes"]) if primary else [],
-            "roles": [
-                {
-                    "bizId": m["role_id"],
-                    "roleName": m["role_name"],
-                    "roleType": m["role_type"],
-                    "workspaceBizId": m["workspace_biz_id"],
-                }
+        Profile.wire(
+            biz_id=account["biz_id"],
+            account_email=account["email"],
+            account_name=account["name"],
+            account_portal=portal,
+            account_status=status_item(ctx, account["status"]),
+            account_phone=account["phone"],
+            institution_biz_id=account["institution_biz_id"],
+            default_language=account["default_language"],
+            default_timezone=account["default_timezone"],
+            default_country=account["default_country"],
+            pending_approval=bool(account["pending_approval"]),
+            mfa_methods=_mfa_items(ctx, account["biz_id"]),
+            workspace_biz_id=primary["workspace_biz_id"] if primary else None,
+            permission_codes=json.loads(primary["permission_codes"]) if primary else [],
+            roles=[
+                ProfileRole.wire(
+                    biz_id=m["role_id"],
+                    role_name=m["role_name"],
+                    role_type=m["role_type"],
+                    workspace_biz_id=m["workspace_biz_id"],
+                )
                 for m in memberships
             ],
-            "workspaces": [
-                {
-                    "bizId": m["workspace_biz_id"],
-                    "name": m["workspace_name"],
-                    "isPrimary": bool(m["is_primary"]),
-                    "permissionCodes": json.loads(m["permission_codes"]),
-                }
+            workspaces=[
+                ProfileWorkspace.wire(
+                    biz_id=m["workspace_biz_id"],
+                    name=m["workspace_name"],
+                    is_primary=bool(m["is_primary"]),
+                    permission_codes=json.loads(m["permission_codes"]),
+                )
                 for m in memberships
             ],
-        }
+        )
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import (
@@ -20,19 +20,19 @@ from portal_admin.protocol.bodies import (
     InvitationCreate,
 )
 from portal_admin.protocol.enums import INVITATION_FINAL, INVITATION_STATUS
-from portal_admin.protocol.errors import Code
-from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.queries import InvitationStatuses
+from portal_admin.protocol.records import Invitation
 
-from ..bodies import parse
 from ..clock import iso
 from ..db import Database
 from ..deps import AuthedDep, Caller, Ctx, require
-from ..errors import ApiError, invalid
+from ..errors import invalid
 from ..ids import biz_id
 from ..mailbox import send_mail
 from ..state import SeedContext
 from ..text import email_key
-from ._fields import as_int, is_email, object_body
+from ._fields import is_email
+from ._route import route
 
 router = APIRouter()
 
@@ -80,31 +80,31 @@ def expire_due(db: Database, now_ms: int) -> None:
 def invitation_record(ctx: Ctx, row: Any) -> dict[str, Any]:
     """The wire form of an invitation row (joined as in ``_SELECT``)."""
     status = row["status"]
-    return {
-        "bizId": row["biz_id"],
-        "workspaceBizId": row["workspace_biz_id"],
-        "workspaceName": row["workspace_name"] or "",
-        "inviterBizId": row["inviter_biz_id"],
-        "inviterName": row["inviter_name"] or "",
-        "inviteeEmail": row["invitee_email"],
-        "inviteeAccountBizId": row["invitee_account_biz_id"],
-        "inviteeAccountName": row["invitee_account_name"],
-        "invitationStatus": ctx.item(INVITATION_STATUS, status),
-        "message": row["message"],
-        "expiresAt": iso(row["expires_at"]),
-        "acceptedAt": iso(row["accepted_at"]),
-        "cancelledAt": iso(row["cancelled_at"]),
-        "cancelReason": row["cancel_reason"],
-        "createdAt": iso(row["created_at"]),
-        "canAccept": status not in INVITATION_FINAL and row["expires_at"] > ctx.now_ms(),
-    }
+    return Invitation.wire(
+        biz_id=row["biz_id"],
+        workspace_biz_id=row["workspace_biz_id"],
+        workspace_name=row["workspace_name"] or "",
+        inviter_biz_id=row["inviter_biz_id"],
+        inviter_name=row["inviter_name"] or "",
+        invitee_email=row["invitee_email"],
+        invitee_account_biz_id=row["invitee_account_biz_id"],
+        invitee_account_name=row["invitee_account_name"],
+        invitation_status=ctx.item(INVITATION_STATUS, status),
+        message=row["message"],
+        expires_at=iso(row["expires_at"]),
+        accepted_at=iso(row["accepted_at"]),
+        cancelled_at=iso(row["cancelled_at"]),
+        cancel_reason=row["cancel_reason"],
+        created_at=iso(row["created_at"]),
+        can_accept=status not in INVITATION_FINAL and row["expires_at"] > ctx.now_ms(),
+    )
 
 
 def _one(db: Database, invitation_id: str) -> Any:
     return db.one(_SELECT + " WHERE i.biz_id = ?", (invitation_id,))
 
 
-@router.get(OPERATIONS["invitations.list"].path)
+@route(router, "invitations.list", list[Invitation])
 async def list_invitations(
     caller: Annotated[Caller, Depends(require("invitations.list"))],
 ) -> JSONResponse:
@@ -117,12 +117,12 @@ async def list_invitations(
     return caller.ok([invitation_record(caller.ctx, r) for r in rows])
 
 
-@router.post(OPERATIONS["invitations.create"].path)
+@route(router, "invitations.create", Invitation)
 async def create_invitation(
-    request: Request, caller: Annotated[Caller, Depends(require("invitations.create"))]
+    caller: Annotated[Caller, Depends(require("invitations.create"))],
+    body: Annotated[InvitationCreate, Body()],
 ) -> JSONResponse:
     """Invite an email address: ``{inviteeEmail, message?, expirationDays?}`` (1 to 30)."""
-    body = parse(InvitationCreate, await object_body(request))
     email = body.invitee_email
     if not is_email(email):
         raise invalid("inviteeEmail is not a valid email address")
@@ -168,16 +168,16 @@ async def create_invitation(
     return caller.ok(invitation_record(caller.ctx, row))
 
 
-@router.post(OPERATIONS["invitations.cancel"].path)
+@route(router, "invitations.cancel", Invitation)
 async def cancel_invitation(
-    request: Request, caller: Annotated[Caller, Depends(require("invitations.cancel"))]
+    caller: Annotated[Caller, Depends(require("invitations.cancel"))],
+    body: Annotated[InvitationCancel, Body()],
 ) -> JSONResponse:
     """Cancel a pending invitation: ``{invitationBizId, reason?}``.
 
     An unknown id, one of another workspace, or an invitation that is no longer pending gives
     400 VALIDATION.INVALID_PARAMETER.
     """
-    body = parse(InvitationCancel, await object_body(request))
     invitation_id = body.invitation_biz_id
     reason = body.reason or None
     db, now = caller.db, caller.ctx.now_ms()
@@ -200,25 +200,13 @@ async def cancel_invitation(
     return caller.ok(invitation_record(caller.ctx, result))
 
 
-def parse_statuses(raw: list[str]) -> set[str] | None:
-    """Invitation status codes from ``statuses`` values (repeated and/or comma-separated)."""
-    parts = [p.strip() for value in raw for p in value.split(",") if p.strip()]
-    if not parts:
-        return None
-    codes: set[str] = set()
-    for part in parts:
-        number = as_int(part)  # the specification types them as integers: codes are refused
-        found = INVITATION_STATUS.by_value(number) if number is not None else None
-        if found is None:
-            raise ApiError(Code.INVALID_PARAMETER, "statuses holds an unknown status")
-        codes.add(found.code)
-    return codes
-
-
-@router.get(OPERATIONS["invitations.own"].path)
-async def own_invitations(request: Request, authed: AuthedDep) -> JSONResponse:
-    """The caller's own invitations (all workspaces), newest first, optionally filtered."""
-    codes = parse_statuses(request.query_params.getlist("statuses"))
+@route(router, "invitations.own", list[Invitation])
+async def own_invitations(
+    authed: AuthedDep, statuses: Annotated[InvitationStatuses, Query()] = None
+) -> JSONResponse:
+    """The caller's own invitations (all workspaces), newest first, optionally filtered by
+    ``statuses`` (values, repeated and/or comma-separated)."""
+    codes = {c for v in statuses if (c := INVITATION_STATUS.code_of(v))} if statuses else None
     db = authed.db
     expire_due(db, authed.ctx.now_ms())
     key = email_key(authed.principal.email)

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Body, Depends
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import PasswordChange, PasswordForgot, PasswordInit, PasswordReset
 from portal_admin.protocol.enums import ACCOUNT_STATUS
 from portal_admin.protocol.errors import Code
-from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.records import PasswordInitResult, SuccessMessage
 
 from ..accounts_common import by_biz_id, by_email
-from ..bodies import parse, read
+from ..bodies import parse
+from ..channel import ChannelSession
 from ..clock import to_ms
 from ..db import Database
 from ..deps import Ctx, CtxDep, authenticate
@@ -24,6 +25,7 @@ from ..mailbox import send_mail
 from ..passwords import acceptable, hash_password, verify_password
 from ..sealed import open_sealed, session_from_headers
 from ..tokens import end_sessions
+from ._route import route
 
 router = APIRouter()
 
@@ -70,12 +72,21 @@ def _set_password(ctx: Ctx, account_biz_id: str, password: str) -> None:
     )
 
 
-@router.post(OPERATIONS["auth.password_forgot"].path)
-async def forgot(ctx: CtxDep) -> JSONResponse:
-    """Mail a reset link when the email is known; the same answer either way."""
+async def live_session(ctx: CtxDep) -> ChannelSession:
+    """The Secure Channel session of the headers, kept alive: checked before the body (400 for
+    a missing header, 401 for a dead session)."""
     session = session_from_headers(ctx)
     ctx.state.secure_channel.touch(session)
-    body = await read(ctx.request, PasswordForgot)
+    return session
+
+
+@route(router, "auth.password_forgot", SuccessMessage)
+async def forgot(
+    ctx: CtxDep,
+    session: Annotated[ChannelSession, Depends(live_session)],
+    body: Annotated[PasswordForgot, Body()],
+) -> JSONResponse:
+    """Mail a reset link when the email is known; the same answer either way."""
     header = (ctx.request.headers.get("x-challenge-token") or "").strip()
     if not header or not body.challenge_token.strip() or not EMAIL_PATTERN.match(body.email):
         raise invalid("email, challengeToken and X-Challenge-Token are required")
@@ -89,7 +100,7 @@ async def forgot(ctx: CtxDep) -> JSONResponse:
     if account is not None and account["status"] not in ("REJECTED", "DEACTIVATED"):
         with ctx.db.transaction() as db:
             mail_reset_token(db, now, account["biz_id"], account["email"])
-    return ctx.ok({"success": True, "message": FORGOT_MESSAGE})
+    return ctx.ok(SuccessMessage.wire(success=True, message=FORGOT_MESSAGE))
 
 
 def _reset(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
@@ -112,10 +123,10 @@ def _reset(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
         )
         _set_password(ctx, account["biz_id"], body.new_password)
         end_sessions(ctx.state, account["biz_id"], "PASSWORD_RESET")
-    return {"success": True, "message": "Your password has been reset."}
+    return SuccessMessage.wire(success=True, message="Your password has been reset.")
 
 
-@router.post(OPERATIONS["auth.password_reset"].path)
+@route(router, "auth.password_reset", SuccessMessage)
 async def reset(ctx: CtxDep) -> JSONResponse:
     """Sealed: set a new password with an emailed reset token (single use)."""
     sealed = await open_sealed(ctx)
@@ -130,10 +141,10 @@ def _change(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
     if account is None or not verify_password(body.current_password, account["password_hash"]):
         raise ApiError(Code.CURRENT_PASSWORD_INCORRECT)
     _set_password(ctx, account["biz_id"], body.new_password)
-    return {"success": True, "message": "Your password has been changed."}
+    return SuccessMessage.wire(success=True, message="Your password has been changed.")
 
 
-@router.post(OPERATIONS["auth.password_change"].path)
+@route(router, "auth.password_change", SuccessMessage)
 async def change(ctx: CtxDep) -> JSONResponse:
     """Sealed, signed in: change the password, knowing the current one."""
     sealed = await open_sealed(ctx)
@@ -168,10 +179,12 @@ def _init(ctx: Ctx, plaintext: Any) -> dict[str, Any]:
             " AND verified_at IS NULL",
             (now, account["biz_id"]),
         )
-    return {"bizId": account["biz_id"], "email": account["email"], "status": INIT_ACTIVE_STATUS}
+    return PasswordInitResult.wire(
+        biz_id=account["biz_id"], email=account["email"], status=INIT_ACTIVE_STATUS
+    )
 
 
-@router.post(OPERATIONS["auth.password_init"].path)
+@route(router, "auth.password_init", PasswordInitResult)
 async def init(ctx: CtxDep) -> JSONResponse:
     """Sealed: first-time password setup with the mailed initialization session."""
     sealed = await open_sealed(ctx)

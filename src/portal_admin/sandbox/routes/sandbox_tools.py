@@ -1,19 +1,27 @@
-"""Sandbox-only endpoints: mailbox, TOTP, clock (and key rotation, test clock only)."""
+"""Sandbox-only endpoints: mailbox, TOTP, clock (and key rotation, test clock only).
+
+They are not operations of the specification, so their models live here, not in
+``portal_admin.protocol``; they are declared the same way (typed query parameters and body,
+``Ok[...]`` as the documented answer) under the ``sandbox`` tag.
+"""
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from portal_admin.protocol.envelope import Ok
 from portal_admin.protocol.errors import Code
+from portal_admin.protocol.records import Record, Timestamp
 
 from ..accounts_common import by_email
-from ..bodies import json_body
-from ..clock import iso, to_ms
+from ..clock import TestClock, iso, to_ms
 from ..deps import CtxDep
-from ..errors import ApiError, invalid
+from ..errors import ApiError
 from ..text import email_key
 from ..totp import code_at, step_of
 
@@ -23,72 +31,127 @@ MAILBOX_LIMIT = 200
 MAX_ADVANCE = 10 * 365 * 86400
 
 
-@router.get("/sandbox/mailbox")
-async def mailbox(ctx: CtxDep) -> JSONResponse:
+def _tool(path: str, method: str, op_id: str, data: Any) -> Callable[[Any], Any]:
+    """Register a sandbox-only endpoint whose success answer carries ``data``."""
+    return router.api_route(
+        path,
+        methods=[method],
+        operation_id=op_id,
+        tags=["sandbox"],
+        response_model=Ok[data],
+        response_class=JSONResponse,
+    )
+
+
+def _stripped(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+#: A required query parameter: blanks around it removed, and then not empty.
+Required = Annotated[str, BeforeValidator(_stripped), Field(min_length=1)]
+
+
+class MailboxMessage(Record):
+    """A message the sandbox "sent" (stored, never delivered), with what it carries."""
+
+    id: int
+    to: str
+    subject: str
+    body: str
+    code: str | None = None
+    token: str | None = None
+    session_id: str | None = None
+    sent_at: Timestamp | None = None
+
+
+class TotpCode(Record):
+    """An account's authenticator secret and the code valid now."""
+
+    secret: str
+    code: str
+
+
+class ClockNow(Record):
+    """The sandbox clock after a move."""
+
+    now: Timestamp
+
+
+class RotatedKey(Record):
+    """The keyId of the new Secure Channel key."""
+
+    key_id: str
+
+
+class ClockAdvance(BaseModel):
+    """How far to move the test clock: a JSON number of seconds, zero to ten years."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    seconds: float = Field(ge=0, le=MAX_ADVANCE, allow_inf_nan=False)
+
+
+@_tool("/sandbox/mailbox", "GET", "sandbox.mailbox", list[MailboxMessage])
+async def mailbox(
+    ctx: CtxDep,
+    to: Annotated[Required, Query(description="The address (any case).")],
+) -> JSONResponse:
     """Messages sent to ``to``, newest first."""
-    to = (ctx.request.query_params.get("to") or "").strip()
-    if not to:
-        raise invalid("the query parameter to is required")
     rows = ctx.db.query(
         "SELECT * FROM mailbox WHERE to_key = ? ORDER BY id DESC LIMIT ?",
         (email_key(to), MAILBOX_LIMIT),
     )
     return ctx.ok(
         [
-            {
-                "id": r["id"],
-                "to": r["to_addr"],
-                "subject": r["subject"],
-                "body": r["body"],
-                "code": r["code"],
-                "token": r["token"],
-                "sessionId": r["session_id"],
-                "sentAt": iso(r["sent_at"]),
-            }
+            MailboxMessage.wire(
+                id=r["id"],
+                to=r["to_addr"],
+                subject=r["subject"],
+                body=r["body"],
+                code=r["code"],
+                token=r["token"],
+                session_id=r["session_id"],
+                sent_at=iso(r["sent_at"]),
+            )
             for r in rows
         ]
     )
 
 
-@router.get("/sandbox/totp")
-async def totp(ctx: CtxDep) -> JSONResponse:
+@_tool("/sandbox/totp", "GET", "sandbox.totp", TotpCode)
+async def totp(
+    ctx: CtxDep, email: Annotated[Required, Query(description="The account's email.")]
+) -> JSONResponse:
     """The authenticator secret of an account and the code valid now."""
-    email = (ctx.request.query_params.get("email") or "").strip()
-    if not email:
-        raise invalid("the query parameter email is required")
     account = by_email(ctx.db, email)
     if account is None or not account["totp_secret"]:
         raise ApiError(Code.NOT_FOUND)
     secret = str(account["totp_secret"])
-    return ctx.ok({"secret": secret, "code": code_at(secret, step_of(ctx.now()))})
+    return ctx.ok(TotpCode.wire(secret=secret, code=code_at(secret, step_of(ctx.now()))))
 
 
-def _test_clock_only(ctx: CtxDep) -> None:
-    if ctx.state.test_clock is None:
-        raise ApiError(Code.NOT_FOUND)
-
-
-@router.post("/sandbox/clock/advance")
-async def advance(ctx: CtxDep) -> JSONResponse:
-    """Move the test clock forward by ``seconds`` (404 without ``--test-clock``)."""
-    _test_clock_only(ctx)
+async def the_test_clock(ctx: CtxDep) -> TestClock:
+    """The test clock; 404 without ``--test-clock`` (checked before the body)."""
     clock = ctx.state.test_clock
-    assert clock is not None
-    body = await json_body(ctx.request)
-    seconds = body.get("seconds") if isinstance(body, dict) else None
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, int | float)
-        or not math.isfinite(seconds)
-        or not 0 <= seconds <= MAX_ADVANCE
-    ):
-        raise invalid("seconds must be a number from 0 to ten years")
-    now = clock.advance(float(seconds))
-    return ctx.ok({"now": iso(to_ms(now))})
+    if clock is None:
+        raise ApiError(Code.NOT_FOUND)
+    return clock
 
 
-@router.post("/sandbox/secure-channel/rotate-key")
-async def rotate_key(ctx: CtxDep) -> JSONResponse:
+@_tool("/sandbox/clock/advance", "POST", "sandbox.clock_advance", ClockNow)
+async def advance(
+    ctx: CtxDep,
+    clock: Annotated[TestClock, Depends(the_test_clock)],
+    body: Annotated[ClockAdvance, Body()],
+) -> JSONResponse:
+    """Move the test clock forward by ``seconds`` (404 without ``--test-clock``)."""
+    now = clock.advance(body.seconds)
+    return ctx.ok(ClockNow.wire(now=iso(to_ms(now))))
+
+
+@_tool("/sandbox/secure-channel/rotate-key", "POST", "sandbox.rotate_key", RotatedKey)
+async def rotate_key(
+    ctx: CtxDep, _clock: Annotated[TestClock, Depends(the_test_clock)]
+) -> JSONResponse:
     """Replace the Secure Channel RSA key (test clock only); answers the new keyId."""
-    _test_clock_only(ctx)
-    return ctx.ok({"keyId": ctx.state.secure_channel.rotate_key()})
+    return ctx.ok(RotatedKey.wire(key_id=ctx.state.secure_channel.rotate_key()))

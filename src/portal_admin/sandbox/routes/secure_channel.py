@@ -5,21 +5,27 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.protocol.records import ChannelSession, PublicKeyInfo
 
 from ..deps import CtxDep
 from ..sealed import Sealed, bind_to_bearer, channel_of, check_version, open_sealed, read_frame
+from ._route import route
 
 router = APIRouter()
 
 
-@router.get(OPERATIONS["secure_channel.public_key"].path)
+@route(router, "secure_channel.public_key", PublicKeyInfo)
 async def public_key(ctx: CtxDep) -> JSONResponse:
     """The active RSA key: keyId, publicKey (base64 DER), algorithm."""
-    return ctx.ok(channel_of(ctx).public_key_data())
+    key = channel_of(ctx).public_key_data()
+    return ctx.ok(
+        PublicKeyInfo.wire(
+            key_id=key["keyId"], public_key=key["publicKey"], algorithm=key["algorithm"]
+        )
+    )
 
 
-@router.post(OPERATIONS["secure_channel.session_create"].path)
+@route(router, "secure_channel.session_create", ChannelSession)
 async def create_session(ctx: CtxDep) -> JSONResponse:
     """Open a session from a type-1 body; answers type 129 ``{sessionId, expiresIn}``."""
     check_version(ctx)
@@ -29,11 +35,13 @@ async def create_session(ctx: CtxDep) -> JSONResponse:
     bind_to_bearer(ctx, session)
     sealed = Sealed(ctx, session, plaintext)
     return sealed.run(
-        lambda _: {"sessionId": session.session_id, "expiresIn": channel.idle_seconds}
+        lambda _: ChannelSession.wire(
+            session_id=session.session_id, expires_in=channel.idle_seconds
+        )
     )
 
 
-@router.post(OPERATIONS["secure_channel.session_close"].path)
+@route(router, "secure_channel.session_close")
 async def close_session(ctx: CtxDep) -> JSONResponse:
     """Close a session (type-2 body ``{}``); answers type 129 with ``data: null``."""
     sealed = await open_sealed(ctx)

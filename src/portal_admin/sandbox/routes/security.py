@@ -10,26 +10,35 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 
 from portal_admin.protocol.bodies import IpWhitelistSet
-from portal_admin.protocol.enums import LOGIN_RESULT, MFA_METHOD
-from portal_admin.protocol.operations import OPERATIONS
-from portal_admin.protocol.pages import shape_a
+from portal_admin.protocol.enums import MFA_METHOD
+from portal_admin.protocol.pages import PageA, shape_a
+from portal_admin.protocol.queries import LoginHistoryQuery
+from portal_admin.protocol.records import (
+    BackupCodes,
+    BackupCodeSummary,
+    IpEntry,
+    IpWhitelist,
+    LoginHistoryItem,
+    MfaSetting,
+    SessionConfig,
+    SessionInfo,
+)
 
-from ..bodies import parse
 from ..clock import iso
 from ..db import Database
 from ..deps import Authed, AuthedDep, Caller, require
 from ..errors import invalid
 from ..ids import sha256_hex
-from ..paging import order_by, query_sorts
+from ..paging import order_by
 from ..state import SeedContext
-from ._fields import as_int, object_body, one_based_paging
+from ._fields import one_based_paging
+from ._route import route
 
 router = APIRouter()
 
@@ -85,10 +94,10 @@ def whitelist(db: Database, account: str) -> dict[str, Any]:
         " ORDER BY created_at, ip",
         (account,),
     )
-    return {
-        "enabled": bool(enabled),
-        "entries": [{"ip": r["ip"], "createdAt": iso(r["created_at"])} for r in rows],
-    }
+    return IpWhitelist.wire(
+        enabled=bool(enabled),
+        entries=[IpEntry.wire(ip=r["ip"], created_at=iso(r["created_at"])) for r in rows],
+    )
 
 
 def _set_enabled(db: Database, account: str, enabled: bool, now: int) -> None:
@@ -119,18 +128,18 @@ def replace_entries(db: Database, account: str, ips: list[str], now: int) -> Non
         _set_enabled(db, account, bool(enabled), now)
 
 
-@router.get(OPERATIONS["security.ip_whitelist_get"].path)
+@route(router, "security.ip_whitelist_get", IpWhitelist)
 async def get_whitelist(authed: AuthedDep) -> JSONResponse:
     """The caller's IP whitelist."""
     return authed.ok(whitelist(authed.db, authed.principal.account_biz_id))
 
 
-@router.post(OPERATIONS["security.ip_whitelist_set"].path)
+@route(router, "security.ip_whitelist_set", IpWhitelist)
 async def set_whitelist(
-    request: Request, caller: Annotated[Caller, Depends(require("security.ip_whitelist_set"))]
+    caller: Annotated[Caller, Depends(require("security.ip_whitelist_set"))],
+    body: Annotated[IpWhitelistSet, Body()],
 ) -> JSONResponse:
     """Replace the whitelist with ``{ips: [...]}`` (at most 100; duplicates merged)."""
-    body = parse(IpWhitelistSet, await object_body(request))
     ips = list(dict.fromkeys(normalize_ip(item) for item in body.ips))
     account = caller.principal.account_biz_id
     replace_entries(caller.db, account, ips, caller.ctx.now_ms())
@@ -143,7 +152,7 @@ async def _toggle(caller: Caller, enabled: bool) -> JSONResponse:
     return caller.ok(whitelist(caller.db, account))
 
 
-@router.post(OPERATIONS["security.ip_whitelist_enable"].path)
+@route(router, "security.ip_whitelist_enable", IpWhitelist)
 async def enable_whitelist(
     caller: Annotated[Caller, Depends(require("security.ip_whitelist_enable"))],
 ) -> JSONResponse:
@@ -151,7 +160,7 @@ async def enable_whitelist(
     return await _toggle(caller, True)
 
 
-@router.post(OPERATIONS["security.ip_whitelist_disable"].path)
+@route(router, "security.ip_whitelist_disable", IpWhitelist)
 async def disable_whitelist(
     caller: Annotated[Caller, Depends(require("security.ip_whitelist_disable"))],
 ) -> JSONResponse:
@@ -175,37 +184,38 @@ def mfa_settings(caller: Authed) -> list[dict[str, Any]]:
     for member in MFA_METHOD.items:
         row = rows.get(member.code)
         result.append(
-            {
-                "mfaMethod": caller.ctx.item(MFA_METHOD, member.code),
-                "isEnabled": bool(row["is_enabled"]) if row else False,
-                "isPrimary": bool(row["is_primary"]) if row else False,
-                "verifiedAt": iso(row["verified_at"]) if row else None,
-            }
+            MfaSetting.wire(
+                mfa_method=caller.ctx.item(MFA_METHOD, member.code),
+                is_enabled=bool(row["is_enabled"]) if row else False,
+                is_primary=bool(row["is_primary"]) if row else False,
+                verified_at=iso(row["verified_at"]) if row else None,
+            )
         )
     return result
 
 
-@router.get(OPERATIONS["security.mfa_list"].path)
+@route(router, "security.mfa_list", list[MfaSetting])
 async def list_mfa(authed: AuthedDep) -> JSONResponse:
     """The caller's MFA settings."""
     return authed.ok(mfa_settings(authed))
 
 
-def backup_summary(db: Database, account: str) -> dict[str, int]:
-    """``{remainingCount, totalGenerated}`` of the current set of backup codes."""
+def backup_summary(db: Database, account: str) -> tuple[int, int]:
+    """How many codes of the current set of backup codes remain unused, and how many it has."""
     row = db.one(
         "SELECT COUNT(*) AS total, COALESCE(SUM(used_at IS NULL), 0) AS remaining"
         " FROM mfa_backup_codes WHERE account_biz_id = ?",
         (account,),
     )
     assert row is not None
-    return {"remainingCount": int(row["remaining"]), "totalGenerated": int(row["total"])}
+    return int(row["remaining"]), int(row["total"])
 
 
-@router.get(OPERATIONS["security.backup_codes_summary"].path)
+@route(router, "security.backup_codes_summary", BackupCodeSummary)
 async def backup_codes(authed: AuthedDep) -> JSONResponse:
     """How many backup codes of the current set remain unused."""
-    return authed.ok(backup_summary(authed.db, authed.principal.account_biz_id))
+    remaining, total = backup_summary(authed.db, authed.principal.account_biz_id)
+    return authed.ok(BackupCodeSummary.wire(remaining_count=remaining, total_generated=total))
 
 
 def new_backup_code() -> str:
@@ -224,7 +234,7 @@ def store_backup_codes(db: Database, account: str, codes: list[str], now: int) -
         )
 
 
-@router.post(OPERATIONS["security.backup_codes_generate"].path)
+@route(router, "security.backup_codes_generate", BackupCodes)
 async def generate_backup_codes(
     caller: Annotated[Caller, Depends(require("security.backup_codes_generate"))],
 ) -> JSONResponse:
@@ -233,12 +243,15 @@ async def generate_backup_codes(
     codes = [new_backup_code() for _ in range(BACKUP_CODE_COUNT)]
     now = caller.ctx.now_ms()
     store_backup_codes(caller.db, account, codes, now)
+    remaining, total = backup_summary(caller.db, account)
     return caller.ok(
-        {"codes": codes, **backup_summary(caller.db, account), "generatedAt": iso(now)}
+        BackupCodes.wire(
+            codes=codes, remaining_count=remaining, total_generated=total, generated_at=iso(now)
+        )
     )
 
 
-@router.post(OPERATIONS["security.otp_revoke"].path)
+@route(router, "security.otp_revoke", list[MfaSetting])
 async def revoke_otp(
     caller: Annotated[Caller, Depends(require("security.otp_revoke"))],
 ) -> JSONResponse:
@@ -275,7 +288,7 @@ async def revoke_otp(
 # -- sessions and history ----------------------------------------------------------------------
 
 
-@router.get(OPERATIONS["security.sessions"].path)
+@route(router, "security.sessions", list[SessionInfo])
 async def list_sessions(authed: AuthedDep) -> JSONResponse:
     """The caller's active sessions: the current one first, then by last activity."""
     rows = authed.db.query(
@@ -285,20 +298,20 @@ async def list_sessions(authed: AuthedDep) -> JSONResponse:
     )
     return authed.ok(
         [
-            {
-                "sessionId": r["sid"],
-                "clientIp": r["client_ip"],
-                "userAgent": r["user_agent"],
-                "loginTime": iso(r["login_time"]),
-                "lastActivityTime": iso(r["last_activity_time"]),
-                "isCurrent": r["sid"] == authed.principal.sid,
-            }
+            SessionInfo.wire(
+                session_id=r["sid"],
+                client_ip=r["client_ip"],
+                user_agent=r["user_agent"],
+                login_time=iso(r["login_time"]),
+                last_activity_time=iso(r["last_activity_time"]),
+                is_current=r["sid"] == authed.principal.sid,
+            )
             for r in rows
         ]
     )
 
 
-@router.get(OPERATIONS["security.sessions_config"].path)
+@route(router, "security.sessions_config", SessionConfig)
 async def sessions_config(authed: AuthedDep) -> JSONResponse:
     """The caller's session settings."""
     row = authed.db.one(
@@ -307,74 +320,41 @@ async def sessions_config(authed: AuthedDep) -> JSONResponse:
     )
     assert row is not None
     return authed.ok(
-        {
-            "accountBizId": authed.principal.account_biz_id,
-            "ssoEnabled": False,
-            "maxSessions": MAX_SESSIONS,
-            "passwordChangedAt": iso(row["password_changed_at"]),
-            "lastLoginAt": iso(row["last_login_at"]),
-            "lastLoginIp": row["last_login_ip"],
-        }
+        SessionConfig.wire(
+            account_biz_id=authed.principal.account_biz_id,
+            sso_enabled=False,
+            max_sessions=MAX_SESSIONS,
+            password_changed_at=iso(row["password_changed_at"]),
+            last_login_at=iso(row["last_login_at"]),
+            last_login_ip=row["last_login_ip"],
+        )
     )
 
 
-def parse_time(raw: str | None, name: str, *, end: bool = False) -> int | None:
-    """Epoch milliseconds from ISO 8601 (``Z`` or offset; naive means UTC) or from a number of
-    epoch milliseconds. With ``end``, an ISO time without fraction covers its whole second."""
-    if raw is None or not raw.strip():
-        return None
-    text = raw.strip()
-    number = as_int(text)
-    if number is not None:
-        if number < 0:
-            raise invalid(f"{name} must not be negative")
-        return number
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError as exc:
-        raise invalid(f"{name} must be an ISO 8601 time or epoch milliseconds") from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    extra = 999 if end and moment.microsecond == 0 else 0
-    return int(moment.timestamp() * 1000) + extra
-
-
-def parse_result(raw: str | None) -> int | None:
-    """A login result from its value (1, 2, 3) or code (SUCCESS, FAILURE, BLOCKED)."""
-    if raw is None or not raw.strip():
-        return None
-    number = as_int(raw)
-    found = (
-        LOGIN_RESULT.by_value(number) if number is not None else LOGIN_RESULT.by_code(raw.upper())
-    )
-    if found is None:
-        raise invalid("result must be 1, 2, 3, SUCCESS, FAILURE or BLOCKED")
-    return found.value
-
-
+#: Sortable fields of the history, by their wire names (the record's), and their columns.
 _HISTORY_SORTS = {
-    "loginTime": "login_time",
-    "clientIp": "client_ip",
-    "loginResult": "login_result",
+    LoginHistoryItem.model_fields[column].alias or column: column
+    for column in ("login_time", "client_ip", "login_result")
 }
 
 
-@router.get(OPERATIONS["security.login_history"].path)
-async def login_history(request: Request, authed: AuthedDep) -> JSONResponse:
+@route(router, "security.login_history", PageA[LoginHistoryItem])
+async def login_history(
+    authed: AuthedDep, query: Annotated[LoginHistoryQuery, Query()]
+) -> JSONResponse:
     """The caller's sign-ins, newest first, as a shape-A page.
 
     Query: ``page`` (1-based like currentPage; 0 reads as 1), ``size`` (default 20, capped at
-    100), ``result``, ``from``, ``to`` (inclusive bounds on loginTime), ``sort``.
+    100), ``result`` (value or code), ``from``, ``to`` (inclusive bounds on loginTime: ISO 8601
+    or epoch milliseconds), ``sort``.
     """
-    q = request.query_params
-    page = one_based_paging(q.get("page"), q.get("size"), HISTORY_PAGE_SIZE)
+    page = one_based_paging(query.page, query.size, HISTORY_PAGE_SIZE)
     where = ["account_biz_id = ?"]
     params: list[Any] = [authed.principal.account_biz_id]
-    result = parse_result(q.get("result"))
-    if result is not None:
+    if query.result is not None:
         where.append("login_result = ?")
-        params.append(result)
-    start, end = parse_time(q.get("from"), "from"), parse_time(q.get("to"), "to", end=True)
+        params.append(query.result)
+    start, end = query.date_from, query.date_to
     if start is not None:
         where.append("login_time >= ?")
         params.append(start)
@@ -383,7 +363,7 @@ async def login_history(request: Request, authed: AuthedDep) -> JSONResponse:
         params.append(end)
     clause = " AND ".join(where)
     order = order_by(
-        query_sorts(request), _HISTORY_SORTS, default="login_time DESC, id DESC", tiebreak="id"
+        query.sort or [], _HISTORY_SORTS, default="login_time DESC, id DESC", tiebreak="id"
     )
     total = int(authed.db.scalar(f"SELECT COUNT(*) FROM login_history WHERE {clause}", params))  # noqa: S608
     rows = authed.db.query(
@@ -391,14 +371,14 @@ async def login_history(request: Request, authed: AuthedDep) -> JSONResponse:
         [*params, page.size, page.offset],
     )
     items = [
-        {
-            "bizId": r["biz_id"],
-            "loginTime": iso(r["login_time"]),
-            "clientIp": r["client_ip"],
-            "userAgent": r["user_agent"],
-            "loginResult": int(r["login_result"]),
-            "failureReason": r["failure_reason"],
-        }
+        LoginHistoryItem.wire(
+            biz_id=r["biz_id"],
+            login_time=iso(r["login_time"]),
+            client_ip=r["client_ip"],
+            user_agent=r["user_agent"],
+            login_result=int(r["login_result"]),
+            failure_reason=r["failure_reason"],
+        )
         for r in rows
     ]
     return authed.ok(shape_a(items, number=page.number, size=page.size, total=total))
