@@ -48,6 +48,24 @@ DEFAULT_EXPIRATION_DAYS = 7
 _INTEGER = re.compile(r"-?[0-9]{1,14}")
 
 
+#: A pragmatic address check: one @, a dotted domain, no spaces.
+_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
+
+
+def is_email(text: str) -> bool:
+    """True for a plausible email address (at most 254 characters)."""
+    if len(text) > INVITEE_EMAIL or not _EMAIL.match(text):
+        return False
+    domain = text.rsplit("@", 1)[1]
+    return all(0 < len(label) <= 63 and not label.startswith("-") for label in domain.split("."))
+
+
+def _email(value: str) -> str:
+    if not is_email(value):
+        raise ValueError("not an email address")
+    return value
+
+
 def has_controls(text: str) -> bool:
     """True when ``text`` holds a control character other than tab and line breaks."""
     return any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text)
@@ -283,7 +301,7 @@ class InvitationCreate(Body):
         inviteeEmail="new.colleague@example.com", message="Welcome to the team!", expirationDays=7
     )
 
-    invitee_email: Text = Field(min_length=1, max_length=INVITEE_EMAIL)
+    invitee_email: Annotated[Text, AfterValidator(_email)] = Field(max_length=INVITEE_EMAIL)
     message: Text | None = Field(default=None, max_length=INVITATION_MESSAGE)
     expiration_days: LenientInt = Field(default=None, ge=EXPIRATION_DAYS[0], le=EXPIRATION_DAYS[1])
 
@@ -354,22 +372,6 @@ SECURITY_MODES = ("TLS", "STARTTLS", "NONE")
 
 _TYPE_CODE = r"^\s*[A-Za-z][A-Za-z0-9_]{1,31}\s*$"
 _URL = r"^\s*[hH][tT][tT][pP][sS]?://[^\s/$.?#][^\s]*\s*$"
-#: A pragmatic address check: one @, a dotted domain, no spaces.
-_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
-
-
-def is_email(text: str) -> bool:
-    """True for a plausible email address (at most 254 characters)."""
-    if len(text) > INVITEE_EMAIL or not _EMAIL.match(text):
-        return False
-    domain = text.rsplit("@", 1)[1]
-    return all(0 < len(label) <= 63 and not label.startswith("-") for label in domain.split("."))
-
-
-def _email(value: str) -> str:
-    if not is_email(value):
-        raise ValueError("not an email address")
-    return value
 
 
 def _caseless(word: str) -> str:
@@ -522,7 +524,7 @@ class ChannelQuery(_ShapeAQuery):
     active_only: LenientBool = None
 
 
-_SMTP_EXAMPLE = {
+_SMTP_EXAMPLE: dict[str, Any] = {
     "host": "smtp.example.com",
     "port": 587,
     "security": "STARTTLS",
@@ -640,7 +642,7 @@ class MailCheck(Body):
     stored settings fill in what the body leaves out or masks. The merged settings are
     checked once the server has them."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [_SMTP_EXAMPLE]})
+    model_config = ConfigDict(extra="allow", **example(**_SMTP_EXAMPLE))
 
     channel_biz_id: Text | None = Field(default=None, max_length=ID)
 

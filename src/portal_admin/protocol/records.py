@@ -495,12 +495,23 @@ class MfaCodeSent(Record):
     code_expires_in: int = Field(default=300, ge=1)
 
 
-class TokenPair(Record):
-    """Tokens as the server returns them; secrets are hidden from repr and logs."""
+#: A token as sent: plain text (read into a ``SecretStr``).
+_TOKEN: dict[str, Any] = {"type": "string", "minLength": 1}
 
-    access_token: SecretStr
-    refresh_token: SecretStr
-    expires_in: int = 3600
+
+class RefreshedTokens(Record):
+    """The answer of ``auth.token_refresh``: a new pair; secrets are hidden from repr and
+    logs."""
+
+    access_token: Annotated[SecretStr, sent_as(_TOKEN)]
+    refresh_token: Annotated[SecretStr, sent_as(_TOKEN)]
+    expires_in: int = Field(default=3600, ge=1)
+
+
+class TokenPair(RefreshedTokens):
+    """The tokens of a sign-in (``auth.login_complete``), with the account's state; the
+    client reads a refresh's answer with it too."""
+
     account_status: AccountStatus | None = None
     pending_approval: bool = False
 
@@ -559,20 +570,3 @@ __all__ = [
     "shared_item",
     "values_of",
 ]
-
-
-# -- added for the routes ----------------------------------------------------------------------
-
-
-#: A token as sent: plain text (read into a ``SecretStr``).
-_TOKEN: dict[str, Any] = {"type": "string", "minLength": 1}
-
-
-class RefreshedTokens(Record):
-    """The answer of ``auth.token_refresh``: the new pair, without the status that sign-in's
-    :class:`TokenPair` also carries (which reads this answer too); secrets are hidden from
-    repr and logs."""
-
-    access_token: Annotated[SecretStr, sent_as(_TOKEN)]
-    refresh_token: Annotated[SecretStr, sent_as(_TOKEN)]
-    expires_in: int = 3600

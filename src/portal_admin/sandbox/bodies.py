@@ -1,34 +1,20 @@
-"""Reading JSON request bodies and validating them with the protocol's body models
-(``portal_admin.protocol.bodies``): a failure is the operation's 400."""
+"""The bound on request bodies, and validation of a decoded body (a sealed body's plaintext)
+with a protocol model: a failure is the operation's 400. Plain JSON bodies are validated by
+FastAPI from the routes' parameters (``routes/_route.py``)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, TypeVar
 
-from fastapi import Request
 from pydantic import BaseModel, ValidationError
 
 from portal_admin.protocol.errors import Code
 
-from .errors import ApiError, invalid
+from .errors import ApiError
 
 M = TypeVar("M", bound=BaseModel)
 
 MAX_BODY = 1_000_000
-
-
-async def json_body(request: Request) -> Any:
-    """The decoded JSON body; None when the body is empty. Malformed JSON gives 400."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise invalid("the body is too large")
-    if not raw.strip():
-        return None
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise invalid("the body is not valid JSON") from exc
 
 
 def parse(model: type[M], obj: Any, code: str = Code.INVALID_PARAMETER) -> M:
@@ -42,8 +28,3 @@ def parse(model: type[M], obj: Any, code: str = Code.INVALID_PARAMETER) -> M:
         errors = exc.errors()
         where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
         raise ApiError(code, f"invalid parameter {where[:64]}".strip()) from exc
-
-
-async def read(request: Request, model: type[M]) -> M:
-    """Read and validate a JSON object body."""
-    return parse(model, await json_body(request))

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 from portal_admin.protocol import secure_channel as sc
 from portal_admin.protocol.errors import Code
+from portal_admin.protocol.records import PublicKeyInfo
 
 from .clock import Clock
 from .config import SandboxConfig
@@ -122,11 +123,11 @@ class SecureChannelServer:
 
     def public_key_data(self) -> dict[str, Any]:
         """The ``data`` of the public-key operation."""
-        return {
-            "keyId": self.key_id,
-            "publicKey": sc.export_public_key(self._key.public_key()),
-            "algorithm": self.algorithm,
-        }
+        return PublicKeyInfo.wire(
+            key_id=self.key_id,
+            public_key=sc.export_public_key(self._key.public_key()),
+            algorithm=self.algorithm,
+        )
 
     # -- sessions ---------------------------------------------------------------------------
 

@@ -275,9 +275,9 @@ def responses(success: Schema, plain: Errors, sealed: Errors | None) -> dict[str
     if sealed is None:
         result["200"] = _answer("Success", {JSON: {"schema": success}})
     else:
-        media = {"schema": copy.deepcopy(SEALED_BODY), PLAINTEXT_KEY: success}
+        sealed_media = {"schema": copy.deepcopy(SEALED_BODY), PLAINTEXT_KEY: success}
         result["200"] = _answer(
-            "Success: a sealed (type 129) success envelope", {SEALED_JSON: media}
+            "Success: a sealed (type 129) success envelope", {SEALED_JSON: sealed_media}
         )
     for status in sorted(set(plain) | set(sealed or {})):
         reason = _REASONS.get(status, "Error")
@@ -399,7 +399,8 @@ def _resolve(spec: Schema, schema: Schema) -> Schema:
     """``schema`` with a top-level component reference followed."""
     ref = schema.get("$ref", "")
     if ref.startswith("#/components/schemas/"):
-        return spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        found: Schema = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        return found
     return schema
 
 

@@ -7,8 +7,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Request
-
 from portal_admin.protocol.pages import DEFAULT_PAGE_SIZE, clamp_page_size
 
 from .errors import invalid
@@ -62,16 +60,6 @@ def paging(page: Any = None, size: Any = None, *, default_size: int = DEFAULT_PA
     return Paging(number, clamp_page_size(count))
 
 
-def query_paging(request: Request) -> Paging:
-    """Dependency: ``page`` and ``size`` from the query string."""
-    return paging(request.query_params.get("page"), request.query_params.get("size"))
-
-
-def query_sorts(request: Request) -> list[str]:
-    """Every ``sort`` value of the query string (the parameter is repeatable)."""
-    return request.query_params.getlist("sort")
-
-
 def order_by(
     sorts: Sequence[str],
     allowed: Mapping[str, str],
@@ -105,3 +93,13 @@ def order_by(
     if tiebreak is not None:
         parts.append(f"{tiebreak} {direction}")
     return "ORDER BY " + ", ".join(parts)
+
+
+def one_based_paging(
+    page: int | None, size: int | None, default_size: int = DEFAULT_PAGE_SIZE
+) -> Paging:
+    """Paging for shape-A answers, whose ``currentPage`` is 1-based: ``page`` 1 is the first
+    page (0 is read as 1 too); negative values and size 0 give 400."""
+    if page is not None and page < 0:
+        raise invalid("page must not be negative")
+    return paging(max((page or 1) - 1, 0), size, default_size=default_size)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from portal_admin.protocol.bodies import EmailSettings, MailServer, SmsSettings, WebhookSettings
 from portal_admin.protocol.enums import CHANNEL_TYPE
 
 from ..db import Database
@@ -99,23 +100,24 @@ def seed(ctx: SeedContext) -> None:
             biz_id("NCT", ctx.rng),
         )
     platform, tenant = ctx.institution_biz_ids[0], ctx.institution_biz_ids[1]
-    smtp = {
-        "host": "smtp.sandbox.test",
-        "port": 587,
-        "security": "STARTTLS",
-        "username": "notifications@sandbox.test",
-        "password": "smtp-" + "".join(ctx.rng.choice("abcdefghjkmnpqrstuvwxyz") for _ in range(12)),
-        "fromAddress": "no-reply@sandbox.test",
-        "fromName": "System Portal",
-        "imap": {
-            "host": "imap.sandbox.test",
-            "port": 993,
-            "security": "TLS",
-            "username": "notifications@sandbox.test",
-            "password": "imap-"
-            + "".join(ctx.rng.choice("abcdefghjkmnpqrstuvwxyz") for _ in range(12)),
-        },
-    }
+    letters = "abcdefghjkmnpqrstuvwxyz"
+    imap = MailServer.build(
+        host="imap.sandbox.test",
+        port=993,
+        security="TLS",
+        username="notifications@sandbox.test",
+        password="imap-" + "".join(ctx.rng.choice(letters) for _ in range(12)),
+    )
+    smtp = EmailSettings.build(
+        host="smtp.sandbox.test",
+        port=587,
+        security="STARTTLS",
+        username="notifications@sandbox.test",
+        password="smtp-" + "".join(ctx.rng.choice(letters) for _ in range(12)),
+        from_address="no-reply@sandbox.test",
+        from_name="System Portal",
+        imap=imap,
+    )
     channels: list[tuple[str, str, str, str, dict[str, Any], bool]] = [
         (platform, "Platform mail", "EMAIL", "ACTIVE", smtp, True),
         (
@@ -131,11 +133,11 @@ def seed(ctx: SeedContext) -> None:
             "Operations SMS",
             "SMS",
             "ACTIVE",
-            {
-                "provider": "sandbox-sms",
-                "apiKey": "sk-" + str(ctx.rng.getrandbits(48)),
-                "senderId": "PORTAL",
-            },
+            SmsSettings.build(
+                provider="sandbox-sms",
+                api_key="sk-" + str(ctx.rng.getrandbits(48)),
+                sender_id="PORTAL",
+            ),
             True,
         ),
         (
@@ -143,10 +145,10 @@ def seed(ctx: SeedContext) -> None:
             "Northwind alerts",
             "WEBHOOK",
             "ACTIVE",
-            {
-                "url": "https://hooks.sandbox.test/northwind",
-                "secret": "whsec-" + str(ctx.rng.getrandbits(48)),
-            },
+            WebhookSettings.build(
+                url="https://hooks.sandbox.test/northwind",
+                secret="whsec-" + str(ctx.rng.getrandbits(48)),
+            ),
             True,
         ),
         (tenant, "Northwind in-app", "IN_APP", "INACTIVE", {}, False),

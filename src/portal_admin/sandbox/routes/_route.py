@@ -31,6 +31,6 @@ def route(router: APIRouter, op_id: str, data: Any = None) -> Callable[[F], F]:
         methods=[op.method],
         operation_id=op.id,
         tags=[op.area],
-        response_model=Ok[data],  # type: ignore[valid-type]
+        response_model=Ok[data],
         response_class=JSONResponse,
     )

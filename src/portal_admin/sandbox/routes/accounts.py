@@ -30,15 +30,18 @@ from .passwords import mail_reset_token
 
 router = APIRouter()
 
-#: Sortable wire fields and their (indexed) columns.
+#: Sortable fields of the Account record and their (indexed) columns, by wire name.
 SORTABLE = {
-    "accountEmail": "email_key",
-    "accountName": "name_fold",
-    "createdAt": "created_at",
-    "updatedAt": "updated_at",
-    "bizId": "biz_id",
-    "accountStatus": "status",
-    "accountPortal": "portal",
+    Account.model_fields[field].alias or field: column
+    for field, column in (
+        ("account_email", "email_key"),
+        ("account_name", "name_fold"),
+        ("created_at", "created_at"),
+        ("updated_at", "updated_at"),
+        ("biz_id", "biz_id"),
+        ("account_status", "status"),
+        ("account_portal", "portal"),
+    )
 }
 DEFAULT_ORDER = "created_at DESC, id DESC"
 

@@ -51,7 +51,8 @@ def _register() -> None:
         route(router, op_id, list[EnumItem])(_enum_route(listing))
     for name in DATA_LISTS:
         op_id = "constants." + name.replace("-", "_")
-        route(router, op_id, list[DATA_ITEMS[name]])(_data_route(name))  # type: ignore[name-defined]
+        item = DATA_ITEMS[name]
+        route(router, op_id, list[item])(_data_route(name))  # type: ignore[valid-type]
 
 
 _register()

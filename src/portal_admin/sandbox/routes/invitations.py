@@ -31,7 +31,6 @@ from ..ids import biz_id
 from ..mailbox import send_mail
 from ..state import SeedContext
 from ..text import email_key
-from ._fields import is_email
 from ._route import route
 
 router = APIRouter()
@@ -124,8 +123,6 @@ async def create_invitation(
 ) -> JSONResponse:
     """Invite an email address: ``{inviteeEmail, message?, expirationDays?}`` (1 to 30)."""
     email = body.invitee_email
-    if not is_email(email):
-        raise invalid("inviteeEmail is not a valid email address")
     message = body.message or None
     days = body.expiration_days or DEFAULT_EXPIRATION_DAYS
     db, now = caller.db, caller.ctx.now_ms()

@@ -39,10 +39,9 @@ from ..db import Database
 from ..deps import Caller, Ctx, require
 from ..errors import invalid
 from ..localize import enum_item
-from ..paging import Paging
+from ..paging import Paging, one_based_paging
 from ._channel_settings import check_config, mask, unmask
 from ._channel_store import FIRST_CUSTOM_TYPE_VALUE, insert_channel, insert_type, seed
-from ._fields import one_based_paging
 from ._route import route
 
 router = APIRouter()
@@ -161,7 +160,7 @@ async def query_types(
         params.append(body.type_code.upper())
     if body.type_status is not None:
         where.append("status = ?")
-        params.append(CHANNEL_TYPE_STATUS.code_of(body.type_status))
+        params.append(CHANNEL_TYPE_STATUS.code_of(body.type_status) or "")
     if body.enabled_only:
         where.append("status = 'ENABLED'")
     clause = " AND ".join(where)

@@ -17,12 +17,7 @@ router = APIRouter()
 @route(router, "secure_channel.public_key", PublicKeyInfo)
 async def public_key(ctx: CtxDep) -> JSONResponse:
     """The active RSA key: keyId, publicKey (base64 DER), algorithm."""
-    key = channel_of(ctx).public_key_data()
-    return ctx.ok(
-        PublicKeyInfo.wire(
-            key_id=key["keyId"], public_key=key["publicKey"], algorithm=key["algorithm"]
-        )
-    )
+    return ctx.ok(channel_of(ctx).public_key_data())
 
 
 @route(router, "secure_channel.session_create", ChannelSession)

@@ -35,9 +35,8 @@ from ..db import Database
 from ..deps import Authed, AuthedDep, Caller, require
 from ..errors import invalid
 from ..ids import sha256_hex
-from ..paging import order_by
+from ..paging import one_based_paging, order_by
 from ..state import SeedContext
-from ._fields import one_based_paging
 from ._route import route
 
 router = APIRouter()
