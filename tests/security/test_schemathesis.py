@@ -62,6 +62,8 @@ EXAMPLES = int(os.environ.get("PORTAL_ADMIN_SCHEMATHESIS_EXAMPLES", "6"))
 #: Scenarios of the stateful run (each up to STEPS calls along the description's links).
 SCENARIOS = int(os.environ.get("PORTAL_ADMIN_SCHEMATHESIS_SCENARIOS", str(10 * EXAMPLES)))
 STEPS = 6
+#: A file to tally the generated requests in (operation, phase, negative), when set.
+TALLY = os.environ.get("PORTAL_ADMIN_SCHEMATHESIS_TALLY")
 HEADERS = {"X-PORTAL-ACCESS-CODE": "SANDBOX", "X-Client-Hash": "schemathesis"}
 ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
 SKIPPED = r"(auth/logout|sandbox/clock|sandbox/secure-channel)"
@@ -150,6 +152,12 @@ def test_no_server_error_and_no_schema_violation(
     case: Any, served: tuple[str, dict[str, str]]
 ) -> None:
     base, headers = served
+    if TALLY:  # one line per request: operation, phase, negative or not (docs/security.md)
+        meta = case.meta
+        negative = bool(meta and meta.generation.mode.is_negative)
+        phase = meta.phase.name.value if meta else "?"
+        with open(TALLY, "a", encoding="utf-8") as out:
+            out.write(f"{case.operation.label}\t{phase}\t{int(negative)}\n")
     case.call_and_validate(base_url=base, headers=headers, checks=CHECKS)
 
 

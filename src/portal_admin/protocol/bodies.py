@@ -31,7 +31,15 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from .enums import CHANNEL_STATUS, CHANNEL_TYPE_STATUS, PORTAL_TYPE, EnumListing, values_of
+from .enums import (
+    ACCOUNT_STATUS,
+    CHANNEL_STATUS,
+    CHANNEL_TYPE_STATUS,
+    PORTAL_TYPE,
+    EnumListing,
+    values_of,
+)
+from .wire import json_schema_of
 
 ID = 64
 EMAIL = 320
@@ -132,6 +140,15 @@ def member_of(listing: EnumListing) -> Callable[[int], int]:
     return known
 
 
+#: An account's portal type and status by their values, from either listing.
+PortalValue = Annotated[
+    int, AfterValidator(member_of(PORTAL_TYPE)), WithJsonSchema(values_of(PORTAL_TYPE))
+]
+AccountStatusValue = Annotated[
+    int, AfterValidator(member_of(ACCOUNT_STATUS)), WithJsonSchema(values_of(ACCOUNT_STATUS))
+]
+
+
 #: A portal type by its value, from either series (digits as a string too).
 PortalTypeValue = Annotated[
     int,
@@ -182,6 +199,26 @@ class Strict(Body):
 # -- accounts --------------------------------------------------------------------------------
 
 
+def sort_item(*fields: str) -> str:
+    """The pattern of a sort item, ``field`` or ``field,asc|desc`` (direction in any case;
+    blank: ignored), of one of ``fields``."""
+    names = "|".join(fields)
+    return rf"^\s*(({names})\s*(,\s*([aA][sS][cC]|[dD][eE][sS][cC])?\s*)?)?$"
+
+
+#: The Account fields a query sorts by (sandbox choice; the spec does not list them).
+ACCOUNT_SORTS = (
+    "accountEmail",
+    "accountName",
+    "createdAt",
+    "updatedAt",
+    "bizId",
+    "accountStatus",
+    "accountPortal",
+)
+AccountSort = Annotated[str, Field(pattern=sort_item(*ACCOUNT_SORTS))]
+
+
 class AccountQuery(Body):
     """``accounts.query``: filters, a zero-based page, and sort items (``field,asc|desc``)."""
 
@@ -190,14 +227,14 @@ class AccountQuery(Body):
     )
 
     institution_biz_id: str | None = Field(default=None, max_length=ID)
-    account_portal: int | None = None
-    account_status: int | None = None
+    account_portal: PortalValue | None = None
+    account_status: AccountStatusValue | None = None
     email: str | None = Field(default=None, max_length=EMAIL)
     name: str | None = Field(default=None, max_length=255)
     #: Zero-based; sizes above 100 are capped (section 8).
     page: int | None = Field(default=None, ge=0)
     size: int | None = Field(default=None, ge=1)
-    sort: str | list[str] | None = None
+    sort: AccountSort | list[AccountSort] | None = None
 
 
 class AccountStatusChange(Body):
@@ -374,14 +411,14 @@ _TYPE_CODE = r"^\s*[A-Za-z][A-Za-z0-9_]{1,31}\s*$"
 _URL = r"^\s*[hH][tT][tT][pP][sS]?://[^\s/$.?#][^\s]*\s*$"
 
 
-def _caseless(word: str) -> str:
+def caseless(word: str) -> str:
     return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in word)
 
 
 def words(*choices: str) -> dict[str, Any]:
     """JSON Schema of text that is one of ``choices`` in any case, blanks around allowed (or
     blank: read as absent)."""
-    alternatives = "|".join(_caseless(word) for word in choices)
+    alternatives = "|".join(caseless(word) for word in choices)
     return {"type": "string", "pattern": rf"^\s*({alternatives})?\s*$"}
 
 
@@ -524,49 +561,6 @@ class ChannelQuery(_ShapeAQuery):
     active_only: LenientBool = None
 
 
-_SMTP_EXAMPLE: dict[str, Any] = {
-    "host": "smtp.example.com",
-    "port": 587,
-    "security": "STARTTLS",
-    "username": "notifications@example.com",
-    "password": "app-password",
-    "fromAddress": "no-reply@example.com",
-    "fromName": "System Portal",
-}
-
-
-class ChannelCreate(Body):
-    """``notifications.channels_create``: ``config`` is checked against the category's
-    settings model (:data:`CHANNEL_SETTINGS`) once the server knows the category."""
-
-    model_config = example(
-        channelName="Relay mail",
-        channelCategory="EMAIL",
-        config=_SMTP_EXAMPLE,
-        description="A second mail relay",
-    )
-
-    channel_name: Text = Field(min_length=1, max_length=NAME)
-    channel_category: Category
-    config: Settings = Field(default_factory=dict)
-    institution_biz_id: Text | None = Field(default=None, max_length=ID)
-    is_default: LenientBool = None
-    channel_status: value_or_code(CHANNEL_STATUS) = None  # type: ignore[valid-type]
-    description: Text | None = Field(default=None, max_length=DESCRIPTION)
-
-
-class ChannelUpdate(Body):
-    """``notifications.channels_update``: the fields sent change; ``config`` replaces the
-    settings whole (masked secrets keep their stored values)."""
-
-    biz_id: Text = _BIZ_ID
-    channel_category: Category | None = None
-    channel_name: Text | None = Field(default=None, min_length=1, max_length=NAME)
-    description: Text | None = Field(default=None, max_length=DESCRIPTION)
-    config: Settings | None = None
-    is_default: LenientBool = None
-
-
 # -- notification settings (the ``config`` of a channel, and the mail-server checks) ----------
 
 
@@ -578,6 +572,20 @@ def _security(value: Any) -> Any:
     raise ValueError(f"security must be one of {', '.join(SECURITY_MODES)}")
 
 
+#: A mail server's host name (no blanks inside, no slash).
+_HOST = r"^\s*[^\s/]+\s*$"
+#: A TCP port (digits as text too).
+Port = Annotated[int, BeforeValidator(_lenient_int), OrAlso(DIGITS), Field(ge=1, le=65535)]
+#: TLS, STARTTLS or NONE (any case); STARTTLS when null or blank.
+Security = Annotated[
+    str,
+    BeforeValidator(_security),
+    WithJsonSchema({"anyOf": [words(*SECURITY_MODES), {"type": "null"}]}),
+]
+#: An email address as typed.
+Email = Annotated[Text, AfterValidator(_email)]
+
+
 class ChannelSettings(Body):
     """Settings of a channel's category: stripped text, unknown keys kept."""
 
@@ -587,14 +595,9 @@ class ChannelSettings(Body):
 class MailServer(ChannelSettings):
     """IMAP settings, and the base of SMTP's."""
 
-    host: Text = Field(min_length=1, max_length=253, pattern=r"^\s*[^\s/]+\s*$")
-    port: Annotated[int, BeforeValidator(_lenient_int), OrAlso(DIGITS)] = Field(ge=1, le=65535)
-    #: TLS, STARTTLS or NONE (any case); STARTTLS when null or blank.
-    security: Annotated[
-        str,
-        BeforeValidator(_security),
-        WithJsonSchema({"anyOf": [words(*SECURITY_MODES), {"type": "null"}]}),
-    ] = "STARTTLS"
+    host: Text = Field(min_length=1, max_length=253, pattern=_HOST)
+    port: Port
+    security: Security = "STARTTLS"
     username: Text | None = Field(default=None, max_length=254)
     password: RawText | None = Field(default=None, max_length=256)
 
@@ -602,7 +605,7 @@ class MailServer(ChannelSettings):
 class SmtpServer(MailServer):
     """SMTP settings: a server and the sender."""
 
-    from_address: Annotated[Text, AfterValidator(_email)] = Field(max_length=254)
+    from_address: Email = Field(max_length=254)
     from_name: Text | None = Field(default=None, max_length=NAME)
 
 
@@ -636,15 +639,98 @@ CHANNEL_SETTINGS: dict[str, type[ChannelSettings]] = {
 }
 
 
-class MailCheck(Body):
-    """``notifications.validate_smtp`` / ``validate_imap``: the settings to check
-    (:class:`SmtpServer`, :class:`MailServer`), or ``channelBizId`` of an EMAIL channel whose
-    stored settings fill in what the body leaves out or masks. The merged settings are
-    checked once the server has them."""
+def _channel_config() -> dict[str, Any]:
+    """The schema of a channel's settings: the built-in categories' models, or any object."""
+    schemas = [json_schema_of(model) for model in CHANNEL_SETTINGS.values()]
+    return {
+        "anyOf": [*schemas, {"type": "object"}],
+        "description": "The settings of the channel's category (EMAIL, SMS, WEBHOOK; any object "
+        "for other categories); at most 8000 characters of JSON. A secret sent as ******** "
+        "keeps the stored one.",
+    }
 
-    model_config = ConfigDict(extra="allow", **example(**_SMTP_EXAMPLE))
+
+#: A channel's settings: checked against its category's model once the server knows the
+#: category (custom categories take any object).
+ChannelConfig = Annotated[Settings, WithJsonSchema(_channel_config())]
+
+
+_SMTP_EXAMPLE: dict[str, Any] = {
+    "host": "smtp.example.com",
+    "port": 587,
+    "security": "STARTTLS",
+    "username": "notifications@example.com",
+    "password": "app-password",
+    "fromAddress": "no-reply@example.com",
+    "fromName": "System Portal",
+}
+
+
+class ChannelCreate(Body):
+    """``notifications.channels_create``: ``config`` is checked against the category's
+    settings model (:data:`CHANNEL_SETTINGS`) once the server knows the category."""
+
+    model_config = example(
+        channelName="Relay mail",
+        channelCategory="EMAIL",
+        config=_SMTP_EXAMPLE,
+        description="A second mail relay",
+    )
+
+    channel_name: Text = Field(min_length=1, max_length=NAME)
+    channel_category: Category
+    config: ChannelConfig = Field(default_factory=dict)
+    institution_biz_id: Text | None = Field(default=None, max_length=ID)
+    is_default: LenientBool = None
+    channel_status: value_or_code(CHANNEL_STATUS) = None  # type: ignore[valid-type]
+    description: Text | None = Field(default=None, max_length=DESCRIPTION)
+
+
+class ChannelUpdate(Body):
+    """``notifications.channels_update``: the fields sent change; ``config`` replaces the
+    settings whole (masked secrets keep their stored values)."""
+
+    biz_id: Text = _BIZ_ID
+    channel_category: Category | None = None
+    channel_name: Text | None = Field(default=None, min_length=1, max_length=NAME)
+    description: Text | None = Field(default=None, max_length=DESCRIPTION)
+    config: ChannelConfig | None = None
+    is_default: LenientBool = None
+
+
+def _needs(*fields: str) -> dict[str, Any]:
+    """Schema words: the settings' required fields, or a channel that has them."""
+    return {"anyOf": [{"required": list(fields)}, {"required": ["channelBizId"]}]}
+
+
+class ImapCheck(Body):
+    """``notifications.validate_imap``: the settings to check (:class:`MailServer`), or
+    ``channelBizId`` of an EMAIL channel whose stored settings fill in what the body leaves
+    out or masks. The merged settings are checked once the server has them."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra=_needs("host", "port"))
 
     channel_biz_id: Text | None = Field(default=None, max_length=ID)
+    host: Text | None = Field(default=None, min_length=1, max_length=253, pattern=_HOST)
+    port: Port | None = None
+    security: Security | None = None
+    username: Text | None = Field(default=None, max_length=254)
+    password: RawText | None = Field(default=None, max_length=256)
+
+
+class SmtpCheck(ImapCheck):
+    """``notifications.validate_smtp``: as :class:`ImapCheck`, with the sender
+    (:class:`SmtpServer`)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            **_needs("host", "port", "fromAddress"),
+            "examples": [_SMTP_EXAMPLE],
+        }
+    )
+
+    from_address: Email | None = Field(default=None, max_length=254)
+    from_name: Text | None = Field(default=None, max_length=NAME)
 
 
 #: The body model of each operation described here.
@@ -678,6 +764,6 @@ BODIES: dict[str, type[Body]] = {
     "notifications.channels_activate": ById,
     "notifications.channels_deactivate": ById,
     "notifications.channels_delete": ById,
-    "notifications.validate_smtp": MailCheck,
-    "notifications.validate_imap": MailCheck,
+    "notifications.validate_smtp": SmtpCheck,
+    "notifications.validate_imap": ImapCheck,
 }

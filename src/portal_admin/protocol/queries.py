@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from .bodies import DIGITS, OrAlso, member_of
+from .bodies import DIGITS, OrAlso, caseless, member_of, sort_item
 from .enums import INVITATION_STATUS, LOGIN_RESULT, values_of
 
 #: An integer as text: ASCII digits only (``str.isdigit`` also takes "²" and "١").
@@ -65,9 +65,10 @@ PageSize = Annotated[
 ]
 
 #: Sort items, ``field,asc|desc``; the parameter is repeatable.
-Sorts = Annotated[
-    list[str] | None, Field(description="Repeatable: field,asc or field,desc (asc by default).")
-]
+_SORTS = "Repeatable: field,asc or field,desc (asc by default)."
+Sorts = Annotated[list[str] | None, Field(description=_SORTS)]
+#: A sort item of the login history.
+HistorySort = Annotated[str, Field(pattern=sort_item("loginTime", "clientIp", "loginResult"))]
 
 
 def _login_result(value: Any) -> Any:
@@ -89,7 +90,13 @@ LoginResultFilter = Annotated[
     int | None,
     BeforeValidator(_login_result),
     WithJsonSchema(values_of(LOGIN_RESULT)),
-    OrAlso({"type": "string", "description": "SUCCESS, FAILURE or BLOCKED, in any case."}),
+    OrAlso(
+        {
+            "type": "string",
+            "pattern": rf"^(\s*[1-3]?\s*|{'|'.join(map(caseless, LOGIN_RESULT.codes))})$",
+            "description": "1, 2, 3, or SUCCESS, FAILURE or BLOCKED in any case.",
+        }
+    ),
 ]
 
 
@@ -127,7 +134,8 @@ _TIME_SCHEMA = WithJsonSchema(
             {"type": "string", "format": "date-time"},
             {"type": "integer", "minimum": 0},
             {"type": "string", "description": "ISO 8601, or epoch milliseconds as digits."},
-        ]
+        ],
+        "examples": ["2026-01-01T00:00:00Z", "1767225600000"],
     }
 )
 #: An inclusive lower bound on a time, as epoch milliseconds.
@@ -192,7 +200,7 @@ class LoginHistoryQuery(QueryModel):
     result: LoginResultFilter = None
     date_from: Since = Field(default=None, alias="from")
     date_to: Until = Field(default=None, alias="to")
-    sort: Sorts = None
+    sort: Annotated[list[HistorySort] | None, Field(description=_SORTS)] = None
 
 
 __all__ = [

@@ -22,7 +22,6 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from fastapi.openapi.utils import get_openapi
-from pydantic import TypeAdapter
 
 from portal_admin import __version__
 from portal_admin.protocol import secure_channel as sc
@@ -32,6 +31,7 @@ from portal_admin.protocol.errors import Code
 from portal_admin.protocol.operations import OPERATIONS, Auth, Channel, Operation
 from portal_admin.protocol.pages import AccountQueryShape, AccountsPage, ContentPage
 from portal_admin.protocol.records import Account
+from portal_admin.protocol.wire import json_schema_of
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -45,32 +45,13 @@ SEALED_JSON = sc.CONTENT_TYPE
 PLAINTEXT_KEY = "x-sealed-plaintext"
 
 
-def inline(tp: Any, mode: str = "validation") -> Schema:
-    """The JSON Schema of type ``tp`` (wire names), its definitions inlined."""
-    schema = TypeAdapter(tp).json_schema(mode=mode, by_alias=True)  # type: ignore[arg-type]
-    defs = schema.pop("$defs", {})
-
-    def resolve(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                return resolve(defs[ref.removeprefix("#/$defs/")])
-            return {key: resolve(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [resolve(value) for value in node]
-        return node
-
-    resolved: Schema = resolve(schema)
-    return resolved
-
-
 #: The sealed frame: one component, referred to wherever a frame is on the wire.
 SEALED_BODY: Schema = {"$ref": "#/components/schemas/SealedBody"}
-_FAILED = inline(Failed)
+_FAILED = json_schema_of(Failed)
 #: The account query's answer, per shape the sandbox can serve.
 ACCOUNT_PAGES: dict[str, Schema] = {
-    "accounts": inline(Ok[AccountsPage[Account]], "serialization"),
-    "content": inline(Ok[ContentPage[Account]], "serialization"),
+    "accounts": json_schema_of(Ok[AccountsPage[Account]], "serialization"),
+    "content": json_schema_of(Ok[ContentPage[Account]], "serialization"),
 }
 
 
@@ -418,7 +399,7 @@ def _describe_operation(
     if sealed:
         kind = 1 if op.id == "secure_channel.session_create" else 2
         model = BODIES.get(op.id)
-        plaintext = inline(model) if model else {"description": "Any JSON ({} expected)."}
+        plaintext = json_schema_of(model) if model else {"description": "Any JSON ({} expected)."}
         target["requestBody"] = {
             "required": True,
             "description": f"A sealed type-{kind} frame; Content-Type {SEALED_JSON}.",
@@ -475,7 +456,7 @@ def describe(app: FastAPI, shape: AccountQueryShape = "accounts") -> Schema:
     schemas = spec.setdefault("components", {}).setdefault("schemas", {})
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
-    schemas["SealedBody"] = inline(sc.SealedBody)
+    schemas["SealedBody"] = json_schema_of(sc.SealedBody)
     spec["components"]["securitySchemes"] = copy.deepcopy(SECURITY_SCHEMES)
     spec["tags"] = [{"name": area} for area in dict.fromkeys(op.area for op in OPERATIONS.values())]
     return spec

@@ -242,8 +242,7 @@ class NotificationsArea(Area):
         """Check IMAP settings (``host``, ``port``, ``security``, ``username``, ``password``)."""
         data = await self._call(
             "notifications.validate_imap",
-            json=_body(bodies.MailServer, settings)
-            | bodies.MailCheck.build(channel_biz_id=channel_biz_id),
+            json=_body(bodies.ImapCheck, {"channel_biz_id": channel_biz_id, **settings}),
         )
         return as_record(data, MailServerCheck, "notifications.validate_imap")
 
@@ -254,8 +253,7 @@ class NotificationsArea(Area):
         """Check SMTP settings (as IMAP, plus ``from_address``)."""
         data = await self._call(
             "notifications.validate_smtp",
-            json=_body(bodies.SmtpServer, settings)
-            | bodies.MailCheck.build(channel_biz_id=channel_biz_id),
+            json=_body(bodies.SmtpCheck, {"channel_biz_id": channel_biz_id, **settings}),
         )
         return as_record(data, MailServerCheck, "notifications.validate_smtp")
 

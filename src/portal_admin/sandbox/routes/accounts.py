@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from portal_admin.protocol.bodies import (
     AccountQuery,
     AccountRef,
+    AccountSort,
     AccountStatusChange,
     AccountUpdate,
 )
@@ -67,18 +68,13 @@ def build_filter(body: AccountQuery) -> tuple[str, list[Any]]:
     if body.institution_biz_id:
         where.append("institution_biz_id = ?")
         params.append(body.institution_biz_id)
+    # Values of either listing, checked by the model: stored by their codes.
     if body.account_portal is not None:
-        portal = PORTAL_TYPE.code_of(body.account_portal)
-        if portal is None:
-            raise invalid("unknown accountPortal")
         where.append("portal = ?")
-        params.append(portal)
+        params.append(PORTAL_TYPE.code_of(body.account_portal))
     if body.account_status is not None:
-        status = ACCOUNT_STATUS.code_of(body.account_status)
-        if status is None:
-            raise invalid("unknown accountStatus")
         where.append("status = ?")
-        params.append(status)
+        params.append(ACCOUNT_STATUS.code_of(body.account_status))
     email = (body.email or "").strip().lower()
     if email:
         where.append("email_key >= ? AND email_key < ?")
@@ -120,7 +116,9 @@ def query_sql(body: AccountQuery, sorts: list[str]) -> tuple[str, str, list[Any]
 async def query(
     caller: QueryCaller,
     body: Annotated[AccountQuery | None, Body()] = None,
-    sort: Annotated[list[str] | None, Query(description="Repeatable; body sorts follow.")] = None,
+    sort: Annotated[
+        list[AccountSort] | None, Query(description="Repeatable; body sorts follow.")
+    ] = None,
 ) -> JSONResponse:
     """Filtered, sorted, paged accounts (the sandbox serves one of the two shapes, chosen by
     ``account_query_shape``)."""

@@ -25,8 +25,9 @@ from portal_admin.protocol.bodies import (
     ChannelTypeQuery,
     ChannelTypeUpdate,
     ChannelUpdate,
-    MailCheck,
+    ImapCheck,
     MailServer,
+    SmtpCheck,
     SmtpServer,
 )
 from portal_admin.protocol.enums import CHANNEL_STATUS, CHANNEL_TYPE, CHANNEL_TYPE_STATUS
@@ -526,7 +527,7 @@ async def delete_channel(
 # -- mail-server checks ------------------------------------------------------------------------
 
 
-def _validate(caller: Caller, body: MailCheck, protocol: str) -> JSONResponse:
+def _validate(caller: Caller, body: ImapCheck, protocol: str) -> JSONResponse:
     """Check mail-server settings without contacting any server.
 
     Body: the settings (``host, port, security, username?, password?``, and ``fromAddress``
@@ -542,7 +543,7 @@ def _validate(caller: Caller, body: MailCheck, protocol: str) -> JSONResponse:
             raise invalid("channelBizId is not an email channel")
         config = json.loads(row["config"])
         stored = config if protocol == "SMTP" else (config.get("imap") or {})
-    given = body.model_extra or {}
+    given = body.model_dump(by_alias=True, exclude_unset=True, exclude={"channel_biz_id"})
     if not given and not stored:
         raise invalid("the body is empty")
     merged = unmask({**stored, **given}, stored)
@@ -569,7 +570,7 @@ def _validate(caller: Caller, body: MailCheck, protocol: str) -> JSONResponse:
 
 @route(router, "notifications.validate_smtp", MailServerCheck)
 async def validate_smtp(
-    caller: Annotated[Caller, _dep("validate_smtp")], body: Annotated[MailCheck, Body()]
+    caller: Annotated[Caller, _dep("validate_smtp")], body: Annotated[SmtpCheck, Body()]
 ) -> JSONResponse:
     """Check SMTP settings (see ``_validate``)."""
     return _validate(caller, body, "SMTP")
@@ -577,7 +578,7 @@ async def validate_smtp(
 
 @route(router, "notifications.validate_imap", MailServerCheck)
 async def validate_imap(
-    caller: Annotated[Caller, _dep("validate_imap")], body: Annotated[MailCheck, Body()]
+    caller: Annotated[Caller, _dep("validate_imap")], body: Annotated[ImapCheck, Body()]
 ) -> JSONResponse:
     """Check IMAP settings (see ``_validate``)."""
     return _validate(caller, body, "IMAP")

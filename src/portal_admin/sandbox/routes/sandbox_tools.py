@@ -91,10 +91,16 @@ class ClockAdvance(BaseModel):
     seconds: float = Field(ge=0, le=MAX_ADVANCE, allow_inf_nan=False)
 
 
+#: The sandbox's published demo administrator (sandbox-contract.md).
+_DEMO_EMAIL = "admin@sandbox.test"
+
+
 @_tool("/sandbox/mailbox", "GET", "sandbox.mailbox", list[MailboxMessage])
 async def mailbox(
     ctx: CtxDep,
-    to: Annotated[Required, Query(description="The address (any case).")],
+    to: Annotated[
+        Required, Query(description="The address (any case).", examples=["admin@sandbox.test"])
+    ],
 ) -> JSONResponse:
     """Messages sent to ``to``, newest first."""
     rows = ctx.db.query(
@@ -120,7 +126,10 @@ async def mailbox(
 
 @_tool("/sandbox/totp", "GET", "sandbox.totp", TotpCode)
 async def totp(
-    ctx: CtxDep, email: Annotated[Required, Query(description="The account's email.")]
+    ctx: CtxDep,
+    email: Annotated[
+        Required, Query(description="The account's email.", examples=["admin@sandbox.test"])
+    ],
 ) -> JSONResponse:
     """The authenticator secret of an account and the code valid now."""
     account = by_email(ctx.db, email)
