@@ -104,6 +104,27 @@ def _lenient_int(value: Any) -> Any:
     return value
 
 
+#: JSON Schema of text without control characters other than tab and line breaks
+#: (:func:`has_controls`), in a word of its own so that a field's pattern can stand beside it.
+NO_CONTROLS: dict[str, Any] = {"not": {"pattern": "[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F]"}}
+
+
+class Described:
+    """JSON Schema words added to a field's own schema (its constraints kept), for a check
+    its validator makes in code."""
+
+    def __init__(self, **words: Any) -> None:
+        self.words = words
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        own = handler(schema)
+        if own.keys() & self.words.keys():  # both say it: each must hold
+            return {**own, "allOf": [*own.get("allOf", []), self.words]}
+        return {**own, **self.words}
+
+
 class OrAlso:
     """JSON Schema of a field whose validator also takes other forms: the field's own schema
     (its constraints kept), or any of ``alternatives``. The document must never be stricter
@@ -122,11 +143,13 @@ class OrAlso:
 DIGITS: dict[str, Any] = {"type": "string", "pattern": r"^\s*(-?[0-9]{1,14})?\s*$"}
 
 #: A string field as typed by a person (stripped, no control characters).
-Text = Annotated[str, BeforeValidator(_text)]
+Text = Annotated[str, BeforeValidator(_text), Described(**NO_CONTROLS)]
+#: An email address as typed (stripped; the server's pragmatic check, :func:`is_email`).
+Email = Annotated[Text, AfterValidator(_email), Described(format="email")]
 #: An optional integer field that also takes its digits as a string ("" reads as null).
 LenientInt = Annotated[int | None, BeforeValidator(_lenient_int), OrAlso(DIGITS)]
 #: Text kept exactly as sent (a remark's own spacing), control characters refused.
-RawText = Annotated[str, AfterValidator(_no_controls)]
+RawText = Annotated[str, AfterValidator(_no_controls), Described(**NO_CONTROLS)]
 
 
 def member_of(listing: EnumListing) -> Callable[[int], int]:
@@ -232,7 +255,7 @@ class AccountQuery(Body):
     email: str | None = Field(default=None, max_length=EMAIL)
     name: str | None = Field(default=None, max_length=255)
     #: Zero-based; sizes above 100 are capped (section 8).
-    page: int | None = Field(default=None, ge=0)
+    page: int | None = Field(default=None, ge=0, le=10_000_000)
     size: int | None = Field(default=None, ge=1)
     sort: AccountSort | list[AccountSort] | None = None
 
@@ -338,7 +361,7 @@ class InvitationCreate(Body):
         inviteeEmail="new.colleague@example.com", message="Welcome to the team!", expirationDays=7
     )
 
-    invitee_email: Annotated[Text, AfterValidator(_email)] = Field(max_length=INVITEE_EMAIL)
+    invitee_email: Email = Field(max_length=INVITEE_EMAIL)
     message: Text | None = Field(default=None, max_length=INVITATION_MESSAGE)
     expiration_days: LenientInt = Field(default=None, ge=EXPIRATION_DAYS[0], le=EXPIRATION_DAYS[1])
 
@@ -368,13 +391,30 @@ class RoleDelete(Body):
 WHITELIST_ENTRIES = 100
 
 
+#: A whitelist entry as sent: an IPv4 or IPv6 address, or a CIDR network without host bits
+#: (the server checks which; the schema says what it can).
+IpText = Annotated[
+    str,
+    Field(max_length=64),
+    Described(
+        anyOf=[
+            {"format": "ipv4"},
+            {"format": "ipv6"},
+            {"pattern": r"^\s*[0-9.]+/[0-9]{1,2}\s*$"},
+            {"pattern": r"^\s*[0-9A-Fa-f:.]+/[0-9]{1,3}\s*$"},
+        ],
+        description="An IPv4 or IPv6 address, or a CIDR network without host bits.",
+    ),
+]
+
+
 class IpWhitelistSet(Body):
     """``security.ip_whitelist_set``: the whole list (each entry an address or a CIDR range,
     checked by the server)."""
 
     model_config = example(ips=["203.0.113.0/24", "198.51.100.23", "2001:db8::/32"])
 
-    ips: list[str] = Field(max_length=WHITELIST_ENTRIES)
+    ips: list[IpText] = Field(max_length=WHITELIST_ENTRIES)
 
 
 # -- portals ---------------------------------------------------------------------------------
@@ -490,6 +530,15 @@ Category = Annotated[
 _BIZ_ID = Field(min_length=1, max_length=ID)
 
 
+#: An icon's http(s) URL as typed; blank reads as none.
+IconUrl = Annotated[
+    str,
+    Field(max_length=500, pattern=rf"{_URL}|^\s*$"),
+    BeforeValidator(_text),
+    Described(**NO_CONTROLS),
+]
+
+
 class ById(Body):
     """The notification operations that name one record: ``{bizId}``."""
 
@@ -510,8 +559,23 @@ class ChannelTypeQuery(_ShapeAQuery):
 
     biz_id: Text | None = Field(default=None, max_length=ID)
     type_code: Text | None = Field(default=None, max_length=32)
-    #: "integer or null" (section 4.7): a value of either listing.
-    type_status: Annotated[LenientInt, AfterValidator(_member_value(CHANNEL_TYPE_STATUS))] = None
+    #: "integer or null" (section 4.7): a value of either listing (digits as text too).
+    type_status: Annotated[
+        LenientInt,
+        AfterValidator(_member_value(CHANNEL_TYPE_STATUS)),
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    values_of(CHANNEL_TYPE_STATUS),
+                    {
+                        "type": "string",
+                        "enum": [str(v) for v in values_of(CHANNEL_TYPE_STATUS)["enum"]],
+                    },
+                    {"type": "null"},
+                ]
+            }
+        ),
+    ] = None
     enabled_only: LenientBool = None
 
 
@@ -531,7 +595,7 @@ class ChannelTypeCreate(Body):
     type_value: LenientInt = Field(default=None, ge=TYPE_VALUES[0], le=TYPE_VALUES[1])
     display_order: LenientInt = Field(default=None, ge=DISPLAY_ORDERS[0], le=DISPLAY_ORDERS[1])
     type_status: value_or_code(CHANNEL_TYPE_STATUS) = None  # type: ignore[valid-type]
-    icon_url: Text | None = Field(default=None, max_length=500, pattern=rf"{_URL}|^\s*$")
+    icon_url: IconUrl | None = None
     extra_config: Settings | None = None
 
 
@@ -545,7 +609,7 @@ class ChannelTypeUpdate(Body):
     type_name: Text | None = Field(default=None, min_length=1, max_length=NAME)
     type_description: Text | None = Field(default=None, max_length=DESCRIPTION)
     display_order: LenientInt = Field(default=None, ge=DISPLAY_ORDERS[0], le=DISPLAY_ORDERS[1])
-    icon_url: Text | None = Field(default=None, max_length=500, pattern=rf"{_URL}|^\s*$")
+    icon_url: IconUrl | None = None
     extra_config: Settings | None = None
 
 
@@ -574,16 +638,22 @@ def _security(value: Any) -> Any:
 
 #: A mail server's host name (no blanks inside, no slash).
 _HOST = r"^\s*[^\s/]+\s*$"
+#: A mail server's host name as typed (constraints first, so that an optional one keeps its
+#: pattern in the schema).
+HostName = Annotated[
+    str,
+    Field(min_length=1, max_length=253, pattern=_HOST),
+    BeforeValidator(_text),
+    Described(**NO_CONTROLS),
+]
 #: A TCP port (digits as text too).
-Port = Annotated[int, BeforeValidator(_lenient_int), OrAlso(DIGITS), Field(ge=1, le=65535)]
+Port = Annotated[int, Field(ge=1, le=65535), BeforeValidator(_lenient_int), OrAlso(DIGITS)]
 #: TLS, STARTTLS or NONE (any case); STARTTLS when null or blank.
 Security = Annotated[
     str,
     BeforeValidator(_security),
     WithJsonSchema({"anyOf": [words(*SECURITY_MODES), {"type": "null"}]}),
 ]
-#: An email address as typed.
-Email = Annotated[Text, AfterValidator(_email)]
 
 
 class ChannelSettings(Body):
@@ -595,7 +665,7 @@ class ChannelSettings(Body):
 class MailServer(ChannelSettings):
     """IMAP settings, and the base of SMTP's."""
 
-    host: Text = Field(min_length=1, max_length=253, pattern=_HOST)
+    host: HostName
     port: Port
     security: Security = "STARTTLS"
     username: Text | None = Field(default=None, max_length=254)
@@ -711,7 +781,7 @@ class ImapCheck(Body):
     model_config = ConfigDict(extra="allow", json_schema_extra=_needs("host", "port"))
 
     channel_biz_id: Text | None = Field(default=None, max_length=ID)
-    host: Text | None = Field(default=None, min_length=1, max_length=253, pattern=_HOST)
+    host: HostName | None = None
     port: Port | None = None
     security: Security | None = None
     username: Text | None = Field(default=None, max_length=254)
