@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -235,17 +235,17 @@
         <translation>スナップショットを取得し、%1 のスナップショットと比較しました: 変更 %2 件。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+32"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
         <source>Evidence packs (*.zip);;All files (*)</source>
         <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+48"/>
         <source>%1 changes written to %2.</source>
         <translation>%1 件の変更を %2 に書き出しました。</translation>
     </message>
@@ -2029,7 +2029,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+75"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
         <source>Secure Channel: none</source>
         <translation>セキュアチャネル：なし</translation>
     </message>
@@ -3223,7 +3223,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
@@ -3374,7 +3374,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+216"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
         <source> days</source>
         <translation> 日</translation>
     </message>
@@ -3433,7 +3433,7 @@
     <message>
         <location line="-209"/>
         <source>Enter the email address of the person to invite.</source>
-        <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
+        <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>招待する相手のメールアドレスを入力してください。</translation>
     </message>
     <message>
@@ -3672,14 +3672,14 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+57"/>
-        <location line="+239"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
         <translation>アドレスまたはネットワーク</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-216"/>
         <source>Kind</source>
         <translation>種類</translation>
     </message>
@@ -3734,7 +3734,7 @@
         <translation>IPv4/IPv6 アドレスまたは CIDR ネットワークではありません。</translation>
     </message>
     <message>
-        <location line="+403"/>
+        <location line="+381"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
@@ -4062,7 +4062,7 @@
         <translation>不明</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+120"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
@@ -4407,9 +4407,8 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+376"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>パネル「%1」を開けませんでした。</translation>
     </message>
     <message>
@@ -4483,7 +4482,12 @@
         <translation>更新(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Command &amp;palette…</source>
+        <translation>コマンドパレット(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -4804,6 +4808,98 @@
     </message>
 </context>
 <context>
+    <name>Palette</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <source>Refresh the current panel</source>
+        <translation>現在のパネルを更新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lock the window</source>
+        <translation>ウィンドウをロック</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change my password</source>
+        <translation>自分のパスワードを変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign out</source>
+        <translation>サインアウト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About this program</source>
+        <translation>このプログラムについて</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quit</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <location line="+279"/>
+        <source>Language: %1</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
+        <translation>言語: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <source>Panel</source>
+        <translation>パネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command</source>
+        <translation>コマンド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+113"/>
+        <location line="+30"/>
+        <source>Looking for accounts…</source>
+        <extracomment>Emitted with an entry just before it runs.</extracomment>
+        <translation>アカウントを検索しています…</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Nothing matches.</source>
+        <translation>一致するものはありません。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>No account has this e-mail, name or id.</source>
+        <translation>このメールアドレス、名前、ID のアカウントはありません。</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <location line="+1"/>
+        <source>Command palette</source>
+        <translation>コマンドパレット</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type a panel, a command, or an account&apos;s e-mail, name or id</source>
+        <translation>パネル、コマンド、またはアカウントのメールアドレス・名前・ID を入力</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Search</source>
+        <translation>検索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Results</source>
+        <translation>結果</translation>
+    </message>
+</context>
+<context>
     <name>Panels</name>
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
@@ -4889,7 +4985,7 @@
 <context>
     <name>Permissions</name>
     <message>
-        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+56"/>
         <source>This session is read-only.</source>
         <translation>このセッションは閲覧専用です。</translation>
     </message>
@@ -5506,7 +5602,7 @@
 <context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+47"/>
         <source>Description</source>
         <translation>説明</translation>
     </message>

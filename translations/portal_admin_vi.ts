@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -235,17 +235,17 @@
         <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+32"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
         <source>Evidence packs (*.zip);;All files (*)</source>
         <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+48"/>
         <source>%1 changes written to %2.</source>
         <translation>Đã ghi %1 thay đổi vào %2.</translation>
     </message>
@@ -2051,7 +2051,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+75"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
         <source>Secure Channel: none</source>
         <translation>Kênh bảo mật: chưa có</translation>
     </message>
@@ -3265,7 +3265,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
@@ -3425,9 +3425,9 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+45"/>
         <source>Enter the email address of the person to invite.</source>
-        <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
+        <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>Nhập địa chỉ email của người được mời.</translation>
     </message>
     <message>
@@ -3723,14 +3723,14 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+57"/>
-        <location line="+239"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
         <translation>Địa chỉ hoặc mạng</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-216"/>
         <source>Kind</source>
         <translation>Loại</translation>
     </message>
@@ -3785,7 +3785,7 @@
         <translation>Không phải địa chỉ IPv4, IPv6 hay mạng CIDR.</translation>
     </message>
     <message>
-        <location line="+403"/>
+        <location line="+381"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 mục không hợp lệ: hãy sửa hoặc xóa chúng để lưu.</translation>
     </message>
@@ -4113,7 +4113,7 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+120"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
@@ -4458,9 +4458,8 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+376"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
     </message>
     <message>
@@ -4534,7 +4533,12 @@
         <translation>&amp;Làm mới</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Command &amp;palette…</source>
+        <translation>Bảng &amp;lệnh…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;File</source>
         <translation>&amp;Tệp</translation>
     </message>
@@ -4862,6 +4866,98 @@
     </message>
 </context>
 <context>
+    <name>Palette</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <source>Refresh the current panel</source>
+        <translation>Làm mới bảng hiện tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lock the window</source>
+        <translation>Khóa cửa sổ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change my password</source>
+        <translation>Đổi mật khẩu của tôi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign out</source>
+        <translation>Đăng xuất</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About this program</source>
+        <translation>Giới thiệu chương trình</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quit</source>
+        <translation>Thoát</translation>
+    </message>
+    <message>
+        <location line="+279"/>
+        <source>Language: %1</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
+        <translation>Ngôn ngữ: %1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <source>Panel</source>
+        <translation>Bảng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command</source>
+        <translation>Lệnh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+113"/>
+        <location line="+30"/>
+        <source>Looking for accounts…</source>
+        <extracomment>Emitted with an entry just before it runs.</extracomment>
+        <translation>Đang tìm tài khoản…</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Nothing matches.</source>
+        <translation>Không có kết quả phù hợp.</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>No account has this e-mail, name or id.</source>
+        <translation>Không có tài khoản nào có email, tên hoặc mã này.</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <location line="+1"/>
+        <source>Command palette</source>
+        <translation>Bảng lệnh</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type a panel, a command, or an account&apos;s e-mail, name or id</source>
+        <translation>Nhập tên bảng, lệnh, hoặc email, tên hay mã của tài khoản</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Search</source>
+        <translation>Tìm kiếm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Results</source>
+        <translation>Kết quả</translation>
+    </message>
+</context>
+<context>
     <name>Panels</name>
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
@@ -4947,7 +5043,7 @@
 <context>
     <name>Permissions</name>
     <message>
-        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+56"/>
         <source>This session is read-only.</source>
         <translation>Phiên này chỉ có quyền đọc.</translation>
     </message>
@@ -5583,7 +5679,7 @@
 <context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+24"/>
         <source>Name</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:25)</translatorcomment>
         <translation>Tên</translation>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -235,17 +235,17 @@
         <translation>快照已擷取，並已與 %1 的快照比較：%2 項變更。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+32"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>快照 (*.sqlite);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
         <source>Evidence packs (*.zip);;All files (*)</source>
         <translation>證據套件 (*.zip);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+48"/>
         <source>%1 changes written to %2.</source>
         <translation>已將 %1 項變更寫入 %2。</translation>
     </message>
@@ -2029,7 +2029,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+75"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：無</translation>
     </message>
@@ -3221,7 +3221,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
@@ -3372,7 +3372,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+216"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -3431,7 +3431,7 @@
     <message>
         <location line="-209"/>
         <source>Enter the email address of the person to invite.</source>
-        <extracomment>The sandbox&apos;s bounds (docs/sandbox-areas.md): 1 to 30 days, default 7.</extracomment>
+        <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>請輸入受邀者的電子郵件地址。</translation>
     </message>
     <message>
@@ -3670,14 +3670,14 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+57"/>
-        <location line="+239"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
         <translation>位址或網段</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-216"/>
         <source>Kind</source>
         <translation>類型</translation>
     </message>
@@ -3732,7 +3732,7 @@
         <translation>不是有效的 IPv4/IPv6 位址或 CIDR 網段。</translation>
     </message>
     <message>
-        <location line="+403"/>
+        <location line="+381"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 個項目無效：請更正或移除後再儲存。</translation>
     </message>
@@ -4060,7 +4060,7 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+120"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
@@ -4405,9 +4405,8 @@
         <translation>重新登入以解除鎖定</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+376"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>無法開啟「%1」面板。</translation>
     </message>
     <message>
@@ -4481,7 +4480,12 @@
         <translation>重新整理(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Command &amp;palette…</source>
+        <translation>命令面板(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;File</source>
         <translation>檔案(&amp;F)</translation>
     </message>
@@ -4802,6 +4806,98 @@
     </message>
 </context>
 <context>
+    <name>Palette</name>
+    <message>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <source>Refresh the current panel</source>
+        <translation>重新整理目前面板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lock the window</source>
+        <translation>鎖定視窗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change my password</source>
+        <translation>變更我的密碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign out</source>
+        <translation>登出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About this program</source>
+        <translation>關於本程式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Quit</source>
+        <translation>結束</translation>
+    </message>
+    <message>
+        <location line="+279"/>
+        <source>Language: %1</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
+        <translation>語言：%1</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <source>Panel</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>帳戶</translation>
+    </message>
+    <message>
+        <location line="+113"/>
+        <location line="+30"/>
+        <source>Looking for accounts…</source>
+        <extracomment>Emitted with an entry just before it runs.</extracomment>
+        <translation>正在尋找帳戶…</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Nothing matches.</source>
+        <translation>沒有相符的項目。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>No account has this e-mail, name or id.</source>
+        <translation>沒有帳戶使用此電子郵件、名稱或 ID。</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <location line="+1"/>
+        <source>Command palette</source>
+        <translation>命令面板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type a panel, a command, or an account&apos;s e-mail, name or id</source>
+        <translation>輸入面板、命令，或帳戶的電子郵件、名稱或 ID</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Search</source>
+        <translation>搜尋</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Results</source>
+        <translation>結果</translation>
+    </message>
+</context>
+<context>
     <name>Panels</name>
     <message>
         <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
@@ -4887,7 +4983,7 @@
 <context>
     <name>Permissions</name>
     <message>
-        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+56"/>
         <source>This session is read-only.</source>
         <translation>此工作階段為唯讀。</translation>
     </message>
@@ -5504,7 +5600,7 @@
 <context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+24"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>

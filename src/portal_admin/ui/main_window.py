@@ -17,9 +17,10 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -42,6 +43,7 @@ from .banner import EnvironmentBanner
 from .i18n import LANGUAGES
 from .idle import IdleMonitor
 from .operations import OperationRunner
+from .palette import CommandPalette, Entry, find_accounts
 from .panels import PanelContext, PanelRegistry, PanelSpec
 from .permissions import tag_operation
 from .profiles import Profile
@@ -128,6 +130,19 @@ class LockOverlay(QWidget):
         self.title.setAccessibleName(QCoreApplication.translate("MainWindow", "Locked"))
 
 
+# The window's commands the palette offers (the action's attribute, its palette title).
+PALETTE_COMMANDS = (
+    ("refresh_action", QT_TRANSLATE_NOOP("Palette", "Refresh the current panel")),
+    ("lock_action", QT_TRANSLATE_NOOP("Palette", "Lock the window")),
+    ("change_password_action", QT_TRANSLATE_NOOP("Palette", "Change my password")),
+    ("logout_action", QT_TRANSLATE_NOOP("Palette", "Sign out")),
+    ("about_action", QT_TRANSLATE_NOOP("Palette", "About this program")),
+    ("quit_action", QT_TRANSLATE_NOOP("Palette", "Quit")),
+)
+# Accounts the palette remembers having opened.
+RECENT_ACCOUNTS = 8
+
+
 class MainWindow(QMainWindow):
     """The program's main window."""
 
@@ -173,6 +188,8 @@ class MainWindow(QMainWindow):
         self._close_allowed = kiosk is None
         self._panels: dict[str, QWidget] = {}
         self._specs: list[PanelSpec] = list(registry)
+        self.recent_accounts: list[Any] = []
+        self.command_palette: CommandPalette | None = None
         if kiosk is not None:
             from .kiosk.guard import WRITE_ONLY_PANELS
 
@@ -331,6 +348,10 @@ class MainWindow(QMainWindow):
         self.about_action = QAction(self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.aboutRequested)
+        self.palette_action = QAction(self)
+        self.palette_action.setObjectName("paletteAction")
+        self.palette_action.setShortcut(QKeySequence("Ctrl+K"))
+        self.palette_action.triggered.connect(self.open_palette)
         self.language_group = QActionGroup(self)
         self.language_group.setExclusive(True)
         self.language_actions: dict[str, QAction] = {}
@@ -366,6 +387,7 @@ class MainWindow(QMainWindow):
             self.change_password_action.setEnabled(False)
             self.change_password_action.setVisible(False)
         self.view_menu = self.menuBar().addMenu("")
+        self.view_menu.addAction(self.palette_action)
         self.view_menu.addAction(self.refresh_action)
         self.view_menu.addSeparator()
         for action in self.panel_actions:
@@ -376,6 +398,66 @@ class MainWindow(QMainWindow):
             self.language_menu.addAction(action)
         self.help_menu = self.menuBar().addMenu("")
         self.help_menu.addAction(self.about_action)
+
+    # -- the command palette ----------------------------------------------------------------
+
+    def palette_entries(self) -> list[Entry]:
+        """What the palette offers: the panels, the window's commands that are available now,
+        the languages, and the accounts opened from it before."""
+        entries = [
+            Entry("panel", spec.display_title(), spec.title, partial(self.show_panel, spec.id))
+            for spec in self._specs
+        ]
+        for name, source in PALETTE_COMMANDS:
+            action: QAction = getattr(self, name)
+            if action.isEnabled() and action.isVisible():
+                title = QCoreApplication.translate("Palette", source)
+                entries.append(Entry("command", title, source, action.trigger))
+        for language in LANGUAGES.values():
+            action = self.language_actions[language.code]
+            english = QLocale.languageToString(language.locale.language())
+            title = fill(QCoreApplication.translate("Palette", "Language: %1"), action.text())
+            english_title = f"Language: {english} ({language.code})"
+            entries.append(Entry("command", title, english_title, action.trigger))
+        for account in self.recent_accounts:
+            entries.append(self._account_entry(account))
+        return entries
+
+    def _account_entry(self, account: Any) -> Entry:
+        name = account.account_name or account.biz_id
+        detail = " · ".join(t for t in (account.account_email, account.biz_id) if t)
+        return Entry("account", name, name, partial(self.open_account, account), detail)
+
+    def open_palette(self) -> CommandPalette:
+        """Show the command palette over the window."""
+        lookup = None
+        if self.context.client is not None and any(s.id == "accounts" for s in self._specs):
+            lookup = self._lookup_accounts
+        palette = CommandPalette(self.palette_entries(), lookup, self)
+        palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        width = min(640, max(420, self.width() // 2))
+        palette.resize(width, palette.height())
+        palette.move(self.mapToGlobal(self.rect().center()) - palette.rect().center())
+        palette.move(palette.x(), self.mapToGlobal(self.rect().topLeft()).y() + 80)
+        self.command_palette = palette
+        palette.show()
+        palette.search.setFocus()
+        return palette
+
+    async def _lookup_accounts(self, text: str) -> list[Entry]:
+        accounts = await find_accounts(self.context.client, text)
+        return [self._account_entry(a) for a in accounts]
+
+    def open_account(self, account: Any) -> None:
+        """Show ``account`` in the accounts panel, and keep it among the recent ones."""
+        self.recent_accounts = [
+            account,
+            *(a for a in self.recent_accounts if a.biz_id != account.biz_id),
+        ][:RECENT_ACCOUNTS]
+        panel = self.show_panel("accounts")
+        controller = getattr(panel, "controller", None)
+        if controller is not None:
+            controller.show_account(account)
 
     def _icon(self, spec: PanelSpec) -> QIcon:
         if spec.icon is None:
@@ -653,6 +735,9 @@ class MainWindow(QMainWindow):
         self.lock_action.setText(QCoreApplication.translate("MainWindow", "&Lock"))
         self.quit_action.setText(QCoreApplication.translate("MainWindow", "&Quit"))
         self.refresh_action.setText(QCoreApplication.translate("MainWindow", "&Refresh"))
+        self.palette_action.setText(
+            QCoreApplication.translate("MainWindow", "Command &palette\u2026")
+        )
         self.file_menu.setTitle(QCoreApplication.translate("MainWindow", "&File"))
         self.change_password_action.setText(
             QCoreApplication.translate("MainWindow", "Change &password\u2026")
