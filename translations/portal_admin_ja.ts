@@ -568,7 +568,7 @@
         <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+241"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+249"/>
         <source>Account</source>
         <translation>アカウント</translation>
     </message>
@@ -588,7 +588,7 @@
         <translation>アカウント ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+200"/>
         <source>Account id to open</source>
         <translation>開くアカウントの ID</translation>
     </message>
@@ -4149,7 +4149,7 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
         <source>Retry</source>
         <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
         <translation>再試行</translation>
@@ -4165,9 +4165,9 @@
         <translation>一覧の状態</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+264"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None.</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
@@ -4176,18 +4176,52 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <location line="+93"/>
+        <location line="+145"/>
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location line="-90"/>
+        <location line="-91"/>
         <source>Copy id</source>
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-25"/>
+        <source>Row actions</source>
+        <translation>行の操作</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy cell</source>
+        <translation>セルをコピー</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy rows as text</source>
+        <translation>行をテキストとしてコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy row as text</source>
+        <translation>行をテキストとしてコピー</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copy rows as CSV</source>
+        <translation>行を CSV としてコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy row as CSV</source>
+        <translation>行を CSV としてコピー</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy ids</source>
+        <translation>ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>

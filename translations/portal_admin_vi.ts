@@ -529,7 +529,7 @@
         <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+208"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
     </message>
@@ -762,7 +762,7 @@
         <translation>Không thể lưu tài khoản %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+178"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+195"/>
         <source>Open by &amp;id:</source>
         <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Mở theo &amp;ID:</translation>
@@ -4200,7 +4200,7 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
         <source>Retry</source>
         <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
         <translation>Thử lại</translation>
@@ -4216,9 +4216,9 @@
         <translation>Trạng thái danh sách</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+264"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None.</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
@@ -4227,18 +4227,52 @@
         <translation>Cột</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <location line="+93"/>
+        <location line="+145"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
     </message>
     <message>
-        <location line="-90"/>
+        <location line="-91"/>
         <source>Copy id</source>
         <translation>Sao chép ID</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-25"/>
+        <source>Row actions</source>
+        <translation>Thao tác với hàng</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy cell</source>
+        <translation>Sao chép ô</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy rows as text</source>
+        <translation>Sao chép các hàng dạng văn bản</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy row as text</source>
+        <translation>Sao chép hàng dạng văn bản</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copy rows as CSV</source>
+        <translation>Sao chép các hàng dạng CSV</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy row as CSV</source>
+        <translation>Sao chép hàng dạng CSV</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy ids</source>
+        <translation>Sao chép các mã</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Loading…</source>
         <translation>Đang tải…</translation>
     </message>

@@ -568,7 +568,7 @@
         <translation>密码重置链接已发送至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+241"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+249"/>
         <source>Account</source>
         <translation>账号</translation>
     </message>
@@ -588,7 +588,7 @@
         <translation>账号 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+200"/>
         <source>Account id to open</source>
         <translation>要打开的账号 ID</translation>
     </message>
@@ -4147,7 +4147,7 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
         <source>Retry</source>
         <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
         <translation>重试</translation>
@@ -4163,9 +4163,9 @@
         <translation>列表状态</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+264"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None.</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
@@ -4174,18 +4174,52 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <location line="+93"/>
+        <location line="+145"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location line="-90"/>
+        <location line="-91"/>
         <source>Copy id</source>
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-25"/>
+        <source>Row actions</source>
+        <translation>行操作</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy cell</source>
+        <translation>复制单元格</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy rows as text</source>
+        <translation>将这些行复制为文本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy row as text</source>
+        <translation>将此行复制为文本</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copy rows as CSV</source>
+        <translation>将这些行复制为 CSV</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy row as CSV</source>
+        <translation>将此行复制为 CSV</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy ids</source>
+        <translation>复制 ID</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -10,7 +11,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel
 
 from portal_admin.ui.list_view import ListView
-from portal_admin.ui.paged_model import PagedTableModel
+from portal_admin.ui.paged_model import PagedTableModel, RowRole
 
 from .fakes import FakeCollection, people
 from .test_paged_model import COLUMNS
@@ -191,3 +192,85 @@ def test_fitting_columns_measures_a_screenful_not_every_row(loop, qtbot) -> None
     model.rows_asked.clear()
     view.table.resizeColumnsToContents()
     assert 0 < len(model.rows_asked) <= FIT_ROWS  # Qt's default would be every loaded row
+
+
+def _loaded(loop, qtbot, items) -> ListView:  # type: ignore[no-untyped-def]
+    view = make_view(qtbot, FakeCollection(items=items))
+    view.set_multi_select()
+
+    async def load() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+
+    loop.run_until_complete(load())
+    return view
+
+
+def test_context_menu_copies_rows_as_text_and_csv_and_ids(loop, qtbot) -> None:
+    items = people(5)
+    # A formula in a cell must not reach a spreadsheet as one.
+    items[1] = dataclasses.replace(items[1], name="=SUM(A1)")
+    view = _loaded(loop, qtbot, items)
+    view.table.setColumnHidden(3, True)  # only the visible columns are copied
+    view.table.horizontalHeader().moveSection(2, 0)  # in the order shown
+    selection = view.table.selectionModel()
+    view.table.setCurrentIndex(view.model.index(0, 0))
+    for row in (0, 1):
+        selection.select(
+            view.model.index(row, 0),
+            selection.SelectionFlag.Select | selection.SelectionFlag.Rows,
+        )
+    menu = view.context_menu()
+    texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert texts == ["Copy cell", "Copy rows as text", "Copy rows as CSV", "Copy ids"]
+    view.copy_rows_text()
+    assert QGuiApplication.clipboard().text().splitlines() == [
+        "Email\tId\tName",
+        "p0@example.com\tid-00000\tPerson 00000",
+        "p1@example.com\tid-00001\t=SUM(A1)",
+    ]
+    view.copy_rows_csv()
+    lines = QGuiApplication.clipboard().text().splitlines()
+    assert lines[0] == '"Email","Id","Name"'  # the program's CSV rules (files.csv_rules)
+    assert lines[2].endswith('"\'=SUM(A1)"')  # neutralized, as in exported files
+    view.copy_id()
+    assert QGuiApplication.clipboard().text() == "id-00000\nid-00001"
+    selection.clearSelection()
+    single = [a.text() for a in view.context_menu().actions() if not a.isSeparator()]
+    assert single == ["Copy cell", "Copy row as text", "Copy row as CSV", "Copy id"]
+
+
+def test_row_actions_come_first_and_follow_their_state(loop, qtbot) -> None:
+    from PySide6.QtGui import QAction
+
+    view = _loaded(loop, qtbot, people(3))
+    delete = QAction("Delete\u2026", view)
+    hidden = QAction("Not here", view)
+    hidden.setVisible(False)
+    view.add_row_actions(delete, hidden)
+    view.table.setCurrentIndex(view.model.index(0, 0))
+    actions = view.context_menu().actions()
+    assert actions[0] is delete and hidden not in actions and actions[1].isSeparator()
+
+
+def test_enter_delete_and_f2_ask_the_panel(loop, qtbot) -> None:
+    view = _loaded(loop, qtbot, people(4))
+    opened: list[object] = []
+    deleted: list[list[object]] = []
+    edited: list[object] = []
+    view.rowActivated.connect(opened.append)
+    view.deleteRequested.connect(deleted.append)
+    view.editRequested.connect(edited.append)
+    view.table.setFocus()
+    view.table.setCurrentIndex(view.model.index(1, 0))
+    qtbot.keyClick(view.table, Qt.Key.Key_Return)
+    qtbot.keyClick(view.table, Qt.Key.Key_F2)
+    qtbot.keyClick(view.table, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(view.table, Qt.Key.Key_Delete)
+    items = view.model.index(1, 0).data(RowRole), view.model.index(2, 0).data(RowRole)
+    assert opened == [items[0]] and edited == [items[0]]
+    assert deleted == [list(items)]
+    where = view.table.visualRect(view.model.index(3, 1)).center()
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    assert opened[-1] == view.model.index(3, 0).data(RowRole)

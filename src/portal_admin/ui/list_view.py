@@ -1,14 +1,21 @@
 """The reusable list widget: table, filter bar slot, column chooser, detail pane slot, copy,
 refresh (F5), CSV export, and an overlay for the empty, loading and error states.
+
+Every list has the same context menu and keys: the panel's row actions (``add_row_actions``),
+then copy the cell, copy the selected rows as text or CSV (the visible columns, in the order
+shown, with their titles), copy the ids. Enter (or a double click) emits ``rowActivated``,
+Delete ``deleteRequested`` with the selected rows, F2 ``editRequested``: panels connect what
+they offer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,6 +30,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from portal_admin.files.csv_rules import neutralize, writer
 
 from .error_info import describe_error
 from .paged_model import ListState, PagedTableModel, RowRole
@@ -70,6 +79,12 @@ class ListView(QWidget):
 
     #: The row object of the current row, or None.
     currentRowChanged = Signal(object)
+    #: Enter or a double click on a row: the row object (open its detail).
+    rowActivated = Signal(object)
+    #: Delete: the selected row objects (start the delete action, with its confirmation).
+    deleteRequested = Signal(list)
+    #: F2: the current row object (edit it).
+    editRequested = Signal(object)
 
     def __init__(
         self,
@@ -108,6 +123,9 @@ class ListView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._cell_menu)
+        self.table.doubleClicked.connect(lambda index: self._activate(index))
+        self.table.installEventFilter(self)
+        self.row_actions: list[QAction] = []
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
         header.setSortIndicatorShown(model.sort_column >= 0)
@@ -217,10 +235,79 @@ class ListView(QWidget):
             QGuiApplication.clipboard().setText(str(index.data() or ""))
 
     def copy_id(self) -> None:
-        """Copy the current row's id."""
-        text = self._id_text(self.table.currentIndex())
+        """Copy the ids of the selected rows (of the current row when none is selected), one
+        per line."""
+        rows = self._chosen_rows() or [self.table.currentIndex().row()]
+        ids = [self._id_text(self.model.index(r, 0)) for r in rows if r >= 0]
+        text = "\n".join(i for i in ids if i)
         if text:
             QGuiApplication.clipboard().setText(text)
+
+    def add_row_actions(self, *actions: QAction) -> None:
+        """Offer ``actions`` first in the context menu (a panel's row actions, enabled as
+        they apply to the current row)."""
+        self.row_actions.extend(actions)
+
+    def visible_columns(self) -> list[int]:
+        """The shown columns, in the order the header shows them."""
+        header = self.table.horizontalHeader()
+        shown = [c for c in range(self.model.columnCount()) if not self.table.isColumnHidden(c)]
+        return sorted(shown, key=header.visualIndex)
+
+    def rows_as_table(self, rows: list[int]) -> list[list[str]]:
+        """The titles of the visible columns, then the shown text of each of ``rows``."""
+        columns = self.visible_columns()
+        table = [[self.model.columns[c].title() for c in columns]]
+        for row in rows:
+            table.append([str(self.model.index(row, c).data() or "") for c in columns])
+        return table
+
+    def copy_rows_text(self) -> None:
+        """Copy the selected rows as tab-separated text, with the column titles."""
+        rows = self._chosen_rows()
+        if rows:
+            lines = ("\t".join(cells) for cells in self.rows_as_table(rows))
+            QGuiApplication.clipboard().setText("\n".join(lines))
+
+    def copy_rows_csv(self) -> None:
+        """Copy the selected rows as CSV (the program's quoting and formula guard)."""
+        rows = self._chosen_rows()
+        if not rows:
+            return
+        buffer = io.StringIO()
+        out = writer(buffer, ",")
+        for cells in self.rows_as_table(rows):
+            out.writerow([neutralize(c) for c in cells])
+        QGuiApplication.clipboard().setText(buffer.getvalue())
+
+    def _chosen_rows(self) -> list[int]:
+        """The selected rows, else the current one, in list order."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        if not rows and self.table.currentIndex().isValid():
+            rows = [self.table.currentIndex().row()]
+        return rows
+
+    def _activate(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.rowActivated.emit(index.data(RowRole))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter opens the current row, Delete asks to delete the selection, F2 edits."""
+        if watched is self.table and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            key, plain = event.key(), not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            current = self.table.currentIndex()
+            if plain and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and current.isValid():
+                self._activate(current)
+                return True
+            if plain and key == Qt.Key.Key_Delete and self._chosen_rows():
+                rows = self._chosen_rows()
+                self.deleteRequested.emit([self.model.index(r, 0).data(RowRole) for r in rows])
+                return True
+            if plain and key == Qt.Key.Key_F2 and current.isValid():
+                self.editRequested.emit(current.data(RowRole))
+                return True
+        return super().eventFilter(watched, event)
 
     def start_export(self) -> None:
         """Export the current query across all pages (asks where, shows progress)."""
@@ -300,13 +387,41 @@ class ListView(QWidget):
         index = self.table.indexAt(pos)
         if not index.isValid():
             return
-        menu = self._new_menu()
-        copy = menu.addAction(QCoreApplication.translate("ListView", "Copy"))
-        copy.triggered.connect(self.copy_current)
-        if self._id_column is not None:
-            copy_id = menu.addAction(QCoreApplication.translate("ListView", "Copy id"))
-            copy_id.triggered.connect(self.copy_id)
+        menu = self.context_menu()
         menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def context_menu(self) -> QMenu:
+        """The menu of the current row: the panel's row actions, then the copies."""
+        menu = self._new_menu()
+        menu.setAccessibleName(QCoreApplication.translate("ListView", "Row actions"))
+        visible = [a for a in self.row_actions if a.isVisible()]
+        for action in visible:
+            menu.addAction(action)
+        if visible:
+            menu.addSeparator()
+        several = len(self._chosen_rows()) > 1
+        copy = menu.addAction(QCoreApplication.translate("ListView", "Copy cell"))
+        copy.triggered.connect(self.copy_current)
+        text = menu.addAction(
+            QCoreApplication.translate("ListView", "Copy rows as text")
+            if several
+            else QCoreApplication.translate("ListView", "Copy row as text")
+        )
+        text.triggered.connect(self.copy_rows_text)
+        csv = menu.addAction(
+            QCoreApplication.translate("ListView", "Copy rows as CSV")
+            if several
+            else QCoreApplication.translate("ListView", "Copy row as CSV")
+        )
+        csv.triggered.connect(self.copy_rows_csv)
+        if self._id_column is not None:
+            copy_id = menu.addAction(
+                QCoreApplication.translate("ListView", "Copy ids")
+                if several
+                else QCoreApplication.translate("ListView", "Copy id")
+            )
+            copy_id.triggered.connect(self.copy_id)
+        return menu
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.currentRowChanged.emit(current.data(RowRole) if current.isValid() else None)

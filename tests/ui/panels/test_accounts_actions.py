@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import qasync
 from panel_support import run
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from test_accounts_support import answer_box, dialog_open, drain, settle, shot, wait_window
 
@@ -292,3 +294,31 @@ def test_a_403_answer_is_explained(
     assert "does not allow" in text and "ACCESS.PERMISSION_DENIED" in text and "403" in text
     assert run(loop, admin.accounts.get(row.biz_id)).account_status.code == "ACTIVE"
     panel.close_tasks()
+
+
+def test_keyboard_and_context_menu_reach_the_same_actions(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel
+) -> None:
+    """Without the mouse: choose a row, Enter moves into the detail's actions, F2 edits; the
+    list's context menu offers the detail's actions with the same state."""
+    row = choose(loop, panel, "ACTIVE")
+    menu = panel.view.context_menu()
+    texts = [a.text() for a in menu.actions() if not a.isSeparator() and a.isVisible()]
+    shown = [panel.detail.buttons[n].text() for n in offered(panel)]
+    assert texts[: len(shown)] == shown and "Copy row as CSV" in texts
+    for name in offered(panel):
+        assert panel.row_actions[name].isEnabled() == panel.detail.buttons[name].isEnabled()
+    panel.view.table.setFocus()
+    qtbot.keyClick(panel.view.table, Qt.Key.Key_Return)
+    focused = QApplication.focusWidget()
+    assert focused in panel.detail.buttons.values() and focused.isEnabled()
+
+    async def edit_by_f2() -> AccountEditDialog:
+        panel.view.table.setFocus()
+        qtbot.keyClick(panel.view.table, Qt.Key.Key_F2)
+        return await wait_window(AccountEditDialog)
+
+    dialog = run(loop, edit_by_f2())
+    assert dialog.name.text() == row.account_name
+    dialog.reject()
+    run(loop, drain(panel))

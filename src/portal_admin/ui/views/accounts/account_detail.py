@@ -137,6 +137,14 @@ class AccountDetail(QWidget):
 
     # -- showing -------------------------------------------------------------------------------
 
+    def focus_first_action(self) -> None:
+        """Move the keyboard focus into the detail: its first enabled action, else its id."""
+        for button in self.buttons.values():
+            if button.isVisible() and button.isEnabled():
+                button.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
+        self.id_field.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def set_account(self, account: Any, actions: list[ActionState]) -> None:
         """Show ``account`` (None: nothing chosen) with the actions offered for it."""
         self.account = account

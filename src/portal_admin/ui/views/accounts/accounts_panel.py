@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from ...bulk.dialog import ACCOUNT_KINDS, Sources
@@ -14,7 +15,7 @@ from ...list_view import ListView
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
 from ...screenshots import TourStep
-from .account_detail import AccountDetail
+from .account_detail import EDIT, AccountDetail
 from .account_filter_bar import AccountFilterBar
 from .accounts_controller import AccountsController
 from .message_bar import MessageBar
@@ -87,6 +88,16 @@ class AccountsPanel(PanelBase):
         c.noticeShown.connect(self.message.show_notice)
         c.choicesChanged.connect(self._choices)
         self.detail.actionRequested.connect(self._on_action)
+        # The detail's actions in the list's context menu too; Enter opens the detail, F2
+        # edits the current account.
+        self.row_actions: dict[str, QAction] = {}
+        for name, button in self.detail.buttons.items():
+            action = QAction(self)
+            action.triggered.connect(button.click)
+            self.row_actions[name] = action
+        self.view.add_row_actions(*self.row_actions.values())
+        self.view.rowActivated.connect(lambda _row: self.detail.focus_first_action())
+        self.view.editRequested.connect(lambda _row: self.detail.buttons[EDIT].click())
         self.lookup_button.clicked.connect(self._on_lookup)
         self.lookup.returnPressed.connect(self._on_lookup)
         self.retranslateUi()
@@ -103,6 +114,12 @@ class AccountsPanel(PanelBase):
 
     def _show_detail(self, account: Any) -> None:
         self.detail.set_account(account, self.controller.actions(account))
+        for name, action in self.row_actions.items():
+            button = self.detail.buttons[name]
+            action.setText(button.text())
+            action.setToolTip(button.toolTip())
+            action.setEnabled(button.isEnabled())
+            action.setVisible(not button.isHidden())
 
     def apply_permissions(self) -> None:
         """The detail's actions, enabled as the account may run them."""
