@@ -58,7 +58,7 @@ class EnvironmentType(StrEnum):
 
 _COLOURS = {
     EnvironmentType.PRODUCTION: "#c62828",
-    EnvironmentType.STAGING: "#e65100",
+    EnvironmentType.STAGING: "#bf4600",
     EnvironmentType.TEST: "#1565c0",
     EnvironmentType.SANDBOX: "#2e7d32",
 }

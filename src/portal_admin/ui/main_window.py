@@ -48,6 +48,7 @@ from .panels import PanelContext, PanelRegistry, PanelSpec
 from .permissions import tag_operation
 from .profiles import Profile
 from .text import QT_TRANSLATE_NOOP, fill
+from .theme import set_tone
 
 if TYPE_CHECKING:
     from .kiosk.guard import KioskGuard
@@ -315,7 +316,7 @@ class MainWindow(QMainWindow):
         #: Shown when no keyring can keep the sign-in: it lasts only while the program runs.
         self.keyring_notice = QLabel(bar)
         self.keyring_notice.setObjectName("keyringNotice")
-        self.keyring_notice.setStyleSheet("color: #9a6700;")
+        set_tone(self.keyring_notice, "warning")
         self.keyring_notice.setVisible(False)
         self.request_id = QLineEdit(bar)
         self.request_id.setReadOnly(True)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from .i18n import LANGUAGES
 from .profiles import EnvironmentType, Profile, environment_label, validate
+from .theme import set_tone
 
 
 class ProfileEditor(QDialog):
@@ -70,7 +71,7 @@ class ProfileEditor(QDialog):
         self.problems.setObjectName("problems")
         self.problems.setWordWrap(True)
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
-        self.problems.setStyleSheet("color: #c62828;")
+        set_tone(self.problems, "error")
         self.problems.hide()
 
         ca_row = QHBoxLayout()

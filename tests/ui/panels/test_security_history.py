@@ -19,6 +19,7 @@ from test_security_support import show
 from portal_admin.client import PortalClient
 from portal_admin.ui.csv_export import export_csv
 from portal_admin.ui.export_dialog import ExportOptionsDialog
+from portal_admin.ui.theme import tone_color
 from portal_admin.ui.views.security.chart_data import bucket_by_day
 from portal_admin.ui.views.security.history import (
     HistoryFilter,
@@ -141,7 +142,9 @@ def test_chart_series_match_the_history(
         for x in range(0, image.width(), 3)
         for y in range(0, image.height(), 3)
     }
-    assert "#2e7d32" in colors and "#c62828" in colors  # both series drawn
+    palette = panel.chart.palette()
+    both = {tone_color(t, palette).name() for t in ("success", "error")}
+    assert both <= colors  # both series drawn, in the theme's colours
     # the tooltip names the day under the pointer
     area, day = panel.chart._bars[-1]
     assert panel.chart.day_at(area.center().toPoint()) == day

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor
 from test_security_support import shot, show
 
 from portal_admin.ui.i18n import LanguageManager
+from portal_admin.ui.theme import tone_color
 from portal_admin.ui.views.security.backup_codes import MASK
 from portal_admin.ui.views.security.history import LoginHistoryPanel
 from portal_admin.ui.views.security.ip_whitelist import ENTRY, IpWhitelistPanel
@@ -70,7 +71,8 @@ def test_shots(
         assert panel.loaded and panel.error_line.info is None
     assert shot(sessions, "sessions", language).stat().st_size > 0
     assert shot(history, "login-history", language).stat().st_size > 0
-    assert _has_color(history.chart, "#2e7d32") and _has_color(history.chart, "#c62828")
+    success, failure = (tone_color(t, history.chart.palette()).name() for t in ("success", "error"))
+    assert _has_color(history.chart, success) and _has_color(history.chart, failure)
     assert shot(mfa, "mfa", language).stat().st_size > 0
     if language == "vi":
         assert mfa.model.index(0, 0).data() == "Mã qua email"  # the server's label

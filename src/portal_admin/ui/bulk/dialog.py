@@ -53,6 +53,7 @@ from portal_admin.jobs import targets as pick
 from ..error_info import describe_error
 from ..panel_base import async_slot
 from ..text import fill
+from ..theme import set_tone
 from .plan_model import PlanModel
 from .words import IMPORT_ERRORS, KINDS, PAUSES, REASONS, STATES, word
 
@@ -102,7 +103,7 @@ class BulkDialog(QDialog):
         self.error = QLabel(self)
         self.error.setObjectName("bulkError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b71c1c")
+        set_tone(self.error, "error")
         self.error.hide()
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages, 1)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from ..profiles import Profile, environment_label
 from ..text import fill
+from ..theme import set_tone
 from .flow import MfaMethod
 from .forms import button, heading, line_edit, paragraph
 from .validation import password_rule
@@ -492,7 +493,8 @@ class MfaPage(Page):
             else ""
         )
         urgent = 0 < seconds <= 60
-        self.remaining_label.setStyleSheet("color: #c62828; font-weight: 600;" if urgent else "")
+        set_tone(self.remaining_label, "error" if urgent else None)
+        self.remaining_label.setStyleSheet("font-weight: 600;" if urgent else "")
         _name(
             self.remaining_label,
             QCoreApplication.translate("SignInPages", "Time left to finish signing in"),

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...error_info import ErrorInfo
+from ...theme import set_tone
 from .account_text import STATUS_ACTIONS, action_text
 from .common import enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
@@ -109,7 +110,7 @@ class AccountDetail(QWidget):
         self.reasons.setObjectName("detailReasons")
         self.reasons.setWordWrap(True)
         self.reasons.setTextFormat(Qt.TextFormat.PlainText)
-        self.reasons.setStyleSheet("color: #555;")
+        set_tone(self.reasons, "muted")
 
         self.body = QWidget(self)
         body = QVBoxLayout(self.body)

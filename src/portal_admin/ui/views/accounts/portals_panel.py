@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
 from ...text import fill
+from ...theme import set_tone
 from .common import format_datetime
 from .message_bar import MessageBar
 from .picker import Picker
@@ -51,7 +52,8 @@ class LengthCounter(QLabel):
         """Show the current length."""
         count = len(self._field.text())
         self.setText(f"{count} / {self.limit}")
-        self.setStyleSheet("color: #c62828; font-weight: bold;" if self.over else "color: #555;")
+        set_tone(self, "error" if self.over else "muted")
+        self.setStyleSheet("font-weight: bold;" if self.over else "")
         self.setAccessibleName(
             fill(
                 QCoreApplication.translate("PortalsPanel", "%1 of at most %2 characters"),
@@ -96,7 +98,7 @@ class PortalsPanel(PanelBase):
         self.problems = QLabel(self.form_box)
         self.problems.setObjectName("portalProblems")
         self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #555;")
+        set_tone(self.problems, "muted")
         self.type_label, self.domain_label = QLabel(self), QLabel(self)
         self.remark_label, self.institution_label = QLabel(self), QLabel(self)
         form = QFormLayout(self.form_box)

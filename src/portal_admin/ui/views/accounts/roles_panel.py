@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ...paged_model import RowRole
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
+from ...theme import set_tone
 from .common import enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
 from .roles_controller import RolesController
@@ -81,7 +82,7 @@ class RoleDetail(QWidget):
         self.reason.setObjectName("roleDeleteReason")
         self.reason.setWordWrap(True)
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
-        self.reason.setStyleSheet("color: #555;")
+        set_tone(self.reason, "muted")
         self.body = QWidget(self)
         body = QVBoxLayout(self.body)
         body.setContentsMargins(0, 0, 0, 0)

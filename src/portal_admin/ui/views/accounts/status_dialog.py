@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...profiles import Profile, environment_label
 from ...text import fill
+from ...theme import set_tone
 from .account_text import action_confirm, action_question
 from .common import enum_text
 
@@ -58,7 +59,8 @@ class StatusChangeDialog(QDialog):
         self.change.setTextFormat(Qt.TextFormat.PlainText)
         self.production = QLabel(self)
         self.production.setWordWrap(True)
-        self.production.setStyleSheet("color: #a00; font-weight: bold;")
+        set_tone(self.production, "error")
+        self.production.setStyleSheet("font-weight: bold;")
         self.production.setVisible(bool(profile and profile.environment.needs_confirmation))
         self.reason = QLineEdit(self)
         self.reason.setObjectName("statusReason")

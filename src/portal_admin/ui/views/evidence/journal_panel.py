@@ -31,6 +31,7 @@ from portal_admin.evidence import journal, keys, pack
 from ...panel_base import PanelBase
 from ...panels import PanelContext
 from ...text import QT_TRANSLATE_NOOP, fill
+from ...theme import set_tone
 from ..accounts.message_bar import MessageBar
 from . import packing
 
@@ -194,6 +195,7 @@ class JournalPanel(PanelBase):
                     "JournalPanel", "The journal is empty: no change was sent from this computer."
                 )
             )
+            set_tone(self.chain, None)
             self.chain.setStyleSheet("")
         elif v.ok:
             text = fill(
@@ -211,7 +213,8 @@ class JournalPanel(PanelBase):
                     len(v.breaks),
                 )
             self.chain.setText(text)
-            self.chain.setStyleSheet("color: #1b5e20")
+            set_tone(self.chain, "success")
+            self.chain.setStyleSheet("")
         else:
             first = v.problems[0]
             self.chain.setText(
@@ -224,7 +227,8 @@ class JournalPanel(PanelBase):
                     first.reason,
                 )
             )
-            self.chain.setStyleSheet("color: #b71c1c; font-weight: bold")
+            set_tone(self.chain, "error")
+            self.chain.setStyleSheet("font-weight: bold")
 
     def _export(self, kind: str) -> None:
         name = f"journal.{kind}"

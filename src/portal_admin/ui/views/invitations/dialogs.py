@@ -30,6 +30,7 @@ from ...error_info import ErrorInfo
 from ...panel_base import error_text as panel_error_text
 from ...profiles import Profile, environment_label
 from ...text import fill
+from ...theme import set_tone
 
 #: The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.
 (MIN_DAYS, MAX_DAYS), DEFAULT_DAYS = EXPIRATION_DAYS, DEFAULT_EXPIRATION_DAYS
@@ -75,7 +76,10 @@ def _problem_label(parent: QWidget, name: str) -> QLabel:
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setStyleSheet("color: palette(highlight);" if name == "hint" else "color: #b00020;")
+    if name == "hint":
+        label.setStyleSheet("color: palette(link);")
+    else:
+        set_tone(label, "error")
     label.hide()
     return label
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...error_info import ErrorInfo, describe_error
 from ...text import fill
+from ...theme import set_tone
 from . import validation as check
 from .common import Choice, ErrorLabel, code_of, label_of
 from .settings_forms import EmailSettings, SettingsEditor, editor_for
@@ -115,7 +116,7 @@ class ChannelDialog(QDialog):
         self.problems_label.setObjectName("problemsLabel")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.problems_label.setStyleSheet("color: #a15c00;")
+        set_tone(self.problems_label, "warning")
         self.error_label = ErrorLabel(self)
 
         self.buttons = QDialogButtonBox(self)
@@ -281,8 +282,8 @@ class ChannelDialog(QDialog):
             lines.append(fill(template, protocol, verdict.message or ""))
         self.verdict_label.setText("\n".join(lines))
         self.verdict_label.setVisible(bool(lines))
-        color = "#1b7a1b" if self._verdicts and self.verdicts_passed() else "#b00020"
-        self.verdict_label.setStyleSheet(f"color: {color};")
+        passed = bool(self._verdicts) and self.verdicts_passed()
+        set_tone(self.verdict_label, "success" if passed else "error")
 
     # -- text ------------------------------------------------------------------------------
 

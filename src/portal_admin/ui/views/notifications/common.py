@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from ...error_info import ErrorInfo
 from ...panel_base import ConstantsSource, error_text
 from ...panels import PanelContext
+from ...theme import set_tone
 
 #: What the runner publishes after a change (panels refresh themselves from it).
 TOPIC_TYPES = "notification-channel-types"
@@ -54,7 +55,7 @@ class ErrorLabel(QLabel):
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setStyleSheet("color: #b00020;")
+        set_tone(self, "error")
         self.info: ErrorInfo | None = None
         self.hide()
 

@@ -25,6 +25,7 @@ from ...paged_model import PagedTableModel
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from ...text import fill
+from ...theme import set_tone
 from .detail import DetailPane, Row
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,8 @@ class RecordPanel(PanelBase):
         self.notice.setObjectName("permissionNotice")
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(Qt.TextFormat.PlainText)
-        self.notice.setStyleSheet("color: palette(mid); padding: 0 6px;")
+        set_tone(self.notice, "muted")
+        self.notice.setStyleSheet("padding: 0 6px;")
         self.notice.hide()
         self.action_buttons: list[Action] = []
         layout = QVBoxLayout(self)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...error_info import ErrorInfo, describe_error
+from ...theme import set_tone
 from . import validation as check
 from .common import ErrorLabel
 
@@ -64,7 +65,7 @@ class ChannelTypeDialog(QDialog):
         self.problems_label.setObjectName("problemsLabel")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.problems_label.setStyleSheet("color: #a15c00;")
+        set_tone(self.problems_label, "warning")
         self.error_label = ErrorLabel(self)
         self.buttons = QDialogButtonBox(self)
         self.save_button = QPushButton(self)

@@ -24,6 +24,7 @@ from ...error_info import describe_error
 from ...panels import PanelContext
 from ...permissions import tag_operation
 from ...text import QT_TRANSLATE_NOOP, fill
+from ...theme import set_tone
 from ..invitations.base import TaskPanel
 from ..invitations.dialogs import error_text
 from ..invitations.own import OwnInvitationsWidget
@@ -135,7 +136,7 @@ class ProfilePanel(TaskPanel):
         self.error.setObjectName("profileError")
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
-        self.error.setStyleSheet("color: #b00020;")
+        set_tone(self.error, "error")
         self.error.hide()
         self.refresh_button = QPushButton(self)
         self.refresh_button.setObjectName("profileRefresh")

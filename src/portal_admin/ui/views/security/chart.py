@@ -11,10 +11,8 @@ from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPaintEven
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ...text import fill
+from ...theme import tone_color
 from .chart_data import DayCount, nice_ceiling
-
-SUCCESS_COLOR = QColor("#2e7d32")
-FAILURE_COLOR = QColor("#c62828")
 
 
 class SignInChart(QWidget):
@@ -136,9 +134,9 @@ class SignInChart(QWidget):
             x = plot.left() + i * slot + (slot - bar_w) / 2
             ok_h = plot.height() * day.success / top_value
             bad_h = plot.height() * day.failure / top_value
-            painter.setBrush(SUCCESS_COLOR)
+            painter.setBrush(tone_color("success", self.palette()))
             painter.drawRect(QRectF(x, plot.bottom() - ok_h, bar_w, ok_h))
-            painter.setBrush(FAILURE_COLOR)
+            painter.setBrush(tone_color("error", self.palette()))
             painter.drawRect(QRectF(x, plot.bottom() - ok_h - bad_h, bar_w, bad_h))
             self._bars.append(
                 (QRectF(plot.left() + i * slot, plot.top(), slot, plot.height()), day)
@@ -162,9 +160,13 @@ class SignInChart(QWidget):
     ) -> int:
         metrics = QFontMetrics(self.font())
         x = left + 4
+        palette = self.palette()
         for color, text in (
-            (SUCCESS_COLOR, QCoreApplication.translate("SignInChart", "Successful")),
-            (FAILURE_COLOR, QCoreApplication.translate("SignInChart", "Failed")),
+            (
+                tone_color("success", palette),
+                QCoreApplication.translate("SignInChart", "Successful"),
+            ),
+            (tone_color("error", palette), QCoreApplication.translate("SignInChart", "Failed")),
         ):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(color)

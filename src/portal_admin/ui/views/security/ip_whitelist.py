@@ -43,6 +43,7 @@ from ...panels import PanelContext
 from ...permissions import tag_operation
 from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
+from ...theme import set_tone
 from .common import SecurityPanel
 from .formatting import format_time
 from .ip_rules import EntryCheck, EntryKind, Problem, check_entry, covers
@@ -349,7 +350,7 @@ class IpWhitelistPanel(SecurityPanel):
         self.remove_button.setObjectName("removeEntry")
         self.validity_label = QLabel(self)
         self.validity_label.setObjectName("validity")
-        self.validity_label.setStyleSheet("QLabel#validity { color: #b00020; }")
+        set_tone(self.validity_label, "error")
         self.revert_button = QPushButton(self)
         self.revert_button.setObjectName("revertWhitelist")
         self.save_button = QPushButton(self)
@@ -473,7 +474,7 @@ class IpWhitelistPanel(SecurityPanel):
             )
         else:
             self.validity_label.setText("")
-        self.validity_label.setStyleSheet("QLabel#validity { color: #b00020; }" if invalid else "")
+        set_tone(self.validity_label, "error" if invalid else None)
 
     def _show_state(self) -> None:
         if self.whitelist is None:
@@ -527,7 +528,7 @@ class IpWhitelistPanel(SecurityPanel):
         check = check_entry(text)
         mark(self.add_edit, check)
         self.add_reason.setText(describe_check(check))
-        self.add_reason.setStyleSheet("" if check.valid else "color: #b00020;")
+        set_tone(self.add_reason, None if check.valid else "error")
         self.add_button.setEnabled(
             check.valid and self.permissions.allows("security.ip_whitelist_set")
         )
