@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 
 #: How many rows fitting a column to its contents looks at (those on screen first).
 FIT_ROWS = 30
+#: From this width (px) the detail pane sits beside the list; under it, below the list.
+WIDE = 1100
+#: Qt's "no limit" for a widget's size.
+QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
 class StateOverlay(QWidget):
@@ -183,11 +187,31 @@ class ListView(QWidget):
         if self.detail_widget is not None:
             self.detail_widget.setParent(None)
         self.detail_widget = widget
+        # A width limit suits a pane beside the list; below it the pane takes the full width.
+        self._detail_max_width = widget.maximumWidth()
         self.splitter.addWidget(widget)
-        # The table is what people scan: it gets about 70% of the width, the detail the rest.
+        # The table is what people scan: it gets about 70% of the room, the detail the rest.
         self.splitter.setStretchFactor(0, 7)
         self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([7000, 3000])
+        self._arrange()
+
+    def show_detail(self, on: bool) -> None:
+        """Show the detail pane, or fold it away so that the table has all the room (a
+        panel folds it while nothing is chosen)."""
+        if self.detail_widget is not None and self.detail_widget.isVisibleTo(self) != on:
+            self.detail_widget.setVisible(on)
+            if on:
+                self._arrange(force=True)
+
+    def _arrange(self, *, force: bool = False) -> None:
+        """The detail beside the list in a wide window, below it in a narrow one."""
+        wanted = Qt.Orientation.Horizontal if self.width() >= WIDE else Qt.Orientation.Vertical
+        if self.detail_widget is None or (wanted == self.splitter.orientation() and not force):
+            return
+        self.splitter.setOrientation(wanted)
+        beside = wanted == Qt.Orientation.Horizontal
+        self.detail_widget.setMaximumWidth(self._detail_max_width if beside else QWIDGETSIZE_MAX)
+        self.splitter.setSizes([7000, 3000] if beside else [6000, 4000])
 
     def set_multi_select(self, on: bool = True) -> None:
         """Let the person select several rows (Shift/Ctrl click, Ctrl+A) for bulk actions;
@@ -481,6 +505,7 @@ class ListView(QWidget):
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
+        self._arrange()
         self._place_overlay()
 
     def showEvent(self, event: Any) -> None:

@@ -322,3 +322,26 @@ def test_keyboard_and_context_menu_reach_the_same_actions(
     assert dialog.name.text() == row.account_name
     dialog.reject()
     run(loop, drain(panel))
+
+
+def test_the_detail_folds_away_and_opens_beside_or_below(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel
+) -> None:
+    """Nothing chosen: the table has all the room. An account chosen: the detail opens beside
+    the list in a wide window and below it in a narrow one."""
+    view = panel.view
+    view.table.clearSelection()
+    panel.controller.show_account(None)
+    assert not panel.detail.isVisible()
+    choose(loop, panel, "ACTIVE")
+    assert panel.detail.isVisible()
+    for width, height, orientation in (
+        (1366, 768, Qt.Orientation.Horizontal),
+        (1024, 700, Qt.Orientation.Vertical),
+        (1920, 1080, Qt.Orientation.Horizontal),
+    ):
+        panel.resize(width, height)
+        run(loop, settle())
+        assert view.splitter.orientation() == orientation, width
+        assert panel.detail.isVisible()
+        shot(panel, f"accounts-detail-{width}.png")

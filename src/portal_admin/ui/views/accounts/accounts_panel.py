@@ -50,8 +50,9 @@ class AccountsPanel(PanelBase):
         self.view.setObjectName("accountsList")
         self.view.set_filter_bar(self.filters)
         self.detail = AccountDetail(self)
+        self.detail.setMaximumWidth(460)  # beside the list (below it: the full width)
         self.view.set_detail_widget(self.detail)
-        self.detail.setMaximumWidth(460)
+        self.view.show_detail(False)  # until an account is chosen: the table has the room
         header = self.view.table.horizontalHeader()
         for key, width in COLUMN_WIDTHS.items():
             header.resizeSection(self.controller.model.column_number(key), width)
@@ -114,6 +115,7 @@ class AccountsPanel(PanelBase):
 
     def _show_detail(self, account: Any) -> None:
         self.detail.set_account(account, self.controller.actions(account))
+        self.view.show_detail(account is not None)
         for name, action in self.row_actions.items():
             button = self.detail.buttons[name]
             action.setText(button.text())

@@ -70,6 +70,7 @@ class RecordPanel(PanelBase):
         self.list = ListView(model, id_column="bizId", export_name=export_name, parent=self)
         self.detail = DetailPane(self)
         self.list.set_detail_widget(self.detail)
+        self.list.show_detail(False)  # until a row is chosen
         self.actions_bar = QHBoxLayout()
         self.actions_bar.setContentsMargins(6, 6, 6, 0)
         self.notice = QLabel(self)
@@ -188,6 +189,7 @@ class RecordPanel(PanelBase):
             self.detail.set_rows("", None)
         else:
             self.detail.set_rows(*self.detail_rows(row))
+        self.list.show_detail(row is not None)
         self.update_actions()
 
     def _reselect(self, *_args: object) -> None:
