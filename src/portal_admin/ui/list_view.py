@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
@@ -130,6 +131,7 @@ class ListView(QWidget):
         self.table.doubleClicked.connect(lambda index: self._activate(index))
         self.table.installEventFilter(self)
         self.row_actions: list[QAction] = []
+        self.row_buttons: list[QAbstractButton] = []
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
         header.setSortIndicatorShown(model.sort_column >= 0)
@@ -271,6 +273,11 @@ class ListView(QWidget):
         """Offer ``actions`` first in the context menu (a panel's row actions, enabled as
         they apply to the current row)."""
         self.row_actions.extend(actions)
+
+    def add_row_buttons(self, *buttons: QAbstractButton) -> None:
+        """Offer a panel's action buttons in the context menu too: each appears as the button
+        is when the menu opens (its text, whether it is shown and enabled, and why not)."""
+        self.row_buttons.extend(buttons)
 
     def visible_columns(self) -> list[int]:
         """The shown columns, in the order the header shows them."""
@@ -421,6 +428,14 @@ class ListView(QWidget):
         visible = [a for a in self.row_actions if a.isVisible()]
         for action in visible:
             menu.addAction(action)
+        for button in self.row_buttons:
+            if button.isHidden():
+                continue
+            mirror = menu.addAction(button.text())
+            mirror.setEnabled(button.isEnabled())
+            mirror.setToolTip(button.toolTip())
+            mirror.triggered.connect(button.click)
+            visible.append(mirror)
         if visible:
             menu.addSeparator()
         several = len(self._chosen_rows()) > 1

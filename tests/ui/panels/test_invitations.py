@@ -390,3 +390,25 @@ def test_f5_in_the_main_window_fetches_the_invitations_again(
     window.refresh_action.trigger()  # F5
     run(loop, wait_for(lambda: "elsewhere@example.com" in emails(panel)))
     run(loop, panel.wait_idle())
+
+
+def test_the_delete_key_and_the_context_menu_ask_to_cancel(
+    qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
+) -> None:
+    panel = build(qtbot, loop, panel_context(admin))
+    select(panel, lambda i: i.invitee_email == "li.wei@example.com")
+    entries = [a for a in panel.list_view.context_menu().actions() if not a.isSeparator()]
+    assert entries[0].text() == panel.cancel_button.text() and entries[0].isEnabled()
+
+    async def by_key() -> str:
+        table = panel.list_view.table
+        table.setFocus()
+        qtbot.keyClick(table, Qt.Key.Key_Delete)
+        await wait_for(lambda: panel.cancel_dialog is not None and panel.cancel_dialog.isVisible())
+        assert panel.cancel_dialog is not None
+        text = panel.cancel_dialog.question.text()
+        panel.cancel_dialog.keep_button.click()
+        await panel.wait_idle()
+        return text
+
+    assert "li.wei@example.com" in run(loop, by_key())

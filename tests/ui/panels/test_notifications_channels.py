@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import qasync
 from panel_support import answer_box, shown_codes, wait_for
-from PySide6.QtCore import QModelIndex
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit
 from test_notifications_support import H, visible_texts
 
 from portal_admin.client import PortalClient
@@ -460,3 +460,42 @@ def test_auditor_sees_changes_disabled_with_the_reason(
         assert shown_codes(runner)[-1] == "ACCESS.PERMISSION_DENIED"
 
     loop.run_until_complete(scenario())
+
+
+def open_dialogs() -> list[ChannelDialog]:
+    return [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, ChannelDialog) and w.isVisible()
+    ]
+
+
+def test_keys_and_context_menu_reach_the_action_buttons(
+    loop: qasync.QEventLoop, admin: PortalClient, panel_context: Ctx, qtbot: Any
+) -> None:
+    """The list's context menu offers the row's buttons as they stand; Delete asks to delete
+    (the same confirmation), F2 and Enter open the editor."""
+    panel = _panel(panel_context(admin), qtbot)
+
+    async def scenario() -> None:
+        await panel.controller.start()
+        _select(panel, "Northwind in-app")
+        entries = [a for a in panel.list.context_menu().actions() if not a.isSeparator()]
+        buttons = [panel.edit_button, panel.status_button, panel.delete_button]
+        assert [a.text() for a in entries[:3]] == [b.text() for b in buttons]
+        assert [a.isEnabled() for a in entries[:3]] == [b.isEnabled() for b in buttons]
+        table = panel.list.table
+        table.setFocus()
+        qtbot.keyClick(table, Qt.Key.Key_Delete)
+        assert "\u201cNorthwind in-app\u201d (In-app)" in await answer_box(accept=False)
+        qtbot.keyClick(table, Qt.Key.Key_F2)
+        dialogs = await wait_for(lambda: open_dialogs())
+        assert len(dialogs) == 1 and dialogs[0].name_edit.text() == "Northwind in-app"
+        dialogs[0].reject()
+        await asyncio.sleep(0.05)
+        qtbot.keyClick(table, Qt.Key.Key_Return)  # Enter (or a double click) opens it too
+        dialogs = await wait_for(lambda: open_dialogs())
+        assert len(dialogs) == 1
+        dialogs[0].reject()
+        await asyncio.sleep(0.05)
+
+    loop.run_until_complete(scenario())
+    assert "Northwind in-app" in _names(panel)

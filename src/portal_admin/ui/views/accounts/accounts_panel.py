@@ -6,7 +6,6 @@ import asyncio
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from ...bulk.dialog import ACCOUNT_KINDS, Sources
@@ -91,12 +90,7 @@ class AccountsPanel(PanelBase):
         self.detail.actionRequested.connect(self._on_action)
         # The detail's actions in the list's context menu too; Enter opens the detail, F2
         # edits the current account.
-        self.row_actions: dict[str, QAction] = {}
-        for name, button in self.detail.buttons.items():
-            action = QAction(self)
-            action.triggered.connect(button.click)
-            self.row_actions[name] = action
-        self.view.add_row_actions(*self.row_actions.values())
+        self.view.add_row_buttons(*self.detail.buttons.values())
         self.view.rowActivated.connect(lambda _row: self.detail.focus_first_action())
         self.view.editRequested.connect(lambda _row: self.detail.buttons[EDIT].click())
         self.lookup_button.clicked.connect(self._on_lookup)
@@ -116,12 +110,6 @@ class AccountsPanel(PanelBase):
     def _show_detail(self, account: Any) -> None:
         self.detail.set_account(account, self.controller.actions(account))
         self.view.show_detail(account is not None)
-        for name, action in self.row_actions.items():
-            button = self.detail.buttons[name]
-            action.setText(button.text())
-            action.setToolTip(button.toolTip())
-            action.setEnabled(button.isEnabled())
-            action.setVisible(not button.isHidden())
 
     def apply_permissions(self) -> None:
         """The detail's actions, enabled as the account may run them."""

@@ -104,6 +104,12 @@ class InvitationsPanel(TaskPanel):
         self.text_filter.textChanged.connect(self._filters_changed)
         self.create_button.clicked.connect(self._create_clicked)
         self.cancel_button.clicked.connect(self._cancel_clicked)
+        # The list's context menu offers Cancel; the Delete key asks to cancel (the same
+        # confirmation).
+        self.list_view.add_row_buttons(self.cancel_button)
+        self.list_view.deleteRequested.connect(
+            lambda _rows: self.cancel_button.click() if self.cancel_button.isEnabled() else None
+        )
         self.list_view.currentRowChanged.connect(self._selection_changed)
         self.model.modelReset.connect(self.apply_permissions)
         self.runner.changed.connect(self._changed)

@@ -95,6 +95,7 @@ class ChannelsPanel(RecordPanel):
         )
         self.delete_button = self.add_action("deleteChannelButton", "notifications.channels_delete")
         self.finish_actions()
+        self.use_keys(self.edit_button, self.delete_button)
 
         for column, width in enumerate((150, 90, 80, 60, 300, 170, 160, 140)):
             self.list.table.setColumnWidth(column, width)
@@ -105,7 +106,6 @@ class ChannelsPanel(RecordPanel):
         self.active_only.toggled.connect(self.apply_filters)
         self.new_button.clicked.connect(self.controller.open_create)
         self.edit_button.clicked.connect(self.controller.open_edit)
-        self.list.table.doubleClicked.connect(self.controller.open_edit)
         self.status_button.clicked.connect(self.controller.toggle_clicked)
         self.delete_button.clicked.connect(self.controller.delete_clicked)
         self.retranslateUi()

@@ -104,7 +104,18 @@ class RecordPanel(PanelBase):
         op: OperationFor = operation if callable(operation) else _fixed(operation)
         self.action_buttons.append(Action(button, op, needs_row))
         self.actions_bar.addWidget(button)
+        if needs_row:
+            self.list.add_row_buttons(button)
         return button
+
+    def use_keys(self, edit: QPushButton, delete: QPushButton) -> None:
+        """F2 and Enter press ``edit``, Delete presses ``delete`` (when enabled: the
+        button's own checks and confirmation follow)."""
+        for signal in (self.list.editRequested, self.list.rowActivated):
+            signal.connect(lambda _row: edit.click() if edit.isEnabled() else None)
+        self.list.deleteRequested.connect(
+            lambda _rows: delete.click() if delete.isEnabled() else None
+        )
 
     def finish_actions(self) -> None:
         """Close the action bar (call after the last ``add_action``)."""

@@ -87,6 +87,7 @@ class ChannelTypesPanel(RecordPanel):
             "deleteTypeButton", "notifications.channel_types_delete"
         )
         self.finish_actions()
+        self.use_keys(self.edit_button, self.delete_button)
 
         for column, width in enumerate((110, 90, 130, 260, 90, 100, 70, 140)):
             self.list.table.setColumnWidth(column, width)
@@ -96,7 +97,6 @@ class ChannelTypesPanel(RecordPanel):
         self.enabled_only.toggled.connect(self.apply_filters)
         self.new_button.clicked.connect(self.controller.open_create)
         self.edit_button.clicked.connect(self.controller.open_edit)
-        self.list.table.doubleClicked.connect(self.controller.open_edit)
         self.status_button.clicked.connect(self.controller.toggle_clicked)
         self.delete_button.clicked.connect(self.controller.delete_clicked)
         self.retranslateUi()
