@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from .panels import panel_ready, panel_tour_steps, wait_idle
 from .screenshots import TourStep, save_screenshot, settle
@@ -207,6 +207,55 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
     await unlock_window(workspace, tour)
 
 
+#: The window sizes the workspace is pictured at.
+SIZES = ((1024, 700), (1366, 768), (1920, 1080))
+
+
+async def visit_workspace_tools(app: Application, workspace: Workspace, tour: Tour) -> None:
+    """At each of ``SIZES``: the accounts panel with an account chosen (the detail beside or
+    below the list), the list's context menu, and the command palette finding an account."""
+    main = workspace.window
+    panel = main.show_panel("accounts")
+    view = getattr(panel, "view", None)
+    if panel is None or view is None:
+        tour.problem("no accounts panel to picture the workspace with")
+        return
+    size = main.size()
+    for width, height in SIZES:
+        main.resize(width, height)
+        await quiet(app)
+        view.table.selectRow(0)
+        await quiet(app)
+        await tour.shot(main, f"layout-{width}x{height}", 0.3)
+
+        async def menu() -> QWidget:
+            shown: QMenu = view.context_menu()
+            shown.popup(
+                view.table.viewport().mapToGlobal(
+                    view.table.visualRect(view.model.index(0, 0)).center()
+                )
+            )
+            return shown
+
+        async def hide(widget: QWidget) -> None:
+            widget.hide()
+
+        await tour.step(TourStep(f"list-menu-{width}x{height}", menu, hide))
+
+        async def palette() -> QWidget:
+            opened = main.open_palette()
+            opened.search.setText("admin@")
+            for _ in range(100):
+                if any(e.kind == "account" for e in opened.shown):
+                    break
+                await asyncio.sleep(0.02)
+            return opened
+
+        await tour.step(TourStep(f"palette-{width}x{height}", palette, hide))
+    main.resize(size)
+    await quiet(app)
+
+
 async def unlock_window(workspace: Workspace, tour: Tour) -> None:
     """The sign-in window the lock opens (then abandoned: the tour unlocks directly)."""
     main = workspace.window
@@ -272,6 +321,7 @@ async def run_program_tour(app: Application, directory: Path) -> list[Path]:
     if app.kiosk is not None:
         await visit_kiosk(app, workspace, tour)
     await visit_panels(app, workspace, tour)
+    await visit_workspace_tools(app, workspace, tour)
     await visit_dialogs(app, workspace, tour)
     if app.kiosk is not None:
         await kiosk_idle_sign_out(app, workspace, tour)
