@@ -94,3 +94,22 @@ def test_in_another_language_both_names_find_a_panel(qtbot: QtBot) -> None:
     finally:
         QCoreApplication.removeTranslator(marked)
         qtbot.wait(20)
+
+
+def test_a_locked_window_opens_no_palette(qtbot: QtBot) -> None:
+    window = make_window(qtbot)
+    window.lock()
+    assert not window.palette_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert window.command_palette is None
+    window.unlock()
+    assert window.palette_action.isEnabled()
+
+
+def test_locking_closes_an_open_palette(qtbot: QtBot) -> None:
+    window = make_window(qtbot)
+    palette = window.open_palette()
+    qtbot.keyClicks(palette.search, "acc")
+    window.lock()
+    assert not palette.isVisible()
+    window.unlock()

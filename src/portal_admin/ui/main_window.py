@@ -20,6 +20,7 @@ from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
@@ -616,6 +617,9 @@ class MainWindow(QMainWindow):
             return
         self._locked = True
         self.idle.pause()
+        palette = self.command_palette
+        if palette is not None and shiboken6.isValid(palette) and palette.isVisible():
+            palette.reject()  # it lists panels and accounts: not over the lock
         self._focus_before_lock = self.focusWidget()
         self.body.hide()
         self.header.hide()
@@ -645,6 +649,7 @@ class MainWindow(QMainWindow):
 
     def _work_actions(self) -> list[QAction]:
         return [
+            self.palette_action,  # it would show panels and accounts over the lock
             self.refresh_action,
             self.lock_action,
             self.change_password_action,
