@@ -345,3 +345,61 @@ def test_the_detail_folds_away_and_opens_beside_or_below(
         assert view.splitter.orientation() == orientation, width
         assert panel.detail.isVisible()
         shot(panel, f"accounts-detail-{width}.png")
+
+
+def test_keyboard_only_filter_open_and_act(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel
+) -> None:
+    """Without the mouse: Alt+E reaches the e-mail filter, typing filters the list, Tab moves
+    on towards the table, the arrows choose an account, Enter moves into its actions, Space
+    runs one (its dialog opens), Escape closes it and changes nothing."""
+    panel.activateWindow()
+    qtbot.waitUntil(panel.isActiveWindow, timeout=2000)
+    qtbot.keyClick(panel, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    assert QApplication.focusWidget() is panel.filters.email
+    qtbot.keyClicks(panel.filters.email, "etienne")
+    run(loop, drain(panel))
+    run(loop, settle(0.5))  # the filter's typing pause, then the reload
+    run(loop, drain(panel))
+    model = panel.controller.model
+    assert model.rowCount() >= 1
+    assert all(r.account_email.startswith("etienne") for r in model.rows)
+    table = panel.view.table
+    for _ in range(40):  # Tab along the window's focus order until the table has the focus
+        if QApplication.focusWidget() is table:
+            break
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is table
+    qtbot.keyClick(table, Qt.Key.Key_Down)
+    run(loop, drain(panel))
+    chosen = panel.detail.account
+    assert chosen is not None and chosen.account_email.startswith("etienne")
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    action = QApplication.focusWidget()
+    assert action in panel.detail.buttons.values() and action.isEnabled()
+
+    async def act() -> Any:
+        qtbot.keyClick(action, Qt.Key.Key_Space)
+        for _ in range(200):
+            dialogs = [
+                w
+                for w in QApplication.topLevelWidgets()
+                if isinstance(w, (StatusChangeDialog, AccountEditDialog)) and w.isVisible()
+            ]
+            if dialogs:
+                return dialogs[0]
+            await asyncio.sleep(0.02)
+        return None
+
+    dialog = run(loop, act())
+    assert dialog is not None
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    run(loop, drain(panel))
+    still = [
+        w
+        for w in QApplication.topLevelWidgets()
+        if isinstance(w, (StatusChangeDialog, AccountEditDialog)) and w.isVisible()
+    ]
+    assert still == []
+    fresh = panel.detail.account
+    assert fresh is not None and fresh.account_status.code == chosen.account_status.code
