@@ -66,7 +66,6 @@ PageSize = Annotated[
 
 #: Sort items, ``field,asc|desc``; the parameter is repeatable.
 _SORTS = "Repeatable: field,asc or field,desc (asc by default)."
-Sorts = Annotated[list[str] | None, Field(description=_SORTS)]
 #: A sort item of the login history.
 HistorySort = Annotated[str, Field(pattern=sort_item("loginTime", "clientIp", "loginResult"))]
 
@@ -212,7 +211,6 @@ __all__ = [
     "PageSize",
     "QueryModel",
     "Since",
-    "Sorts",
     "Until",
     "integer_text",
 ]

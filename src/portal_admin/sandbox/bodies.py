@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from portal_admin.protocol.errors import Code
 
-from .errors import ApiError
+from .errors import ApiError, invalid_parameter
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -26,5 +26,4 @@ def parse(model: type[M], obj: Any, code: str = Code.INVALID_PARAMETER) -> M:
         return model.model_validate(obj)
     except ValidationError as exc:
         errors = exc.errors()
-        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
-        raise ApiError(code, f"invalid parameter {where[:64]}".strip()) from exc
+        raise ApiError(code, invalid_parameter(errors[0]["loc"] if errors else ())) from exc

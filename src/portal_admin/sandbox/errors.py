@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -99,6 +100,11 @@ def allowed_methods(request: Request) -> str | None:
     return ", ".join(sorted(methods)) if methods else None
 
 
+def invalid_parameter(where: Sequence[Any]) -> str:
+    """The English detail of a validation failure at ``where`` (a pydantic error location)."""
+    return f"invalid parameter {'.'.join(str(p) for p in where)[:64]}".strip()
+
+
 def invalid_code(request: Request) -> str:
     """The code the operation at ``request``'s path answers for an invalid parameter (one
     handler for every route: the operation's own, ``4000`` for portals)."""
@@ -116,8 +122,7 @@ def install_handlers(app: FastAPI) -> None:
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         errors = exc.errors()
-        where = ".".join(str(p) for p in errors[0].get("loc", ())[1:]) if errors else ""
-        message = f"invalid parameter {where[:64]}".strip()
+        message = invalid_parameter(errors[0].get("loc", ())[1:] if errors else ())
         return error_response(request, ApiError(invalid_code(request), message))
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:

@@ -226,8 +226,13 @@ class ListView(QWidget):
 
     def selected_rows(self) -> list[Any]:
         """The row objects of the selected rows, in list order."""
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
-        return [self.model.index(r, 0).data(RowRole) for r in rows]
+        return [self._row(r) for r in self._selected_numbers()]
+
+    def _selected_numbers(self) -> list[int]:
+        return sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+
+    def _row(self, number: int) -> Any:
+        return self.model.index(number, 0).data(RowRole)
 
     def current_row(self) -> Any:
         """The row object of the current row, or None."""
@@ -313,7 +318,7 @@ class ListView(QWidget):
 
     def _chosen_rows(self) -> list[int]:
         """The selected rows, else the current one, in list order."""
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        rows = self._selected_numbers()
         if not rows and self.table.currentIndex().isValid():
             rows = [self.table.currentIndex().row()]
         return rows
@@ -331,9 +336,9 @@ class ListView(QWidget):
             if plain and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and current.isValid():
                 self._activate(current)
                 return True
-            if plain and key == Qt.Key.Key_Delete and self._chosen_rows():
-                rows = self._chosen_rows()
-                self.deleteRequested.emit([self.model.index(r, 0).data(RowRole) for r in rows])
+            rows = self._chosen_rows() if plain and key == Qt.Key.Key_Delete else []
+            if rows:
+                self.deleteRequested.emit([self._row(r) for r in rows])
                 return True
             if plain and key == Qt.Key.Key_F2 and current.isValid():
                 self.editRequested.emit(current.data(RowRole))

@@ -439,8 +439,8 @@ class MainWindow(QMainWindow):
         palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         width = min(640, max(420, self.width() // 2))
         palette.resize(width, palette.height())
-        palette.move(self.mapToGlobal(self.rect().center()) - palette.rect().center())
-        palette.move(palette.x(), self.mapToGlobal(self.rect().topLeft()).y() + 80)
+        top = self.mapToGlobal(self.rect().topLeft())
+        palette.move(top.x() + (self.width() - width) // 2, top.y() + 80)
         self.command_palette = palette
         palette.show()
         palette.search.setFocus()

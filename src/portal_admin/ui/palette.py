@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -110,9 +110,6 @@ Lookup = Callable[[str], Awaitable[list[Entry]]]
 
 class CommandPalette(QDialog):
     """A search box over ``entries`` and, when given, the server's accounts (``lookup``)."""
-
-    #: Emitted with an entry just before it runs.
-    chosen = Signal(object)
 
     def __init__(
         self, entries: Sequence[Entry], lookup: Lookup | None = None, parent: QWidget | None = None
@@ -242,9 +239,7 @@ class CommandPalette(QDialog):
         if not 0 <= row < len(self.shown):
             return
         entry = self.shown[row]
-        self._cancel_lookup()
-        self.accept()
-        self.chosen.emit(entry)
+        self.accept()  # (cancels a lookup under way: ``done``)
         entry.run()
 
     def done(self, result: int) -> None:

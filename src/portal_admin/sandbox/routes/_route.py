@@ -22,15 +22,22 @@ from portal_admin.protocol.operations import OPERATIONS
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def route(router: APIRouter, op_id: str, data: Any = None) -> Callable[[F], F]:
-    """Register the decorated handler as the route of operation ``op_id``, whose success
-    answer carries ``data`` (a protocol model, a list of one, or None)."""
-    op = OPERATIONS[op_id]
+def declare(
+    router: APIRouter, method: str, path: str, op_id: str, tag: str, data: Any = None
+) -> Callable[[F], F]:
+    """Register the decorated handler at ``method`` ``path`` under ``op_id`` and ``tag``, its
+    success answer carrying ``data`` (a model, a list of one, or None)."""
     return router.api_route(
-        op.path,
-        methods=[op.method],
-        operation_id=op.id,
-        tags=[op.area],
+        path,
+        methods=[method],
+        operation_id=op_id,
+        tags=[tag],
         response_model=Ok[data],
         response_class=JSONResponse,
     )
+
+
+def route(router: APIRouter, op_id: str, data: Any = None) -> Callable[[F], F]:
+    """Register the decorated handler as the route of operation ``op_id`` (:func:`declare`)."""
+    op = OPERATIONS[op_id]
+    return declare(router, op.method, op.path, op.id, op.area, data)

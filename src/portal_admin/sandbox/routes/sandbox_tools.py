@@ -14,7 +14,6 @@ from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from portal_admin.protocol.envelope import Ok
 from portal_admin.protocol.errors import Code
 from portal_admin.protocol.records import Record, Timestamp
 
@@ -24,6 +23,7 @@ from ..deps import CtxDep
 from ..errors import ApiError
 from ..text import email_key
 from ..totp import code_at, step_of
+from ._route import declare
 
 router = APIRouter()
 
@@ -33,14 +33,7 @@ MAX_ADVANCE = 10 * 365 * 86400
 
 def _tool(path: str, method: str, op_id: str, data: Any) -> Callable[[Any], Any]:
     """Register a sandbox-only endpoint whose success answer carries ``data``."""
-    return router.api_route(
-        path,
-        methods=[method],
-        operation_id=op_id,
-        tags=["sandbox"],
-        response_model=Ok[data],
-        response_class=JSONResponse,
-    )
+    return declare(router, method, path, op_id, "sandbox", data)
 
 
 def _stripped(value: Any) -> Any:
@@ -98,9 +91,7 @@ _DEMO_EMAIL = "admin@sandbox.test"
 @_tool("/sandbox/mailbox", "GET", "sandbox.mailbox", list[MailboxMessage])
 async def mailbox(
     ctx: CtxDep,
-    to: Annotated[
-        Required, Query(description="The address (any case).", examples=["admin@sandbox.test"])
-    ],
+    to: Annotated[Required, Query(description="The address (any case).", examples=[_DEMO_EMAIL])],
 ) -> JSONResponse:
     """Messages sent to ``to``, newest first."""
     rows = ctx.db.query(
@@ -127,9 +118,7 @@ async def mailbox(
 @_tool("/sandbox/totp", "GET", "sandbox.totp", TotpCode)
 async def totp(
     ctx: CtxDep,
-    email: Annotated[
-        Required, Query(description="The account's email.", examples=["admin@sandbox.test"])
-    ],
+    email: Annotated[Required, Query(description="The account's email.", examples=[_DEMO_EMAIL])],
 ) -> JSONResponse:
     """The authenticator secret of an account and the code valid now."""
     account = by_email(ctx.db, email)
