@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
@@ -37,6 +37,11 @@ from portal_admin.files.csv_rules import neutralize, writer
 from .error_info import describe_error
 from .paged_model import ListState, PagedTableModel, RowRole
 from .text import fill
+
+if TYPE_CHECKING:
+    from portal_admin.files.saved_views import ViewStore
+
+    from .view_keeper import ViewKeeper
 
 log = logging.getLogger(__name__)
 
@@ -113,8 +118,19 @@ class ListView(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.export_button = QToolButton(self)
         self.export_button.clicked.connect(self.start_export)
+        # Saved views (``attach_views``): hidden until the list is joined to a store.
+        self.views: ViewKeeper | None = None
+        #: True once the person chose column widths (or a view brought some): not fitted then.
+        self.widths_chosen = False
+        self.views_button = QToolButton(self)
+        self.views_button.setObjectName("viewsButton")
+        self.views_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.views_button.setMenu(QMenu(self.views_button))
+        self.views_button.menu().aboutToShow.connect(self._fill_views_menu)
+        self.views_button.hide()
         top = QHBoxLayout()
         top.addWidget(self.filter_slot, 1)
+        top.addWidget(self.views_button)
         top.addWidget(self.refresh_button)
         top.addWidget(self.export_button)
 
@@ -134,6 +150,7 @@ class ListView(QWidget):
         self.row_buttons: list[QAbstractButton] = []
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
+        header.setSectionsMovable(True)
         header.setSortIndicatorShown(model.sort_column >= 0)
         header.setSortIndicator(model.sort_column, model.sort_order)
         header.setStretchLastSection(True)
@@ -243,7 +260,10 @@ class ListView(QWidget):
 
     def fit_columns(self, maximum: int = 340) -> None:
         """Size the visible columns to their contents (measuring at most ``FIT_ROWS`` rows),
-        at most ``maximum`` pixels each; the last visible column takes what is left."""
+        at most ``maximum`` pixels each; the last visible column takes what is left. Widths the
+        person chose (or a saved view brought) are kept."""
+        if self.widths_chosen:
+            return
         table = self.table
         table.resizeColumnsToContents()
         visible = [c for c in range(self.model.columnCount()) if not table.isColumnHidden(c)]
@@ -373,6 +393,47 @@ class ListView(QWidget):
         show_error(
             describe_error(exc), QCoreApplication.translate("ListView", "Export failed"), self
         )
+
+    # -- saved views ---------------------------------------------------------------------------
+
+    @property
+    def view_name(self) -> str:
+        """The list's name among its panel's lists (its object name, else its export name)."""
+        return self.objectName() or self._export_name.removesuffix(".csv")
+
+    def attach_views(self, store: ViewStore, key: str) -> ViewKeeper:
+        """Keep this list's views and last state in ``store`` under ``key``; the list takes
+        back the state it was left in, and the Views button appears."""
+        from .view_keeper import ViewKeeper
+
+        self.views = ViewKeeper(self, store, key)
+        self.views.viewsChanged.connect(self._views_changed)
+        self.views.problem.connect(self._view_problem)
+        self.views_button.show()
+        self._views_changed()
+        return self.views
+
+    def ask_view_name(self) -> None:
+        """Ask a name for the current state and save it as a view."""
+        from .view_name_dialog import ViewNameDialog
+
+        if self.views is None:
+            return
+        keeper = self.views
+        dialog = ViewNameDialog(keeper.names(), keeper.active or "", self)
+        dialog.accepted.connect(lambda: keeper.save_as(dialog.name()))
+        dialog.open()
+
+    def _fill_views_menu(self) -> None:
+        if self.views is not None:
+            self.views.fill_menu(self.views_button.menu())
+
+    def _views_changed(self) -> None:
+        if self.views is not None:
+            self.views_button.setText(self.views.title())
+
+    def _view_problem(self, text: str) -> None:
+        self.status.setText(text)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -555,6 +616,13 @@ class ListView(QWidget):
         self.status.setAccessibleName(QCoreApplication.translate("ListView", "List status"))
         self.filter_slot.setAccessibleName(QCoreApplication.translate("ListView", "Filters"))
         self.copy_action.setText(QCoreApplication.translate("ListView", "Copy"))
+        self.views_button.setToolTip(
+            QCoreApplication.translate(
+                "ListView", "Saved views: filters, sort and columns kept on this computer"
+            )
+        )
+        self.views_button.setAccessibleName(QCoreApplication.translate("ListView", "Views"))
+        self._views_changed()
         self.overlay.retranslateUi()
         self.model.retranslate()
         self._update_state()

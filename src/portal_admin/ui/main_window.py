@@ -421,9 +421,35 @@ class MainWindow(QMainWindow):
             title = fill(QCoreApplication.translate("Palette", "Language: %1"), action.text())
             english_title = f"Language: {english} ({language.code})"
             entries.append(Entry("command", title, english_title, action.trigger))
+        entries.extend(self._view_entries())
         for account in self.recent_accounts:
             entries.append(self._account_entry(account))
         return entries
+
+    def _view_entries(self) -> list[Entry]:
+        """The saved views of every list, each opening its panel and showing the view."""
+        store = self.context.extras.get("saved_views")
+        if store is None:
+            return []
+        titles = {spec.id: spec.display_title() for spec in self._specs}
+        entries = []
+        for key, name in store.all_views():
+            panel_id = key.split("/", 1)[0]
+            if panel_id in titles:
+                title = fill(QCoreApplication.translate("Palette", "View: %1"), name)
+                run = partial(self.show_saved_view, key, name)
+                entries.append(Entry("view", title, f"View: {name}", run, titles[panel_id]))
+        return entries
+
+    def show_saved_view(self, key: str, name: str) -> None:
+        """Open the panel of the list ``key`` and show its saved view ``name``."""
+        from .list_view import ListView
+
+        panel = self.show_panel(key.split("/", 1)[0])
+        for view in panel.findChildren(ListView) if panel is not None else []:
+            if view.views is not None and view.views.key == key:
+                view.views.show_view(name)
+                view.table.setFocus()
 
     def _account_entry(self, account: Any) -> Entry:
         name = account.account_name or account.biz_id
@@ -515,10 +541,25 @@ class MainWindow(QMainWindow):
             if not panel.accessibleName():
                 panel.setAccessibleName(spec.display_title())
             self._panels[spec.id] = panel
+            self._attach_views(spec.id, panel)
             self.stack.addWidget(panel)
             if self.guard is not None:
                 self.guard.walk(panel)
         self.stack.setCurrentWidget(panel)
+
+    def _attach_views(self, panel_id: str, panel: QWidget) -> None:
+        """Join the panel's lists to the saved views (``extras["saved_views"]``), each under
+        ``panel id/list name``."""
+        store = self.context.extras.get("saved_views")
+        if store is None:
+            return
+        from .list_view import ListView
+
+        for view in panel.findChildren(ListView):
+            try:
+                view.attach_views(store, f"{panel_id}/{view.view_name}")
+            except Exception:  # a damaged state must not cost the panel
+                log.exception("restoring the views of %s failed", panel_id)
 
     def close_panels(self) -> None:
         """Cancel what every built panel runs (its ``close_tasks()``): the window closes or the

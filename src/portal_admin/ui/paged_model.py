@@ -183,6 +183,11 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         """The current sort order."""
         return self._sort_order
 
+    @property
+    def sort_spec(self) -> SortSpec:
+        """The server sort now: (field, "asc"/"desc") pairs."""
+        return list(self._sort)
+
     # -- Qt model API --------------------------------------------------------------------------
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008

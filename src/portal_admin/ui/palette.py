@@ -46,6 +46,7 @@ KINDS = {
     "panel": QT_TRANSLATE_NOOP("Palette", "Panel"),
     "command": QT_TRANSLATE_NOOP("Palette", "Command"),
     "account": QT_TRANSLATE_NOOP("Palette", "Account"),
+    "view": QT_TRANSLATE_NOOP("Palette", "Saved view"),
 }
 
 

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QWidget
+
+from portal_admin.files.paths import config_dir
+from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
 
 from .about import AboutDialog
 from .confirm import confirm_production_change
@@ -93,6 +98,9 @@ class Workspace(QObject):
             extras["change_password"] = self.open_change_password
         if self.constants is not None:
             extras["constants"] = self.constants
+        extras["saved_views"] = saved_views_store(
+            service.profile.name, kiosk=kiosk is not None, tour=tour
+        )
         self.context = PanelContext(
             runner=runner, profile=service.profile, client=service.client, extras=extras
         )
@@ -268,3 +276,14 @@ class Workspace(QObject):
         self.window.deleteLater()
         if self.constants is not None:
             self.constants.deleteLater()
+
+
+def saved_views_store(profile_name: str, *, kiosk: bool, tour: bool) -> ViewStore:
+    """Where the lists keep their views: per connection profile in the user's config; the
+    kiosk's per machine (whatever profile is pinned); the tour's in a fresh temporary file, so
+    its pictures show the lists as they come."""
+    if tour:
+        folder = Path(tempfile.mkdtemp(prefix="portal-admin-tour-views-"))
+        return ViewStore(folder / VIEWS_FILE, profile_scope(profile_name))
+    scope = KIOSK_SCOPE if kiosk else profile_scope(profile_name)
+    return ViewStore(config_dir() / VIEWS_FILE, scope)

@@ -67,7 +67,7 @@ class AccountFilterBar(QWidget):
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._emit)
         for edit in (self.email, self.name, self.institution):
-            edit.textEdited.connect(self._typed)
+            edit.textChanged.connect(self._typed)
             edit.returnPressed.connect(self._emit)
         self.portal.currentIndexChanged.connect(self._picked)
         self.status.currentIndexChanged.connect(self._picked)

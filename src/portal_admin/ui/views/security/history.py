@@ -189,6 +189,8 @@ class LoginHistoryPanel(SecurityPanel):
             edit.setEnabled(False)
         self.from_edit.setObjectName("fromDate")
         self.to_edit.setObjectName("toDate")
+        self.from_check.setObjectName("fromDateOn")
+        self.to_check.setObjectName("toDateOn")
         row = QHBoxLayout(bar)
         row.setContentsMargins(0, 0, 0, 0)
         for widget in (
