@@ -13,7 +13,9 @@ and kiosk pictures are added: ``kiosk-banner.png``, ``kiosk-file-menu.png`` and
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -46,6 +48,15 @@ UNKNOWN_ACCOUNT = "ACC0000000000000000"
 DEMO_AUDITOR = ("auditor@sandbox.test", "Sandbox-Audit-2026!")
 
 
+#: Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of
+#: ``tests/accessibility``): it writes ``stop-N.json`` (``{"n": N, "name": ...}``) there, keeps
+#: the event loop turning (so the checker's questions are answered) until ``done-N`` appears,
+#: and writes ``end.json`` (``{"stops": N, "problems": [...]}``) when the tour is over.
+PAUSE_ENV = "PORTAL_ADMIN_TOUR_PAUSE"
+#: How long one stop waits for the checker before the tour goes on (noted as a problem).
+PAUSE_TIMEOUT = 120.0
+
+
 class TourError(RuntimeError):
     """A step the tour cannot do without (sign-in, the main window)."""
 
@@ -53,10 +64,13 @@ class TourError(RuntimeError):
 class Tour:
     """Saves ``<name>.png`` files into one folder and remembers what went wrong."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, pause: Path | None = None) -> None:
         self.directory = directory
         self.saved: list[Path] = []
         self.problems: list[str] = []
+        #: The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses.
+        self.pause = pause
+        self.stops = 0
 
     async def shot(
         self, widget: QWidget, name: str, delay: float = 0.1, area: QRect | None = None
@@ -66,7 +80,31 @@ class Tour:
         path = save_screenshot(widget, self.directory / f"{name}.png", area)
         self.saved.append(path)
         log.info("tour: saved %s", path.name)
+        await self.checkpoint(name)
         return path
+
+    async def checkpoint(self, name: str) -> None:
+        """With :attr:`pause` set, let the outside checker look at this stop (see
+        :data:`PAUSE_ENV`); the loop keeps turning while it does."""
+        if self.pause is None:
+            return
+        self.stops += 1
+        write_atomically(self.pause / f"stop-{self.stops}.json", {"n": self.stops, "name": name})
+        done = self.pause / f"done-{self.stops}"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PAUSE_TIMEOUT
+        while not done.exists():
+            if loop.time() > deadline:
+                self.problem(f"stop {name}: the checker did not answer in time")
+                return
+            await asyncio.sleep(0.02)
+
+    def finish(self) -> None:
+        """Tell the outside checker, if any, that the tour is over."""
+        if self.pause is not None:
+            write_atomically(
+                self.pause / "end.json", {"stops": self.stops, "problems": self.problems}
+            )
 
     def problem(self, text: str) -> None:
         """Note a problem (logged; the tour goes on)."""
@@ -83,6 +121,13 @@ class Tour:
         except Exception as exc:
             log.exception("tour step %s failed", step.name)
             self.problem(f"step {step.name} failed: {type(exc).__name__}: {exc}")
+
+
+def write_atomically(path: Path, data: object) -> None:
+    """Write ``data`` as JSON so that a reader never sees half of it."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(data), encoding="utf-8")
+    partial.replace(path)
 
 
 async def sign_in(app: Application, tour: Tour) -> Workspace:
@@ -313,7 +358,16 @@ async def kiosk_idle_sign_out(app: Application, workspace: Workspace, tour: Tour
 async def run_program_tour(app: Application, directory: Path) -> list[Path]:
     """The whole tour; returns the PNGs saved. Raises TourError when sign-in fails."""
     directory.mkdir(parents=True, exist_ok=True)
-    tour = Tour(directory)
+    pause = os.environ.get(PAUSE_ENV)
+    tour = Tour(directory, Path(pause) if pause else None)
+    try:
+        return await tour_all(app, tour)
+    finally:
+        tour.finish()
+
+
+async def tour_all(app: Application, tour: Tour) -> list[Path]:
+    """The stops of :func:`run_program_tour`, in order."""
     await settle(0.2)
     workspace = await sign_in(app, tour)
     await quiet(app)
