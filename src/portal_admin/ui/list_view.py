@@ -15,7 +15,16 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -49,8 +58,25 @@ log = logging.getLogger(__name__)
 FIT_ROWS = 30
 #: From this width (px) the detail pane sits beside the list; under it, below the list.
 WIDE = 1100
+#: The narrowest a fitted column gets to spare a horizontal scroll bar (px).
+MIN_WIDTH = 72
 #: Qt's "no limit" for a widget's size.
 QWIDGETSIZE_MAX = (1 << 24) - 1
+
+
+def share_out(widths: dict[int, int], floors: dict[int, int], room: int) -> dict[int, int]:
+    """``widths`` narrowed to fit ``room``: the widest columns give way first, none below its
+    floor (so a list too wide even then keeps a scroll bar)."""
+    if sum(widths.values()) <= room:
+        return dict(widths)
+    low, high = 0, max(widths.values())
+    while low < high:  # the largest cap whose capped widths still fit
+        cap = (low + high + 1) // 2
+        if sum(min(w, max(cap, floors[c])) for c, w in widths.items()) <= room:
+            low = cap
+        else:
+            high = cap - 1
+    return {c: min(w, max(low, floors[c])) for c, w in widths.items()}
 
 
 class StateOverlay(QWidget):
@@ -128,11 +154,10 @@ class ListView(QWidget):
         self.views_button.setMenu(QMenu(self.views_button))
         self.views_button.menu().aboutToShow.connect(self._fill_views_menu)
         self.views_button.hide()
-        top = QHBoxLayout()
-        top.addWidget(self.filter_slot, 1)
-        top.addWidget(self.views_button)
-        top.addWidget(self.refresh_button)
-        top.addWidget(self.export_button)
+        # The filters get the whole width; the list's own buttons sit at the bottom, beside the
+        # row count (as in DBeaver's result viewer).
+        bottom = QHBoxLayout()
+        bottom.setContentsMargins(0, 0, 0, 0)
 
         self.table = QTableView(self)
         self.table.setModel(model)
@@ -177,11 +202,14 @@ class ListView(QWidget):
         self.status = QLabel(self)
         self.status.setObjectName("listStatus")
 
+        bottom.addWidget(self.status, 1)
+        for button in (self.views_button, self.refresh_button, self.export_button):
+            bottom.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(top)
+        layout.addWidget(self.filter_slot)
         layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.status)
+        layout.addLayout(bottom)
 
         self.copy_action = QAction(self)
         self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
@@ -189,6 +217,8 @@ class ListView(QWidget):
         self.copy_action.triggered.connect(self.copy_current)
         self.table.addAction(self.copy_action)
 
+        self._fitted = False
+        model.rowsInserted.connect(self._first_rows)
         model.stateChanged.connect(self._update_state)
         model.totalChanged.connect(self._update_state)
         model.rowsInserted.connect(self._update_state)
@@ -264,16 +294,29 @@ class ListView(QWidget):
         person chose (or a saved view brought) are kept."""
         if self.widths_chosen:
             return
+        self._fitted = True
         table = self.table
+        # Qt stretches the last column to at least the width it had when stretching began:
+        # stop stretching while fitting, so that it can narrow too.
+        table.horizontalHeader().setStretchLastSection(False)
         table.resizeColumnsToContents()
-        visible = [c for c in range(self.model.columnCount()) if not table.isColumnHidden(c)]
-        for column in visible:
-            if table.columnWidth(column) > maximum:
-                table.setColumnWidth(column, maximum)
+        visible = self.visible_columns()
+        widths = {c: min(table.columnWidth(c), maximum) for c in visible}
+        room = table.viewport().width()
+        bar = table.verticalScrollBar()
+        if not bar.isVisible():  # it appears as more rows arrive: leave its room now
+            room -= bar.sizeHint().width()
+        if sum(widths.values()) > room:  # rather narrower wide columns than a scroll bar
+            header = table.horizontalHeader()
+            floors = {c: max(MIN_WIDTH, header.sectionSizeFromContents(c).width()) for c in visible}
+            widths = share_out(widths, floors, room)
+        for column, width in widths.items():
+            table.setColumnWidth(column, width)
         if visible:  # hidden columns may come after the last visible one
-            spare = table.viewport().width() - sum(table.columnWidth(c) for c in visible)
+            spare = room - sum(widths.values())
             if spare > 0:
-                table.setColumnWidth(visible[-1], table.columnWidth(visible[-1]) + spare)
+                table.setColumnWidth(visible[-1], widths[visible[-1]] + spare)
+        table.horizontalHeader().setStretchLastSection(True)
 
     def refresh(self) -> None:
         """Reload from the first page (F5)."""
@@ -530,6 +573,12 @@ class ListView(QWidget):
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.currentRowChanged.emit(current.data(RowRole) if current.isValid() else None)
+
+    def _first_rows(self, *_args: object) -> None:
+        """Columns fit their contents when the first rows arrive (unless the person chose)."""
+        if not self._fitted and not self.widths_chosen:
+            self._fitted = True
+            QTimer.singleShot(0, self, self.fit_columns)
 
     def _update_state(self, *_args: object) -> None:
         model = self.model

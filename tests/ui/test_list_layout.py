@@ -1,0 +1,59 @@
+"""The list's room: columns fit their contents at first show, the widest give way before a
+horizontal scroll bar appears, and the filters get the whole width."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+from PySide6.QtWidgets import QLineEdit
+
+from portal_admin.ui.list_view import MIN_WIDTH, ListView, share_out
+from portal_admin.ui.paged_model import PagedTableModel
+
+from .fakes import FakeCollection, people
+from .test_paged_model import COLUMNS
+
+
+def test_share_out_narrows_the_widest_first() -> None:
+    floors = {0: 50, 1: 50, 2: 50}
+    assert share_out({0: 100, 1: 200, 2: 300}, floors, 1000) == {0: 100, 1: 200, 2: 300}
+    assert share_out({0: 100, 1: 200, 2: 300}, floors, 500) == {0: 100, 1: 200, 2: 200}
+    narrowed = share_out({0: 100, 1: 400, 2: 400}, floors, 500)
+    assert narrowed[0] == 100 and narrowed[1] == narrowed[2] == 200
+    # No room even at the floors: the floors, and the list scrolls.
+    assert share_out({0: 100, 1: 100}, {0: 90, 1: 90}, 100) == {0: 90, 1: 90}
+
+
+def test_columns_fit_at_first_rows_without_a_scroll_bar(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    coll = FakeCollection(items=people(40))
+    for i, person in enumerate(coll.items):
+        coll.items[i] = dataclasses.replace(person, email=f"{'x' * 60}{i}@example.com")
+    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    qtbot.addWidget(view)
+    view.resize(520, 400)
+    view.show()
+
+    async def load() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+        await asyncio.sleep(0.05)  # the fit runs once the rows are in
+
+    loop.run_until_complete(load())
+    table = view.table
+    widths = [table.columnWidth(c) for c in view.visible_columns()]
+    assert sum(widths) <= table.viewport().width()
+    assert MIN_WIDTH <= widths[2] < 340  # the long e-mails gave way, down to no less than the floor
+    assert not table.horizontalScrollBar().isVisible()
+
+
+def test_the_filters_get_the_whole_width(qtbot) -> None:  # type: ignore[no-untyped-def]
+    view = ListView(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
+    edit = QLineEdit()
+    view.set_filter_bar(edit)
+    qtbot.addWidget(view)
+    view.resize(700, 400)
+    view.show()
+    assert view.filter_slot.width() >= view.width() - 20
+    # The list's own buttons sit at the bottom, beside the row count.
+    assert view.refresh_button.y() > view.table.y() + view.table.height() - 1
