@@ -743,6 +743,15 @@ class BulkDialog(QDialog):
         self.confirm.setAccessibleName(
             QCoreApplication.translate("BulkDialog", "Number of targets, to confirm")
         )
+        self.table.setAccessibleName(QCoreApplication.translate("BulkDialog", "The plan"))
+        self.table.setAccessibleDescription(
+            QCoreApplication.translate(
+                "BulkDialog", "Every target with what the change would do to it"
+            )
+        )
+        self.result_table.setAccessibleName(
+            QCoreApplication.translate("BulkDialog", "Targets and their results")
+        )
         if self.job is not None:
             skips = ", ".join(
                 f"{n} \u00d7 {word(REASONS, code)}"

@@ -210,6 +210,10 @@ class AccountDetail(QWidget):
         )
         self.id_label.setText(QCoreApplication.translate("AccountsPanel", "Id:"))
         self.copy_button.setText(QCoreApplication.translate("AccountsPanel", "Copy id"))
+        # the scroll area takes the focus (to scroll with the keys): a screen reader names it
+        self._scroll.setAccessibleName(
+            QCoreApplication.translate("AccountsPanel", "Account details")
+        )
         self.copy_button.setToolTip(
             QCoreApplication.translate("AccountsPanel", "Copy the account id to the clipboard")
         )

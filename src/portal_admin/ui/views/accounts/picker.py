@@ -48,6 +48,20 @@ class Picker(QComboBox):
         if any_text is not None:
             self.addItem(any_text, None)
 
+    def setAccessibleName(self, name: str) -> None:
+        """Name the combo box and its text field (a screen reader lands on the field)."""
+        super().setAccessibleName(name)
+        line = self.lineEdit()
+        if line is not None:
+            line.setAccessibleName(name)
+
+    def setAccessibleDescription(self, description: str) -> None:
+        """Describe the combo box and its text field."""
+        super().setAccessibleDescription(description)
+        line = self.lineEdit()
+        if line is not None:
+            line.setAccessibleDescription(description)
+
     def set_any_text(self, text: str) -> None:
         """Retranslate the "no choice" entry."""
         if self._any_text is not None and self.count():

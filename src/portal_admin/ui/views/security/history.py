@@ -11,12 +11,16 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDate
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDateEdit,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
+    QPushButton,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -27,9 +31,11 @@ from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
 from ...list_view import ListView
 from ...paged_model import Column, PagedTableModel, SortSpec
 from ...panels import PanelContext
+from ...screenshots import TourStep
 from ...text import QT_TRANSLATE_NOOP, fill
 from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
+from .chart_table import DayCountModel
 from .common import SecurityPanel
 from .formatting import format_time, login_result_label, shorten_user_agent
 
@@ -210,9 +216,32 @@ class LoginHistoryPanel(SecurityPanel):
         self.chart = SignInChart(self.chart_box)
         self.chart_note = QLabel(self.chart_box)
         self.chart_note.setObjectName("chartNote")
+        # the chart's textual equivalent: the same numbers as a table, one row per day
+        self.chart_model = DayCountModel(self)
+        self.chart_table = QTableView(self.chart_box)
+        self.chart_table.setObjectName("chartTable")
+        self.chart_table.setModel(self.chart_model)
+        self.chart_table.verticalHeader().setVisible(False)
+        self.chart_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.chart_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.chart_table.setTabKeyNavigation(False)  # Tab leaves the table, arrows move in it
+        self.chart_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.chart_table.setFixedHeight(self.chart.sizeHint().height())
+        self.chart_table.hide()
+        self.chart_as_table = QPushButton(self.chart_box)
+        self.chart_as_table.setObjectName("chartAsTable")
+        self.chart_as_table.setCheckable(True)
+        self.chart_as_table.toggled.connect(self.show_chart_as_table)
         box_layout = QVBoxLayout(self.chart_box)
         box_layout.addWidget(self.chart)
-        box_layout.addWidget(self.chart_note)
+        box_layout.addWidget(self.chart_table)
+        note_row = QHBoxLayout()
+        note_row.addWidget(self.chart_note, 1)
+        note_row.addWidget(self.chart_as_table)
+        box_layout.addLayout(note_row)
+        QWidget.setTabOrder(self.chart_as_table, self.chart_table)  # the button, then its table
         self.chart_read = 0
         self.chart_ready = False
         self.chart_total = 0
@@ -305,9 +334,48 @@ class LoginHistoryPanel(SecurityPanel):
         if generation != self._chart_generation:
             return
         self.chart.set_days(days)
+        self.chart_model.set_days(days)
         self.chart_read, self.chart_total = read, total
         self.chart_ready = True
         self._show_chart_note()
+
+    def show_chart_as_table(self, on: bool) -> None:
+        """Show the chart's numbers as a table (``on``) or as the chart."""
+        if self.chart_as_table.isChecked() != on:
+            self.chart_as_table.setChecked(on)  # comes back here through toggled
+            return
+        self.chart_table.setVisible(on)
+        self.chart.setVisible(not on)
+        self._name_chart_toggle()
+
+    def _name_chart_toggle(self) -> None:
+        on = self.chart_as_table.isChecked()
+        self.chart_as_table.setText(
+            QCoreApplication.translate("LoginHistoryPanel", "Show as chart")
+            if on
+            else QCoreApplication.translate("LoginHistoryPanel", "Show as table")
+        )
+        self.chart_as_table.setAccessibleDescription(
+            QCoreApplication.translate(
+                "LoginHistoryPanel", "Switches between the chart and a table of its numbers"
+            )
+        )
+
+    async def tour_steps(self) -> list[TourStep]:
+        """The chart shown as a table, for ``--tour``."""
+        return [TourStep("login-history-table", self._tour_table, self._tour_chart)]
+
+    async def kiosk_tour_steps(self) -> list[TourStep]:
+        """The same in kiosk mode (it changes nothing)."""
+        return await self.tour_steps()
+
+    async def _tour_table(self) -> QWidget:
+        self.show_chart_as_table(True)
+        self.chart_table.setFocus()
+        return self
+
+    async def _tour_chart(self, _widget: QWidget) -> None:
+        self.show_chart_as_table(False)
 
     def _show_chart_note(self) -> None:
         if not self.chart_ready:
@@ -334,6 +402,10 @@ class LoginHistoryPanel(SecurityPanel):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
+        self.list_view.set_empty_texts(
+            QCoreApplication.translate("LoginHistoryPanel", "No sign-ins recorded yet."),
+            QCoreApplication.translate("LoginHistoryPanel", "No sign-ins match these filters."),
+        )
         self.result_label.setText(QCoreApplication.translate("LoginHistoryPanel", "&Result:"))
         for i, (_key, _value, text) in enumerate(RESULTS):
             self.result_combo.setItemText(i, _tr(text))
@@ -353,6 +425,11 @@ class LoginHistoryPanel(SecurityPanel):
         self.chart_note.setAccessibleName(
             QCoreApplication.translate("LoginHistoryPanel", "Chart note")
         )
+        self.chart_table.setAccessibleName(
+            QCoreApplication.translate("LoginHistoryPanel", "Sign-ins per day, as a table")
+        )
+        self.chart_model.set_locale(self.chart.locale())
+        self._name_chart_toggle()
         self._show_chart_note()
         self.list_view.setAccessibleName(
             QCoreApplication.translate("LoginHistoryPanel", "Login history")
