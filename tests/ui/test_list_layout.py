@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from portal_admin.ui.list_view import MIN_WIDTH, ListView, share_out
-from portal_admin.ui.paged_model import PagedTableModel
+from portal_admin.ui.paged_model import ListState, PagedTableModel
 
 from .fakes import FakeCollection, people
 from .test_paged_model import COLUMNS
@@ -57,3 +58,59 @@ def test_the_filters_get_the_whole_width(qtbot) -> None:  # type: ignore[no-unty
     assert view.filter_slot.width() >= view.width() - 20
     # The list's own buttons sit at the bottom, beside the row count.
     assert view.refresh_button.y() > view.table.y() + view.table.height() - 1
+
+
+def test_an_empty_list_says_why_and_offers_the_way_out(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    coll = FakeCollection(items=[])
+    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    edit = QLineEdit()
+    edit.setObjectName("nameFilter")
+    view.set_filter_bar(edit)
+    qtbot.addWidget(view)
+    view.show()
+
+    def load() -> None:
+        async def until_answered() -> None:
+            view.refresh()
+            while view.model.state in (ListState.IDLE, ListState.LOADING):
+                await asyncio.sleep(0.01)
+
+        loop.run_until_complete(asyncio.wait_for(until_answered(), 5))
+
+    load()
+    assert view.overlay.label.text() == "Nothing to show."
+    assert not view.overlay.clear.isVisible()
+    edit.setText("zz")
+    load()
+    assert view.overlay.label.text() == "Nothing matches these filters."
+    assert view.overlay.clear.isVisible()
+    view.set_empty_texts("No people yet.", "No people match these filters.")
+    assert view.overlay.label.text() == "No people match these filters."
+    qtbot.mouseClick(view.overlay.clear, Qt.MouseButton.LeftButton)
+    assert edit.text() == ""
+    load()
+    assert view.overlay.label.text() == "No people yet."
+
+
+def test_an_empty_list_offers_the_panels_first_step(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    view = ListView(PagedTableModel(COLUMNS, FakeCollection(items=[]).fetch), export_name="p.csv")
+    invite = QPushButton("Invite\u2026", view)
+    clicks: list[bool] = []
+    invite.clicked.connect(lambda: clicks.append(True))
+    view.set_empty_action(invite)
+    qtbot.addWidget(view)
+    view.show()
+
+    async def until_answered() -> None:
+        view.refresh()
+        while view.model.state in (ListState.IDLE, ListState.LOADING):
+            await asyncio.sleep(0.01)
+
+    loop.run_until_complete(asyncio.wait_for(until_answered(), 5))
+    assert view.overlay.act.isVisible() and view.overlay.act.text() == "Invite\u2026"
+    qtbot.mouseClick(view.overlay.act, Qt.MouseButton.LeftButton)
+    assert clicks == [True]
+    invite.hide()  # a kiosk hides what changes the server: the list offers it no more
+    view.refresh()
+    loop.run_until_complete(asyncio.wait_for(until_answered(), 5))
+    assert not view.overlay.act.isVisible()

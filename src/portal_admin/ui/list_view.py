@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 from portal_admin.files.csv_rules import neutralize, writer
 
 from .error_info import describe_error
+from .icons import IconLabel, icon
 from .paged_model import ListState, PagedTableModel, RowRole
 from .text import fill
 
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from portal_admin.files.saved_views import ViewStore
 
     from .view_keeper import ViewKeeper
+    from .view_state import FilterKeeper
 
 log = logging.getLogger(__name__)
 
@@ -80,13 +82,17 @@ def share_out(widths: dict[int, int], floors: dict[int, int], room: int) -> dict
 
 
 class StateOverlay(QWidget):
-    """A message over the table for the loading, empty and error states, with Retry."""
+    """A message over the table for the loading, empty and error states, with what to do:
+    Retry after an error, Clear filters when they hide every row."""
 
     retryRequested = Signal()
+    clearRequested = Signal()
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("stateOverlay")
+        #: The state's icon, above the text (``set_icon``).
+        self.icon = IconLabel(self, size=32)
         self.label = QLabel(self)
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
@@ -94,10 +100,20 @@ class StateOverlay(QWidget):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.retry = QPushButton(self)
         self.retry.clicked.connect(self.retryRequested)
+        #: "Clear filters", shown when filters hide every row.
+        self.clear = QPushButton(self)
+        self.clear.setObjectName("overlayClearFilters")
+        self.clear.clicked.connect(self.clearRequested)
         layout = QVBoxLayout(self)
         layout.addStretch(1)
+        layout.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.label)
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.clear, 0, Qt.AlignmentFlag.AlignHCenter)
+        #: The panel's own first step on an empty list (``ListView.set_empty_action``).
+        self.act = QPushButton(self)
+        self.act.setObjectName("overlayAction")
+        layout.addWidget(self.act, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(1)
         self.retranslateUi()
 
@@ -108,6 +124,14 @@ class StateOverlay(QWidget):
             QCoreApplication.translate("ListView", "Retry loading the list")
         )
         self.label.setAccessibleName(QCoreApplication.translate("ListView", "List state"))
+
+    def set_icon(self, name: str) -> None:
+        """Show the icon ``name`` of ``ui/icons.py`` above the text ("" for none)."""
+        self.icon.set_icon(name or None)
+        self.clear.setText(QCoreApplication.translate("ListView", "Clear filters"))
+        self.clear.setAccessibleName(
+            QCoreApplication.translate("ListView", "Clear the filters of the list")
+        )
 
 
 class ListView(QWidget):
@@ -144,10 +168,20 @@ class ListView(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.export_button = QToolButton(self)
         self.export_button.clicked.connect(self.start_export)
+        for button, name in (
+            (self.refresh_button, "action.refresh"),
+            (self.export_button, "action.export"),
+        ):
+            button.setIcon(icon(name))
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         # Saved views (``attach_views``): hidden until the list is joined to a store.
         self.views: ViewKeeper | None = None
         #: True once the person chose column widths (or a view brought some): not fitted then.
         self.widths_chosen = False
+        self.filter_keeper: FilterKeeper | None = None
+        self.filter_default: dict[str, Any] = {}
+        self._empty_texts: tuple[str, str] | None = None
+        self._empty_action: QAbstractButton | None = None
         self.views_button = QToolButton(self)
         self.views_button.setObjectName("viewsButton")
         self.views_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -193,6 +227,7 @@ class ListView(QWidget):
 
         self.overlay = StateOverlay(self.table.viewport())
         self.overlay.retryRequested.connect(self.model.retry)
+        self.overlay.clearRequested.connect(self.clear_filters)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.table)
@@ -228,8 +263,37 @@ class ListView(QWidget):
     # -- slots for panels ----------------------------------------------------------------------
 
     def set_filter_bar(self, widget: QWidget) -> None:
-        """Put a panel's filter controls above the table."""
+        """Put a panel's filter controls above the table (their state now is the default)."""
+        from .view_state import FilterKeeper
+
         self._filter_layout.addWidget(widget)
+        if self.filter_keeper is None:
+            self.filter_keeper = FilterKeeper(self.filter_slot, self._filters_edited)
+        else:
+            self.filter_keeper.watch()
+        self.filter_default = self.filter_keeper.state()
+
+    def set_empty_texts(self, empty: str, no_match: str) -> None:
+        """What the list says when there is nothing at all, and when its filters hide every
+        row (translated texts; the panel sets them again when the language changes)."""
+        self._empty_texts = (empty, no_match)
+        self._update_state()
+
+    def set_empty_action(self, button: QAbstractButton) -> None:
+        """Offer ``button`` (as it stands: text, shown, enabled) on the list when it is empty
+        without filters, e.g. "Invite" on an empty invitation list."""
+        self._empty_action = button
+        self.overlay.act.clicked.connect(button.click)
+        self._update_state()
+
+    def filtered(self) -> bool:
+        """True when a filter differs from the list's default."""
+        return self.filter_keeper is not None and self.filter_keeper.state() != self.filter_default
+
+    def clear_filters(self) -> None:
+        """Set the filters back to their default (sort and columns stay)."""
+        if self.filter_keeper is not None:
+            self.filter_keeper.restore(self.filter_default)
 
     def set_detail_widget(self, widget: QWidget) -> None:
         """Show ``widget`` beside the table (it follows ``currentRowChanged``)."""
@@ -475,6 +539,10 @@ class ListView(QWidget):
         if self.views is not None:
             self.views_button.setText(self.views.title())
 
+    def _filters_edited(self) -> None:
+        if self.views is not None:
+            self.views.filters_edited()
+
     def _view_problem(self, text: str) -> None:
         self.status.setText(text)
 
@@ -585,12 +653,22 @@ class ListView(QWidget):
         state = model.state
         rows = model.rowCount()
         overlay_text = ""
-        show_retry = False
+        show_retry = show_clear = False
+        self.overlay.set_icon("")
         if state is ListState.LOADING and rows == 0:
+            self.overlay.set_icon("state.loading")
             overlay_text = QCoreApplication.translate("ListView", "Loading\u2026")
         elif state is ListState.EMPTY:
-            overlay_text = QCoreApplication.translate("ListView", "Nothing to show.")
+            self.overlay.set_icon("state.empty")
+            filtered = self.filtered()
+            empty, no_match = self._empty_texts or (
+                QCoreApplication.translate("ListView", "Nothing to show."),
+                QCoreApplication.translate("ListView", "Nothing matches these filters."),
+            )
+            overlay_text = no_match if filtered else empty
+            show_clear = filtered
         elif state is ListState.ERROR and model.error is not None:
+            self.overlay.set_icon("state.error")
             info = describe_error(model.error)
             parts = [
                 QCoreApplication.translate("ListView", "The list could not be loaded."),
@@ -608,6 +686,19 @@ class ListView(QWidget):
             show_retry = True
         self.overlay.label.setText(overlay_text)
         self.overlay.retry.setVisible(show_retry)
+        self.overlay.clear.setVisible(show_clear)
+        source = self._empty_action
+        offer = (
+            state is ListState.EMPTY
+            and not show_clear
+            and source is not None
+            and source.isVisibleTo(self)
+            and source.isEnabled()
+        )
+        if offer and source is not None:
+            self.overlay.act.setText(source.text())
+            self.overlay.act.setAccessibleName(source.accessibleName() or source.text())
+        self.overlay.act.setVisible(offer)
         self.overlay.setVisible(bool(overlay_text) and (rows == 0 or show_retry))
         self._place_overlay()
         total = model.total

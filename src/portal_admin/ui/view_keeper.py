@@ -54,8 +54,11 @@ class ViewKeeper(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(REMEMBER_MS)
         self._timer.timeout.connect(self.remember)
-        self.filters = FilterKeeper(view.filter_slot, self._touched)
+        if view.filter_keeper is None:
+            view.filter_keeper = FilterKeeper(view.filter_slot, view._filters_edited)
+        self.filters = view.filter_keeper
         self.default = self.current_state(widths=False)
+        self.default["filters"] = dict(view.filter_default)
         self._default_sort = view.model.sort_spec
         header = view.table.horizontalHeader()
         header.sectionMoved.connect(lambda *_a: self._touched())
@@ -214,6 +217,10 @@ class ViewKeeper(QObject):
             active = None
         if state is not None:
             self.apply(state, active)
+
+    def filters_edited(self) -> None:
+        """A filter changed (the list tells)."""
+        self._touched()
 
     def _touched(self) -> None:
         if not self._applying:

@@ -87,8 +87,13 @@ def test_filters_by_status_and_text_without_asking_the_server(
     panel.text_filter.setText("nobody-matches-this")
     run(loop, panel.wait_idle())
     assert panel.model.rowCount() == 0
-    assert panel.list_view.overlay.label.text() == "Nothing to show."
+    overlay = panel.list_view.overlay
+    assert overlay.label.text() == "No invitations match these filters."
+    assert overlay.clear.isVisibleTo(panel)  # and the way out
     assert panel.source.loads == loads
+    overlay.clear.click()
+    run(loop, panel.wait_idle())
+    assert panel.text_filter.text() == "" and panel.model.rowCount() > 0
 
 
 def test_sorts_locally_by_a_column(

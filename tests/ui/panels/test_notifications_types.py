@@ -119,7 +119,8 @@ def test_each_filter(
         panel.code_filter.setText("NOPE")
         panel.apply_filters()
         await _reloaded(panel)
-        assert _codes(panel) == [] and panel.list.overlay.label.text() == "Nothing to show."
+        assert _codes(panel) == []
+        assert panel.list.overlay.label.text() == "Nothing matches these filters."
 
     loop.run_until_complete(scenario())
 

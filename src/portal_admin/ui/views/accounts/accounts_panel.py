@@ -182,6 +182,10 @@ class AccountsPanel(PanelBase):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
+        self.view.set_empty_texts(
+            QCoreApplication.translate("AccountsPanel", "There are no accounts yet."),
+            QCoreApplication.translate("AccountsPanel", "No accounts match these filters."),
+        )
         self.lookup_label.setText(QCoreApplication.translate("AccountsPanel", "Open by &id:"))
         self.lookup.setPlaceholderText(
             QCoreApplication.translate("AccountsPanel", "Account id, e.g. ACC\u2026")

@@ -79,6 +79,7 @@ class InvitationsPanel(TaskPanel):
         self.create_button.setObjectName("createInvitation")
         self.cancel_button = QPushButton(self)
         self.cancel_button.setObjectName("cancelInvitation")
+        self.list_view.set_empty_action(self.create_button)
         self.action_note = QLabel(self)
         self.action_note.setObjectName("actionNote")
         self.action_note.setWordWrap(True)
@@ -316,6 +317,10 @@ class InvitationsPanel(TaskPanel):
     # -- language ------------------------------------------------------------------------------
 
     def retranslateUi(self) -> None:
+        self.list_view.set_empty_texts(
+            QCoreApplication.translate("Invitations", "There are no invitations yet."),
+            QCoreApplication.translate("Invitations", "No invitations match these filters."),
+        )
         if self.status_filter.count() == 0:
             self.status_filter.addItem("", None)
         self.status_filter.setItemText(0, QCoreApplication.translate("Invitations", "All statuses"))
