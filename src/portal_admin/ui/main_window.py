@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from .banner import EnvironmentBanner
 from .i18n import LANGUAGES
+from .icons import IconLabel, icon, is_icon_name
 from .idle import IdleMonitor
 from .operations import OperationRunner
 from .palette import CommandPalette, Entry, find_accounts
@@ -94,16 +95,15 @@ class LockOverlay(QWidget):
         super().__init__(parent)
         self.setObjectName("lockOverlay")
         self.setAutoFillBackground(True)
-        self.icon = QLabel(self)
-        self.icon.setPixmap(
-            self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning).pixmap(48, 48)
-        )
+        self.icon = IconLabel(self, size=48)
+        self.icon.set_icon("state.locked")
         self.title = QLabel(self)
         self.title.setStyleSheet("font-size: 16pt; font-weight: bold;")
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.button = QPushButton(self)
+        self.button.setIcon(icon("action.unlock"))
         self.button.clicked.connect(self.unlockRequested)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(60, 12, 60, 12)
@@ -279,6 +279,7 @@ class MainWindow(QMainWindow):
         self.account_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.account_label.setTextFormat(Qt.TextFormat.PlainText)
         self.logout_button = QToolButton(self.header)
+        self.logout_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         row = QHBoxLayout(self.header)
         row.setContentsMargins(10, 6, 10, 6)
         row.addWidget(self.title_label)
@@ -366,10 +367,20 @@ class MainWindow(QMainWindow):
                 lambda _=False, code=language.code: self.languageRequested.emit(code)
             )
             self.language_actions[language.code] = action
+        for action, name in (
+            (self.refresh_action, "action.refresh"),
+            (self.lock_action, "action.lock"),
+            (self.quit_action, "action.quit"),
+            (self.logout_action, "action.logout"),
+            (self.change_password_action, "action.change-password"),
+            (self.about_action, "action.about"),
+            (self.palette_action, "action.palette"),
+        ):
+            action.setIcon(icon(name))
         self.logout_button.setDefaultAction(self.logout_action)
         self.panel_actions: list[QAction] = []
         for number, spec in enumerate(self._specs[:9], start=1):
-            action = QAction(self)
+            action = QAction(self._icon(spec), "", self)
             action.setShortcut(QKeySequence(f"Ctrl+{number}"))
             action.triggered.connect(lambda _=False, pid=spec.id: self.show_panel(pid))
             self.panel_actions.append(action)
@@ -396,6 +407,7 @@ class MainWindow(QMainWindow):
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
         self.language_menu = self.view_menu.addMenu("")
+        self.language_menu.setIcon(icon("action.language"))
         for action in self.language_actions.values():
             self.language_menu.addAction(action)
         self.help_menu = self.menuBar().addMenu("")
@@ -490,6 +502,8 @@ class MainWindow(QMainWindow):
     def _icon(self, spec: PanelSpec) -> QIcon:
         if spec.icon is None:
             return QIcon()
+        if is_icon_name(spec.icon):
+            return icon(spec.icon)
         pixmap = getattr(QStyle.StandardPixmap, spec.icon, None)
         if pixmap is not None:
             return self.style().standardIcon(pixmap)

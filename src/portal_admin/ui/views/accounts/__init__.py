@@ -33,7 +33,7 @@ def register(registry: PanelRegistry) -> None:
             "accounts",
             QT_TRANSLATE_NOOP("Panels", "Accounts"),
             _accounts,
-            icon="SP_DirHomeIcon",
+            icon="nav.accounts",
             order=10,
         )
     )
@@ -42,7 +42,7 @@ def register(registry: PanelRegistry) -> None:
             "roles",
             QT_TRANSLATE_NOOP("Panels", "Roles"),
             _roles,
-            icon="SP_FileDialogDetailedView",
+            icon="nav.roles",
             order=20,
         )
     )
@@ -51,7 +51,7 @@ def register(registry: PanelRegistry) -> None:
             "portals",
             QT_TRANSLATE_NOOP("Panels", "Portals"),
             _portals,
-            icon="SP_DriveNetIcon",
+            icon="nav.portals",
             order=30,
         )
     )

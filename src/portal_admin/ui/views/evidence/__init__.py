@@ -32,7 +32,7 @@ def register(registry: PanelRegistry) -> None:
             "reviews",
             QT_TRANSLATE_NOOP("Panels", "Access reviews"),
             _reviews,
-            icon="SP_DialogApplyButton",
+            icon="nav.reviews",
             order=360,
         )
     )
@@ -41,7 +41,7 @@ def register(registry: PanelRegistry) -> None:
             "journal",
             QT_TRANSLATE_NOOP("Panels", "Journal"),
             _journal,
-            icon="SP_FileDialogContentsView",
+            icon="nav.journal",
             order=370,
         )
     )

@@ -29,7 +29,7 @@ def register(registry: PanelRegistry) -> None:
             "invitations",
             QT_TRANSLATE_NOOP("Panels", "Invitations"),
             _invitations,
-            icon="SP_MessageBoxInformation",
+            icon="nav.invitations",
             order=300,
         )
     )
@@ -38,7 +38,7 @@ def register(registry: PanelRegistry) -> None:
             "my-invitations",
             QT_TRANSLATE_NOOP("Panels", "My invitations"),
             _my_invitations,
-            icon="SP_DialogYesButton",
+            icon="nav.my-invitations",
             order=310,
         )
     )

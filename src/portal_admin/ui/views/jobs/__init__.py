@@ -22,7 +22,7 @@ def register(registry: PanelRegistry) -> None:
             "jobs",
             QT_TRANSLATE_NOOP("Panels", "Bulk jobs"),
             _jobs,
-            icon="SP_FileDialogDetailedView",
+            icon="nav.jobs",
             order=350,
         )
     )

@@ -30,7 +30,7 @@ def register(registry: PanelRegistry) -> None:
             id="channel-types",
             title=QT_TRANSLATE_NOOP("Panels", "Notification channel types"),
             factory=_channel_types,
-            icon="SP_FileDialogListView",
+            icon="nav.channel-types",
             order=400,
         )
     )
@@ -39,7 +39,7 @@ def register(registry: PanelRegistry) -> None:
             id="channels",
             title=QT_TRANSLATE_NOOP("Panels", "Notification channels"),
             factory=_channels,
-            icon="SP_DriveNetIcon",
+            icon="nav.channels",
             order=410,
         )
     )

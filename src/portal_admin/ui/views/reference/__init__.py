@@ -29,7 +29,7 @@ def register(registry: PanelRegistry) -> None:
             "constants",
             QT_TRANSLATE_NOOP("Panels", "Constants"),
             _constants,
-            icon="SP_FileDialogDetailedView",
+            icon="nav.constants",
             order=500,
         )
     )
@@ -38,7 +38,7 @@ def register(registry: PanelRegistry) -> None:
             "profile",
             QT_TRANSLATE_NOOP("Panels", "Profile"),
             _profile,
-            icon="SP_DirHomeIcon",
+            icon="nav.profile",
             order=510,
         )
     )
