@@ -8,22 +8,32 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QWidget
 
 log = logging.getLogger(__name__)
 
 
-def save_screenshot(widget: QWidget, path: Path, area: QRect | None = None) -> Path:
+def save_screenshot(
+    widget: QWidget, path: Path, area: QRect | None = None, popups: tuple[QWidget, ...] = ()
+) -> Path:
     """Save a PNG of ``widget`` (rendered even off screen); returns the path.
 
-    ``area`` limits the picture to part of the widget. In a kiosk session the picture gets the
-    read-only watermark strip with the time.
+    ``area`` limits the picture to part of the widget; ``popups`` (open menus) are painted over
+    it where they are on screen. In a kiosk session the picture gets the read-only watermark
+    strip with the time.
     """
     from .kiosk.marking import current, watermark
 
     path.parent.mkdir(parents=True, exist_ok=True)
     picture = widget.grab(area) if area is not None else widget.grab()
+    if popups:
+        painter = QPainter(picture)
+        origin = widget.mapToGlobal(area.topLeft() if area is not None else QPoint(0, 0))
+        for popup in popups:
+            painter.drawPixmap(popup.mapToGlobal(QPoint(0, 0)) - origin, popup.grab())
+        painter.end()
     marking = current()
     if marking is not None:
         picture = watermark(picture, marking)

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QCoreApplication, QPoint, QRect
 from PySide6.QtWidgets import QMenu, QWidget
 
 from .panels import panel_ready, panel_tour_steps, wait_idle
@@ -73,11 +73,17 @@ class Tour:
         self.stops = 0
 
     async def shot(
-        self, widget: QWidget, name: str, delay: float = 0.1, area: QRect | None = None
+        self,
+        widget: QWidget,
+        name: str,
+        delay: float = 0.1,
+        area: QRect | None = None,
+        popups: tuple[QWidget, ...] = (),
     ) -> Path:
-        """Let ``widget`` settle and save it (or its ``area``) as ``<name>.png``."""
+        """Let ``widget`` settle and save it (or its ``area``, with open ``popups`` over it) as
+        ``<name>.png``."""
         await settle(delay)
-        path = save_screenshot(widget, self.directory / f"{name}.png", area)
+        path = save_screenshot(widget, self.directory / f"{name}.png", area, popups)
         self.saved.append(path)
         log.info("tour: saved %s", path.name)
         await self.checkpoint(name)
@@ -200,7 +206,8 @@ async def visit_panels(app: Application, workspace: Workspace, tour: Tour) -> No
 
 
 async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> None:
-    """The dialogs every session has: password, profile, About, an error, the lock."""
+    """The dialogs every session has: password, profile, About, an error, the panels' form
+    dialogs (``tour_dialogs.py``), the lock."""
     main = workspace.window
 
     async def change_password() -> QWidget:
@@ -247,6 +254,9 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
     ]
     if app.kiosk is not None:  # kiosk mode offers neither
         steps = [s for s in steps if s.name not in {"change-password", "profile-editor"}]
+    from .tour_dialogs import dialog_steps
+
+    steps[-1:-1] = dialog_steps(workspace, kiosk=app.kiosk is not None)  # before the lock
     for step in steps:
         await tour.step(step)
     await unlock_window(workspace, tour)
@@ -272,20 +282,19 @@ async def visit_workspace_tools(app: Application, workspace: Workspace, tour: To
         view.table.selectRow(0)
         await quiet(app)
         await tour.shot(main, f"layout-{width}x{height}", 0.3)
+        await picture_saved_view(app, panel, view, tour, f"{width}x{height}")
 
-        async def menu() -> QWidget:
-            shown: QMenu = view.context_menu()
-            shown.popup(
-                view.table.viewport().mapToGlobal(
-                    view.table.visualRect(view.model.index(0, 0)).center()
-                )
+        shown: QMenu = view.context_menu()
+        shown.popup(
+            view.table.viewport().mapToGlobal(
+                view.table.visualRect(view.model.index(0, 0)).center()
             )
-            return shown
+        )
+        await tour.shot(main, f"list-menu-{width}x{height}", 0.2, popups=(shown,))
+        shown.hide()
 
         async def hide(widget: QWidget) -> None:
             widget.hide()
-
-        await tour.step(TourStep(f"list-menu-{width}x{height}", menu, hide))
 
         async def palette() -> QWidget:
             opened = main.open_palette()
@@ -299,6 +308,30 @@ async def visit_workspace_tools(app: Application, workspace: Workspace, tour: To
         await tour.step(TourStep(f"palette-{width}x{height}", palette, hide))
     main.resize(size)
     await quiet(app)
+
+
+async def picture_saved_view(
+    app: Application, panel: Any, view: Any, tour: Tour, size: str
+) -> None:
+    """The accounts list filtered to suspended accounts, kept as a saved view, with the Views
+    menu open; then the list's default view again."""
+    keeper = view.views
+    if keeper is None:
+        tour.problem("the accounts list keeps no views")
+        return
+    panel.filters.status.set_code("SUSPENDED")
+    keeper.save_as(QCoreApplication.translate("Tour", "Suspended accounts"))
+    await quiet(app)
+    shown: QMenu = view.views_button.menu()
+    keeper.fill_menu(shown)
+    place = view.views_button.mapToGlobal(QPoint(0, 0))
+    shown.popup(QPoint(place.x(), place.y() - shown.sizeHint().height()))
+    try:
+        await tour.shot(panel.window(), f"saved-view-{size}", 0.3, popups=(shown,))
+    finally:
+        shown.hide()
+        keeper.reset()
+        await quiet(app)
 
 
 async def unlock_window(workspace: Workspace, tour: Tour) -> None:

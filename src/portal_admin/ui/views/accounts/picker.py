@@ -118,3 +118,6 @@ class Picker(QComboBox):
             self.addItem(code, code)
             index = self.count() - 1
         self.setCurrentIndex(index)
+        edit = self.lineEdit()
+        if edit is not None:  # show a long choice from its start, not its end
+            edit.setCursorPosition(0)
