@@ -52,6 +52,16 @@ SHELL_STOPS = {
     "unlock-sign-in",
     "list-menu-1024x700",
     "palette-1024x700",
+    "login-history-table",
+    "dialog-account-edit",
+    "dialog-account-status",
+    "dialog-invitation-create",
+    "dialog-invitation-cancel",
+    "dialog-channel-create",
+    "dialog-channel-type-create",
+    "dialog-export-options",
+    "dialog-view-name",
+    "dialog-confirm",
 }
 
 
@@ -149,6 +159,9 @@ def test_the_walk_sees_every_stop(report: dict[str, Any]) -> None:
     menu = next(s for s in report["stops"] if s["name"] == "list-menu-1024x700")
     layout = next(s for s in report["stops"] if s["name"] == "layout-1024x700")
     assert menu["windows"] > layout["windows"]  # the open context menu was walked too
+    assert any(
+        t["stop"] == "login-history-table" and t["name"] and t["rows"] > 0 for t in report["tables"]
+    ), "the sign-in chart's table was not seen"
 
 
 @pytest.mark.slow
