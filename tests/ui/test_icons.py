@@ -88,7 +88,7 @@ def test_every_navigation_item_has_its_own_icon(qtbot, theme: ThemeManager) -> N
         item_icon = item.icon()
         assert not item_icon.isNull(), item.text()
         names.append(item_icon.name())
-        pictures.append(item_icon.pixmap(QSize(24, 24), 1.0).toImage())
+        pictures.append(item_icon.pixmap(QSize(32, 32), 1.0).toImage())
         drawn_in(pictures[-1])
     assert names == [f"nav.{spec.id}" for spec in specs]
     # Distinct names and distinct pictures: no two panels share one.

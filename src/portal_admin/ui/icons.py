@@ -130,6 +130,17 @@ _PIXMAPS: dict[tuple[str, int, int, float, int], QPixmap] = {}
 _CACHE_LIMIT = 600
 
 
+def stroke_width(side: int) -> float:
+    """The stroke width, in the 24-unit grid, for a picture ``side`` device pixels wide.
+
+    Lucide draws 2 units (1/12 of the side): 1.33 px at 16 px, blurred half pixels at 20 px,
+    and heavier than the text beside it. Lines are kept 1.5 px wide up to 24 px, and grow as
+    1/16 of the side beyond (2 px at 32, 3 px at 48).
+    """
+    pixels = max(1.5, side / 16)
+    return pixels * 24 / max(1, side)
+
+
 def _render(name: str, size: QSize, scale: float, colour: QColor) -> QPixmap:
     key = (name, size.width(), size.height(), scale, colour.rgba())
     pixmap = _PIXMAPS.get(key)
@@ -140,9 +151,10 @@ def _render(name: str, size: QSize, scale: float, colour: QColor) -> QPixmap:
     device = QSize(max(1, round(size.width() * scale)), max(1, round(size.height() * scale)))
     pixmap = QPixmap(device)
     pixmap.fill(Qt.GlobalColor.transparent)
-    data = _svg(ICONS[name]).replace(b"currentColor", colour.name().encode("ascii"))
-    renderer = QSvgRenderer(QByteArray(data))
     side = min(device.width(), device.height())  # square pictures, centred
+    data = _svg(ICONS[name]).replace(b"currentColor", colour.name().encode("ascii"))
+    data = data.replace(b'stroke-width="2"', b'stroke-width="%.3f"' % stroke_width(side))
+    renderer = QSvgRenderer(QByteArray(data))
     target = QRect(
         (device.width() - side) // 2, (device.height() - side) // 2, side, side
     ).toRectF()
