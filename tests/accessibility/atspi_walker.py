@@ -9,7 +9,8 @@ AT-SPI bridge on and the tour's pause handshake (``PORTAL_ADMIN_TOUR_PAUSE``, se
 ``portal_admin/ui/tour.py``). At every stop it walks the tree of every window of the
 application that AT-SPI shows (the main window, dialogs, open menus and popups) and notes:
 
-- every object with the FOCUSABLE state that is SHOWING or VISIBLE and has an empty name;
+- every object with the FOCUSABLE state (or a menu entry or a tab) that is SHOWING or VISIBLE
+  and has an empty name;
 - every table whose columns have no header name (``Table.getColumnDescription`` and
   ``Table.getColumnHeader``); table cells themselves are data, not controls, and are not
   walked.
@@ -39,6 +40,15 @@ CELL_ROLES = {
     pyatspi.ROLE_TABLE_CELL,
     pyatspi.ROLE_TABLE_COLUMN_HEADER,
     pyatspi.ROLE_TABLE_ROW_HEADER,
+}
+#: Menu entries and tabs: Qt does not mark them FOCUSABLE, yet a screen reader reads them as
+#: controls; they are checked as if they were.
+ITEM_ROLES = {
+    pyatspi.ROLE_MENU_ITEM,
+    pyatspi.ROLE_CHECK_MENU_ITEM,
+    pyatspi.ROLE_RADIO_MENU_ITEM,
+    pyatspi.ROLE_MENU,
+    pyatspi.ROLE_PAGE_TAB,
 }
 #: Popups (menus, tooltips) are not children of the application in Qt's tree: the walker learns
 #: of them from their "showing" events and walks those still shown at each stop.
@@ -92,7 +102,8 @@ class Walk:
             return  # hidden subtrees: a hidden stack page, a folded pane
         self.objects += 1
         here = label(acc)
-        if states.contains(pyatspi.STATE_FOCUSABLE) and role not in CELL_ROLES:
+        control = states.contains(pyatspi.STATE_FOCUSABLE) or role in ITEM_ROLES
+        if control and role not in CELL_ROLES:
             self.focusable += 1
             if not name:
                 self.unnamed.append(

@@ -334,6 +334,28 @@ async def picture_saved_view(
         await quiet(app)
 
 
+async def visit_menus(workspace: Workspace, tour: Tour) -> None:
+    """The menu bar's menus, each opened below its title (``menu-file``, ``menu-view``,
+    ``menu-help``)."""
+    main = workspace.window
+    bar = main.menuBar()
+    for name, menu in (
+        ("file", main.file_menu),
+        ("view", main.view_menu),
+        ("help", main.help_menu),
+    ):
+
+        async def opened(menu: QMenu = menu) -> QWidget:
+            where = bar.actionGeometry(menu.menuAction()).bottomLeft()
+            menu.popup(bar.mapToGlobal(where))
+            return menu
+
+        async def hide(widget: QWidget) -> None:
+            widget.hide()
+
+        await tour.step(TourStep(f"menu-{name}", opened, hide))
+
+
 async def unlock_window(workspace: Workspace, tour: Tour) -> None:
     """The sign-in window the lock opens (then abandoned: the tour unlocks directly)."""
     main = workspace.window
@@ -409,6 +431,7 @@ async def tour_all(app: Application, tour: Tour) -> list[Path]:
         await visit_kiosk(app, workspace, tour)
     await visit_panels(app, workspace, tour)
     await visit_workspace_tools(app, workspace, tour)
+    await visit_menus(workspace, tour)
     await visit_dialogs(app, workspace, tour)
     if app.kiosk is not None:
         await kiosk_idle_sign_out(app, workspace, tour)
