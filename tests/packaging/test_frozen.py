@@ -83,6 +83,16 @@ def test_every_translator_loads(dist: Path, tmp_path: Path) -> None:
         assert report["translations"][lang]["qtbase"] is True
 
 
+def test_icons_travel_with_their_licence(dist: Path) -> None:
+    from portal_admin.ui.icons import ICONS
+
+    folders = list((dist / "portal-admin").rglob("portal_admin/ui/iconset"))
+    assert len(folders) == 1, folders
+    bundled = {p.stem for p in folders[0].glob("*.svg")}
+    assert set(ICONS.values()) <= bundled, sorted(set(ICONS.values()) - bundled)
+    assert "ISC License" in (folders[0] / "LICENSE").read_text(encoding="utf-8")
+
+
 @pytest.mark.skipif(
     not (shutil.which("dbus-run-session") and shutil.which("gnome-keyring-daemon")),
     reason="needs gnome-keyring and dbus-run-session (installed by .ci/run)",
