@@ -11,7 +11,6 @@ they offer.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -19,13 +18,12 @@ from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
     QModelIndex,
-    QObject,
     QPoint,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -41,11 +39,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from portal_admin.files.csv_rules import neutralize, writer
-
 from .error_info import describe_error
 from .icons import IconLabel, icon
 from .paged_model import ListState, PagedTableModel, RowRole
+from .table_actions import TableActions
 from .text import fill
 
 if TYPE_CHECKING:
@@ -201,12 +198,18 @@ class ListView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.table.customContextMenuRequested.connect(self._cell_menu)
-        self.table.doubleClicked.connect(lambda index: self._activate(index))
-        self.table.installEventFilter(self)
-        self.row_actions: list[QAction] = []
-        self.row_buttons: list[QAbstractButton] = []
+        #: The context menu, copies and keys (``ui/table_actions.py``).
+        self.table_actions = TableActions(
+            self.table,
+            id_column=id_column,
+            row_of=lambda number: self.model.index(number, 0).data(RowRole),
+        )
+        self.table_actions.rowActivated.connect(self.rowActivated)
+        self.table_actions.deleteRequested.connect(self.deleteRequested)
+        self.table_actions.editRequested.connect(self.editRequested)
+        self.row_actions = self.table_actions.row_actions
+        self.row_buttons = self.table_actions.row_buttons
+        self.copy_action = self.table_actions.copy_action
         header = self.table.horizontalHeader()
         header.setSectionsClickable(True)
         header.setSectionsMovable(True)
@@ -245,12 +248,6 @@ class ListView(QWidget):
         layout.addWidget(self.filter_slot)
         layout.addWidget(self.splitter, 1)
         layout.addLayout(bottom)
-
-        self.copy_action = QAction(self)
-        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
-        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.copy_action.triggered.connect(self.copy_current)
-        self.table.addAction(self.copy_action)
 
         self._fitted = False
         model.rowsInserted.connect(self._first_rows)
@@ -329,26 +326,15 @@ class ListView(QWidget):
     def set_multi_select(self, on: bool = True) -> None:
         """Let the person select several rows (Shift/Ctrl click, Ctrl+A) for bulk actions;
         the detail pane keeps following the current row."""
-        self.table.setSelectionMode(
-            QAbstractItemView.SelectionMode.ExtendedSelection
-            if on
-            else QAbstractItemView.SelectionMode.SingleSelection
-        )
+        self.table_actions.set_multi_select(on)
 
     def selected_rows(self) -> list[Any]:
         """The row objects of the selected rows, in list order."""
-        return [self._row(r) for r in self._selected_numbers()]
-
-    def _selected_numbers(self) -> list[int]:
-        return sorted({i.row() for i in self.table.selectionModel().selectedRows()})
-
-    def _row(self, number: int) -> Any:
-        return self.model.index(number, 0).data(RowRole)
+        return self.table_actions.selected_rows()
 
     def current_row(self) -> Any:
         """The row object of the current row, or None."""
-        index = self.table.currentIndex()
-        return index.data(RowRole) if index.isValid() else None
+        return self.table_actions.current_row()
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -388,89 +374,38 @@ class ListView(QWidget):
 
     def copy_current(self) -> None:
         """Copy the current cell's text (Ctrl+C)."""
-        index = self.table.currentIndex()
-        if index.isValid():
-            QGuiApplication.clipboard().setText(str(index.data() or ""))
+        self.table_actions.copy_current()
 
     def copy_id(self) -> None:
         """Copy the ids of the selected rows (of the current row when none is selected), one
         per line."""
-        rows = self._chosen_rows() or [self.table.currentIndex().row()]
-        ids = [self._id_text(self.model.index(r, 0)) for r in rows if r >= 0]
-        text = "\n".join(i for i in ids if i)
-        if text:
-            QGuiApplication.clipboard().setText(text)
+        self.table_actions.copy_id()
 
     def add_row_actions(self, *actions: QAction) -> None:
         """Offer ``actions`` first in the context menu (a panel's row actions, enabled as
         they apply to the current row)."""
-        self.row_actions.extend(actions)
+        self.table_actions.add_row_actions(*actions)
 
     def add_row_buttons(self, *buttons: QAbstractButton) -> None:
         """Offer a panel's action buttons in the context menu too: each appears as the button
         is when the menu opens (its text, whether it is shown and enabled, and why not)."""
-        self.row_buttons.extend(buttons)
+        self.table_actions.add_row_buttons(*buttons)
 
     def visible_columns(self) -> list[int]:
         """The shown columns, in the order the header shows them."""
-        header = self.table.horizontalHeader()
-        shown = [c for c in range(self.model.columnCount()) if not self.table.isColumnHidden(c)]
-        return sorted(shown, key=header.visualIndex)
+        return self.table_actions.visible_columns()
 
     def rows_as_table(self, rows: list[int]) -> list[list[str]]:
         """The titles of the visible columns, then the shown text of each of ``rows``."""
-        columns = self.visible_columns()
-        table = [[self.model.columns[c].title() for c in columns]]
-        for row in rows:
-            table.append([str(self.model.index(row, c).data() or "") for c in columns])
-        return table
+        return self.table_actions.rows_as_table(rows)
 
     def copy_rows_text(self) -> None:
         """Copy the selected rows as tab-separated text, with the column titles."""
-        rows = self._chosen_rows()
-        if rows:
-            lines = ("\t".join(cells) for cells in self.rows_as_table(rows))
-            QGuiApplication.clipboard().setText("\n".join(lines))
+        self.table_actions.copy_rows_text()
 
     def copy_rows_csv(self) -> None:
         """Copy the selected rows as CSV (the program's quoting and formula guard)."""
-        rows = self._chosen_rows()
-        if not rows:
-            return
-        buffer = io.StringIO()
-        out = writer(buffer, ",")
-        for cells in self.rows_as_table(rows):
-            out.writerow([neutralize(c) for c in cells])
-        QGuiApplication.clipboard().setText(buffer.getvalue())
-
-    def _chosen_rows(self) -> list[int]:
-        """The selected rows, else the current one, in list order."""
-        rows = self._selected_numbers()
-        if not rows and self.table.currentIndex().isValid():
-            rows = [self.table.currentIndex().row()]
-        return rows
-
-    def _activate(self, index: QModelIndex) -> None:
-        if index.isValid():
-            self.rowActivated.emit(index.data(RowRole))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Enter opens the current row, Delete asks to delete the selection, F2 edits."""
-        if watched is self.table and event.type() == QEvent.Type.KeyPress:
-            assert isinstance(event, QKeyEvent)
-            key, plain = event.key(), not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-            current = self.table.currentIndex()
-            if plain and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and current.isValid():
-                self._activate(current)
-                return True
-            rows = self._chosen_rows() if plain and key == Qt.Key.Key_Delete else []
-            if rows:
-                self.deleteRequested.emit([self._row(r) for r in rows])
-                return True
-            if plain and key == Qt.Key.Key_F2 and current.isValid():
-                self.editRequested.emit(current.data(RowRole))
-                return True
-        return super().eventFilter(watched, event)
+        self.table_actions.copy_rows_csv()
 
     def start_export(self) -> None:
         """Export the current query across all pages (asks where, shows progress)."""
@@ -548,14 +483,6 @@ class ListView(QWidget):
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _id_text(self, index: QModelIndex) -> str:
-        if not index.isValid() or self._id_column is None:
-            return ""
-        for i, column in enumerate(self.model.columns):
-            if column.key == self._id_column:
-                return str(self.model.index(index.row(), i).data() or "")
-        return ""
-
     def _header_clicked(self, section: int) -> None:
         if self.model.columns[section].sort_field is None:
             return
@@ -591,53 +518,9 @@ class ListView(QWidget):
         self._menu = QMenu(self)
         return self._menu
 
-    def _cell_menu(self, pos: QPoint) -> None:
-        index = self.table.indexAt(pos)
-        if not index.isValid():
-            return
-        menu = self.context_menu()
-        menu.popup(self.table.viewport().mapToGlobal(pos))
-
     def context_menu(self) -> QMenu:
         """The menu of the current row: the panel's row actions, then the copies."""
-        menu = self._new_menu()
-        menu.setAccessibleName(QCoreApplication.translate("ListView", "Row actions"))
-        visible = [a for a in self.row_actions if a.isVisible()]
-        for action in visible:
-            menu.addAction(action)
-        for button in self.row_buttons:
-            if button.isHidden():
-                continue
-            mirror = menu.addAction(button.text())
-            mirror.setEnabled(button.isEnabled())
-            mirror.setToolTip(button.toolTip())
-            mirror.triggered.connect(button.click)
-            visible.append(mirror)
-        if visible:
-            menu.addSeparator()
-        several = len(self._chosen_rows()) > 1
-        copy = menu.addAction(QCoreApplication.translate("ListView", "Copy cell"))
-        copy.triggered.connect(self.copy_current)
-        text = menu.addAction(
-            QCoreApplication.translate("ListView", "Copy rows as text")
-            if several
-            else QCoreApplication.translate("ListView", "Copy row as text")
-        )
-        text.triggered.connect(self.copy_rows_text)
-        csv = menu.addAction(
-            QCoreApplication.translate("ListView", "Copy rows as CSV")
-            if several
-            else QCoreApplication.translate("ListView", "Copy row as CSV")
-        )
-        csv.triggered.connect(self.copy_rows_csv)
-        if self._id_column is not None:
-            copy_id = menu.addAction(
-                QCoreApplication.translate("ListView", "Copy ids")
-                if several
-                else QCoreApplication.translate("ListView", "Copy id")
-            )
-            copy_id.triggered.connect(self.copy_id)
-        return menu
+        return self.table_actions.context_menu()
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.currentRowChanged.emit(current.data(RowRole) if current.isValid() else None)
