@@ -114,3 +114,13 @@ def test_an_empty_list_offers_the_panels_first_step(loop, qtbot) -> None:  # typ
     view.refresh()
     loop.run_until_complete(asyncio.wait_for(until_answered(), 5))
     assert not view.overlay.act.isVisible()
+
+
+def test_the_table_is_announced_by_the_lists_name(qtbot) -> None:  # type: ignore[no-untyped-def]
+    view = ListView(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
+    qtbot.addWidget(view)
+    assert view.table.accessibleName() == "List"
+    view.setAccessibleName("Login history")
+    assert view.table.accessibleName() == "Login history"
+    view.retranslateUi()
+    assert view.table.accessibleName() == "Login history"

@@ -635,7 +635,9 @@ class ListView(QWidget):
             QCoreApplication.translate("ListView", "Export every row of this view to a CSV file")
         )
         self.export_button.setAccessibleName(QCoreApplication.translate("ListView", "Export CSV"))
-        self.table.setAccessibleName(QCoreApplication.translate("ListView", "List"))
+        self.table.setAccessibleName(
+            self.accessibleName() or QCoreApplication.translate("ListView", "List")
+        )
         self.status.setAccessibleName(QCoreApplication.translate("ListView", "List status"))
         self.filter_slot.setAccessibleName(QCoreApplication.translate("ListView", "Filters"))
         self.copy_action.setText(QCoreApplication.translate("ListView", "Copy"))
@@ -649,6 +651,12 @@ class ListView(QWidget):
         self.overlay.retranslateUi()
         self.model.retranslate()
         self._update_state()
+
+    def setAccessibleName(self, name: str) -> None:
+        """Name the list, and its table too: a screen reader announces the table by it (for
+        example "Login history" rather than "List")."""
+        super().setAccessibleName(name)
+        self.table.setAccessibleName(name or QCoreApplication.translate("ListView", "List"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
