@@ -52,6 +52,7 @@ from portal_admin.jobs import targets as pick
 
 from ..error_info import describe_error
 from ..panel_base import async_slot
+from ..table_actions import TableActions
 from ..text import fill
 from ..theme import set_tone
 from .plan_model import PlanModel
@@ -383,6 +384,9 @@ class BulkDialog(QDialog):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setDefaultSectionSize(115)
         self.table.horizontalHeader().resizeSection(0, 250)
+        # Read only: the menu copies the selected lines (several at once).
+        self.plan_actions = TableActions(self.table)
+        self.plan_actions.set_multi_select()
         self.export_plan = QPushButton(page)
         self.export_plan.setObjectName("bulkExportPlan")
         self.export_plan.clicked.connect(lambda: self._save_csv(plan=True))
@@ -471,6 +475,9 @@ class BulkDialog(QDialog):
         self.result_table.horizontalHeader().setDefaultSectionSize(115)
         self.result_table.horizontalHeader().resizeSection(0, 250)
         self.result_table.setWordWrap(False)
+        self.result_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.result_actions = TableActions(self.result_table)
+        self.result_actions.set_multi_select()
         self.pause_button = QPushButton(page)
         self.pause_button.setObjectName("bulkPause")
         self.pause_button.clicked.connect(self._pause_or_resume)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QEvent, QLocale, QObject, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from ..operations import Op, OperationRunner
 from ..session.client_service import ClientService
 from ..session.sandbox_tools import MailItem
+from ..table_actions import TableActions
 from ..text import fill
 from . import validation
 from .controller import FormController
@@ -127,7 +128,6 @@ class DemoMailboxWindow(QWidget):
         self.table = QTableWidget(0, 2, self)
         self.table.setObjectName("mailTable")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
@@ -146,6 +146,16 @@ class DemoMailboxWindow(QWidget):
             QLabel(self),
             QLabel(self),
         )
+        # Several emails may be selected to copy them; the detail shows the current one, and
+        # the menu copies its code, token or setup id as the Copy buttons do.
+        self.table_actions = TableActions(self.table)
+        self.table_actions.set_multi_select()
+        self.copy_actions: dict[SecretField, QAction] = {}
+        for field in (self.code, self.token, self.session):
+            action = QAction(self)
+            action.triggered.connect(field.copy)
+            self.copy_actions[field] = action
+        self.table_actions.add_row_actions(*self.copy_actions.values())
         form = QFormLayout()
         form.addRow(self.code_label, self.code)
         form.addRow(self.token_label, self.token)
@@ -175,6 +185,7 @@ class DemoMailboxWindow(QWidget):
         self.refresh_button.clicked.connect(self._refresh_clicked)
         self.address.returnPressed.connect(self._refresh_clicked)
         self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table.currentCellChanged.connect(self._selection_changed)
         controller.mailChanged.connect(self._show_mail)
         controller.errorChanged.connect(self.error.show_error)
         controller.noticeChanged.connect(self.notice.show_notice)
@@ -211,10 +222,7 @@ class DemoMailboxWindow(QWidget):
         self._selection_changed()
 
     def _selection_changed(self) -> None:
-        rows = self.table.selectionModel().selectedRows()
-        mail = self.controller.mail
-        index = rows[0].row() if rows else -1
-        self._show_item(mail[index] if 0 <= index < len(mail) else None)
+        self._show_item(self.selected())
 
     def _show_item(self, item: MailItem | None) -> None:
         self.subject.setText(item.subject if item else "")
@@ -222,13 +230,16 @@ class DemoMailboxWindow(QWidget):
         self.code.set_value(item.code if item else None)
         self.token.set_value(item.token if item else None)
         self.session.set_value(item.session_id if item else None)
+        for field, action in self.copy_actions.items():
+            action.setEnabled(field.copy_button.isEnabled())
 
     def selected(self) -> MailItem | None:
-        """The email shown in the detail pane."""
-        rows = self.table.selectionModel().selectedRows()
-        if not rows or rows[0].row() >= len(self.controller.mail):
-            return None
-        return self.controller.mail[rows[0].row()]
+        """The email shown in the detail pane: the current row when selected, else the first
+        selected one."""
+        rows = self.table_actions.selected_numbers()
+        current = self.table.currentIndex().row()
+        row = current if current in rows else (rows[0] if rows else -1)
+        return self.controller.mail[row] if 0 <= row < len(self.controller.mail) else None
 
     def retranslateUi(self) -> None:
         """Set every text in the current language."""
@@ -274,6 +285,7 @@ class DemoMailboxWindow(QWidget):
             ),
         ]
         for field, name, copy_name in pairs:
+            self.copy_actions[field].setText(copy_name)
             field.copy_button.setText(copy)
             field.value.setAccessibleName(name)
             field.copy_button.setAccessibleName(copy_name)

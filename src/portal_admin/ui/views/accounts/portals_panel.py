@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...paged_model import RowRole
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
+from ...table_actions import TableActions
 from ...text import fill
 from ...theme import set_tone
 from .common import format_datetime
@@ -151,6 +153,15 @@ class PortalsPanel(PanelBase):
         for number, width in enumerate((60, 170, 200, 120, 180, 150)):
             header.resizeSection(number, width)
         self.session_label.setBuddy(self.table)
+        # Portals cannot be changed or deleted (the API has no such operation): the menu
+        # copies, and Enter shows the portal in the "Created portal" box.
+        self.table_actions = TableActions(
+            self.table,
+            id_column="id",
+            row_of=lambda r: self.controller.model.index(r, 0).data(RowRole),
+        )
+        self.table_actions.set_multi_select()
+        self.table_actions.rowActivated.connect(self.show_portal)
 
         top = QHBoxLayout()
         top.addWidget(self.form_box, 3)
@@ -212,6 +223,19 @@ class PortalsPanel(PanelBase):
         self.validate()
 
     def _created(self, record: Any) -> None:
+        self.show_portal(record)
+        self.message.show_notice(
+            fill(
+                QCoreApplication.translate("PortalsPanel", "The portal %1 was created."),
+                record.domain or "",
+            )
+        )
+        self.domain.clear()
+        self.remark.clear()
+        self.table.selectRow(0)
+
+    def show_portal(self, record: Any) -> None:
+        """Show ``record`` in the "Created portal" box."""
         values = {
             "id": str(record.id),
             "type": self.controller.type_label(record.portal_type),
@@ -224,15 +248,6 @@ class PortalsPanel(PanelBase):
         for key, value in values.items():
             self.created_values[key].setText(value)
         self.created_box.setVisible(True)
-        self.message.show_notice(
-            fill(
-                QCoreApplication.translate("PortalsPanel", "The portal %1 was created."),
-                record.domain or "",
-            )
-        )
-        self.domain.clear()
-        self.remark.clear()
-        self.table.selectRow(0)
 
     def refresh(self) -> None:
         """Reload the portal types (F5); the server has no portal list to reload."""

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ...paged_model import RowRole
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
+from ...table_actions import TableActions
 from ...theme import set_tone
 from .common import enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
@@ -76,6 +77,8 @@ class RoleDetail(QWidget):
         self.codes = QListWidget(self)
         self.codes.setObjectName("rolePermissionCodes")
         self.codes_label.setBuddy(self.codes)
+        self.codes_actions = TableActions(self.codes)
+        self.codes_actions.set_multi_select()
         self.delete_button = QPushButton(self)
         self.delete_button.setObjectName("roleDelete")
         self.reason = QLabel(self)
@@ -217,6 +220,16 @@ class RolesPanel(PanelBase):
             self.table.setColumnHidden(number, column.hidden)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         self.detail = RoleDetail(self)
+        # One role at a time (its detail beside); Delete deletes it, asking first; Enter goes
+        # to its permission codes. Roles have no edit.
+        self.table_actions = TableActions(
+            self.table,
+            id_column="id",
+            row_of=lambda r: self.controller.model.index(r, 0).data(RowRole),
+        )
+        self.table_actions.add_row_buttons(self.detail.delete_button)
+        self.table_actions.deleteRequested.connect(lambda _rows: self.detail.delete_button.click())
+        self.table_actions.rowActivated.connect(lambda _row: self.detail.codes.setFocus())
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence.diff import Change, SnapshotDiff
 
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 
 COLUMNS = (
@@ -94,6 +95,9 @@ class DiffView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setResizeContentsPrecision(40)  # fit to 40 rows, not all
+        # Read only: the menu copies the selected changes (several at once), ids too.
+        self.table_actions = TableActions(self.table, id_column=2)
+        self.table_actions.set_multi_select()
         self.note = QLabel(self)
         self.note.setObjectName("diffNote")
         self.kind.currentIndexChanged.connect(self._fill)

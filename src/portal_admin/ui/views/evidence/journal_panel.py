@@ -30,6 +30,7 @@ from portal_admin.evidence import journal, keys, pack
 
 from ...panel_base import PanelBase
 from ...panels import PanelContext
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 from ...theme import set_tone
 from ..accounts.message_bar import MessageBar
@@ -131,6 +132,9 @@ class JournalPanel(PanelBase):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setResizeContentsPrecision(40)
+        # Read only: the menu copies the selected records (several at once).
+        self.table_actions = TableActions(self.table, id_column=len(COLUMNS) - 1)
+        self.table_actions.set_multi_select()
         self._fitted = False
         self.text.textChanged.connect(self._show)
         self.outcome.currentIndexChanged.connect(self._show)

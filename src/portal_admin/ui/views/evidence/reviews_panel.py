@@ -36,6 +36,7 @@ from ...error_info import ErrorInfo, describe_error
 from ...panel_base import PanelBase
 from ...panels import PanelContext
 from ...screenshots import TourStep
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 from ..accounts.message_bar import MessageBar
 from . import packing
@@ -200,6 +201,11 @@ class ReviewsPanel(PanelBase):
         self.compare_button.clicked.connect(lambda: self.spawn(self.compare_selected()))
         self.open_button.clicked.connect(self._ask_open)
         self.pack_button.clicked.connect(self._ask_snapshot_pack)
+        # Compare takes two snapshots, a pack one: the menu offers them as the buttons are;
+        # Enter compares the two selected.
+        self.table_actions = TableActions(self.table, id_column=len(COLUMNS) - 1)
+        self.table_actions.add_row_buttons(self.compare_button, self.pack_button)
+        self.table_actions.rowActivated.connect(lambda _row: self.compare_button.click())
         self.diff_view = DiffView(self)
         self.diff_view.exportRequested.connect(self._ask_diff_export)
 
@@ -277,7 +283,17 @@ class ReviewsPanel(PanelBase):
     def _selection_changed(self) -> None:
         n = len(self.table.selectionModel().selectedRows())
         self.compare_button.setEnabled(n == 2)
+        self.compare_button.setToolTip(
+            "" if n == 2 else QCoreApplication.translate("AccessReviews", "Select two snapshots.")
+        )
         self.pack_button.setEnabled(n == 1)
+        self.pack_button.setToolTip(
+            QCoreApplication.translate(
+                "AccessReviews", "A signed zip of the selected snapshot: CSV and a report"
+            )
+            if n == 1
+            else QCoreApplication.translate("AccessReviews", "Select one snapshot.")
+        )
 
     # -- taking --------------------------------------------------------------------------------
 
@@ -567,11 +583,7 @@ class ReviewsPanel(PanelBase):
             QCoreApplication.translate("AccessReviews", "Open a snapshot file…")
         )
         self.pack_button.setText(QCoreApplication.translate("AccessReviews", "Evidence pack…"))
-        self.pack_button.setToolTip(
-            QCoreApplication.translate(
-                "AccessReviews", "A signed zip of the selected snapshot: CSV and a report"
-            )
-        )
+        self._selection_changed()  # the tooltips of compare and pack
         self.verify_button.setText(QCoreApplication.translate("AccessReviews", "Verify a pack…"))
         self.verify_button.setToolTip(
             QCoreApplication.translate(

@@ -25,6 +25,7 @@ from ...bulk.dialog import OPEN, BulkDialog, Sources
 from ...bulk.words import KINDS, PAUSES, STATES, word
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,6 @@ class JobsPanel(PanelBase):
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("jobsTable")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -130,6 +130,12 @@ class JobsPanel(PanelBase):
         self.show_button.clicked.connect(self.show_selected)
         self.folder_note = QLabel(self)
         self.folder_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Several jobs may be selected to copy them; Show and Resume take one. Enter shows it.
+        # Job files are not deleted from here.
+        self.table_actions = TableActions(self.table, id_column=0, row_of=lambda r: self.rows[r])
+        self.table_actions.set_multi_select()
+        self.table_actions.add_row_buttons(self.show_button, self.resume_button)
+        self.table_actions.rowActivated.connect(lambda _row: self.show_selected())
         buttons = QHBoxLayout()
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.show_button)
@@ -172,14 +178,22 @@ class JobsPanel(PanelBase):
         self._selection_changed()
 
     def selected(self) -> JobRow | None:
-        """The selected job."""
-        rows = self.table.selectionModel().selectedRows()
-        return self.rows[rows[0].row()] if rows else None
+        """The selected job (None unless exactly one is selected)."""
+        rows = self.table_actions.selected_numbers()
+        return self.rows[rows[0]] if len(rows) == 1 and rows[0] < len(self.rows) else None
 
     def _selection_changed(self) -> None:
         row = self.selected()
+        several = len(self.table_actions.selected_numbers()) > 1
+        one = QCoreApplication.translate("JobsPanel", "Select one job.") if several else ""
         self.show_button.setEnabled(row is not None)
-        self.resume_button.setEnabled(row is not None and row.resumable)
+        self.show_button.setToolTip(one)
+        self.allow(
+            self.resume_button,
+            "accounts.status",
+            one or None,
+            enabled=row is not None and row.resumable,
+        )
         if row is not None and row.pause_reason and row.state == "paused":
             self.note.setText(word(PAUSES, row.pause_reason))
         else:
@@ -222,7 +236,7 @@ class JobsPanel(PanelBase):
         return progress
 
     def apply_permissions(self) -> None:
-        self.allow(self.resume_button, "accounts.status")
+        self._selection_changed()  # Resume: as the account may, and for one resumable job
 
     def retranslate_note(self) -> None:
         self.note.setText(

@@ -19,6 +19,7 @@ from portal_admin.client.records import ConstantItem
 from ...list_view import ListView
 from ...paged_model import RIGHT, Column, PagedTableModel
 from ...panels import PanelContext
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 from ..invitations.base import TaskPanel
 from .constants_cache import LIST_NAMES
@@ -174,6 +175,7 @@ class ConstantsPanel(TaskPanel):
         )
         self.list_view = ListView(self.model, id_column="code", export_name="constants.csv")
         self.list_view.setObjectName("constantsTable")
+        self.list_view.set_multi_select()  # read only: several items may be copied at once
         self.lists = QListWidget(self)
         self.lists.setObjectName("constantLists")
         for name in LIST_NAMES:
@@ -181,6 +183,9 @@ class ConstantsPanel(TaskPanel):
             item.setData(Qt.ItemDataRole.UserRole, name)
         self.lists.setCurrentRow(0)
         self.lists.setMinimumWidth(220)
+        # The lists: copy their names; Enter goes to the chosen list's items.
+        self.lists_actions = TableActions(self.lists)
+        self.lists_actions.rowActivated.connect(lambda _row: self.list_view.table.setFocus())
         self.text_filter = QLineEdit(self)
         self.text_filter.setObjectName("constantsFilter")
         self.text_filter.setClearButtonEnabled(True)

@@ -42,6 +42,7 @@ from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...permissions import tag_operation
 from ...screenshots import TourStep
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 from ...theme import set_tone
 from .common import SecurityPanel
@@ -328,7 +329,6 @@ class IpWhitelistPanel(SecurityPanel):
         self.delegate = LiveEntryDelegate(self.table)
         self.table.setItemDelegateForColumn(ENTRY, self.delegate)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
@@ -375,6 +375,13 @@ class IpWhitelistPanel(SecurityPanel):
         self.save_button.clicked.connect(self._on_save)
         self.model.validityChanged.connect(self._update_controls)
         self.table.selectionModel().selectionChanged.connect(self._update_controls)
+        # Several entries may be removed at once; Delete removes, F2 edits the address (the
+        # whitelist changes only when saved, which asks first).
+        self.table_actions = TableActions(self.table, id_column=ENTRY)
+        self.table_actions.set_multi_select()
+        self.table_actions.add_row_buttons(self.remove_button)
+        self.table_actions.deleteRequested.connect(lambda _rows: self.remove_button.click())
+        self.table_actions.editRequested.connect(self._edit_entry)
 
         state_row = QHBoxLayout()
         state_col = QVBoxLayout()
@@ -543,10 +550,16 @@ class IpWhitelistPanel(SecurityPanel):
         return True
 
     def remove_selected(self) -> None:
-        """Remove the selected entry."""
-        rows = self.table.selectionModel().selectedRows()
-        if rows:
-            self.model.remove_row(rows[0].row())
+        """Remove the selected entries."""
+        for row in reversed(self.table_actions.selected_numbers()):
+            self.model.remove_row(row)
+
+    def _edit_entry(self, row: int) -> None:
+        """F2: edit the address of ``row`` (when the whitelist may be changed)."""
+        if self.table.editTriggers() != QAbstractItemView.EditTrigger.NoEditTriggers:
+            index = self.model.index(row, ENTRY)
+            self.table.setCurrentIndex(index)
+            self.table.edit(index)
 
     # -- operations ----------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from ...operations import Op
 from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...screenshots import TourStep
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 from .backup_codes import BackupCodesDialog
 from .common import SecurityPanel
@@ -164,6 +165,13 @@ class MfaPanel(SecurityPanel):
         self.revoke_button.setObjectName("revokeOtp")
         self.revoke_button.setEnabled(False)
         self.revoke_button.clicked.connect(self._on_revoke)
+        # The one removal there is: revoking the authenticator (the menu, and Delete on it).
+        self.table_actions = TableActions(
+            self.table,
+            row_of=lambda r: self.model.index(r, 0).data(Qt.ItemDataRole.UserRole),
+        )
+        self.table_actions.add_row_buttons(self.revoke_button)
+        self.table_actions.deleteRequested.connect(self._delete_requested)
         methods = QVBoxLayout(self.methods_box)
         methods.addWidget(self.table)
         buttons = QHBoxLayout()
@@ -245,6 +253,11 @@ class MfaPanel(SecurityPanel):
             )
 
     # -- revoke the authenticator --------------------------------------------------------------
+
+    def _delete_requested(self, rows: list[Any]) -> None:
+        """Delete on the authenticator's row revokes it (asking first, as the button does)."""
+        if any(row.mfa_method.is_("OTP") for row in rows):
+            self.revoke_button.click()
 
     @async_slot()
     async def _on_revoke(self) -> None:

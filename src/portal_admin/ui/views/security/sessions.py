@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ...panel_base import async_slot
 from ...panels import PanelContext
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP
 from .common import SecurityPanel
 from .formatting import format_time, shorten_user_agent, time_with_relative, yes_no
@@ -162,6 +163,12 @@ class SessionsPanel(SecurityPanel):
         header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # The server has no way to end a session: the menu copies (several rows at once).
+        self.table_actions = TableActions(
+            self.table,
+            row_of=lambda r: self.model.index(r, 0).data(Qt.ItemDataRole.UserRole),
+        )
+        self.table_actions.set_multi_select()
         self.sessions_label = QLabel(self)
         self.sessions_label.setBuddy(self.table)
         self.refresh_button = QToolButton(self)
