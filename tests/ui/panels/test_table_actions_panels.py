@@ -31,6 +31,7 @@ from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.views.evidence.journal_panel import JournalPanel
 from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
 from portal_admin.ui.views.jobs.panel import JobsPanel
+from portal_admin.ui.views.security.history import LoginHistoryPanel
 from portal_admin.ui.views.security.ip_whitelist import ENTRY, KIND, IpWhitelistPanel
 from portal_admin.ui.views.security.mfa import MfaPanel
 from portal_admin.ui.views.security.sessions import SessionsPanel
@@ -84,6 +85,23 @@ def test_sessions_are_copied_several_at_once(
     lines = clipboard().splitlines()
     assert lines[0] == "Device\tClient IP\tUser agent\tSigned in\tLast activity"
     assert len(lines) == 3 and panel.model.rows[1].client_ip in lines[2]
+
+
+def test_the_sign_in_chart_table_copies_several_days(
+    loop: qasync.QEventLoop, admin: PortalClient, panel_context: Make, qtbot: QtBot
+) -> None:
+    panel = LoginHistoryPanel(panel_context(admin))
+    qtbot.addWidget(panel)
+    run(loop, panel.reload())
+    table = panel.chart_table
+    assert table.selectionMode() == EXTENDED and table.model().rowCount() >= 2
+    select(table, 0, 1)
+    assert texts(panel.chart_actions.context_menu()) == SEVERAL
+    panel.chart_actions.copy_rows_text()
+    lines = clipboard().splitlines()
+    assert lines[0] == "Day\tSuccessful\tFailed\tTotal" and len(lines) == 3
+    assert lines[1].split("\t")[0] == table.model().index(0, 0).data()
+    panel.close_tasks()
 
 
 def test_mfa_delete_on_the_authenticator_asks_to_revoke_it(

@@ -32,6 +32,7 @@ from ...list_view import ListView
 from ...paged_model import Column, PagedTableModel, SortSpec
 from ...panels import PanelContext
 from ...screenshots import TourStep
+from ...table_actions import TableActions
 from ...text import QT_TRANSLATE_NOOP, fill
 from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
@@ -229,6 +230,9 @@ class LoginHistoryPanel(SecurityPanel):
             QHeaderView.ResizeMode.ResizeToContents
         )
         self.chart_table.setFixedHeight(self.chart.sizeHint().height())
+        # Read only: the menu copies the chosen days (several at once).
+        self.chart_actions = TableActions(self.chart_table)
+        self.chart_actions.set_multi_select()
         self.chart_table.hide()
         self.chart_as_table = QPushButton(self.chart_box)
         self.chart_as_table.setObjectName("chartAsTable")
