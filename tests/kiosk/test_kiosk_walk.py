@@ -262,6 +262,15 @@ def test_every_panel_and_control_of_kiosk_mode_sends_no_mutating_request(
         raise AssertionError("the kiosk client sent a mutating operation")
     assert len(recorder.requests) == sent
 
+    # an auditor keeps views of their own: on this machine, the server is not asked
+    accounts = main.show_panel("accounts")
+    views = accounts.view.views  # type: ignore[union-attr]
+    assert views is not None and views.store.scope == "kiosk"
+    assert accounts.view.views_button.isVisible()  # type: ignore[union-attr]
+    assert views.save_as("Audit sample")
+    assert "Audit sample" in views.names()
+    assert len(recorder.requests) == sent
+
     # sign out: back to the kiosk sign-in, nobody's email shown
     main.logout_action.trigger()
     loop.run_until_complete(asyncio.gather(*app._tasks))

@@ -155,8 +155,8 @@ def test_the_views_menu(qtbot, tmp_path: Path) -> None:
     assert view.views is not None
     filters.text.setText("a")
     view.views.save_as("A")
-    menu = view.views_button.menu()
-    view.views.fill_menu(menu)
+    menu = view.show_views_menu()
+    assert menu.isVisible()
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert texts == [
         "Default view",

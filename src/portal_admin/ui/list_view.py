@@ -181,9 +181,11 @@ class ListView(QWidget):
         self._empty_action: QAbstractButton | None = None
         self.views_button = QToolButton(self)
         self.views_button.setObjectName("viewsButton")
-        self.views_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.views_button.setMenu(QMenu(self.views_button))
-        self.views_button.menu().aboutToShow.connect(self._fill_views_menu)
+        self.views_button.setArrowType(Qt.ArrowType.UpArrow)
+        self.views_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        # A popup, not the button's own menu: that one runs a nested event loop (qasync).
+        self.views_menu = QMenu(self.views_button)
+        self.views_button.clicked.connect(self.show_views_menu)
         self.views_button.hide()
         # The filters get the whole width; the list's own buttons sit at the bottom, beside the
         # row count (as in DBeaver's result viewer).
@@ -466,9 +468,14 @@ class ListView(QWidget):
         dialog.accepted.connect(lambda: keeper.save_as(dialog.name()))
         dialog.open()
 
-    def _fill_views_menu(self) -> None:
+    def show_views_menu(self) -> QMenu:
+        """Open the Views menu above its button (it sits at the bottom of the list)."""
+        menu = self.views_menu
         if self.views is not None:
-            self.views.fill_menu(self.views_button.menu())
+            self.views.fill_menu(menu)
+        place = self.views_button.mapToGlobal(QPoint(0, 0))
+        menu.popup(QPoint(place.x(), place.y() - menu.sizeHint().height()))
+        return menu
 
     def _views_changed(self) -> None:
         if self.views is not None:

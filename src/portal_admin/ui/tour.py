@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QCoreApplication, QPoint, QRect
+from PySide6.QtCore import QCoreApplication, QRect
 from PySide6.QtWidgets import QMenu, QWidget
 
 from .panels import panel_ready, panel_tour_steps, wait_idle
@@ -322,10 +322,7 @@ async def picture_saved_view(
     panel.filters.status.set_code("SUSPENDED")
     keeper.save_as(QCoreApplication.translate("Tour", "Suspended accounts"))
     await quiet(app)
-    shown: QMenu = view.views_button.menu()
-    keeper.fill_menu(shown)
-    place = view.views_button.mapToGlobal(QPoint(0, 0))
-    shown.popup(QPoint(place.x(), place.y() - shown.sizeHint().height()))
+    shown: QMenu = view.show_views_menu()
     try:
         await tour.shot(panel.window(), f"saved-view-{size}", 0.3, popups=(shown,))
     finally:

@@ -67,6 +67,7 @@ class InvitationsPanel(TaskPanel):
         self.text_filter.setObjectName("textFilter")
         self.text_filter.setClearButtonEnabled(True)
         self.status_label = QLabel(self)
+        self.status_label.setBuddy(self.status_filter)
         filters = QWidget(self)
         row = QHBoxLayout(filters)
         row.setContentsMargins(0, 0, 0, 0)
