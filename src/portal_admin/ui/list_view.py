@@ -153,7 +153,6 @@ class ListView(QWidget):
     ) -> None:
         super().__init__(parent)
         self.model = model
-        self._id_column = id_column
         self._export_name = export_name
         self._tasks: set[asyncio.Task[Any]] = set()
 
