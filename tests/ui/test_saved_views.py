@@ -131,7 +131,7 @@ def test_a_choice_offered_later_is_chosen_when_it_appears(qtbot, tmp_path: Path)
     assert view.views is not None
     assert view.views.current_state()["filters"]["kindFilter"] == "staff"  # still pending
     filters.offer_kinds()  # the constants arrive from the server
-    assert filters.kind.currentData() == "staff"
+    qtbot.waitUntil(lambda: filters.kind.currentData() == "staff")
 
 
 def test_views_are_kept_per_scope(qtbot, tmp_path: Path) -> None:
@@ -218,3 +218,44 @@ def test_an_unreadable_file_is_set_aside(tmp_path: Path) -> None:
     assert (tmp_path / "views.json.bad").read_text(encoding="utf-8") == "{not json"
     store.save(KEY, "New", {"filters": {}})
     assert store.names(KEY) == ["New"]
+
+
+def test_a_list_of_checkable_choices_keeps_what_was_left_out(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QListWidget, QListWidgetItem
+
+    def fill(statuses: QListWidget, codes: list[str]) -> None:
+        """As the panel does: each item inserted, then its code and check state set."""
+        for code in codes:
+            item = QListWidgetItem(code.title(), statuses)
+            item.setData(Qt.ItemDataRole.UserRole, code)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+
+    def build() -> tuple[ListView, QListWidget]:
+        view = ListView(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
+        statuses = QListWidget()
+        statuses.setObjectName("statusChoices")
+        view.set_filter_bar(statuses)
+        qtbot.addWidget(view)
+        view.attach_views(ViewStore(tmp_path / "views.json", "profile:P"), KEY)
+        return view, statuses
+
+    view, statuses = build()
+    fill(statuses, ["pending", "accepted", "expired"])
+    assert not view.filtered()  # everything chosen is the default
+    statuses.item(2).setCheckState(Qt.CheckState.Unchecked)
+    assert view.filtered()
+    assert view.views is not None
+    view.views.remember()
+
+    again, statuses2 = build()  # the statuses arrive from the server after the restore
+    fill(statuses2, ["pending", "accepted", "expired", "revoked"])
+    qtbot.waitUntil(lambda: statuses2.item(2).checkState() == Qt.CheckState.Unchecked)
+    checked = [
+        statuses2.item(i).data(Qt.ItemDataRole.UserRole)
+        for i in range(statuses2.count())
+        if statuses2.item(i).checkState() == Qt.CheckState.Checked
+    ]
+    assert checked == ["pending", "accepted", "revoked"]  # a new choice counts as chosen
+    again.clear_filters()
+    assert statuses2.item(2).checkState() == Qt.CheckState.Checked

@@ -1,7 +1,8 @@
 """What a list looks like, as plain JSON: its filters, its sort, its columns.
 
 The filters are read from the named input widgets of the list's filter bar (line edits, combo
-boxes and pickers, check boxes, dates, lists of checked items), so every panel's filters are
+boxes and pickers, check boxes, dates, and lists of checkable items, kept as the items left
+unchecked so that a choice the server adds later is chosen), so every panel's filters are
 kept without the panel describing them. Setting a widget emits its usual signals: the panel
 reacts as if the person had changed it. A choice that is not offered yet (a combo box filled
 from the server later) is kept *pending* and chosen when it appears.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QDate, QObject, Qt
+from PySide6.QtCore import QDate, QObject, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractButton,
     QComboBox,
@@ -51,11 +52,11 @@ def _value(widget: QWidget) -> Any:
         return widget.isChecked()
     if isinstance(widget, QDateEdit):
         return widget.date().toString(Qt.DateFormat.ISODate)
-    if isinstance(widget, QListWidget):
+    if isinstance(widget, QListWidget):  # the items left out: new choices count as chosen
         return [
             widget.item(i).data(Qt.ItemDataRole.UserRole)
             for i in range(widget.count())
-            if widget.item(i).checkState() == _CHECKED
+            if widget.item(i).checkState() != _CHECKED
         ]
     code = getattr(widget, "code", None)
     if callable(code):  # a Picker: its code, whether offered or typed
@@ -88,16 +89,17 @@ class FilterKeeper(QObject):
                 signal = widget.toggled
             elif isinstance(widget, QDateEdit):
                 signal = widget.dateChanged
-            elif isinstance(widget, QListWidget):
-                signal = widget.itemChanged
-                model = widget.model()
-                model.rowsInserted.connect(lambda *_a, w=widget: self._offered(w))
             else:
-                assert isinstance(widget, QComboBox)
-                signal = widget.currentIndexChanged
+                assert isinstance(widget, QListWidget | QComboBox)
+                if isinstance(widget, QListWidget):
+                    signal = widget.itemChanged
+                else:
+                    signal = widget.currentIndexChanged
                 model = widget.model()
-                model.rowsInserted.connect(lambda *_a, w=widget: self._offered(w))
-                model.modelReset.connect(lambda w=widget: self._offered(w))
+                # By name: the widget may be gone when its model says so (it clears on exit).
+                name = widget.objectName()
+                model.rowsInserted.connect(lambda *_a, n=name: self._offer_soon(n))
+                model.modelReset.connect(lambda n=name: self._offer_soon(n))
             signal.connect(lambda *_a, w=widget: self._edited(w))
 
     def state(self) -> State:
@@ -127,13 +129,14 @@ class FilterKeeper(QObject):
             if date.isValid():
                 widget.setDate(date)
         elif isinstance(widget, QListWidget):
-            wanted = set(value) if isinstance(value, list) else set()
-            if widget.count() == 0 and wanted:
-                return False
+            left_out = set(value) if isinstance(value, list) else set()
+            offered = set()
             for i in range(widget.count()):
                 item = widget.item(i)
-                on = item.data(Qt.ItemDataRole.UserRole) in wanted
-                item.setCheckState(_CHECKED if on else Qt.CheckState.Unchecked)
+                code = item.data(Qt.ItemDataRole.UserRole)
+                offered.add(code)
+                item.setCheckState(Qt.CheckState.Unchecked if code in left_out else _CHECKED)
+            return left_out <= offered  # else: the rest when they are offered
         elif callable(getattr(widget, "set_code", None)):
             widget.set_code(value)  # type: ignore[attr-defined]
         else:
@@ -144,10 +147,18 @@ class FilterKeeper(QObject):
             widget.setCurrentIndex(index)
         return True
 
-    def _offered(self, widget: QWidget) -> None:
-        name = widget.objectName()
-        if name in self._pending and self._set(widget, self._pending[name]):
-            del self._pending[name]
+    def _offer_soon(self, name: str) -> None:
+        """Choices arrive one by one while a panel fills a list: choose once it is done."""
+        if name in self._pending:
+            QTimer.singleShot(0, self, lambda: self._offered(name))
+
+    def _offered(self, name: str) -> None:
+        if name not in self._pending:
+            return
+        for widget in filter_widgets(self.root):
+            if widget.objectName() == name and self._set(widget, self._pending[name]):
+                del self._pending[name]
+                return
 
     def _edited(self, widget: QWidget) -> None:
         if not widget.signalsBlocked():
