@@ -110,6 +110,8 @@ class StateOverlay(QWidget):
         #: The panel's own first step on an empty list (``ListView.set_empty_action``).
         self.act = QPushButton(self)
         self.act.setObjectName("overlayAction")
+        self.retry.setIcon(icon("action.refresh"))
+        self.clear.setIcon(icon("action.clear-filter"))
         layout.addWidget(self.act, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(1)
         self.retranslateUi()
@@ -180,7 +182,7 @@ class ListView(QWidget):
         self._empty_action: QAbstractButton | None = None
         self.views_button = QToolButton(self)
         self.views_button.setObjectName("viewsButton")
-        self.views_button.setArrowType(Qt.ArrowType.UpArrow)
+        self.views_button.setIcon(icon("action.filter"))
         self.views_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         # A popup, not the button's own menu: that one runs a nested event loop (qasync).
         self.views_menu = QMenu(self.views_button)

@@ -30,6 +30,8 @@ from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QMenu, QTableV
 
 from portal_admin.files.csv_rules import neutralize, writer
 
+from .icons import icon
+
 #: The translation context of the menu's texts (they began in ``ListView``).
 CONTEXT = "ListView"
 
@@ -212,7 +214,7 @@ class TableActions(QObject):
         for button in self.row_buttons:
             if button.isHidden():
                 continue
-            mirror = menu.addAction(button.text())
+            mirror = menu.addAction(button.icon(), button.text())
             mirror.setEnabled(button.isEnabled())
             mirror.setToolTip(button.toolTip())
             mirror.triggered.connect(button.click)
@@ -221,7 +223,7 @@ class TableActions(QObject):
             menu.addSeparator()
             menu.setToolTipsVisible(True)
         several = len(self.chosen_numbers()) > 1
-        menu.addAction(_tr("Copy cell")).triggered.connect(self.copy_current)
+        menu.addAction(icon("action.copy"), _tr("Copy cell")).triggered.connect(self.copy_current)
         text = _tr("Copy rows as text") if several else _tr("Copy row as text")
         menu.addAction(text).triggered.connect(self.copy_rows_text)
         csv = _tr("Copy rows as CSV") if several else _tr("Copy row as CSV")
