@@ -36,10 +36,6 @@ from .icons import icon
 CONTEXT = "ListView"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
-
-
 class TableActions(QObject):
     """The context menu, copies and keys of ``view``.
 
@@ -207,7 +203,7 @@ class TableActions(QObject):
         if self._menu is not None:  # the previous one goes (it is kept while open)
             self._menu.deleteLater()
         menu = self._menu = QMenu(self.view)
-        menu.setAccessibleName(_tr("Row actions"))
+        menu.setAccessibleName(QCoreApplication.translate("ListView", "Row actions"))
         visible = [a for a in self.row_actions if a.isVisible()]
         for action in visible:
             menu.addAction(action)
@@ -223,13 +219,27 @@ class TableActions(QObject):
             menu.addSeparator()
             menu.setToolTipsVisible(True)
         several = len(self.chosen_numbers()) > 1
-        menu.addAction(icon("action.copy"), _tr("Copy cell")).triggered.connect(self.copy_current)
-        text = _tr("Copy rows as text") if several else _tr("Copy row as text")
+        menu.addAction(
+            icon("action.copy"), QCoreApplication.translate("ListView", "Copy cell")
+        ).triggered.connect(self.copy_current)
+        text = (
+            QCoreApplication.translate("ListView", "Copy rows as text")
+            if several
+            else QCoreApplication.translate("ListView", "Copy row as text")
+        )
         menu.addAction(text).triggered.connect(self.copy_rows_text)
-        csv = _tr("Copy rows as CSV") if several else _tr("Copy row as CSV")
+        csv = (
+            QCoreApplication.translate("ListView", "Copy rows as CSV")
+            if several
+            else QCoreApplication.translate("ListView", "Copy row as CSV")
+        )
         menu.addAction(csv).triggered.connect(self.copy_rows_csv)
         if self.id_column is not None:
-            ids = _tr("Copy ids") if several else _tr("Copy id")
+            ids = (
+                QCoreApplication.translate("ListView", "Copy ids")
+                if several
+                else QCoreApplication.translate("ListView", "Copy id")
+            )
             menu.addAction(ids).triggered.connect(self.copy_id)
         return menu
 
@@ -276,4 +286,4 @@ class TableActions(QObject):
 
     def retranslate(self) -> None:
         """Texts in the current language."""
-        self.copy_action.setText(_tr("Copy"))
+        self.copy_action.setText(QCoreApplication.translate("ListView", "Copy"))

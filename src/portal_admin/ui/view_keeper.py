@@ -31,10 +31,6 @@ log = logging.getLogger(__name__)
 REMEMBER_MS = 500
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SavedViews", text)
-
-
 class ViewKeeper(QObject):
     """The saved views and the remembered state of one list."""
 
@@ -115,7 +111,14 @@ class ViewKeeper(QObject):
         """Apply the saved view ``name``."""
         saved = self.store.view(self.key, name)
         if saved is None:
-            self.problem.emit(fill(_tr("The view \u201c%1\u201d no longer exists."), name))
+            self.problem.emit(
+                fill(
+                    QCoreApplication.translate(
+                        "SavedViews", "The view \u201c%1\u201d no longer exists."
+                    ),
+                    name,
+                )
+            )
             self.viewsChanged.emit()
             return
         self.apply(saved, name)
@@ -136,7 +139,9 @@ class ViewKeeper(QObject):
         except OSError as exc:
             log.warning("saving the view failed: %s", exc)
             self.problem.emit(
-                _tr("The view could not be saved: the settings file is not writable.")
+                QCoreApplication.translate(
+                    "SavedViews", "The view could not be saved: the settings file is not writable."
+                )
             )
             return False
         self.viewsChanged.emit()
@@ -154,7 +159,10 @@ class ViewKeeper(QObject):
         except OSError as exc:
             log.warning("deleting the view failed: %s", exc)
             self.problem.emit(
-                _tr("The view could not be deleted: the settings file is not writable.")
+                QCoreApplication.translate(
+                    "SavedViews",
+                    "The view could not be deleted: the settings file is not writable.",
+                )
             )
             return
         if self.active == name:
@@ -179,7 +187,7 @@ class ViewKeeper(QObject):
         save changes, delete and reset."""
         menu.clear()
         group = QActionGroup(menu)
-        default = menu.addAction(_tr("Default view"))
+        default = menu.addAction(QCoreApplication.translate("SavedViews", "Default view"))
         default.setCheckable(True)
         default.setChecked(self.active is None)
         default.triggered.connect(self.reset)
@@ -191,23 +199,37 @@ class ViewKeeper(QObject):
             action.triggered.connect(lambda _on=False, n=name: self.show_view(n))
             group.addAction(action)
         menu.addSeparator()
-        save = menu.addAction(_tr("Save view as\u2026"))
+        save = menu.addAction(QCoreApplication.translate("SavedViews", "Save view as\u2026"))
         save.setObjectName("saveViewAs")
         save.triggered.connect(self.view.ask_view_name)
         if self.active is not None:
-            changes = menu.addAction(fill(_tr("Save changes to \u201c%1\u201d"), self.active))
+            changes = menu.addAction(
+                fill(
+                    QCoreApplication.translate("SavedViews", "Save changes to \u201c%1\u201d"),
+                    self.active,
+                )
+            )
             changes.setEnabled(self.modified())
             changes.triggered.connect(self.save_changes)
-            delete = menu.addAction(fill(_tr("Delete view \u201c%1\u201d"), self.active))
+            delete = menu.addAction(
+                fill(
+                    QCoreApplication.translate("SavedViews", "Delete view \u201c%1\u201d"),
+                    self.active,
+                )
+            )
             delete.triggered.connect(lambda _on=False, n=self.active: self.delete(n))
-        reset = menu.addAction(_tr("Reset to default"))
-        reset.setToolTip(_tr("No filters, the first sort and columns, widths fitted"))
+        reset = menu.addAction(QCoreApplication.translate("SavedViews", "Reset to default"))
+        reset.setToolTip(
+            QCoreApplication.translate(
+                "SavedViews", "No filters, the first sort and columns, widths fitted"
+            )
+        )
         reset.triggered.connect(self.reset)
 
     def title(self) -> str:
         """The Views button's text: which view is shown."""
-        name = self.active or _tr("Default view")
-        return fill(_tr("View: %1"), name)
+        name = self.active or QCoreApplication.translate("SavedViews", "Default view")
+        return fill(QCoreApplication.translate("SavedViews", "View: %1"), name)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -257,7 +279,11 @@ def _without_widths(state: View) -> Any:
 
 def _name_problem(why: str) -> str:
     if why == "too many":
-        return _tr("This list already has 50 saved views; delete one first.")
+        return QCoreApplication.translate(
+            "SavedViews", "This list already has 50 saved views; delete one first."
+        )
     if why == "too long":
-        return _tr("A view name can have at most 60 characters.")
-    return _tr("The view needs a name.")
+        return QCoreApplication.translate(
+            "SavedViews", "A view name can have at most 60 characters."
+        )
+    return QCoreApplication.translate("SavedViews", "The view needs a name.")

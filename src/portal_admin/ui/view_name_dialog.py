@@ -16,22 +16,18 @@ from PySide6.QtWidgets import (
 from portal_admin.files.saved_views import MAX_NAME, ViewNameError, clean_name
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SavedViews", text)
-
-
 class ViewNameDialog(QDialog):
     """The name of a view to save; OK only for a usable name."""
 
     def __init__(self, existing: list[str], suggested: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("viewNameDialog")
-        self.setWindowTitle(_tr("Save view"))
+        self.setWindowTitle(QCoreApplication.translate("SavedViews", "Save view"))
         self._existing = {n.casefold(): n for n in existing}
         self.edit = QLineEdit(suggested, self)
         self.edit.setObjectName("viewName")
         self.edit.setMaxLength(MAX_NAME)
-        self.edit.setAccessibleName(_tr("View name"))
+        self.edit.setAccessibleName(QCoreApplication.translate("SavedViews", "View name"))
         self.note = QLabel(self)
         self.note.setObjectName("viewNameNote")
         self.note.setWordWrap(True)
@@ -41,10 +37,15 @@ class ViewNameDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
-        form.addRow(_tr("&Name:"), self.edit)
+        form.addRow(QCoreApplication.translate("SavedViews", "&Name:"), self.edit)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            QLabel(_tr("The filters, sort and columns of this list are kept on this computer."))
+            QLabel(
+                QCoreApplication.translate(
+                    "SavedViews",
+                    "The filters, sort and columns of this list are kept on this computer.",
+                )
+            )
         )
         layout.addLayout(form)
         layout.addWidget(self.note)
@@ -66,7 +67,11 @@ class ViewNameDialog(QDialog):
             name = ""
         replaced = self._existing.get(name.casefold()) if name else None
         self.note.setText(
-            _tr("A view of this name exists: saving replaces it.") if replaced else ""
+            QCoreApplication.translate(
+                "SavedViews", "A view of this name exists: saving replaces it."
+            )
+            if replaced
+            else ""
         )
         self.note.setVisible(bool(replaced))
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
