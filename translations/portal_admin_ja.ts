@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -204,9 +204,19 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+172"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
+        <location line="+144"/>
+        <source>Select two snapshots.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>スナップショットを 2 つ選択してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Select one snapshot.</source>
+        <translation>スナップショットを 1 つ選択してください。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>スナップショットはキャンセルされました。何も保存されていません。</translation>
     </message>
     <message>
@@ -285,12 +295,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-294"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+296"/>
         <source>Verify a pack…</source>
         <translation>パックを検証…</translation>
     </message>
@@ -548,7 +558,7 @@
         <translation>電話番号(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+121"/>
         <source>&amp;Reason (optional):</source>
         <translation>理由（任意）(&amp;R):</translation>
     </message>
@@ -568,7 +578,7 @@
         <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+249"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+254"/>
         <source>Account</source>
         <translation>アカウント</translation>
     </message>
@@ -578,7 +588,8 @@
         <translation>編集中のアカウント</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-39"/>
+        <location line="+46"/>
         <source>Account details</source>
         <translation>アカウントの詳細</translation>
     </message>
@@ -588,7 +599,7 @@
         <translation>アカウント ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+194"/>
         <source>Account id to open</source>
         <translation>開くアカウントの ID</translation>
     </message>
@@ -614,7 +625,7 @@
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-14"/>
         <source>Choose an account to see its details.</source>
         <translation>アカウントを選択すると詳細が表示されます。</translation>
     </message>
@@ -624,7 +635,7 @@
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Copy the account id</source>
         <translation>アカウント ID をコピー</translation>
     </message>
@@ -704,12 +715,12 @@
         <translation>メールアドレス:</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-14"/>
         <source>Id:</source>
         <translation>ID:</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Institution:</source>
         <translation>機関:</translation>
     </message>
@@ -751,11 +762,21 @@
     <message>
         <location line="-7"/>
         <source>Open by &amp;id:</source>
-        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>ID で開く(&amp;I):</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-3"/>
+        <source>There are no accounts yet.</source>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
+        <translation>アカウントはまだありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No accounts match these filters.</source>
+        <translation>このフィルターに一致するアカウントはありません。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Open the account with this id</source>
         <translation>この ID のアカウントを開く</translation>
     </message>
@@ -1081,19 +1102,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>リスト (*.csv *.txt);;すべてのファイル (*)</translation>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+367"/>
+        <location line="+373"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-357"/>
+        <location line="-363"/>
         <source>Imported %1</source>
         <translation>%1 を読み込みました</translation>
     </message>
@@ -1113,7 +1134,7 @@
         <translation>このセッションは閲覧専用です。一括変更は計画できません。</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+205"/>
         <source>This job is being run by another window or program.</source>
         <translation>このジョブは別のウィンドウまたはプログラムで実行中です。</translation>
     </message>
@@ -1134,12 +1155,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+191"/>
+        <location line="+200"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-169"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -1290,12 +1311,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+32"/>
+        <location line="+41"/>
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-40"/>
         <source>&amp;Export the plan…</source>
         <translation>計画をエクスポート(&amp;E)…</translation>
     </message>
@@ -1323,6 +1344,21 @@
         <location line="+3"/>
         <source>Number of targets, to confirm</source>
         <translation>対象の件数（確認用）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The plan</source>
+        <translation>計画</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every target with what the change would do to it</source>
+        <translation>各対象と、変更によってその対象に起こること</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Targets and their results</source>
+        <translation>対象とその結果</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1697,7 +1733,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+305"/>
         <source>&amp;Category:</source>
         <translation>カテゴリ(&amp;C):</translation>
     </message>
@@ -2029,7 +2065,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
         <source>Secure Channel: none</source>
         <translation>セキュアチャネル：なし</translation>
     </message>
@@ -2105,7 +2141,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208"/>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+209"/>
         <source>&amp;Code:</source>
         <translation>コード(&amp;C):</translation>
     </message>
@@ -2665,7 +2701,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+92"/>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+93"/>
         <source>Alpha-2</source>
         <translation>Alpha-2</translation>
     </message>
@@ -2808,7 +2844,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+216"/>
+        <location line="+220"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2841,7 +2877,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -2852,7 +2888,7 @@
         <translation>%1 宛てのメールはまだありません。</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+181"/>
         <source>Demo mailbox — sandbox</source>
         <translation>デモ用メールボックス — サンドボックス</translation>
     </message>
@@ -2937,7 +2973,7 @@
         <translation>セットアップ セッション ID をコピー</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Email address of the mailbox</source>
         <translation>メールボックスのアドレス</translation>
     </message>
@@ -3374,7 +3410,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228"/>
         <source> days</source>
         <translation> 日</translation>
     </message>
@@ -3431,7 +3467,7 @@
         <translation>メールアドレスの問題</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-212"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>招待する相手のメールアドレスを入力してください。</translation>
@@ -3442,7 +3478,7 @@
         <translation>エラーコード：%1</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+181"/>
         <source>Expiration in days</source>
         <translation>有効期間（日数）</translation>
     </message>
@@ -3493,12 +3529,12 @@
         <translation>取り消しの理由</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-276"/>
         <source>Request id: %1</source>
         <translation>リクエスト ID：%1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+184"/>
         <source>Send invitation</source>
         <translation>招待を送信</translation>
     </message>
@@ -3508,12 +3544,12 @@
         <translation>サーバーエラー</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-210"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>メールアドレスは %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+122"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>メッセージは %1 文字以内で入力してください。</translation>
@@ -3524,7 +3560,7 @@
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-276"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
     </message>
@@ -3542,7 +3578,7 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+315"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+327"/>
         <source>All statuses</source>
         <translation>すべて</translation>
     </message>
@@ -3562,7 +3598,7 @@
         <translation>承諾不可：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-38"/>
         <source>Could not cancel the invitation to %1</source>
         <translation>%1 への招待を取り消せませんでした</translation>
     </message>
@@ -3572,7 +3608,17 @@
         <translation>招待できませんでした</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+52"/>
+        <source>There are no invitations yet.</source>
+        <translation>招待はまだありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No invitations match these filters.</source>
+        <translation>このフィルターに一致する招待はありません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Filter by email, inviter or message</source>
         <translation>メールアドレス、招待者、メッセージで絞り込み</translation>
     </message>
@@ -3592,7 +3638,7 @@
         <translation>招待…</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-110"/>
         <source>Inviting is not possible: %1</source>
         <translation>招待できません：%1</translation>
     </message>
@@ -3607,7 +3653,7 @@
         <translation>取り消す保留中の招待を選択してください。</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+129"/>
         <source>Status filter</source>
         <translation>ステータスの絞り込み</translation>
     </message>
@@ -3672,7 +3718,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -3734,12 +3780,12 @@
         <translation>IPv4/IPv6 アドレスまたは CIDR ネットワークではありません。</translation>
     </message>
     <message>
-        <location line="+381"/>
+        <location line="+387"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
     <message>
-        <location line="+254"/>
+        <location line="+260"/>
         <source>&amp;Add</source>
         <translation>追加(&amp;A)</translation>
     </message>
@@ -3769,12 +3815,12 @@
         <translation>（不明）</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-98"/>
         <source>1 entry is not valid: correct or remove it to save.</source>
         <translation>1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
     <message>
-        <location line="+249"/>
+        <location line="+255"/>
         <source>Add the entry</source>
         <translation>エントリを追加</translation>
     </message>
@@ -3860,17 +3906,17 @@
         <translation>許可リストを保存</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="-241"/>
         <source>The address you connect from is not known.</source>
         <translation>接続元のアドレスが不明です。</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+74"/>
         <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
         <translation>許可リストに接続元のアドレス %1 が含まれていません。適用されると、サーバーがこのプログラムからの接続を拒否し、自分自身を締め出してしまう可能性があります。このまま続行しますか？</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-80"/>
         <source>The whitelist is disabled: every address may sign in.</source>
         <translation>許可リストは無効です。すべてのアドレスからサインインできます。</translation>
     </message>
@@ -3885,7 +3931,7 @@
         <translation>未保存の変更があります。</translation>
     </message>
     <message>
-        <location line="+235"/>
+        <location line="+241"/>
         <source>Whitelist entries</source>
         <translation>許可リストのエントリ</translation>
     </message>
@@ -3895,7 +3941,7 @@
         <translation>許可リストの状態</translation>
     </message>
     <message>
-        <location line="-231"/>
+        <location line="-237"/>
         <source>You connect from %1, which the whitelist contains.</source>
         <translation>接続元 %1 は許可リストに含まれています。</translation>
     </message>
@@ -3905,7 +3951,7 @@
         <translation>接続元 %1 は許可リストに含まれていません。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+56"/>
         <source>You may lock yourself out</source>
         <translation>自分自身を締め出す可能性があります</translation>
     </message>
@@ -3918,7 +3964,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
         <source>Job</source>
         <translation>ジョブ</translation>
     </message>
@@ -3963,7 +4009,12 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+146"/>
+        <source>Select one job.</source>
+        <translation>ジョブを 1 つ選択してください。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
     </message>
@@ -4001,7 +4052,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -4062,12 +4113,12 @@
         <translation>不明</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+123"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>チェーンの検証に成功しました: %1 件のレコード、ヘッド %2。</translation>
     </message>
@@ -4077,12 +4128,12 @@
         <translation>切断されたレコード（クラッシュ）の後に新しいセグメントが %1 個あります。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>The chain is BROKEN at line %1 (record %2): %3.</source>
         <translation>チェーンが %1 行目（レコード %2）で壊れています: %3。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>%1 records written to %2.</source>
         <translation>%1 件のレコードを %2 に書き出しました。</translation>
     </message>
@@ -4149,9 +4200,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
         <translation>再試行</translation>
     </message>
     <message>
@@ -4165,33 +4216,45 @@
         <translation>一覧の状態</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+5"/>
+        <source>Clear filters</source>
+        <translation>条件をクリア</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clear the filters of the list</source>
+        <translation>一覧のフィルターをクリア</translation>
+    </message>
+    <message>
+        <location line="+307"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+71"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+141"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-35"/>
         <source>Row actions</source>
+        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>行の操作</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+17"/>
         <source>Copy cell</source>
         <translation>セルをコピー</translation>
     </message>
@@ -4221,17 +4284,22 @@
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Nothing to show.</source>
         <translation>表示する項目はありません。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Nothing matches these filters.</source>
+        <translation>このフィルターに一致するものはありません。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The list could not be loaded.</source>
         <translation>一覧を読み込めませんでした。</translation>
     </message>
@@ -4246,7 +4314,7 @@
         <translation>リクエスト ID：%1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+26"/>
         <source>Showing %1 of %2</source>
         <translation>%2 件中 %1 件を表示</translation>
     </message>
@@ -4256,7 +4324,7 @@
         <translation>さらに読み込み中…</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>更新</translation>
@@ -4282,12 +4350,13 @@
         <translation>CSV エクスポート</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+20"/>
         <source>List</source>
         <translation>一覧</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-18"/>
         <source>List status</source>
         <translation>一覧のステータス</translation>
     </message>
@@ -4296,11 +4365,21 @@
         <source>Filters</source>
         <translation>フィルター</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Saved views: filters, sort and columns kept on this computer</source>
+        <translation>保存済みビュー: フィルター・並べ替え・列をこのコンピューターに保存</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Views</source>
+        <translation>ビュー</translation>
+    </message>
 </context>
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>すべて</translation>
@@ -4356,17 +4435,42 @@
         <translation>ID</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+199"/>
+        <source>Show as chart</source>
+        <translation>グラフで表示</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show as table</source>
+        <translation>表で表示</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Switches between the chart and a table of its numbers</source>
+        <translation>グラフと、その数値の表を切り替えます</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>No sign-ins recorded yet.</source>
+        <translation>サインインの記録はまだありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No sign-ins match these filters.</source>
+        <translation>このフィルターに一致するサインインはありません。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Result:</source>
         <translation>結果(&amp;R):</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-13"/>
         <source>Based on all %1 sign-ins of this filter.</source>
         <translation>この絞り込み条件に該当する全 %1 件のサインインに基づいています。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>Chart note</source>
         <translation>グラフの注記</translation>
     </message>
@@ -4381,17 +4485,22 @@
         <translation>開始日</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>Loading the chart…</source>
         <translation>グラフを読み込み中…</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
+        <source>Sign-ins per day, as a table</source>
+        <translation>日別のサインイン数 (表)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Login history</source>
         <translation>サインイン履歴</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-22"/>
         <source>Login result</source>
         <translation>サインインの結果</translation>
     </message>
@@ -4402,12 +4511,12 @@
         <translation>1 日あたりのサインイン数</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>The chart shows the latest %1 of %2 sign-ins.</source>
         <translation>グラフには %2 件のサインインのうち最新 %1 件を表示しています。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
         <source>To</source>
         <translation>終了日</translation>
     </message>
@@ -4420,7 +4529,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>ロック中</translation>
@@ -4441,12 +4550,12 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location line="+376"/>
+        <location line="+418"/>
         <source>The panel “%1” could not be opened.</source>
         <translation>パネル「%1」を開けませんでした。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+94"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>キーリングなし：サインイン情報はメモリ内にのみ保持されます</translation>
     </message>
@@ -4461,7 +4570,7 @@
         <translation>サインイン中のアカウント</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -4637,7 +4746,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -4657,12 +4766,12 @@
         <translation>確認済み</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+198"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>バックアップコード残り %1 / %2</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
         <translation>新しいバックアップコードで現在のコードを置き換えます。古いコードはただちに使えなくなります。新しいコードは一度だけ表示されます。</translation>
     </message>
@@ -4704,17 +4813,17 @@
         <translation>新しいコードを生成…</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-142"/>
         <source>No backup codes have been generated.</source>
         <translation>バックアップコードはまだ生成されていません。</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-134"/>
         <source>Not verified</source>
         <translation>未確認</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+166"/>
         <source>Revoke</source>
         <translation>無効化</translation>
     </message>
@@ -4742,7 +4851,7 @@
         <translation>サインイン方式</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-150"/>
         <source>The authenticator is not set up.</source>
         <translation>認証アプリは設定されていません。</translation>
     </message>
@@ -4793,7 +4902,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>変更できません：%1</translation>
@@ -4802,12 +4911,12 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location line="+116"/>
+        <location line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>選択肢の一覧を読み込めませんでした</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>エラー</translation>
@@ -4844,7 +4953,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
         <source>Refresh the current panel</source>
         <translation>現在のパネルを更新</translation>
     </message>
@@ -4874,10 +4983,15 @@
         <translation>終了</translation>
     </message>
     <message>
-        <location line="+279"/>
+        <location line="+293"/>
         <source>Language: %1</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>言語: %1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>View: %1</source>
+        <translation>ビュー: %1</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
@@ -4895,10 +5009,14 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+1"/>
+        <source>Saved view</source>
+        <translation>保存済みビュー</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
-        <extracomment>Emitted with an entry just before it runs.</extracomment>
         <translation>アカウントを検索しています…</translation>
     </message>
     <message>
@@ -4912,7 +5030,7 @@
         <translation>このメールアドレス、名前、ID のアカウントはありません。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+44"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>コマンドパレット</translation>
@@ -5042,12 +5160,12 @@
         <translation>無効</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+61"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / %2 文字</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+211"/>
         <source>&amp;Domain:</source>
         <translation>ドメイン(&amp;D):</translation>
     </message>
@@ -5200,7 +5318,7 @@
         <translation>ドメインは必須です。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-81"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>ポータル %1 を作成しました。</translation>
@@ -5211,7 +5329,7 @@
         <translation>備考は %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+79"/>
         <source>Type:</source>
         <translation>種別:</translation>
     </message>
@@ -5254,7 +5372,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
         <source>CA bundle</source>
         <translation>CA バンドル</translation>
     </message>
@@ -5424,7 +5542,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+41"/>
         <source>Account id</source>
         <translation>アカウント ID</translation>
     </message>
@@ -5674,12 +5792,12 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+269"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+283"/>
         <source>%n role(s)</source>
         <translation>%n 件のロール</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-117"/>
         <source>&amp;Permission codes:</source>
         <translation>権限コード(&amp;P):</translation>
     </message>
@@ -5746,28 +5864,28 @@
         <translation>ID:</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+122"/>
         <source>Loading…</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>読み込み中…</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-113"/>
         <source>Members:</source>
         <translation>メンバー:</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+146"/>
         <source>Number of roles</source>
         <translation>ロール数</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-138"/>
         <source>Permission codes</source>
         <translation>権限コード</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+130"/>
         <source>Refresh</source>
         <translation>更新</translation>
     </message>
@@ -5782,7 +5900,7 @@
         <translation>ロールを再読み込み (F5)</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-124"/>
         <source>Role</source>
         <translation>ロール</translation>
     </message>
@@ -5797,7 +5915,7 @@
         <translation>ロール ID</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+149"/>
         <location line="+2"/>
         <source>Roles</source>
         <translation>ロール</translation>
@@ -5833,7 +5951,7 @@
         <translation>このワークスペースにはロールがありません。</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-118"/>
         <source>Type:</source>
         <translation>種別:</translation>
     </message>
@@ -5851,6 +5969,101 @@
         <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>「%1」</translation>
+    </message>
+</context>
+<context>
+    <name>SavedViews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <source>The view “%1” no longer exists.</source>
+        <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
+        <translation>ビュー「%1」はもう存在しません。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The view could not be saved: the settings file is not writable.</source>
+        <translation>ビューを保存できませんでした: 設定ファイルに書き込めません。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The view could not be deleted: the settings file is not writable.</source>
+        <translation>ビューを削除できませんでした: 設定ファイルに書き込めません。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <location line="+41"/>
+        <source>Default view</source>
+        <translation>既定のビュー</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Save view as…</source>
+        <translation>名前を付けてビューを保存…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save changes to “%1”</source>
+        <translation>「%1」に変更を保存</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Delete view “%1”</source>
+        <translation>ビュー「%1」を削除</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reset to default</source>
+        <translation>既定に戻す</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No filters, the first sort and columns, widths fitted</source>
+        <translation>フィルターなし、最初の並べ替えと列、幅は内容に合わせる</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>View: %1</source>
+        <translation>ビュー: %1</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>This list already has 50 saved views; delete one first.</source>
+        <translation>この一覧にはすでに 50 個のビューが保存されています。先に 1 つ削除してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A view name can have at most 60 characters.</source>
+        <translation>ビュー名は 60 文字以内にしてください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The view needs a name.</source>
+        <translation>ビューには名前が必要です。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <source>Save view</source>
+        <translation>ビューを保存</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>View name</source>
+        <translation>ビュー名</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The filters, sort and columns of this list are kept on this computer.</source>
+        <translation>この一覧のフィルター・並べ替え・列をこのコンピューターに保存します。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>A view of this name exists: saving replaces it.</source>
+        <translation>この名前のビューがあります。保存すると置き換えられます。</translation>
     </message>
 </context>
 <context>
@@ -5945,7 +6158,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
         <source>Device</source>
         <translation>デバイス</translation>
     </message>
@@ -5970,7 +6183,7 @@
         <translation>最終アクティビティ</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+201"/>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>アクティブなセッション</translation>
@@ -6017,7 +6230,7 @@
         <translation>シングルサインオン:</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="-148"/>
         <source>This device</source>
         <translation>このデバイス</translation>
     </message>
@@ -6025,22 +6238,23 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3～%4 のサインイン：成功 %1 件、失敗 %2 件</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+144"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1：成功 %2 件、失敗 %3 件</translation>
     </message>
     <message>
         <location line="-29"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失敗</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-106"/>
         <location line="+38"/>
         <source>No sign-ins to show.</source>
         <translation>表示するサインインはありません。</translation>
@@ -6051,9 +6265,20 @@
         <translation>1 日あたりのサインイン数</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+99"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
         <source>Successful</source>
         <translation>成功</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <source>Day</source>
+        <translation>日付</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Total</source>
+        <translation>合計</translation>
     </message>
 </context>
 <context>
@@ -6207,7 +6432,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
         <source>Sign in to unlock</source>
         <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>サインインしてロックを解除</translation>
@@ -6234,12 +6459,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+325"/>
+        <location line="+326"/>
         <source>&amp;Email:</source>
         <translation>メールアドレス(&amp;E):</translation>
     </message>
     <message>
-        <location line="-324"/>
+        <location line="-325"/>
         <source>&amp;Password:</source>
         <translation>パスワード(&amp;P):</translation>
     </message>
@@ -6257,12 +6482,12 @@
     <message>
         <location line="-14"/>
         <location line="+16"/>
-        <location line="+296"/>
+        <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>パスワードをお忘れですか？</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-311"/>
         <source>I have a reset token</source>
         <translation>リセットトークンをお持ちの場合</translation>
     </message>
@@ -6325,12 +6550,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+317"/>
+        <location line="+318"/>
         <source>Email address</source>
         <translation>メールアドレス</translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-317"/>
         <source>Password</source>
         <translation>パスワード</translation>
     </message>
@@ -6391,7 +6616,7 @@
         <translation>サインイン完了までの残り時間：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Time left to finish signing in</source>
         <translation>サインイン完了までの残り時間</translation>
     </message>
@@ -6729,7 +6954,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
         <source>What</source>
         <translation>種類</translation>
     </message>
@@ -6820,7 +7045,7 @@
         <translation>変更</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+110"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
         <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
         <translation>%2 件中、最初の %1 件の変更を表示しています。エクスポートにはすべて含まれます。</translation>
@@ -6884,6 +7109,35 @@
         <location line="+7"/>
         <source>%1 %2: %3</source>
         <translation>%1（%2）: %3</translation>
+    </message>
+</context>
+<context>
+    <name>Tour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <source>Suspended accounts</source>
+        <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
+        <translation>一時停止中のアカウント</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <source>Suspended</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Suspend the account</source>
+        <translation>アカウントを一時停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account ann@example.com.</source>
+        <translation>アカウント ann@example.com を一時停止します。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend</source>
+        <translation>一時停止</translation>
     </message>
 </context>
 </TS>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -204,9 +204,19 @@
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+172"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
+        <location line="+144"/>
+        <source>Select two snapshots.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>Hãy chọn hai ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Select one snapshot.</source>
+        <translation>Hãy chọn một ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
     </message>
     <message>
@@ -285,12 +295,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-294"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+296"/>
         <source>Verify a pack…</source>
         <translation>Kiểm tra gói…</translation>
     </message>
@@ -529,7 +539,7 @@
         <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+208"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+209"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
     </message>
@@ -544,7 +554,7 @@
         <translation>Sao chép ID</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Copy the account id to the clipboard</source>
         <translation>Sao chép ID tài khoản vào bộ nhớ tạm</translation>
     </message>
@@ -654,7 +664,8 @@
         <translation>Chưa chọn tài khoản</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-44"/>
+        <location line="+46"/>
         <source>Account details</source>
         <translation>Chi tiết tài khoản</translation>
     </message>
@@ -762,9 +773,19 @@
         <translation>Không thể lưu tài khoản %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+195"/>
-        <source>Open by &amp;id:</source>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+186"/>
+        <source>There are no accounts yet.</source>
         <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
+        <translation>Chưa có tài khoản nào.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No accounts match these filters.</source>
+        <translation>Không có tài khoản nào khớp với bộ lọc này.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open by &amp;id:</source>
         <translation>Mở theo &amp;ID:</translation>
     </message>
     <message>
@@ -890,7 +911,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+126"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+128"/>
         <source>Cancel</source>
         <translation>Hủy</translation>
     </message>
@@ -1092,19 +1113,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+367"/>
+        <location line="+373"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="-357"/>
+        <location line="-363"/>
         <source>Imported %1</source>
         <translation>Đã nhập %1</translation>
     </message>
@@ -1124,7 +1145,7 @@
         <translation>Phiên này chỉ đọc: không thể lập kế hoạch thay đổi hàng loạt.</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+205"/>
         <source>This job is being run by another window or program.</source>
         <translation>Công việc này đang được chạy bởi một cửa sổ hoặc chương trình khác.</translation>
     </message>
@@ -1145,12 +1166,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+191"/>
+        <location line="+200"/>
         <source>Pause</source>
         <translation>Tạm dừng</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-169"/>
         <source>CSV files (*.csv)</source>
         <translation>Tệp CSV (*.csv)</translation>
     </message>
@@ -1301,12 +1322,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+32"/>
+        <location line="+41"/>
         <source>Close</source>
         <translation>Đóng</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-40"/>
         <source>&amp;Export the plan…</source>
         <translation>&amp;Xuất kế hoạch…</translation>
     </message>
@@ -1334,6 +1355,21 @@
         <location line="+3"/>
         <source>Number of targets, to confirm</source>
         <translation>Số đối tượng, để xác nhận</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The plan</source>
+        <translation>Kế hoạch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every target with what the change would do to it</source>
+        <translation>Từng đối tượng và điều thay đổi sẽ làm với nó</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Targets and their results</source>
+        <translation>Các đối tượng và kết quả</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1719,7 +1755,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+195"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+196"/>
         <location line="+115"/>
         <source>Name</source>
         <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
@@ -2051,7 +2087,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
         <source>Secure Channel: none</source>
         <translation>Kênh bảo mật: chưa có</translation>
     </message>
@@ -2138,7 +2174,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+137"/>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+138"/>
         <location line="+80"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -2698,7 +2734,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+64"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
@@ -2852,7 +2888,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+216"/>
+        <location line="+220"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2885,7 +2921,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
@@ -2896,7 +2932,7 @@
         <translation>Chưa có email nào được gửi tới %1.</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+181"/>
         <source>Demo mailbox — sandbox</source>
         <translation>Hộp thư demo — sandbox</translation>
     </message>
@@ -2981,7 +3017,7 @@
         <translation>Sao chép ID phiên thiết lập</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Email address of the mailbox</source>
         <translation>Địa chỉ email của hộp thư</translation>
     </message>
@@ -3425,7 +3461,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+45"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+46"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>Nhập địa chỉ email của người được mời.</translation>
@@ -3451,7 +3487,7 @@
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+105"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>Lời nhắn dài quá %1 ký tự.</translation>
@@ -3640,7 +3676,7 @@
         <translation>Không thể chấp nhận: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+193"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+201"/>
         <source>Select a pending invitation to cancel it.</source>
         <translation>Chọn một lời mời đang chờ để hủy.</translation>
     </message>
@@ -3665,7 +3701,17 @@
         <translation>Không thể hủy lời mời gửi tới %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
+        <source>There are no invitations yet.</source>
+        <translation>Chưa có lời mời nào.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No invitations match these filters.</source>
+        <translation>Không có lời mời nào khớp với bộ lọc này.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>All statuses</source>
         <translation>Mọi trạng thái</translation>
     </message>
@@ -3723,7 +3769,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -3785,7 +3831,7 @@
         <translation>Không phải địa chỉ IPv4, IPv6 hay mạng CIDR.</translation>
     </message>
     <message>
-        <location line="+381"/>
+        <location line="+387"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 mục không hợp lệ: hãy sửa hoặc xóa chúng để lưu.</translation>
     </message>
@@ -3825,7 +3871,7 @@
         <translation>Bạn đang kết nối từ %1, địa chỉ này không có trong danh sách.</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+51"/>
         <location line="+37"/>
         <source>Change the IP whitelist.</source>
         <translation>Thay đổi danh sách IP được phép.</translation>
@@ -3969,7 +4015,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
         <source>Job</source>
         <translation>Công việc</translation>
     </message>
@@ -4014,7 +4060,12 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+146"/>
+        <source>Select one job.</source>
+        <translation>Hãy chọn một tác vụ.</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>Các thay đổi hàng loạt thực hiện từ máy tính này. Có thể tiếp tục công việc đã tạm dừng hoặc bị gián đoạn: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
     </message>
@@ -4052,7 +4103,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -4113,12 +4164,12 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+123"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>Chuỗi hợp lệ: %1 bản ghi, đầu chuỗi %2.</translation>
     </message>
@@ -4128,12 +4179,12 @@
         <translation>%1 đoạn mới sau một bản ghi bị cắt (do sự cố).</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>The chain is BROKEN at line %1 (record %2): %3.</source>
         <translation>Chuỗi BỊ HỎNG tại dòng %1 (bản ghi %2): %3.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>%1 records written to %2.</source>
         <translation>Đã ghi %1 bản ghi vào %2.</translation>
     </message>
@@ -4200,9 +4251,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
         <translation>Thử lại</translation>
     </message>
     <message>
@@ -4216,33 +4267,45 @@
         <translation>Trạng thái danh sách</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+5"/>
+        <source>Clear filters</source>
+        <translation>Xóa bộ lọc</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clear the filters of the list</source>
+        <translation>Xóa bộ lọc của danh sách</translation>
+    </message>
+    <message>
+        <location line="+307"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+71"/>
         <source>Columns</source>
         <translation>Cột</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+141"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>Sao chép ID</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-35"/>
         <source>Row actions</source>
+        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>Thao tác với hàng</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+17"/>
         <source>Copy cell</source>
         <translation>Sao chép ô</translation>
     </message>
@@ -4272,17 +4335,22 @@
         <translation>Sao chép các mã</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
         <source>Loading…</source>
         <translation>Đang tải…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Nothing to show.</source>
         <translation>Không có gì để hiển thị.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Nothing matches these filters.</source>
+        <translation>Không có gì khớp với bộ lọc này.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The list could not be loaded.</source>
         <translation>Không thể tải danh sách.</translation>
     </message>
@@ -4297,7 +4365,7 @@
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+26"/>
         <source>Showing %1 of %2</source>
         <translation>Đang hiển thị %1 / %2</translation>
     </message>
@@ -4307,7 +4375,7 @@
         <translation>Đang tải thêm…</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>Làm mới</translation>
@@ -4333,12 +4401,13 @@
         <translation>Xuất CSV</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+20"/>
         <source>List</source>
         <translation>Danh sách</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-18"/>
         <source>List status</source>
         <translation>Trạng thái danh sách</translation>
     </message>
@@ -4347,11 +4416,21 @@
         <source>Filters</source>
         <translation>Bộ lọc</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Saved views: filters, sort and columns kept on this computer</source>
+        <translation>Chế độ xem đã lưu: bộ lọc, thứ tự sắp xếp và các cột được giữ trên máy tính này</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Views</source>
+        <translation>Chế độ xem</translation>
+    </message>
 </context>
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>Mọi kết quả</translation>
@@ -4407,7 +4486,22 @@
         <translation>ID</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+199"/>
+        <source>Show as chart</source>
+        <translation>Hiện dạng biểu đồ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show as table</source>
+        <translation>Hiện dạng bảng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Switches between the chart and a table of its numbers</source>
+        <translation>Chuyển giữa biểu đồ và bảng số liệu của nó</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Loading the chart…</source>
         <translation>Đang tải biểu đồ…</translation>
     </message>
@@ -4422,7 +4516,17 @@
         <translation>Dựa trên toàn bộ %1 lượt đăng nhập của bộ lọc này.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
+        <source>No sign-ins recorded yet.</source>
+        <translation>Chưa có lượt đăng nhập nào được ghi lại.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No sign-ins match these filters.</source>
+        <translation>Không có lượt đăng nhập nào khớp với bộ lọc này.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Result:</source>
         <translation>&amp;Kết quả:</translation>
     </message>
@@ -4463,7 +4567,12 @@
         <translation>Ghi chú biểu đồ</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>Sign-ins per day, as a table</source>
+        <translation>Lượt đăng nhập mỗi ngày, dạng bảng</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Login history</source>
         <translation>Lịch sử đăng nhập</translation>
     </message>
@@ -4471,7 +4580,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>Đã khóa</translation>
@@ -4492,12 +4601,12 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location line="+376"/>
+        <location line="+418"/>
         <source>The panel “%1” could not be opened.</source>
         <translation>Không thể mở bảng “%1”.</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+94"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>Không có keyring: đăng nhập chỉ lưu trong bộ nhớ</translation>
     </message>
@@ -4512,7 +4621,7 @@
         <translation>Tài khoản đang đăng nhập</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -4688,7 +4797,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
         <source>Method</source>
         <translation>Phương thức</translation>
     </message>
@@ -4713,7 +4822,7 @@
         <translation>Chưa xác minh</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+116"/>
         <source>The authenticator is not set up.</source>
         <translation>Chưa thiết lập ứng dụng xác thực.</translation>
     </message>
@@ -4728,7 +4837,7 @@
         <translation>Còn %1 / %2 mã dự phòng</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <location line="+111"/>
         <source>Revoke the authenticator</source>
         <translation>Thu hồi ứng dụng xác thực</translation>
@@ -4851,7 +4960,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>Không thể thay đổi: %1</translation>
@@ -4860,7 +4969,7 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>Lỗi</translation>
@@ -4876,7 +4985,7 @@
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+116"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>Không thể tải các danh sách lựa chọn</translation>
     </message>
@@ -4902,7 +5011,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
         <source>Refresh the current panel</source>
         <translation>Làm mới bảng hiện tại</translation>
     </message>
@@ -4932,10 +5041,15 @@
         <translation>Thoát</translation>
     </message>
     <message>
-        <location line="+279"/>
+        <location line="+293"/>
         <source>Language: %1</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>Ngôn ngữ: %1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>View: %1</source>
+        <translation>Chế độ xem: %1</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
@@ -4953,10 +5067,14 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+1"/>
+        <source>Saved view</source>
+        <translation>Chế độ xem đã lưu</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
-        <extracomment>Emitted with an entry just before it runs.</extracomment>
         <translation>Đang tìm tài khoản…</translation>
     </message>
     <message>
@@ -4970,7 +5088,7 @@
         <translation>Không có tài khoản nào có email, tên hoặc mã này.</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+44"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>Bảng lệnh</translation>
@@ -5101,7 +5219,7 @@
     </message>
     <message>
         <location line="+30"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+272"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+289"/>
         <source>Domain</source>
         <translation>Tên miền</translation>
     </message>
@@ -5143,18 +5261,18 @@
         <translation>Không thể tạo cổng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-216"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-229"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / tối đa %2 ký tự</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+168"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Đã tạo cổng %1.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+34"/>
         <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
         <translation>Tạo cổng cho một tổ chức. Máy chủ không cho phép liệt kê các cổng: bảng dưới đây chỉ hiển thị các cổng được tạo trong phiên này.</translation>
     </message>
@@ -5317,7 +5435,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
         <source>CA bundle</source>
         <translation>Gói CA</translation>
     </message>
@@ -5487,7 +5605,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+37"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:36)</translatorcomment>
@@ -5805,7 +5923,7 @@
         <translation>Đã xóa vai trò %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+148"/>
         <source>Choose a role to see its permissions.</source>
         <translation>Chọn một vai trò để xem các quyền của nó.</translation>
     </message>
@@ -5890,7 +6008,7 @@
         <translation>Chi tiết vai trò</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+96"/>
         <source>Loading…</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Đang tải…</translation>
@@ -5935,6 +6053,101 @@
         <location line="-1"/>
         <source>Number of roles</source>
         <translation>Số vai trò</translation>
+    </message>
+</context>
+<context>
+    <name>SavedViews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <source>The view “%1” no longer exists.</source>
+        <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
+        <translation>Chế độ xem “%1” không còn nữa.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The view could not be saved: the settings file is not writable.</source>
+        <translation>Không lưu được chế độ xem: không ghi được tệp cài đặt.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The view could not be deleted: the settings file is not writable.</source>
+        <translation>Không xóa được chế độ xem: không ghi được tệp cài đặt.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <location line="+41"/>
+        <source>Default view</source>
+        <translation>Chế độ xem mặc định</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Save view as…</source>
+        <translation>Lưu chế độ xem thành…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save changes to “%1”</source>
+        <translation>Lưu thay đổi vào “%1”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Delete view “%1”</source>
+        <translation>Xóa chế độ xem “%1”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reset to default</source>
+        <translation>Khôi phục mặc định</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No filters, the first sort and columns, widths fitted</source>
+        <translation>Không lọc, thứ tự sắp xếp và các cột ban đầu, độ rộng vừa nội dung</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>View: %1</source>
+        <translation>Chế độ xem: %1</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>This list already has 50 saved views; delete one first.</source>
+        <translation>Danh sách này đã có 50 chế độ xem đã lưu; hãy xóa bớt một cái trước.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A view name can have at most 60 characters.</source>
+        <translation>Tên chế độ xem có tối đa 60 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The view needs a name.</source>
+        <translation>Chế độ xem cần có tên.</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <source>Save view</source>
+        <translation>Lưu chế độ xem</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>View name</source>
+        <translation>Tên chế độ xem</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Tên:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The filters, sort and columns of this list are kept on this computer.</source>
+        <translation>Bộ lọc, thứ tự sắp xếp và các cột của danh sách này được giữ trên máy tính này.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>A view of this name exists: saving replaces it.</source>
+        <translation>Đã có chế độ xem tên này: lưu sẽ thay thế nó.</translation>
     </message>
 </context>
 <context>
@@ -6029,7 +6242,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
         <source>Device</source>
         <translation>Thiết bị</translation>
     </message>
@@ -6059,7 +6272,7 @@
         <translation>Thiết bị này</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+137"/>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>Phiên đang hoạt động</translation>
@@ -6109,7 +6322,7 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%1 lượt đăng nhập thành công và %2 lượt thất bại từ %3 đến %4</translation>
     </message>
@@ -6125,12 +6338,14 @@
         <translation>Lượt đăng nhập mỗi ngày</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+99"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+28"/>
         <source>Successful</source>
         <translation>Thành công</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+1"/>
         <source>Failed</source>
         <translation>Thất bại</translation>
     </message>
@@ -6138,6 +6353,16 @@
         <location line="+29"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1: %2 thành công, %3 thất bại</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-2"/>
+        <source>Day</source>
+        <translation>Ngày</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Total</source>
+        <translation>Tổng</translation>
     </message>
 </context>
 <context>
@@ -6289,7 +6514,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
         <source>Sign in to unlock</source>
         <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>Đăng nhập để mở khóa</translation>
@@ -6316,12 +6541,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+325"/>
+        <location line="+326"/>
         <source>&amp;Email:</source>
         <translation>&amp;Email:</translation>
     </message>
     <message>
-        <location line="-324"/>
+        <location line="-325"/>
         <source>&amp;Password:</source>
         <translation>&amp;Mật khẩu:</translation>
     </message>
@@ -6339,12 +6564,12 @@
     <message>
         <location line="-14"/>
         <location line="+16"/>
-        <location line="+296"/>
+        <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>Quên mật khẩu?</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-311"/>
         <source>I have a reset token</source>
         <translation>Tôi có token đặt lại</translation>
     </message>
@@ -6407,12 +6632,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+317"/>
+        <location line="+318"/>
         <source>Email address</source>
         <translation>Địa chỉ email</translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-317"/>
         <source>Password</source>
         <translation>Mật khẩu</translation>
     </message>
@@ -6473,7 +6698,7 @@
         <translation>Thời gian còn lại để hoàn tất đăng nhập: %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Time left to finish signing in</source>
         <translation>Thời gian còn lại để hoàn tất đăng nhập</translation>
     </message>
@@ -6811,7 +7036,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
         <source>What</source>
         <translation>Loại</translation>
     </message>
@@ -6902,7 +7127,7 @@
         <translation>đã thay đổi</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+110"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
         <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
         <translation>Đang hiển thị %1 thay đổi đầu tiên trong %2; tệp xuất chứa tất cả.</translation>
@@ -6966,6 +7191,35 @@
         <location line="+7"/>
         <source>%1 %2: %3</source>
         <translation>%1 %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>Tour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <source>Suspended accounts</source>
+        <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
+        <translation>Tài khoản bị tạm ngưng</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <source>Suspended</source>
+        <translation>Tạm ngưng</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Suspend the account</source>
+        <translation>Tạm ngưng tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account ann@example.com.</source>
+        <translation>Tạm ngưng tài khoản ann@example.com.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend</source>
+        <translation>Tạm ngưng</translation>
     </message>
 </context>
 </TS>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -204,9 +204,19 @@
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+172"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
+        <location line="+144"/>
+        <source>Select two snapshots.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>请选择两个快照。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Select one snapshot.</source>
+        <translation>请选择一个快照。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>快照已取消，未保留任何内容。</translation>
     </message>
     <message>
@@ -285,12 +295,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-294"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+296"/>
         <source>Verify a pack…</source>
         <translation>验证证据包…</translation>
     </message>
@@ -548,7 +558,7 @@
         <translation>电话(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+121"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（可选）(&amp;R)：</translation>
     </message>
@@ -568,7 +578,7 @@
         <translation>密码重置链接已发送至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+249"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+254"/>
         <source>Account</source>
         <translation>账号</translation>
     </message>
@@ -578,7 +588,8 @@
         <translation>正在编辑的账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-39"/>
+        <location line="+46"/>
         <source>Account details</source>
         <translation>账号详情</translation>
     </message>
@@ -588,7 +599,7 @@
         <translation>账号 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+194"/>
         <source>Account id to open</source>
         <translation>要打开的账号 ID</translation>
     </message>
@@ -614,7 +625,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-14"/>
         <source>Choose an account to see its details.</source>
         <translation>选择一个账号以查看详细信息。</translation>
     </message>
@@ -624,7 +635,7 @@
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Copy the account id</source>
         <translation>复制账号 ID</translation>
     </message>
@@ -704,12 +715,12 @@
         <translation>邮箱：</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-14"/>
         <source>Id:</source>
         <translation>ID：</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Institution:</source>
         <translation>机构：</translation>
     </message>
@@ -751,11 +762,21 @@
     <message>
         <location line="-7"/>
         <source>Open by &amp;id:</source>
-        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>按 ID 打开(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-3"/>
+        <source>There are no accounts yet.</source>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
+        <translation>还没有账号。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No accounts match these filters.</source>
+        <translation>没有符合这些筛选条件的账号。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Open the account with this id</source>
         <translation>打开具有此 ID 的账号</translation>
     </message>
@@ -1081,19 +1102,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+367"/>
+        <location line="+373"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-357"/>
+        <location line="-363"/>
         <source>Imported %1</source>
         <translation>已导入 %1</translation>
     </message>
@@ -1113,7 +1134,7 @@
         <translation>此会话为只读：无法制定批量更改。</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+205"/>
         <source>This job is being run by another window or program.</source>
         <translation>此任务正由另一个窗口或程序运行。</translation>
     </message>
@@ -1134,12 +1155,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+191"/>
+        <location line="+200"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-169"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -1290,12 +1311,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+32"/>
+        <location line="+41"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-40"/>
         <source>&amp;Export the plan…</source>
         <translation>导出计划(&amp;E)…</translation>
     </message>
@@ -1323,6 +1344,21 @@
         <location line="+3"/>
         <source>Number of targets, to confirm</source>
         <translation>目标数量（用于确认）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every target with what the change would do to it</source>
+        <translation>每个目标以及更改将对其产生的影响</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Targets and their results</source>
+        <translation>目标及其结果</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1697,7 +1733,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+305"/>
         <source>&amp;Category:</source>
         <translation>类别(&amp;C)：</translation>
     </message>
@@ -2029,7 +2065,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：无</translation>
     </message>
@@ -2105,7 +2141,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208"/>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+209"/>
         <source>&amp;Code:</source>
         <translation>代码(&amp;C)：</translation>
     </message>
@@ -2665,7 +2701,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+64"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>代码</translation>
@@ -2808,7 +2844,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+216"/>
+        <location line="+220"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2841,7 +2877,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -2852,7 +2888,7 @@
         <translation>尚未向 %1 发送任何邮件。</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+181"/>
         <source>Demo mailbox — sandbox</source>
         <translation>演示邮箱 — 沙箱</translation>
     </message>
@@ -2937,7 +2973,7 @@
         <translation>复制设置会话 ID</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Email address of the mailbox</source>
         <translation>邮箱地址</translation>
     </message>
@@ -3372,7 +3408,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -3429,7 +3465,7 @@
         <translation>邮箱地址问题</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-212"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>请输入受邀人的邮箱地址。</translation>
@@ -3440,7 +3476,7 @@
         <translation>错误代码：%1</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+181"/>
         <source>Expiration in days</source>
         <translation>有效天数</translation>
     </message>
@@ -3491,12 +3527,12 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-276"/>
         <source>Request id: %1</source>
         <translation>请求 ID：%1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+184"/>
         <source>Send invitation</source>
         <translation>发送邀请</translation>
     </message>
@@ -3506,12 +3542,12 @@
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-210"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>邮箱地址超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+122"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>附言超过 %1 个字符。</translation>
@@ -3522,7 +3558,7 @@
         <translation>此操作将影响%1服务器“%2”。</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-276"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>这不是有效的邮箱地址（格式应为 name@example.com）。</translation>
     </message>
@@ -3540,7 +3576,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+315"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+327"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
@@ -3560,7 +3596,7 @@
         <translation>无法接受：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-38"/>
         <source>Could not cancel the invitation to %1</source>
         <translation>无法取消对 %1 的邀请</translation>
     </message>
@@ -3570,7 +3606,17 @@
         <translation>无法发送邀请</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+52"/>
+        <source>There are no invitations yet.</source>
+        <translation>还没有邀请。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No invitations match these filters.</source>
+        <translation>没有符合这些筛选条件的邀请。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Filter by email, inviter or message</source>
         <translation>按邮箱、邀请人或附言筛选</translation>
     </message>
@@ -3590,7 +3636,7 @@
         <translation>邀请…</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-110"/>
         <source>Inviting is not possible: %1</source>
         <translation>无法邀请：%1</translation>
     </message>
@@ -3605,7 +3651,7 @@
         <translation>选择一个待处理的邀请即可取消。</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+129"/>
         <source>Status filter</source>
         <translation>状态筛选</translation>
     </message>
@@ -3670,7 +3716,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -3732,12 +3778,12 @@
         <translation>不是有效的 IPv4/IPv6 地址或 CIDR 网段。</translation>
     </message>
     <message>
-        <location line="+381"/>
+        <location line="+387"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 个条目无效：请更正或删除后再保存。</translation>
     </message>
     <message>
-        <location line="+254"/>
+        <location line="+260"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -3767,12 +3813,12 @@
         <translation>（未知）</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-98"/>
         <source>1 entry is not valid: correct or remove it to save.</source>
         <translation>1 个条目无效：请更正或删除后再保存。</translation>
     </message>
     <message>
-        <location line="+249"/>
+        <location line="+255"/>
         <source>Add the entry</source>
         <translation>添加条目</translation>
     </message>
@@ -3858,17 +3904,17 @@
         <translation>保存白名单</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="-241"/>
         <source>The address you connect from is not known.</source>
         <translation>无法确定您当前的连接地址。</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+74"/>
         <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
         <translation>白名单中不包含您当前的连接地址 %1。白名单生效后，服务器可能会拒绝本程序的连接，您可能会把自己锁在外面。仍要继续吗？</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-80"/>
         <source>The whitelist is disabled: every address may sign in.</source>
         <translation>白名单已禁用：所有地址均可登录。</translation>
     </message>
@@ -3883,7 +3929,7 @@
         <translation>有未保存的更改。</translation>
     </message>
     <message>
-        <location line="+235"/>
+        <location line="+241"/>
         <source>Whitelist entries</source>
         <translation>白名单条目</translation>
     </message>
@@ -3893,7 +3939,7 @@
         <translation>白名单状态</translation>
     </message>
     <message>
-        <location line="-231"/>
+        <location line="-237"/>
         <source>You connect from %1, which the whitelist contains.</source>
         <translation>您当前的连接地址 %1 在白名单中。</translation>
     </message>
@@ -3903,7 +3949,7 @@
         <translation>您当前的连接地址 %1 不在白名单中。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+56"/>
         <source>You may lock yourself out</source>
         <translation>您可能会把自己锁在外面</translation>
     </message>
@@ -3916,7 +3962,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -3961,7 +4007,12 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+146"/>
+        <source>Select one job.</source>
+        <translation>请选择一个作业。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此计算机上进行的批量更改。已暂停或中断的任务可以继续：会先重新读取结果未知的目标，因此不会重复更改。</translation>
     </message>
@@ -3999,7 +4050,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -4060,12 +4111,12 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+123"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日志为空：此计算机尚未发送任何变更。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>链校验通过：%1 条记录，链头 %2。</translation>
     </message>
@@ -4075,12 +4126,12 @@
         <translation>在被截断的记录（崩溃）之后有 %1 个新段。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>The chain is BROKEN at line %1 (record %2): %3.</source>
         <translation>链在第 %1 行（记录 %2）处已损坏：%3。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>%1 records written to %2.</source>
         <translation>已将 %1 条记录写入 %2。</translation>
     </message>
@@ -4147,9 +4198,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
         <translation>重试</translation>
     </message>
     <message>
@@ -4163,33 +4214,45 @@
         <translation>列表状态</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+5"/>
+        <source>Clear filters</source>
+        <translation>清除筛选条件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clear the filters of the list</source>
+        <translation>清除列表的筛选条件</translation>
+    </message>
+    <message>
+        <location line="+307"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+71"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+141"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-35"/>
         <source>Row actions</source>
+        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>行操作</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+17"/>
         <source>Copy cell</source>
         <translation>复制单元格</translation>
     </message>
@@ -4219,17 +4282,22 @@
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Nothing to show.</source>
         <translation>没有可显示的内容。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Nothing matches these filters.</source>
+        <translation>没有符合这些筛选条件的内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The list could not be loaded.</source>
         <translation>无法加载列表。</translation>
     </message>
@@ -4244,7 +4312,7 @@
         <translation>请求 ID：%1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+26"/>
         <source>Showing %1 of %2</source>
         <translation>已显示 %1 条，共 %2 条</translation>
     </message>
@@ -4254,7 +4322,7 @@
         <translation>正在加载更多…</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>刷新</translation>
@@ -4280,12 +4348,13 @@
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+20"/>
         <source>List</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-18"/>
         <source>List status</source>
         <translation>列表状态</translation>
     </message>
@@ -4294,11 +4363,21 @@
         <source>Filters</source>
         <translation>筛选条件</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Saved views: filters, sort and columns kept on this computer</source>
+        <translation>已保存的视图：筛选条件、排序和列保存在这台计算机上</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Views</source>
+        <translation>视图</translation>
+    </message>
 </context>
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>所有结果</translation>
@@ -4354,17 +4433,42 @@
         <translation>ID</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+199"/>
+        <source>Show as chart</source>
+        <translation>以图表显示</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show as table</source>
+        <translation>以表格显示</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Switches between the chart and a table of its numbers</source>
+        <translation>在图表和其数字表格之间切换</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>No sign-ins recorded yet.</source>
+        <translation>还没有登录记录。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No sign-ins match these filters.</source>
+        <translation>没有符合这些筛选条件的登录。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Result:</source>
         <translation>结果(&amp;R)：</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-13"/>
         <source>Based on all %1 sign-ins of this filter.</source>
         <translation>基于此筛选条件下的全部 %1 次登录。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>Chart note</source>
         <translation>图表说明</translation>
     </message>
@@ -4379,17 +4483,22 @@
         <translation>开始日期</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>Loading the chart…</source>
         <translation>正在加载图表…</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
+        <source>Sign-ins per day, as a table</source>
+        <translation>每日登录次数（表格）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Login history</source>
         <translation>登录历史</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-22"/>
         <source>Login result</source>
         <translation>登录结果</translation>
     </message>
@@ -4400,12 +4509,12 @@
         <translation>每日登录次数</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>The chart shows the latest %1 of %2 sign-ins.</source>
         <translation>图表显示 %2 次登录中最近的 %1 次。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
         <source>To</source>
         <translation>至</translation>
     </message>
@@ -4418,7 +4527,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>已锁定</translation>
@@ -4439,12 +4548,12 @@
         <translation>重新登录以解锁</translation>
     </message>
     <message>
-        <location line="+376"/>
+        <location line="+418"/>
         <source>The panel “%1” could not be opened.</source>
         <translation>无法打开面板“%1”。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+94"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>无密钥环：登录状态仅保存在内存中</translation>
     </message>
@@ -4459,7 +4568,7 @@
         <translation>当前登录账号</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -4635,7 +4744,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -4655,12 +4764,12 @@
         <translation>已验证</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+198"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>剩余 %1 个备用码（共 %2 个）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
         <translation>新的一组备用码将替换当前备用码，旧备用码会立即失效。新备用码只显示一次。</translation>
     </message>
@@ -4702,17 +4811,17 @@
         <translation>生成新备用码…</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-142"/>
         <source>No backup codes have been generated.</source>
         <translation>尚未生成备用码。</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-134"/>
         <source>Not verified</source>
         <translation>未验证</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+166"/>
         <source>Revoke</source>
         <translation>撤销</translation>
     </message>
@@ -4740,7 +4849,7 @@
         <translation>登录验证方式</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-150"/>
         <source>The authenticator is not set up.</source>
         <translation>尚未设置身份验证器。</translation>
     </message>
@@ -4791,7 +4900,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>无法进行更改：%1</translation>
@@ -4800,12 +4909,12 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location line="+116"/>
+        <location line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>无法加载选项列表</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>错误</translation>
@@ -4842,7 +4951,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
         <source>Refresh the current panel</source>
         <translation>刷新当前面板</translation>
     </message>
@@ -4872,10 +4981,15 @@
         <translation>退出</translation>
     </message>
     <message>
-        <location line="+279"/>
+        <location line="+293"/>
         <source>Language: %1</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>语言：%1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>View: %1</source>
+        <translation>视图：%1</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
@@ -4893,10 +5007,14 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+1"/>
+        <source>Saved view</source>
+        <translation>已保存的视图</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
-        <extracomment>Emitted with an entry just before it runs.</extracomment>
         <translation>正在查找账户…</translation>
     </message>
     <message>
@@ -4910,7 +5028,7 @@
         <translation>没有账户使用此电子邮件、名称或 ID。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+44"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>命令面板</translation>
@@ -5065,12 +5183,12 @@
         <translation>机构</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+61"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 个字符</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+211"/>
         <source>&amp;Domain:</source>
         <translation>域名(&amp;D)：</translation>
     </message>
@@ -5223,7 +5341,7 @@
         <translation>域名为必填项。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-81"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>门户 %1 已创建。</translation>
@@ -5234,7 +5352,7 @@
         <translation>备注超过 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+79"/>
         <source>Type:</source>
         <translation>类型：</translation>
     </message>
@@ -5252,7 +5370,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
         <source>CA bundle</source>
         <translation>CA 证书包</translation>
     </message>
@@ -5422,7 +5540,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+37"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translation>邮箱</translation>
@@ -5672,12 +5790,12 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+269"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+283"/>
         <source>%n role(s)</source>
         <translation>%n 个角色</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-117"/>
         <source>&amp;Permission codes:</source>
         <translation>权限代码(&amp;P)：</translation>
     </message>
@@ -5744,28 +5862,28 @@
         <translation>ID：</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+122"/>
         <source>Loading…</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-113"/>
         <source>Members:</source>
         <translation>成员：</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+146"/>
         <source>Number of roles</source>
         <translation>角色数量</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-138"/>
         <source>Permission codes</source>
         <translation>权限代码</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+130"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
@@ -5780,7 +5898,7 @@
         <translation>重新加载角色（F5）</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-124"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
@@ -5795,7 +5913,7 @@
         <translation>角色 ID</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+149"/>
         <location line="+2"/>
         <source>Roles</source>
         <translation>角色</translation>
@@ -5831,7 +5949,7 @@
         <translation>该工作区没有角色。</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-118"/>
         <source>Type:</source>
         <translation>类型：</translation>
     </message>
@@ -5849,6 +5967,101 @@
         <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>SavedViews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <source>The view “%1” no longer exists.</source>
+        <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
+        <translation>视图“%1”已不存在。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The view could not be saved: the settings file is not writable.</source>
+        <translation>无法保存视图：设置文件不可写入。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The view could not be deleted: the settings file is not writable.</source>
+        <translation>无法删除视图：设置文件不可写入。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <location line="+41"/>
+        <source>Default view</source>
+        <translation>默认视图</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Save view as…</source>
+        <translation>视图另存为…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save changes to “%1”</source>
+        <translation>将更改保存到“%1”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Delete view “%1”</source>
+        <translation>删除视图“%1”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reset to default</source>
+        <translation>恢复默认</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No filters, the first sort and columns, widths fitted</source>
+        <translation>无筛选条件，初始排序和列，列宽适应内容</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>View: %1</source>
+        <translation>视图：%1</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>This list already has 50 saved views; delete one first.</source>
+        <translation>此列表已有 50 个已保存的视图；请先删除一个。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A view name can have at most 60 characters.</source>
+        <translation>视图名称最多 60 个字符。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The view needs a name.</source>
+        <translation>视图需要一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <source>Save view</source>
+        <translation>保存视图</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>View name</source>
+        <translation>视图名称</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The filters, sort and columns of this list are kept on this computer.</source>
+        <translation>此列表的筛选条件、排序和列保存在这台计算机上。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>A view of this name exists: saving replaces it.</source>
+        <translation>已有同名视图：保存将替换它。</translation>
     </message>
 </context>
 <context>
@@ -5943,7 +6156,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -5968,7 +6181,7 @@
         <translation>最近活动</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+201"/>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>活动会话</translation>
@@ -6015,7 +6228,7 @@
         <translation>单点登录：</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="-148"/>
         <source>This device</source>
         <translation>本设备</translation>
     </message>
@@ -6023,22 +6236,23 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3 至 %4 期间，登录成功 %1 次，失败 %2 次</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+144"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1：成功 %2 次，失败 %3 次</translation>
     </message>
     <message>
         <location line="-29"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-106"/>
         <location line="+38"/>
         <source>No sign-ins to show.</source>
         <translation>没有可显示的登录记录。</translation>
@@ -6049,9 +6263,20 @@
         <translation>每日登录次数</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+99"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
         <source>Successful</source>
         <translation>成功</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Total</source>
+        <translation>合计</translation>
     </message>
 </context>
 <context>
@@ -6203,7 +6428,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
         <source>Sign in to unlock</source>
         <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登录以解锁</translation>
@@ -6230,12 +6455,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+325"/>
+        <location line="+326"/>
         <source>&amp;Email:</source>
         <translation>邮箱(&amp;E)：</translation>
     </message>
     <message>
-        <location line="-324"/>
+        <location line="-325"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
@@ -6253,12 +6478,12 @@
     <message>
         <location line="-14"/>
         <location line="+16"/>
-        <location line="+296"/>
+        <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>忘记密码？</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-311"/>
         <source>I have a reset token</source>
         <translation>我有重置令牌</translation>
     </message>
@@ -6321,12 +6546,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+317"/>
+        <location line="+318"/>
         <source>Email address</source>
         <translation>邮箱地址</translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-317"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
@@ -6387,7 +6612,7 @@
         <translation>剩余登录时间：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Time left to finish signing in</source>
         <translation>剩余登录时间</translation>
     </message>
@@ -6725,7 +6950,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
         <source>What</source>
         <translation>类别</translation>
     </message>
@@ -6816,7 +7041,7 @@
         <translation>变更</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+110"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
         <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
         <translation>显示 %2 处变更中的前 %1 处；导出包含全部变更。</translation>
@@ -6880,6 +7105,35 @@
         <location line="+7"/>
         <source>%1 %2: %3</source>
         <translation>%1%2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>Tour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <source>Suspended accounts</source>
+        <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
+        <translation>已暂停的账号</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <source>Suspended</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Suspend the account</source>
+        <translation>暂停账号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account ann@example.com.</source>
+        <translation>暂停账号 ann@example.com。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend</source>
+        <translation>暂停</translation>
     </message>
 </context>
 </TS>

@@ -63,7 +63,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -204,9 +204,19 @@
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+172"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
+        <location line="+144"/>
+        <source>Select two snapshots.</source>
         <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>請選擇兩個快照。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Select one snapshot.</source>
+        <translation>請選擇一個快照。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>快照已取消，未保留任何內容。</translation>
     </message>
     <message>
@@ -285,12 +295,12 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-294"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+296"/>
         <source>Verify a pack…</source>
         <translation>驗證證據套件…</translation>
     </message>
@@ -548,7 +558,7 @@
         <translation>電話(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+119"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+121"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（選填）(&amp;R)：</translation>
     </message>
@@ -568,7 +578,7 @@
         <translation>密碼重設連結已寄至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+249"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+254"/>
         <source>Account</source>
         <translation>帳號</translation>
     </message>
@@ -578,7 +588,8 @@
         <translation>正在編輯的帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-39"/>
+        <location line="+46"/>
         <source>Account details</source>
         <translation>帳號詳細資料</translation>
     </message>
@@ -588,7 +599,7 @@
         <translation>帳號 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+194"/>
         <source>Account id to open</source>
         <translation>要開啟的帳號 ID</translation>
     </message>
@@ -614,7 +625,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-10"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-14"/>
         <source>Choose an account to see its details.</source>
         <translation>選擇帳號以檢視詳細資料。</translation>
     </message>
@@ -624,7 +635,7 @@
         <translation>複製 ID</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Copy the account id</source>
         <translation>複製帳號 ID</translation>
     </message>
@@ -704,12 +715,12 @@
         <translation>電子郵件：</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-14"/>
         <source>Id:</source>
         <translation>ID：</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Institution:</source>
         <translation>機構：</translation>
     </message>
@@ -751,11 +762,21 @@
     <message>
         <location line="-7"/>
         <source>Open by &amp;id:</source>
-        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>依 ID 開啟(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-3"/>
+        <source>There are no accounts yet.</source>
+        <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
+        <translation>尚無帳號。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No accounts match these filters.</source>
+        <translation>沒有符合這些篩選條件的帳號。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Open the account with this id</source>
         <translation>開啟此 ID 的帳號</translation>
     </message>
@@ -1081,19 +1102,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+238"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>清單 (*.csv *.txt);;所有檔案 (*)</translation>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+367"/>
+        <location line="+373"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-357"/>
+        <location line="-363"/>
         <source>Imported %1</source>
         <translation>已匯入 %1</translation>
     </message>
@@ -1113,7 +1134,7 @@
         <translation>此工作階段為唯讀：無法擬定批次變更。</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+205"/>
         <source>This job is being run by another window or program.</source>
         <translation>此工作正由另一個視窗或程式執行。</translation>
     </message>
@@ -1134,12 +1155,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+191"/>
+        <location line="+200"/>
         <source>Pause</source>
         <translation>暫停</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-169"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 檔案 (*.csv)</translation>
     </message>
@@ -1290,12 +1311,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+32"/>
+        <location line="+41"/>
         <source>Close</source>
         <translation>關閉</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-40"/>
         <source>&amp;Export the plan…</source>
         <translation>匯出計畫(&amp;E)…</translation>
     </message>
@@ -1323,6 +1344,21 @@
         <location line="+3"/>
         <source>Number of targets, to confirm</source>
         <translation>目標數量（用於確認）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The plan</source>
+        <translation>計畫</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every target with what the change would do to it</source>
+        <translation>每個目標以及變更將對其產生的影響</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Targets and their results</source>
+        <translation>目標及其結果</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1697,7 +1733,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+304"/>
+        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+305"/>
         <source>&amp;Category:</source>
         <translation>類別(&amp;C)：</translation>
     </message>
@@ -2029,7 +2065,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：無</translation>
     </message>
@@ -2105,7 +2141,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+208"/>
+        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+209"/>
         <source>&amp;Code:</source>
         <translation>代碼(&amp;C)：</translation>
     </message>
@@ -2665,7 +2701,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+63"/>
+        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+64"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>代碼</translation>
@@ -2808,7 +2844,7 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+216"/>
+        <location line="+220"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
@@ -2841,7 +2877,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>示範信箱僅在內建沙箱中提供。</translation>
@@ -2852,7 +2888,7 @@
         <translation>尚未寄送任何郵件至 %1。</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+181"/>
         <source>Demo mailbox — sandbox</source>
         <translation>示範信箱 — 沙箱</translation>
     </message>
@@ -2937,7 +2973,7 @@
         <translation>複製設定工作階段 ID</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Email address of the mailbox</source>
         <translation>信箱的電子郵件地址</translation>
     </message>
@@ -3372,7 +3408,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+224"/>
+        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -3429,7 +3465,7 @@
         <translation>電子郵件地址問題</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-212"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>請輸入受邀者的電子郵件地址。</translation>
@@ -3440,7 +3476,7 @@
         <translation>錯誤代碼：%1</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+181"/>
         <source>Expiration in days</source>
         <translation>有效天數</translation>
     </message>
@@ -3491,12 +3527,12 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-276"/>
         <source>Request id: %1</source>
         <translation>請求 ID：%1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+184"/>
         <source>Send invitation</source>
         <translation>傳送邀請</translation>
     </message>
@@ -3506,12 +3542,12 @@
         <translation>伺服器錯誤</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-210"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>電子郵件地址超過 %1 個字元。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+122"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>訊息超過 %1 個字元。</translation>
@@ -3522,7 +3558,7 @@
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-276"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>這不是有效的電子郵件地址（格式應為 name@example.com）。</translation>
     </message>
@@ -3540,7 +3576,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+315"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+327"/>
         <source>All statuses</source>
         <translation>所有狀態</translation>
     </message>
@@ -3560,7 +3596,7 @@
         <translation>無法接受：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-34"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-38"/>
         <source>Could not cancel the invitation to %1</source>
         <translation>無法取消對 %1 的邀請</translation>
     </message>
@@ -3570,7 +3606,17 @@
         <translation>無法傳送邀請</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+52"/>
+        <source>There are no invitations yet.</source>
+        <translation>尚無邀請。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No invitations match these filters.</source>
+        <translation>沒有符合這些篩選條件的邀請。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Filter by email, inviter or message</source>
         <translation>依電子郵件、邀請者或訊息篩選</translation>
     </message>
@@ -3590,7 +3636,7 @@
         <translation>邀請…</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-110"/>
         <source>Inviting is not possible: %1</source>
         <translation>無法邀請：%1</translation>
     </message>
@@ -3605,7 +3651,7 @@
         <translation>選擇待處理的邀請即可取消。</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+129"/>
         <source>Status filter</source>
         <translation>狀態篩選</translation>
     </message>
@@ -3670,7 +3716,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+59"/>
+        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -3732,12 +3778,12 @@
         <translation>不是有效的 IPv4/IPv6 位址或 CIDR 網段。</translation>
     </message>
     <message>
-        <location line="+381"/>
+        <location line="+387"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 個項目無效：請更正或移除後再儲存。</translation>
     </message>
     <message>
-        <location line="+254"/>
+        <location line="+260"/>
         <source>&amp;Add</source>
         <translation>新增(&amp;A)</translation>
     </message>
@@ -3767,12 +3813,12 @@
         <translation>（未知）</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-98"/>
         <source>1 entry is not valid: correct or remove it to save.</source>
         <translation>1 個項目無效：請更正或移除後再儲存。</translation>
     </message>
     <message>
-        <location line="+249"/>
+        <location line="+255"/>
         <source>Add the entry</source>
         <translation>新增項目</translation>
     </message>
@@ -3858,17 +3904,17 @@
         <translation>儲存白名單</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="-241"/>
         <source>The address you connect from is not known.</source>
         <translation>無法確定您目前的連線位址。</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+74"/>
         <source>The whitelist does not contain %1, the address you connect from. Once it is enforced, the server may refuse this program: you may lock yourself out. Continue anyway?</source>
         <translation>白名單中不包含您目前的連線位址 %1。白名單生效後，伺服器可能會拒絕本程式的連線，您可能會將自己鎖在外面。仍要繼續嗎？</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-80"/>
         <source>The whitelist is disabled: every address may sign in.</source>
         <translation>白名單已停用：所有位址皆可登入。</translation>
     </message>
@@ -3883,7 +3929,7 @@
         <translation>有未儲存的變更。</translation>
     </message>
     <message>
-        <location line="+235"/>
+        <location line="+241"/>
         <source>Whitelist entries</source>
         <translation>白名單項目</translation>
     </message>
@@ -3893,7 +3939,7 @@
         <translation>白名單狀態</translation>
     </message>
     <message>
-        <location line="-231"/>
+        <location line="-237"/>
         <source>You connect from %1, which the whitelist contains.</source>
         <translation>您目前的連線位址 %1 在白名單中。</translation>
     </message>
@@ -3903,7 +3949,7 @@
         <translation>您目前的連線位址 %1 不在白名單中。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+56"/>
         <source>You may lock yourself out</source>
         <translation>您可能會將自己鎖在外面</translation>
     </message>
@@ -3916,7 +3962,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
         <source>Job</source>
         <translation>工作</translation>
     </message>
@@ -3961,7 +4007,12 @@
         <translation>帳號</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+146"/>
+        <source>Select one job.</source>
+        <translation>請選擇一個工作。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
     </message>
@@ -3999,7 +4050,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -4060,12 +4111,12 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+123"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The chain verifies: %1 records, head %2.</source>
         <translation>鏈驗證通過：%1 筆記錄，鏈頭 %2。</translation>
     </message>
@@ -4075,12 +4126,12 @@
         <translation>在被截斷的記錄（當機）之後有 %1 個新區段。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>The chain is BROKEN at line %1 (record %2): %3.</source>
         <translation>鏈在第 %1 行（記錄 %2）處已損毀：%3。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>%1 records written to %2.</source>
         <translation>已將 %1 筆記錄寫入 %2。</translation>
     </message>
@@ -4147,9 +4198,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
         <translation>重試</translation>
     </message>
     <message>
@@ -4163,33 +4214,45 @@
         <translation>清單狀態</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+5"/>
+        <source>Clear filters</source>
+        <translation>清除篩選條件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clear the filters of the list</source>
+        <translation>清除清單的篩選條件</translation>
+    </message>
+    <message>
+        <location line="+307"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>匯出失敗</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+71"/>
         <source>Columns</source>
         <translation>欄位</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+141"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
         <source>Copy</source>
         <translation>複製</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>複製 ID</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-35"/>
         <source>Row actions</source>
+        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>列操作</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+17"/>
         <source>Copy cell</source>
         <translation>複製儲存格</translation>
     </message>
@@ -4219,17 +4282,22 @@
         <translation>複製 ID</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
         <source>Loading…</source>
         <translation>正在載入…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Nothing to show.</source>
         <translation>沒有可顯示的內容。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Nothing matches these filters.</source>
+        <translation>沒有符合這些篩選條件的項目。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The list could not be loaded.</source>
         <translation>無法載入清單。</translation>
     </message>
@@ -4244,7 +4312,7 @@
         <translation>請求 ID：%1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+26"/>
         <source>Showing %1 of %2</source>
         <translation>已顯示 %1 筆，共 %2 筆</translation>
     </message>
@@ -4254,7 +4322,7 @@
         <translation>正在載入更多…</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>重新整理</translation>
@@ -4280,12 +4348,13 @@
         <translation>匯出 CSV</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+20"/>
         <source>List</source>
         <translation>清單</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-18"/>
         <source>List status</source>
         <translation>清單狀態</translation>
     </message>
@@ -4294,11 +4363,21 @@
         <source>Filters</source>
         <translation>篩選條件</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Saved views: filters, sort and columns kept on this computer</source>
+        <translation>已儲存的檢視：篩選條件、排序和欄儲存在這台電腦上</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Views</source>
+        <translation>檢視</translation>
+    </message>
 </context>
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>所有結果</translation>
@@ -4354,17 +4433,42 @@
         <translation>ID</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+199"/>
+        <source>Show as chart</source>
+        <translation>以圖表顯示</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show as table</source>
+        <translation>以表格顯示</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Switches between the chart and a table of its numbers</source>
+        <translation>在圖表和其數字表格之間切換</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>No sign-ins recorded yet.</source>
+        <translation>尚無登入記錄。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No sign-ins match these filters.</source>
+        <translation>沒有符合這些篩選條件的登入。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Result:</source>
         <translation>結果(&amp;R)：</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-13"/>
         <source>Based on all %1 sign-ins of this filter.</source>
         <translation>根據此篩選條件下的全部 %1 次登入。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>Chart note</source>
         <translation>圖表說明</translation>
     </message>
@@ -4379,17 +4483,22 @@
         <translation>開始日期</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>Loading the chart…</source>
         <translation>正在載入圖表…</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
+        <source>Sign-ins per day, as a table</source>
+        <translation>每日登入次數（表格）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Login history</source>
         <translation>登入記錄</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-22"/>
         <source>Login result</source>
         <translation>登入結果</translation>
     </message>
@@ -4400,12 +4509,12 @@
         <translation>每日登入次數</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-35"/>
         <source>The chart shows the latest %1 of %2 sign-ins.</source>
         <translation>圖表顯示 %2 次登入中最近的 %1 次。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
         <source>To</source>
         <translation>至</translation>
     </message>
@@ -4418,7 +4527,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>已鎖定</translation>
@@ -4439,12 +4548,12 @@
         <translation>重新登入以解除鎖定</translation>
     </message>
     <message>
-        <location line="+376"/>
+        <location line="+418"/>
         <source>The panel “%1” could not be opened.</source>
         <translation>無法開啟「%1」面板。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+94"/>
         <source>No keyring: the sign-in is kept in memory only</source>
         <translation>無金鑰圈：登入狀態僅保存在記憶體中</translation>
     </message>
@@ -4459,7 +4568,7 @@
         <translation>目前登入的帳號</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -4635,7 +4744,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -4655,12 +4764,12 @@
         <translation>已驗證</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+198"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>剩餘 %1 組備用碼（共 %2 組）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>A new set of backup codes replaces the current one: your old codes stop working at once. The new codes are shown only once.</source>
         <translation>新的一組備用碼將取代目前的備用碼，舊備用碼會立即失效。新備用碼只會顯示一次。</translation>
     </message>
@@ -4702,17 +4811,17 @@
         <translation>產生新備用碼…</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-142"/>
         <source>No backup codes have been generated.</source>
         <translation>尚未產生備用碼。</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-134"/>
         <source>Not verified</source>
         <translation>未驗證</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+166"/>
         <source>Revoke</source>
         <translation>撤銷</translation>
     </message>
@@ -4740,7 +4849,7 @@
         <translation>登入驗證方式</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-150"/>
         <source>The authenticator is not set up.</source>
         <translation>尚未設定驗證器。</translation>
     </message>
@@ -4791,7 +4900,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>無法進行變更：%1</translation>
@@ -4800,12 +4909,12 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location line="+116"/>
+        <location line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>無法載入選項清單</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+69"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>錯誤</translation>
@@ -4842,7 +4951,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-639"/>
+        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
         <source>Refresh the current panel</source>
         <translation>重新整理目前面板</translation>
     </message>
@@ -4872,10 +4981,15 @@
         <translation>結束</translation>
     </message>
     <message>
-        <location line="+279"/>
+        <location line="+293"/>
         <source>Language: %1</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>語言：%1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>View: %1</source>
+        <translation>檢視：%1</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
@@ -4893,10 +5007,14 @@
         <translation>帳戶</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+1"/>
+        <source>Saved view</source>
+        <translation>已儲存的檢視</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
-        <extracomment>Emitted with an entry just before it runs.</extracomment>
         <translation>正在尋找帳戶…</translation>
     </message>
     <message>
@@ -4910,7 +5028,7 @@
         <translation>沒有帳戶使用此電子郵件、名稱或 ID。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+44"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>命令面板</translation>
@@ -5065,12 +5183,12 @@
         <translation>機構</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+61"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 個字元</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+211"/>
         <source>&amp;Domain:</source>
         <translation>網域(&amp;D)：</translation>
     </message>
@@ -5223,7 +5341,7 @@
         <translation>網域為必填。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-66"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-81"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>入口網站 %1 已建立。</translation>
@@ -5234,7 +5352,7 @@
         <translation>備註超過 %1 個字元。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+79"/>
         <source>Type:</source>
         <translation>類型：</translation>
     </message>
@@ -5252,7 +5370,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+148"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
         <source>CA bundle</source>
         <translation>CA 憑證套件</translation>
     </message>
@@ -5422,7 +5540,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+37"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translation>電子郵件</translation>
@@ -5672,12 +5790,12 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+269"/>
+        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+283"/>
         <source>%n role(s)</source>
         <translation>%n 個角色</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-117"/>
         <source>&amp;Permission codes:</source>
         <translation>權限代碼(&amp;P)：</translation>
     </message>
@@ -5744,28 +5862,28 @@
         <translation>ID：</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+122"/>
         <source>Loading…</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>正在載入…</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-113"/>
         <source>Members:</source>
         <translation>成員：</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+146"/>
         <source>Number of roles</source>
         <translation>角色數量</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-138"/>
         <source>Permission codes</source>
         <translation>權限代碼</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+130"/>
         <source>Refresh</source>
         <translation>重新整理</translation>
     </message>
@@ -5780,7 +5898,7 @@
         <translation>重新載入角色（F5）</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-124"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
@@ -5795,7 +5913,7 @@
         <translation>角色 ID</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+149"/>
         <location line="+2"/>
         <source>Roles</source>
         <translation>角色</translation>
@@ -5831,7 +5949,7 @@
         <translation>此工作區沒有角色。</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-118"/>
         <source>Type:</source>
         <translation>類型：</translation>
     </message>
@@ -5849,6 +5967,101 @@
         <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>「%1」</translation>
+    </message>
+</context>
+<context>
+    <name>SavedViews</name>
+    <message>
+        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <source>The view “%1” no longer exists.</source>
+        <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
+        <translation>檢視「%1」已不存在。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The view could not be saved: the settings file is not writable.</source>
+        <translation>無法儲存檢視：設定檔無法寫入。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The view could not be deleted: the settings file is not writable.</source>
+        <translation>無法刪除檢視：設定檔無法寫入。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <location line="+41"/>
+        <source>Default view</source>
+        <translation>預設檢視</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Save view as…</source>
+        <translation>檢視另存為…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save changes to “%1”</source>
+        <translation>將變更儲存到「%1」</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Delete view “%1”</source>
+        <translation>刪除檢視「%1」</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reset to default</source>
+        <translation>還原為預設</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No filters, the first sort and columns, widths fitted</source>
+        <translation>無篩選條件，初始排序和欄，欄寬配合內容</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>View: %1</source>
+        <translation>檢視：%1</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>This list already has 50 saved views; delete one first.</source>
+        <translation>此清單已有 50 個已儲存的檢視；請先刪除一個。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A view name can have at most 60 characters.</source>
+        <translation>檢視名稱最多 60 個字元。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The view needs a name.</source>
+        <translation>檢視需要一個名稱。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <source>Save view</source>
+        <translation>儲存檢視</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>View name</source>
+        <translation>檢視名稱</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The filters, sort and columns of this list are kept on this computer.</source>
+        <translation>此清單的篩選條件、排序和欄儲存在這台電腦上。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>A view of this name exists: saving replaces it.</source>
+        <translation>已有同名檢視：儲存將取代它。</translation>
     </message>
 </context>
 <context>
@@ -5943,7 +6156,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
         <source>Device</source>
         <translation>裝置</translation>
     </message>
@@ -5968,7 +6181,7 @@
         <translation>最近活動</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+201"/>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>使用中的工作階段</translation>
@@ -6015,7 +6228,7 @@
         <translation>單一登入：</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="-148"/>
         <source>This device</source>
         <translation>本裝置</translation>
     </message>
@@ -6023,22 +6236,23 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3 至 %4 期間，登入成功 %1 次，失敗 %2 次</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+144"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1：成功 %2 次，失敗 %3 次</translation>
     </message>
     <message>
         <location line="-29"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失敗</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-106"/>
         <location line="+38"/>
         <source>No sign-ins to show.</source>
         <translation>沒有可顯示的登入記錄。</translation>
@@ -6049,9 +6263,20 @@
         <translation>每日登入次數</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+99"/>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
         <source>Successful</source>
         <translation>成功</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Total</source>
+        <translation>合計</translation>
     </message>
 </context>
 <context>
@@ -6203,7 +6428,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
         <source>Sign in to unlock</source>
         <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登入以解除鎖定</translation>
@@ -6230,12 +6455,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+325"/>
+        <location line="+326"/>
         <source>&amp;Email:</source>
         <translation>電子郵件(&amp;E)：</translation>
     </message>
     <message>
-        <location line="-324"/>
+        <location line="-325"/>
         <source>&amp;Password:</source>
         <translation>密碼(&amp;P)：</translation>
     </message>
@@ -6253,12 +6478,12 @@
     <message>
         <location line="-14"/>
         <location line="+16"/>
-        <location line="+296"/>
+        <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>忘記密碼？</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-311"/>
         <source>I have a reset token</source>
         <translation>我有重設權杖</translation>
     </message>
@@ -6321,12 +6546,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+317"/>
+        <location line="+318"/>
         <source>Email address</source>
         <translation>電子郵件地址</translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-317"/>
         <source>Password</source>
         <translation>密碼</translation>
     </message>
@@ -6387,7 +6612,7 @@
         <translation>剩餘登入時間：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Time left to finish signing in</source>
         <translation>剩餘登入時間</translation>
     </message>
@@ -6725,7 +6950,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
         <source>What</source>
         <translation>類別</translation>
     </message>
@@ -6816,7 +7041,7 @@
         <translation>變更</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+110"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
         <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
         <translation>顯示 %2 項變更中的前 %1 項；匯出包含全部變更。</translation>
@@ -6880,6 +7105,35 @@
         <location line="+7"/>
         <source>%1 %2: %3</source>
         <translation>%1%2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>Tour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <source>Suspended accounts</source>
+        <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
+        <translation>已暫停的帳號</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <source>Suspended</source>
+        <translation>已暫停</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Suspend the account</source>
+        <translation>暫停帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend the account ann@example.com.</source>
+        <translation>暫停帳號 ann@example.com。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspend</source>
+        <translation>暫停</translation>
     </message>
 </context>
 </TS>
