@@ -124,3 +124,22 @@ def test_the_table_is_announced_by_the_lists_name(qtbot) -> None:  # type: ignor
     assert view.table.accessibleName() == "Login history"
     view.retranslateUi()
     assert view.table.accessibleName() == "Login history"
+
+
+def test_a_fit_before_the_rows_waits_for_them(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    coll = FakeCollection(items=people(30))
+    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    view.show()
+    view.fit_columns()  # e.g. a saved view reset while the list reloads: nothing to measure
+    title = view.table.horizontalHeader().sectionSizeFromContents(2).width()
+
+    async def load() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+        await asyncio.sleep(0.05)
+
+    loop.run_until_complete(load())
+    address = view.table.fontMetrics().horizontalAdvance(coll.items[0].email)
+    assert view.table.columnWidth(2) >= address > title  # fitted to the e-mail addresses

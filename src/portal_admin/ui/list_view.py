@@ -344,8 +344,12 @@ class ListView(QWidget):
     def fit_columns(self, maximum: int = 340) -> None:
         """Size the visible columns to their contents (measuring at most ``FIT_ROWS`` rows),
         at most ``maximum`` pixels each; the last visible column takes what is left. Widths the
-        person chose (or a saved view brought) are kept."""
+        person chose (or a saved view brought) are kept. With no rows yet, the columns are
+        fitted when the first rows arrive."""
         if self.widths_chosen:
+            return
+        if self.model.rowCount() == 0:  # only the titles to measure: fit when rows arrive
+            self._fitted = False
             return
         self._fitted = True
         table = self.table
