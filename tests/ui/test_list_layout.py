@@ -143,3 +143,29 @@ def test_a_fit_before_the_rows_waits_for_them(loop, qtbot) -> None:  # type: ign
     loop.run_until_complete(load())
     address = view.table.fontMetrics().horizontalAdvance(coll.items[0].email)
     assert view.table.columnWidth(2) >= address > title  # fitted to the e-mail addresses
+
+
+def test_columns_fit_again_when_the_detail_opens(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
+    coll = FakeCollection(items=people(30))
+    for i, person in enumerate(coll.items):
+        coll.items[i] = dataclasses.replace(person, email=f"{'x' * 40}{i}@example.com")
+    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    view.set_detail_widget(QLineEdit("detail"))
+    view.show_detail(False)
+    qtbot.addWidget(view)
+    view.resize(1200, 400)  # wide: the detail opens beside the list
+    view.show()
+
+    async def load() -> None:
+        view.refresh()
+        await view.model.wait_idle()
+        await asyncio.sleep(0.05)
+
+    loop.run_until_complete(load())
+    table = view.table
+    assert not table.horizontalScrollBar().isVisible()
+    view.show_detail(True)
+    loop.run_until_complete(asyncio.sleep(0.05))
+    shown = sum(table.columnWidth(c) for c in view.visible_columns())
+    assert shown <= table.viewport().width()
+    assert not table.horizontalScrollBar().isVisible()

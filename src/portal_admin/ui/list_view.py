@@ -310,11 +310,13 @@ class ListView(QWidget):
 
     def show_detail(self, on: bool) -> None:
         """Show the detail pane, or fold it away so that the table has all the room (a
-        panel folds it while nothing is chosen)."""
+        panel folds it while nothing is chosen). Fitted columns fit the table's new width."""
         if self.detail_widget is not None and self.detail_widget.isVisibleTo(self) != on:
             self.detail_widget.setVisible(on)
             if on:
                 self._arrange(force=True)
+            if self._fitted:  # once the splitter has handed out the room
+                QTimer.singleShot(0, self, self.fit_columns)
 
     def _arrange(self, *, force: bool = False) -> None:
         """The detail beside the list in a wide window, below it in a narrow one."""
