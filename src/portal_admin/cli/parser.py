@@ -276,6 +276,47 @@ def _verification(areas: Any) -> None:
     check.add_argument("path", metavar="PATH", nargs="?", help="default: this computer's journal")
 
 
+def _doctor(areas: Any) -> None:
+    doctor = areas.add_parser(
+        "doctor",
+        help="check the connection to a server, step by step (never signs in)",
+        description="Check DNS, TCP, the proxy, TLS, the API envelope, the clock, the Secure "
+        "Channel, the pre-login headers and the label languages of a server, without "
+        "credentials. Exit status: 0 every step ok, 1 a step failed, 2 the command line "
+        "cannot be used, 3 warnings only.",
+    )
+    doctor.set_defaults(handler="doctor:run_doctor")
+    doctor.add_argument("url", metavar="URL", nargs="?", help="the server's base URL")
+    where = doctor.add_argument_group("server (URL, or one of --sandbox, --profile)")
+    where.add_argument(
+        "--sandbox",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="the built-in sandbox, in process",
+    )
+    where.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a connection profile"
+    )
+    where.add_argument(
+        "--access-code",
+        metavar="CODE",
+        default=argparse.SUPPRESS,
+        help="the portal access code (never shown in the report)",
+    )
+    where.add_argument("--ca-bundle", metavar="FILE", help="verify TLS with these CA certificates")
+    proxies = where.add_mutually_exclusive_group()
+    proxies.add_argument(
+        "--proxy", metavar="URL", help="through this HTTP proxy (default: HTTPS_PROXY, NO_PROXY...)"
+    )
+    proxies.add_argument("--no-proxy", action="store_true", help="no proxy, whatever is set")
+    output = doctor.add_argument_group("report")
+    output.add_argument("--json", action="store_true", help="the report as JSON")
+    output.add_argument("--out", metavar="FILE", help="also save the report to FILE")
+    output.add_argument(
+        "--timeout", type=float, default=10.0, metavar="S", help="seconds per step (10)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line."""
     parser = argparse.ArgumentParser(
@@ -290,4 +331,5 @@ def build_parser() -> argparse.ArgumentParser:
     _bulk(areas)
     _jobs(areas)
     _verification(areas)
+    _doctor(areas)
     return parser

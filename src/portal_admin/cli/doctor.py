@@ -1,0 +1,79 @@
+"""``doctor``: the connection doctor (``portal_admin.connection.doctor``) on the command line.
+
+The report goes to standard output (text, or JSON with ``--json``) and to ``--out FILE``;
+each step is shown on standard error as it ends when that is a terminal. Exit status: 0 every
+step ok (or skipped), 1 a step failed, 2 the command line cannot be used, 3 warnings only.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from portal_admin.connection import builtin
+from portal_admin.connection.doctor import Step, diagnose, exit_status
+from portal_admin.connection.profiles import ProfileStore
+
+from .errors import UsageError
+from .output import say, writable, write_text
+
+
+def _server(args: Any) -> tuple[str, dict[str, Any]]:
+    """The URL to check and the options its profile (or the built-in sandbox) implies."""
+    url = args.url or args.server
+    profile_name = getattr(args, "profile", None)
+    chosen = [bool(url), bool(args.sandbox), bool(profile_name)]
+    if sum(chosen) != 1:
+        raise UsageError(
+            "name the server: a URL, --sandbox or --profile NAME"
+            if not any(chosen)
+            else "give only one of a URL, --sandbox and --profile"
+        )
+    sandbox = bool(args.sandbox)
+    options: dict[str, Any] = {}
+    if profile_name:
+        profile = ProfileStore().find(profile_name)
+        if profile is None:
+            raise UsageError(f"no connection profile called {profile_name!r}")
+        sandbox = profile.is_sandbox
+        url = profile.base_url
+        options.update(
+            access_code=profile.portal_access_code or None,
+            ca_bundle=profile.ca_bundle,
+            allow_legacy_padding=profile.allow_legacy_padding,
+        )
+    if sandbox:
+        url = builtin.SANDBOX_BASE_URL
+        options.update(
+            access_code=builtin.SANDBOX_ACCESS_CODE, transport=builtin.sandbox_transport()
+        )
+    return str(url), options
+
+
+def _shown(step: Step) -> None:
+    say(f"{step.status.value:>7}  {step.title}: {step.summary}")
+
+
+async def run_doctor(args: Any) -> int:
+    """Check a server step by step and print the report."""
+    url, options = _server(args)
+    if getattr(args, "access_code", None):
+        options["access_code"] = args.access_code
+    if args.ca_bundle:
+        options["ca_bundle"] = args.ca_bundle
+    out = writable(args.out) if args.out else None
+    proxy: str | bool | None = args.proxy or (False if args.no_proxy else None)
+    report = await diagnose(
+        url,
+        proxy=proxy,
+        timeout=args.timeout,
+        progress=_shown if sys.stderr.isatty() else None,
+        **options,
+    )
+    text = report.to_json() if args.json else report.to_text()
+    write_text(text, None)
+    if out is not None:
+        write_text(text, str(out))
+        say(f"report saved to {Path(out)}")
+    return exit_status(report)
