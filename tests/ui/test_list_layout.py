@@ -169,3 +169,17 @@ def test_columns_fit_again_when_the_detail_opens(loop, qtbot) -> None:  # type: 
     shown = sum(table.columnWidth(c) for c in view.visible_columns())
     assert shown <= table.viewport().width()
     assert not table.horizontalScrollBar().isVisible()
+
+
+def test_rows_have_headers_for_screen_readers(loop) -> None:  # type: ignore[no-untyped-def]
+    coll = FakeCollection(items=people(3))
+    model = PagedTableModel(COLUMNS, coll.fetch)
+
+    async def load() -> None:
+        model.refresh()  # fetches on the running loop
+        await model.wait_idle()
+
+    loop.run_until_complete(load())
+    assert model.headerData(1, Qt.Orientation.Vertical) == coll.items[1].id
+    assert model.headerData(0, Qt.Orientation.Horizontal) == "Id"
+    assert model.headerData(9, Qt.Orientation.Vertical) is None

@@ -215,7 +215,12 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+        if orientation == Qt.Orientation.Vertical:
+            # A row's header is its first cell (the lists hide it: screen readers announce it).
+            if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._rows):
+                return self.data(self.index(section, 0))
+            return None
+        if not 0 <= section < len(self.columns):
             return None
         column = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
