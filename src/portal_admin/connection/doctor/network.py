@@ -231,8 +231,10 @@ def _authority(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def _read_head(reader: asyncio.StreamReader, timeout: float) -> tuple[int, str]:
-    """The status and reason of an HTTP answer (its headers are read and dropped)."""
+async def _read_head(
+    reader: asyncio.StreamReader, timeout: float
+) -> tuple[int, str, dict[str, str]]:
+    """The status, reason and headers (names in lower case) of an HTTP answer."""
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
     if len(head) > _MAX_PROXY_ANSWER:
         raise ValueError("the proxy's answer is too long")
@@ -240,7 +242,12 @@ async def _read_head(reader: asyncio.StreamReader, timeout: float) -> tuple[int,
     parts = status_line.split(" ", 2)
     if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
         raise ValueError("the proxy did not answer HTTP")
-    return int(parts[1]), parts[2] if len(parts) > 2 else ""
+    headers: dict[str, str] = {}
+    for line in head.decode("latin-1").split("\r\n")[1:]:
+        name, sep, value = line.partition(":")
+        if sep:
+            headers[name.strip().lower()] = value.strip()
+    return int(parts[1]), parts[2] if len(parts) > 2 else "", headers
 
 
 def proxy_skipped(reason: str) -> Step:
@@ -275,7 +282,7 @@ async def proxy_step(target: Target, link: Link, timeout: float) -> Step:
     try:
         link.writer.write((request + "\r\n").encode("latin-1"))
         await link.writer.drain()
-        status, reason = await _read_head(link.reader, timeout)
+        status, reason, headers = await _read_head(link.reader, timeout)
     except (
         TimeoutError,
         OSError,
@@ -293,6 +300,16 @@ async def proxy_step(target: Target, link: Link, timeout: float) -> Step:
             details,
         )
     details["answer"] = f"{status} {reason}".strip()
+    if tunnel and status == 200 and headers.get("content-length", "0") != "0":
+        return Step(
+            "proxy",
+            Status.FAILED,
+            _elapsed(started),
+            f"{proxy.shown} answered the tunnel request like a web server, not a proxy.",
+            "proxy.not_a_proxy",
+            "Check the proxy's address and port (HTTPS_PROXY, or --proxy).",
+            details,
+        )
     if status == 407:
         given = proxy.authorization is not None
         return Step(
