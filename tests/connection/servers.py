@@ -37,8 +37,9 @@ def _name(common: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
 
 
-def make_certs(folder: Path) -> Certs:
-    """A CA ("Doctor Test CA") and a leaf for 127.0.0.1 and portal.test, as PEM files."""
+def make_certs(folder: Path, days_left: int = 90) -> Certs:
+    """A CA ("Doctor Test CA") and a leaf for 127.0.0.1 and portal.test, as PEM files; the
+    leaf ends in ``days_left`` days (negative: it has expired)."""
     now = dt.datetime.now(dt.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_cert = (
@@ -64,8 +65,8 @@ def make_certs(folder: Path) -> Certs:
         .issuer_name(ca_cert.subject)
         .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(days=1))
-        .not_valid_after(now + dt.timedelta(days=90))
+        .not_valid_before(now - dt.timedelta(days=30))
+        .not_valid_after(now + dt.timedelta(days=days_left, hours=1))
         .add_extension(
             x509.SubjectAlternativeName(
                 [x509.DNSName("portal.test"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]

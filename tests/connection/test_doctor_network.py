@@ -3,13 +3,15 @@ are not the API, TLS with and without the CA, and HTTP proxies (CONNECT, 407).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from portal_admin.connection.doctor import Report, Status, diagnose, exit_status
 from support.served import ServedSandbox
 
 from .conftest import ACCESS_CODE, sandbox_app
-from .servers import Certs, ThreadedServer, connect_proxy, free_port, http_server
+from .servers import Certs, ThreadedServer, connect_proxy, free_port, http_server, make_certs
 
 API_STEPS = ("envelope", "clock", "public_key", "session", "headers", "languages", "sandbox")
 
@@ -162,6 +164,29 @@ async def test_tls_for_another_name(tls_sandbox: ThreadedServer, certs: Certs) -
     assert tls is not None
     assert (tls.status, tls.code) == (Status.FAILED, "tls.hostname_mismatch"), report.to_text()
     assert "portal.test" in tls.summary and "localhost" in tls.summary
+
+
+@pytest.mark.parametrize(
+    ("days_left", "status", "diagnosis"),
+    [(-3, Status.FAILED, "tls.expired"), (5, Status.WARNING, "tls.expires_soon")],
+)
+async def test_a_certificate_near_or_past_its_end(
+    tmp_path: Path, days_left: int, status: Status, diagnosis: str
+) -> None:
+    certs = make_certs(tmp_path, days_left=days_left)
+    server = ThreadedServer(sandbox_app(), certs).start()
+    try:
+        report = await diagnose(server.url, access_code=ACCESS_CODE, ca_bundle=str(certs.ca))
+    finally:
+        server.stop()
+    tls = report.step("tls")
+    assert tls is not None
+    assert (tls.status, tls.code) == (status, diagnosis), report.to_text()
+    assert tls.details["certificate"]["daysLeft"] == days_left
+    assert tls.details["certificate"]["notAfter"][:10] in tls.summary
+    if status is Status.WARNING:  # the API steps still run
+        assert statuses(report)["session"] == "ok"
+        assert exit_status(report) == 3
 
 
 @pytest.mark.http

@@ -14,6 +14,7 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import httpx
 
@@ -195,8 +196,9 @@ async def _network(
     return True
 
 
-async def _ready(step: Step) -> Step:
-    return step
+async def _call(check: Callable[..., Step], *args: Any) -> Step:
+    """A plain check as a coroutine, so that :func:`_guarded` catches what it raises."""
+    return check(*args)
 
 
 async def _raise(exc: Exception) -> Step:
@@ -253,7 +255,7 @@ async def _api(
         headers = Transport(http, options, installation_fingerprint(), EventBus())
         prober = Prober(http, headers, clock, timeout)
         first = await prober.send(api.CONSTANTS, language="en")
-        envelope = await _guarded("envelope", _ready(api.envelope_step(first, slow)))
+        envelope = await _guarded("envelope", _call(api.envelope_step, first, slow))
         report.add(envelope)
         if first.problem is not None and first.problem.unusable:
             for name in ("clock", "public_key", "session", "headers", "languages", "sandbox"):
@@ -265,7 +267,7 @@ async def _api(
                     )
                 )
             return
-        report.add(await _guarded("clock", _ready(api.clock_step(first))))
+        report.add(await _guarded("clock", _call(api.clock_step, first)))
         try:
             key = await api.public_key_step(prober, allow_legacy=allow_legacy)
         except Exception as exc:  # as _guarded, keeping the key

@@ -555,7 +555,7 @@ async def sandbox_step(prober: Prober) -> Step:
     envelope = answer.envelope
     data = envelope.data if envelope is not None and answer.problem is None else None
     config = data.get("config") if isinstance(data, dict) else None
-    if not isinstance(config, dict):
+    if not isinstance(data, dict) or not isinstance(config, dict):
         return Step(
             "sandbox",
             Status.SKIPPED,
@@ -568,7 +568,7 @@ async def sandbox_step(prober: Prober) -> Step:
         for name, value in config.items()
         if name in FAULT_WORDS and isinstance(value, int | float) and value
     }
-    details: dict[str, Any] = {"enabled": bool(data.get("enabled")), "faults": active}  # type: ignore[union-attr]
+    details: dict[str, Any] = {"enabled": bool(data.get("enabled")), "faults": active}
     if not active or not details["enabled"]:
         return Step(
             "sandbox",

@@ -16,7 +16,6 @@ import ssl
 import time
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -537,8 +536,3 @@ def _handshake_failed(exc: BaseException, details: dict[str, Any], started: floa
         "between them closed the connection. Check the URL's port and any proxy or firewall.",
         details,
     )
-
-
-def now_utc() -> datetime:
-    """The current time (UTC), for certificate expiry."""
-    return datetime.now(UTC)
