@@ -37,6 +37,10 @@ log = logging.getLogger("portal_admin.connection.doctor")
 EXIT_OK, EXIT_FAILED, EXIT_WARNINGS = 0, 1, 3
 
 
+#: The steps that talk to the API, in order (after dns, tcp, proxy and tls).
+API_STEPS = tuple(STEP_TITLES)[4:]
+
+
 def exit_status(report: Report) -> int:
     """0 all ok, 1 a step failed, 3 warnings only."""
     worst = report.status
@@ -97,8 +101,7 @@ async def diagnose(
     ``proxy``: a proxy URL, False for none, None to follow the environment (``HTTPS_PROXY``,
     ``NO_PROXY``...). ``transport``: an in-process one (the built-in sandbox, tests): the
     network steps are skipped. ``clock``: epoch seconds. ``progress`` is told of each step as it
-    ends. Raises ConfigurationError for a URL,
-    proxy or CA bundle that cannot be used.
+    ends. Raises ConfigurationError for a URL, proxy or CA bundle that cannot be used.
     """
     parsed = _check_inputs(url, ca_bundle)
     report = Report(
@@ -124,22 +127,9 @@ async def diagnose(
             report.add(_skip(name, reason, "network.in_process"))
         reachable = True
     if not reachable:
-        for name in (
-            "envelope",
-            "clock",
-            "public_key",
-            "session",
-            "headers",
-            "languages",
-            "sandbox",
-        ):
-            report.add(
-                _skip(
-                    name,
-                    "Skipped: the server cannot be reached (see above).",
-                    "skipped.unreachable",
-                )
-            )
+        reason = "Skipped: the server cannot be reached (see above)."
+        for name in API_STEPS:
+            report.add(_skip(name, reason, "skipped.unreachable"))
         return report
     await _api(
         report,
@@ -258,14 +248,9 @@ async def _api(
         envelope = await _guarded("envelope", _call(api.envelope_step, first, slow))
         report.add(envelope)
         if first.problem is not None and first.problem.unusable:
-            for name in ("clock", "public_key", "session", "headers", "languages", "sandbox"):
-                report.add(
-                    _skip(
-                        name,
-                        "Skipped: the server is not answering as a System Portal (see above).",
-                        "skipped.not_portal",
-                    )
-                )
+            reason = "Skipped: the server is not answering as a System Portal (see above)."
+            for name in API_STEPS[1:]:
+                report.add(_skip(name, reason, "skipped.not_portal"))
             return
         report.add(await _guarded("clock", _call(api.clock_step, first)))
         try:
