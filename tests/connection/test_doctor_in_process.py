@@ -227,3 +227,44 @@ async def test_the_report_holds_no_secret() -> None:
         "advice",
         "details",
     }
+
+
+def fake_server(version: str, algorithm: str, labels: dict[str, str]) -> httpx.MockTransport:
+    """A server that answers the doctor's public calls with these oddities."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from portal_admin.protocol import secure_channel as sc
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public_key = sc.export_public_key(key.public_key())
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        envelope = {"version": version, "timestamp": 1, "success": True, "code": "2000"}
+        if request.url.path.endswith("/public-key"):
+            data: Any = {"keyId": "k1", "publicKey": public_key, "algorithm": algorithm}
+        elif "/constants/" in request.url.path:
+            label = labels.get(request.headers.get("accept-language", "en"), "Active")
+            data = [{"code": "ACTIVE", "value": 10010202, "label": label}]
+        else:
+            return httpx.Response(404, json={**envelope, "success": False, "code": "4040"})
+        return httpx.Response(200, json={**envelope, "message": "SUCCESS", "data": data})
+
+    return httpx.MockTransport(answer)
+
+
+async def test_an_old_envelope_an_unknown_algorithm_and_untranslated_labels() -> None:
+    transport = fake_server("1.0.0", "RSA-FOO", {"ja": "enum.AccountStatus.ACTIVE"})
+    report = await diagnose(URL, transport=transport, languages=("en", "zh", "ja"))
+    assert statuses(report)["envelope"] == "warning"
+    assert code(report, "envelope") == "envelope.version"
+    assert code(report, "clock") == "clock.unreadable"  # 1 ms after 1970: not epoch ms
+    assert code(report, "public_key") == "sc.unknown_algorithm"
+    assert code(report, "session") == "skipped.no_key"
+    languages = report.step("languages")
+    assert languages is not None and languages.code == "languages.fallback"
+    assert languages.details["languages"] == {
+        "en": "English (reference)",
+        "zh": "English",
+        "ja": "untranslated keys",
+    }
+    assert "zh, ja" in languages.summary
