@@ -293,19 +293,16 @@ async def visit_workspace_tools(app: Application, workspace: Workspace, tour: To
         await tour.shot(main, f"list-menu-{width}x{height}", 0.2, popups=(shown,))
         shown.hide()
 
-        async def hide(widget: QWidget) -> None:
-            widget.hide()
-
-        async def palette() -> QWidget:
-            opened = main.open_palette()
-            opened.search.setText("admin@")
-            for _ in range(100):
-                if any(e.kind == "account" for e in opened.shown):
-                    break
-                await asyncio.sleep(0.02)
-            return opened
-
-        await tour.step(TourStep(f"palette-{width}x{height}", palette, hide))
+        opened = main.open_palette()
+        opened.search.setText("admin@")
+        for _ in range(100):
+            if any(e.kind == "account" for e in opened.shown):
+                break
+            await asyncio.sleep(0.02)
+        try:
+            await tour.shot(main, f"palette-{width}x{height}", 0.2, popups=(opened,))
+        finally:
+            opened.reject()
     main.resize(size)
     await quiet(app)
 
