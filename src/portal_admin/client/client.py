@@ -29,6 +29,7 @@ from .fingerprint import installation_fingerprint
 from .invoker import Invoker
 from .keyring_store import KeyringTokenStore, TokenStore
 from .options import ClientOptions, Language, check_url
+from .pinning import pin_hook
 from .tokens import TokenManager
 from .transport import Transport
 
@@ -60,6 +61,10 @@ class PortalClient:
             kwargs["transport"] = transport
         else:
             kwargs["verify"] = opts.tls.ssl_context()
+            kwargs["proxy"] = opts.httpx_proxy()
+            kwargs["trust_env"] = opts.trust_env
+            if opts.tls.pinned_sha256:
+                kwargs["event_hooks"] = {"request": [pin_hook(opts.tls.pinned_sha256)]}
         #: The one long-lived httpx client (scripts may use it for sandbox-only endpoints).
         self.http = httpx.AsyncClient(
             base_url=self.base_url, timeout=timeout, follow_redirects=False, **kwargs

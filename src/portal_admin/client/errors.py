@@ -57,6 +57,23 @@ class APITimeoutError(APIConnectionError):
     """The request timed out."""
 
 
+class ProxyError(APIConnectionError):
+    """The proxy refused: it asks for credentials (``CLIENT.PROXY_AUTH``, HTTP 407) or would not
+    open a connection to the server (``CLIENT.PROXY``). Nothing reached the server."""
+
+    AUTH_CODE = "CLIENT.PROXY_AUTH"
+    CODE = "CLIENT.PROXY"
+
+
+class CertificatePinError(APIConnectionError):
+    """The server's certificate is not the one the profile pins; nothing was sent to it."""
+
+    CODE = "CLIENT.TLS_PIN"
+
+    def __init__(self, message: str, *, code: str | None = None, **kwargs: Any) -> None:
+        super().__init__(message, code=code or self.CODE, **kwargs)
+
+
 class MalformedResponseError(PortalError):
     """The answer is not a response envelope (for example an HTML page from a gateway), or its
     data is not what the operation returns."""

@@ -19,7 +19,9 @@ from .errors import (
     APIStatusError,
     APITimeoutError,
     AuthenticationError,
+    CertificatePinError,
     MalformedResponseError,
+    ProxyError,
     ServerError,
 )
 from .events import ChangeFinished
@@ -60,6 +62,10 @@ def should_retry(exc: Exception, operation_id: str | None = None) -> bool:
     """
     if operation_id is not None and getattr(exc, "operation_id", None) != operation_id:
         return False
+    if isinstance(exc, CertificatePinError) or (
+        isinstance(exc, ProxyError) and exc.code == ProxyError.AUTH_CODE
+    ):
+        return False  # the same answer again: retrying only delays the message
     if isinstance(exc, APIConnectionError):
         return True
     return (

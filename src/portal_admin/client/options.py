@@ -10,6 +10,7 @@ from typing import Literal
 import httpx
 
 from .errors import ConfigurationError
+from .pinning import normalize_fingerprint
 
 Language = Literal["en", "zh", "zh-Hant", "ja", "vi"]
 LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "ja", "vi")
@@ -17,11 +18,22 @@ LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "ja", "vi")
 
 @dataclass(frozen=True, slots=True)
 class TLSSettings:
-    """Certificate verification is always on; a CA bundle may replace the system store."""
+    """Certificate verification is always on; a CA bundle replaces the system store (only the
+    bundle's CAs are then trusted); pins add a check of the server's own certificate."""
 
     ca_bundle: str | None = None
     #: Accept plain http to a host that is not loopback (the profile must say so explicitly).
     allow_insecure_http: bool = False
+    #: SHA-256 fingerprints of the server's leaf certificate (DER); empty: no pin. The
+    #: certificate must match one of them (several allow a renewal to be rolled out).
+    pinned_sha256: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        try:
+            pins = tuple(normalize_fingerprint(p) for p in self.pinned_sha256)
+        except ValueError as exc:
+            raise ConfigurationError(f"certificate pin: {exc}") from None
+        object.__setattr__(self, "pinned_sha256", pins)
 
     def ssl_context(self) -> ssl.SSLContext:
         """A verifying SSL context, with the CA bundle when one is set."""
@@ -62,10 +74,27 @@ class ClientOptions:
     refresh_skew: float = 60.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     extra_headers: dict[str, str] = field(default_factory=dict)
+    #: An explicit proxy URL (``http://host:port``) for every request; None: see ``trust_env``.
+    proxy: str | None = None
+    #: The proxy's user name and password (asked, kept in memory only; never logged).
+    proxy_auth: tuple[str, str] | None = field(default=None, repr=False)
+    #: Without an explicit proxy: honour ``HTTPS_PROXY``/``NO_PROXY`` and the system's proxy
+    #: settings (True), or connect directly (False).
+    trust_env: bool = True
 
     def __post_init__(self) -> None:
         if self.language not in LANGUAGES:
             raise ConfigurationError(f"unsupported language {self.language!r}")
+        if self.proxy is not None:
+            url = httpx.URL(self.proxy)
+            if url.scheme not in ("http", "https") or not url.host:
+                raise ConfigurationError("a proxy URL is http://host:port or https://host:port")
+
+    def httpx_proxy(self) -> httpx.Proxy | None:
+        """The explicit proxy as httpx takes it (credentials apart from the URL), or None."""
+        if self.proxy is None:
+            return None
+        return httpx.Proxy(self.proxy, auth=self.proxy_auth)
 
 
 def is_loopback(host: str) -> bool:
@@ -93,4 +122,6 @@ def check_url(base_url: str, tls: TLSSettings, *, in_process: bool) -> httpx.URL
         raise ConfigurationError(
             "plain http is accepted only for loopback hosts unless the profile allows it"
         )
+    if url.scheme == "http" and not in_process and tls.pinned_sha256:
+        raise ConfigurationError("a pinned certificate needs an https:// URL")
     return url

@@ -26,8 +26,10 @@ from portal_admin.protocol.operations import (
 from .errors import (
     APIConnectionError,
     APITimeoutError,
+    CertificatePinError,
     MalformedResponseError,
     PortalError,
+    ProxyError,
     ReadOnlyError,
     error_from_envelope,
 )
@@ -148,6 +150,11 @@ class Transport:
                     request_id=request_id,
                     operation_id=operation.id,
                 ) from None
+            except httpx.ProxyError as exc:
+                raise proxy_error(str(exc), request_id, operation.id) from None
+            except CertificatePinError as exc:
+                exc.request_id, exc.operation_id = request_id, operation.id
+                raise
             except httpx.TransportError as exc:
                 raise APIConnectionError(
                     f"the connection failed ({type(exc).__name__})",
@@ -156,6 +163,8 @@ class Transport:
                     operation_id=operation.id,
                 ) from None
             status = response.status_code
+            if status == 407:  # a proxy forwarding plain http wants credentials
+                raise proxy_error("407 Proxy Authentication Required", request_id, operation.id)
             LAST_ANSWER.set((request_id, status, None))
             envelope = (decode or plain_decoder(operation))(response, request_id)
             LAST_ANSWER.set((request_id, status, envelope.timestamp))
@@ -218,6 +227,29 @@ class Transport:
         """Exchange and return ``data``, raising the mapped error for an error envelope."""
         envelope, status, request_id = await self.exchange(operation, **kwargs)
         return check(envelope, status, request_id, operation)
+
+
+def proxy_error(answer: str, request_id: str, operation_id: str) -> ProxyError:
+    """The ProxyError for a proxy's refusal (``answer``: its status line, e.g. ``407 ...``)."""
+    status_text = answer.split(" ", 1)[0]
+    status = int(status_text) if status_text.isdigit() else None
+    if status == 407:
+        return ProxyError(
+            "the proxy asks for a user name and password (HTTP 407): give them in HTTPS_PROXY "
+            "(http://user:password@host:port) or when the program asks, or ask your IT department",
+            code=ProxyError.AUTH_CODE,
+            http_status=status,
+            request_id=request_id,
+            operation_id=operation_id,
+        )
+    return ProxyError(
+        f"the proxy would not connect to the server ({answer or 'no answer'}): it may not allow "
+        "this server, or cannot reach it; ask your IT department",
+        code=ProxyError.CODE,
+        http_status=status,
+        request_id=request_id,
+        operation_id=operation_id,
+    )
 
 
 #: The request id, HTTP status and envelope time (ms, when the answer had one) of the latest

@@ -1,8 +1,10 @@
 """Connection profiles and their store (JSON in the user's config folder, written atomically).
 
 A profile says where and how to connect; it never holds a password or a token. The built-in
-sandbox profile is always offered, first, and is never written to the file. No Qt here: the
-desktop program adds translated labels and validation messages (``ui/profiles.py``).
+sandbox profile is always offered, first, and is never written to the file; then come the
+machine's managed profiles (``profiles.json`` in the policy folder, read-only, see
+``docs/profiles.md``), then the user's own. No Qt here: the desktop program adds translated
+labels and validation messages (``ui/profiles.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.files.paths import config_dir
+from portal_admin.files.policy_dir import policy_file_paths
 
 from .builtin import SANDBOX_ACCESS_CODE
 
@@ -56,6 +59,17 @@ class EnvironmentType(StrEnum):
         return self is EnvironmentType.PRODUCTION
 
 
+class ProxyMode(StrEnum):
+    """How a profile reaches the server."""
+
+    #: The environment's and system's proxy settings (``HTTPS_PROXY``, ``NO_PROXY``...).
+    SYSTEM = "system"
+    #: Directly, whatever the environment says.
+    NONE = "none"
+    #: Through ``Profile.proxy_url`` (no credentials in it).
+    MANUAL = "manual"
+
+
 _COLOURS = {
     EnvironmentType.PRODUCTION: "#c62828",
     EnvironmentType.STAGING: "#bf4600",
@@ -84,8 +98,29 @@ class Profile:
     #: Minutes without input before the window locks; 0 never locks.
     idle_lock_minutes: int = DEFAULT_IDLE_LOCK_MINUTES
     kiosk: bool = False
+    proxy_mode: ProxyMode = ProxyMode.SYSTEM
+    #: The proxy of ``ProxyMode.MANUAL``: ``http(s)://host:port``, never with a user or password.
+    proxy_url: str = ""
+    #: SHA-256 fingerprints (``ab:cd:...``) of the server's certificate; empty: not pinned.
+    pinned_certificates: tuple[str, ...] = ()
     #: True for the built-in sandbox profile (never stored).
     builtin: bool = field(default=False, compare=False)
+    #: True for a machine-wide profile from the policy folder (never stored, never edited).
+    managed: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pins = []
+        for pin in self.pinned_certificates:
+            try:
+                pins.append(normalize_pin(pin))
+            except ValueError:
+                pins.append(pin)  # left as typed: the editor's validation names it
+        object.__setattr__(self, "pinned_certificates", tuple(pins))
+
+    @property
+    def read_only(self) -> bool:
+        """True when the person may not edit or delete the profile (built-in or managed)."""
+        return self.builtin or self.managed
 
     @property
     def is_sandbox(self) -> bool:
@@ -100,19 +135,64 @@ class Profile:
         """The stored form."""
         data = dataclasses.asdict(self)
         data.pop("builtin")
+        data.pop("managed")
         data["environment"] = self.environment.value
+        data["proxy_mode"] = self.proxy_mode.value
+        data["pinned_certificates"] = list(self.pinned_certificates)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Profile:
-        """Read a stored profile, ignoring unknown keys and any secret that slipped in."""
-        known = {f.name for f in dataclasses.fields(cls)} - {"builtin"}
+        """Read a stored profile, ignoring unknown keys and any secret that slipped in.
+
+        Lenient (the user's own file); ``profile_file.parse_profiles`` checks strictly.
+        """
+        known = {f.name for f in dataclasses.fields(cls)} - {"builtin", "managed"}
         values = {k: v for k, v in data.items() if k in known and k not in FORBIDDEN_KEYS}
         if not isinstance(values.get("name"), str) or not isinstance(values.get("base_url"), str):
             raise ValueError("a profile needs a name and a base_url")
         values["environment"] = EnvironmentType(values.get("environment", "production"))
         values["idle_lock_minutes"] = max(0, int(values.get("idle_lock_minutes", 15)))
+        values["proxy_mode"] = ProxyMode(values.get("proxy_mode", "system"))
+        values["proxy_url"] = check_proxy_url(str(values.get("proxy_url") or ""))
+        if values["proxy_mode"] is ProxyMode.MANUAL and not values["proxy_url"]:
+            raise ValueError("a manual proxy needs a proxy_url")
+        pins = values.get("pinned_certificates") or []
+        if not isinstance(pins, list | tuple):
+            raise ValueError("pinned_certificates must be a list")
+        values["pinned_certificates"] = tuple(normalize_pin(str(p)) for p in pins)
         return cls(**values)
+
+
+def check_proxy_url(url: str) -> str:
+    """``url`` when it is empty or ``http(s)://host[:port]`` without credentials; else ValueError.
+
+    A proxy password is a secret: it never goes into a profile (or an exported file); it comes
+    from ``HTTPS_PROXY`` (system mode) or is asked and kept in memory (``proxy_auth``).
+    """
+    if not url:
+        return ""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("must be http://host:port or https://host:port")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("must not contain a user name or password (they are asked instead)")
+    try:
+        parts.port  # noqa: B018  # raises for a bad port
+    except ValueError:
+        raise ValueError("has a bad port") from None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError("must be only scheme, host and port")
+    return url
+
+
+def normalize_pin(text: str) -> str:
+    """A certificate pin as stored (``ab:cd:...``, 64 hex digits); ValueError otherwise."""
+    from portal_admin.client.pinning import normalize_fingerprint
+
+    return normalize_fingerprint(text)
 
 
 def sandbox_profile() -> Profile:
@@ -126,15 +206,49 @@ def sandbox_profile() -> Profile:
     )
 
 
+class ManagedProfileError(ValueError):
+    """A managed (machine-wide) or built-in profile cannot be changed or deleted."""
+
+
 class ProfileStore:
-    """Loads and saves the user's profiles; the sandbox profile is always first."""
+    """Loads and saves the user's profiles; the sandbox profile is always first, then the
+    machine's managed profiles (read-only), then the user's.
 
-    def __init__(self, path: Path | None = None) -> None:
+    ``managed_paths``: where ``profiles.json`` of the machine is looked for (first found wins);
+    None: the policy folder, as the kiosk policy (``files.policy_dir``).
+    """
+
+    def __init__(self, path: Path | None = None, managed_paths: list[Path] | None = None) -> None:
         self.path = path or config_dir() / PROFILES_FILE
+        self.managed_paths = managed_paths
         self.last_used: str | None = None
+        #: Why the machine's managed profiles could not be used (None: read, or none there).
+        self.managed_error: str | None = None
+        #: User profiles hidden by a managed profile of the same name (kept in the file).
+        self.shadowed: list[Profile] = []
 
-    def load(self) -> list[Profile]:
-        """The sandbox profile followed by the stored ones (a damaged file is set aside)."""
+    def load_managed(self) -> list[Profile]:
+        """The machine's managed profiles (``managed=True``); a bad file gives none, and
+        ``managed_error`` says why."""
+        from .profile_file import ProfileFileError, load_profiles
+
+        self.managed_error = None
+        paths = self.managed_paths
+        for path in paths if paths is not None else policy_file_paths(PROFILES_FILE):
+            if not path.is_file():
+                continue
+            try:
+                profiles = load_profiles(path)
+            except ProfileFileError as exc:
+                self.managed_error = str(exc)
+                log.warning("managed profiles not used: %s", exc)
+                return []
+            log.info("managed profiles from %s: %d", path, len(profiles))
+            return [p.replace(managed=True) for p in profiles if not _is_sandbox_name(p)]
+        return []
+
+    def load_user(self) -> list[Profile]:
+        """The user's own profiles as stored (a damaged file is set aside)."""
         stored: list[Profile] = []
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
@@ -152,17 +266,54 @@ class ProfileStore:
         except (OSError, ValueError) as exc:
             log.warning("profile file %s unreadable (%s); setting it aside", self.path, exc)
             self.path.replace(self.path.with_suffix(".damaged.json"))
-        stored = [p for p in stored if p.name != SANDBOX_NAME and not p.is_sandbox]
-        return [sandbox_profile(), *stored]
+        return [p for p in stored if not _is_sandbox_name(p)]
+
+    def load(self) -> list[Profile]:
+        """The sandbox, the managed profiles, then the user's (a user profile named like a
+        managed one is shadowed: hidden, but kept in the file)."""
+        managed = self.load_managed()
+        taken = {p.name.casefold() for p in managed}
+        user = self.load_user()
+        self.shadowed = [p for p in user if p.name.casefold() in taken]
+        return [sandbox_profile(), *managed, *(p for p in user if p.name.casefold() not in taken)]
 
     def save(self, profiles: list[Profile], last_used: str | None = None) -> None:
-        """Write every non-built-in profile atomically."""
+        """Write the user's profiles atomically; the built-in and managed ones are not written.
+
+        Raises ManagedProfileError (writing nothing) when ``profiles`` changes or leaves out a
+        managed profile, or adds one of the same name as a managed or built-in profile.
+        """
+        managed = {p.name.casefold(): p for p in self.load_managed()}
+        given = {p.name.casefold(): p for p in profiles if p.managed}
+        for key, original in managed.items():
+            if key not in given:
+                raise ManagedProfileError(
+                    f"the profile {original.name!r} is managed by your IT department: "
+                    "it cannot be deleted"
+                )
+            if given[key] != original:
+                raise ManagedProfileError(
+                    f"the profile {original.name!r} is managed by your IT department: "
+                    "it cannot be changed"
+                )
+        own = [p for p in profiles if not p.builtin and not p.managed]
+        for profile in own:
+            if profile.name.casefold() in managed:
+                raise ManagedProfileError(
+                    f"the name {profile.name!r} belongs to a profile managed by your IT "
+                    "department: choose another"
+                )
+            if _is_sandbox_name(profile):
+                raise ManagedProfileError(f"the name {profile.name!r} is the built-in sandbox's")
+        if unknown := [p.name for p in profiles if p.managed and p.name.casefold() not in managed]:
+            raise ManagedProfileError(f"no managed profile called {unknown[0]!r} on this computer")
         if last_used is not None:
             self.last_used = last_used
+        kept = [p for p in self.shadowed if p.name.casefold() in managed]
         data = {
             "version": FILE_VERSION,
             "last_used": self.last_used,
-            "profiles": [p.to_json() for p in profiles if not p.builtin],
+            "profiles": [p.to_json() for p in [*own, *kept]],
         }
         atomic_write_text(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -174,8 +325,15 @@ class ProfileStore:
         return None
 
 
-def client_options(profile: Profile, language: str = "en") -> ClientOptions:
-    """The client options a profile stands for (``language``: an Accept-Language value)."""
+def _is_sandbox_name(profile: Profile) -> bool:
+    return profile.name.casefold() == SANDBOX_NAME.casefold() or profile.is_sandbox
+
+
+def client_options(
+    profile: Profile, language: str = "en", *, proxy_auth: tuple[str, str] | None = None
+) -> ClientOptions:
+    """The client options a profile stands for (``language``: an Accept-Language value;
+    ``proxy_auth``: the manual proxy's user name and password, asked, memory only)."""
     from portal_admin.client import ClientOptions, TLSSettings
 
     access_code = profile.portal_access_code or (SANDBOX_ACCESS_CODE if profile.is_sandbox else "")
@@ -183,8 +341,15 @@ def client_options(profile: Profile, language: str = "en") -> ClientOptions:
         access_code=access_code or None,
         language=language,  # type: ignore[arg-type]  # checked by ClientOptions
         workspace_id=profile.workspace_id or None,
-        tls=TLSSettings(ca_bundle=profile.ca_bundle, allow_insecure_http=profile.allow_plain_http),
+        tls=TLSSettings(
+            ca_bundle=profile.ca_bundle,
+            allow_insecure_http=profile.allow_plain_http,
+            pinned_sha256=profile.pinned_certificates,
+        ),
         read_only=profile.kiosk,
         allow_legacy_padding=profile.allow_legacy_padding,
         profile=profile.name,
+        proxy=(profile.proxy_url or None) if profile.proxy_mode is ProxyMode.MANUAL else None,
+        proxy_auth=proxy_auth,
+        trust_env=profile.proxy_mode is ProxyMode.SYSTEM,
     )

@@ -10,22 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from portal_admin.files.paths import APP_NAME
+from portal_admin.files.policy_dir import POLICY_DIR_ENV as POLICY_DIR_ENV  # re-exported
+from portal_admin.files.policy_dir import policy_file_paths, system_policy_dir
 
 from ..languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
 POLICY_FILE = "policy.json"
-#: A folder looked at only when the system folder holds no policy (tests, trials).
-POLICY_DIR_ENV = "PORTAL_ADMIN_POLICY_DIR"
 #: Minutes without input before a kiosk session is signed out, unless the policy says.
 DEFAULT_IDLE_SIGN_OUT_MINUTES = 10
 #: The pinned profile's name that means the built-in sandbox.
@@ -98,26 +95,9 @@ class KioskPolicy:
         return cls(source, name, inline, minutes, export, tuple(dict.fromkeys(languages)))
 
 
-def system_policy_dir() -> Path:
-    """The machine's config folder for the program (needs administrator rights to write).
-
-    On Linux and other Unix systems this is ``/etc/xdg/portal-admin`` itself, not the first
-    entry of ``$XDG_CONFIG_DIRS``: a variable the person sets must not move the policy away.
-    """
-    if sys.platform == "win32" or sys.platform == "darwin":
-        import platformdirs
-
-        return Path(platformdirs.site_config_dir(APP_NAME, appauthor=False))
-    return Path("/etc/xdg") / APP_NAME
-
-
 def policy_paths() -> list[Path]:
     """Where a policy is looked for, first match wins: the system folder, then the variable."""
-    paths = [system_policy_dir() / POLICY_FILE]
-    extra = os.environ.get(POLICY_DIR_ENV)
-    if extra:
-        paths.append(Path(extra) / POLICY_FILE)
-    return paths
+    return policy_file_paths(POLICY_FILE, system_policy_dir())
 
 
 def load_policy(paths: list[Path] | None = None) -> KioskPolicy | None:
