@@ -70,15 +70,29 @@ ICONS: dict[str, str] = {
     "action.change-password": "key-round",
     "action.about": "info",
     "action.language": "languages",
+    "action.test-connection": "plug-zap",
+    "action.import": "file-up",
     # states
     "state.empty": "inbox",
     "state.loading": "loader-circle",
     "state.error": "circle-alert",
     "state.locked": "lock",
+    "state.managed": "building-2",
+    # a check's outcome (the connection doctor)
+    "state.ok": "circle-check",
+    "state.warning": "triangle-alert",
+    "state.failed": "circle-x",
+    "state.skipped": "circle-minus",
 }
 
 #: Icons drawn in a tone of the theme (``theme.TONES``) instead of the text colour.
-TONED: dict[str, str] = {"state.error": "error"}
+TONED: dict[str, str] = {
+    "state.error": "error",
+    "state.ok": "success",
+    "state.warning": "warning",
+    "state.failed": "error",
+    "state.skipped": "muted",
+}
 
 
 class UnknownIconError(LookupError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -19,7 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .doctor_service import TransportFactory, builtin_sandbox_transport
 from .i18n import LANGUAGES
+from .icons import icon
 from .profiles import EnvironmentType, Profile, environment_label, validate
 from .theme import set_tone
 
@@ -103,6 +106,14 @@ class ProfileEditor(QDialog):
         )
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
+        self.test_button = QPushButton(icon("action.test-connection"), "", self)
+        self.test_button.setObjectName("testConnection")
+        self.test_button.setAutoDefault(False)
+        self.buttons.addButton(self.test_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.test_button.clicked.connect(self.test_connection)
+        #: Makes the in-process transport the built-in sandbox is tested over.
+        self.sandbox_transport: TransportFactory = builtin_sandbox_transport
+        self.doctor: QDialog | None = None
         layout = QVBoxLayout(self)
         layout.addLayout(self.form)
         layout.addWidget(self.problems)
@@ -143,6 +154,18 @@ class ProfileEditor(QDialog):
         self.problems.hide()
         self.profileSaved.emit(profile)
         self.accept()
+
+    def test_connection(self) -> QDialog:
+        """Open "Test connection" for the profile as typed (nothing is saved or signed in)."""
+        from .doctor_dialog import DoctorDialog
+
+        if self.doctor is not None and shiboken6.isValid(self.doctor):
+            self.doctor.close()
+        dialog = DoctorDialog(self.profile(), self, sandbox=self.sandbox_transport)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.doctor = dialog
+        dialog.open()
+        return dialog
 
     def _browse_ca(self) -> None:
         dialog = QFileDialog(
@@ -233,6 +256,13 @@ class ProfileEditor(QDialog):
         )
         self.kiosk.setText(QCoreApplication.translate("ProfileEditor", "Read-only kiosk mode"))
         self.ca_browse.setText(QCoreApplication.translate("ProfileEditor", "Browse\u2026"))
+        self.test_button.setText(QCoreApplication.translate("ProfileEditor", "&Test connection"))
+        self.test_button.setToolTip(
+            QCoreApplication.translate(
+                "ProfileEditor",
+                "Check the server as typed here, step by step, without signing in",
+            )
+        )
         self.ca_browse.setAccessibleName(
             QCoreApplication.translate("ProfileEditor", "Choose a CA bundle file")
         )
