@@ -13,7 +13,7 @@ from typing import Any
 
 from portal_admin.connection import builtin
 from portal_admin.connection.doctor import Step, diagnose, exit_status
-from portal_admin.connection.profiles import ProfileStore
+from portal_admin.connection.profiles import Profile, ProfileStore, ProxyMode
 
 from .errors import UsageError
 from .output import say, writable, write_text
@@ -42,6 +42,8 @@ def _server(args: Any) -> tuple[str, dict[str, Any]]:
             access_code=profile.portal_access_code or None,
             ca_bundle=profile.ca_bundle,
             allow_legacy_padding=profile.allow_legacy_padding,
+            proxy=_profile_proxy(profile),
+            pins=profile.pinned_certificates,
         )
     if sandbox:
         url = builtin.SANDBOX_BASE_URL
@@ -49,6 +51,13 @@ def _server(args: Any) -> tuple[str, dict[str, Any]]:
             access_code=builtin.SANDBOX_ACCESS_CODE, transport=builtin.sandbox_transport()
         )
     return str(url), options
+
+
+def _profile_proxy(profile: Profile) -> str | bool | None:
+    """The doctor's ``proxy`` for a profile: its URL, False for none, None for the system's."""
+    if profile.proxy_mode is ProxyMode.MANUAL:
+        return profile.proxy_url
+    return False if profile.proxy_mode is ProxyMode.NONE else None
 
 
 def _shown(step: Step) -> None:
@@ -63,7 +72,8 @@ async def run_doctor(args: Any) -> int:
     if args.ca_bundle:
         options["ca_bundle"] = args.ca_bundle
     out = writable(args.out) if args.out else None
-    proxy: str | bool | None = args.proxy or (False if args.no_proxy else None)
+    profile_proxy = options.pop("proxy", None)  # --proxy and --no-proxy win over the profile's
+    proxy: str | bool | None = args.proxy or (False if args.no_proxy else profile_proxy)
     report = await diagnose(
         url,
         proxy=proxy,

@@ -8,6 +8,7 @@ Every step and diagnosis has a stable ``code``; the sentences are English.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import ssl
@@ -22,6 +23,7 @@ from portal_admin.client.errors import ConfigurationError
 from portal_admin.client.events import EventBus
 from portal_admin.client.fingerprint import installation_fingerprint
 from portal_admin.client.options import LANGUAGES, ClientOptions, TLSSettings, is_loopback
+from portal_admin.client.pinning import normalize_fingerprint
 from portal_admin.client.transport import Transport
 
 from . import api, network
@@ -92,6 +94,7 @@ async def diagnose(
     clock: Callable[[], float] = time.time,
     languages: Sequence[str] = LANGUAGES,
     allow_legacy_padding: bool = False,
+    pins: Sequence[str] = (),
     timeout: float = 10.0,
     slow: float = 2.0,
     progress: Callable[[Step], None] | None = None,
@@ -101,9 +104,15 @@ async def diagnose(
     ``proxy``: a proxy URL, False for none, None to follow the environment (``HTTPS_PROXY``,
     ``NO_PROXY``...). ``transport``: an in-process one (the built-in sandbox, tests): the
     network steps are skipped. ``clock``: epoch seconds. ``progress`` is told of each step as it
-    ends. Raises ConfigurationError for a URL, proxy or CA bundle that cannot be used.
+    ends. ``pins``: SHA-256 fingerprints the server's certificate must match (the TLS step
+    says ``tls.pin_ok`` or fails with ``tls.pin_mismatch``). Raises ConfigurationError for a
+    URL, proxy, CA bundle or pin that cannot be used.
     """
     parsed = _check_inputs(url, ca_bundle)
+    try:
+        pins = tuple(normalize_fingerprint(p) for p in pins)
+    except ValueError as exc:
+        raise ConfigurationError(f"certificate pin: {exc}") from None
     report = Report(
         redact_url(url),
         datetime.fromtimestamp(clock(), UTC).isoformat(timespec="seconds"),
@@ -120,7 +129,7 @@ async def diagnose(
             chosen, why = network.find_proxy(parsed.scheme, parsed.host, proxy)
         except network.ProxyConfigError as exc:
             raise ConfigurationError(str(exc)) from None
-        reachable = await _network(report, parsed, chosen, why, context, ca_bundle, timeout)
+        reachable = await _network(report, parsed, chosen, why, context, ca_bundle, timeout, pins)
     else:
         reason = "The server runs in this process (no network): nothing to check."
         for name in ("dns", "tcp", "proxy", "tls"):
@@ -155,6 +164,7 @@ async def _network(
     context: ssl.SSLContext,
     ca_bundle: str | None,
     timeout: float,
+    pins: tuple[str, ...] = (),
 ) -> bool:
     """DNS, TCP, proxy and TLS; True when the API steps can run."""
     port = url.port or (443 if url.scheme == "https" else 80)
@@ -170,7 +180,7 @@ async def _network(
         ("dns", lambda: network.dns_step(target, link, timeout)),
         ("tcp", lambda: network.tcp_step(target, link, timeout)),
         ("proxy", proxy_or_skip),
-        ("tls", lambda: _tls(target, link, context, ca_bundle, timeout)),
+        ("tls", lambda: _tls(target, link, context, ca_bundle, timeout, pins)),
     ]
     try:
         for index, (name, run) in enumerate(runs):
@@ -201,9 +211,11 @@ async def _tls(
     context: ssl.SSLContext,
     ca_bundle: str | None,
     timeout: float,
+    pins: tuple[str, ...] = (),
 ) -> Step:
     if target.scheme == "https":
-        return await network.tls_step(target, link, context, ca_bundle, timeout)
+        step = await network.tls_step(target, link, context, ca_bundle, timeout)
+        return _pin_checked(step, pins) if pins else step
     if is_loopback(target.host):
         return _skip("tls", "Plain http to this computer: no TLS to check.", "tls.plain_loopback")
     return Step(
@@ -214,6 +226,30 @@ async def _tls(
         "tls.plain_http",
         "Use https:// if the server offers it; the client refuses plain http to another "
         "computer unless the connection profile allows it.",
+    )
+
+
+def _pin_checked(step: Step, pins: tuple[str, ...]) -> Step:
+    """The TLS step with the profile's certificate pin checked (when the handshake worked)."""
+    certificate = (step.details or {}).get("certificate") or {}
+    found = certificate.get("sha256")
+    if step.status is Status.FAILED or not isinstance(found, str):
+        return step
+    details = {**step.details, "pins": list(pins)}
+    if found.lower() in pins:
+        details["pin"] = "ok"
+        return dataclasses.replace(step, details=details, summary=f"{step.summary} Pin: ok.")
+    details["pin"] = "mismatch"
+    return Step(
+        "tls",
+        Status.FAILED,
+        step.seconds,
+        f"The server's certificate is not the one the connection profile pins (SHA-256 {found}).",
+        "tls.pin_mismatch",
+        "If the server's certificate was renewed, ask your IT department for the profile "
+        "with the new fingerprint; otherwise something between you and the server presents "
+        "its own certificate: do not sign in.",
+        details,
     )
 
 
