@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from portal_admin.connection.doctor import Report, Step, diagnose
 
-from .profiles import Profile
+from .profiles import Profile, ProxyMode
 
 log = logging.getLogger("portal_admin.ui.doctor")
 
@@ -69,11 +69,10 @@ class DoctorRequest:
 
 def profile_proxy(profile: Profile) -> str | bool | None:
     """The doctor's ``proxy`` for a profile: a URL, False for none, None for the system's."""
-    mode = str(getattr(profile, "proxy_mode", "system") or "system")
-    if mode == "none":
+    if profile.proxy_mode is ProxyMode.NONE:
         return False
-    if mode == "manual":
-        return str(getattr(profile, "proxy_url", "") or "") or None
+    if profile.proxy_mode is ProxyMode.MANUAL:
+        return profile.proxy_url.strip() or None
     return None
 
 

@@ -1,4 +1,10 @@
-"""The connection profile editor (non-modal: ``open()``, results through signals)."""
+"""The connection profile editor (non-modal: ``open()``, results through signals).
+
+Besides the profile's fields: the proxy (system, none, or a manual URL), certificate pins (with
+"Read from server"), "Test connection" (the connection doctor on the values as typed), and
+Export…/Import… of profiles. A managed profile (from the machine's policy folder) is shown
+read-only, with a line saying so.
+"""
 
 from __future__ import annotations
 
@@ -20,10 +26,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.connection.doctor import Report
+
 from .doctor_service import TransportFactory, builtin_sandbox_transport
 from .i18n import LANGUAGES
-from .icons import icon
-from .profiles import EnvironmentType, Profile, environment_label, validate
+from .icons import IconLabel, icon
+from .profile_transfer import ProfileTransfer
+from .profiles import EnvironmentType, Profile, ProxyMode, environment_label, validate
+from .text import fill
 from .theme import set_tone
 
 
@@ -31,6 +41,8 @@ class ProfileEditor(QDialog):
     """Edits one profile; emits ``profileSaved`` with the result when it is valid."""
 
     profileSaved = Signal(object)
+    #: An import was accepted: the whole new list of profiles (for ``ProfileStore.save``).
+    profilesImported = Signal(object)
 
     def __init__(
         self,
@@ -41,6 +53,9 @@ class ProfileEditor(QDialog):
         super().__init__(parent)
         self.setObjectName("profileEditor")
         self._original = profile
+        self._all = list(others or [])
+        if profile is not None and not any(o.name == profile.name for o in self._all):
+            self._all.insert(0, profile)
         self._others = [p for p in others or [] if profile is None or p.name != profile.name]
         p = profile or Profile(name="", base_url="https://")
 
@@ -70,6 +85,35 @@ class ProfileEditor(QDialog):
         self.idle_minutes.setValue(p.idle_lock_minutes)
         self.kiosk = QCheckBox(self)
         self.kiosk.setChecked(p.kiosk)
+        self.proxy_mode = QComboBox(self)
+        self.proxy_mode.setObjectName("proxyMode")
+        for mode in ProxyMode:
+            self.proxy_mode.addItem("", mode.value)
+        self.proxy_mode.setCurrentIndex(self.proxy_mode.findData(p.proxy_mode.value))
+        self.proxy_url = QLineEdit(p.proxy_url, self)
+        self.proxy_url.setObjectName("proxyUrl")
+        self.proxy_mode.currentIndexChanged.connect(self._proxy_mode_changed)
+        self.pins = QLineEdit(", ".join(p.pinned_certificates), self)
+        self.pins.setObjectName("certificatePins")
+        self.read_pin = QPushButton(self)
+        self.read_pin.setObjectName("readPin")
+        self.read_pin.setAutoDefault(False)
+        self.read_pin.clicked.connect(self.read_pin_from_server)
+        self.pin_note = QLabel(self)
+        self.pin_note.setObjectName("pinNote")
+        self.pin_note.setWordWrap(True)
+        set_tone(self.pin_note, "muted")
+        self.pin_note.hide()
+        self.managed_icon = IconLabel(self, 20)
+        self.managed_icon.set_icon("state.managed")
+        self.managed_line = QLabel(self)
+        self.managed_line.setObjectName("managedLine")
+        self.managed_line.setWordWrap(True)
+        self.notice = QLabel(self)
+        self.notice.setObjectName("transferNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice.hide()
         self.problems = QLabel(self)
         self.problems.setObjectName("problems")
         self.problems.setWordWrap(True)
@@ -80,6 +124,12 @@ class ProfileEditor(QDialog):
         ca_row = QHBoxLayout()
         ca_row.addWidget(self.ca_bundle, 1)
         ca_row.addWidget(self.ca_browse)
+        proxy_row = QHBoxLayout()
+        proxy_row.addWidget(self.proxy_mode)
+        proxy_row.addWidget(self.proxy_url, 1)
+        pin_row = QHBoxLayout()
+        pin_row.addWidget(self.pins, 1)
+        pin_row.addWidget(self.read_pin)
         self.form = QFormLayout()
         self._labels: dict[str, QLabel] = {}
         for key, field in (
@@ -90,6 +140,8 @@ class ProfileEditor(QDialog):
             ("language", self.language),
             ("environment", self.environment),
             ("ca_bundle", ca_row),
+            ("proxy", proxy_row),
+            ("pins", pin_row),
             ("plain_http", self.plain_http),
             ("legacy_padding", self.legacy_padding),
             ("idle", self.idle_minutes),
@@ -101,6 +153,9 @@ class ProfileEditor(QDialog):
             if isinstance(field, QWidget):
                 label.setBuddy(field)
         self._labels["ca_bundle"].setBuddy(self.ca_bundle)
+        self._labels["proxy"].setBuddy(self.proxy_mode)
+        self._labels["pins"].setBuddy(self.pins)
+        self.form.insertRow(list(self._labels).index("pins") + 1, self.pin_note)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -114,20 +169,77 @@ class ProfileEditor(QDialog):
         #: Makes the in-process transport the built-in sandbox is tested over.
         self.sandbox_transport: TransportFactory = builtin_sandbox_transport
         self.doctor: QDialog | None = None
+        self.transfer = ProfileTransfer(lambda: list(self._all), self)
+        self.transfer.exported.connect(self._exported)
+        self.transfer.imported.connect(self._imported)
+        self.transfer.problem.connect(lambda text: self._notify(text, "error"))
+        self.export_button = QPushButton(icon("action.export"), "", self)
+        self.export_button.setObjectName("exportProfiles")
+        self.export_button.clicked.connect(self.transfer.export)
+        self.import_button = QPushButton(icon("action.import"), "", self)
+        self.import_button.setObjectName("importProfiles")
+        self.import_button.clicked.connect(self.transfer.import_)
+        for button in (self.export_button, self.import_button):
+            button.setAutoDefault(False)
+        managed_row = QHBoxLayout()
+        managed_row.addWidget(self.managed_icon)
+        managed_row.addWidget(self.managed_line, 1)
+        self.managed_box = QWidget(self)
+        self.managed_box.setObjectName("managedBadge")
+        self.managed_box.setLayout(managed_row)
+        managed_row.setContentsMargins(0, 0, 0, 4)
+        self.managed_box.setVisible(p.managed)
+        transfer_row = QHBoxLayout()
+        transfer_row.addWidget(self.export_button)
+        transfer_row.addWidget(self.import_button)
+        transfer_row.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.managed_box)
         layout.addLayout(self.form)
         layout.addWidget(self.problems)
+        layout.addWidget(self.notice)
+        layout.addLayout(transfer_row)
         layout.addWidget(self.buttons)
         self._file_dialog: QFileDialog | None = None
-        self.setMinimumWidth(520)
+        self.setMinimumWidth(560)
         if p.builtin:
-            for w in (self.name, self.base_url, self.environment):
+            for w in (self.name, self.base_url, self.environment, self.pins, self.read_pin):
                 w.setEnabled(False)
+            for w in (self.proxy_mode, self.proxy_url):
+                w.setEnabled(False)
+        if p.managed:
+            self._make_read_only()
+        self._proxy_mode_changed()
         self.retranslateUi()
+
+    @property
+    def read_only(self) -> bool:
+        """True for a managed profile: shown, tested and exported, never changed."""
+        return bool(self._original and self._original.managed)
+
+    def _make_read_only(self) -> None:
+        for w in self.findChildren(QWidget):
+            if isinstance(w, QLineEdit):
+                w.setReadOnly(True)
+            elif isinstance(w, QComboBox | QCheckBox | QSpinBox) or w in (
+                self.ca_browse,
+                self.read_pin,
+            ):
+                w.setEnabled(False)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).hide()
+
+    def _proxy_mode_changed(self) -> None:
+        manual = self.proxy_mode.currentData() == ProxyMode.MANUAL.value
+        self.proxy_url.setEnabled(manual and not (self._original and self._original.builtin))
 
     def profile(self) -> Profile:
         """The profile as edited (not validated)."""
         ca = self.ca_bundle.text().strip()
+        pins = tuple(
+            pin.strip() for pin in self.pins.text().replace(";", ",").split(",") if pin.strip()
+        )
+        mode = ProxyMode(self.proxy_mode.currentData())
         return Profile(
             name=self.name.text().strip(),
             base_url=self.base_url.text().strip(),
@@ -140,11 +252,17 @@ class ProfileEditor(QDialog):
             environment=EnvironmentType(self.environment.currentData()),
             idle_lock_minutes=self.idle_minutes.value(),
             kiosk=self.kiosk.isChecked(),
+            proxy_mode=mode,
+            proxy_url=self.proxy_url.text().strip() if mode is ProxyMode.MANUAL else "",
+            pinned_certificates=pins,
             builtin=bool(self._original and self._original.builtin),
+            managed=self.read_only,
         )
 
     def save(self) -> None:
         """Validate; emit ``profileSaved`` and close, or show what is wrong."""
+        if self.read_only:
+            return
         profile = self.profile()
         problems = validate(profile, self._others)
         if problems:
@@ -166,6 +284,56 @@ class ProfileEditor(QDialog):
         self.doctor = dialog
         dialog.open()
         return dialog
+
+    def read_pin_from_server(self) -> QDialog:
+        """Test the connection and, when the server shows a certificate, fill in its pin."""
+        dialog = self.test_connection()
+        service = getattr(dialog, "service", None)
+        if service is not None:
+            service.finished.connect(self._pin_from_report)
+        return dialog
+
+    def _pin_from_report(self, report: Report) -> None:
+        tls = report.step("tls")
+        certificate = tls.details.get("certificate") if tls is not None else None
+        found = certificate.get("sha256") if isinstance(certificate, dict) else None
+        tr = QCoreApplication.translate
+        if not isinstance(found, str) or not found:
+            self._pin_note(tr("ProfileEditor", "The server showed no certificate to pin."))
+            return
+        self.pins.setText(found)
+        self._pin_note(
+            tr(
+                "ProfileEditor",
+                "The pin was read from the server: compare it with the fingerprint your IT "
+                "department gives before saving.",
+            )
+        )
+
+    def _pin_note(self, text: str) -> None:
+        self.pin_note.setText(text)
+        self.pin_note.show()
+
+    def _notify(self, text: str, tone: str | None = None) -> None:
+        self.notice.setText(text)
+        set_tone(self.notice, tone)
+        self.notice.setVisible(bool(text))
+
+    def _exported(self, path: str, count: int) -> None:
+        self._notify(
+            fill(
+                QCoreApplication.translate(
+                    "ProfileEditor", "%1 profiles were exported to %2 (without access codes)."
+                ),
+                count,
+                path,
+            )
+        )
+
+    def _imported(self, profiles: list[Profile]) -> None:
+        self._all = list(profiles)
+        self._notify(QCoreApplication.translate("ProfileEditor", "The profiles were imported."))
+        self.profilesImported.emit(profiles)
 
     def _browse_ca(self) -> None:
         dialog = QFileDialog(
@@ -229,6 +397,14 @@ class ProfileEditor(QDialog):
                 QCoreApplication.translate("ProfileEditor", "Kiosk:"),
                 QCoreApplication.translate("ProfileEditor", "Read-only kiosk mode"),
             ),
+            "proxy": (
+                QCoreApplication.translate("ProfileEditor", "&Proxy:"),
+                QCoreApplication.translate("ProfileEditor", "Proxy"),
+            ),
+            "pins": (
+                QCoreApplication.translate("ProfileEditor", "Certificate &pin:"),
+                QCoreApplication.translate("ProfileEditor", "Certificate pins (SHA-256)"),
+            ),
         }
         widgets = {
             "name": self.name,
@@ -242,6 +418,8 @@ class ProfileEditor(QDialog):
             "legacy_padding": self.legacy_padding,
             "idle": self.idle_minutes,
             "kiosk": self.kiosk,
+            "proxy": self.proxy_mode,
+            "pins": self.pins,
         }
         for key, (label, accessible) in texts.items():
             self._labels[key].setText(label)
@@ -278,6 +456,43 @@ class ProfileEditor(QDialog):
         for i in range(self.environment.count()):
             env = EnvironmentType(self.environment.itemData(i))
             self.environment.setItemText(i, environment_label(env).capitalize())
+        proxy_names = {
+            ProxyMode.SYSTEM: QCoreApplication.translate("ProfileEditor", "System settings"),
+            ProxyMode.NONE: QCoreApplication.translate("ProfileEditor", "No proxy"),
+            ProxyMode.MANUAL: QCoreApplication.translate("ProfileEditor", "Manual"),
+        }
+        for i in range(self.proxy_mode.count()):
+            self.proxy_mode.setItemText(i, proxy_names[ProxyMode(self.proxy_mode.itemData(i))])
+        self.proxy_url.setPlaceholderText("http://proxy.example.com:3128")
+        self.proxy_url.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Proxy URL"))
+        self.proxy_url.setToolTip(
+            QCoreApplication.translate(
+                "ProfileEditor",
+                "No user name or password here: the program asks for them when the proxy does.",
+            )
+        )
+        self.pins.setPlaceholderText(QCoreApplication.translate("ProfileEditor", "Not pinned"))
+        self.read_pin.setText(QCoreApplication.translate("ProfileEditor", "&Read from server"))
+        self.read_pin.setAccessibleName(
+            QCoreApplication.translate("ProfileEditor", "Read the pin from the server")
+        )
+        self.managed_line.setText(
+            QCoreApplication.translate(
+                "ProfileEditor",
+                "Managed by your organisation: this profile cannot be changed or deleted here.",
+            )
+        )
+        self.managed_icon.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Managed"))
+        self.export_button.setText(QCoreApplication.translate("ProfileEditor", "E&xport\u2026"))
+        self.export_button.setToolTip(
+            QCoreApplication.translate(
+                "ProfileEditor", "Save the profiles to a file (without access codes)"
+            )
+        )
+        self.import_button.setText(QCoreApplication.translate("ProfileEditor", "I&mport\u2026"))
+        self.import_button.setToolTip(
+            QCoreApplication.translate("ProfileEditor", "Add profiles from a file")
+        )
         self.problems.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Problems"))
         self.problems.setAlignment(Qt.AlignmentFlag.AlignLeft)
 

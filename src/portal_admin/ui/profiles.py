@@ -20,10 +20,13 @@ from portal_admin.connection.profiles import (
     EnvironmentType,
     Profile,
     ProfileStore,
+    ProxyMode,
+    check_proxy_url,
+    normalize_pin,
     sandbox_profile,
 )
 
-from .text import QT_TRANSLATE_NOOP
+from .text import QT_TRANSLATE_NOOP, fill
 
 __all__ = [
     "DEFAULT_IDLE_LOCK_MINUTES",
@@ -35,6 +38,7 @@ __all__ = [
     "EnvironmentType",
     "Profile",
     "ProfileStore",
+    "ProxyMode",
     "environment_label",
     "sandbox_profile",
     "validate",
@@ -99,6 +103,33 @@ def validate(profile: Profile, others: list[Profile] | None = None) -> list[str]
         problems.append(
             QCoreApplication.translate("ProfileValidation", "The CA bundle file does not exist.")
         )
+    if profile.proxy_mode is ProxyMode.MANUAL:
+        try:
+            proxy_ok = bool(check_proxy_url(profile.proxy_url.strip()))
+        except ValueError:
+            proxy_ok = False
+        if not proxy_ok:
+            problems.append(
+                QCoreApplication.translate(
+                    "ProfileValidation",
+                    "The proxy URL must be http://host:port or https://host:port, without a "
+                    "user name or password.",
+                )
+            )
+    for pin in profile.pinned_certificates:
+        try:
+            normalize_pin(pin)
+        except ValueError:
+            problems.append(
+                fill(
+                    QCoreApplication.translate(
+                        "ProfileValidation",
+                        "The certificate pin \u201c%1\u201d is not a SHA-256 fingerprint "
+                        "(64 hexadecimal digits).",
+                    ),
+                    pin,
+                )
+            )
     if profile.idle_lock_minutes < 0:
         problems.append(
             QCoreApplication.translate(
