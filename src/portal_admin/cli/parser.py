@@ -317,6 +317,38 @@ def _doctor(areas: Any) -> None:
     )
 
 
+def _profiles(areas: Any) -> None:
+    profiles = areas.add_parser("profiles", help="connection profiles and profile files")
+    commands = profiles.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    listed = _command(
+        commands, "list", "profiles:list_profiles", "list the profiles", connects=False
+    )
+    listed.add_argument("--json", action="store_true", help="as JSON")
+    export = _command(
+        commands,
+        "export",
+        "profiles:export",
+        "write profiles to a profile file (no password, token or, by default, access code)",
+        connects=False,
+    )
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--name", action="append", metavar="NAME", help="only these (repeat)")
+    export.add_argument(
+        "--access-code", action="store_true", help="include the portal access codes"
+    )
+    imported = _command(
+        commands,
+        "import",
+        "profiles:import_",
+        "add a profile file's profiles (all or nothing; managed ones are never replaced)",
+        connects=False,
+    )
+    imported.add_argument("file", metavar="FILE")
+    imported.add_argument(
+        "--replace", action="store_true", help="replace own profiles of the same name"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line."""
     parser = argparse.ArgumentParser(
@@ -332,4 +364,5 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs(areas)
     _verification(areas)
     _doctor(areas)
+    _profiles(areas)
     return parser
