@@ -3087,6 +3087,890 @@
     </message>
 </context>
 <context>
+    <name>DoctorAdvice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <source>Send this report to the program&apos;s support.</source>
+        <translation>このレポートをプログラムのサポートに送ってください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the spelling of the host name and your network connection. Inside a company network, check that the VPN is on: internal names resolve only there.</source>
+        <translation>ホスト名のつづりとネットワーク接続を確認してください。社内ネットワークでは VPN がオンか確認してください。内部の名前はそこでしか解決できません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and, inside a company network, that the VPN is on.</source>
+        <translation>ネットワーク接続と、社内ネットワークでは VPN がオンになっているか確認してください。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Check the port in the URL and that the server (or proxy) is running; a firewall may also refuse the connection.</source>
+        <translation>URL のポートと、サーバー（またはプロキシ）が動いているか確認してください。ファイアウォールが接続を拒否している可能性もあります。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A firewall is probably dropping the connection, or the server is down. Check that this network may reach the server (VPN, firewall rules).</source>
+        <translation>ファイアウォールが接続を破棄しているか、サーバーが停止している可能性があります。このネットワークからサーバーに到達できるか確認してください（VPN、ファイアウォールのルール）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and the routes to the server (VPN).</source>
+        <translation>ネットワーク接続とサーバーへの経路（VPN）を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The steps below still go through it.</source>
+        <translation>以下の手順は引き続きプロキシを経由します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check the proxy&apos;s address and port.</source>
+        <translation>プロキシのアドレスとポートを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
+        <translation>プロキシ URL にプロキシのユーザー名とパスワードを入れる（http://user:password@proxy:port）か、IT 部門に問い合わせてください。レポートには表示されません。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Check the proxy&apos;s user name and password with your IT department.</source>
+        <translation>プロキシのユーザー名とパスワードを IT 部門に確認してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy may not allow this server or port: ask your IT department, or choose no proxy if the server can be reached directly.</source>
+        <translation>プロキシがこのサーバーやポートを許可していない可能性があります。IT 部門に問い合わせるか、サーバーに直接到達できる場合はプロキシなしを選んでください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the proxy URL and its user name and password, or choose no proxy if the server can be reached directly.</source>
+        <translation>プロキシ URL とそのユーザー名・パスワードを確認するか、サーバーに直接到達できる場合はプロキシなしを選んでください。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
+        <translation>サーバーの管理者に伝えてください。その日以降はどの接続も動かなくなります。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Ask the server&apos;s administrators to enable TLS 1.2 or 1.3.</source>
+        <translation>サーバーの管理者に TLS 1.2 または 1.3 を有効にするよう依頼してください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Tell the server&apos;s administrators; also check this computer&apos;s date and time.</source>
+        <translation>サーバーの管理者に伝えてください。このコンピューターの日付と時刻も確認してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Use a host name the certificate names in the URL, or ask the server&apos;s administrators for a certificate that names this one.</source>
+        <translation>URL には証明書に記載されたホスト名を使うか、このホスト名を含む証明書をサーバーの管理者に依頼してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>If the server uses a private or company CA, or a proxy inspects TLS, get that CA&apos;s certificate (PEM) and choose it as the profile&apos;s CA bundle. Never turn verification off.</source>
+        <translation>サーバーがプライベートや社内の CA を使っている場合、またはプロキシが TLS を検査している場合は、その CA の証明書（PEM）を入手し、接続プロファイルの CA バンドルとして選んでください。検証は決してオフにしないでください。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Choose the server&apos;s CA certificate as the profile&apos;s CA bundle, or ask its administrators.</source>
+        <translation>サーバーの CA 証明書を接続プロファイルの CA バンドルとして選ぶか、サーバーの管理者に問い合わせてください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The URL says https:// but the port serves plain HTTP (or something else): check the scheme and port of the URL.</source>
+        <translation>URL は https:// ですが、ポートは暗号化なしの HTTP（またはほかのもの）を提供しています。URL のスキームとポートを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server and this computer found no common TLS version or cipher, or something between them closed the connection. Check the URL&apos;s port and any proxy or firewall.</source>
+        <translation>サーバーとこのコンピューターに共通の TLS バージョンや暗号がないか、途中の何かが接続を閉じました。URL のポートと、プロキシやファイアウォールを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Something between you and the server holds the connection: check the URL&apos;s port and any firewall or proxy.</source>
+        <translation>あなたとサーバーの間の何かが接続を止めています。URL のポートと、ファイアウォールやプロキシを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Use https:// if the server offers it.</source>
+        <translation>サーバーが対応していれば https:// を使ってください。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Most things may still work; tell the server&apos;s administrators which version they run.</source>
+        <translation>ほとんどの機能は動くかもしれません。サーバーの管理者に、動かしているバージョンを伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A server that is not a System Portal, a proxy that changes answers, or a server fault. Retry; if it keeps happening, send this report to the server&apos;s administrators.</source>
+        <translation>System Portal ではないサーバー、応答を書き換えるプロキシ、またはサーバーの障害です。再試行し、続くようならこのレポートをサーバーの管理者に送ってください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The network or the server is slow: the program will work, but slowly. A VPN, a proxy or a distant server may explain it.</source>
+        <translation>ネットワークかサーバーが遅いです。プログラムは動きますが、遅くなります。VPN、プロキシ、または遠くのサーバーが原因かもしれません。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This is a captive portal (sign in to the network in a web browser first), a web site, or a wrong URL: the URL must be the base address of a System Portal API.</source>
+        <translation>キャプティブポータル（先に Web ブラウザーでネットワークにサインインしてください）、Web サイト、または間違った URL です。URL は System Portal API のベースアドレスである必要があります。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+12"/>
+        <source>A captive portal (hotel or guest Wi-Fi: open a web page and sign in to the network first), a sign-in page in front of the server, or a wrong URL (check http or https and the path).</source>
+        <translation>キャプティブポータル（ホテルやゲスト用 Wi-Fi：先に Web ページを開いてネットワークにサインインしてください）、サーバーの前にあるサインインページ、または間違った URL（http か https か、パスを確認してください）です。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server behind the gateway is down or cannot be reached from it; retry later, or tell the server&apos;s administrators.</source>
+        <translation>ゲートウェイの後ろのサーバーが停止しているか、ゲートウェイから到達できません。後で再試行するか、サーバーの管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The URL must be the base address of the System Portal API; check it with the server&apos;s administrators.</source>
+        <translation>URL は System Portal API のベースアドレスである必要があります。サーバーの管理者に確認してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server (or a gateway in front of it) has a problem: retry later, and tell its administrators if it lasts.</source>
+        <translation>サーバー（またはその前のゲートウェイ）に問題があります。後で再試行し、続くようなら管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Something between you and the server (a proxy, a load balancer, a firewall) or the server itself drops connections. Retry; if it keeps happening, tell the server&apos;s administrators.</source>
+        <translation>あなたとサーバーの間の何か（プロキシ、ロードバランサー、ファイアウォール）またはサーバー自体が接続を切っています。再試行し、続くようならサーバーの管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server or the network is very slow, or a firewall holds the connection.</source>
+        <translation>サーバーかネットワークがとても遅いか、ファイアウォールが接続を止めています。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the URL, the network and any proxy.</source>
+        <translation>URL、ネットワーク、プロキシを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Check the profile&apos;s portal access code.</source>
+        <translation>接続プロファイルのポータル アクセスコードを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+9"/>
+        <source>Authenticator codes change every 30 seconds and sign-ins expire by the server&apos;s clock: codes may be refused. Set the wrong clock from a time server (NTP).</source>
+        <translation>認証アプリのコードは 30 秒ごとに変わり、サインインはサーバーの時計で期限切れになります。コードが拒否されることがあります。ずれている時計をタイムサーバー（NTP）で合わせてください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tell the server&apos;s administrators: the envelope&apos;s timestamp is unusable.</source>
+        <translation>サーバーの管理者に伝えてください。エンベロープのタイムスタンプが使えません。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The program refuses it unless the profile allows legacy padding. Ask the server&apos;s administrators to switch to RSA-OAEP-256.</source>
+        <translation>接続プロファイルで旧式パディングを許可しない限り、プログラムは拒否します。サーバーの管理者に RSA-OAEP-256 へ切り替えるよう依頼してください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+4"/>
+        <location line="+48"/>
+        <location line="+4"/>
+        <location line="+4"/>
+        <source>Send this report to the server&apos;s administrators.</source>
+        <translation>このレポートをサーバーの管理者に送ってください。</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>The program fetches the key again by itself; if this happens often, tell the server&apos;s administrators that the key changes too often.</source>
+        <translation>プログラムは自動で鍵を取得し直します。頻繁に起きる場合は、鍵が変わりすぎるとサーバーの管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The key rotates constantly, or servers behind a load balancer have different keys; tell the server&apos;s administrators.</source>
+        <translation>鍵が絶えず更新されているか、ロードバランサーの後ろのサーバーが別々の鍵を持っています。サーバーの管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Sessions expire far too soon, or servers behind a load balancer do not share them. The program retries with a new session, at the cost of slower calls; tell the server&apos;s administrators.</source>
+        <translation>セッションの期限切れが早すぎるか、ロードバランサーの後ろのサーバーがセッションを共有していません。プログラムは新しいセッションで再試行しますが、呼び出しが遅くなります。サーバーの管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Enter the profile&apos;s portal access code; the portal&apos;s administrators give it.</source>
+        <translation>接続プロファイルのポータル アクセスコードを入力してください。ポータルの管理者が教えてくれます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the profile&apos;s portal access code with the portal&apos;s administrators.</source>
+        <translation>接続プロファイルのポータル アクセスコードをポータルの管理者に確認してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps.</source>
+        <translation>前の手順を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The program works, but lists show English labels (or raw keys) in those languages: the server&apos;s translations are missing.</source>
+        <translation>プログラムは動きますが、それらの言語では一覧に英語のラベル（または生のキー）が表示されます。サーバーの翻訳がありません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps: the server&apos;s answers are not usable.</source>
+        <translation>前の手順を確認してください。サーバーの応答が使えません。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
+        <translation>上の問題はこれらの障害によるものかもしれません。障害注入なしでサンドボックスを起動して、もう一度テストしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorCodes</name>
+    <message>
+        <location line="-575"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 時間</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The server runs inside this program: there is no network to check.</source>
+        <extracomment>Summary and advice by diagnosis code (and a variant, see :func:`_key`).</extracomment>
+        <translation>サーバーはこのプログラムの中で動いています。確認するネットワークはありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: an earlier step failed.</source>
+        <translation>スキップ：前の手順が失敗しました。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the server cannot be reached (see above).</source>
+        <translation>スキップ：サーバーに到達できません（上記を参照）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skipped: the server does not answer as a System Portal (see above).</source>
+        <translation>スキップ：サーバーが System Portal として応答しません（上記を参照）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: no usable public key.</source>
+        <translation>スキップ：使用できる公開鍵がありません。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the public list could not be read.</source>
+        <translation>スキップ：公開リストを読み取れませんでした。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The check stopped on an unexpected error.</source>
+        <translation>予期しないエラーで確認が止まりました。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 resolves to %2.</source>
+        <translation>%1 は %2 に解決されます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The name %1 could not be resolved.</source>
+        <translation>名前 %1 を解決できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The name %1 could not be resolved in time.</source>
+        <translation>名前 %1 を時間内に解決できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Connected to %1.</source>
+        <translation>%1 に接続しました。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The connection to %1 was refused: nothing listens on that port.</source>
+        <translation>%1 への接続が拒否されました。そのポートで待ち受けているものがありません。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No answer from %1 in time.</source>
+        <translation>%1 から時間内に応答がありません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server could not be reached at %1.</source>
+        <translation>%1 でサーバーに到達できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No proxy is used for this server.</source>
+        <translation>このサーバーにはプロキシを使用しません。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The proxy %1 lets the connection through.</source>
+        <translation>プロキシ %1 は接続を通します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The proxy is reached over TLS, which this test does not check by itself.</source>
+        <translation>プロキシへは TLS で接続します。このテストはそれ自体を確認しません。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 does not answer as an HTTP proxy.</source>
+        <translation>%1 は HTTP プロキシとして応答しません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy requires a user name and password (HTTP 407).</source>
+        <translation>プロキシはユーザー名とパスワードを要求しています（HTTP 407）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The proxy refused the user name and password it was given (HTTP 407).</source>
+        <translation>プロキシは渡されたユーザー名とパスワードを拒否しました（HTTP 407）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy could not open a connection to the server (%1).</source>
+        <translation>プロキシはサーバーへの接続を開けませんでした（%1）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The proxy refused the request.</source>
+        <translation>プロキシが要求を拒否しました。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 with a valid, trusted certificate for %2.</source>
+        <translation>%1、%2 の有効で信頼された証明書です。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s certificate ends in %1 days (%2).</source>
+        <translation>サーバーの証明書は %1 日後に期限切れになります（%2）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server offers only %1, which is outdated.</source>
+        <translation>サーバーは古い %1 しか提供していません。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s certificate has expired (%1).</source>
+        <translation>サーバーの証明書は期限切れです（%1）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s certificate is for %1, not for this host.</source>
+        <translation>サーバーの証明書は %1 用で、このホスト用ではありません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s certificate (issued by %1) is not trusted.</source>
+        <translation>サーバーの証明書（発行者 %1）は信頼されていません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The server&apos;s certificate could not be verified (%1).</source>
+        <translation>サーバーの証明書を検証できませんでした（%1）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s port does not speak TLS.</source>
+        <translation>サーバーのポートは TLS を話しません。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake failed.</source>
+        <translation>TLS ハンドシェイクに失敗しました。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake got no answer in time.</source>
+        <translation>TLS ハンドシェイクに時間内の応答がありませんでした。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The URL is plain http://: everything travels unencrypted.</source>
+        <translation>URL は暗号化なしの http:// です。すべて暗号化されずに送られます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Plain http to this computer: no TLS to check.</source>
+        <translation>このコンピューターへの暗号化なしの http です。確認する TLS はありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A System Portal answer, envelope version %1, %2 items.</source>
+        <translation>System Portal の応答です。エンベロープのバージョン %1、項目 %2 件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The envelope&apos;s version is %1, not the one this program speaks.</source>
+        <translation>エンベロープのバージョンは %1 で、このプログラムが使うバージョンではありません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The answer is not a valid System Portal envelope.</source>
+        <translation>応答は有効な System Portal のエンベロープではありません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server answered a small public list in %1 s, which is slow.</source>
+        <translation>サーバーが小さな公開リストに応答するまで %1 秒かかりました。遅いです。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server answered with a web page (HTTP %1), not the System Portal API.</source>
+        <translation>サーバーは System Portal API ではなく Web ページで応答しました（HTTP %1）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) instead of answering the API.</source>
+        <translation>サーバーは API に応答せず、リダイレクトしています（HTTP %1）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) to %2 instead of answering the API.</source>
+        <translation>サーバーは API に応答せず、%2 へリダイレクトしています（HTTP %1）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>A gateway or proxy answered with an HTML error page (HTTP %1) instead of the server.</source>
+        <translation>サーバーではなく、ゲートウェイまたはプロキシが HTML のエラーページで応答しました（HTTP %1）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server answered HTTP %1 without the API&apos;s envelope: it is not a System Portal, or the URL&apos;s path is wrong.</source>
+        <translation>サーバーは API のエンベロープなしで HTTP %1 を返しました。System Portal ではないか、URL のパスが間違っています。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server answered with an error (HTTP %1, code %2).</source>
+        <translation>サーバーがエラーを返しました（HTTP %1、コード %2）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The connection was closed before a complete answer arrived.</source>
+        <translation>完全な応答が届く前に接続が閉じられました。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server did not answer in time.</source>
+        <translation>サーバーが時間内に応答しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The connection could not be opened.</source>
+        <translation>接続を開けませんでした。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused the request: the portal access code is missing or wrong, or a gateway blocks this computer.</source>
+        <translation>サーバーが要求を拒否しました。ポータル アクセスコードがないか間違っているか、ゲートウェイがこのコンピューターをブロックしています。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server answered the error %1 (HTTP %2).</source>
+        <translation>サーバーがエラー %1 を返しました（HTTP %2）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server&apos;s clock and this computer&apos;s agree within %1.</source>
+        <translation>サーバーとこのコンピューターの時計の差は %1 以内です。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s clock is %1 ahead of this computer&apos;s.</source>
+        <translation>サーバーの時計はこのコンピューターより %1 進んでいます。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s clock is %1 behind this computer&apos;s.</source>
+        <translation>サーバーの時計はこのコンピューターより %1 遅れています。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s timestamp cannot be read as a time.</source>
+        <translation>サーバーのタイムスタンプを時刻として読み取れません。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s answer carries no timestamp to compare with.</source>
+        <translation>サーバーの応答には比較するタイムスタンプがありません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An RSA key of %1 bits, wrapped with %2.</source>
+        <translation>%1 ビットの RSA 鍵、%2 でラップ。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server wraps keys with the legacy PKCS#1 v1.5 padding (%1).</source>
+        <translation>サーバーは旧式の PKCS#1 v1.5 パディングで鍵をラップしています（%1）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server&apos;s key uses an algorithm this program does not know.</source>
+        <translation>サーバーの鍵は、このプログラムが知らないアルゴリズムを使っています。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s public key is unusable.</source>
+        <translation>サーバーの公開鍵は使用できません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A session was opened and closed; both answers were sealed and opened correctly.</source>
+        <translation>セッションを開いて閉じました。どちらの応答も正しく暗号化され、復号できました。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server changed its key between reading and using it; with the new key a session opened and closed.</source>
+        <translation>鍵を読み取ってから使うまでの間にサーバーが鍵を変えました。新しい鍵でセッションを開いて閉じました。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server refused its own key twice: the key changes constantly.</source>
+        <translation>サーバーが自分の鍵を 2 回拒否しました。鍵が絶えず変わっています。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The session opened, but the server had already forgotten it when it was closed.</source>
+        <translation>セッションは開きましたが、閉じるときにはサーバーがすでにそれを忘れていました。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server could not open the key exchange: the algorithm it announces is not the one it uses.</source>
+        <translation>サーバーは鍵交換を開けませんでした。公開しているアルゴリズムと実際に使うものが違います。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s encrypted answer could not be opened.</source>
+        <translation>サーバーの暗号化された応答を復号できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The session answer has no session id.</source>
+        <translation>セッションの応答にセッション ID がありません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server requires %1; this program sends them.</source>
+        <translation>サーバーは %1 を要求します。このプログラムはそれらを送信します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No header is required before signing in.</source>
+        <translation>サインイン前に必要なヘッダーはありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server requires a portal access code and none was given.</source>
+        <translation>サーバーはポータル アクセスコードを要求していますが、指定されていません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server refuses the portal access code given.</source>
+        <translation>サーバーは指定されたポータル アクセスコードを拒否しています。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Whether the server requires %1 could not be told from its answers.</source>
+        <translation>サーバーの応答からは %1 が必要かどうか判断できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Labels answer in %1.</source>
+        <translation>ラベルは %1 で返されます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Labels are not translated for %1.</source>
+        <translation>ラベルが %1 に翻訳されていません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The labels could not be read in %1.</source>
+        <translation>%1 のラベルを読み取れませんでした。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server is not a sandbox with fault injection.</source>
+        <translation>サーバーは障害注入のあるサンドボックスではありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox; fault injection is off.</source>
+        <translation>サーバーはサンドボックスです。障害注入はオフです。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox injecting faults on purpose: %1.</source>
+        <translation>サーバーは意図的に障害を注入しているサンドボックスです：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <source>%1 s</source>
+        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>Testing the connection…</source>
+        <translation>接続をテストしています…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test was stopped.</source>
+        <translation>テストを中止しました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This profile cannot be tested: %1</source>
+        <translation>この接続プロファイルはテストできません：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The connection does not work: see the failed step above.</source>
+        <translation>接続できません。上の失敗した手順を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server can be used, but look at the warnings above.</source>
+        <translation>サーバーは使えますが、上の警告を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Everything works: this program can connect to the server.</source>
+        <translation>すべて正常です。このプログラムはサーバーに接続できます。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The report was copied.</source>
+        <translation>レポートをコピーしました。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save report</source>
+        <translation>レポートを保存</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Text report (*.txt)</source>
+        <translation>テキストのレポート (*.txt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON report (*.json)</source>
+        <translation>JSON のレポート (*.json)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The report could not be saved: %1</source>
+        <translation>レポートを保存できませんでした：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The report was saved to %1.</source>
+        <translation>レポートを %1 に保存しました。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Test connection — %1</source>
+        <translation>接続テスト — %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the built-in sandbox</source>
+        <translation>内蔵サンドボックス</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server: %1</source>
+        <translation>サーバー: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checks the network, TLS and the API step by step, without signing in. The report holds no password, code or token.</source>
+        <translation>サインインせずに、ネットワーク、TLS、API を順に確認します。レポートにパスワード、コード、トークンは含まれません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Steps</source>
+        <translation>手順</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy report</source>
+        <translation>レポートをコピー(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save report…</source>
+        <translation>レポートを保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Run again</source>
+        <translation>再実行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;top</source>
+        <translation>中止(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorFaults</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <source>added latency of %1 ms</source>
+        <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
+        <translation>%1 ms の遅延を追加</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency jitter of up to %1 ms</source>
+        <translation>最大 %1 ms の遅延のゆらぎ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are server errors</source>
+        <translation>応答の %1 がサーバーエラー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of connections are dropped</source>
+        <translation>接続の %1 が切断される</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are malformed</source>
+        <translation>応答の %1 が不正な形式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are an HTML page</source>
+        <translation>応答の %1 が HTML ページ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Secure Channel sessions expire before %1 of requests</source>
+        <translation>リクエストの %1 の前にセキュアチャネルのセッションが期限切れになる</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the key is rotated before %1 of requests</source>
+        <translation>リクエストの %1 の前に鍵が更新される</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the clock is shifted by %1 s</source>
+        <translation>時計が %1 秒ずれている</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorSteps</name>
+    <message>
+        <location line="-36"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TCP connection</source>
+        <translation>TCP 接続</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP proxy</source>
+        <translation>HTTP プロキシ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API envelope</source>
+        <translation>API エンベロープ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server clock</source>
+        <translation>サーバーの時計</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel public key</source>
+        <translation>セキュアチャネルの公開鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel session</source>
+        <translation>セキュアチャネルのセッション</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pre-login headers</source>
+        <translation>サインイン前のヘッダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label languages</source>
+        <translation>ラベルの言語</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandbox fault injection</source>
+        <translation>サンドボックスの障害注入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>スキップ</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -3107,7 +3991,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
         <source>PRODUCTION</source>
         <translation>本番</translation>
     </message>
@@ -4226,7 +5110,7 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+313"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>エクスポートに失敗しました</translation>
@@ -5372,7 +6256,28 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <source>The server showed no certificate to pin.</source>
+        <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
+        <translation>サーバーはピン留めできる証明書を示しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The pin was read from the server: compare it with the fingerprint your IT department gives before saving.</source>
+        <translation>ピンをサーバーから読み取りました。保存する前に、IT 部門から受け取ったフィンガープリントと照合してください。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 profiles were exported to %2 (without access codes).</source>
+        <translation>%1 件の接続プロファイルを %2 にエクスポートしました（アクセスコードは含みません）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The profiles were imported.</source>
+        <translation>接続プロファイルをインポートしました。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>CA bundle</source>
         <translation>CA バンドル</translation>
     </message>
@@ -5473,12 +6378,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>Allow legacy padding</source>
         <translation>旧形式のパディングを許可</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-40"/>
         <source>&amp;Idle lock:</source>
         <translation>無操作時のロック(&amp;I):</translation>
     </message>
@@ -5494,12 +6399,32 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+27"/>
+        <location line="+37"/>
         <source>Read-only kiosk mode</source>
         <translation>閲覧専用（キオスク）モード</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-34"/>
+        <source>&amp;Proxy:</source>
+        <translation>プロキシ(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy</source>
+        <translation>プロキシ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Certi&amp;ficate pin:</source>
+        <translation>証明書のピン(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Certificate pins (SHA-256)</source>
+        <translation>証明書のピン（SHA-256）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Allow plain http to hosts other than this computer</source>
         <translation>他のホストへの http 接続を許可</translation>
     </message>
@@ -5509,7 +6434,17 @@
         <translation>参照…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Test connection</source>
+        <translation>接続テスト(&amp;T)</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Check the server as typed here, step by step, without signing in</source>
+        <translation>ここに入力した内容でサーバーを順に確認します（サインインはしません）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Choose a CA bundle file</source>
         <translation>CA バンドル ファイルを選択</translation>
     </message>
@@ -5534,7 +6469,77 @@
         <translation>システムの設定に従う</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>System settings</source>
+        <translation>システムの設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No proxy</source>
+        <translation>プロキシなし</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Manual</source>
+        <translation>手動</translation>
+    </message>
+    <message>
         <location line="+5"/>
+        <source>Proxy URL</source>
+        <translation>プロキシ URL</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No user name or password here: the program asks for them when the proxy does.</source>
+        <translation>ここにユーザー名やパスワードは入れません。プロキシが求めたときにプログラムが尋ねます。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not pinned</source>
+        <translation>ピン留めなし</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Read from server</source>
+        <translation>サーバーから読み取る(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the pin from the server</source>
+        <translation>サーバーからピンを読み取る</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
+        <translation>組織が管理しています。この接続プロファイルはここでは変更も削除もできません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Managed</source>
+        <translation>管理対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xport…</source>
+        <translation>エクスポート(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the profiles to a file (without access codes)</source>
+        <translation>接続プロファイルをファイルに保存します（アクセスコードは含みません）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>I&amp;mport…</source>
+        <translation>インポート(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add profiles from a file</source>
+        <translation>ファイルから接続プロファイルを追加します</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Problems</source>
         <translation>問題点</translation>
     </message>
@@ -5696,6 +6701,81 @@
     </message>
 </context>
 <context>
+    <name>ProfileTransfer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
+        <translation>このファイルはインポートできません：%1 %2。何もインポートしませんでした。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file cannot be imported: %1. Nothing was imported.</source>
+        <translation>このファイルはインポートできません：%1。何もインポートしませんでした。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <location line="+108"/>
+        <source>Import profiles</source>
+        <translation>接続プロファイルのインポート</translation>
+    </message>
+    <message>
+        <location line="-103"/>
+        <source>Adds: %1</source>
+        <translation>追加：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replaces: %1</source>
+        <translation>置き換え：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Skips (managed or built-in, never replaced): %1</source>
+        <translation>スキップ（管理対象または内蔵のため置き換えません）：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file holds no profile.</source>
+        <translation>ファイルに接続プロファイルがありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace my profiles of the same name</source>
+        <translation>同じ名前の自分の接続プロファイルを置き換える</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Import</source>
+        <translation>インポート(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Profile files (*.json)</source>
+        <extracomment>A file was written: its path and the number of profiles in it. An import was accepted: the whole new list of profiles, ready for ``store.save``. Something went wrong (a translated sentence); nothing was written or imported.</extracomment>
+        <translation>接続プロファイルのファイル (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Export profiles</source>
+        <translation>接続プロファイルのエクスポート</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The profiles cannot be exported: %1 %2.</source>
+        <translation>接続プロファイルをエクスポートできません：%1 %2。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The file could not be written: %1</source>
+        <translation>ファイルを書き込めませんでした：%1</translation>
+    </message>
+</context>
+<context>
     <name>ProfileValidation</name>
     <message>
         <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
@@ -5723,7 +6803,17 @@
         <translation>CA バンドル ファイルが存在しません。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>The proxy URL must be http://host:port or https://host:port, without a user name or password.</source>
+        <translation>プロキシ URL は http://host:port または https://host:port で、ユーザー名やパスワードを含めないでください。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The certificate pin “%1” is not a SHA-256 fingerprint (64 hexadecimal digits).</source>
+        <translation>証明書のピン「%1」は SHA-256 のフィンガープリント（16 進数 64 桁）ではありません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>無操作時のロック時間に負の値は指定できません。</translation>
     </message>
@@ -7114,7 +8204,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>一時停止中のアカウント</translation>

@@ -3131,6 +3131,890 @@
     </message>
 </context>
 <context>
+    <name>DoctorAdvice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <source>Send this report to the program&apos;s support.</source>
+        <translation>Hãy gửi báo cáo này cho bộ phận hỗ trợ của chương trình.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the spelling of the host name and your network connection. Inside a company network, check that the VPN is on: internal names resolve only there.</source>
+        <translation>Hãy kiểm tra chính tả của tên máy chủ và kết nối mạng. Trong mạng công ty, hãy kiểm tra VPN đã bật: tên nội bộ chỉ phân giải được ở đó.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and, inside a company network, that the VPN is on.</source>
+        <translation>Hãy kiểm tra kết nối mạng và, trong mạng công ty, kiểm tra VPN đã bật.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Check the port in the URL and that the server (or proxy) is running; a firewall may also refuse the connection.</source>
+        <translation>Hãy kiểm tra số cổng trong URL và máy chủ (hoặc proxy) đang chạy; tường lửa cũng có thể từ chối kết nối.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A firewall is probably dropping the connection, or the server is down. Check that this network may reach the server (VPN, firewall rules).</source>
+        <translation>Có thể tường lửa đang bỏ kết nối, hoặc máy chủ đang ngừng. Hãy kiểm tra mạng này có được phép tới máy chủ không (VPN, quy tắc tường lửa).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and the routes to the server (VPN).</source>
+        <translation>Hãy kiểm tra kết nối mạng và đường đi tới máy chủ (VPN).</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The steps below still go through it.</source>
+        <translation>Các bước bên dưới vẫn đi qua proxy đó.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check the proxy&apos;s address and port.</source>
+        <translation>Hãy kiểm tra địa chỉ và số cổng của proxy.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
+        <translation>Hãy đưa tên người dùng và mật khẩu của proxy vào URL proxy (http://user:password@proxy:port) hoặc hỏi bộ phận CNTT; báo cáo không bao giờ hiển thị chúng.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Check the proxy&apos;s user name and password with your IT department.</source>
+        <translation>Hãy kiểm tra tên người dùng và mật khẩu của proxy với bộ phận CNTT.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy may not allow this server or port: ask your IT department, or choose no proxy if the server can be reached directly.</source>
+        <translation>Proxy có thể không cho phép máy chủ hoặc số cổng này: hãy hỏi bộ phận CNTT, hoặc chọn không dùng proxy nếu có thể kết nối trực tiếp tới máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the proxy URL and its user name and password, or choose no proxy if the server can be reached directly.</source>
+        <translation>Hãy kiểm tra URL proxy cùng tên người dùng và mật khẩu, hoặc chọn không dùng proxy nếu có thể kết nối trực tiếp tới máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
+        <translation>Hãy báo cho quản trị viên máy chủ: sau ngày đó sẽ không kết nối được nữa.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Ask the server&apos;s administrators to enable TLS 1.2 or 1.3.</source>
+        <translation>Hãy đề nghị quản trị viên máy chủ bật TLS 1.2 hoặc 1.3.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Tell the server&apos;s administrators; also check this computer&apos;s date and time.</source>
+        <translation>Hãy báo cho quản trị viên máy chủ; đồng thời kiểm tra ngày giờ của máy tính này.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Use a host name the certificate names in the URL, or ask the server&apos;s administrators for a certificate that names this one.</source>
+        <translation>Hãy dùng trong URL một tên máy chủ có trong chứng chỉ, hoặc đề nghị quản trị viên máy chủ cấp chứng chỉ có tên này.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>If the server uses a private or company CA, or a proxy inspects TLS, get that CA&apos;s certificate (PEM) and choose it as the profile&apos;s CA bundle. Never turn verification off.</source>
+        <translation>Nếu máy chủ dùng CA riêng hoặc CA của công ty, hoặc proxy kiểm tra TLS, hãy lấy chứng chỉ của CA đó (PEM) và chọn làm gói CA của hồ sơ kết nối. Không bao giờ tắt xác minh.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Choose the server&apos;s CA certificate as the profile&apos;s CA bundle, or ask its administrators.</source>
+        <translation>Hãy chọn chứng chỉ CA của máy chủ làm gói CA của hồ sơ kết nối, hoặc hỏi quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The URL says https:// but the port serves plain HTTP (or something else): check the scheme and port of the URL.</source>
+        <translation>URL ghi https:// nhưng số cổng đó phục vụ HTTP thường (hoặc thứ khác): hãy kiểm tra giao thức và số cổng của URL.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server and this computer found no common TLS version or cipher, or something between them closed the connection. Check the URL&apos;s port and any proxy or firewall.</source>
+        <translation>Máy chủ và máy tính này không tìm được phiên bản TLS hay bộ mã hóa chung, hoặc có thứ ở giữa đã đóng kết nối. Hãy kiểm tra số cổng của URL và mọi proxy hoặc tường lửa.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Something between you and the server holds the connection: check the URL&apos;s port and any firewall or proxy.</source>
+        <translation>Có thứ gì đó giữa bạn và máy chủ đang giữ kết nối: hãy kiểm tra số cổng của URL và mọi tường lửa hoặc proxy.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Use https:// if the server offers it.</source>
+        <translation>Hãy dùng https:// nếu máy chủ hỗ trợ.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Most things may still work; tell the server&apos;s administrators which version they run.</source>
+        <translation>Phần lớn chức năng có thể vẫn hoạt động; hãy báo cho quản trị viên máy chủ phiên bản họ đang chạy.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A server that is not a System Portal, a proxy that changes answers, or a server fault. Retry; if it keeps happening, send this report to the server&apos;s administrators.</source>
+        <translation>Có thể máy chủ không phải System Portal, một proxy làm thay đổi phản hồi, hoặc máy chủ gặp lỗi. Hãy thử lại; nếu vẫn xảy ra, hãy gửi báo cáo này cho quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The network or the server is slow: the program will work, but slowly. A VPN, a proxy or a distant server may explain it.</source>
+        <translation>Mạng hoặc máy chủ chậm: chương trình vẫn hoạt động nhưng chậm. Nguyên nhân có thể là VPN, proxy hoặc máy chủ ở xa.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This is a captive portal (sign in to the network in a web browser first), a web site, or a wrong URL: the URL must be the base address of a System Portal API.</source>
+        <translation>Đây là cổng đăng nhập mạng (hãy đăng nhập vào mạng bằng trình duyệt web trước), một trang web, hoặc URL sai: URL phải là địa chỉ gốc của một System Portal API.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+12"/>
+        <source>A captive portal (hotel or guest Wi-Fi: open a web page and sign in to the network first), a sign-in page in front of the server, or a wrong URL (check http or https and the path).</source>
+        <translation>Có thể là cổng đăng nhập mạng (Wi-Fi khách sạn hoặc Wi-Fi khách: hãy mở một trang web và đăng nhập vào mạng trước), một trang đăng nhập đặt trước máy chủ, hoặc URL sai (kiểm tra http hay https và đường dẫn).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server behind the gateway is down or cannot be reached from it; retry later, or tell the server&apos;s administrators.</source>
+        <translation>Máy chủ phía sau gateway đang ngừng hoặc gateway không tới được nó; hãy thử lại sau, hoặc báo cho quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The URL must be the base address of the System Portal API; check it with the server&apos;s administrators.</source>
+        <translation>URL phải là địa chỉ gốc của System Portal API; hãy kiểm tra với quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server (or a gateway in front of it) has a problem: retry later, and tell its administrators if it lasts.</source>
+        <translation>Máy chủ (hoặc gateway phía trước nó) gặp sự cố: hãy thử lại sau, và báo cho quản trị viên nếu vẫn tiếp diễn.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Something between you and the server (a proxy, a load balancer, a firewall) or the server itself drops connections. Retry; if it keeps happening, tell the server&apos;s administrators.</source>
+        <translation>Có thứ gì đó giữa bạn và máy chủ (proxy, bộ cân bằng tải, tường lửa) hoặc chính máy chủ đang ngắt kết nối. Hãy thử lại; nếu vẫn xảy ra, hãy báo cho quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server or the network is very slow, or a firewall holds the connection.</source>
+        <translation>Máy chủ hoặc mạng rất chậm, hoặc tường lửa đang giữ kết nối.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the URL, the network and any proxy.</source>
+        <translation>Hãy kiểm tra URL, mạng và mọi proxy.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Check the profile&apos;s portal access code.</source>
+        <translation>Hãy kiểm tra mã truy cập cổng của hồ sơ kết nối.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+9"/>
+        <source>Authenticator codes change every 30 seconds and sign-ins expire by the server&apos;s clock: codes may be refused. Set the wrong clock from a time server (NTP).</source>
+        <translation>Mã của ứng dụng xác thực đổi sau mỗi 30 giây và phiên đăng nhập hết hạn theo đồng hồ của máy chủ: mã có thể bị từ chối. Hãy chỉnh đồng hồ sai theo máy chủ thời gian (NTP).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tell the server&apos;s administrators: the envelope&apos;s timestamp is unusable.</source>
+        <translation>Hãy báo cho quản trị viên máy chủ: dấu thời gian trong phong bì không dùng được.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The program refuses it unless the profile allows legacy padding. Ask the server&apos;s administrators to switch to RSA-OAEP-256.</source>
+        <translation>Chương trình từ chối padding này trừ khi hồ sơ cho phép padding cũ. Hãy đề nghị quản trị viên máy chủ chuyển sang RSA-OAEP-256.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+4"/>
+        <location line="+48"/>
+        <location line="+4"/>
+        <location line="+4"/>
+        <source>Send this report to the server&apos;s administrators.</source>
+        <translation>Hãy gửi báo cáo này cho quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>The program fetches the key again by itself; if this happens often, tell the server&apos;s administrators that the key changes too often.</source>
+        <translation>Chương trình tự lấy lại khóa; nếu việc này xảy ra thường xuyên, hãy báo cho quản trị viên máy chủ rằng khóa thay đổi quá thường xuyên.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The key rotates constantly, or servers behind a load balancer have different keys; tell the server&apos;s administrators.</source>
+        <translation>Khóa bị thay liên tục, hoặc các máy chủ sau bộ cân bằng tải có khóa khác nhau; hãy báo cho quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Sessions expire far too soon, or servers behind a load balancer do not share them. The program retries with a new session, at the cost of slower calls; tell the server&apos;s administrators.</source>
+        <translation>Phiên hết hạn quá sớm, hoặc các máy chủ sau bộ cân bằng tải không dùng chung phiên. Chương trình thử lại với phiên mới, nhưng các lệnh gọi sẽ chậm hơn; hãy báo cho quản trị viên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Enter the profile&apos;s portal access code; the portal&apos;s administrators give it.</source>
+        <translation>Hãy nhập mã truy cập cổng của hồ sơ kết nối; quản trị viên cổng sẽ cung cấp mã này.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the profile&apos;s portal access code with the portal&apos;s administrators.</source>
+        <translation>Hãy kiểm tra mã truy cập cổng của hồ sơ kết nối với quản trị viên cổng.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps.</source>
+        <translation>Xem các bước trước.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The program works, but lists show English labels (or raw keys) in those languages: the server&apos;s translations are missing.</source>
+        <translation>Chương trình vẫn hoạt động, nhưng danh sách hiển thị nhãn tiếng Anh (hoặc khóa thô) ở các ngôn ngữ đó: máy chủ thiếu bản dịch.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps: the server&apos;s answers are not usable.</source>
+        <translation>Xem các bước trước: phản hồi của máy chủ không dùng được.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
+        <translation>Các vấn đề ở trên có thể chính là những lỗi này: hãy khởi động sandbox không chèn lỗi để kiểm tra sạch.</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorCodes</name>
+    <message>
+        <location line="-575"/>
+        <source>%1 s</source>
+        <translation>%1 giây</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 phút</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 giờ</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The server runs inside this program: there is no network to check.</source>
+        <extracomment>Summary and advice by diagnosis code (and a variant, see :func:`_key`).</extracomment>
+        <translation>Máy chủ chạy bên trong chương trình này: không có mạng nào cần kiểm tra.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: an earlier step failed.</source>
+        <translation>Bỏ qua: một bước trước đó thất bại.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the server cannot be reached (see above).</source>
+        <translation>Bỏ qua: không thể kết nối tới máy chủ (xem ở trên).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skipped: the server does not answer as a System Portal (see above).</source>
+        <translation>Bỏ qua: máy chủ không phản hồi như một System Portal (xem ở trên).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: no usable public key.</source>
+        <translation>Bỏ qua: không có khóa công khai dùng được.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the public list could not be read.</source>
+        <translation>Bỏ qua: không thể đọc danh sách công khai.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The check stopped on an unexpected error.</source>
+        <translation>Việc kiểm tra đã dừng vì một lỗi không mong đợi.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 resolves to %2.</source>
+        <translation>%1 phân giải thành %2.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The name %1 could not be resolved.</source>
+        <translation>Không thể phân giải tên %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The name %1 could not be resolved in time.</source>
+        <translation>Không thể phân giải tên %1 kịp thời.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Connected to %1.</source>
+        <translation>Đã kết nối tới %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The connection to %1 was refused: nothing listens on that port.</source>
+        <translation>Kết nối tới %1 bị từ chối: không có gì lắng nghe ở số cổng đó.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No answer from %1 in time.</source>
+        <translation>%1 không phản hồi kịp thời.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server could not be reached at %1.</source>
+        <translation>Không thể kết nối tới máy chủ tại %1.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No proxy is used for this server.</source>
+        <translation>Máy chủ này không dùng proxy.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The proxy %1 lets the connection through.</source>
+        <translation>Proxy %1 cho kết nối đi qua.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The proxy is reached over TLS, which this test does not check by itself.</source>
+        <translation>Proxy được truy cập qua TLS, bài kiểm tra này không tự kiểm tra phần đó.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 does not answer as an HTTP proxy.</source>
+        <translation>%1 không phản hồi như một proxy HTTP.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy requires a user name and password (HTTP 407).</source>
+        <translation>Proxy yêu cầu tên người dùng và mật khẩu (HTTP 407).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The proxy refused the user name and password it was given (HTTP 407).</source>
+        <translation>Proxy từ chối tên người dùng và mật khẩu được cung cấp (HTTP 407).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy could not open a connection to the server (%1).</source>
+        <translation>Proxy không thể mở kết nối tới máy chủ (%1).</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The proxy refused the request.</source>
+        <translation>Proxy đã từ chối yêu cầu.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 with a valid, trusted certificate for %2.</source>
+        <translation>%1 với chứng chỉ hợp lệ, được tin cậy cho %2.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s certificate ends in %1 days (%2).</source>
+        <translation>Chứng chỉ của máy chủ hết hạn sau %1 ngày (%2).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server offers only %1, which is outdated.</source>
+        <translation>Máy chủ chỉ hỗ trợ %1, phiên bản này đã lỗi thời.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s certificate has expired (%1).</source>
+        <translation>Chứng chỉ của máy chủ đã hết hạn (%1).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s certificate is for %1, not for this host.</source>
+        <translation>Chứng chỉ của máy chủ dành cho %1, không phải cho máy chủ này.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s certificate (issued by %1) is not trusted.</source>
+        <translation>Chứng chỉ của máy chủ (do %1 cấp) không được tin cậy.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The server&apos;s certificate could not be verified (%1).</source>
+        <translation>Không thể xác minh chứng chỉ của máy chủ (%1).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s port does not speak TLS.</source>
+        <translation>Số cổng của máy chủ không dùng TLS.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake failed.</source>
+        <translation>Bắt tay TLS thất bại.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake got no answer in time.</source>
+        <translation>Bắt tay TLS không nhận được phản hồi kịp thời.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The URL is plain http://: everything travels unencrypted.</source>
+        <translation>URL là http:// thường: mọi dữ liệu được truyền không mã hóa.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Plain http to this computer: no TLS to check.</source>
+        <translation>http thường tới máy tính này: không có TLS để kiểm tra.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A System Portal answer, envelope version %1, %2 items.</source>
+        <translation>Phản hồi của System Portal, phong bì phiên bản %1, %2 mục.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The envelope&apos;s version is %1, not the one this program speaks.</source>
+        <translation>Phiên bản phong bì là %1, không phải phiên bản chương trình này dùng.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The answer is not a valid System Portal envelope.</source>
+        <translation>Phản hồi không phải là phong bì System Portal hợp lệ.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server answered a small public list in %1 s, which is slow.</source>
+        <translation>Máy chủ mất %1 giây để trả về một danh sách công khai nhỏ, như vậy là chậm.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server answered with a web page (HTTP %1), not the System Portal API.</source>
+        <translation>Máy chủ trả về một trang web (HTTP %1), không phải System Portal API.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) instead of answering the API.</source>
+        <translation>Máy chủ chuyển hướng (HTTP %1) thay vì trả lời API.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) to %2 instead of answering the API.</source>
+        <translation>Máy chủ chuyển hướng (HTTP %1) tới %2 thay vì trả lời API.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>A gateway or proxy answered with an HTML error page (HTTP %1) instead of the server.</source>
+        <translation>Một gateway hoặc proxy trả về trang lỗi HTML (HTTP %1) thay cho máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server answered HTTP %1 without the API&apos;s envelope: it is not a System Portal, or the URL&apos;s path is wrong.</source>
+        <translation>Máy chủ trả về HTTP %1 mà không có phong bì API: đó không phải System Portal, hoặc đường dẫn của URL sai.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server answered with an error (HTTP %1, code %2).</source>
+        <translation>Máy chủ trả về lỗi (HTTP %1, mã %2).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The connection was closed before a complete answer arrived.</source>
+        <translation>Kết nối bị đóng trước khi nhận được phản hồi đầy đủ.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server did not answer in time.</source>
+        <translation>Máy chủ không phản hồi kịp thời.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The connection could not be opened.</source>
+        <translation>Không thể mở kết nối.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused the request: the portal access code is missing or wrong, or a gateway blocks this computer.</source>
+        <translation>Máy chủ từ chối yêu cầu: thiếu hoặc sai mã truy cập cổng, hoặc một gateway chặn máy tính này.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server answered the error %1 (HTTP %2).</source>
+        <translation>Máy chủ trả về lỗi %1 (HTTP %2).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server&apos;s clock and this computer&apos;s agree within %1.</source>
+        <translation>Đồng hồ của máy chủ và của máy tính này lệch nhau không quá %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s clock is %1 ahead of this computer&apos;s.</source>
+        <translation>Đồng hồ của máy chủ nhanh hơn máy tính này %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s clock is %1 behind this computer&apos;s.</source>
+        <translation>Đồng hồ của máy chủ chậm hơn máy tính này %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s timestamp cannot be read as a time.</source>
+        <translation>Không thể đọc dấu thời gian của máy chủ thành thời điểm.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s answer carries no timestamp to compare with.</source>
+        <translation>Phản hồi của máy chủ không có dấu thời gian để so sánh.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An RSA key of %1 bits, wrapped with %2.</source>
+        <translation>Khóa RSA %1 bit, bọc bằng %2.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server wraps keys with the legacy PKCS#1 v1.5 padding (%1).</source>
+        <translation>Máy chủ bọc khóa bằng padding cũ PKCS#1 v1.5 (%1).</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server&apos;s key uses an algorithm this program does not know.</source>
+        <translation>Khóa của máy chủ dùng một thuật toán mà chương trình này không biết.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s public key is unusable.</source>
+        <translation>Khóa công khai của máy chủ không dùng được.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A session was opened and closed; both answers were sealed and opened correctly.</source>
+        <translation>Đã mở và đóng một phiên; cả hai phản hồi đều được mã hóa và giải mã đúng.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server changed its key between reading and using it; with the new key a session opened and closed.</source>
+        <translation>Máy chủ đã đổi khóa giữa lúc đọc và lúc dùng; với khóa mới, phiên đã mở và đóng được.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server refused its own key twice: the key changes constantly.</source>
+        <translation>Máy chủ hai lần từ chối chính khóa của nó: khóa thay đổi liên tục.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The session opened, but the server had already forgotten it when it was closed.</source>
+        <translation>Phiên đã mở, nhưng khi đóng thì máy chủ đã quên phiên đó.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server could not open the key exchange: the algorithm it announces is not the one it uses.</source>
+        <translation>Máy chủ không thể mở gói trao đổi khóa: thuật toán nó công bố không phải thuật toán nó dùng.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s encrypted answer could not be opened.</source>
+        <translation>Không thể giải mã phản hồi đã mã hóa của máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The session answer has no session id.</source>
+        <translation>Phản hồi phiên không có ID phiên.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server requires %1; this program sends them.</source>
+        <translation>Máy chủ yêu cầu %1; chương trình này gửi các header đó.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No header is required before signing in.</source>
+        <translation>Không cần header nào trước khi đăng nhập.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server requires a portal access code and none was given.</source>
+        <translation>Máy chủ yêu cầu mã truy cập cổng nhưng chưa có mã nào được cung cấp.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server refuses the portal access code given.</source>
+        <translation>Máy chủ từ chối mã truy cập cổng được cung cấp.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Whether the server requires %1 could not be told from its answers.</source>
+        <translation>Không thể biết từ các phản hồi của máy chủ liệu nó có yêu cầu %1 hay không.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Labels answer in %1.</source>
+        <translation>Nhãn được trả về bằng %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Labels are not translated for %1.</source>
+        <translation>Nhãn chưa được dịch sang %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The labels could not be read in %1.</source>
+        <translation>Không thể đọc nhãn bằng %1.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server is not a sandbox with fault injection.</source>
+        <translation>Máy chủ không phải là sandbox có chèn lỗi.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox; fault injection is off.</source>
+        <translation>Máy chủ là sandbox; chèn lỗi đang tắt.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox injecting faults on purpose: %1.</source>
+        <translation>Máy chủ là sandbox đang cố ý chèn lỗi: %1.</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <source>%1 s</source>
+        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <translation>%1 giây</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>Testing the connection…</source>
+        <translation>Đang kiểm tra kết nối…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test was stopped.</source>
+        <translation>Đã dừng bài kiểm tra.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This profile cannot be tested: %1</source>
+        <translation>Không thể kiểm tra hồ sơ kết nối này: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The connection does not work: see the failed step above.</source>
+        <translation>Kết nối không hoạt động: xem bước thất bại ở trên.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server can be used, but look at the warnings above.</source>
+        <translation>Có thể dùng máy chủ, nhưng hãy xem các cảnh báo ở trên.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Everything works: this program can connect to the server.</source>
+        <translation>Mọi thứ đều ổn: chương trình này có thể kết nối tới máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The report was copied.</source>
+        <translation>Đã sao chép báo cáo.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save report</source>
+        <translation>Lưu báo cáo</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Text report (*.txt)</source>
+        <translation>Báo cáo văn bản (*.txt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON report (*.json)</source>
+        <translation>Báo cáo JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The report could not be saved: %1</source>
+        <translation>Không thể lưu báo cáo: %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The report was saved to %1.</source>
+        <translation>Đã lưu báo cáo vào %1.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Test connection — %1</source>
+        <translation>Kiểm tra kết nối — %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the built-in sandbox</source>
+        <translation>sandbox tích hợp</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server: %1</source>
+        <translation>Máy chủ: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checks the network, TLS and the API step by step, without signing in. The report holds no password, code or token.</source>
+        <translation>Kiểm tra mạng, TLS và API từng bước, không đăng nhập. Báo cáo không chứa mật khẩu, mã hay token nào.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Steps</source>
+        <translation>Các bước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy report</source>
+        <translation>&amp;Sao chép báo cáo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save report…</source>
+        <translation>&amp;Lưu báo cáo…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Run again</source>
+        <translation>&amp;Chạy lại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;top</source>
+        <translation>&amp;Dừng</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorFaults</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <source>added latency of %1 ms</source>
+        <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
+        <translation>thêm độ trễ %1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency jitter of up to %1 ms</source>
+        <translation>dao động độ trễ tối đa %1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are server errors</source>
+        <translation>%1 phản hồi là lỗi máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of connections are dropped</source>
+        <translation>%1 kết nối bị ngắt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are malformed</source>
+        <translation>%1 phản hồi bị sai định dạng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are an HTML page</source>
+        <translation>%1 phản hồi là trang HTML</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Secure Channel sessions expire before %1 of requests</source>
+        <translation>phiên kênh bảo mật hết hạn trước %1 yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the key is rotated before %1 of requests</source>
+        <translation>khóa được thay trước %1 yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the clock is shifted by %1 s</source>
+        <translation>đồng hồ lệch %1 giây</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorSteps</name>
+    <message>
+        <location line="-36"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TCP connection</source>
+        <translation>Kết nối TCP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP proxy</source>
+        <translation>Proxy HTTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API envelope</source>
+        <translation>Phong bì API</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server clock</source>
+        <translation>Đồng hồ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel public key</source>
+        <translation>Khóa công khai của kênh bảo mật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel session</source>
+        <translation>Phiên kênh bảo mật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pre-login headers</source>
+        <translation>Header trước khi đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label languages</source>
+        <translation>Ngôn ngữ của nhãn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandbox fault injection</source>
+        <translation>Chèn lỗi của sandbox</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>OK</source>
+        <translation>Tốt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warning</source>
+        <translation>Cảnh báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>Thất bại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>Bỏ qua</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -3151,7 +4035,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
         <source>PRODUCTION</source>
         <translation>CHÍNH THỨC</translation>
     </message>
@@ -4277,7 +5161,7 @@
         <translation>Xóa bộ lọc của danh sách</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+313"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>Xuất thất bại</translation>
@@ -5435,7 +6319,28 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <source>The server showed no certificate to pin.</source>
+        <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
+        <translation>Máy chủ không đưa ra chứng chỉ nào để ghim.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The pin was read from the server: compare it with the fingerprint your IT department gives before saving.</source>
+        <translation>Đã đọc mã ghim từ máy chủ: hãy so sánh với dấu vân tay do bộ phận CNTT cung cấp trước khi lưu.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 profiles were exported to %2 (without access codes).</source>
+        <translation>Đã xuất %1 hồ sơ kết nối vào %2 (không kèm mã truy cập).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The profiles were imported.</source>
+        <translation>Đã nhập các hồ sơ kết nối.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>CA bundle</source>
         <translation>Gói CA</translation>
     </message>
@@ -5536,12 +6441,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>Allow legacy padding</source>
         <translation>Cho phép padding kiểu cũ</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-40"/>
         <source>&amp;Idle lock:</source>
         <translation>Khóa khi không &amp;dùng:</translation>
     </message>
@@ -5557,12 +6462,32 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+27"/>
+        <location line="+37"/>
         <source>Read-only kiosk mode</source>
         <translation>Chế độ kiosk chỉ đọc</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-34"/>
+        <source>&amp;Proxy:</source>
+        <translation>&amp;Proxy:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy</source>
+        <translation>Proxy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Certi&amp;ficate pin:</source>
+        <translation>Gh&amp;im chứng chỉ:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Certificate pins (SHA-256)</source>
+        <translation>Ghim chứng chỉ (SHA-256)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Allow plain http to hosts other than this computer</source>
         <translation>Cho phép HTTP không mã hóa tới máy khác</translation>
     </message>
@@ -5572,7 +6497,17 @@
         <translation>Duyệt…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Test connection</source>
+        <translation>Kiểm tr&amp;a kết nối</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Check the server as typed here, step by step, without signing in</source>
+        <translation>Kiểm tra máy chủ theo nội dung đã nhập ở đây, từng bước, không đăng nhập</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Choose a CA bundle file</source>
         <translation>Chọn tệp gói CA</translation>
     </message>
@@ -5597,7 +6532,77 @@
         <translation>Theo hệ thống</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>System settings</source>
+        <translation>Cài đặt hệ thống</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No proxy</source>
+        <translation>Không dùng proxy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Manual</source>
+        <translation>Thủ công</translation>
+    </message>
+    <message>
         <location line="+5"/>
+        <source>Proxy URL</source>
+        <translation>URL proxy</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No user name or password here: the program asks for them when the proxy does.</source>
+        <translation>Không nhập tên người dùng hay mật khẩu ở đây: chương trình sẽ hỏi khi proxy yêu cầu.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not pinned</source>
+        <translation>Chưa ghim</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Read from server</source>
+        <translation>Đọc từ má&amp;y chủ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the pin from the server</source>
+        <translation>Đọc mã ghim từ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
+        <translation>Do tổ chức của bạn quản lý: không thể thay đổi hay xóa hồ sơ này tại đây.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Managed</source>
+        <translation>Được quản lý</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xport…</source>
+        <translation>&amp;Xuất…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the profiles to a file (without access codes)</source>
+        <translation>Lưu các hồ sơ kết nối vào tệp (không kèm mã truy cập)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>I&amp;mport…</source>
+        <translation>N&amp;hập…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add profiles from a file</source>
+        <translation>Thêm hồ sơ kết nối từ tệp</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Problems</source>
         <translation>Vấn đề</translation>
     </message>
@@ -5773,6 +6778,81 @@
     </message>
 </context>
 <context>
+    <name>ProfileTransfer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
+        <translation>Không thể nhập tệp: %1 %2. Không có gì được nhập.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file cannot be imported: %1. Nothing was imported.</source>
+        <translation>Không thể nhập tệp: %1. Không có gì được nhập.</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <location line="+108"/>
+        <source>Import profiles</source>
+        <translation>Nhập hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="-103"/>
+        <source>Adds: %1</source>
+        <translation>Thêm: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replaces: %1</source>
+        <translation>Thay thế: %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Skips (managed or built-in, never replaced): %1</source>
+        <translation>Bỏ qua (được quản lý hoặc tích hợp, không bao giờ bị thay thế): %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file holds no profile.</source>
+        <translation>Tệp không chứa hồ sơ nào.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace my profiles of the same name</source>
+        <translation>Thay thế các hồ sơ cùng tên của tôi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Import</source>
+        <translation>&amp;Nhập</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Profile files (*.json)</source>
+        <extracomment>A file was written: its path and the number of profiles in it. An import was accepted: the whole new list of profiles, ready for ``store.save``. Something went wrong (a translated sentence); nothing was written or imported.</extracomment>
+        <translation>Tệp hồ sơ kết nối (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All files (*)</source>
+        <translation>Tất cả các tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Export profiles</source>
+        <translation>Xuất hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The profiles cannot be exported: %1 %2.</source>
+        <translation>Không thể xuất hồ sơ kết nối: %1 %2.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The file could not be written: %1</source>
+        <translation>Không thể ghi tệp: %1</translation>
+    </message>
+</context>
+<context>
     <name>ProfileValidation</name>
     <message>
         <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
@@ -5800,7 +6880,17 @@
         <translation>Tệp gói CA không tồn tại.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>The proxy URL must be http://host:port or https://host:port, without a user name or password.</source>
+        <translation>URL proxy phải có dạng http://host:port hoặc https://host:port, không kèm tên người dùng hay mật khẩu.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The certificate pin “%1” is not a SHA-256 fingerprint (64 hexadecimal digits).</source>
+        <translation>Mã ghim chứng chỉ “%1” không phải là dấu vân tay SHA-256 (64 chữ số thập lục phân).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>Thời gian khóa khi không dùng không được âm.</translation>
     </message>
@@ -7196,7 +8286,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>Tài khoản bị tạm ngưng</translation>

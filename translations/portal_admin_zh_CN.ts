@@ -3087,6 +3087,890 @@
     </message>
 </context>
 <context>
+    <name>DoctorAdvice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <source>Send this report to the program&apos;s support.</source>
+        <translation>请将此报告发送给本程序的技术支持。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the spelling of the host name and your network connection. Inside a company network, check that the VPN is on: internal names resolve only there.</source>
+        <translation>请检查主机名的拼写和网络连接。在公司网络中，请确认 VPN 已开启：内部名称只能在那里解析。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and, inside a company network, that the VPN is on.</source>
+        <translation>请检查网络连接；在公司网络中，请确认 VPN 已开启。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Check the port in the URL and that the server (or proxy) is running; a firewall may also refuse the connection.</source>
+        <translation>请检查 URL 中的端口，并确认服务器（或代理）正在运行；防火墙也可能拒绝连接。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A firewall is probably dropping the connection, or the server is down. Check that this network may reach the server (VPN, firewall rules).</source>
+        <translation>可能是防火墙丢弃了连接，或服务器已停机。请确认此网络可以访问服务器（VPN、防火墙规则）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and the routes to the server (VPN).</source>
+        <translation>请检查网络连接以及到服务器的路由（VPN）。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The steps below still go through it.</source>
+        <translation>下面的步骤仍会经过它。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check the proxy&apos;s address and port.</source>
+        <translation>请检查代理的地址和端口。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
+        <translation>请在代理 URL 中填写代理的用户名和密码（http://user:password@proxy:port），或询问 IT 部门；报告中永远不会显示它们。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Check the proxy&apos;s user name and password with your IT department.</source>
+        <translation>请向 IT 部门核实代理的用户名和密码。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy may not allow this server or port: ask your IT department, or choose no proxy if the server can be reached directly.</source>
+        <translation>代理可能不允许访问此服务器或端口：请询问 IT 部门；如果可以直接访问服务器，请选择不使用代理。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the proxy URL and its user name and password, or choose no proxy if the server can be reached directly.</source>
+        <translation>请检查代理 URL 及其用户名和密码；如果可以直接访问服务器，请选择不使用代理。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
+        <translation>请告知服务器管理员：该日期之后所有连接都将失败。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Ask the server&apos;s administrators to enable TLS 1.2 or 1.3.</source>
+        <translation>请让服务器管理员启用 TLS 1.2 或 1.3。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Tell the server&apos;s administrators; also check this computer&apos;s date and time.</source>
+        <translation>请告知服务器管理员；同时检查本机的日期和时间。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Use a host name the certificate names in the URL, or ask the server&apos;s administrators for a certificate that names this one.</source>
+        <translation>请在 URL 中使用证书中列出的主机名，或让服务器管理员提供包含此主机名的证书。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>If the server uses a private or company CA, or a proxy inspects TLS, get that CA&apos;s certificate (PEM) and choose it as the profile&apos;s CA bundle. Never turn verification off.</source>
+        <translation>如果服务器使用私有或公司 CA，或代理会检查 TLS，请获取该 CA 的证书（PEM）并将其选为连接配置的 CA 证书包。切勿关闭验证。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Choose the server&apos;s CA certificate as the profile&apos;s CA bundle, or ask its administrators.</source>
+        <translation>请将服务器的 CA 证书选为连接配置的 CA 证书包，或询问服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The URL says https:// but the port serves plain HTTP (or something else): check the scheme and port of the URL.</source>
+        <translation>URL 使用 https://，但该端口提供的是明文 HTTP（或其他协议）：请检查 URL 的协议和端口。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server and this computer found no common TLS version or cipher, or something between them closed the connection. Check the URL&apos;s port and any proxy or firewall.</source>
+        <translation>服务器与本机没有共同的 TLS 版本或加密算法，或两者之间有东西关闭了连接。请检查 URL 的端口以及代理或防火墙。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Something between you and the server holds the connection: check the URL&apos;s port and any firewall or proxy.</source>
+        <translation>你和服务器之间有东西卡住了连接：请检查 URL 的端口以及防火墙或代理。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Use https:// if the server offers it.</source>
+        <translation>如果服务器支持，请使用 https://。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Most things may still work; tell the server&apos;s administrators which version they run.</source>
+        <translation>大部分功能可能仍然可用；请告知服务器管理员他们运行的版本。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A server that is not a System Portal, a proxy that changes answers, or a server fault. Retry; if it keeps happening, send this report to the server&apos;s administrators.</source>
+        <translation>可能是服务器不是 System Portal、代理修改了应答，或服务器故障。请重试；如果问题持续，请将此报告发送给服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The network or the server is slow: the program will work, but slowly. A VPN, a proxy or a distant server may explain it.</source>
+        <translation>网络或服务器较慢：程序可以使用，但会很慢。原因可能是 VPN、代理或服务器距离较远。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This is a captive portal (sign in to the network in a web browser first), a web site, or a wrong URL: the URL must be the base address of a System Portal API.</source>
+        <translation>这是强制门户（请先在网页浏览器中登录网络）、普通网站或错误的 URL：URL 必须是 System Portal API 的基础地址。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+12"/>
+        <source>A captive portal (hotel or guest Wi-Fi: open a web page and sign in to the network first), a sign-in page in front of the server, or a wrong URL (check http or https and the path).</source>
+        <translation>可能是强制门户（酒店或访客 Wi-Fi：请先打开网页并登录网络）、服务器前面的登录页面，或错误的 URL（请检查 http 或 https 以及路径）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server behind the gateway is down or cannot be reached from it; retry later, or tell the server&apos;s administrators.</source>
+        <translation>网关后面的服务器已停机或无法从网关访问；请稍后重试，或告知服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The URL must be the base address of the System Portal API; check it with the server&apos;s administrators.</source>
+        <translation>URL 必须是 System Portal API 的基础地址；请向服务器管理员核实。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server (or a gateway in front of it) has a problem: retry later, and tell its administrators if it lasts.</source>
+        <translation>服务器（或其前面的网关）出现问题：请稍后重试，如果持续存在，请告知服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Something between you and the server (a proxy, a load balancer, a firewall) or the server itself drops connections. Retry; if it keeps happening, tell the server&apos;s administrators.</source>
+        <translation>你和服务器之间的某个环节（代理、负载均衡器、防火墙）或服务器本身断开了连接。请重试；如果问题持续，请告知服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server or the network is very slow, or a firewall holds the connection.</source>
+        <translation>服务器或网络非常慢，或防火墙卡住了连接。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the URL, the network and any proxy.</source>
+        <translation>请检查 URL、网络以及代理。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Check the profile&apos;s portal access code.</source>
+        <translation>请检查连接配置的门户访问码。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+9"/>
+        <source>Authenticator codes change every 30 seconds and sign-ins expire by the server&apos;s clock: codes may be refused. Set the wrong clock from a time server (NTP).</source>
+        <translation>身份验证器代码每 30 秒变化一次，登录按服务器时钟过期：代码可能会被拒绝。请通过时间服务器（NTP）校准错误的时钟。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tell the server&apos;s administrators: the envelope&apos;s timestamp is unusable.</source>
+        <translation>请告知服务器管理员：信封中的时间戳无法使用。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The program refuses it unless the profile allows legacy padding. Ask the server&apos;s administrators to switch to RSA-OAEP-256.</source>
+        <translation>除非连接配置允许旧版填充，否则程序会拒绝。请让服务器管理员改用 RSA-OAEP-256。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+4"/>
+        <location line="+48"/>
+        <location line="+4"/>
+        <location line="+4"/>
+        <source>Send this report to the server&apos;s administrators.</source>
+        <translation>请将此报告发送给服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>The program fetches the key again by itself; if this happens often, tell the server&apos;s administrators that the key changes too often.</source>
+        <translation>程序会自动重新获取密钥；如果经常发生，请告知服务器管理员密钥更换过于频繁。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The key rotates constantly, or servers behind a load balancer have different keys; tell the server&apos;s administrators.</source>
+        <translation>密钥在不断轮换，或负载均衡器后面的服务器使用不同的密钥；请告知服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Sessions expire far too soon, or servers behind a load balancer do not share them. The program retries with a new session, at the cost of slower calls; tell the server&apos;s administrators.</source>
+        <translation>会话过期太快，或负载均衡器后面的服务器没有共享会话。程序会用新会话重试，但调用会变慢；请告知服务器管理员。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Enter the profile&apos;s portal access code; the portal&apos;s administrators give it.</source>
+        <translation>请填写连接配置的门户访问码；门户管理员会提供。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the profile&apos;s portal access code with the portal&apos;s administrators.</source>
+        <translation>请向门户管理员核实连接配置的门户访问码。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps.</source>
+        <translation>请查看前面的步骤。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The program works, but lists show English labels (or raw keys) in those languages: the server&apos;s translations are missing.</source>
+        <translation>程序可以使用，但在这些语言中列表会显示英文标签（或原始键名）：服务器缺少翻译。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps: the server&apos;s answers are not usable.</source>
+        <translation>请查看前面的步骤：服务器的应答无法使用。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
+        <translation>上面的问题可能就是这些故障：请在不注入故障的情况下启动沙箱，再做一次干净的测试。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorCodes</name>
+    <message>
+        <location line="-575"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The server runs inside this program: there is no network to check.</source>
+        <extracomment>Summary and advice by diagnosis code (and a variant, see :func:`_key`).</extracomment>
+        <translation>服务器在本程序内运行：没有需要检查的网络。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: an earlier step failed.</source>
+        <translation>已跳过：前面的步骤失败。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the server cannot be reached (see above).</source>
+        <translation>已跳过：无法连接服务器（见上文）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skipped: the server does not answer as a System Portal (see above).</source>
+        <translation>已跳过：服务器的应答不像 System Portal（见上文）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: no usable public key.</source>
+        <translation>已跳过：没有可用的公钥。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the public list could not be read.</source>
+        <translation>已跳过：无法读取公开列表。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The check stopped on an unexpected error.</source>
+        <translation>检查因意外错误而停止。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 resolves to %2.</source>
+        <translation>%1 解析为 %2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The name %1 could not be resolved.</source>
+        <translation>无法解析名称 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The name %1 could not be resolved in time.</source>
+        <translation>未能及时解析名称 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Connected to %1.</source>
+        <translation>已连接到 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The connection to %1 was refused: nothing listens on that port.</source>
+        <translation>连接 %1 被拒绝：该端口上没有服务在监听。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No answer from %1 in time.</source>
+        <translation>%1 未及时应答。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server could not be reached at %1.</source>
+        <translation>无法通过 %1 连接服务器。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No proxy is used for this server.</source>
+        <translation>此服务器不使用代理。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The proxy %1 lets the connection through.</source>
+        <translation>代理 %1 允许连接通过。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The proxy is reached over TLS, which this test does not check by itself.</source>
+        <translation>代理通过 TLS 访问，本测试不单独检查这一点。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 does not answer as an HTTP proxy.</source>
+        <translation>%1 的应答不像 HTTP 代理。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy requires a user name and password (HTTP 407).</source>
+        <translation>代理要求用户名和密码（HTTP 407）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The proxy refused the user name and password it was given (HTTP 407).</source>
+        <translation>代理拒绝了所提供的用户名和密码（HTTP 407）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy could not open a connection to the server (%1).</source>
+        <translation>代理无法打开到服务器的连接（%1）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The proxy refused the request.</source>
+        <translation>代理拒绝了请求。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 with a valid, trusted certificate for %2.</source>
+        <translation>%1，%2 的证书有效且受信任。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s certificate ends in %1 days (%2).</source>
+        <translation>服务器证书将在 %1 天后到期（%2）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server offers only %1, which is outdated.</source>
+        <translation>服务器只提供 %1，该版本已过时。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s certificate has expired (%1).</source>
+        <translation>服务器证书已过期（%1）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s certificate is for %1, not for this host.</source>
+        <translation>服务器证书属于 %1，而不是此主机。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s certificate (issued by %1) is not trusted.</source>
+        <translation>服务器证书（由 %1 签发）不受信任。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The server&apos;s certificate could not be verified (%1).</source>
+        <translation>无法验证服务器证书（%1）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s port does not speak TLS.</source>
+        <translation>服务器的端口不使用 TLS。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake failed.</source>
+        <translation>TLS 握手失败。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake got no answer in time.</source>
+        <translation>TLS 握手未及时得到应答。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The URL is plain http://: everything travels unencrypted.</source>
+        <translation>URL 是明文 http://：所有内容都未加密传输。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Plain http to this computer: no TLS to check.</source>
+        <translation>到本机的明文 http：没有 TLS 需要检查。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A System Portal answer, envelope version %1, %2 items.</source>
+        <translation>System Portal 应答，信封版本 %1，%2 个条目。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The envelope&apos;s version is %1, not the one this program speaks.</source>
+        <translation>信封版本为 %1，与本程序使用的版本不同。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The answer is not a valid System Portal envelope.</source>
+        <translation>该应答不是有效的 System Portal 信封。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server answered a small public list in %1 s, which is slow.</source>
+        <translation>服务器用了 %1 秒才返回一个很小的公开列表，速度很慢。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server answered with a web page (HTTP %1), not the System Portal API.</source>
+        <translation>服务器返回的是网页（HTTP %1），而不是 System Portal API。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) instead of answering the API.</source>
+        <translation>服务器进行了重定向（HTTP %1），而不是应答 API。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) to %2 instead of answering the API.</source>
+        <translation>服务器重定向（HTTP %1）到 %2，而不是应答 API。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>A gateway or proxy answered with an HTML error page (HTTP %1) instead of the server.</source>
+        <translation>网关或代理返回了 HTML 错误页面（HTTP %1），而不是服务器的应答。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server answered HTTP %1 without the API&apos;s envelope: it is not a System Portal, or the URL&apos;s path is wrong.</source>
+        <translation>服务器返回 HTTP %1 且没有 API 信封：它不是 System Portal，或 URL 路径有误。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server answered with an error (HTTP %1, code %2).</source>
+        <translation>服务器返回了错误（HTTP %1，代码 %2）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The connection was closed before a complete answer arrived.</source>
+        <translation>在收到完整应答之前连接已关闭。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server did not answer in time.</source>
+        <translation>服务器未及时应答。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The connection could not be opened.</source>
+        <translation>无法打开连接。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused the request: the portal access code is missing or wrong, or a gateway blocks this computer.</source>
+        <translation>服务器拒绝了请求：门户访问码缺失或错误，或网关阻止了这台计算机。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server answered the error %1 (HTTP %2).</source>
+        <translation>服务器返回错误 %1（HTTP %2）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server&apos;s clock and this computer&apos;s agree within %1.</source>
+        <translation>服务器时钟与本机时钟相差在 %1 以内。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s clock is %1 ahead of this computer&apos;s.</source>
+        <translation>服务器时钟比本机快 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s clock is %1 behind this computer&apos;s.</source>
+        <translation>服务器时钟比本机慢 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s timestamp cannot be read as a time.</source>
+        <translation>无法将服务器的时间戳读取为时间。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s answer carries no timestamp to compare with.</source>
+        <translation>服务器的应答中没有可供比较的时间戳。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An RSA key of %1 bits, wrapped with %2.</source>
+        <translation>%1 位 RSA 密钥，使用 %2 封装。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server wraps keys with the legacy PKCS#1 v1.5 padding (%1).</source>
+        <translation>服务器使用旧版 PKCS#1 v1.5 填充封装密钥（%1）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server&apos;s key uses an algorithm this program does not know.</source>
+        <translation>服务器的密钥使用了本程序不认识的算法。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s public key is unusable.</source>
+        <translation>服务器的公钥无法使用。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A session was opened and closed; both answers were sealed and opened correctly.</source>
+        <translation>会话已打开并关闭；两个应答都已正确加密并解密。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server changed its key between reading and using it; with the new key a session opened and closed.</source>
+        <translation>服务器在读取和使用密钥之间更换了密钥；使用新密钥后会话已打开并关闭。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server refused its own key twice: the key changes constantly.</source>
+        <translation>服务器两次拒绝了自己的密钥：密钥在不断变化。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The session opened, but the server had already forgotten it when it was closed.</source>
+        <translation>会话已打开，但关闭时服务器已经忘记了它。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server could not open the key exchange: the algorithm it announces is not the one it uses.</source>
+        <translation>服务器无法打开密钥交换：它公布的算法与实际使用的不一致。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s encrypted answer could not be opened.</source>
+        <translation>无法解密服务器的加密应答。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The session answer has no session id.</source>
+        <translation>会话应答中没有会话 ID。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server requires %1; this program sends them.</source>
+        <translation>服务器要求 %1；本程序会发送它们。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No header is required before signing in.</source>
+        <translation>登录前不需要任何请求头。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server requires a portal access code and none was given.</source>
+        <translation>服务器要求门户访问码，但未提供。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server refuses the portal access code given.</source>
+        <translation>服务器拒绝了所提供的门户访问码。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Whether the server requires %1 could not be told from its answers.</source>
+        <translation>无法从服务器的应答判断它是否要求 %1。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Labels answer in %1.</source>
+        <translation>标签可用 %1 返回。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Labels are not translated for %1.</source>
+        <translation>标签未翻译为 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The labels could not be read in %1.</source>
+        <translation>无法读取 %1 的标签。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server is not a sandbox with fault injection.</source>
+        <translation>该服务器不是带故障注入的沙箱。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox; fault injection is off.</source>
+        <translation>该服务器是沙箱；故障注入已关闭。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox injecting faults on purpose: %1.</source>
+        <translation>该服务器是有意注入故障的沙箱：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <source>%1 s</source>
+        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>Testing the connection…</source>
+        <translation>正在测试连接…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test was stopped.</source>
+        <translation>测试已停止。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This profile cannot be tested: %1</source>
+        <translation>无法测试此连接配置：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The connection does not work: see the failed step above.</source>
+        <translation>连接不可用：请查看上面失败的步骤。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server can be used, but look at the warnings above.</source>
+        <translation>服务器可以使用，但请查看上面的警告。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Everything works: this program can connect to the server.</source>
+        <translation>一切正常：本程序可以连接到服务器。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The report was copied.</source>
+        <translation>报告已复制。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Text report (*.txt)</source>
+        <translation>文本报告 (*.txt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON report (*.json)</source>
+        <translation>JSON 报告 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The report could not be saved: %1</source>
+        <translation>无法保存报告：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The report was saved to %1.</source>
+        <translation>报告已保存到 %1。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Test connection — %1</source>
+        <translation>测试连接 — %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the built-in sandbox</source>
+        <translation>内置沙箱</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server: %1</source>
+        <translation>服务器：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checks the network, TLS and the API step by step, without signing in. The report holds no password, code or token.</source>
+        <translation>逐步检查网络、TLS 和 API，不会登录。报告中不含任何密码、代码或令牌。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy report</source>
+        <translation>复制报告(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save report…</source>
+        <translation>保存报告(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Run again</source>
+        <translation>重新运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorFaults</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <source>added latency of %1 ms</source>
+        <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
+        <translation>增加 %1 毫秒延迟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency jitter of up to %1 ms</source>
+        <translation>延迟抖动最多 %1 毫秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are server errors</source>
+        <translation>%1 的应答是服务器错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of connections are dropped</source>
+        <translation>%1 的连接被断开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are malformed</source>
+        <translation>%1 的应答格式错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are an HTML page</source>
+        <translation>%1 的应答是 HTML 页面</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Secure Channel sessions expire before %1 of requests</source>
+        <translation>%1 的请求之前安全通道会话已过期</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the key is rotated before %1 of requests</source>
+        <translation>%1 的请求之前密钥被轮换</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the clock is shifted by %1 s</source>
+        <translation>时钟偏移 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorSteps</name>
+    <message>
+        <location line="-36"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TCP connection</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP proxy</source>
+        <translation>HTTP 代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API envelope</source>
+        <translation>API 信封</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server clock</source>
+        <translation>服务器时钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel public key</source>
+        <translation>安全通道公钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel session</source>
+        <translation>安全通道会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pre-login headers</source>
+        <translation>登录前请求头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label languages</source>
+        <translation>标签语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandbox fault injection</source>
+        <translation>沙箱故障注入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>已跳过</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -3107,7 +3991,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
         <source>PRODUCTION</source>
         <translation>生产环境</translation>
     </message>
@@ -4224,7 +5108,7 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+313"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>导出失败</translation>
@@ -5370,7 +6254,28 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <source>The server showed no certificate to pin.</source>
+        <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
+        <translation>服务器没有提供可固定的证书。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The pin was read from the server: compare it with the fingerprint your IT department gives before saving.</source>
+        <translation>已从服务器读取固定值：保存前请与 IT 部门提供的指纹进行核对。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 profiles were exported to %2 (without access codes).</source>
+        <translation>已将 %1 个连接配置导出到 %2（不含访问码）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The profiles were imported.</source>
+        <translation>连接配置已导入。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>CA bundle</source>
         <translation>CA 证书包</translation>
     </message>
@@ -5471,12 +6376,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>Allow legacy padding</source>
         <translation>允许旧版填充</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-40"/>
         <source>&amp;Idle lock:</source>
         <translation>闲置锁定(&amp;I)：</translation>
     </message>
@@ -5492,12 +6397,32 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+27"/>
+        <location line="+37"/>
         <source>Read-only kiosk mode</source>
         <translation>只读展台模式</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-34"/>
+        <source>&amp;Proxy:</source>
+        <translation>代理(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Certi&amp;ficate pin:</source>
+        <translation>证书固定(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Certificate pins (SHA-256)</source>
+        <translation>证书固定值（SHA-256）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Allow plain http to hosts other than this computer</source>
         <translation>允许以明文 http 连接本机以外的主机</translation>
     </message>
@@ -5507,7 +6432,17 @@
         <translation>浏览…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Check the server as typed here, step by step, without signing in</source>
+        <translation>按此处填写的内容逐步检查服务器，不会登录</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Choose a CA bundle file</source>
         <translation>选择 CA 证书包文件</translation>
     </message>
@@ -5532,7 +6467,77 @@
         <translation>跟随系统</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>System settings</source>
+        <translation>系统设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No proxy</source>
+        <translation>不使用代理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Manual</source>
+        <translation>手动</translation>
+    </message>
+    <message>
         <location line="+5"/>
+        <source>Proxy URL</source>
+        <translation>代理 URL</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No user name or password here: the program asks for them when the proxy does.</source>
+        <translation>此处不要填写用户名或密码：代理需要时程序会询问。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not pinned</source>
+        <translation>未固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Read from server</source>
+        <translation>从服务器读取(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the pin from the server</source>
+        <translation>从服务器读取固定值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
+        <translation>由你的组织管理：此处无法更改或删除此连接配置。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Managed</source>
+        <translation>受管理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the profiles to a file (without access codes)</source>
+        <translation>将连接配置保存到文件（不含访问码）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>I&amp;mport…</source>
+        <translation>导入(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add profiles from a file</source>
+        <translation>从文件添加连接配置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
@@ -5694,6 +6699,81 @@
     </message>
 </context>
 <context>
+    <name>ProfileTransfer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
+        <translation>无法导入该文件：%1 %2。未导入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file cannot be imported: %1. Nothing was imported.</source>
+        <translation>无法导入该文件：%1。未导入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <location line="+108"/>
+        <source>Import profiles</source>
+        <translation>导入连接配置</translation>
+    </message>
+    <message>
+        <location line="-103"/>
+        <source>Adds: %1</source>
+        <translation>将添加：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replaces: %1</source>
+        <translation>将替换：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Skips (managed or built-in, never replaced): %1</source>
+        <translation>将跳过（受管理或内置，不会被替换）：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file holds no profile.</source>
+        <translation>该文件中没有连接配置。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace my profiles of the same name</source>
+        <translation>替换我的同名连接配置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Import</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Profile files (*.json)</source>
+        <extracomment>A file was written: its path and the number of profiles in it. An import was accepted: the whole new list of profiles, ready for ``store.save``. Something went wrong (a translated sentence); nothing was written or imported.</extracomment>
+        <translation>连接配置文件 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Export profiles</source>
+        <translation>导出连接配置</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The profiles cannot be exported: %1 %2.</source>
+        <translation>无法导出连接配置：%1 %2。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The file could not be written: %1</source>
+        <translation>无法写入文件：%1</translation>
+    </message>
+</context>
+<context>
     <name>ProfileValidation</name>
     <message>
         <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
@@ -5721,7 +6801,17 @@
         <translation>CA 证书包文件不存在。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>The proxy URL must be http://host:port or https://host:port, without a user name or password.</source>
+        <translation>代理 URL 必须是 http://host:port 或 https://host:port，且不含用户名或密码。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The certificate pin “%1” is not a SHA-256 fingerprint (64 hexadecimal digits).</source>
+        <translation>证书固定值“%1”不是 SHA-256 指纹（64 个十六进制数字）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>闲置锁定时间不能为负数。</translation>
     </message>
@@ -7110,7 +8200,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>已暂停的账号</translation>

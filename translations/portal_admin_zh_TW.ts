@@ -3087,6 +3087,890 @@
     </message>
 </context>
 <context>
+    <name>DoctorAdvice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <source>Send this report to the program&apos;s support.</source>
+        <translation>請將此報告傳送給本程式的技術支援。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the spelling of the host name and your network connection. Inside a company network, check that the VPN is on: internal names resolve only there.</source>
+        <translation>請檢查主機名稱的拼寫和網路連線。在公司網路中，請確認 VPN 已開啟：內部名稱只能在那裡解析。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and, inside a company network, that the VPN is on.</source>
+        <translation>請檢查網路連線；在公司網路中，請確認 VPN 已開啟。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Check the port in the URL and that the server (or proxy) is running; a firewall may also refuse the connection.</source>
+        <translation>請檢查 URL 中的連接埠，並確認伺服器（或 Proxy）正在執行；防火牆也可能拒絕連線。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A firewall is probably dropping the connection, or the server is down. Check that this network may reach the server (VPN, firewall rules).</source>
+        <translation>可能是防火牆丟棄了連線，或伺服器已停機。請確認此網路可以存取伺服器（VPN、防火牆規則）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check your network connection and the routes to the server (VPN).</source>
+        <translation>請檢查網路連線以及到伺服器的路由（VPN）。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The steps below still go through it.</source>
+        <translation>下面的步驟仍會經過它。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Check the proxy&apos;s address and port.</source>
+        <translation>請檢查 Proxy 的位址和連接埠。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
+        <translation>請在 Proxy URL 中填寫 Proxy 的使用者名稱和密碼（http://user:password@proxy:port），或詢問 IT 部門；報告中永遠不會顯示它們。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Check the proxy&apos;s user name and password with your IT department.</source>
+        <translation>請向 IT 部門確認 Proxy 的使用者名稱和密碼。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy may not allow this server or port: ask your IT department, or choose no proxy if the server can be reached directly.</source>
+        <translation>Proxy 可能不允許存取此伺服器或連接埠：請詢問 IT 部門；如果可以直接連線到伺服器，請選擇不使用 Proxy。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Check the proxy URL and its user name and password, or choose no proxy if the server can be reached directly.</source>
+        <translation>請檢查 Proxy URL 及其使用者名稱和密碼；如果可以直接連線到伺服器，請選擇不使用 Proxy。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
+        <translation>請告知伺服器管理員：該日期之後所有連線都將失敗。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Ask the server&apos;s administrators to enable TLS 1.2 or 1.3.</source>
+        <translation>請讓伺服器管理員啟用 TLS 1.2 或 1.3。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Tell the server&apos;s administrators; also check this computer&apos;s date and time.</source>
+        <translation>請告知伺服器管理員；同時檢查本機的日期和時間。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Use a host name the certificate names in the URL, or ask the server&apos;s administrators for a certificate that names this one.</source>
+        <translation>請在 URL 中使用憑證中列出的主機名稱，或請伺服器管理員提供包含此主機名稱的憑證。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>If the server uses a private or company CA, or a proxy inspects TLS, get that CA&apos;s certificate (PEM) and choose it as the profile&apos;s CA bundle. Never turn verification off.</source>
+        <translation>如果伺服器使用私有或公司 CA，或 Proxy 會檢查 TLS，請取得該 CA 的憑證（PEM）並將其選為連線設定檔的 CA 憑證套件。切勿關閉驗證。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Choose the server&apos;s CA certificate as the profile&apos;s CA bundle, or ask its administrators.</source>
+        <translation>請將伺服器的 CA 憑證選為連線設定檔的 CA 憑證套件，或詢問伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The URL says https:// but the port serves plain HTTP (or something else): check the scheme and port of the URL.</source>
+        <translation>URL 使用 https://，但該連接埠提供的是明文 HTTP（或其他協定）：請檢查 URL 的協定和連接埠。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server and this computer found no common TLS version or cipher, or something between them closed the connection. Check the URL&apos;s port and any proxy or firewall.</source>
+        <translation>伺服器與本機沒有共同的 TLS 版本或加密演算法，或兩者之間有東西關閉了連線。請檢查 URL 的連接埠以及 Proxy 或防火牆。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Something between you and the server holds the connection: check the URL&apos;s port and any firewall or proxy.</source>
+        <translation>你和伺服器之間有東西卡住了連線：請檢查 URL 的連接埠以及防火牆或 Proxy。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Use https:// if the server offers it.</source>
+        <translation>如果伺服器支援，請使用 https://。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Most things may still work; tell the server&apos;s administrators which version they run.</source>
+        <translation>大部分功能可能仍然可用；請告知伺服器管理員他們執行的版本。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A server that is not a System Portal, a proxy that changes answers, or a server fault. Retry; if it keeps happening, send this report to the server&apos;s administrators.</source>
+        <translation>可能是伺服器不是 System Portal、Proxy 修改了回應，或伺服器故障。請重試；如果問題持續，請將此報告傳送給伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The network or the server is slow: the program will work, but slowly. A VPN, a proxy or a distant server may explain it.</source>
+        <translation>網路或伺服器較慢：程式可以使用，但會很慢。原因可能是 VPN、Proxy 或伺服器距離較遠。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This is a captive portal (sign in to the network in a web browser first), a web site, or a wrong URL: the URL must be the base address of a System Portal API.</source>
+        <translation>這是強制入口網頁（請先在網頁瀏覽器中登入網路）、一般網站或錯誤的 URL：URL 必須是 System Portal API 的基礎位址。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+12"/>
+        <source>A captive portal (hotel or guest Wi-Fi: open a web page and sign in to the network first), a sign-in page in front of the server, or a wrong URL (check http or https and the path).</source>
+        <translation>可能是強制入口網頁（飯店或訪客 Wi-Fi：請先開啟網頁並登入網路）、伺服器前面的登入頁面，或錯誤的 URL（請檢查 http 或 https 以及路徑）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server behind the gateway is down or cannot be reached from it; retry later, or tell the server&apos;s administrators.</source>
+        <translation>閘道後面的伺服器已停機或無法從閘道存取；請稍後重試，或告知伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The URL must be the base address of the System Portal API; check it with the server&apos;s administrators.</source>
+        <translation>URL 必須是 System Portal API 的基礎位址；請向伺服器管理員確認。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server (or a gateway in front of it) has a problem: retry later, and tell its administrators if it lasts.</source>
+        <translation>伺服器（或其前面的閘道）出現問題：請稍後重試，如果持續存在，請告知伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Something between you and the server (a proxy, a load balancer, a firewall) or the server itself drops connections. Retry; if it keeps happening, tell the server&apos;s administrators.</source>
+        <translation>你和伺服器之間的某個環節（Proxy、負載平衡器、防火牆）或伺服器本身中斷了連線。請重試；如果問題持續，請告知伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server or the network is very slow, or a firewall holds the connection.</source>
+        <translation>伺服器或網路非常慢，或防火牆卡住了連線。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the URL, the network and any proxy.</source>
+        <translation>請檢查 URL、網路以及 Proxy。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Check the profile&apos;s portal access code.</source>
+        <translation>請檢查連線設定檔的入口網站存取碼。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+9"/>
+        <source>Authenticator codes change every 30 seconds and sign-ins expire by the server&apos;s clock: codes may be refused. Set the wrong clock from a time server (NTP).</source>
+        <translation>驗證器代碼每 30 秒變化一次，登入依伺服器時鐘過期：代碼可能會被拒絕。請透過時間伺服器（NTP）校正錯誤的時鐘。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tell the server&apos;s administrators: the envelope&apos;s timestamp is unusable.</source>
+        <translation>請告知伺服器管理員：封裝格式中的時間戳記無法使用。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The program refuses it unless the profile allows legacy padding. Ask the server&apos;s administrators to switch to RSA-OAEP-256.</source>
+        <translation>除非連線設定檔允許舊版填補，否則程式會拒絕。請讓伺服器管理員改用 RSA-OAEP-256。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+4"/>
+        <location line="+48"/>
+        <location line="+4"/>
+        <location line="+4"/>
+        <source>Send this report to the server&apos;s administrators.</source>
+        <translation>請將此報告傳送給伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>The program fetches the key again by itself; if this happens often, tell the server&apos;s administrators that the key changes too often.</source>
+        <translation>程式會自動重新取得金鑰；如果經常發生，請告知伺服器管理員金鑰更換過於頻繁。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The key rotates constantly, or servers behind a load balancer have different keys; tell the server&apos;s administrators.</source>
+        <translation>金鑰在不斷輪替，或負載平衡器後面的伺服器使用不同的金鑰；請告知伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Sessions expire far too soon, or servers behind a load balancer do not share them. The program retries with a new session, at the cost of slower calls; tell the server&apos;s administrators.</source>
+        <translation>工作階段過期太快，或負載平衡器後面的伺服器沒有共用工作階段。程式會用新的工作階段重試，但呼叫會變慢；請告知伺服器管理員。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Enter the profile&apos;s portal access code; the portal&apos;s administrators give it.</source>
+        <translation>請填寫連線設定檔的入口網站存取碼；入口網站管理員會提供。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Check the profile&apos;s portal access code with the portal&apos;s administrators.</source>
+        <translation>請向入口網站管理員確認連線設定檔的入口網站存取碼。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps.</source>
+        <translation>請查看前面的步驟。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The program works, but lists show English labels (or raw keys) in those languages: the server&apos;s translations are missing.</source>
+        <translation>程式可以使用，但在這些語言中清單會顯示英文標籤（或原始鍵名）：伺服器缺少翻譯。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>See the earlier steps: the server&apos;s answers are not usable.</source>
+        <translation>請查看前面的步驟：伺服器的回應無法使用。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
+        <translation>上面的問題可能就是這些故障：請在不注入故障的情況下啟動沙箱，再做一次乾淨的測試。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorCodes</name>
+    <message>
+        <location line="-575"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 min</source>
+        <translation>%1 分鐘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 小時</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The server runs inside this program: there is no network to check.</source>
+        <extracomment>Summary and advice by diagnosis code (and a variant, see :func:`_key`).</extracomment>
+        <translation>伺服器在本程式內執行：沒有需要檢查的網路。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: an earlier step failed.</source>
+        <translation>已略過：前面的步驟失敗。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the server cannot be reached (see above).</source>
+        <translation>已略過：無法連線到伺服器（見上文）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skipped: the server does not answer as a System Portal (see above).</source>
+        <translation>已略過：伺服器的回應不像 System Portal（見上文）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skipped: no usable public key.</source>
+        <translation>已略過：沒有可用的公開金鑰。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skipped: the public list could not be read.</source>
+        <translation>已略過：無法讀取公開清單。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The check stopped on an unexpected error.</source>
+        <translation>檢查因非預期的錯誤而停止。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 resolves to %2.</source>
+        <translation>%1 解析為 %2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The name %1 could not be resolved.</source>
+        <translation>無法解析名稱 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The name %1 could not be resolved in time.</source>
+        <translation>未能及時解析名稱 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Connected to %1.</source>
+        <translation>已連線到 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The connection to %1 was refused: nothing listens on that port.</source>
+        <translation>連線 %1 被拒絕：該連接埠上沒有服務在接聽。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No answer from %1 in time.</source>
+        <translation>%1 未及時回應。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server could not be reached at %1.</source>
+        <translation>無法透過 %1 連線到伺服器。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No proxy is used for this server.</source>
+        <translation>此伺服器不使用 Proxy。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The proxy %1 lets the connection through.</source>
+        <translation>Proxy %1 允許連線通過。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The proxy is reached over TLS, which this test does not check by itself.</source>
+        <translation>Proxy 透過 TLS 存取，本測試不單獨檢查這一點。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 does not answer as an HTTP proxy.</source>
+        <translation>%1 的回應不像 HTTP Proxy。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy requires a user name and password (HTTP 407).</source>
+        <translation>Proxy 要求使用者名稱和密碼（HTTP 407）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The proxy refused the user name and password it was given (HTTP 407).</source>
+        <translation>Proxy 拒絕了所提供的使用者名稱和密碼（HTTP 407）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The proxy could not open a connection to the server (%1).</source>
+        <translation>Proxy 無法開啟到伺服器的連線（%1）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The proxy refused the request.</source>
+        <translation>Proxy 拒絕了要求。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 with a valid, trusted certificate for %2.</source>
+        <translation>%1，%2 的憑證有效且受信任。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s certificate ends in %1 days (%2).</source>
+        <translation>伺服器憑證將在 %1 天後到期（%2）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server offers only %1, which is outdated.</source>
+        <translation>伺服器只提供 %1，該版本已過時。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s certificate has expired (%1).</source>
+        <translation>伺服器憑證已過期（%1）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s certificate is for %1, not for this host.</source>
+        <translation>伺服器憑證屬於 %1，而不是此主機。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s certificate (issued by %1) is not trusted.</source>
+        <translation>伺服器憑證（由 %1 簽發）不受信任。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The server&apos;s certificate could not be verified (%1).</source>
+        <translation>無法驗證伺服器憑證（%1）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s port does not speak TLS.</source>
+        <translation>伺服器的連接埠不使用 TLS。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake failed.</source>
+        <translation>TLS 交握失敗。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The TLS handshake got no answer in time.</source>
+        <translation>TLS 交握未及時得到回應。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The URL is plain http://: everything travels unencrypted.</source>
+        <translation>URL 是明文 http://：所有內容都未加密傳輸。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Plain http to this computer: no TLS to check.</source>
+        <translation>到本機的明文 http：沒有 TLS 需要檢查。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A System Portal answer, envelope version %1, %2 items.</source>
+        <translation>System Portal 回應，封裝格式版本 %1，%2 個項目。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The envelope&apos;s version is %1, not the one this program speaks.</source>
+        <translation>封裝格式版本為 %1，與本程式使用的版本不同。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The answer is not a valid System Portal envelope.</source>
+        <translation>該回應不是有效的 System Portal 封裝格式。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server answered a small public list in %1 s, which is slow.</source>
+        <translation>伺服器花了 %1 秒才傳回一個很小的公開清單，速度很慢。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server answered with a web page (HTTP %1), not the System Portal API.</source>
+        <translation>伺服器傳回的是網頁（HTTP %1），而不是 System Portal API。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) instead of answering the API.</source>
+        <translation>伺服器進行了重新導向（HTTP %1），而不是回應 API。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server redirects (HTTP %1) to %2 instead of answering the API.</source>
+        <translation>伺服器重新導向（HTTP %1）到 %2，而不是回應 API。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>A gateway or proxy answered with an HTML error page (HTTP %1) instead of the server.</source>
+        <translation>閘道或 Proxy 傳回了 HTML 錯誤頁面（HTTP %1），而不是伺服器的回應。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server answered HTTP %1 without the API&apos;s envelope: it is not a System Portal, or the URL&apos;s path is wrong.</source>
+        <translation>伺服器傳回 HTTP %1 且沒有 API 封裝格式：它不是 System Portal，或 URL 路徑有誤。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server answered with an error (HTTP %1, code %2).</source>
+        <translation>伺服器傳回了錯誤（HTTP %1，代碼 %2）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The connection was closed before a complete answer arrived.</source>
+        <translation>在收到完整回應之前連線已關閉。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server did not answer in time.</source>
+        <translation>伺服器未及時回應。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The connection could not be opened.</source>
+        <translation>無法開啟連線。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server refused the request: the portal access code is missing or wrong, or a gateway blocks this computer.</source>
+        <translation>伺服器拒絕了要求：入口網站存取碼缺少或錯誤，或閘道封鎖了這台電腦。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server answered the error %1 (HTTP %2).</source>
+        <translation>伺服器傳回錯誤 %1（HTTP %2）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server&apos;s clock and this computer&apos;s agree within %1.</source>
+        <translation>伺服器時鐘與本機時鐘相差在 %1 以內。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server&apos;s clock is %1 ahead of this computer&apos;s.</source>
+        <translation>伺服器時鐘比本機快 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s clock is %1 behind this computer&apos;s.</source>
+        <translation>伺服器時鐘比本機慢 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server&apos;s timestamp cannot be read as a time.</source>
+        <translation>無法將伺服器的時間戳記讀取為時間。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server&apos;s answer carries no timestamp to compare with.</source>
+        <translation>伺服器的回應中沒有可供比較的時間戳記。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An RSA key of %1 bits, wrapped with %2.</source>
+        <translation>%1 位元 RSA 金鑰，使用 %2 封裝。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server wraps keys with the legacy PKCS#1 v1.5 padding (%1).</source>
+        <translation>伺服器使用舊版 PKCS#1 v1.5 填補封裝金鑰（%1）。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server&apos;s key uses an algorithm this program does not know.</source>
+        <translation>伺服器的金鑰使用了本程式不認識的演算法。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s public key is unusable.</source>
+        <translation>伺服器的公開金鑰無法使用。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A session was opened and closed; both answers were sealed and opened correctly.</source>
+        <translation>工作階段已開啟並關閉；兩個回應都已正確加密並解密。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server changed its key between reading and using it; with the new key a session opened and closed.</source>
+        <translation>伺服器在讀取和使用金鑰之間更換了金鑰；使用新金鑰後工作階段已開啟並關閉。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server refused its own key twice: the key changes constantly.</source>
+        <translation>伺服器兩次拒絕了自己的金鑰：金鑰在不斷變化。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The session opened, but the server had already forgotten it when it was closed.</source>
+        <translation>工作階段已開啟，但關閉時伺服器已經忘記了它。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server could not open the key exchange: the algorithm it announces is not the one it uses.</source>
+        <translation>伺服器無法開啟金鑰交換：它公布的演算法與實際使用的不一致。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server&apos;s encrypted answer could not be opened.</source>
+        <translation>無法解密伺服器的加密回應。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The session answer has no session id.</source>
+        <translation>工作階段回應中沒有工作階段 ID。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server requires %1; this program sends them.</source>
+        <translation>伺服器要求 %1；本程式會傳送它們。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No header is required before signing in.</source>
+        <translation>登入前不需要任何標頭。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server requires a portal access code and none was given.</source>
+        <translation>伺服器要求入口網站存取碼，但未提供。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The server refuses the portal access code given.</source>
+        <translation>伺服器拒絕了所提供的入口網站存取碼。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Whether the server requires %1 could not be told from its answers.</source>
+        <translation>無法從伺服器的回應判斷它是否要求 %1。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Labels answer in %1.</source>
+        <translation>標籤可用 %1 傳回。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Labels are not translated for %1.</source>
+        <translation>標籤未翻譯為 %1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The labels could not be read in %1.</source>
+        <translation>無法讀取 %1 的標籤。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The server is not a sandbox with fault injection.</source>
+        <translation>該伺服器不是帶有故障注入的沙箱。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox; fault injection is off.</source>
+        <translation>該伺服器是沙箱；故障注入已關閉。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server is a sandbox injecting faults on purpose: %1.</source>
+        <translation>該伺服器是刻意注入故障的沙箱：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorDialog</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <source>%1 s</source>
+        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>Testing the connection…</source>
+        <translation>正在測試連線…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test was stopped.</source>
+        <translation>測試已停止。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This profile cannot be tested: %1</source>
+        <translation>無法測試此連線設定檔：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The connection does not work: see the failed step above.</source>
+        <translation>連線無法使用：請查看上面失敗的步驟。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server can be used, but look at the warnings above.</source>
+        <translation>伺服器可以使用，但請查看上面的警告。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Everything works: this program can connect to the server.</source>
+        <translation>一切正常：本程式可以連線到伺服器。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The report was copied.</source>
+        <translation>報告已複製。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save report</source>
+        <translation>儲存報告</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Text report (*.txt)</source>
+        <translation>文字報告 (*.txt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON report (*.json)</source>
+        <translation>JSON 報告 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The report could not be saved: %1</source>
+        <translation>無法儲存報告：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The report was saved to %1.</source>
+        <translation>報告已儲存到 %1。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Test connection — %1</source>
+        <translation>測試連線 — %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the built-in sandbox</source>
+        <translation>內建沙箱</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server: %1</source>
+        <translation>伺服器：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checks the network, TLS and the API step by step, without signing in. The report holds no password, code or token.</source>
+        <translation>逐步檢查網路、TLS 和 API，不會登入。報告中不含任何密碼、代碼或權杖。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Steps</source>
+        <translation>步驟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy report</source>
+        <translation>複製報告(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save report…</source>
+        <translation>儲存報告(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Run again</source>
+        <translation>重新執行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorFaults</name>
+    <message>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <source>added latency of %1 ms</source>
+        <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
+        <translation>增加 %1 毫秒延遲</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency jitter of up to %1 ms</source>
+        <translation>延遲抖動最多 %1 毫秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are server errors</source>
+        <translation>%1 的回應是伺服器錯誤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of connections are dropped</source>
+        <translation>%1 的連線被中斷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are malformed</source>
+        <translation>%1 的回應格式錯誤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of answers are an HTML page</source>
+        <translation>%1 的回應是 HTML 頁面</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Secure Channel sessions expire before %1 of requests</source>
+        <translation>%1 的要求之前安全通道工作階段已過期</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the key is rotated before %1 of requests</source>
+        <translation>%1 的要求之前金鑰被輪替</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the clock is shifted by %1 s</source>
+        <translation>時鐘偏移 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorSteps</name>
+    <message>
+        <location line="-36"/>
+        <source>DNS</source>
+        <translation>DNS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TCP connection</source>
+        <translation>TCP 連線</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP proxy</source>
+        <translation>HTTP Proxy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API envelope</source>
+        <translation>API 封裝格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server clock</source>
+        <translation>伺服器時鐘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel public key</source>
+        <translation>安全通道公開金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secure Channel session</source>
+        <translation>安全通道工作階段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pre-login headers</source>
+        <translation>登入前標頭</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label languages</source>
+        <translation>標籤語言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sandbox fault injection</source>
+        <translation>沙箱故障注入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skipped</source>
+        <translation>已略過</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -3107,7 +3991,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
         <source>PRODUCTION</source>
         <translation>正式環境</translation>
     </message>
@@ -4224,7 +5108,7 @@
         <translation>清除清單的篩選條件</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+313"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
         <translation>匯出失敗</translation>
@@ -5370,7 +6254,28 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <source>The server showed no certificate to pin.</source>
+        <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
+        <translation>伺服器沒有提供可釘選的憑證。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The pin was read from the server: compare it with the fingerprint your IT department gives before saving.</source>
+        <translation>已從伺服器讀取釘選值：儲存前請與 IT 部門提供的指紋進行核對。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 profiles were exported to %2 (without access codes).</source>
+        <translation>已將 %1 個連線設定檔匯出到 %2（不含存取碼）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The profiles were imported.</source>
+        <translation>連線設定檔已匯入。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>CA bundle</source>
         <translation>CA 憑證套件</translation>
     </message>
@@ -5471,12 +6376,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+43"/>
         <source>Allow legacy padding</source>
         <translation>允許舊版填補</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-40"/>
         <source>&amp;Idle lock:</source>
         <translation>閒置鎖定(&amp;I)：</translation>
     </message>
@@ -5492,12 +6397,32 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+27"/>
+        <location line="+37"/>
         <source>Read-only kiosk mode</source>
         <translation>唯讀資訊站模式</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-34"/>
+        <source>&amp;Proxy:</source>
+        <translation>Proxy(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Proxy</source>
+        <translation>Proxy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Certi&amp;ficate pin:</source>
+        <translation>憑證釘選(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Certificate pins (SHA-256)</source>
+        <translation>憑證釘選值（SHA-256）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Allow plain http to hosts other than this computer</source>
         <translation>允許以明文 http 連線至本機以外的主機</translation>
     </message>
@@ -5507,7 +6432,17 @@
         <translation>瀏覽…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Test connection</source>
+        <translation>測試連線(&amp;T)</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Check the server as typed here, step by step, without signing in</source>
+        <translation>依此處填寫的內容逐步檢查伺服器，不會登入</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Choose a CA bundle file</source>
         <translation>選擇 CA 憑證套件檔案</translation>
     </message>
@@ -5532,7 +6467,77 @@
         <translation>跟隨系統</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>System settings</source>
+        <translation>系統設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No proxy</source>
+        <translation>不使用 Proxy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Manual</source>
+        <translation>手動</translation>
+    </message>
+    <message>
         <location line="+5"/>
+        <source>Proxy URL</source>
+        <translation>Proxy URL</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No user name or password here: the program asks for them when the proxy does.</source>
+        <translation>此處不要填寫使用者名稱或密碼：Proxy 需要時程式會詢問。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not pinned</source>
+        <translation>未釘選</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Read from server</source>
+        <translation>從伺服器讀取(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the pin from the server</source>
+        <translation>從伺服器讀取釘選值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
+        <translation>由你的組織管理：此處無法變更或刪除此連線設定檔。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Managed</source>
+        <translation>受管理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xport…</source>
+        <translation>匯出(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the profiles to a file (without access codes)</source>
+        <translation>將連線設定檔儲存到檔案（不含存取碼）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>I&amp;mport…</source>
+        <translation>匯入(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add profiles from a file</source>
+        <translation>從檔案新增連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Problems</source>
         <translation>問題</translation>
     </message>
@@ -5694,6 +6699,81 @@
     </message>
 </context>
 <context>
+    <name>ProfileTransfer</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
+        <translation>無法匯入該檔案：%1 %2。未匯入任何內容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file cannot be imported: %1. Nothing was imported.</source>
+        <translation>無法匯入該檔案：%1。未匯入任何內容。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <location line="+108"/>
+        <source>Import profiles</source>
+        <translation>匯入連線設定檔</translation>
+    </message>
+    <message>
+        <location line="-103"/>
+        <source>Adds: %1</source>
+        <translation>將新增：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replaces: %1</source>
+        <translation>將取代：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Skips (managed or built-in, never replaced): %1</source>
+        <translation>將略過（受管理或內建，不會被取代）：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The file holds no profile.</source>
+        <translation>該檔案中沒有連線設定檔。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace my profiles of the same name</source>
+        <translation>取代我的同名連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Import</source>
+        <translation>匯入(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Profile files (*.json)</source>
+        <extracomment>A file was written: its path and the number of profiles in it. An import was accepted: the whole new list of profiles, ready for ``store.save``. Something went wrong (a translated sentence); nothing was written or imported.</extracomment>
+        <translation>連線設定檔檔案 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All files (*)</source>
+        <translation>所有檔案 (*)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Export profiles</source>
+        <translation>匯出連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The profiles cannot be exported: %1 %2.</source>
+        <translation>無法匯出連線設定檔：%1 %2。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The file could not be written: %1</source>
+        <translation>無法寫入檔案：%1</translation>
+    </message>
+</context>
+<context>
     <name>ProfileValidation</name>
     <message>
         <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
@@ -5721,7 +6801,17 @@
         <translation>CA 憑證套件檔案不存在。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>The proxy URL must be http://host:port or https://host:port, without a user name or password.</source>
+        <translation>Proxy URL 必須是 http://host:port 或 https://host:port，且不含使用者名稱或密碼。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The certificate pin “%1” is not a SHA-256 fingerprint (64 hexadecimal digits).</source>
+        <translation>憑證釘選值「%1」不是 SHA-256 指紋（64 個十六進位數字）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The idle lock time cannot be negative.</source>
         <translation>閒置鎖定時間不可為負數。</translation>
     </message>
@@ -7110,7 +8200,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+323"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>已暫停的帳號</translation>

@@ -235,24 +235,30 @@ class DoctorDialog(QDialog):
 
     def verdict_text(self) -> str:
         """The verdict line for the state the test is in."""
-        tr = QCoreApplication.translate
         report = self.report
         if self._state == "running":
-            return tr("DoctorDialog", "Testing the connection\u2026")
+            return QCoreApplication.translate("DoctorDialog", "Testing the connection\u2026")
         if self._state == "cancelled":
-            return tr("DoctorDialog", "The test was stopped.")
+            return QCoreApplication.translate("DoctorDialog", "The test was stopped.")
         if self._state == "failed":
-            return fill(tr("DoctorDialog", "This profile cannot be tested: %1"), self._problem)
+            return fill(
+                QCoreApplication.translate("DoctorDialog", "This profile cannot be tested: %1"),
+                self._problem,
+            )
         if self._state != "done" or report is None:
             return ""
         if report.status is Status.FAILED:
-            return tr(
+            return QCoreApplication.translate(
                 "DoctorDialog",
                 "The connection does not work: see the failed step above.",
             )
         if report.status is Status.WARNING:
-            return tr("DoctorDialog", "The server can be used, but look at the warnings above.")
-        return tr("DoctorDialog", "Everything works: this program can connect to the server.")
+            return QCoreApplication.translate(
+                "DoctorDialog", "The server can be used, but look at the warnings above."
+            )
+        return QCoreApplication.translate(
+            "DoctorDialog", "Everything works: this program can connect to the server."
+        )
 
     def _update_state(self) -> None:
         running = self._state == "running"
@@ -280,11 +286,13 @@ class DoctorDialog(QDialog):
 
     def choose_file(self) -> None:
         """Ask where to save the report (text or JSON, by the file's suffix)."""
-        tr = QCoreApplication.translate
-        dialog = QFileDialog(self, tr("DoctorDialog", "Save report"))
+        dialog = QFileDialog(self, QCoreApplication.translate("DoctorDialog", "Save report"))
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilters(
-            [tr("DoctorDialog", "Text report (*.txt)"), tr("DoctorDialog", "JSON report (*.json)")]
+            [
+                QCoreApplication.translate("DoctorDialog", "Text report (*.txt)"),
+                QCoreApplication.translate("DoctorDialog", "JSON report (*.json)"),
+            ]
         )
         dialog.setDefaultSuffix("txt")
         dialog.filterSelected.connect(
@@ -325,27 +333,28 @@ class DoctorDialog(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        tr = QCoreApplication.translate
         name = self.profile.name or redact_url(self.profile.base_url)
-        self.setWindowTitle(fill(tr("DoctorDialog", "Test connection \u2014 %1"), name))
+        self.setWindowTitle(
+            fill(QCoreApplication.translate("DoctorDialog", "Test connection \u2014 %1"), name)
+        )
         shown = (
-            tr("DoctorDialog", "the built-in sandbox")
+            QCoreApplication.translate("DoctorDialog", "the built-in sandbox")
             if self.profile.is_sandbox
             else redact_url(self.request.url)
         )
-        self.target.setText(fill(tr("DoctorDialog", "Server: %1"), shown))
+        self.target.setText(fill(QCoreApplication.translate("DoctorDialog", "Server: %1"), shown))
         self.intro.setText(
-            tr(
+            QCoreApplication.translate(
                 "DoctorDialog",
                 "Checks the network, TLS and the API step by step, without signing in. The "
                 "report holds no password, code or token.",
             )
         )
-        self.steps_area.setAccessibleName(tr("DoctorDialog", "Steps"))
-        self.copy_button.setText(tr("DoctorDialog", "&Copy report"))
-        self.save_button.setText(tr("DoctorDialog", "&Save report\u2026"))
-        self.again_button.setText(tr("DoctorDialog", "&Run again"))
-        self.stop_button.setText(tr("DoctorDialog", "S&top"))
+        self.steps_area.setAccessibleName(QCoreApplication.translate("DoctorDialog", "Steps"))
+        self.copy_button.setText(QCoreApplication.translate("DoctorDialog", "&Copy report"))
+        self.save_button.setText(QCoreApplication.translate("DoctorDialog", "&Save report\u2026"))
+        self.again_button.setText(QCoreApplication.translate("DoctorDialog", "&Run again"))
+        self.stop_button.setText(QCoreApplication.translate("DoctorDialog", "S&top"))
         for row in self.rows:
             row.retranslateUi()
         self.verdict.setText(self.verdict_text())

@@ -297,13 +297,16 @@ class ProfileEditor(QDialog):
         tls = report.step("tls")
         certificate = tls.details.get("certificate") if tls is not None else None
         found = certificate.get("sha256") if isinstance(certificate, dict) else None
-        tr = QCoreApplication.translate
         if not isinstance(found, str) or not found:
-            self._pin_note(tr("ProfileEditor", "The server showed no certificate to pin."))
+            self._pin_note(
+                QCoreApplication.translate(
+                    "ProfileEditor", "The server showed no certificate to pin."
+                )
+            )
             return
         self.pins.setText(found)
         self._pin_note(
-            tr(
+            QCoreApplication.translate(
                 "ProfileEditor",
                 "The pin was read from the server: compare it with the fingerprint your IT "
                 "department gives before saving.",
@@ -402,7 +405,7 @@ class ProfileEditor(QDialog):
                 QCoreApplication.translate("ProfileEditor", "Proxy"),
             ),
             "pins": (
-                QCoreApplication.translate("ProfileEditor", "Certificate &pin:"),
+                QCoreApplication.translate("ProfileEditor", "Certi&ficate pin:"),
                 QCoreApplication.translate("ProfileEditor", "Certificate pins (SHA-256)"),
             ),
         }
