@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -180,7 +180,7 @@ class DoctorDialog(QDialog):
         layout.addLayout(verdict_row)
         layout.addWidget(self.note)
         layout.addWidget(self.buttons)
-        self.resize(640, 600)
+        self.resize(660, 640)
         self.retranslateUi()
         self._update_state()
 
@@ -211,11 +211,26 @@ class DoctorDialog(QDialog):
         row = StepRow(step, self.steps_box)
         self.rows.append(row)
         self.steps_layout.insertWidget(self.steps_layout.count() - 1, row)
-        self.steps_area.ensureWidgetVisible(row)
+        QTimer.singleShot(0, self._follow)
+
+    def _follow(self) -> None:
+        """Keep the newest step in view while running; afterwards, the first problem."""
+        bar = self.steps_area.verticalScrollBar()
+        if self._state == "running":
+            bar.setValue(bar.maximum())
+            return
+        problem = next(
+            (r for r in self.rows if r.step.status in (Status.FAILED, Status.WARNING)), None
+        )
+        if problem is not None:
+            self.steps_area.ensureWidgetVisible(problem, 0, 8)
+        else:
+            bar.setValue(0)
 
     def _finished(self, report: Report) -> None:
         self._state = "done"
         self._update_state()
+        QTimer.singleShot(0, self._follow)
 
     def _failed(self, reason: str) -> None:
         self._state = "failed"

@@ -220,6 +220,14 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
         editor.open()
         return editor
 
+    async def test_connection() -> QWidget:
+        from .doctor_dialog import DoctorDialog
+
+        dialog = DoctorDialog(workspace.service.profile, main)
+        dialog.open()
+        await dialog.service.wait()
+        return dialog
+
     async def about() -> QWidget:
         return workspace.open_about()
 
@@ -248,12 +256,14 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
     steps = [
         TourStep("change-password", change_password, close),
         TourStep("profile-editor", profile_editor, close),
+        TourStep("test-connection", test_connection, close),
         TourStep("about", about, close),
         TourStep("error-dialog", error_dialog, close),
         TourStep("locked", locked, unlock),
     ]
-    if app.kiosk is not None:  # kiosk mode offers neither
-        steps = [s for s in steps if s.name not in {"change-password", "profile-editor"}]
+    if app.kiosk is not None:  # kiosk mode offers none of these
+        hidden = {"change-password", "profile-editor", "test-connection"}
+        steps = [s for s in steps if s.name not in hidden]
     from .tour_dialogs import dialog_steps
 
     steps[-1:-1] = dialog_steps(workspace, kiosk=app.kiosk is not None)  # before the lock

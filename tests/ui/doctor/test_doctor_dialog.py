@@ -265,3 +265,28 @@ def test_japanese_words(qtbot: QtBot, run: Any) -> None:
 
 def test_proxy_of_a_profile() -> None:
     assert profile_proxy(Profile("P", "https://x")) is None
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_pictures_of_the_dialog(qtbot: QtBot, run: Any, shots: Path, language: str) -> None:
+    from portal_admin.ui.i18n import LanguageManager
+
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        dialog = DoctorDialog(sandbox_profile(), sandbox=sandbox())
+        qtbot.addWidget(dialog)
+        dialog.request = DoctorRequest(
+            "http://sandbox.test", ACCESS_CODE, transport=sandbox(clock_skew_s=600)
+        )
+        dialog.show()
+        run(completed(dialog))
+        picture = dialog.grab()
+        assert picture.width() >= 600 and picture.height() >= 500
+        assert picture.save(str(shots / f"doctor-{language}.png"))
+        clock = next(r for r in dialog.rows if r.step.name == "clock")
+        if language == "ja":
+            assert clock.name.text() == "サーバーの時計" and "進んでいます" in clock.summary.text()
+            assert dialog.again_button.text() == "再実行(&R)"
+    finally:
+        languages.set_language("en")
