@@ -3149,7 +3149,12 @@
         <translation>プロキシ URL とそのユーザー名・パスワードを確認するか、サーバーに直接到達できる場合はプロキシなしを選んでください。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+21"/>
+        <source>If the server&apos;s certificate was renewed, ask your IT department for the new fingerprint; otherwise something between you and the server shows its own certificate: do not sign in.</source>
+        <translation>サーバーの証明書が更新された場合は、IT 部門に新しいフィンガープリントを問い合わせてください。そうでなければ、あなたとサーバーの間の何かが自分の証明書を示しています。サインインしないでください。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
         <translation>サーバーの管理者に伝えてください。その日以降はどの接続も動かなくなります。</translation>
     </message>
@@ -3333,7 +3338,7 @@
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-575"/>
+        <location line="-593"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -3465,6 +3470,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>%1 with a valid, trusted certificate for %2; it matches the pin.</source>
+        <translation>%1、%2 の有効で信頼された証明書です。ピンと一致します。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s certificate is not the one the profile pins (SHA-256 %1).</source>
+        <translation>サーバーの証明書は、接続プロファイルがピン留めしている証明書ではありません（SHA-256 %1）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>The server&apos;s certificate ends in %1 days (%2).</source>
         <translation>サーバーの証明書は %1 日後に期限切れになります（%2）。</translation>
     </message>
@@ -3738,7 +3753,7 @@
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+157"/>
         <source>Testing the connection…</source>
         <translation>接続をテストしています…</translation>
     </message>
@@ -3846,7 +3861,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>%1 ms の遅延を追加</translation>
@@ -8204,7 +8219,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>一時停止中のアカウント</translation>

@@ -3193,7 +3193,12 @@
         <translation>Hãy kiểm tra URL proxy cùng tên người dùng và mật khẩu, hoặc chọn không dùng proxy nếu có thể kết nối trực tiếp tới máy chủ.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+21"/>
+        <source>If the server&apos;s certificate was renewed, ask your IT department for the new fingerprint; otherwise something between you and the server shows its own certificate: do not sign in.</source>
+        <translation>Nếu chứng chỉ của máy chủ đã được gia hạn, hãy hỏi bộ phận CNTT dấu vân tay mới; nếu không, có thứ gì đó giữa bạn và máy chủ đang đưa ra chứng chỉ của chính nó: đừng đăng nhập.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
         <translation>Hãy báo cho quản trị viên máy chủ: sau ngày đó sẽ không kết nối được nữa.</translation>
     </message>
@@ -3377,7 +3382,7 @@
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-575"/>
+        <location line="-593"/>
         <source>%1 s</source>
         <translation>%1 giây</translation>
     </message>
@@ -3509,6 +3514,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>%1 with a valid, trusted certificate for %2; it matches the pin.</source>
+        <translation>%1 với chứng chỉ hợp lệ, được tin cậy cho %2; khớp với mã ghim.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s certificate is not the one the profile pins (SHA-256 %1).</source>
+        <translation>Chứng chỉ của máy chủ không phải chứng chỉ mà hồ sơ kết nối đã ghim (SHA-256 %1).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>The server&apos;s certificate ends in %1 days (%2).</source>
         <translation>Chứng chỉ của máy chủ hết hạn sau %1 ngày (%2).</translation>
     </message>
@@ -3782,7 +3797,7 @@
         <translation>%1 giây</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+157"/>
         <source>Testing the connection…</source>
         <translation>Đang kiểm tra kết nối…</translation>
     </message>
@@ -3890,7 +3905,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>thêm độ trễ %1 ms</translation>
@@ -8286,7 +8301,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>Tài khoản bị tạm ngưng</translation>

@@ -3149,7 +3149,12 @@
         <translation>請檢查 Proxy URL 及其使用者名稱和密碼；如果可以直接連線到伺服器，請選擇不使用 Proxy。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+21"/>
+        <source>If the server&apos;s certificate was renewed, ask your IT department for the new fingerprint; otherwise something between you and the server shows its own certificate: do not sign in.</source>
+        <translation>如果伺服器憑證已更新，請向 IT 部門索取新的指紋；否則表示你和伺服器之間有東西出示了它自己的憑證：請不要登入。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Tell the server&apos;s administrators: after that date no connection will work.</source>
         <translation>請告知伺服器管理員：該日期之後所有連線都將失敗。</translation>
     </message>
@@ -3333,7 +3338,7 @@
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-575"/>
+        <location line="-593"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -3465,6 +3470,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>%1 with a valid, trusted certificate for %2; it matches the pin.</source>
+        <translation>%1，%2 的憑證有效且受信任；與釘選值一致。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The server&apos;s certificate is not the one the profile pins (SHA-256 %1).</source>
+        <translation>伺服器憑證不是連線設定檔所釘選的憑證（SHA-256 %1）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>The server&apos;s certificate ends in %1 days (%2).</source>
         <translation>伺服器憑證將在 %1 天後到期（%2）。</translation>
     </message>
@@ -3738,7 +3753,7 @@
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+157"/>
         <source>Testing the connection…</source>
         <translation>正在測試連線…</translation>
     </message>
@@ -3846,7 +3861,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-615"/>
+        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>增加 %1 毫秒延遲</translation>
@@ -8200,7 +8215,7 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+320"/>
+        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>已暫停的帳號</translation>

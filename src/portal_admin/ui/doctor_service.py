@@ -41,6 +41,8 @@ class DoctorRequest:
     #: A proxy URL, False for none, None to follow the system (environment).
     proxy: str | bool | None = None
     allow_legacy_padding: bool = False
+    #: SHA-256 fingerprints the server's certificate must match (the profile's pins).
+    pins: tuple[str, ...] = ()
     #: For the built-in sandbox: makes the in-process transport (no network steps).
     transport: TransportFactory | None = None
 
@@ -64,6 +66,7 @@ class DoctorRequest:
             ca_bundle=profile.ca_bundle or None,
             proxy=profile_proxy(profile),
             allow_legacy_padding=profile.allow_legacy_padding,
+            pins=tuple(profile.pinned_certificates),
         )
 
 
@@ -126,6 +129,7 @@ class DoctorRun(QObject):
                 proxy=request.proxy,
                 transport=transport,
                 allow_legacy_padding=request.allow_legacy_padding,
+                pins=request.pins,
                 progress=self.stepDone.emit,
             )
         except asyncio.CancelledError:

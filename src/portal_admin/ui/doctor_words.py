@@ -256,6 +256,24 @@ WORDS: dict[str, Words] = {
         QT_TRANSLATE_NOOP("DoctorCodes", "%1 with a valid, trusted certificate for %2."),
         values=lambda s: (_d(s, "version"), _d(s, "certificate", "subject")),
     ),
+    "tls.ok.pinned": Words(
+        QT_TRANSLATE_NOOP(
+            "DoctorCodes", "%1 with a valid, trusted certificate for %2; it matches the pin."
+        ),
+        values=lambda s: (_d(s, "version"), _d(s, "certificate", "subject")),
+    ),
+    "tls.pin_mismatch": Words(
+        QT_TRANSLATE_NOOP(
+            "DoctorCodes", "The server's certificate is not the one the profile pins (SHA-256 %1)."
+        ),
+        QT_TRANSLATE_NOOP(
+            "DoctorAdvice",
+            "If the server's certificate was renewed, ask your IT department for the new "
+            "fingerprint; otherwise something between you and the server shows its own "
+            "certificate: do not sign in.",
+        ),
+        lambda s: (_d(s, "certificate", "sha256"),),
+    ),
     "tls.expires_soon": Words(
         QT_TRANSLATE_NOOP("DoctorCodes", "The server's certificate ends in %1 days (%2)."),
         QT_TRANSLATE_NOOP(
@@ -679,6 +697,8 @@ def _key(step: Step) -> str:
             if isinstance(offset, int | float) and offset > 0
             else ("clock.skew.behind")
         )
+    if step.code == "tls.ok" and details.get("pin") == "ok":
+        return "tls.ok.pinned"
     if step.code == "http.redirect" and details.get("location"):
         return "http.redirect.to"
     headers = details.get("headers")

@@ -209,3 +209,23 @@ def test_a_file_that_is_not_json_says_so(qtbot: QtBot, tmp_path: Path) -> None:
     path.write_text("{not json", encoding="utf-8")
     assert editor.transfer.read(str(path)) is None
     assert "cannot be imported" in editor.notice.text()
+
+
+def test_the_profile_pins_reach_the_doctor_and_are_worded() -> None:
+    from portal_admin.ui.doctor_words import describe
+
+    profile = PROD.replace(pinned_certificates=(PIN,))
+    assert DoctorRequest.for_profile(profile).pins == (PIN,)
+    cert = {"subject": "portal.example.com", "sha256": "cd:" * 31 + "cd"}
+    ok = Step(
+        "tls",
+        Status.OK,
+        0.1,
+        "x",
+        "tls.ok",
+        details={"version": "TLSv1.3", "certificate": cert, "pin": "ok"},
+    )
+    assert "matches the pin" in describe(ok)[0]
+    bad = Step("tls", Status.FAILED, 0.1, "x", "tls.pin_mismatch", "y", {"certificate": cert})
+    summary, advice = describe(bad)
+    assert cert["sha256"] in summary and "do not sign in" in advice
