@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import ipaddress
 import ssl
 from dataclasses import dataclass, field
 from typing import Literal
 
 import httpx
 
+# Re-exported: the client's public names for them.
+from portal_admin.protocol.addresses import LANGUAGES as LANGUAGES
+from portal_admin.protocol.addresses import is_loopback as is_loopback
+
 from .errors import ConfigurationError
 from .pinning import normalize_fingerprint
 
 Language = Literal["en", "zh", "zh-Hant", "ja", "vi"]
-LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "ja", "vi")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,17 +97,6 @@ class ClientOptions:
         if self.proxy is None:
             return None
         return httpx.Proxy(self.proxy, auth=self.proxy_auth)
-
-
-def is_loopback(host: str) -> bool:
-    """True for localhost and loopback addresses."""
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_url(base_url: str, tls: TLSSettings, *, in_process: bool) -> httpx.URL:

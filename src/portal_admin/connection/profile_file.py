@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from portal_admin.client.options import LANGUAGES, is_loopback
 from portal_admin.files.atomic import atomic_write_text
+from portal_admin.protocol.addresses import LANGUAGES, is_loopback
 
 from .profiles import (
     FORBIDDEN_KEYS,

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,6 +24,7 @@ from portal_admin.connection.profiles import (
     normalize_pin,
     sandbox_profile,
 )
+from portal_admin.protocol.addresses import is_loopback
 
 from .text import QT_TRANSLATE_NOOP, fill
 
@@ -57,15 +57,6 @@ def environment_label(environment: EnvironmentType) -> str:
     return QCoreApplication.translate("EnvironmentType", _LABELS[environment])
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def validate(profile: Profile, others: list[Profile] | None = None) -> list[str]:
     """Translated problems with ``profile``; empty when it can be saved."""
 
@@ -91,7 +82,7 @@ def validate(profile: Profile, others: list[Profile] | None = None) -> list[str]
             )
         )
     elif (
-        parts.scheme == "http" and not _is_loopback(parts.hostname) and not profile.allow_plain_http
+        parts.scheme == "http" and not is_loopback(parts.hostname) and not profile.allow_plain_http
     ):
         problems.append(
             QCoreApplication.translate(
