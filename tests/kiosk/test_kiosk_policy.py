@@ -132,7 +132,10 @@ def test_ui_offers_no_way_out(
     options = start_options(["--sandbox", "--lang", "en"])
     app = make_program(qapp, options, recorder, tmp_path)
     try:
-        app.start()
+        sign_in = app.start()
+        # the sign-in window offers the pinned profile only: no Edit…, no New…
+        assert not sign_in.credentials.edit_profile_button.isVisibleTo(sign_in)
+        assert not sign_in.credentials.new_profile_button.isVisibleTo(sign_in)
         workspace = run(loop, sign_in_auditor(app))
         main = workspace.window
         # no profile editor, no password change, no quit; close refused

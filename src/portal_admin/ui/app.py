@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
     from .panels import PanelRegistry
+    from .profile_actions import ProfileEditing
     from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -228,6 +229,18 @@ class Application:
             profiles.insert(0, self.profile)
         return profiles
 
+    def edit_profile(self, window: SignInWindow, profile: Profile | None) -> ProfileEditing:
+        """Open the profile editor over the sign-in window (``profile`` None: a new one); a
+        saved profile or an import is written to the profile file and offered at once."""
+        from .profile_actions import ProfileEditing
+
+        def chosen(current: Profile) -> None:
+            self.profile = current
+
+        editing = ProfileEditing(self.store, window, profile, chosen)
+        editing.open()
+        return editing
+
     def show_sign_in(self, email: str = "") -> SignInWindow:
         """Show a fresh sign-in window (at start and after logout)."""
         assert self.service is not None
@@ -238,6 +251,9 @@ class Application:
             window.credentials.email.setText(email)
         window.signedIn.connect(self._signed_in)
         window.closed.connect(self.request_quit)
+        # The kiosk offers its pinned profile only, without an editor.
+        window.allow_profile_editing(self.kiosk is None)
+        window.profileEditRequested.connect(lambda p: self.edit_profile(window, p))
         self.sign_in_window = window
         if self.close_refusal is not None:  # kiosk: full screen, no way to close it
             self.close_refusal.watch(window)

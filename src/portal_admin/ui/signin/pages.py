@@ -184,6 +184,8 @@ class CredentialsPage(Page):
     """Step 1: profile, email and password; links to the password pages; demo hint."""
 
     profileSelected = Signal(int)
+    #: "Edit…" (the chosen profile) or "New…" (None) was clicked.
+    editProfileRequested = Signal(object)
     #: The demo box's "Fill in the administrator" was clicked.
     demoAdminRequested = Signal()
 
@@ -194,9 +196,18 @@ class CredentialsPage(Page):
         self.profile_combo.setObjectName("profileCombo")
         self.environment = QLabel(self)
         self.environment.setObjectName("environmentChip")
+        #: Edit the chosen profile (a built-in or managed one opens read-only, to test it).
+        self.edit_profile_button = button(self, "editProfileButton")
+        self.new_profile_button = button(self, "newProfileButton")
+        self.edit_profile_button.clicked.connect(
+            lambda: self.editProfileRequested.emit(self.chosen_profile())
+        )
+        self.new_profile_button.clicked.connect(lambda: self.editProfileRequested.emit(None))
         row = QHBoxLayout()
         row.addWidget(self.profile_combo, 1)
         row.addWidget(self.environment)
+        row.addWidget(self.edit_profile_button)
+        row.addWidget(self.new_profile_button)
         profile_box = QWidget(self)
         profile_box.setLayout(row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -258,6 +269,11 @@ class CredentialsPage(Page):
         self.profile_combo.blockSignals(False)
         self.show_profile(current)
 
+    def chosen_profile(self) -> Profile | None:
+        """The profile chosen in the list, if any."""
+        index = self.profile_combo.currentIndex()
+        return self._profiles[index] if 0 <= index < len(self._profiles) else None
+
     def show_profile(self, profile: Profile) -> None:
         """Show ``profile``'s environment, and the demo hint only for the sandbox."""
         env = profile.environment
@@ -313,6 +329,16 @@ class CredentialsPage(Page):
         )
         self.demo_box.retranslateUi()
         _name(self.profile_combo, QCoreApplication.translate("SignInPages", "Connection profile"))
+        self.edit_profile_button.setText(QCoreApplication.translate("SignInPages", "E&dit…"))
+        _name(
+            self.edit_profile_button,
+            QCoreApplication.translate("SignInPages", "Edit or test the connection profile"),
+        )
+        self.new_profile_button.setText(QCoreApplication.translate("SignInPages", "Ne&w…"))
+        _name(
+            self.new_profile_button,
+            QCoreApplication.translate("SignInPages", "New connection profile"),
+        )
         _name(
             self.environment,
             QCoreApplication.translate("SignInPages", "Environment of the selected profile"),

@@ -63,6 +63,8 @@ class SignInWindow(QWidget):
     """Thin widgets: reads the fields, calls the flow, shows what the flow reports."""
 
     signedIn = Signal(str)
+    #: The person asked to edit a profile (or to make one: None); the program opens the editor.
+    profileEditRequested = Signal(object)
     #: The person closed the window (without signing in, or after).
     closed = Signal()
     #: The window was painted for the first time (it is on screen).
@@ -129,6 +131,7 @@ class SignInWindow(QWidget):
         flow.emailChanged.connect(c.email.setText)
         flow.profileChanged.connect(self._profile_changed)
         c.profileSelected.connect(self._profile_selected)
+        c.editProfileRequested.connect(self.profileEditRequested)
         c.sign_in_button.clicked.connect(lambda: self._run(self.submit_credentials))
         c.password.returnPressed.connect(lambda: self._run(self.submit_credentials))
         c.email.returnPressed.connect(c.password.setFocus)
@@ -319,6 +322,7 @@ class SignInWindow(QWidget):
         self.credentials.email.setText(email)
         self.credentials.email.setReadOnly(True)
         self.credentials.profile_combo.setEnabled(False)
+        self.allow_profile_editing(False)
         self.credentials.set_unlocking()
         self.retranslateUi()
         self.credentials.password.setFocus()
@@ -402,6 +406,17 @@ class SignInWindow(QWidget):
         if page is not None:  # else set when the page is built
             page.set_remaining(seconds)
 
+    def set_profiles(self, profiles: list[Profile], current: Profile) -> None:
+        """Offer ``profiles`` (after an edit or an import) and sign in with ``current``."""
+        self.profiles = list(profiles) or [current]
+        self.credentials.set_profiles(self.profiles, current)
+        self.flow.set_profile(current)
+
+    def allow_profile_editing(self, on: bool) -> None:
+        """Show the profile list's Edit… and New… (not in a kiosk, nor while unlocking)."""
+        self.credentials.edit_profile_button.setVisible(on)
+        self.credentials.new_profile_button.setVisible(on)
+
     def _profile_selected(self, index: int) -> None:
         if 0 <= index < len(self.profiles):
             self.flow.set_profile(self.profiles[index])
@@ -435,6 +450,8 @@ class SignInWindow(QWidget):
             for push in page.submit_buttons():
                 push.setEnabled(not busy)
         self.credentials.profile_combo.setEnabled(not busy and self.pinned_email is None)
+        for edit in (self.credentials.edit_profile_button, self.credentials.new_profile_button):
+            edit.setEnabled(not busy)
         mfa = self._built_mfa()
         if mfa is not None and not busy and self.flow.cooldown_remaining() > 0:
             mfa.send_button.setEnabled(False)
