@@ -6269,6 +6269,19 @@
     </message>
 </context>
 <context>
+    <name>ProfileEditing</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
+        <translation>プロファイルは保存されませんでした: 組織が管理しているプロファイル、または同じ名前のプロファイルがあります。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The profiles could not be saved: the file is not writable.</source>
+        <translation>プロファイルを保存できませんでした: ファイルに書き込めません。</translation>
+    </message>
+</context>
+<context>
     <name>ProfileEditor</name>
     <message>
         <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
@@ -6793,7 +6806,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>プロファイル名を入力してください。</translation>
     </message>
@@ -7537,9 +7550,9 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
         <source>Sign in to unlock</source>
-        <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>サインインしてロックを解除</translation>
     </message>
     <message>
@@ -7564,12 +7577,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+326"/>
+        <location line="+336"/>
         <source>&amp;Email:</source>
         <translation>メールアドレス(&amp;E):</translation>
     </message>
     <message>
-        <location line="-325"/>
+        <location line="-335"/>
         <source>&amp;Password:</source>
         <translation>パスワード(&amp;P):</translation>
     </message>
@@ -7580,30 +7593,30 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Sign in</source>
         <translation>サインイン</translation>
     </message>
     <message>
-        <location line="-14"/>
-        <location line="+16"/>
+        <location line="-24"/>
+        <location line="+26"/>
         <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>パスワードをお忘れですか？</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-321"/>
         <source>I have a reset token</source>
         <translation>リセットトークンをお持ちの場合</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+19"/>
+        <location line="+29"/>
         <source>First-time password setup</source>
         <translation>初回パスワード設定</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-221"/>
         <source>Demo accounts (built-in sandbox)</source>
         <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>デモ用アカウント（内蔵サンドボックス）</translation>
@@ -7644,12 +7657,12 @@
         <translation>管理者の情報を入力</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+158"/>
         <source>Connection profile</source>
         <translation>接続プロファイル</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+13"/>
         <source>Environment of the selected profile</source>
         <translation>選択したプロファイルの環境</translation>
     </message>
@@ -7670,7 +7683,7 @@
         <translation>パスワードのリセットトークンを入力</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-180"/>
         <source>Demo accounts</source>
         <translation>デモ用アカウント</translation>
     </message>
@@ -7680,7 +7693,27 @@
         <translation>デモ用管理者のメールアドレスとパスワードを入力します</translation>
     </message>
     <message>
-        <location line="+268"/>
+        <location line="+155"/>
+        <source>E&amp;dit…</source>
+        <translation>編集(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit or test the connection profile</source>
+        <translation>接続プロファイルを編集またはテスト</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ne&amp;w…</source>
+        <translation>新規(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New connection profile</source>
+        <translation>新しい接続プロファイル</translation>
+    </message>
+    <message>
+        <location line="+131"/>
         <source>Send a code to %1, then type it below.</source>
         <translation>%1 にコードを送信し、下に入力してください。</translation>
     </message>
@@ -8025,13 +8058,13 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+423"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Unlock — Portal Admin</source>
         <translation>ロック解除 — Portal Admin</translation>
     </message>

@@ -6332,6 +6332,19 @@
     </message>
 </context>
 <context>
+    <name>ProfileEditing</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
+        <translation>Hồ sơ chưa được lưu: tổ chức của bạn quản lý hồ sơ này, hoặc một hồ sơ cùng tên.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The profiles could not be saved: the file is not writable.</source>
+        <translation>Không lưu được các hồ sơ: không ghi được tệp.</translation>
+    </message>
+</context>
+<context>
     <name>ProfileEditor</name>
     <message>
         <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
@@ -6870,7 +6883,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>Hồ sơ cần có tên.</translation>
     </message>
@@ -7619,9 +7632,9 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
         <source>Sign in to unlock</source>
-        <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>Đăng nhập để mở khóa</translation>
     </message>
     <message>
@@ -7646,12 +7659,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+326"/>
+        <location line="+336"/>
         <source>&amp;Email:</source>
         <translation>&amp;Email:</translation>
     </message>
     <message>
-        <location line="-325"/>
+        <location line="-335"/>
         <source>&amp;Password:</source>
         <translation>&amp;Mật khẩu:</translation>
     </message>
@@ -7662,30 +7675,30 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Sign in</source>
         <translation>Đăng nhập</translation>
     </message>
     <message>
-        <location line="-14"/>
-        <location line="+16"/>
+        <location line="-24"/>
+        <location line="+26"/>
         <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>Quên mật khẩu?</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-321"/>
         <source>I have a reset token</source>
         <translation>Tôi có token đặt lại</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+19"/>
+        <location line="+29"/>
         <source>First-time password setup</source>
         <translation>Thiết lập mật khẩu lần đầu</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-221"/>
         <source>Demo accounts (built-in sandbox)</source>
         <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>Tài khoản demo (sandbox tích hợp)</translation>
@@ -7726,12 +7739,12 @@
         <translation>Điền tài khoản quản trị viên</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+158"/>
         <source>Connection profile</source>
         <translation>Hồ sơ kết nối</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+13"/>
         <source>Environment of the selected profile</source>
         <translation>Môi trường của hồ sơ đã chọn</translation>
     </message>
@@ -7752,7 +7765,7 @@
         <translation>Nhập token đặt lại mật khẩu</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-180"/>
         <source>Demo accounts</source>
         <translation>Tài khoản demo</translation>
     </message>
@@ -7762,7 +7775,27 @@
         <translation>Điền email và mật khẩu của quản trị viên demo</translation>
     </message>
     <message>
-        <location line="+268"/>
+        <location line="+155"/>
+        <source>E&amp;dit…</source>
+        <translation>&amp;Sửa…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit or test the connection profile</source>
+        <translation>Sửa hoặc kiểm tra hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ne&amp;w…</source>
+        <translation>&amp;Mới…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New connection profile</source>
+        <translation>Hồ sơ kết nối mới</translation>
+    </message>
+    <message>
+        <location line="+131"/>
         <source>Send a code to %1, then type it below.</source>
         <translation>Gửi mã tới %1, rồi nhập mã bên dưới.</translation>
     </message>
@@ -8107,13 +8140,13 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+423"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Unlock — Portal Admin</source>
         <translation>Mở khóa — Portal Admin</translation>
     </message>

@@ -6267,6 +6267,19 @@
     </message>
 </context>
 <context>
+    <name>ProfileEditing</name>
+    <message>
+        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
+        <translation>設定檔未儲存：它由您的組織管理，或已有同名的受管理設定檔。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The profiles could not be saved: the file is not writable.</source>
+        <translation>無法儲存設定檔：檔案無法寫入。</translation>
+    </message>
+</context>
+<context>
     <name>ProfileEditor</name>
     <message>
         <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
@@ -6791,7 +6804,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>請為設定檔命名。</translation>
     </message>
@@ -7533,9 +7546,9 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+284"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
         <source>Sign in to unlock</source>
-        <extracomment>The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
+        <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登入以解除鎖定</translation>
     </message>
     <message>
@@ -7560,12 +7573,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+326"/>
+        <location line="+336"/>
         <source>&amp;Email:</source>
         <translation>電子郵件(&amp;E)：</translation>
     </message>
     <message>
-        <location line="-325"/>
+        <location line="-335"/>
         <source>&amp;Password:</source>
         <translation>密碼(&amp;P)：</translation>
     </message>
@@ -7576,30 +7589,30 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Sign in</source>
         <translation>登入</translation>
     </message>
     <message>
-        <location line="-14"/>
-        <location line="+16"/>
+        <location line="-24"/>
+        <location line="+26"/>
         <location line="+297"/>
         <source>Forgot your password?</source>
         <translation>忘記密碼？</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-321"/>
         <source>I have a reset token</source>
         <translation>我有重設權杖</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+19"/>
+        <location line="+29"/>
         <source>First-time password setup</source>
         <translation>首次設定密碼</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-221"/>
         <source>Demo accounts (built-in sandbox)</source>
         <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>示範帳號（內建沙箱）</translation>
@@ -7640,12 +7653,12 @@
         <translation>填入管理員帳號</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+158"/>
         <source>Connection profile</source>
         <translation>連線設定檔</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+13"/>
         <source>Environment of the selected profile</source>
         <translation>所選設定檔的環境</translation>
     </message>
@@ -7666,7 +7679,7 @@
         <translation>輸入密碼重設權杖</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-180"/>
         <source>Demo accounts</source>
         <translation>示範帳號</translation>
     </message>
@@ -7676,7 +7689,27 @@
         <translation>填入示範管理員的電子郵件和密碼</translation>
     </message>
     <message>
-        <location line="+268"/>
+        <location line="+155"/>
+        <source>E&amp;dit…</source>
+        <translation>編輯(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit or test the connection profile</source>
+        <translation>編輯或測試連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ne&amp;w…</source>
+        <translation>新增(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New connection profile</source>
+        <translation>新增連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+131"/>
         <source>Send a code to %1, then type it below.</source>
         <translation>請先傳送驗證碼至 %1，再於下方輸入。</translation>
     </message>
@@ -8021,13 +8054,13 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+423"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Unlock — Portal Admin</source>
         <translation>解除鎖定 — Portal Admin</translation>
     </message>
