@@ -3130,8 +3130,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
-        <translation>プロキシ URL にプロキシのユーザー名とパスワードを入れる（http://user:password@proxy:port）か、IT 部門に問い合わせてください。レポートには表示されません。</translation>
+        <source>Put the proxy&apos;s user name and password in HTTPS_PROXY (http://user:password@proxy:port) and choose the system proxy setting, or ask your IT department; the report never shows them.</source>
+        <translation>プロキシのユーザー名とパスワードを HTTPS_PROXY（http://user:password@proxy:port）に設定してシステムのプロキシ設定を選ぶか、IT 部門に問い合わせてください。レポートにそれらが表示されることはありません。</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4137,7 +4137,23 @@
         <translation>このコンピューター上のファイルまたはフォルダーを使用できませんでした。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
+        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
+        <translation>プロキシがユーザー名とパスワードを求めていますが、このプログラムはそれを持っていません。HTTPS_PROXY に資格情報を含めたシステムのプロキシ設定を使うか、IT 部門に問い合わせてください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy refused to connect to the server. Check the profile&apos;s proxy.</source>
+        <translation>プロキシがサーバーへの接続を拒否しました。プロファイルのプロキシ設定を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
+        <translation>サーバーの証明書がこのプロファイルで固定された証明書と一致しません。何も送信していません。証明書が更新されたかどうか IT 部門に確認してください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Something unexpected went wrong in the program.</source>
         <translation>プログラムで予期しない問題が発生しました。</translation>
     </message>

@@ -3174,8 +3174,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
-        <translation>Hãy đưa tên người dùng và mật khẩu của proxy vào URL proxy (http://user:password@proxy:port) hoặc hỏi bộ phận CNTT; báo cáo không bao giờ hiển thị chúng.</translation>
+        <source>Put the proxy&apos;s user name and password in HTTPS_PROXY (http://user:password@proxy:port) and choose the system proxy setting, or ask your IT department; the report never shows them.</source>
+        <translation>Hãy đặt tên người dùng và mật khẩu của proxy trong HTTPS_PROXY (http://user:password@proxy:port) và chọn cài đặt proxy của hệ thống, hoặc hỏi bộ phận IT; báo cáo không bao giờ hiện chúng.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4181,7 +4181,23 @@
         <translation>Không thể sử dụng một tệp hoặc thư mục trên máy tính này.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
+        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
+        <translation>Proxy yêu cầu tên người dùng và mật khẩu mà chương trình này không có. Hãy dùng cài đặt proxy của hệ thống với thông tin đó trong HTTPS_PROXY, hoặc hỏi bộ phận IT.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy refused to connect to the server. Check the profile&apos;s proxy.</source>
+        <translation>Proxy đã từ chối kết nối tới máy chủ. Hãy kiểm tra proxy của hồ sơ.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
+        <translation>Chứng chỉ của máy chủ không phải chứng chỉ mà hồ sơ này ghim: chưa gửi gì cả. Hãy hỏi bộ phận IT xem chứng chỉ có được gia hạn không.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Something unexpected went wrong in the program.</source>
         <translation>Đã xảy ra lỗi không mong muốn trong chương trình.</translation>
     </message>

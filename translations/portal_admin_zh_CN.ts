@@ -3130,8 +3130,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
-        <translation>请在代理 URL 中填写代理的用户名和密码（http://user:password@proxy:port），或询问 IT 部门；报告中永远不会显示它们。</translation>
+        <source>Put the proxy&apos;s user name and password in HTTPS_PROXY (http://user:password@proxy:port) and choose the system proxy setting, or ask your IT department; the report never shows them.</source>
+        <translation>请在 HTTPS_PROXY 中填写代理的用户名和密码（http://user:password@proxy:port）并选择系统代理设置，或询问 IT 部门；报告中永远不会显示它们。</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4137,7 +4137,23 @@
         <translation>无法使用本机上的文件或文件夹。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
+        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
+        <translation>代理要求提供用户名和密码，而本程序没有这些信息。请使用在 HTTPS_PROXY 中包含凭据的系统代理设置，或联系您的 IT 部门。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy refused to connect to the server. Check the profile&apos;s proxy.</source>
+        <translation>代理拒绝连接到服务器。请检查配置中的代理设置。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
+        <translation>服务器的证书不是此配置固定的证书：未发送任何内容。请询问您的 IT 部门证书是否已更新。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Something unexpected went wrong in the program.</source>
         <translation>程序发生意外错误。</translation>
     </message>

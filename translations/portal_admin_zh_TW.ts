@@ -3130,8 +3130,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>Put the proxy&apos;s user name and password in the proxy URL (http://user:password@proxy:port) or ask your IT department; the report never shows them.</source>
-        <translation>請在 Proxy URL 中填寫 Proxy 的使用者名稱和密碼（http://user:password@proxy:port），或詢問 IT 部門；報告中永遠不會顯示它們。</translation>
+        <source>Put the proxy&apos;s user name and password in HTTPS_PROXY (http://user:password@proxy:port) and choose the system proxy setting, or ask your IT department; the report never shows them.</source>
+        <translation>請在 HTTPS_PROXY 中填寫 Proxy 的使用者名稱和密碼（http://user:password@proxy:port）並選擇系統 Proxy 設定，或詢問 IT 部門；報告中永遠不會顯示它們。</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4137,7 +4137,23 @@
         <translation>無法使用本機上的檔案或資料夾。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
+        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
+        <translation>Proxy 要求提供使用者名稱和密碼，而本程式沒有這些資訊。請使用在 HTTPS_PROXY 中包含認證資訊的系統 Proxy 設定，或聯絡您的 IT 部門。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy refused to connect to the server. Check the profile&apos;s proxy.</source>
+        <translation>Proxy 拒絕連線到伺服器。請檢查設定檔的 Proxy 設定。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
+        <translation>伺服器的憑證不是此設定檔所釘選的憑證：未傳送任何內容。請詢問您的 IT 部門憑證是否已更新。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Something unexpected went wrong in the program.</source>
         <translation>程式發生未預期的錯誤。</translation>
     </message>

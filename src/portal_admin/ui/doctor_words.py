@@ -219,9 +219,9 @@ WORDS: dict[str, Words] = {
         QT_TRANSLATE_NOOP("DoctorCodes", "The proxy requires a user name and password (HTTP 407)."),
         QT_TRANSLATE_NOOP(
             "DoctorAdvice",
-            "Put the proxy's user name and password in the proxy URL "
-            "(http://user:password@proxy:port) or ask your IT department; the report never "
-            "shows them.",
+            "Put the proxy's user name and password in HTTPS_PROXY "
+            "(http://user:password@proxy:port) and choose the system proxy setting, or ask your "
+            "IT department; the report never shows them.",
         ),
     ),
     "proxy.auth_failed": Words(

@@ -42,6 +42,22 @@ _CATEGORY_TEXT = {
 _NETWORK = QT_TRANSLATE_NOOP("ErrorInfo", "The server could not be reached.")
 _TIMEOUT = QT_TRANSLATE_NOOP("ErrorInfo", "The server did not answer in time.")
 _LOCAL = QT_TRANSLATE_NOOP("ErrorInfo", "A file or folder on this computer could not be used.")
+#: Connection failures with a cause of their own, by the client's error code.
+_CONNECTION_CODES = {
+    "CLIENT.PROXY_AUTH": QT_TRANSLATE_NOOP(
+        "ErrorInfo",
+        "The proxy asks for a user name and password, which this program does not have. Use "
+        "the system proxy setting with them in HTTPS_PROXY, or ask your IT department.",
+    ),
+    "CLIENT.PROXY": QT_TRANSLATE_NOOP(
+        "ErrorInfo", "The proxy refused to connect to the server. Check the profile's proxy."
+    ),
+    "CLIENT.TLS_PIN": QT_TRANSLATE_NOOP(
+        "ErrorInfo",
+        "The server's certificate is not the one this profile pins: nothing was sent. Ask your "
+        "IT department whether the certificate was renewed.",
+    ),
+}
 _UNEXPECTED = QT_TRANSLATE_NOOP("ErrorInfo", "Something unexpected went wrong in the program.")
 
 
@@ -116,7 +132,9 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         status = getattr(exc, "http_status", None)
         request_id = getattr(exc, "request_id", None)
         message = str(getattr(exc, "message", "") or "")
-        if _is_kind(exc, "APITimeoutError", "TimeoutError", "PortalTimeoutError"):
+        if code in _CONNECTION_CODES:
+            summary = _tr(_CONNECTION_CODES[str(code)])
+        elif _is_kind(exc, "APITimeoutError", "TimeoutError", "PortalTimeoutError"):
             summary = _tr(_TIMEOUT)
         elif _is_kind(exc, "APIConnectionError", "PortalConnectionError", "ConnectionError"):
             summary = _tr(_NETWORK)
