@@ -6300,7 +6300,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>サーバーはピン留めできる証明書を示しませんでした。</translation>
@@ -6534,11 +6534,11 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>No user name or password here: the program asks for them when the proxy does.</source>
-        <translation>ここにユーザー名やパスワードは入れません。プロキシが求めたときにプログラムが尋ねます。</translation>
+        <source>No user name or password here: a proxy that needs them is set in HTTPS_PROXY, with the system setting.</source>
+        <translation>ここにユーザー名やパスワードは入れません。それらが必要なプロキシは、システム設定を選んで HTTPS_PROXY に設定します。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Not pinned</source>
         <translation>ピン留めなし</translation>
     </message>
@@ -6553,7 +6553,12 @@
         <translation>サーバーからピンを読み取る</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>The built-in sandbox: it can be tested here, not changed.</source>
+        <translation>内蔵サンドボックスです。ここでテストはできますが、変更はできません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
         <translation>組織が管理しています。この接続プロファイルはここでは変更も削除もできません。</translation>
     </message>

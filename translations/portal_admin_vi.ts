@@ -6363,7 +6363,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>Máy chủ không đưa ra chứng chỉ nào để ghim.</translation>
@@ -6597,11 +6597,11 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>No user name or password here: the program asks for them when the proxy does.</source>
-        <translation>Không nhập tên người dùng hay mật khẩu ở đây: chương trình sẽ hỏi khi proxy yêu cầu.</translation>
+        <source>No user name or password here: a proxy that needs them is set in HTTPS_PROXY, with the system setting.</source>
+        <translation>Không nhập tên người dùng hay mật khẩu ở đây: proxy cần chúng được đặt trong HTTPS_PROXY, với cài đặt của hệ thống.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Not pinned</source>
         <translation>Chưa ghim</translation>
     </message>
@@ -6616,7 +6616,12 @@
         <translation>Đọc mã ghim từ máy chủ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>The built-in sandbox: it can be tested here, not changed.</source>
+        <translation>Sandbox tích hợp: có thể kiểm tra ở đây, không thể thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
         <translation>Do tổ chức của bạn quản lý: không thể thay đổi hay xóa hồ sơ này tại đây.</translation>
     </message>

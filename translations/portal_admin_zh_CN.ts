@@ -6298,7 +6298,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>服务器没有提供可固定的证书。</translation>
@@ -6532,11 +6532,11 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>No user name or password here: the program asks for them when the proxy does.</source>
-        <translation>此处不要填写用户名或密码：代理需要时程序会询问。</translation>
+        <source>No user name or password here: a proxy that needs them is set in HTTPS_PROXY, with the system setting.</source>
+        <translation>此处不填用户名或密码：需要凭据的代理请在 HTTPS_PROXY 中设置，并选择系统设置。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Not pinned</source>
         <translation>未固定</translation>
     </message>
@@ -6551,7 +6551,12 @@
         <translation>从服务器读取固定值</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>The built-in sandbox: it can be tested here, not changed.</source>
+        <translation>内置沙箱：可以在此测试，但不能更改。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
         <translation>由你的组织管理：此处无法更改或删除此连接配置。</translation>
     </message>

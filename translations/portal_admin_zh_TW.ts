@@ -6298,7 +6298,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>伺服器沒有提供可釘選的憑證。</translation>
@@ -6532,11 +6532,11 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>No user name or password here: the program asks for them when the proxy does.</source>
-        <translation>此處不要填寫使用者名稱或密碼：Proxy 需要時程式會詢問。</translation>
+        <source>No user name or password here: a proxy that needs them is set in HTTPS_PROXY, with the system setting.</source>
+        <translation>此處不填使用者名稱或密碼：需要認證的 Proxy 請在 HTTPS_PROXY 中設定，並選擇系統設定。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Not pinned</source>
         <translation>未釘選</translation>
     </message>
@@ -6551,7 +6551,12 @@
         <translation>從伺服器讀取釘選值</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>The built-in sandbox: it can be tested here, not changed.</source>
+        <translation>內建沙箱：可以在此測試，但不能變更。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Managed by your organisation: this profile cannot be changed or deleted here.</source>
         <translation>由你的組織管理：此處無法變更或刪除此連線設定檔。</translation>
     </message>

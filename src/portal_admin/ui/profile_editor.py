@@ -188,7 +188,7 @@ class ProfileEditor(QDialog):
         self.managed_box.setObjectName("managedBadge")
         self.managed_box.setLayout(managed_row)
         managed_row.setContentsMargins(0, 0, 0, 4)
-        self.managed_box.setVisible(p.managed)
+        self.managed_box.setVisible(p.managed or p.builtin)
         transfer_row = QHBoxLayout()
         transfer_row.addWidget(self.export_button)
         transfer_row.addWidget(self.import_button)
@@ -202,20 +202,16 @@ class ProfileEditor(QDialog):
         layout.addWidget(self.buttons)
         self._file_dialog: QFileDialog | None = None
         self.setMinimumWidth(560)
-        if p.builtin:
-            for w in (self.name, self.base_url, self.environment, self.pins, self.read_pin):
-                w.setEnabled(False)
-            for w in (self.proxy_mode, self.proxy_url):
-                w.setEnabled(False)
-        if p.managed:
+        if p.managed or p.builtin:  # the built-in sandbox is never stored: nothing to save
             self._make_read_only()
         self._proxy_mode_changed()
         self.retranslateUi()
 
     @property
     def read_only(self) -> bool:
-        """True for a managed profile: shown, tested and exported, never changed."""
-        return bool(self._original and self._original.managed)
+        """True for a managed profile and the built-in sandbox: shown, tested and exported,
+        never changed."""
+        return bool(self._original and (self._original.managed or self._original.builtin))
 
     def _make_read_only(self) -> None:
         for w in self.findChildren(QWidget):
@@ -471,7 +467,8 @@ class ProfileEditor(QDialog):
         self.proxy_url.setToolTip(
             QCoreApplication.translate(
                 "ProfileEditor",
-                "No user name or password here: the program asks for them when the proxy does.",
+                "No user name or password here: a proxy that needs them is set in HTTPS_PROXY, "
+                "with the system setting.",
             )
         )
         self.pins.setPlaceholderText(QCoreApplication.translate("ProfileEditor", "Not pinned"))
@@ -479,12 +476,19 @@ class ProfileEditor(QDialog):
         self.read_pin.setAccessibleName(
             QCoreApplication.translate("ProfileEditor", "Read the pin from the server")
         )
-        self.managed_line.setText(
-            QCoreApplication.translate(
-                "ProfileEditor",
-                "Managed by your organisation: this profile cannot be changed or deleted here.",
+        if self._original is not None and self._original.builtin:
+            self.managed_line.setText(
+                QCoreApplication.translate(
+                    "ProfileEditor", "The built-in sandbox: it can be tested here, not changed."
+                )
             )
-        )
+        else:
+            self.managed_line.setText(
+                QCoreApplication.translate(
+                    "ProfileEditor",
+                    "Managed by your organisation: this profile cannot be changed or deleted here.",
+                )
+            )
         self.managed_icon.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Managed"))
         self.export_button.setText(QCoreApplication.translate("ProfileEditor", "E&xport\u2026"))
         self.export_button.setToolTip(

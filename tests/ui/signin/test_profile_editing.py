@@ -118,3 +118,19 @@ def test_no_editor_while_unlocking(qtbot: QtBot, window: SignInWindow) -> None:
     assert not window.credentials.new_profile_button.isVisible()
     assert not window.findChildren(ProfileEditor)
     assert not window.findChildren(QMessageBox)
+
+
+def test_the_builtin_sandbox_is_shown_to_test_not_to_change(
+    qtbot: QtBot, window: SignInWindow, tmp_path: Path
+) -> None:
+    store = ProfileStore(tmp_path / "profiles.json")
+    sandbox = store.load()[0]
+    assert sandbox.builtin
+    work = editing(window, store, sandbox)
+    editor = work.editor
+    assert editor.read_only and editor.managed_box.isVisible()
+    assert "sandbox" in editor.managed_line.text()
+    assert editor.test_button.isEnabled()
+    save = editor.buttons.button(editor.buttons.StandardButton.Save)
+    assert not save.isVisible()
+    editor.reject()
