@@ -4,7 +4,18 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+85"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+71"/>
+        <location line="+2"/>
+        <source>Third-party notices</source>
+        <translation>Thông báo của bên thứ ba</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This copy was not built with its third-party notices: they are written when the installers are built (packaging/build.py).</source>
+        <translation>Bản này được dựng mà không kèm thông báo của bên thứ ba: các thông báo được tạo khi dựng bộ cài đặt (packaging/build.py).</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>About System Portal Admin</source>
         <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>Giới thiệu System Portal Admin</translation>
@@ -26,6 +37,16 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>Licensed under the %1 (%2).</source>
+        <translation>Được cấp phép theo %1 (%2).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Third-party notices…</source>
+        <translation>Thông báo của bên thứ ba…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Qt %1 (PySide6 %2), Python %3</source>
         <translation>Qt %1 (PySide6 %2), Python %3</translation>
     </message>
@@ -40,7 +61,7 @@
         <translation>Phiên bản Qt và Python</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>Evidence signing key: reading the keyring…</source>
         <translation>Khóa ký bằng chứng: đang đọc kho khóa…</translation>
     </message>

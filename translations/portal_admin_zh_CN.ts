@@ -4,7 +4,18 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+85"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+71"/>
+        <location line="+2"/>
+        <source>Third-party notices</source>
+        <translation>第三方声明</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This copy was not built with its third-party notices: they are written when the installers are built (packaging/build.py).</source>
+        <translation>此副本构建时未附带第三方声明：第三方声明在构建安装程序时生成（packaging/build.py）。</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>About System Portal Admin</source>
         <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>关于 System Portal Admin</translation>
@@ -26,6 +37,16 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>Licensed under the %1 (%2).</source>
+        <translation>依据 %1（%2）授权。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Third-party notices…</source>
+        <translation>第三方声明…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Qt %1 (PySide6 %2), Python %3</source>
         <translation>Qt %1（PySide6 %2），Python %3</translation>
     </message>
@@ -40,7 +61,7 @@
         <translation>Qt 和 Python 版本</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>Evidence signing key: reading the keyring…</source>
         <translation>证据签名密钥：正在读取密钥环…</translation>
     </message>

@@ -1,5 +1,6 @@
-"""Help > About: the program's version, the Qt and Python it runs on, and the fingerprint of
-the key that signs this installation's evidence packs (to be recorded independently)."""
+"""Help > About: the program's version, its licence, the Qt and Python it runs on, the
+fingerprint of the key that signs this installation's evidence packs (to be recorded
+independently), and the third-party notices that travel with the program."""
 
 from __future__ import annotations
 
@@ -10,9 +11,17 @@ from typing import Any
 
 import PySide6
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal, qVersion
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from portal_admin import __version__
+from portal_admin import __version__, licensing
 
 from .text import fill
 
@@ -36,6 +45,46 @@ def signing_fingerprint(store: Any = None) -> str | None:
         return keys.fingerprint(keys.signing_key(store).public_key())
     except keys.KeyUnavailable:
         return None
+
+
+class NoticesDialog(QDialog):
+    """The third-party notices shipped with this copy, read-only; open it with ``open()``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("noticesDialog")
+        self.notices = licensing.notices_text()
+        self.text = QPlainTextEdit(self)
+        self.text.setObjectName("noticesText")
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text)
+        layout.addWidget(self.buttons)
+        self.resize(760, 560)
+        self.retranslateUi()
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language (the notices themselves stay as their authors wrote)."""
+        self.setWindowTitle(QCoreApplication.translate("AboutDialog", "Third-party notices"))
+        self.text.setAccessibleName(
+            QCoreApplication.translate("AboutDialog", "Third-party notices")
+        )
+        self.text.setPlainText(
+            self.notices
+            or QCoreApplication.translate(
+                "AboutDialog",
+                "This copy was not built with its third-party notices: they are written when "
+                "the installers are built (packaging/build.py).",
+            )
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)
 
 
 class AboutDialog(QDialog):
@@ -69,10 +118,18 @@ class AboutDialog(QDialog):
         self.runtime.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.blurb = QLabel(self)
         self.blurb.setWordWrap(True)
+        self.licence = QLabel(self)
+        self.licence.setObjectName("aboutLicence")
+        self.licence.setWordWrap(True)
+        self.notices_dialog: NoticesDialog | None = None
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.buttons.rejected.connect(self.reject)
+        self.notices_button = QPushButton(self)
+        self.notices_button.setObjectName("aboutNotices")
+        self.buttons.addButton(self.notices_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.notices_button.clicked.connect(self.show_notices)
         layout = QVBoxLayout(self)
-        for widget in (self.title, self.version, self.blurb, self.runtime, self.key):
+        for widget in (self.title, self.version, self.blurb, self.licence, self.runtime, self.key):
             layout.addWidget(widget)
         layout.addSpacing(8)
         layout.addWidget(self.buttons)
@@ -93,6 +150,16 @@ class AboutDialog(QDialog):
                 "Desktop administration for the System Portal, with a built-in sandbox server.",
             )
         )
+        self.licence.setText(
+            fill(
+                QCoreApplication.translate("AboutDialog", "Licensed under the %1 (%2)."),
+                licensing.LICENCE_NAME,
+                licensing.LICENCE,
+            )
+        )
+        self.notices_button.setText(
+            QCoreApplication.translate("AboutDialog", "Third-party notices…")
+        )
         self.runtime.setText(
             fill(
                 QCoreApplication.translate("AboutDialog", "Qt %1 (PySide6 %2), Python %3"),
@@ -106,6 +173,13 @@ class AboutDialog(QDialog):
             QCoreApplication.translate("AboutDialog", "Qt and Python versions")
         )
         self._describe_key()
+
+    def show_notices(self) -> NoticesDialog:
+        """Open the third-party notices beside this dialog (no nested event loop)."""
+        if self.notices_dialog is None:
+            self.notices_dialog = NoticesDialog(self)
+        self.notices_dialog.open()
+        return self.notices_dialog
 
     def _show_fingerprint(self, fingerprint: str | None) -> None:
         self.fingerprint = fingerprint
