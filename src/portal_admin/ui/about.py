@@ -4,13 +4,14 @@ independently), and the third-party notices that travel with the program."""
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import platform
 import threading
+from concurrent.futures import Future
 from typing import Any
 
 import PySide6
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal, qVersion
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, qVersion
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -24,6 +25,8 @@ from PySide6.QtWidgets import (
 from portal_admin import __version__, licensing
 
 from .text import fill
+
+log = logging.getLogger(__name__)
 
 
 def versions() -> dict[str, str]:
@@ -90,9 +93,6 @@ class NoticesDialog(QDialog):
 class AboutDialog(QDialog):
     """A small non-modal dialog; open it with ``open()``."""
 
-    #: The signing key's fingerprint (or None), read from the keyring in a worker thread.
-    fingerprintRead = Signal(object)
-
     def __init__(self, parent: QWidget | None = None, key_store: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("aboutDialog")
@@ -102,14 +102,23 @@ class AboutDialog(QDialog):
         self.key.setObjectName("aboutSigningKey")
         self.key.setWordWrap(True)
         self.key.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.fingerprintRead.connect(self._show_fingerprint)
+        # The keyring is read in a worker thread that touches no Qt object: a dialog closed
+        # meanwhile cannot be reached from it (emitting on a dying QObject from another
+        # thread crashed). The dialog's own timer picks the answer up.
+        future: Future[str | None] = Future()
 
         def read() -> None:
-            fingerprint = signing_fingerprint(key_store)
-            with contextlib.suppress(RuntimeError):  # the dialog was deleted meanwhile
-                self.fingerprintRead.emit(fingerprint)  # queued to the window's thread
+            try:
+                future.set_result(signing_fingerprint(key_store))
+            except BaseException as exc:  # handed to the window's thread
+                future.set_exception(exc)
 
         threading.Thread(target=read, name="portal-admin-about-key", daemon=True).start()
+        self._key_future = future
+        self._key_timer = QTimer(self)
+        self._key_timer.setInterval(25)
+        self._key_timer.timeout.connect(self._key_read)
+        self._key_timer.start()
         self.title = QLabel(self)
         self.title.setStyleSheet("font-size: 15pt; font-weight: bold;")
         self.version = QLabel(self)
@@ -180,6 +189,17 @@ class AboutDialog(QDialog):
             self.notices_dialog = NoticesDialog(self)
         self.notices_dialog.open()
         return self.notices_dialog
+
+    def _key_read(self) -> None:
+        if not self._key_future.done():
+            return
+        self._key_timer.stop()
+        try:
+            fingerprint = self._key_future.result()
+        except Exception:  # signing_fingerprint answers None for a missing keyring
+            log.warning("the signing key's fingerprint could not be read", exc_info=True)
+            fingerprint = None
+        self._show_fingerprint(fingerprint)
 
     def _show_fingerprint(self, fingerprint: str | None) -> None:
         self.fingerprint = fingerprint
