@@ -1,8 +1,12 @@
-"""Compiles the Qt Linguist translations as part of every build and install (editable too)."""
+"""Compiles the Qt Linguist translations as part of every build and install (editable too), and
+puts the third-party notices into the package when ``packaging/build.py`` made them
+(``PORTAL_ADMIN_NOTICES``: a build environment holds no runtime dependency to list)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -31,6 +35,11 @@ class BuildPyWithTranslations(build_py):
             tool.compile_all()  # into the source tree, which the editable install points at
         else:
             tool.compile_all(Path(self.build_lib) / "portal_admin" / "ui" / "i18n")
+            notices = os.environ.get("PORTAL_ADMIN_NOTICES")
+            if notices:
+                licences = Path(self.build_lib) / "portal_admin" / "licenses"
+                licences.mkdir(parents=True, exist_ok=True)
+                shutil.copy(notices, licences / "THIRD-PARTY-NOTICES.txt")
 
 
 setup(cmdclass={"build_py": BuildPyWithTranslations})

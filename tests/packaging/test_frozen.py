@@ -1,4 +1,6 @@
-"""The installers: build the PyInstaller bundle and the .deb, then run the frozen program.
+"""The installers: build the wheel, the PyInstaller bundle, the .tar.gz and the .deb, check
+that each carries the licence and the third-party notices, run lintian, appstreamcli and
+desktop-file-validate, then run the frozen program and the installed .deb.
 
 Slow (about two minutes to build) but run by .ci/run: an installer that misses a keyring
 backend, a Qt plugin or a translation fails on an administrator's machine, not here.
@@ -6,11 +8,15 @@ backend, a Qt plugin or a translation fails on an administrator's machine, not h
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -47,6 +53,28 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def _tool(name: str) -> str:
+    """The path of a checking tool; a missing one skips here and fails under CI=true, since
+    .ci/run installs it (lintian, appstream, desktop-file-utils)."""
+    found = shutil.which(name)
+    if found is None:
+        message = f"{name} is not installed (.ci/run installs it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def _deb(dist: Path) -> Path:
+    return next(dist.glob(f"portal-admin_{__version__}_*.deb"))
+
+
+def _deb_files(deb: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "deb"
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+    return root
+
+
 def _panel_ids() -> set[str]:
     from portal_admin.ui.views import register_all
 
@@ -57,6 +85,93 @@ def test_bundle_archive_and_package_are_built(dist: Path) -> None:
     assert (dist / "portal-admin" / "portal-admin").is_file()
     assert list(dist.glob(f"portal-admin-{__version__}-linux-*.tar.gz"))
     assert list(dist.glob(f"portal-admin_{__version__}_*.deb"))
+
+
+NOTICE_MARKS = (
+    "PySide6_Essentials",
+    "GNU LESSER GENERAL PUBLIC LICENSE",
+    "LGPL-3.0, section 4(d)(1)",
+)
+
+
+def _assert_notices(text: str) -> None:
+    for mark in (*NOTICE_MARKS, "cryptography", "httpx", "keyring"):
+        assert mark in text, mark
+
+
+def test_every_package_carries_the_licence_and_the_notices(dist: Path, tmp_path: Path) -> None:
+    wheel = next(dist.glob(f"portal_admin-{__version__}-py3-none-any.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        assert f"portal_admin-{__version__}.dist-info/licenses/LICENSE" in names
+        meta = zf.read(f"portal_admin-{__version__}.dist-info/METADATA").decode()
+        assert "License-Expression: Apache-2.0" in meta
+        _assert_notices(zf.read("portal_admin/licenses/THIRD-PARTY-NOTICES.txt").decode())
+
+    bundle = dist / "portal-admin"
+    for folder in (bundle, bundle / "_internal" / "portal_admin" / "licenses"):
+        assert "Apache License" in (folder / "LICENSE").read_text(encoding="utf-8")
+        _assert_notices((folder / "THIRD-PARTY-NOTICES.txt").read_text(encoding="utf-8"))
+    assert "Python" in (bundle / "THIRD-PARTY-NOTICES.txt").read_text(encoding="utf-8")
+
+    archive = next(dist.glob(f"portal-admin-{__version__}-linux-*.tar.gz"))
+    with tarfile.open(archive) as tar:
+        names = set(tar.getnames())
+    top = f"portal-admin-{__version__}"
+    assert {f"{top}/LICENSE", f"{top}/THIRD-PARTY-NOTICES.txt"} <= names
+
+    root = _deb_files(_deb(dist), tmp_path)
+    _assert_notices((root / "opt/portal-admin/THIRD-PARTY-NOTICES.txt").read_text())
+    doc = root / "usr/share/doc/portal-admin"
+    copyright_ = (doc / "copyright").read_text(encoding="utf-8")
+    assert copyright_.startswith("Format: https://www.debian.org/doc/packaging-manuals/")
+    assert "License: Apache-2.0" in copyright_ and "License: LGPL-3.0-only" in copyright_
+    changelog = gzip.decompress((doc / "changelog.gz").read_bytes()).decode()
+    assert changelog.startswith(f"portal-admin ({__version__})")
+
+
+def test_the_deb_declares_what_it_needs(dist: Path) -> None:
+    fields = subprocess.run(
+        ["dpkg-deb", "-f", str(_deb(dist)), "Depends", "Recommends"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert re.search(r"Depends: libc6 \(>= 2\.\d+\),", fields), fields
+    assert "fonts-noto-cjk" in fields and "gnome-keyring" in fields
+
+
+def test_every_lintian_override_says_why() -> None:
+    lines = (ROOT / "packaging/linux/portal-admin.lintian-overrides").read_text().splitlines()
+    for number, line in enumerate(lines):
+        if line.strip() and not line.startswith("#"):
+            assert number > 0 and lines[number - 1].startswith("# "), line
+
+
+def test_lintian_finds_no_error_and_no_unexplained_warning(dist: Path) -> None:
+    out = subprocess.run(
+        [_tool("lintian"), "--tag-display-limit", "0", "--fail-on", "error,warning",
+         str(_deb(dist))],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    complaints = [line for line in out.stdout.splitlines() if line[:2] in ("E:", "W:")]
+    assert out.returncode == 0 and not complaints, (out.stdout + out.stderr)[-3000:]
+
+
+def test_appstream_metainfo_and_desktop_entry_validate(dist: Path, tmp_path: Path) -> None:
+    root = _deb_files(_deb(dist), tmp_path)
+    (metainfo,) = (root / "usr/share/metainfo").glob("*.metainfo.xml")
+    out = subprocess.run(
+        [_tool("appstreamcli"), "validate", "--no-net", str(metainfo)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    desktop = root / "usr/share/applications/portal-admin.desktop"
+    out = subprocess.run(
+        [_tool("desktop-file-validate"), str(desktop)], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and not out.stdout.strip(), out.stdout + out.stderr
+    assert '<launchable type="desktop-id">portal-admin.desktop</launchable>' in (
+        metainfo.read_text(encoding="utf-8")
+    )
 
 
 def test_version(dist: Path, tmp_path: Path) -> None:
@@ -128,18 +243,42 @@ def test_frozen_tour_writes_every_panel(dist: Path, tmp_path: Path) -> None:
 @pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("dpkg") is None, reason="installing a .deb needs root"
 )
-def test_deb_installs_and_the_installed_program_starts(dist: Path, tmp_path: Path) -> None:
-    deb = next(dist.glob("portal-admin_*.deb"))
-    subprocess.run(["dpkg", "-i", str(deb)], check=True, capture_output=True, timeout=300)
+def test_deb_installs_runs_and_purges_without_a_trace(dist: Path, tmp_path: Path) -> None:
+    subprocess.run(["dpkg", "--purge", "portal-admin"], check=False, capture_output=True)
+    assert not Path("/opt/portal-admin").exists(), "a previous portal-admin is installed"
+    subprocess.run(["dpkg", "-i", str(_deb(dist))], check=True, capture_output=True, timeout=300)
     try:
-        assert Path("/usr/share/applications/portal-admin.desktop").is_file()
-        assert Path("/usr/share/icons/hicolor/scalable/apps/portal-admin.svg").is_file()
+        listed = subprocess.run(
+            ["dpkg", "-L", "portal-admin"], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        owned = [Path(p) for p in listed if p.startswith("/") and not Path(p).is_dir()]
+        assert Path("/usr/share/applications/portal-admin.desktop") in owned
+        assert Path("/usr/share/icons/hicolor/scalable/apps/portal-admin.svg") in owned
+        assert Path("/usr/share/metainfo/io.portal_admin.PortalAdmin.metainfo.xml") in owned
+        env = _env(tmp_path)
+        version = subprocess.run(
+            ["/usr/bin/portal-admin", "--version"], capture_output=True, text=True, env=env,
+            timeout=60, check=False,
+        )  # fmt: skip
+        assert version.stdout.strip() == f"portal-admin {__version__}", version.stderr
+        check = subprocess.run(
+            ["/usr/bin/portal-admin", "--self-check"], capture_output=True, text=True, env=env,
+            timeout=60, check=False,
+        )  # fmt: skip
+        assert check.returncode == 0, check.stderr[-2000:]
+        assert all(r["ok"] for r in json.loads(check.stdout)["translations"].values())
         shots = tmp_path / "tour"
         out = subprocess.run(
             ["/usr/bin/portal-admin", "--sandbox", "--tour", str(shots)],
-            capture_output=True, text=True, env=_env(tmp_path), timeout=300, check=False,
+            capture_output=True, text=True, env=env, timeout=300, check=False,
         )  # fmt: skip
         assert out.returncode == 0, out.stderr[-3000:]
         assert _panel_ids() <= {p.stem for p in shots.glob("*.png")}
     finally:
-        subprocess.run(["dpkg", "-r", "portal-admin"], check=False, capture_output=True)
+        purge = subprocess.run(["dpkg", "--purge", "portal-admin"], capture_output=True)
+    assert purge.returncode == 0, purge.stderr
+    status = subprocess.run(["dpkg", "-s", "portal-admin"], capture_output=True, check=False)
+    assert status.returncode != 0  # not even config-files remain
+    left = [p for p in owned if p.exists() or p.is_symlink()]
+    assert not left, left[:20]
+    assert not Path("/opt/portal-admin").exists()  # nothing written beside the bundle either
