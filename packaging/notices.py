@@ -127,12 +127,17 @@ def licence_texts(dist: md.Distribution) -> list[tuple[str, str]]:
 
 def python_runtime() -> Notice:
     """The Python interpreter and standard library that the frozen bundle carries."""
-    text = ""
-    for candidate in (Path(sysconfig.get_path("stdlib")) / "LICENSE.txt",):
+    texts = []
+    stdlib = Path(sysconfig.get_path("stdlib"))
+    for candidate in (
+        stdlib / "LICENSE.txt",
+        Path(sys.base_prefix) / "LICENSE.txt",
+    ):  # POSIX, Windows
         if candidate.is_file():
-            text = candidate.read_text(encoding="utf-8", errors="replace").strip()
+            texts = [("LICENSE", candidate.read_text(encoding="utf-8", errors="replace").strip())]
+            break
     version = ".".join(map(str, sys.version_info[:3]))
-    return Notice("Python", version, "PSF-2.0", "https://www.python.org/", [("LICENSE", text)])
+    return Notice("Python", version, "PSF-2.0", "https://www.python.org/", texts)
 
 
 def collect(*, bundle: bool = False) -> list[Notice]:
