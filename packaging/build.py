@@ -191,7 +191,8 @@ def make_deb(bundle: Path, work: Path, ver: str) -> Path:
         (share / folder).mkdir(parents=True)
     shutil.copy(linux / f"{APPSTREAM_ID}.metainfo.xml", share / "metainfo")
     doc = share / "doc" / "portal-admin"
-    listed = notices.collect(bundle=True)
+    modules = (work / "pyinstaller" / "portal-admin" / "bundled-modules.txt").read_text().split()
+    listed = notices.collect(bundle=True, modules=modules)
     own = (ROOT / "LICENSE").read_text(encoding="utf-8")
     (doc / "copyright").write_text(notices.render_dep5(listed, own), encoding="utf-8")
     (doc / "changelog.gz").write_bytes(debian_changelog(ver))

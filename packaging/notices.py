@@ -19,6 +19,7 @@ import importlib.metadata as md
 import re
 import sys
 import sysconfig
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,10 +141,22 @@ def python_runtime() -> Notice:
     return Notice("Python", version, "PSF-2.0", "https://www.python.org/", texts)
 
 
-def collect(*, bundle: bool = False) -> list[Notice]:
-    """A notice per distribution (plus the Python runtime with ``bundle``)."""
+def providers(modules: Iterable[str]) -> list[md.Distribution]:
+    """The installed distributions that provide these top-level modules: what PyInstaller
+    really bundled, which optional imports can make larger than the requirements (uvicorn
+    takes PyYAML when it is installed)."""
+    owners = md.packages_distributions()
+    names = {name for module in modules for name in owners.get(module, [])}
+    return [md.distribution(name) for name in sorted(names)]
+
+
+def collect(*, bundle: bool = False, modules: Iterable[str] = ()) -> list[Notice]:
+    """A notice per distribution (plus the Python runtime with ``bundle``): the runtime
+    requirements and whatever provides ``modules`` (the bundle's top-level modules)."""
     notices = []
-    for dist in closure():
+    dists = {_key(d.metadata["Name"]): d for d in [*closure(), *providers(modules)]}
+    dists.pop(_key(ROOT_DIST), None)
+    for _, dist in sorted(dists.items()):
         meta = dist.metadata
         urls = [u.split(",", 1)[-1].strip() for u in meta.get_all("Project-URL") or []]
         home = meta.get("Home-page") or (urls[0] if urls else "")
@@ -257,8 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--bundle", action="store_true", help="list the Python runtime too")
     parser.add_argument("--dep5", type=Path, help="also write a Debian copyright file")
+    parser.add_argument("--modules", type=Path, help="a file of bundled top-level modules")
     args = parser.parse_args(argv)
-    notices = collect(bundle=args.bundle)
+    modules = args.modules.read_text(encoding="utf-8").split() if args.modules else []
+    notices = collect(bundle=args.bundle, modules=modules)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(notices), encoding="utf-8")
     if args.dep5:

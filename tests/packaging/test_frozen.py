@@ -130,6 +130,17 @@ def test_every_package_carries_the_licence_and_the_notices(dist: Path, tmp_path:
     assert changelog.startswith(f"portal-admin ({__version__})")
 
 
+def test_the_notices_list_every_distribution_the_bundle_carries(dist: Path) -> None:
+    from importlib.metadata import packages_distributions
+
+    bundle = dist / "portal-admin"
+    text = (bundle / "THIRD-PARTY-NOTICES.txt").read_text(encoding="utf-8")
+    owners = packages_distributions()
+    for top in (bundle / "_internal").iterdir():
+        for name in set(owners.get(top.name.split(".")[0], [])) - {"portal-admin"}:
+            assert re.search(rf"^  {re.escape(name)} ", text, re.MULTILINE), name
+
+
 def test_the_deb_declares_what_it_needs(dist: Path) -> None:
     fields = subprocess.run(
         ["dpkg-deb", "-f", str(_deb(dist)), "Depends", "Recommends"],
