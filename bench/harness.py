@@ -60,6 +60,12 @@ def within(name: str, measured: float, budget: float, unit: str, note: str = "")
     return at_most(name, measured, budget, unit, 1.0, note)
 
 
+def informative(name: str, measured: float, baseline: float, unit: str, note: str = "") -> Result:
+    """A ratio reported without a goal (an older baseline kept for comparison)."""
+    ratio = measured / baseline if baseline else float("inf")
+    return Result(name, measured, baseline, unit, ratio, "info", True, note)
+
+
 def pick(quick: bool, quick_value: int, full_value: int, smoke_value: int = 1) -> int:
     """A repetition count or scale for the mode (``--smoke`` overrides both)."""
     if SMOKE:

@@ -2,10 +2,11 @@
 
 ``baseline``: the minimal PySide6 program, one window with a label. ``stack``: the same on our
 stack's floor: a qasync loop and the ``Qt`` namespace touched (a centred label), as any
-program of ours must. ``app``: the real
-``portal-admin`` entry point (``portal_admin.ui.main.main``), with a watcher put on its
-QApplication as it is created. All end on the first loop turn after the first window shows
-(``firstwindow``: a zero-delay timer looks for an exposed window on every turn).
+program of ours must. ``app``: the real ``portal-admin`` entry point
+(``portal_admin.ui.main.main``) in this interpreter (for profiling; the benchmark launches the
+installed launchers themselves). All end on the first loop turn after the first window shows
+(``portal_admin.ui.startup_probe``: a zero-delay timer looks for an exposed window on every
+turn; the program installs it when ``PORTAL_ADMIN_STARTUP_PROBE=1``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ def baseline() -> int:
     """The minimal PySide6 program."""
     from PySide6.QtWidgets import QApplication, QLabel
 
-    from .firstwindow import install
+    from portal_admin.ui.startup_probe import install
 
     qapp = QApplication(sys.argv[:1])
     install(qapp)
@@ -36,7 +37,7 @@ def stack() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QLabel
 
-    from .firstwindow import install
+    from portal_admin.ui.startup_probe import install
 
     qapp = QApplication(sys.argv[:1])
     install(qapp)
@@ -53,20 +54,8 @@ def stack() -> int:
 
 
 def app() -> int:
-    """The program, launched as a person launches it (no arguments)."""
-    if os.environ.get("PORTAL_ADMIN_BENCH_EXIT_AFTER_SHOW") != "1":
-        import portal_admin.ui.app as app_module
-
-        from .firstwindow import install
-
-        create_qapp = app_module.create_qapp
-
-        def patched(argv: object) -> object:
-            qapp = create_qapp(argv)  # type: ignore[arg-type]
-            install(qapp)
-            return qapp
-
-        app_module.create_qapp = patched  # type: ignore[assignment]
+    """The program, launched as a person launches it (no arguments), with the probe on."""
+    os.environ["PORTAL_ADMIN_STARTUP_PROBE"] = "1"
     from portal_admin.ui.main import main
 
     return main([])
@@ -77,7 +66,7 @@ def profiled(run: object) -> int:
     first window is up (the watcher's ``on_ready`` hook of this module)."""
     from pyinstrument import Profiler
 
-    from . import firstwindow
+    from portal_admin.ui import startup_probe
 
     profiler = Profiler(interval=0.0005)
     target = os.environ["PORTAL_ADMIN_BENCH_PROFILE"]
@@ -88,7 +77,7 @@ def profiled(run: object) -> int:
             out.write(profiler.output_text(unicode=False, color=False, show_all=False))
         os._exit(0)
 
-    firstwindow.ON_READY = write
+    startup_probe.ON_READY = write
     profiler.start()
     return run()  # type: ignore[operator, no-any-return]
 

@@ -144,7 +144,7 @@ def test_ui_offers_no_way_out(
         assert main.file_menu.actions() == [main.lock_action, main.logout_action]
         assert not main.change_password_action.isVisible()
         main.quit_action.trigger()  # even if reached somehow: disabled
-        assert not app._quit.is_set()
+        assert not app.quit_requested
         assert not main.close() and main.isVisible()
         # only the languages the policy offers; another one is ignored
         assert set(main.language_actions) == {"en", "ja"}

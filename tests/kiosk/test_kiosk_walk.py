@@ -241,7 +241,7 @@ def test_every_panel_and_control_of_kiosk_mode_sends_no_mutating_request(
     assert main.quit_action not in main.file_menu.actions()
     assert not main.quit_action.isVisible() and not main.quit_action.isEnabled()
     assert main.file_menu.actions() == [main.lock_action, main.logout_action]
-    assert not main.close() and main.isVisible() and not app._quit.is_set()
+    assert not main.close() and main.isVisible() and not app.quit_requested
 
     # the walk went everywhere and pressed a good number of controls
     assert set(visited) == {s.id for s in main.specs} and "portals" not in visited

@@ -300,7 +300,7 @@ def test_quit_closes_the_client(
     client = program.service.client
     assert not client.http.is_closed
     workspace.window.quit_action.trigger()  # File > Quit
-    assert program._quit.is_set()
+    assert program.quit_requested
     run(loop, program.close())
     assert client.http.is_closed
     assert program.workspace is None and program.sign_in_window is None

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "portal-admin"
 APP_AUTHOR = "SystemPortal"
 
 
+def _user_dir(kind: str) -> Path:
+    import platformdirs  # when first asked: importing this module stays cheap (start-up)
+
+    return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME, APP_AUTHOR))
+
+
 def config_dir() -> Path:
     """The user's config folder for the program (profiles live here)."""
-    return Path(platformdirs.user_config_dir(APP_NAME, APP_AUTHOR))
+    return _user_dir("config")
 
 
 def log_dir() -> Path:
     """The user's log folder for the program."""
-    return Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR))
+    return _user_dir("log")
 
 
 def data_dir() -> Path:
     """The user's data folder for the program (the sandbox's database lives here)."""
-    return Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
+    return _user_dir("data")

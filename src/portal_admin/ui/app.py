@@ -15,7 +15,6 @@ running out) goes back to the kiosk sign-in. See docs/kiosk.md.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib
 import logging
@@ -26,12 +25,10 @@ import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
-import qasync
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
-from portal_admin.files.paths import APP_NAME
 
 from .collector import keep_out_of_full_collections
 from .i18n import LanguageManager
@@ -39,6 +36,7 @@ from .log_setup import EarlyLog, buffer_logging
 from .operations import OperationRunner
 from .options import StartOptions
 from .profiles import Profile, ProfileStore, sandbox_profile
+from .qapp import create_qapp
 from .session.client_service import ClientService
 from .shutdown import ShutdownHooks
 from .signin.flow import SignInFlow
@@ -46,6 +44,8 @@ from .signin.window import SignInWindow
 from .theme import ThemeManager
 
 if TYPE_CHECKING:
+    import asyncio
+
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
     from .panels import PanelRegistry
@@ -148,7 +148,9 @@ class Application:
         self.kiosk: KioskSettings | None = None
         self.guard: KioskGuard | None = None
         self.close_refusal: CloseRefusal | None = None
-        self._quit = asyncio.Event()
+        #: Set by :meth:`request_quit`; the event :meth:`main` waits on is made by main().
+        self.quit_requested = False
+        self._quit: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
@@ -324,6 +326,8 @@ class Application:
 
     def spawn(self, coro: Coroutine[Any, Any, object]) -> asyncio.Task[Any]:
         """Run ``coro`` as a task, keeping a strong reference; failures are logged."""
+        import asyncio
+
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -366,23 +370,39 @@ class Application:
 
     def request_quit(self) -> None:
         """Ask the program to end (runs the shutdown hooks first)."""
-        self._quit.set()
+        self.quit_requested = True
+        if self._quit is not None:
+            self._quit.set()
 
     async def main(self) -> int:
-        """Run until quit; returns the exit status."""
+        """Run until quit; returns the exit status. Shows the sign-in window unless
+        :meth:`start` already did (the program shows it before the asyncio loop runs)."""
+        import asyncio
+
+        from . import loop_bridge
+
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.request_quit)
-        from .kiosk.policy import PolicyError
+        self._quit = asyncio.Event()
+        if self.quit_requested:  # the window was closed before the loop ran
+            self._quit.set()
+        window = self.sign_in_window
+        if window is None and self.workspace is None:
+            from .kiosk.policy import PolicyError
 
-        try:
-            window = self.start()
-        except PolicyError as exc:  # fail closed: the pinned profile cannot be used
-            log.error("kiosk policy unusable, not starting: %s", exc)
-            await self.close()
-            return 2
-        window.firstPainted.connect(lambda: QTimer.singleShot(0, self.after_first_window))
+            try:
+                window = self.start()
+            except PolicyError as exc:  # fail closed: the pinned profile cannot be used
+                log.error("kiosk policy unusable, not starting: %s", exc)
+                await self.close()
+                return 2
+        loop_bridge.loop_started()  # what was clicked before the loop ran, runs now
+        if window is not None and window.painted:
+            QTimer.singleShot(0, self.after_first_window)
+        elif window is not None:
+            window.firstPainted.connect(lambda: QTimer.singleShot(0, self.after_first_window))
         # A window that is not painted soon (started minimised, say) does not hold it back.
         QTimer.singleShot(AFTER_FIRST_WINDOW_LATEST_MS, self.after_first_window)
         status = 0
@@ -430,18 +450,6 @@ class Application:
         await self.shutdown.run()
 
 
-def create_qapp(argv: Sequence[str]) -> QApplication:
-    """The QApplication, named so that settings and folders are found."""
-    QApplication.setApplicationName(APP_NAME)
-    QApplication.setApplicationDisplayName("System Portal Admin")
-    QApplication.setApplicationVersion(__version__)
-    QApplication.setOrganizationName("SystemPortal")
-    existing = QApplication.instance()
-    qapp = existing if isinstance(existing, QApplication) else QApplication(list(argv))
-    qapp.setQuitOnLastWindowClosed(False)
-    return qapp
-
-
 def run(options: StartOptions, argv: Sequence[str]) -> int:
     """Start the program and block until it ends; returns the exit status."""
     early_log = buffer_logging()  # the log file is opened once the first window shows
@@ -464,6 +472,18 @@ def _run(options: StartOptions, argv: Sequence[str], early_log: EarlyLog) -> int
         return 2
     qapp = create_qapp(argv)
     application = Application(qapp, options, early_log=early_log)
+    try:
+        window = application.start()
+    except PolicyError as exc:  # fail closed: the pinned profile cannot be used
+        log.error("kiosk policy unusable, not starting: %s", exc)
+        return 2
+    # The window is up on Qt's own loop while asyncio and qasync are imported (ui/loop_bridge).
+    from .loop_bridge import show_first
+
+    took = show_first(window, window.firstPainted, painted=lambda: window.painted)
+    log.info("event-loop modules imported in %.0f ms", took * 1000)
+    import qasync
+
     try:
         status: int = qasync.run(application.main())
     except RuntimeError as exc:  # the Qt loop ended before main() did (session end)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from .options import parse_args
+from .options import StartOptions, parse_args
+
+#: The program's modules, imported in a worker thread while Qt starts (:func:`start`).
+PROGRAM_MODULE = "portal_admin.ui.app"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,7 +18,31 @@ def main(argv: list[str] | None = None) -> int:
         from .self_check import run_self_check
 
         return run_self_check(qt_argv)
-    from .app import run  # Qt is imported from here on
+    return start(options, qt_argv)
+
+
+def start(options: StartOptions, qt_argv: list[str]) -> int:
+    """Make the QApplication while a worker thread imports the program's modules, then run.
+
+    Qt's start-up (the platform plugin, fonts) runs in C++ and lets the interpreter lock go
+    for much of it, so the imports (our modules, and the Python types of the Qt classes and
+    enums they use) partly happen meanwhile (docs/performance.md, "Start-up").
+    """
+    import contextlib
+    import importlib
+    import threading
+
+    def preload() -> None:
+        with contextlib.suppress(Exception):  # imported again below, where it is raised
+            importlib.import_module(PROGRAM_MODULE)
+
+    worker = threading.Thread(target=preload, name="portal-admin-preload", daemon=True)
+    from .qapp import create_qapp  # Qt is imported from here on
+
+    worker.start()
+    create_qapp(qt_argv)
+    worker.join()
+    from .app import run
 
     return run(options, qt_argv)
 

@@ -8,16 +8,18 @@ themselves from that. Failures are shown, never raised into Qt.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from .error_info import ErrorInfo, describe_error
+
+if TYPE_CHECKING:  # imported once the loop runs: the first window shows without it
+    import asyncio
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,8 @@ class OperationRunner(QObject):
 
     def run(self, op: Op[T]) -> asyncio.Task[T | None]:
         """Start ``op`` as a task on the running loop and return the task."""
+        import asyncio
+
         coro = self.execute(op)
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
@@ -89,17 +93,18 @@ class OperationRunner(QObject):
         return task
 
     def run_soon(self, op: Op[Any]) -> None:
-        """Start ``op`` from a plain (non-async) slot."""
-        self.run(op)
+        """Start ``op`` from a plain (non-async) slot; during start-up, once the asyncio loop
+        runs (a click in the first window's first frames waits for it)."""
+        from .loop_bridge import call_soon
+
+        call_soon(lambda: self.run(op))
 
     async def execute(self, op: Op[T]) -> T | None:
         """Run ``op`` to the end; returns its result, or None when it failed."""
         self._set_busy(+1 if op.progress else 0)
         try:
             result = await op.run()
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # not a cancellation: CancelledError is a BaseException
             self._failure(op, exc)
             return None
         finally:
@@ -116,6 +121,8 @@ class OperationRunner(QObject):
 
     async def cancel_all(self) -> None:
         """Cancel every running operation and wait for them (shutdown hook)."""
+        import asyncio
+
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

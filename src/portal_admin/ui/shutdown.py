@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -34,6 +33,8 @@ class ShutdownHooks:
         """Run every hook (newest first) once; later calls do nothing."""
         if self._done:
             return
+        import asyncio  # not at start-up: the first window shows before asyncio is imported
+
         self._done = True
         while self._hooks:
             name, hook = self._hooks.pop()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
@@ -126,9 +125,7 @@ class FormController(QObject):
         self._set_busy(True)
         try:
             value = await call()
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # not a cancellation: CancelledError is a BaseException
             info = explain(exc)
             if info.unexpected:
                 log.error("%s failed unexpectedly", type(self).__name__, exc_info=exc)

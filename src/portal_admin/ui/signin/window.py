@@ -235,7 +235,7 @@ class SignInWindow(QWidget):
 
     def _run(self, action: Callable[[], Awaitable[object]]) -> None:
         """Start a plain async method of this window as a task (one-line slot bodies)."""
-        self.runner.run(Op(action, progress=False, parent=self))
+        self.runner.run_soon(Op(action, progress=False, parent=self))
 
     # -- actions (plain async methods; tests await them) -------------------------------------
 
@@ -473,6 +473,11 @@ class SignInWindow(QWidget):
         # texts made from the profile
         self.credentials.environment.setText(environment_label(self.flow.profile.environment))
         self._show_forgot_hint()
+
+    @property
+    def painted(self) -> bool:
+        """True once the window was painted (``firstPainted`` was emitted)."""
+        return self._painted
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -1,10 +1,14 @@
-"""Exit on the first event-loop turn after the first top-level window is exposed.
+"""Start-up's measuring probe: exit on the first event-loop turn after the first top-level
+window is exposed.
 
-``install(qapp)`` starts a zero-delay timer on the application, which looks on every turn of
-the event loop whether a top-level window is exposed (shown on screen, offscreen included).
-The first turn that finds one is the first turn after the window is up: the program is then
-responsive. It prints ``MARKER`` and the window's class name, flushes, and ends the process at
-once (teardown is not measured).
+The program installs it when ``PORTAL_ADMIN_STARTUP_PROBE=1`` is set (:func:`create_qapp` in
+``ui/app.py``), so that a start-up can be timed from outside as a person launches the program,
+the installed bundle included; the benchmarks' minimal programs install the same probe
+(``bench/drivers/startup.py``). ``install(qapp)`` starts a zero-delay timer on the
+application, which looks on every turn of the event loop whether a top-level window is exposed
+(shown on screen, offscreen included). The first turn that finds one is the first turn after
+the window is up: the program is then responsive. It prints ``MARKER`` and the window's class
+name, flushes, and ends the process at once (teardown is not measured).
 
 Why a timer and not an event filter on the application: a Python event filter sees every event
 of every object, and PySide builds the Python types of each object's class the first time one
@@ -23,6 +27,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
 MARKER = "BENCH-FIRST-WINDOW"
+#: The environment variable that makes the program install the probe.
+ENV = "PORTAL_ADMIN_STARTUP_PROBE"
 #: Called instead of ending the process, when set (the profiling mode of the start-up driver).
 ON_READY: object = None
 

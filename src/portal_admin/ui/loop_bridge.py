@@ -1,0 +1,114 @@
+"""Start-up's hand-over from a plain Qt loop to the asyncio loop (qasync).
+
+The first window is built and shown before asyncio and qasync are imported: Qt's own loop runs
+it (:func:`show_first`) while a worker thread imports them, and qasync takes the same Qt loop
+over once they are in. A person sees the window ~20-40 ms sooner (docs/performance.md,
+"Start-up"), and the window is live from its first frame: Qt keeps every key and click in
+its queue or handles it at once, whichever loop turns.
+
+What needs the asyncio loop before it runs (a click on "Sign in" in the first few frames)
+waits for it: :func:`call_soon` queues it until :func:`loop_started` runs the queue from the
+loop's first turn.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+import threading
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal, SignalInstance
+from PySide6.QtWidgets import QWidget
+
+log = logging.getLogger(__name__)
+
+#: What the asyncio bridge needs, imported in a worker thread once the first window is painted.
+BRIDGE_MODULES = ("asyncio", "qasync")
+#: The imports start by then even if the window was not painted (started minimised, say).
+PAINT_LATEST_MS = 1000
+
+_waiting: list[Callable[[], object]] = []
+_started = False
+
+
+def loop_running() -> bool:
+    """True once the asyncio loop runs in this thread (always, outside start-up)."""
+    # asyncio may be half imported (by the worker thread of :func:`show_first`)
+    running = getattr(sys.modules.get("asyncio"), "_get_running_loop", None)
+    return running is not None and running() is not None
+
+
+def call_soon(action: Callable[[], object]) -> None:
+    """Run ``action`` now if the asyncio loop runs, else on its first turn."""
+    if _started or loop_running():
+        action()
+    else:
+        _waiting.append(action)
+
+
+def loop_started() -> None:
+    """Called on the asyncio loop's first turn: run what waited for it, in order."""
+    global _started
+    _started = True
+    waiting, _waiting[:] = list(_waiting), []
+    for action in waiting:
+        try:
+            action()
+        except Exception:
+            log.exception("an action queued during start-up failed")
+
+
+class _Imported(QObject):
+    """Lives in the GUI thread; the worker emits ``done`` from its thread (a queued call)."""
+
+    done = Signal()
+
+
+def show_first(
+    window: QWidget,
+    first_painted: SignalInstance,
+    *,
+    painted: Callable[[], bool],
+    modules: Sequence[str] = BRIDGE_MODULES,
+) -> float:
+    """Run Qt's loop until ``window`` is painted and ``modules`` are imported; returns the
+    seconds the imports took.
+
+    ``window`` is shown already; ``first_painted`` is its first-paint signal and ``painted``
+    says whether it came. The imports run in a worker thread from the first paint on, so that
+    they do not hold the interpreter lock while the first frame is drawn; the loop meanwhile
+    handles the window's events.
+    """
+    loop = QEventLoop()
+    imported = _Imported()
+    imported.done.connect(loop.quit)
+    took = [0.0]
+
+    def work() -> None:
+        import time
+
+        start = time.perf_counter()
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # imported again (and the error raised) by the caller
+                log.warning("importing %s for the event loop failed", name, exc_info=True)
+        took[0] = time.perf_counter() - start
+        imported.done.emit()
+
+    worker = threading.Thread(target=work, name="portal-admin-loop-imports", daemon=True)
+
+    def begin() -> None:
+        if not worker.is_alive() and worker.ident is None:
+            worker.start()
+
+    first_painted.connect(begin)
+    QTimer.singleShot(PAINT_LATEST_MS, begin)
+    if painted() or not window.isVisible():
+        begin()
+    loop.exec()
+    worker.join()
+    first_painted.disconnect(begin)
+    return took[0]
