@@ -7,7 +7,7 @@ subclasses without importing the client.
 
 from __future__ import annotations
 
-import socket
+import sys
 import traceback
 from dataclasses import dataclass
 
@@ -149,7 +149,8 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         )
     if isinstance(exc, TimeoutError):
         return ErrorInfo(summary=_tr(_TIMEOUT), message=str(exc))
-    if isinstance(exc, ConnectionError | socket.gaierror):
+    socket = sys.modules.get("socket")  # not imported for the first window; loaded by then
+    if isinstance(exc, ConnectionError) or (socket and isinstance(exc, socket.gaierror)):
         return ErrorInfo(summary=_tr(_NETWORK), message=str(exc))
     if isinstance(exc, OSError):  # a local file or system failure, e.g. writing an export
         return ErrorInfo(summary=_tr(_LOCAL), message=str(exc))
