@@ -104,10 +104,11 @@ class AccountsController(QObject):
         return self._start_task
 
     async def _start(self) -> None:
+        # The rows first: the permissions and the filter choices are not needed to see them,
+        # and with the built-in sandbox every request takes the UI thread's time.
         self.model.refresh()
-        await self.panel.load_permissions()
-        await self.load_choices()
         await self.model.wait_idle()
+        await asyncio.gather(self.panel.load_permissions(), self.load_choices())
         self.panel.loaded = True
 
     async def load_choices(self) -> None:
