@@ -1,9 +1,11 @@
 """The running program: QApplication on a qasync loop, sign-in, the main window, shutdown.
 
-Start-up shows the sign-in window for the chosen profile; on sign-in a :class:`Workspace`
-(the main window) takes over; logout goes back to the sign-in window. The API client is
-built on the first sign-in attempt, so the first window needs neither httpx nor the sandbox.
-Once the first window is painted, the log file is opened, the panels are registered and a
+Start-up shows the sign-in window for the chosen profile, on Qt's own loop while asyncio and
+qasync are imported in a worker thread (``ui/loop_bridge.py``), then qasync takes the loop
+over; on sign-in a :class:`Workspace` (the main window) takes over; logout goes back to the
+sign-in window. The API client is built on the first sign-in attempt, so the first window
+needs neither httpx nor the sandbox. Once the loop runs after the first paint, the log file
+is opened, the panels are registered and a
 worker thread imports the client's modules (and the sandbox's, for the sandbox profile), so
 that signing in does not wait for them (:meth:`Application.after_first_window`).
 
