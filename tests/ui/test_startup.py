@@ -224,3 +224,18 @@ def test_parse_args() -> None:
     assert opts.sandbox and opts.kiosk and opts.lang == "zh-Hant" and opts.profile == "Prod"
     assert parse_args(["--tour", "x"]).tour == Path("x")
     assert parse_args(["--self-check"]).self_check
+
+
+def test_start_up_probe_reports_the_first_window(tmp_path: Path) -> None:
+    """How bench/ times start-up from outside: the marker on the first turn after the first
+    window is exposed, then the process ends (ui/startup_probe.py)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "portal_admin.ui.main"],
+        capture_output=True,
+        text=True,
+        env=dict(program_env(tmp_path), PORTAL_ADMIN_STARTUP_PROBE="1"),
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "BENCH-FIRST-WINDOW SignInWindow"
