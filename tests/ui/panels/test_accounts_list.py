@@ -253,6 +253,23 @@ def test_detail_and_copy_id(loop: qasync.QEventLoop, panel: AccountsPanel) -> No
     shot(panel, "account-detail.png")
 
 
+def test_a_new_filter_closes_the_detail(loop: qasync.QEventLoop, panel: AccountsPanel) -> None:
+    """The detail never shows (and acts on) an account the filtered list no longer shows."""
+    model = panel.controller.model
+    row = next(r for r in model.rows if r.account_status.code == "ACTIVE")
+    panel.view.table.setCurrentIndex(model.index_of(row.biz_id))
+    run(loop, drain(panel))
+    assert panel.detail.account.biz_id == row.biz_id and panel.detail.isVisibleTo(panel)
+    panel.filters.status.setCurrentIndex(panel.filters.status.findData("SUSPENDED"))
+    run(loop, filtered(panel))
+    assert all(r.account_status.code == "SUSPENDED" for r in model.rows)
+    assert panel.controller.current is None and panel.detail.account is None
+    assert not panel.detail.isVisibleTo(panel)  # the table has the room again
+    panel.controller.refresh()  # F5 does not bring it back
+    run(loop, idle(panel))
+    assert panel.detail.account is None
+
+
 def test_unknown_account_id_is_explained(loop: qasync.QEventLoop, panel: AccountsPanel) -> None:
     panel.lookup.setText("ACC0000NOTTHERE")
     result = run(loop, panel.controller.open_by_id(panel.lookup.text()))

@@ -124,11 +124,15 @@ class AccountsController(QObject):
         )
 
     def set_filter(self, flt: AccountFilter) -> None:
-        """Show the accounts matching ``flt`` (from the first page)."""
+        """Show the accounts matching ``flt`` (from the first page). The detail closes: the
+        account it shows may not match the new filter, and its actions must not be taken on
+        a row the list no longer shows."""
         if flt == self.filter:
             return
         self.filter = flt
         self.model.set_fetch(account_fetcher(self._client, flt))
+        if self.current is not None:
+            self.show_account(None)
 
     def refresh(self) -> None:
         """Reload the list (F5)."""
