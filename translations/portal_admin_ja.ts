@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>サードパーティの通知</translation>
@@ -15,9 +15,9 @@
         <translation>このコピーはサードパーティの通知なしでビルドされています。通知はインストーラーのビルド時に作成されます（packaging/build.py）。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+71"/>
         <source>About System Portal Admin</source>
-        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>System Portal Admin について</translation>
     </message>
     <message>
@@ -61,7 +61,7 @@
         <translation>Qt と Python のバージョン</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+28"/>
         <source>Evidence signing key: reading the keyring…</source>
         <translation>証跡署名鍵: キーリングを読み取り中…</translation>
     </message>
@@ -549,7 +549,7 @@
         <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+274"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+279"/>
         <source>%1: %2 done.</source>
         <translation>%1：%2しました。</translation>
     </message>
@@ -4159,6 +4159,27 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>The server address cannot be used: it must be http:// or https:// and a host name.</source>
+        <extracomment>Profile settings the client or the doctor cannot use, by the client&apos;s error code.</extracomment>
+        <translation>サーバーのアドレスを使用できません。http:// または https:// とホスト名で指定してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The CA bundle file cannot be found or read. Check its path in the profile.</source>
+        <translation>CA バンドル ファイルが見つからないか、読み取れません。プロファイルのパスを確認してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A certificate pin cannot be used: it must be a SHA-256 fingerprint, with an https:// address. Check the profile&apos;s pins.</source>
+        <translation>証明書の固定値を使用できません。SHA-256 フィンガープリントで、https:// のアドレスと共に指定する必要があります。プロファイルの固定値を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy address cannot be used: it must be http://host:port. Check the profile&apos;s proxy.</source>
+        <translation>プロキシのアドレスを使用できません。http://ホスト:ポート の形式で指定してください。プロファイルのプロキシ設定を確認してください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
         <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>プロキシがユーザー名とパスワードを求めていますが、このプログラムはそれを持っていません。HTTPS_PROXY に資格情報を含めたシステムのプロキシ設定を使うか、IT 部門に問い合わせてください。</translation>
@@ -7444,7 +7465,7 @@
 <context>
     <name>SignInErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+20"/>
         <source>The email address or the password is wrong.</source>
         <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
         <translation>メールアドレスまたはパスワードが正しくありません。</translation>

@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>Thông báo của bên thứ ba</translation>
@@ -15,9 +15,9 @@
         <translation>Bản này được dựng mà không kèm thông báo của bên thứ ba: các thông báo được tạo khi dựng bộ cài đặt (packaging/build.py).</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+71"/>
         <source>About System Portal Admin</source>
-        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>Giới thiệu System Portal Admin</translation>
     </message>
     <message>
@@ -61,7 +61,7 @@
         <translation>Phiên bản Qt và Python</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+28"/>
         <source>Evidence signing key: reading the keyring…</source>
         <translation>Khóa ký bằng chứng: đang đọc kho khóa…</translation>
     </message>
@@ -696,7 +696,7 @@
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+195"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+200"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
@@ -4203,6 +4203,27 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>The server address cannot be used: it must be http:// or https:// and a host name.</source>
+        <extracomment>Profile settings the client or the doctor cannot use, by the client&apos;s error code.</extracomment>
+        <translation>Không dùng được địa chỉ máy chủ: địa chỉ phải là http:// hoặc https:// kèm tên máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The CA bundle file cannot be found or read. Check its path in the profile.</source>
+        <translation>Không tìm thấy hoặc không đọc được tệp gói CA. Hãy kiểm tra đường dẫn trong hồ sơ.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A certificate pin cannot be used: it must be a SHA-256 fingerprint, with an https:// address. Check the profile&apos;s pins.</source>
+        <translation>Không dùng được giá trị ghim chứng chỉ: phải là dấu vân tay SHA-256, với địa chỉ https://. Hãy kiểm tra các giá trị ghim của hồ sơ.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy address cannot be used: it must be http://host:port. Check the profile&apos;s proxy.</source>
+        <translation>Không dùng được địa chỉ proxy: địa chỉ phải là http://máy:cổng. Hãy kiểm tra proxy của hồ sơ.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
         <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>Proxy yêu cầu tên người dùng và mật khẩu mà chương trình này không có. Hãy dùng cài đặt proxy của hệ thống với thông tin đó trong HTTPS_PROXY, hoặc hỏi bộ phận IT.</translation>
@@ -7528,7 +7549,7 @@
 <context>
     <name>SignInErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+20"/>
         <source>The email address or the password is wrong.</source>
         <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
         <translation>Địa chỉ email hoặc mật khẩu không đúng.</translation>

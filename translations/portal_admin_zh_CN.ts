@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>第三方声明</translation>
@@ -15,9 +15,9 @@
         <translation>此副本构建时未附带第三方声明：第三方声明在构建安装程序时生成（packaging/build.py）。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+71"/>
         <source>About System Portal Admin</source>
-        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>关于 System Portal Admin</translation>
     </message>
     <message>
@@ -61,7 +61,7 @@
         <translation>Qt 和 Python 版本</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+28"/>
         <source>Evidence signing key: reading the keyring…</source>
         <translation>证据签名密钥：正在读取密钥环…</translation>
     </message>
@@ -549,7 +549,7 @@
         <translation>要停用账号 %1 吗？该账号将被强制退出，在重新启用前无法登录。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+274"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+279"/>
         <source>%1: %2 done.</source>
         <translation>已对 %1 执行“%2”。</translation>
     </message>
@@ -4159,6 +4159,27 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>The server address cannot be used: it must be http:// or https:// and a host name.</source>
+        <extracomment>Profile settings the client or the doctor cannot use, by the client&apos;s error code.</extracomment>
+        <translation>无法使用服务器地址：必须是 http:// 或 https:// 加主机名。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The CA bundle file cannot be found or read. Check its path in the profile.</source>
+        <translation>找不到或无法读取 CA 证书包文件。请检查配置中的路径。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A certificate pin cannot be used: it must be a SHA-256 fingerprint, with an https:// address. Check the profile&apos;s pins.</source>
+        <translation>无法使用证书固定值：必须是 SHA-256 指纹，并使用 https:// 地址。请检查配置中的固定值。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy address cannot be used: it must be http://host:port. Check the profile&apos;s proxy.</source>
+        <translation>无法使用代理地址：必须是 http://主机:端口。请检查配置中的代理设置。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
         <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>代理要求提供用户名和密码，而本程序没有这些信息。请使用在 HTTPS_PROXY 中包含凭据的系统代理设置，或联系您的 IT 部门。</translation>
@@ -7442,7 +7463,7 @@
 <context>
     <name>SignInErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+20"/>
         <source>The email address or the password is wrong.</source>
         <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
         <translation>邮箱地址或密码错误。</translation>

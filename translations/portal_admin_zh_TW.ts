@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>第三方聲明</translation>
@@ -15,9 +15,9 @@
         <translation>此副本建置時未附帶第三方聲明：第三方聲明在建置安裝程式時產生（packaging/build.py）。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+71"/>
         <source>About System Portal Admin</source>
-        <extracomment>The signing key&apos;s fingerprint (or None), read from the keyring in a worker thread. &quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
         <translation>關於 System Portal Admin</translation>
     </message>
     <message>
@@ -61,7 +61,7 @@
         <translation>Qt 與 Python 版本</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+28"/>
         <source>Evidence signing key: reading the keyring…</source>
         <translation>證據簽署金鑰：正在讀取金鑰圈…</translation>
     </message>
@@ -549,7 +549,7 @@
         <translation>要停用帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+274"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+279"/>
         <source>%1: %2 done.</source>
         <translation>已對 %1 執行「%2」。</translation>
     </message>
@@ -4159,6 +4159,27 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>The server address cannot be used: it must be http:// or https:// and a host name.</source>
+        <extracomment>Profile settings the client or the doctor cannot use, by the client&apos;s error code.</extracomment>
+        <translation>無法使用伺服器位址：必須是 http:// 或 https:// 加上主機名稱。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The CA bundle file cannot be found or read. Check its path in the profile.</source>
+        <translation>找不到或無法讀取 CA 憑證套件檔案。請檢查設定檔中的路徑。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A certificate pin cannot be used: it must be a SHA-256 fingerprint, with an https:// address. Check the profile&apos;s pins.</source>
+        <translation>無法使用憑證釘選值：必須是 SHA-256 指紋，並搭配 https:// 位址。請檢查設定檔的釘選值。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The proxy address cannot be used: it must be http://host:port. Check the profile&apos;s proxy.</source>
+        <translation>無法使用 Proxy 位址：必須是 http://主機:連接埠。請檢查設定檔的 Proxy 設定。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
         <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>Proxy 要求提供使用者名稱和密碼，而本程式沒有這些資訊。請使用在 HTTPS_PROXY 中包含認證資訊的系統 Proxy 設定，或聯絡您的 IT 部門。</translation>
@@ -7442,7 +7463,7 @@
 <context>
     <name>SignInErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/controller.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/signin/controller.py" line="+20"/>
         <source>The email address or the password is wrong.</source>
         <extracomment>Clearer summaries for the error codes the sign-in forms meet.</extracomment>
         <translation>電子郵件地址或密碼錯誤。</translation>

@@ -46,7 +46,14 @@ class PortalError(Exception):
 
 
 class ConfigurationError(PortalError, ValueError):
-    """The options are unusable (for example plain http to a remote host)."""
+    """The options are unusable (for example plain http to a remote host). ``code`` says
+    which: ``CLIENT.CONFIG_URL``, ``CLIENT.CONFIG_CA_BUNDLE``, ``CLIENT.CONFIG_PIN`` or
+    ``CLIENT.CONFIG_PROXY`` (None for the rest); the message is the English detail."""
+
+    URL = "CLIENT.CONFIG_URL"
+    CA_BUNDLE = "CLIENT.CONFIG_CA_BUNDLE"
+    PIN = "CLIENT.CONFIG_PIN"
+    PROXY = "CLIENT.CONFIG_PROXY"
 
 
 class APIConnectionError(PortalError):

@@ -34,7 +34,9 @@ class TLSSettings:
         try:
             pins = tuple(normalize_fingerprint(p) for p in self.pinned_sha256)
         except ValueError as exc:
-            raise ConfigurationError(f"certificate pin: {exc}") from None
+            raise ConfigurationError(
+                f"certificate pin: {exc}", code=ConfigurationError.PIN
+            ) from None
         object.__setattr__(self, "pinned_sha256", pins)
 
     def ssl_context(self) -> ssl.SSLContext:
@@ -90,7 +92,10 @@ class ClientOptions:
         if self.proxy is not None:
             url = httpx.URL(self.proxy)
             if url.scheme not in ("http", "https") or not url.host:
-                raise ConfigurationError("a proxy URL is http://host:port or https://host:port")
+                raise ConfigurationError(
+                    "a proxy URL is http://host:port or https://host:port",
+                    code=ConfigurationError.PROXY,
+                )
 
     def httpx_proxy(self) -> httpx.Proxy | None:
         """The explicit proxy as httpx takes it (credentials apart from the URL), or None."""
@@ -103,7 +108,9 @@ def check_url(base_url: str, tls: TLSSettings, *, in_process: bool) -> httpx.URL
     """The base URL, refused when it is plain http to a remote host without permission."""
     url = httpx.URL(base_url)
     if url.scheme not in ("http", "https"):
-        raise ConfigurationError(f"unsupported URL scheme {url.scheme!r}")
+        raise ConfigurationError(
+            f"unsupported URL scheme {url.scheme!r}", code=ConfigurationError.URL
+        )
     if (
         url.scheme == "http"
         and not in_process
@@ -114,5 +121,7 @@ def check_url(base_url: str, tls: TLSSettings, *, in_process: bool) -> httpx.URL
             "plain http is accepted only for loopback hosts unless the profile allows it"
         )
     if url.scheme == "http" and not in_process and tls.pinned_sha256:
-        raise ConfigurationError("a pinned certificate needs an https:// URL")
+        raise ConfigurationError(
+            "a pinned certificate needs an https:// URL", code=ConfigurationError.PIN
+        )
     return url

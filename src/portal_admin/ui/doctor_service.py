@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from portal_admin.connection.doctor import Report, Step, diagnose
 
+from .error_info import CONFIG_CODES, describe_error
 from .profiles import Profile, ProxyMode
 
 log = logging.getLogger("portal_admin.ui.doctor")
@@ -79,6 +80,15 @@ def profile_proxy(profile: Profile) -> str | bool | None:
     return None
 
 
+def unusable_reason(exc: BaseException) -> str:
+    """Why a profile cannot be tested, in the interface's language where the setting is known
+    (the English detail follows in brackets), else the doctor's English reason."""
+    detail = str(getattr(exc, "message", "") or exc) or type(exc).__name__
+    if getattr(exc, "code", None) in CONFIG_CODES:
+        return f"{describe_error(exc).summary} ({detail})"
+    return detail
+
+
 class DoctorRun(QObject):
     """One run of the doctor at a time; signals each step and the outcome."""
 
@@ -86,7 +96,7 @@ class DoctorRun(QObject):
     stepDone = Signal(object)
     #: Every step ran (a :class:`Report`).
     finished = Signal(object)
-    #: The profile cannot be tested (the doctor's English reason: URL, CA bundle, proxy).
+    #: The profile cannot be tested: why (:func:`unusable_reason`).
     failed = Signal(str)
     #: The run was stopped before it ended.
     cancelled = Signal()
@@ -137,7 +147,7 @@ class DoctorRun(QObject):
             raise
         except Exception as exc:  # ConfigurationError, or what the doctor could not guard
             log.info("connection test could not run: %s", exc)
-            self.failed.emit(str(exc) or type(exc).__name__)
+            self.failed.emit(unusable_reason(exc))
             return None
         self.report = report
         self.finished.emit(report)

@@ -42,6 +42,25 @@ _CATEGORY_TEXT = {
 _NETWORK = QT_TRANSLATE_NOOP("ErrorInfo", "The server could not be reached.")
 _TIMEOUT = QT_TRANSLATE_NOOP("ErrorInfo", "The server did not answer in time.")
 _LOCAL = QT_TRANSLATE_NOOP("ErrorInfo", "A file or folder on this computer could not be used.")
+#: Profile settings the client or the doctor cannot use, by the client's error code.
+CONFIG_CODES = {
+    "CLIENT.CONFIG_URL": QT_TRANSLATE_NOOP(
+        "ErrorInfo",
+        "The server address cannot be used: it must be http:// or https:// and a host name.",
+    ),
+    "CLIENT.CONFIG_CA_BUNDLE": QT_TRANSLATE_NOOP(
+        "ErrorInfo", "The CA bundle file cannot be found or read. Check its path in the profile."
+    ),
+    "CLIENT.CONFIG_PIN": QT_TRANSLATE_NOOP(
+        "ErrorInfo",
+        "A certificate pin cannot be used: it must be a SHA-256 fingerprint, with an https:// "
+        "address. Check the profile's pins.",
+    ),
+    "CLIENT.CONFIG_PROXY": QT_TRANSLATE_NOOP(
+        "ErrorInfo",
+        "The proxy address cannot be used: it must be http://host:port. Check the profile's proxy.",
+    ),
+}
 #: Connection failures with a cause of their own, by the client's error code.
 _CONNECTION_CODES = {
     "CLIENT.PROXY_AUTH": QT_TRANSLATE_NOOP(
@@ -134,6 +153,8 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         message = str(getattr(exc, "message", "") or "")
         if code in _CONNECTION_CODES:
             summary = _tr(_CONNECTION_CODES[str(code)])
+        elif code in CONFIG_CODES:
+            summary = _tr(CONFIG_CODES[str(code)])
         elif _is_kind(exc, "APITimeoutError", "TimeoutError", "PortalTimeoutError"):
             summary = _tr(_TIMEOUT)
         elif _is_kind(exc, "APIConnectionError", "PortalConnectionError", "ConnectionError"):

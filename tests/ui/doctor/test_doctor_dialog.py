@@ -142,6 +142,25 @@ def test_a_profile_that_cannot_be_tested_says_why(qtbot: QtBot, run: Any, tmp_pa
     assert not dialog.copy_button.isEnabled()
 
 
+def test_why_a_profile_cannot_be_tested_is_in_the_interface_language(
+    qtbot: QtBot, run: Any, tmp_path: Path
+) -> None:
+    from portal_admin.ui.i18n import LanguageManager
+
+    languages = LanguageManager()
+    languages.set_language("ja")
+    try:
+        profile = Profile("Bad", "https://p.example.com", ca_bundle=str(tmp_path / "missing.pem"))
+        dialog = DoctorDialog(profile)
+        qtbot.addWidget(dialog)
+        run(completed(dialog))
+        verdict = dialog.verdict.text()
+        assert "CA バンドル" in verdict  # the setting named in Japanese
+        assert "missing.pem" in verdict  # the English detail after it
+    finally:
+        languages.set_language("en")
+
+
 def test_stop_cancels_the_run_and_run_again_starts_afresh(qtbot: QtBot, run: Any) -> None:
     dialog = DoctorDialog(sandbox_profile())
     qtbot.addWidget(dialog)

@@ -76,11 +76,18 @@ def _check_inputs(url: str, ca_bundle: str | None) -> httpx.URL:
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError) as exc:
-        raise ConfigurationError(f"the URL {redact_url(url)!r} cannot be read ({exc})") from None
+        raise ConfigurationError(
+            f"the URL {redact_url(url)!r} cannot be read ({exc})", code=ConfigurationError.URL
+        ) from None
     if parsed.scheme not in ("http", "https") or not parsed.host:
-        raise ConfigurationError(f"the URL {redact_url(url)!r} is not http(s)://host[:port]")
+        raise ConfigurationError(
+            f"the URL {redact_url(url)!r} is not http(s)://host[:port]",
+            code=ConfigurationError.URL,
+        )
     if ca_bundle is not None and not os.path.isfile(ca_bundle):
-        raise ConfigurationError(f"the CA bundle {ca_bundle} is not a file")
+        raise ConfigurationError(
+            f"the CA bundle {ca_bundle} is not a file", code=ConfigurationError.CA_BUNDLE
+        )
     return parsed
 
 
@@ -112,7 +119,7 @@ async def diagnose(
     try:
         pins = tuple(normalize_fingerprint(p) for p in pins)
     except ValueError as exc:
-        raise ConfigurationError(f"certificate pin: {exc}") from None
+        raise ConfigurationError(f"certificate pin: {exc}", code=ConfigurationError.PIN) from None
     report = Report(
         redact_url(url),
         datetime.fromtimestamp(clock(), UTC).isoformat(timespec="seconds"),
@@ -122,13 +129,15 @@ async def diagnose(
     try:
         context = TLSSettings(ca_bundle=ca_bundle).ssl_context()
     except (ssl.SSLError, OSError) as exc:
-        raise ConfigurationError(f"the CA bundle {ca_bundle} cannot be read ({exc})") from None
+        raise ConfigurationError(
+            f"the CA bundle {ca_bundle} cannot be read ({exc})", code=ConfigurationError.CA_BUNDLE
+        ) from None
     chosen: network.Proxy | None = None
     if transport is None:
         try:
             chosen, why = network.find_proxy(parsed.scheme, parsed.host, proxy)
         except network.ProxyConfigError as exc:
-            raise ConfigurationError(str(exc)) from None
+            raise ConfigurationError(str(exc), code=ConfigurationError.PROXY) from None
         reachable = await _network(report, parsed, chosen, why, context, ca_bundle, timeout, pins)
     else:
         reason = "The server runs in this process (no network): nothing to check."
