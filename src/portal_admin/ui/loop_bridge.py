@@ -2,7 +2,7 @@
 
 The first window is built and shown before asyncio and qasync are imported: Qt's own loop runs
 it (:func:`show_first`) while a worker thread imports them, and qasync takes the same Qt loop
-over once they are in. A person sees the window ~20-40 ms sooner (docs/performance.md,
+over once they are in. A person sees the window ~20-30 ms sooner (docs/performance.md,
 "Start-up"), and the window is live from its first frame: Qt keeps every key and click in
 its queue or handles it at once, whichever loop turns.
 
@@ -34,7 +34,7 @@ _started = False
 
 
 def loop_running() -> bool:
-    """True once the asyncio loop runs in this thread (always, outside start-up)."""
+    """True while an asyncio loop runs in this thread."""
     # asyncio may be half imported (by the worker thread of :func:`show_first`)
     running = getattr(sys.modules.get("asyncio"), "_get_running_loop", None)
     return running is not None and running() is not None
