@@ -25,7 +25,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from portal_admin.ui.startup_probe import ENV, MARKER
+from portal_admin.ui.qapp import PROBE_ENV
+from portal_admin.ui.startup_probe import MARKER
 
 from . import harness
 from .harness import ROOT, Result, at_most, bench_env, bench_home, informative, pick
@@ -178,14 +179,14 @@ def run(quick: bool) -> list[Result]:
     if bundle is not None:
         sides["bundle"] = bundle
     results: list[Result] = []
-    env = bench_env(None, **{ENV: "1", "QT_QPA_PLATFORM": "offscreen"})
+    env = bench_env(None, **{PROBE_ENV: "1", "QT_QPA_PLATFORM": "offscreen"})
     medians, window = measure(sides, env, runs)
     results += rows(medians, "offscreen", runs, window, origin)
     if harness.SMOKE:
         return results
     with x_server() as display:
         if display is not None:
-            xenv = bench_env(None, **{ENV: "1", "QT_QPA_PLATFORM": "xcb", "DISPLAY": display})
+            xenv = bench_env(None, **{PROBE_ENV: "1", "QT_QPA_PLATFORM": "xcb", "DISPLAY": display})
             xenv.pop("WAYLAND_DISPLAY", None)
             medians, window = measure(sides, xenv, runs)
             results += rows(medians, "Xvfb", runs, window, origin)

@@ -55,8 +55,10 @@ def stack() -> int:
 
 def app() -> int:
     """The program, launched as a person launches it (no arguments), with the probe on."""
-    os.environ["PORTAL_ADMIN_STARTUP_PROBE"] = "1"
     from portal_admin.ui.main import main
+    from portal_admin.ui.qapp import PROBE_ENV
+
+    os.environ[PROBE_ENV] = "1"
 
     return main([])
 

@@ -47,14 +47,14 @@ def post(edit, text, stage):
 real_show_first = bridge.show_first
 
 
-def show_first(window, first_painted, **kw):
+def show_first(window, **kw):
     c = window.credentials
     state["window"] = window
     state["filter"] = Deliveries()
     c.email.installEventFilter(state["filter"])
     c.password.installEventFilter(state["filter"])
     post(c.email, EMAIL[:3], "before the first paint")
-    first_painted.connect(lambda: post(c.email, EMAIL[3:5], "at the first paint"))
+    window.firstPainted.connect(lambda: post(c.email, EMAIL[3:5], "at the first paint"))
     # then as soon as the worker imports asyncio (it starts on the turn after the paint)
     watch_worker = QTimer()
     watch_worker.setInterval(1)
@@ -65,8 +65,8 @@ def show_first(window, first_painted, **kw):
             post(c.email, EMAIL[5:8], "while the worker imports")
 
     watch_worker.timeout.connect(worker_started)
-    first_painted.connect(watch_worker.start)
-    took = real_show_first(window, first_painted, **kw)
+    window.firstPainted.connect(watch_worker.start)
+    took = real_show_first(window, **kw)
     # Qt's loop has ended; qasync has not started yet.
     post(c.email, EMAIL[8:], "before the asyncio loop runs")
     c.password.setFocus()

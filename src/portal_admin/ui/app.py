@@ -225,6 +225,17 @@ class Application:
         self.shutdown.register(self.service.close, "close the API client")
         return self.show_sign_in()
 
+    def start_or_refuse(self) -> SignInWindow | None:
+        """:meth:`start`, or None (logged) when the kiosk policy's pinned profile cannot be
+        used: the program then fails closed."""
+        from .kiosk.policy import PolicyError
+
+        try:
+            return self.start()
+        except PolicyError as exc:
+            log.error("kiosk policy unusable, not starting: %s", exc)
+            return None
+
     def _sign_in_profiles(self) -> list[Profile]:
         if self.options.kiosk or self.options.tour is not None:
             return [self.profile]
@@ -392,12 +403,8 @@ class Application:
             self._quit.set()
         window = self.sign_in_window
         if window is None and self.workspace is None:
-            from .kiosk.policy import PolicyError
-
-            try:
-                window = self.start()
-            except PolicyError as exc:  # fail closed: the pinned profile cannot be used
-                log.error("kiosk policy unusable, not starting: %s", exc)
+            window = self.start_or_refuse()
+            if window is None:
                 await self.close()
                 return 2
         loop_bridge.loop_started()  # what was clicked before the loop ran, runs now
@@ -474,15 +481,13 @@ def _run(options: StartOptions, argv: Sequence[str], early_log: EarlyLog) -> int
         return 2
     qapp = create_qapp(argv)
     application = Application(qapp, options, early_log=early_log)
-    try:
-        window = application.start()
-    except PolicyError as exc:  # fail closed: the pinned profile cannot be used
-        log.error("kiosk policy unusable, not starting: %s", exc)
+    window = application.start_or_refuse()
+    if window is None:
         return 2
     # The window is up on Qt's own loop while asyncio and qasync are imported (ui/loop_bridge).
     from .loop_bridge import show_first
 
-    took = show_first(window, window.firstPainted, painted=lambda: window.painted)
+    took = show_first(window)
     log.info("event-loop modules imported in %.0f ms", took * 1000)
     import qasync
 

@@ -84,9 +84,9 @@ def unusable_reason(exc: BaseException) -> str:
     """Why a profile cannot be tested, in the interface's language where the setting is known
     (the English detail follows in brackets), else the doctor's English reason."""
     detail = str(getattr(exc, "message", "") or exc) or type(exc).__name__
-    if getattr(exc, "code", None) in CONFIG_CODES:
-        return f"{describe_error(exc).summary} ({detail})"
-    return detail
+    if getattr(exc, "code", None) not in CONFIG_CODES:
+        return detail
+    return f"{describe_error(exc).summary} ({detail})"
 
 
 class DoctorRun(QObject):

@@ -18,9 +18,9 @@ import logging
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal, SignalInstance
-from PySide6.QtWidgets import QWidget
 
 log = logging.getLogger(__name__)
 
@@ -60,24 +60,29 @@ def loop_started() -> None:
             log.exception("an action queued during start-up failed")
 
 
+class FirstWindow(Protocol):
+    """What :func:`show_first` needs of the window (``SignInWindow`` has it)."""
+
+    @property
+    def firstPainted(self) -> SignalInstance: ...  # a Qt signal
+
+    @property
+    def painted(self) -> bool: ...
+
+    def isVisible(self) -> bool: ...
+
+
 class _Imported(QObject):
     """Lives in the GUI thread; the worker emits ``done`` from its thread (a queued call)."""
 
     done = Signal()
 
 
-def show_first(
-    window: QWidget,
-    first_painted: SignalInstance,
-    *,
-    painted: Callable[[], bool],
-    modules: Sequence[str] = BRIDGE_MODULES,
-) -> float:
+def show_first(window: FirstWindow, modules: Sequence[str] = BRIDGE_MODULES) -> float:
     """Run Qt's loop until ``window`` is painted and ``modules`` are imported; returns the
     seconds the imports took.
 
-    ``window`` is shown already; ``first_painted`` is its first-paint signal and ``painted``
-    says whether it came. The imports run in a worker thread that starts on the loop turn
+    ``window`` is shown already. The imports run in a worker thread that starts on the loop turn
     after the first paint: started at the paint, its hold on the interpreter lock made every
     Python call of that turn wait, and the first turn ended 15-20 ms later. The loop
     meanwhile handles the window's events.
@@ -102,17 +107,17 @@ def show_first(
     worker = threading.Thread(target=work, name="portal-admin-loop-imports", daemon=True)
 
     def begin() -> None:
-        if not worker.is_alive() and worker.ident is None:
+        if worker.ident is None:  # not started yet
             worker.start()
 
     def after_paint() -> None:
         QTimer.singleShot(0, begin)
 
-    first_painted.connect(after_paint)
+    window.firstPainted.connect(after_paint)
     QTimer.singleShot(PAINT_LATEST_MS, begin)
-    if painted() or not window.isVisible():
+    if window.painted or not window.isVisible():
         begin()
     loop.exec()
     worker.join()
-    first_painted.disconnect(after_paint)
+    window.firstPainted.disconnect(after_paint)
     return took[0]

@@ -24,10 +24,9 @@ def main(argv: list[str] | None = None) -> int:
 def start(options: StartOptions, qt_argv: list[str]) -> int:
     """Make the QApplication while a worker thread imports the program's modules, then run.
 
-    Qt's start-up (the platform plugin, fonts) runs in C++ and lets the interpreter lock go
-    for much of it, so the imports (our modules, and the Python types of the Qt classes and
-    enums they use) partly happen meanwhile (docs/performance.md, "Start-up").
-    """
+    Only Qt's C++ work overlaps the imports (Python holds the interpreter lock either way):
+    ~3 ms offscreen, more on X11, where making the QApplication takes ~35 ms
+    (docs/performance.md, "Start-up")."""
     import contextlib
     import importlib
     import threading

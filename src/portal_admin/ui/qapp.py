@@ -11,6 +11,9 @@ from PySide6.QtWidgets import QApplication
 from portal_admin import __version__
 from portal_admin.files.paths import APP_NAME
 
+#: Set to 1, the program times its own start-up (``ui/startup_probe.py``).
+PROBE_ENV = "PORTAL_ADMIN_STARTUP_PROBE"
+
 
 def create_qapp(argv: Sequence[str]) -> QApplication:
     """The QApplication (the existing one, if any), named so that settings and folders are
@@ -24,7 +27,7 @@ def create_qapp(argv: Sequence[str]) -> QApplication:
     qapp = QApplication(list(argv)) if made else existing
     assert isinstance(qapp, QApplication)
     qapp.setQuitOnLastWindowClosed(False)
-    if made and os.environ.get("PORTAL_ADMIN_STARTUP_PROBE") == "1":  # timing start-up
+    if made and os.environ.get(PROBE_ENV) == "1":
         from .startup_probe import install
 
         install(qapp)

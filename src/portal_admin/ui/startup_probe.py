@@ -2,7 +2,7 @@
 window is exposed.
 
 The program installs it when ``PORTAL_ADMIN_STARTUP_PROBE=1`` is set (:func:`create_qapp` in
-``ui/app.py``), so that a start-up can be timed from outside as a person launches the program,
+``ui/qapp.py``), so that a start-up can be timed from outside as a person launches the program,
 the installed bundle included; the benchmarks' minimal programs install the same probe
 (``bench/drivers/startup.py``). ``install(qapp)`` starts a zero-delay timer on the
 application, which looks on every turn of the event loop whether a top-level window is exposed
@@ -27,8 +27,6 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
 MARKER = "BENCH-FIRST-WINDOW"
-#: The environment variable that makes the program install the probe.
-ENV = "PORTAL_ADMIN_STARTUP_PROBE"
 #: Called instead of ending the process, when set (the profiling mode of the start-up driver).
 ON_READY: object = None
 
