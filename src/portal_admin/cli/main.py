@@ -42,7 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, or a usage error argparse reported
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     logging.basicConfig(level=logging.WARNING, format=f"{PROG}: %(message)s")
-    from portal_admin.client.errors import ConfigurationError, PortalError, ReadOnlyError
+    from portal_admin.client.errors import (
+        ConfigurationError,
+        InvalidIdError,
+        PortalError,
+        ReadOnlyError,
+    )
 
     try:
         result = _handler(args.handler)(args)
@@ -52,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (ConfigurationError, ReadOnlyError) as exc:  # nothing was sent
+    except (ConfigurationError, InvalidIdError, ReadOnlyError) as exc:  # nothing was sent
         print(f"{PROG}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except PortalError as exc:

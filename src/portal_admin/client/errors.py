@@ -95,6 +95,18 @@ class ReadOnlyError(PortalError):
     """A read-only client refused a mutating operation; nothing was sent."""
 
 
+class InvalidIdError(PortalError, ValueError):
+    """An id given for a URL path (``accounts.get``'s, ``roles.get``'s) cannot be an id: a
+    slash, ``?``, ``%``, a space or control character, ``.``/``..``, empty or longer than 128
+    characters (``protocol.operations.ID_PATTERN``). Raised before anything is sent, not even a
+    token refresh; ``code`` is ``CLIENT.INVALID_ID``."""
+
+    CODE = "CLIENT.INVALID_ID"
+
+    def __init__(self, message: str, *, code: str | None = None, **kwargs: Any) -> None:
+        super().__init__(message, code=code or self.CODE, **kwargs)
+
+
 class PendingApprovalError(PortalError):
     """Sign-in ended with ``pendingApproval``: the caller must not enter the application."""
 

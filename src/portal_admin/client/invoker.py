@@ -27,7 +27,7 @@ from .errors import (
 from .events import ChangeFinished
 from .options import RetryPolicy
 from .tokens import TokenManager
-from .transport import LAST_ANSWER, LAST_SENT, Transport
+from .transport import LAST_ANSWER, LAST_SENT, Transport, url_path
 
 log = logging.getLogger("portal_admin.client.invoker")
 
@@ -104,6 +104,7 @@ class Invoker:
         """
         op = OPERATIONS[operation_id]
         self.transport.guard(op)  # before anything, not even a token refresh, is sent
+        url_path(op, path_params)  # an id that is not one: InvalidIdError, nothing sent
         if not op.mutating:
             return await self._bounded(op, json, params, path_params, headers)
         LAST_SENT.set(None)

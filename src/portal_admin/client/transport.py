@@ -20,6 +20,7 @@ from portal_admin.protocol.operations import (
     READ_ONLY_ALLOWED,
     SYSTEM,
     Auth,
+    InvalidPathParameter,
     Operation,
 )
 
@@ -27,6 +28,7 @@ from .errors import (
     APIConnectionError,
     APITimeoutError,
     CertificatePinError,
+    InvalidIdError,
     MalformedResponseError,
     PortalError,
     ProxyError,
@@ -39,6 +41,15 @@ from .options import ClientOptions
 log = logging.getLogger("portal_admin.client.transport")
 
 Decoder = Callable[[httpx.Response, str], Envelope]
+
+
+def url_path(operation: Operation, path_params: Mapping[str, str] | None) -> str:
+    """The operation's path with ``path_params`` as percent-encoded segments; InvalidIdError
+    for a value that cannot be an id (a slash, ``?``, a control character, ...)."""
+    try:
+        return operation.url_path(**(path_params or {}))
+    except InvalidPathParameter as exc:
+        raise InvalidIdError(str(exc), operation_id=operation.id) from None
 
 
 def plain_decoder(operation: Operation) -> Decoder:
@@ -120,12 +131,12 @@ class Transport:
     ) -> tuple[Envelope, int, str]:
         """Send the request; return the envelope, HTTP status and request id."""
         self.guard(operation)
+        path = url_path(operation, path_params)
         request_id = str(uuid.uuid4())
         self.last_request_id = request_id
         all_headers = self.headers(operation, request_id, token)
         if headers:
             all_headers.update(headers)
-        path = operation.url_path(**(path_params or {}))
         self.events.publish(RequestStarted(operation.id, request_id, operation.method, path))
         LAST_SENT.set((operation.id, request_id))
         started = time.perf_counter()

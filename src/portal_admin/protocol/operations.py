@@ -11,12 +11,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from urllib.parse import quote
 
 from .enums import CONSTANT_PATHS
 from .errors import Code
 
 SYSTEM = "/web/v1/system"
 SECURE_CHANNEL = "/web/v1/secure-channel"
+
+#: What an id in a URL path may be: 1 to 128 ASCII letters, digits, ``-``, ``_`` and ``.``,
+#: starting with a letter or digit. The specification calls ids opaque strings (``bizId``) and
+#: shows none; the sandbox's are a prefix and 16 hex digits (``ACC7F3A...``), and UUIDs, numbers
+#: and prefixed ids fit too. Slashes, ``?``, ``#``, ``%``, spaces, control characters, ``.`` and
+#: ``..`` never do: such a value would change which path or query the request goes to.
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+class InvalidPathParameter(ValueError):
+    """A path parameter that cannot be an id (see :data:`ID_PATTERN`), or one missing."""
+
+    def __init__(self, name: str, value: object) -> None:
+        shown = (
+            repr(value[:40] + ("..." if len(value) > 40 else ""))
+            if isinstance(value, str)
+            else type(value).__name__
+        )
+        super().__init__(f"{name} {shown} is not an id (1 to 128 letters, digits, '-', '_', '.')")
+        self.name = name
+        self.value = value
+
+
+def is_id(value: object) -> bool:
+    """True when ``value`` can go into a URL path as an id (:data:`ID_PATTERN`)."""
+    return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
 
 
 class Auth(StrEnum):
@@ -61,9 +88,25 @@ class Operation:
         """The group it belongs to (auth, security, accounts, ...)."""
         return self.id.split(".", 1)[0]
 
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        """The names of its path parameters (``userBizId``, ...), in order."""
+        return tuple(re.findall(r"\{(\w+)\}", self.path))
+
     def url_path(self, **params: str) -> str:
-        """The path with its placeholders filled."""
-        return self.path.format(**params)
+        """The path with its placeholders filled, each as one percent-encoded segment.
+
+        Raises :class:`InvalidPathParameter` for a value that is not an id (:func:`is_id`) or a
+        placeholder without a value; parameters the path does not name are refused too.
+        """
+        names = self.placeholders
+        for name in names:
+            if not is_id(params.get(name)):
+                raise InvalidPathParameter(name, params.get(name))
+        for name in params:
+            if name not in names:
+                raise InvalidPathParameter(name, params[name])
+        return self.path.format(**{name: quote(params[name], safe="") for name in names})
 
     @property
     def pattern(self) -> re.Pattern[str]:
