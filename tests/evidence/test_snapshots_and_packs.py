@@ -153,9 +153,10 @@ async def test_packs_verify_and_every_tampering_is_named(
         path, "snapshot", pack.snapshot_tables(snap), pack.snapshot_summary(snap), key
     )
     assert set(manifest["files"]) >= {"accounts.csv", "roles.csv", "report.html"}
-    assert pack.verify_pack(path).status == "intact"
-    assert pack.verify_pack(path, manifest["fingerprint"]).exit_status == 0
-    assert pack.verify_pack(path, "00" * 32).exit_status == 1
+    mine = manifest["fingerprint"]
+    assert pack.verify_pack(path, own=mine).status == "intact"
+    assert pack.verify_pack(path, mine, own=None).exit_status == 0
+    assert pack.verify_pack(path, "00" * 32, own=mine).exit_status == 1
     report = zipfile.ZipFile(path).read("report.html").decode()
     assert "<script" not in report and "http" not in report.split("<body>")[0]
 
@@ -174,11 +175,15 @@ async def test_packs_verify_and_every_tampering_is_named(
         return out
 
     for name in ("accounts.csv", "report.html", "manifest.json", "public_key.pem"):
-        flipped = pack.verify_pack(rewrite(name, "flip"))
+        flipped = pack.verify_pack(rewrite(name, "flip"), own=mine)
         assert flipped.exit_status in (1, 2) and flipped.problems, name
-    assert pack.verify_pack(rewrite("accounts.csv", "flip")).problems == ["changed: accounts.csv"]
-    assert pack.verify_pack(rewrite("roles.csv", "remove")).problems == ["removed: roles.csv"]
-    assert pack.verify_pack(rewrite("roles.csv", "add")).problems == ["added: extra.csv"]
+    assert pack.verify_pack(rewrite("accounts.csv", "flip"), own=mine).problems == [
+        "changed: accounts.csv"
+    ]
+    assert pack.verify_pack(rewrite("roles.csv", "remove"), own=mine).problems == [
+        "removed: roles.csv"
+    ]
+    assert pack.verify_pack(rewrite("roles.csv", "add"), own=mine).problems == ["added: extra.csv"]
     not_zip = tmp_path / "notes.zip"
     not_zip.write_text("not a zip", encoding="utf-8")
     assert pack.verify_pack(not_zip).exit_status == 2
@@ -189,7 +194,15 @@ async def test_packs_verify_and_every_tampering_is_named(
     # the same from another process, as anyone would check it (no Qt needed)
     for target, status in ((path, 0), (rewrite("roles.csv", "remove"), 1), (not_zip, 2)):
         done = subprocess.run(
-            [sys.executable, "-m", "portal_admin.evidence", "verify", str(target)],
+            [
+                sys.executable,
+                "-m",
+                "portal_admin.evidence",
+                "verify",
+                str(target),
+                "--fingerprint",
+                mine,
+            ],
             capture_output=True,
             text=True,
             check=False,
@@ -208,14 +221,15 @@ async def test_diff_and_journal_packs(
     diff = diff_snapshots(one.path, two.path)
     out = tmp_path / "diff.zip"
     pack.write_pack(out, "diff", pack.diff_tables(diff), pack.diff_summary(diff), key)
-    assert pack.verify_pack(out).status == "intact"
+    mine = keys.fingerprint(key.public_key())
+    assert pack.verify_pack(out, own=mine).status == "intact"
     journal_path = tmp_path / "journal.jsonl"
     journal = Journal(journal_path)
     journal.append({"operation": "accounts.status", "targets": [target.biz_id], "outcome": "ok"})
     journal.flush()
     out = tmp_path / "journal.zip"
     pack.write_pack(out, "journal", pack.journal_tables(read(journal_path)), {"records": 1}, key)
-    assert pack.verify_pack(out).status == "intact"
+    assert pack.verify_pack(out, own=mine).status == "intact"
 
 
 def test_a_keyring_that_forgets_signs_nothing() -> None:

@@ -230,7 +230,34 @@ def _verification(areas: Any) -> None:
         connects=False,
     )
     verify.add_argument("pack", metavar="PACK.zip")
-    verify.add_argument("--fingerprint", metavar="HEX", help="the signing key's fingerprint")
+    verify.add_argument(
+        "--fingerprint",
+        metavar="HEX",
+        help="the signing key's fingerprint (trusted for this check)",
+    )
+    verify.description = (
+        "Check an evidence pack's signature and every file's hash, and who signed it. Exit"
+        " status: 0 intact and signed by a trusted key (this installation's, one added with"
+        " 'evidence trust add', or the --fingerprint given), 1 changed (or another key than"
+        " --fingerprint), 2 not a pack, 3 signed by a key that is not trusted."
+    )
+    trust = evidence.add_parser(
+        "trust", help="the keys trusted to sign packs", description="the keys trusted to sign packs"
+    ).add_subparsers(dest="trust_command", required=True, metavar="COMMAND")
+    add = _command(
+        trust, "add", "evidence:trust_add", "trust a key to sign packs, under a name",
+        connects=False,
+    )  # fmt: skip
+    add.add_argument("fingerprint", metavar="FINGERPRINT", help="64 hex digits")
+    add.add_argument("--name", metavar="NAME", required=True, help="whose key it is")
+    _command(
+        trust, "list", "evidence:trust_list", "this installation's key and the trusted keys",
+        connects=False,
+    )  # fmt: skip
+    remove = _command(
+        trust, "remove", "evidence:trust_remove", "stop trusting a key", connects=False
+    )
+    remove.add_argument("fingerprint", metavar="FINGERPRINT")
     snapshot = _command(
         evidence,
         "snapshot",

@@ -1,0 +1,202 @@
+"""Which signing keys this installation trusts for evidence packs (no Qt).
+
+A pack carries its signer's public key, so a signature alone proves only that the pack is what
+*some* key signed. A pack is reported intact only when its key is trusted: the installation's
+own key (``keys.py``, in the OS keyring), a key added on purpose with a name (a colleague's,
+the organisation's reviewers': ``evidence trust add FINGERPRINT --name NAME``), or the
+fingerprint given for one check (``--fingerprint``).
+
+The trusted keys are kept in ``trusted_keys.json`` in the user data folder (``evidence/``):
+a format number and one entry per key (fingerprint, name, when it was added), written
+atomically (write, fsync, rename) and readable by its owner only.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import re
+import unicodedata
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from portal_admin.files.atomic import atomic_open
+from portal_admin.files.paths import data_dir
+
+from . import keys
+
+#: The trust file's format; a newer one is refused rather than misread.
+FORMAT = 1
+#: The longest name a trusted key may have (it is shown on one line).
+NAME_LIMIT = 200
+#: The largest trust file read (a few thousand keys); a larger one is not this program's.
+FILE_LIMIT = 1 << 20
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class TrustError(ValueError):
+    """A fingerprint that is not 64 hex digits, a name that cannot be used, or a trust file
+    that cannot be read (its message says which)."""
+
+
+def normalize_fingerprint(text: str) -> str:
+    """``text`` as a fingerprint in the canonical form (``keys.fingerprint``'s): lowercase hex
+    in groups of four separated by spaces; spaces, colons and case are ignored."""
+    plain = "".join(ch for ch in str(text) if not ch.isspace() and ch != ":").lower()
+    if not _HEX64.fullmatch(plain):
+        shown = text if len(text) <= 100 else text[:100] + "..."
+        raise TrustError(
+            f"not a key fingerprint: {shown!r} (a fingerprint is 64 hex digits, "
+            "in groups of four or not)"
+        )
+    return " ".join(plain[i : i + 4] for i in range(0, 64, 4))
+
+
+def _name(text: str) -> str:
+    name = str(text).strip()
+    if not name:
+        raise TrustError("a trusted key needs a name (whose key it is)")
+    if len(name) > NAME_LIMIT:
+        raise TrustError(f"a trusted key's name has at most {NAME_LIMIT} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise TrustError("a trusted key's name is text on one line, without control characters")
+    return name
+
+
+@dataclass(frozen=True)
+class TrustedKey:
+    """A key added on purpose: its fingerprint (canonical form), whose it is, and when it was
+    added (ISO 8601, UTC)."""
+
+    fingerprint: str
+    name: str
+    added: str
+
+
+def trust_file_path() -> Path:
+    """Where this installation's trusted keys are kept."""
+    return data_dir() / "evidence" / "trusted_keys.json"
+
+
+class TrustStore:
+    """The trusted keys in one file (read afresh on every call, so two windows agree)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path
+
+    @property
+    def path(self) -> Path:
+        """The trust file."""
+        return self._path if self._path is not None else trust_file_path()
+
+    def keys(self) -> list[TrustedKey]:
+        """Every trusted key, in the order they were added; none when there is no file."""
+        path = self.path
+        try:
+            with path.open("rb") as fh:
+                raw = fh.read(FILE_LIMIT + 1)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise TrustError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        if len(raw) > FILE_LIMIT:
+            raise TrustError(f"{path}: not a trusted-keys file (larger than {FILE_LIMIT} bytes)")
+        return _parse(path, raw)
+
+    def find(self, fingerprint: str) -> TrustedKey | None:
+        """The trusted key of this fingerprint, or None."""
+        wanted = normalize_fingerprint(fingerprint)
+        return next((k for k in self.keys() if k.fingerprint == wanted), None)
+
+    def add(self, fingerprint: str, name: str) -> TrustedKey:
+        """Trust a key under a name (adding it again replaces its name)."""
+        entry = TrustedKey(
+            normalize_fingerprint(fingerprint),
+            _name(name),
+            datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+        kept = [k for k in self.keys() if k.fingerprint != entry.fingerprint]
+        self._write([*kept, entry])
+        return entry
+
+    def remove(self, fingerprint: str) -> bool:
+        """Stop trusting a key; False when it was not trusted."""
+        wanted = normalize_fingerprint(fingerprint)
+        present = self.keys()
+        kept = [k for k in present if k.fingerprint != wanted]
+        if len(kept) == len(present):
+            return False
+        self._write(kept)
+        return True
+
+    def _write(self, entries: list[TrustedKey]) -> None:
+        text = json.dumps(
+            {"format": FORMAT, "keys": [asdict(k) for k in entries]},
+            indent=1,
+            ensure_ascii=False,
+        )
+        with atomic_open(self.path) as fh:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fh.fileno(), 0o600)
+            fh.write(text + "\n")
+
+
+def _parse(path: Path, raw: bytes) -> list[TrustedKey]:
+    def refuse(why: str) -> TrustError:
+        return TrustError(f"{path}: not a trusted-keys file ({why})")
+
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise refuse(f"not JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("format"), int):
+        raise refuse("no format number")
+    if data["format"] > FORMAT:
+        raise TrustError(
+            f"{path}: written by a newer program (format {data['format']}; "
+            f"this one reads format {FORMAT})"
+        )
+    entries = data.get("keys")
+    if not isinstance(entries, list):
+        raise refuse("no list of keys")
+    found: list[TrustedKey] = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(k), str) for k in ("fingerprint", "name", "added")
+        ):
+            raise refuse("an entry is not a fingerprint, a name and a time")
+        try:
+            found.append(
+                TrustedKey(
+                    normalize_fingerprint(entry["fingerprint"]),
+                    _name(entry["name"]),
+                    entry["added"],
+                )
+            )
+        except TrustError as exc:
+            raise refuse(str(exc)) from None
+    return found
+
+
+def own_fingerprint(store: keys.SecretStore | None = None) -> str | None:
+    """The installation key's fingerprint, or None when there is none yet (none is made here)
+    or no usable keyring."""
+    store = keys.KeyringStore() if store is None else store
+    try:
+        text = store.get()
+    except keys.KeyUnavailable:
+        return None
+    if not text:
+        return None
+    try:
+        key = Ed25519PrivateKey.from_private_bytes(base64.b64decode(text, validate=True))
+    except (ValueError, binascii.Error):
+        return None
+    return keys.fingerprint(key.public_key())
