@@ -158,7 +158,14 @@ async def test_changes_are_journaled_once_each_and_without_secrets(
         await client.accounts.change_status("ACC-NOT-THERE", "SUSPEND")
     jr.Journal(path).flush()
     await _settle()
-    records = list(jr.read(path))
+    everything = list(jr.read(path))
+    records = [r for r in everything if r["kind"] == "change"]
+    intents = {r["seq"]: r for r in everything if r["kind"] == "intent"}
+    # Each change was announced by a durable intent before it left, which its outcome names.
+    assert len(intents) == len(records)
+    for record in records:
+        intent = intents[record["intent_seq"]]
+        assert intent["seq"] < record["seq"] and intent["operation"] == record["operation"]
     counted = Counter(r["operation"] for r in records)
     assert counted == {
         "accounts.status": 2,

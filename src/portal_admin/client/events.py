@@ -33,11 +33,30 @@ class RequestFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeStarted:
+    """A mutating operation is about to be sent (its token is in hand): what it will change.
+
+    Published just before the request leaves, synchronously: a subscriber that records it
+    durably (the journal's intent) has done so before anything reaches the server. The
+    ``ChangeFinished`` of the same call carries the same ``change_id``.
+    """
+
+    change_id: str
+    operation_id: str
+    targets: tuple[str, ...]
+    fields: dict[str, Any]
+    before: dict[str, Any]
+    after: dict[str, Any]
+    account: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeFinished:
     """A mutating operation ended: what it changed (no secret: ``client.changes``) and how.
 
-    ``outcome`` is ``ok``, ``failed`` (the server refused it) or ``unknown`` (no usable answer:
-    it may or may not have happened).
+    ``outcome`` is ``ok``, ``failed`` (the server refused it, or, after a ``ChangeStarted``,
+    the request never left: the Secure Channel could not be opened) or ``unknown`` (no usable
+    answer: it may or may not have happened).
     """
 
     operation_id: str
@@ -51,6 +70,8 @@ class ChangeFinished:
     http_status: int | None
     server_time_ms: int | None
     account: str | None
+    #: The ``ChangeStarted`` of the same call (None: none was published, nothing was sent).
+    change_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +108,7 @@ class KeyringUnavailable:
 Event: TypeAlias = (
     RequestStarted
     | RequestFinished
+    | ChangeStarted
     | ChangeFinished
     | SignedInChanged
     | SecureChannelChanged

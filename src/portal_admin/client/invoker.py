@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import stamina
@@ -24,7 +26,7 @@ from .errors import (
     ProxyError,
     ServerError,
 )
-from .events import ChangeFinished
+from .events import ChangeFinished, ChangeStarted
 from .options import RetryPolicy
 from .tokens import TokenManager
 from .transport import LAST_ANSWER, LAST_SENT, Transport, url_path
@@ -32,6 +34,9 @@ from .transport import LAST_ANSWER, LAST_SENT, Transport, url_path
 log = logging.getLogger("portal_admin.client.invoker")
 
 RETRY_STATUSES = frozenset({502, 503, 504})
+
+#: The ``change_id`` of the ``ChangeStarted`` published for the mutating call under way.
+_STARTED: ContextVar[str | None] = ContextVar("change_started", default=None)
 
 #: Reads that are never retried automatically: sign-in steps consume or create server state.
 _NEVER_RETRIED = frozenset(
@@ -108,6 +113,7 @@ class Invoker:
         if not op.mutating:
             return await self._bounded(op, json, params, path_params, headers)
         LAST_SENT.set(None)
+        _STARTED.set(None)
         try:
             data = await self._bounded(op, json, params, path_params, headers)
         except BaseException as exc:
@@ -146,11 +152,16 @@ class Invoker:
     ) -> None:
         """Publish what a mutating call changed, once it was sent (nothing secret in it)."""
         sent = LAST_SENT.get()
+        started = _STARTED.get()
         if sent is None or sent[0] != op.id:
-            return  # refused before anything left (read-only, a failed refresh): no change
-        answer = LAST_ANSWER.get()
-        answered = answer is not None and answer[0] == sent[1]
-        if exc is None:
+            if started is None:
+                return  # refused before anything left (read-only, a failed refresh): no change
+            sent = None  # announced, then it never left (the Secure Channel did not open)
+        answer = LAST_ANSWER.get() if sent is not None else None
+        answered = sent is not None and answer is not None and answer[0] == sent[1]
+        if sent is None:
+            outcome = "failed"
+        elif exc is None:
             outcome = "ok"
         elif isinstance(exc, APIStatusError) and exc.http_status is not None and answered:
             outcome = "unknown" if exc.http_status >= 500 else "failed"
@@ -168,9 +179,33 @@ class Invoker:
                 after=dict(after),
                 outcome=outcome,
                 code=getattr(exc, "code", None) if exc is not None else None,
-                request_id=sent[1],
+                request_id=sent[1] if sent is not None else None,
                 http_status=answer[1] if answer is not None and answered else None,
                 server_time_ms=answer[2] if answer is not None and answered else None,
+                account=self.tokens.email,
+                change_id=started,
+            )
+        )
+
+    def _change_started(
+        self, op: Operation, body: Any, path_params: Mapping[str, str] | None, params: Any
+    ) -> None:
+        """Publish what a mutating call is about to change, once per call, just before its
+        request leaves (a subscriber journals it durably before it does)."""
+        if _STARTED.get() is not None:
+            return  # sent again after a token refresh: the same change
+        change_id = uuid.uuid4().hex
+        _STARTED.set(change_id)
+        targets, fields = changes.summarize(body, path_params, params)
+        before, after = changes.described()
+        self.transport.events.publish(
+            ChangeStarted(
+                change_id=change_id,
+                operation_id=op.id,
+                targets=targets,
+                fields=fields,
+                before=dict(before),
+                after=dict(after),
                 account=self.tokens.email,
             )
         )
@@ -239,6 +274,8 @@ class Invoker:
         path_params: Mapping[str, str] | None,
         headers: Mapping[str, str] | None,
     ) -> Any:
+        if op.mutating:
+            self._change_started(op, json, path_params, params)
         if op.channel is Channel.ENCRYPTED:
             return await self.channel.call(
                 op, json if json is not None else {}, token=token, params=params

@@ -1,4 +1,4 @@
-"""The journal of changes: one hash-chained record per change sent, appended durably.
+"""The journal of changes: hash-chained records of every change sent, appended durably.
 
 A JSON-lines file (``journal/journal.jsonl`` in the user data folder). Each line is the
 canonical JSON (sorted keys, no spaces, UTF-8) of a record with two more keys: ``prev``, the
@@ -6,11 +6,16 @@ hash of the record before it, and ``hash``, SHA-256 over ``prev`` and the record
 JSON. Editing, removing or reordering a record breaks the chain at that record; a line cut
 short (a kill mid-append) is a torn tail, reported and not fatal.
 
-Appending: the records made in one turn of the event loop are written with one ``write`` and
-one ``fsync`` at the end of that turn (or at once, outside a loop). When the file's last
-record is torn or does not verify, the next append first writes a ``segment`` record that
-names the break and chains from the last good record, so journaling goes on and the break
-stays on record.
+Appending: every append holds an OS lock (``journal.jsonl.lock``, ``filelock``) and re-reads
+the file's tail under it when another process or object appended since (the file's device,
+inode and size differ from those seen after this object's last write), so several processes
+can append to one journal. An ``intent`` (a change about to be sent) is written and fsynced
+at once; other records made in one turn of the event loop are written with one ``write`` and
+one ``fsync`` at the end of that turn (or at once, outside a loop). When the file's last record
+is torn or does not verify, the next append first writes a ``segment`` record that names the
+break and chains from the last good record, so journaling goes on and the break stays on
+record. Signed checkpoints (``checkpoints``) pin the head every ``checkpoints.EVERY`` records
+and at a clean stop.
 """
 
 from __future__ import annotations
@@ -21,17 +26,24 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import filelock
+
 from portal_admin.files.atomic import atomic_open, fsync_dir
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
 from portal_admin.files.paths import data_dir
+
+from . import checkpoints
+
+log = logging.getLogger("portal_admin.evidence.journal")
 
 GENESIS = "0" * 64
 #: How many good records back a new segment may chain from (the tail read when opening).
@@ -56,6 +68,7 @@ COLUMNS = (
     "code",
     "request_id",
     "http_status",
+    "intent_seq",
     "hash",
 )
 
@@ -102,41 +115,89 @@ class Verification:
     #: Where earlier appends found the tail torn or broken and began a new segment.
     breaks: list[Problem] = dataclasses.field(default_factory=list)
     head: str = GENESIS
+    #: The last record's seq.
+    end_seq: int = 0
+    #: How the journal disagrees with its signed checkpoints (sentences; each breaks it).
+    anchor: list[str] = dataclasses.field(default_factory=list)
+    #: What the checkpoints say when they agree (or that there is none).
+    notes: list[str] = dataclasses.field(default_factory=list)
+    checkpoints: int = 0
+    #: Intents (changes sent) that no outcome record names: a crash before the answer.
+    pending: int = 0
 
     @property
     def ok(self) -> bool:
-        """True when every record verifies and links to the one before it."""
-        return not self.problems
+        """True when every record verifies, links to the one before it, and the journal
+        agrees with its checkpoints."""
+        return not self.problems and not self.anchor
 
     def summary(self) -> str:
         """One line for people."""
         if self.ok:
             breaks = f", {len(self.breaks)} recorded break(s)" if self.breaks else ""
             return f"{self.path}: intact, {self.records} records{breaks}, head {self.head}"
+        if not self.problems:
+            return (
+                f"{self.path}: BROKEN: {self.anchor[0]}; {len(self.anchor)} problem(s),"
+                f" {self.records} records"
+            )
         first = self.problems[0]
         return (
             f"{self.path}: BROKEN at line {first.line} (seq {first.seq}): {first.reason};"
-            f" {len(self.problems)} problem(s), {self.records} records"
+            f" {len(self.problems) + len(self.anchor)} problem(s), {self.records} records"
         )
 
 
-def _lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
-    """Each line (number, bytes without the newline, complete?)."""
+def lock_path(path: Path) -> Path:
+    """The OS lock file appends hold (beside the journal)."""
+    return path.with_name(path.name + ".lock")
+
+
+def _settled_size(path: Path) -> int | None:
+    """The journal's size when no append is under way (under its lock, when a lock file shows
+    that a journal object appended here); None: read to the end."""
+    if not lock_path(path).exists():
+        return None
+    try:
+        with filelock.FileLock(lock_path(path), timeout=5, poll_interval=0.002):
+            return path.stat().st_size
+    except (filelock.Timeout, OSError):
+        return None
+
+
+def _lines(path: Path, limit: int | None = None) -> Iterator[tuple[int, bytes, bool]]:
+    """Each line (number, bytes without the newline, complete?) of the first ``limit`` bytes."""
+    left = limit
     with path.open("rb") as fh:
         for number, raw in enumerate(fh, start=1):
+            if left is not None:
+                if left <= 0:
+                    return
+                raw = raw[:left]
+                left -= len(raw)
             yield number, raw.rstrip(b"\n"), raw.endswith(b"\n")
 
 
-def verify(path: Path | None = None) -> Verification:
-    """Check every record's hash and its link to the one before."""
+#: Gives the fingerprint of this installation's key (None: none known); called only when
+#: the journal has checkpoints.
+Expected = str | Callable[[], str | None] | None
+
+
+def verify(path: Path | None = None, *, expected_key: Expected = None) -> Verification:
+    """Check every record's hash and its link to the one before, and the journal against its
+    signed checkpoints (signed by ``expected_key``, a fingerprint, when one is given)."""
     path = path or default_journal_path()
     result = Verification(path)
     if not path.exists():
         return result
+    found = checkpoints.read(checkpoints.checkpoints_path(path))
+    wanted = {cp.seq for cp in found.checkpoints}
+    hashes: dict[int, list[str]] = collections.defaultdict(list)
+    intents: set[int] = set()
     prev = GENESIS
     last_seq = 0
     recent: collections.deque[tuple[int, str]] = collections.deque(maxlen=RECENT)  # good ones
-    for number, raw, complete in _lines(path):
+    for number, raw, complete in _lines(path, _settled_size(path)):
         if not complete:
             result.problems.append(Problem(number, None, "torn"))
             break
@@ -148,8 +209,8 @@ def verify(path: Path | None = None) -> Verification:
             result.problems.append(Problem(number, None, "not-json"))
             continue
         seq = record.get("seq")
-        segment = record.get("kind") == "segment"
-        if segment:  # it chains from the last good record before the break it names
+        kind = record.get("kind")
+        if kind == "segment":  # it chains from the last good record before the break it names
             result.segments += 1
             result.breaks.append(Problem(number, seq, str(record.get("reason"))))
             after = record.get("after_seq")
@@ -159,16 +220,31 @@ def verify(path: Path | None = None) -> Verification:
             expected_prev, expected_seq = prev, last_seq + 1
         if chain_hash(stated_prev, record) != stated:
             result.problems.append(Problem(number, seq, "hash"))
-        elif stated_prev != expected_prev:
-            result.problems.append(Problem(number, seq, "chain"))
-        elif not isinstance(seq, int) or seq != expected_seq:
-            result.problems.append(Problem(number, seq, "order"))
         else:
-            recent.append((seq, stated))
+            if seq in wanted:
+                hashes[seq].append(stated)
+            if stated_prev != expected_prev:
+                result.problems.append(Problem(number, seq, "chain"))
+            elif not isinstance(seq, int) or seq != expected_seq:
+                result.problems.append(Problem(number, seq, "order"))
+            else:
+                recent.append((seq, stated))
+        if kind == "intent" and isinstance(seq, int):
+            intents.add(seq)
+        elif isinstance(record.get("intent_seq"), int):
+            intents.discard(record["intent_seq"])
         prev = stated
         last_seq = seq if isinstance(seq, int) else last_seq
         result.records += 1
     result.head = prev
+    result.end_seq = last_seq
+    result.pending = len(intents)
+    result.checkpoints = len(found.checkpoints)
+    if found.checkpoints or found.unreadable:
+        fingerprint = expected_key() if callable(expected_key) else expected_key
+        result.anchor, result.notes = checkpoints.check(found, hashes, last_seq, fingerprint)
+    else:
+        _, result.notes = checkpoints.check(found, hashes, last_seq, None)
     return result
 
 
@@ -231,56 +307,190 @@ def export_json(records: Iterable[Mapping[str, Any]], path: Path) -> int:
 
 
 class Journal:
-    """Appends records to one journal file; thread-safe; one fsync per turn of the loop."""
+    """Appends records to one journal file: thread-safe, and safe beside other processes
+    appending to the same file (an OS lock, the tail re-read when the file changed).
 
-    def __init__(self, path: Path | None = None) -> None:
+    ``signer`` hands out the installation's key for the checkpoints (``keys.signing_key``
+    with the OS keyring in the program; tests hand in one over ``keys.MemoryStore``). Without
+    one, or when it raises (no keyring), journaling goes on without checkpoints, said once in
+    the log. The key, once read, is kept in this object for the life of the process.
+    """
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        signer: checkpoints.Signer | None = None,
+        checkpoint_every: int = checkpoints.EVERY,
+    ) -> None:
         self.path = path or default_journal_path()
+        self.checkpoints_path = checkpoints.checkpoints_path(self.path)
+        self.checkpoint_every = checkpoint_every
+        self._signer = signer
+        self._key: Any = None  # Ed25519PrivateKey once read
+        self._no_key = signer is None
+        self._key_lock = threading.Lock()
         self._lock = threading.Lock()
+        self._os_lock = filelock.FileLock(lock_path(self.path), poll_interval=0.002)
         self._pending: list[dict[str, Any]] = []
         self._scheduled = False
         self._tail: tuple[str, int, int] | None = None  # head hash, last seq, segment
+        #: The file's (device, inode, size) after this object's last write: while they stay
+        #: the same, no one else appended and the cached tail is the file's.
+        self._seen: tuple[int, int, int] | None = None
+        #: A checkpoint due after the last write (seq, hash), and whether this object wrote
+        #: records since its last checkpoint.
+        self._due: tuple[int, str] | None = None
+        self._dirty = False
 
-    def append(self, record: Mapping[str, Any]) -> None:
-        """Queue ``record`` (a change); it is on disk at the end of this turn of the loop
-        (at once when no loop runs)."""
+    def append(self, record: Mapping[str, Any], *, durable: bool = False) -> int | None:
+        """Queue ``record`` (a change unless it names another ``kind``); it is on disk at the
+        end of this turn of the loop (at once when no loop runs). ``durable``: write and
+        fsync it (with whatever is queued) before returning, and return its seq."""
         with self._lock:
             self._pending.append({"kind": "change", "time": now_iso(), **record})
             try:
-                loop = asyncio.get_running_loop()
+                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
             except RuntimeError:
                 loop = None
-            if loop is None:
-                self._flush_locked()
+            seq: int | None = None
+            if loop is None or durable:
+                seq = self._flush_locked()
             elif not self._scheduled:
                 self._scheduled = True
                 loop.call_soon(self.flush)
+        self._checkpoint_if_due()
+        return seq if durable else None
 
     def flush(self) -> None:
         """Write what is queued, durably."""
         with self._lock:
             self._flush_locked()
+        self._checkpoint_if_due()
 
-    def _flush_locked(self) -> None:
+    def close(self) -> None:
+        """Write what is queued and, when this object wrote records since its last
+        checkpoint, a checkpoint of the head (a clean stop)."""
+        self.flush()
+        if self._dirty:
+            self.checkpoint("stop")
+
+    def checkpoint(self, reason: str = "stop") -> dict[str, Any] | None:
+        """Sign and write a checkpoint of the file's head now; None without a key (or an
+        empty journal, or a checkpoints file that cannot be written)."""
+        key = self._signing_key()
+        if key is None:
+            return None
+        try:
+            with self._lock, self._locked():
+                head, seq, _segment = self._current_tail()
+                if seq == 0:
+                    return None
+                return self._write_checkpoint(key, seq, head, reason)
+        except OSError as exc:
+            log.error("a journal checkpoint could not be written: %s", exc)
+            return None
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The OS lock of the journal (its folder made first)."""
+        if not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fsync_dir(self.path.parent)
+        with self._os_lock:
+            yield
+
+    def _signing_key(self) -> Any:
+        """The installation's key, read once; None without one (said once in the log)."""
+        if self._no_key:
+            return None
+        with self._key_lock:
+            if self._key is None and not self._no_key and self._signer is not None:
+                try:
+                    self._key = self._signer()
+                except Exception as exc:
+                    self._no_key = True
+                    log.warning("journal checkpoints are not written (no signing key): %s", exc)
+            return self._key
+
+    def _checkpoint_if_due(self) -> None:
+        """Write the checkpoint the last write made due: in a worker thread when a loop runs
+        (reading the key from the keyring may take a while the first time)."""
+        with self._lock:
+            due, self._due = self._due, None
+        if due is None or self._no_key:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._checkpoint_at(*due)
+            return
+        loop.run_in_executor(None, self._checkpoint_at, *due)
+
+    def _checkpoint_at(self, seq: int, head: str) -> None:
+        key = self._signing_key()
+        if key is None:
+            return
+        try:
+            with self._lock, self._locked():
+                self._write_checkpoint(key, seq, head, f"every {self.checkpoint_every}")
+        except OSError as exc:
+            log.error("a journal checkpoint could not be written: %s", exc)
+
+    def _write_checkpoint(
+        self, key: Any, seq: int, head: str, reason: str
+    ) -> dict[str, Any] | None:
+        """Append one checkpoint (the caller holds both locks)."""
+        line = checkpoints.make(key, seq, head, reason)
+        checkpoints.append(self.checkpoints_path, line)
+        self._dirty = False
+        return line
+
+    def _flush_locked(self) -> int | None:
+        """Write what is queued under the OS lock; returns the last seq written."""
         self._scheduled = False
         if not self._pending:
-            return
+            return None
         batch, self._pending = self._pending, []
-        head, seq, segment = self._tail if self._tail is not None else self._open_tail()
-        lines: list[bytes] = []
-        for record in batch:
-            seq += 1
-            body = {**record, "seq": seq, "segment": segment, "format": FORMAT}
-            digest = chain_hash(head, body)
-            lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
-            head = digest
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with self._locked():
+            head, seq, segment = self._current_tail()
+            first = seq + 1
+            lines: list[bytes] = []
+            for record in batch:
+                seq += 1
+                body = {**record, "seq": seq, "segment": segment, "format": FORMAT}
+                digest = chain_hash(head, body)
+                lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
+                head = digest
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, b"".join(lines))
+                os.fsync(fd)
+                st = os.fstat(fd)
+            finally:
+                os.close(fd)
+            self._seen = (st.st_dev, st.st_ino, st.st_size)
+            self._tail = (head, seq, segment)
+        self._dirty = True
+        every = self.checkpoint_every
+        if every > 0 and seq // every > (first - 1) // every:
+            self._due = (seq, head)
+        return seq
+
+    def _current_tail(self) -> tuple[str, int, int]:
+        """The file's last good record (hash, seq, segment), under the OS lock: the cached one
+        while the file is as this object left it, else read again from its end."""
         try:
-            os.write(fd, b"".join(lines))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        self._tail = (head, seq, segment)
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            self._tail = self._seen = None
+            return GENESIS, 0, 0
+        if self._tail is not None and self._seen == (st.st_dev, st.st_ino, st.st_size):
+            return self._tail
+        self._tail = self._open_tail()
+        st = os.stat(self.path)
+        self._seen = (st.st_dev, st.st_ino, st.st_size)
+        return self._tail
 
     def _open_tail(self) -> tuple[str, int, int]:
         """The last good record's hash, seq and segment; a torn or broken tail starts a new

@@ -1,4 +1,10 @@
-"""Recording a client's changes in the journal: one record per mutating operation sent."""
+"""Recording a client's changes in the journal: an intent before each mutating request leaves
+(written and fsynced at once), and its outcome once it ends.
+
+The intent makes every change the server may have applied a record even when the process is
+killed between the request and the outcome's write: its outcome record names it
+(``intent_seq``); an intent that none names is a change sent whose outcome was not recorded.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from portal_admin.client import PortalClient
-from portal_admin.client.events import ChangeFinished
+from portal_admin.client.events import ChangeFinished, ChangeStarted
 
+from . import keys
+from .checkpoints import Signer
 from .journal import Journal
 
 log = logging.getLogger("portal_admin.evidence.recorder")
@@ -18,15 +26,49 @@ log = logging.getLogger("portal_admin.evidence.recorder")
 _JOURNALS: dict[Path, Journal] = {}
 
 
-def journal_at(path: Path | None = None) -> Journal:
-    """The process's journal for ``path`` (default: the user data folder's)."""
-    journal = Journal(path)
+def installation_signer() -> Any:
+    """The installation's key from the OS keyring (made on first use); raises
+    ``keys.KeyUnavailable`` without a usable keyring."""
+    return keys.signing_key()
+
+
+def journal_at(path: Path | None = None, *, signer: Signer | None = installation_signer) -> Journal:
+    """The process's journal for ``path`` (default: the user data folder's), its checkpoints
+    signed by ``signer`` (the first call for a path decides)."""
+    journal = Journal(path, signer=signer)
     return _JOURNALS.setdefault(journal.path, journal)
 
 
-def record_of(event: ChangeFinished, *, profile: str, server: str) -> dict[str, Any]:
-    """The journal record of one finished change."""
+def close_journals() -> None:
+    """Write what is queued and a closing checkpoint of each journal this process wrote to
+    (a clean stop); never raises."""
+    for journal in list(_JOURNALS.values()):
+        try:
+            journal.close()
+        except Exception:
+            log.exception("closing the journal %s failed", journal.path)
+
+
+def intent_of(event: ChangeStarted, *, profile: str, server: str) -> dict[str, Any]:
+    """The journal record of a change about to be sent."""
     return {
+        "kind": "intent",
+        "profile": profile,
+        "server": server,
+        "account": event.account,
+        "operation": event.operation_id,
+        "targets": list(event.targets),
+        "fields": event.fields,
+        "before": event.before,
+        "after": event.after,
+    }
+
+
+def record_of(
+    event: ChangeFinished, *, profile: str, server: str, intent_seq: int | None = None
+) -> dict[str, Any]:
+    """The journal record of one finished change (naming its intent's seq when known)."""
+    record = {
         "server_time": event.server_time_ms,
         "profile": profile,
         "server": server,
@@ -41,6 +83,9 @@ def record_of(event: ChangeFinished, *, profile: str, server: str) -> dict[str, 
         "request_id": event.request_id,
         "http_status": event.http_status,
     }
+    if intent_seq is not None:
+        record["intent_seq"] = intent_seq
+    return record
 
 
 def attach(
@@ -48,13 +93,20 @@ def attach(
 ) -> Callable[[], None]:
     """Journal every change ``client`` sends; returns the function that stops it."""
     target = journal or journal_at()
+    intents: dict[str, int] = {}  # change_id -> the intent's seq
 
     def on_change(event: object) -> None:
-        if not isinstance(event, ChangeFinished):
-            return
         try:
-            target.append(record_of(event, profile=profile, server=server))
+            if isinstance(event, ChangeStarted):
+                seq = target.append(intent_of(event, profile=profile, server=server), durable=True)
+                if seq is not None:
+                    intents[event.change_id] = seq
+            elif isinstance(event, ChangeFinished):
+                intent_seq = intents.pop(event.change_id, None) if event.change_id else None
+                target.append(
+                    record_of(event, profile=profile, server=server, intent_seq=intent_seq)
+                )
         except OSError as exc:  # a journal that cannot be written must not stop the work
             log.error("the journal could not be written: %s", exc)
 
-    return client.events.subscribe(on_change, ChangeFinished)
+    return client.events.subscribe(on_change, ChangeStarted, ChangeFinished)
