@@ -4180,8 +4180,13 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>This id cannot be used: an id has only letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;. Nothing was sent.</source>
+        <extracomment>Failures with a cause of their own (connections, a refused id), by the client&apos;s error code.</extracomment>
+        <translation>この ID は使用できません。ID に使えるのは英字、数字、「-」、「_」、「.」だけです。何も送信されていません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
-        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>プロキシがユーザー名とパスワードを求めていますが、このプログラムはそれを持っていません。HTTPS_PROXY に資格情報を含めたシステムのプロキシ設定を使うか、IT 部門に問い合わせてください。</translation>
     </message>
     <message>

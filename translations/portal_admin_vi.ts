@@ -4224,8 +4224,13 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>This id cannot be used: an id has only letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;. Nothing was sent.</source>
+        <extracomment>Failures with a cause of their own (connections, a refused id), by the client&apos;s error code.</extracomment>
+        <translation>Không thể dùng ID này: ID chỉ gồm chữ cái, chữ số, &apos;-&apos;, &apos;_&apos; và &apos;.&apos;. Chưa có gì được gửi.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
-        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>Proxy yêu cầu tên người dùng và mật khẩu mà chương trình này không có. Hãy dùng cài đặt proxy của hệ thống với thông tin đó trong HTTPS_PROXY, hoặc hỏi bộ phận IT.</translation>
     </message>
     <message>

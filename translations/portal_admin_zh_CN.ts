@@ -4180,8 +4180,13 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>This id cannot be used: an id has only letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;. Nothing was sent.</source>
+        <extracomment>Failures with a cause of their own (connections, a refused id), by the client&apos;s error code.</extracomment>
+        <translation>无法使用此 ID：ID 只能包含字母、数字、“-”、“_”和“.”。未发送任何内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
-        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>代理要求提供用户名和密码，而本程序没有这些信息。请使用在 HTTPS_PROXY 中包含凭据的系统代理设置，或联系您的 IT 部门。</translation>
     </message>
     <message>

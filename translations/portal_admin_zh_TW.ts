@@ -4180,8 +4180,13 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>This id cannot be used: an id has only letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;. Nothing was sent.</source>
+        <extracomment>Failures with a cause of their own (connections, a refused id), by the client&apos;s error code.</extracomment>
+        <translation>無法使用此 ID：ID 只能包含字母、數字、「-」、「_」和「.」。未傳送任何內容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The proxy asks for a user name and password, which this program does not have. Use the system proxy setting with them in HTTPS_PROXY, or ask your IT department.</source>
-        <extracomment>Connection failures with a cause of their own, by the client&apos;s error code.</extracomment>
         <translation>Proxy 要求提供使用者名稱和密碼，而本程式沒有這些資訊。請使用在 HTTPS_PROXY 中包含認證資訊的系統 Proxy 設定，或聯絡您的 IT 部門。</translation>
     </message>
     <message>

@@ -61,8 +61,13 @@ CONFIG_CODES = {
         "The proxy address cannot be used: it must be http://host:port. Check the profile's proxy.",
     ),
 }
-#: Connection failures with a cause of their own, by the client's error code.
+#: Failures with a cause of their own (connections, a refused id), by the client's error code.
 _CONNECTION_CODES = {
+    "CLIENT.INVALID_ID": QT_TRANSLATE_NOOP(
+        "ErrorInfo",
+        "This id cannot be used: an id has only letters, digits, '-', '_' and '.'. Nothing was "
+        "sent.",
+    ),
     "CLIENT.PROXY_AUTH": QT_TRANSLATE_NOOP(
         "ErrorInfo",
         "The proxy asks for a user name and password, which this program does not have. Use "
