@@ -366,7 +366,9 @@ def test_a_pack_is_verified_in_the_panel_and_tampering_is_named(
     good = tmp_path / "good.zip"
     run(loop, reviews.write_snapshot_pack(taken, good))
     assert run(loop, reviews.verify_file(good)).exit_status == 0
-    assert "is intact" in reviews.message.text and reviews.message.info is None
+    dialog = reviews.check_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.signer.text() == "this installation's key" and "is intact" in dialog.text
 
     bad = tmp_path / "bad.zip"
     with zipfile.ZipFile(good) as src, zipfile.ZipFile(bad, "w") as out:
@@ -377,15 +379,15 @@ def test_a_pack_is_verified_in_the_panel_and_tampering_is_named(
             )
         out.writestr("extra.txt", b"added later")
     assert run(loop, reviews.verify_file(bad)).exit_status == 1
-    text = reviews.message.text
+    text = dialog.text
     assert "was changed after it was signed" in text
     assert "changed: accounts.csv" in text and "added: extra.txt" in text
 
     foreign = tmp_path / "notes.zip"
     foreign.write_bytes(b"not a zip at all")
     assert run(loop, reviews.verify_file(foreign)).exit_status == 2
-    assert "is not an evidence pack" in reviews.message.text
-    assert "it is not a zip file" in reviews.message.text
+    assert "is not an evidence pack" in dialog.text
+    assert "it is not a zip file" in dialog.text
 
 
 def test_a_changed_pack_is_named_in_traditional_chinese(
@@ -406,8 +408,9 @@ def test_a_changed_pack_is_named_in_traditional_chinese(
         run(loop, settle(0.05))  # LanguageChange is posted to every widget
         assert reviews.verify_button.text() == "驗證證據套件…"
         run(loop, reviews.verify_file(good))
-        assert "在簽署後遭到變更" in reviews.message.text
-        assert "已新增：extra.txt" in reviews.message.text
+        assert reviews.check_dialog is not None
+        assert "在簽署後遭到變更" in reviews.check_dialog.text
+        assert "已新增：extra.txt" in reviews.check_dialog.text
         assert "無變更" in reviews.diff_view.counts.text()
         run(loop, settle(0.1))
         save_screenshot(reviews, SHOTS / "evidence-reviews-zh-Hant.png")

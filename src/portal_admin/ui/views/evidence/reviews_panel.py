@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence import diff as differ
-from portal_admin.evidence import keys, pack
+from portal_admin.evidence import keys, pack, trust
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence.pack import PackVerification, verify_pack
 
@@ -41,6 +42,8 @@ from ...text import QT_TRANSLATE_NOOP, fill
 from ..accounts.message_bar import MessageBar
 from . import packing
 from .diff_view import DiffView, _when
+from .pack_check_dialog import PackCheckDialog
+from .trust_dialog import TrustedKeysDialog
 
 log = logging.getLogger(__name__)
 
@@ -78,64 +81,6 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("AccessReviews", text)
 
 
-#: What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).
-PACK_PROBLEMS = {
-    "changed": QT_TRANSLATE_NOOP("AccessReviews", "changed: %1"),
-    "removed": QT_TRANSLATE_NOOP("AccessReviews", "removed: %1"),
-    "added": QT_TRANSLATE_NOOP("AccessReviews", "added: %1"),
-    "not a zip file": QT_TRANSLATE_NOOP("AccessReviews", "it is not a zip file"),
-    "no manifest or no signature": QT_TRANSLATE_NOOP("AccessReviews", "it has no signed manifest"),
-    "the manifest cannot be read": QT_TRANSLATE_NOOP(
-        "AccessReviews", "its manifest cannot be read"
-    ),
-    "the manifest's signature does not verify": QT_TRANSLATE_NOOP(
-        "AccessReviews", "the manifest's signature does not verify"
-    ),
-    "public_key.pem is not the manifest's key": QT_TRANSLATE_NOOP(
-        "AccessReviews", "public_key.pem is not the key that signed the manifest"
-    ),
-}
-
-
-def _problem(text: str) -> str:
-    kind, _, name = text.partition(": ")
-    if name and kind in PACK_PROBLEMS:
-        return fill(_tr(PACK_PROBLEMS[kind]), name)
-    return _tr(PACK_PROBLEMS[text]) if text in PACK_PROBLEMS else text
-
-
-def pack_outcome(check: PackVerification) -> tuple[bool, ErrorInfo]:
-    """(intact, what to say) of a pack check, in the interface's language."""
-    name = check.path.name
-    problems = "; ".join(_problem(p) for p in check.problems)
-    if check.status == "intact":
-        return True, ErrorInfo(
-            fill(
-                QCoreApplication.translate(
-                    "AccessReviews",
-                    "The pack %1 is intact: every file matches its signed manifest (key %2).",
-                ),
-                name,
-                check.fingerprint,
-            ),
-            "",
-        )
-    if check.status == "changed":
-        return False, ErrorInfo(
-            fill(
-                QCoreApplication.translate(
-                    "AccessReviews", "The pack %1 was changed after it was signed."
-                ),
-                name,
-            ),
-            problems,
-        )
-    return False, ErrorInfo(
-        fill(QCoreApplication.translate("AccessReviews", "%1 is not an evidence pack."), name),
-        problems,
-    )
-
-
 def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
     """A file offered as a snapshot that cannot be one, said plainly."""
     template = NOT_USABLE.get(exc.code, NOT_USABLE["NOT_A_SNAPSHOT"])
@@ -143,6 +88,13 @@ def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
         QCoreApplication.translate("AccessReviews", "This file cannot be used as a snapshot."),
         fill(_tr(template), path.name),
     )
+
+
+class _TrustingNone(trust.TrustStore):
+    """No trusted key (the list of trusted keys could not be read)."""
+
+    def keys(self) -> list[trust.TrustedKey]:
+        return []
 
 
 class ReviewsPanel(PanelBase):
@@ -154,11 +106,19 @@ class ReviewsPanel(PanelBase):
         parent: QWidget | None = None,
         folder: Path | None = None,
         key_store: keys.SecretStore | None = None,
+        trust_store: trust.TrustStore | None = None,
+        own: Callable[[], str | None] | None = None,
     ) -> None:
         super().__init__(context, parent)
         self.setObjectName("reviewsPanel")
         self.folder = folder or snapshots.default_folder()
         self.key_store = key_store or context.extras.get("evidence_key_store")
+        self._trust_store = trust_store or context.extras.get("evidence_trust_store")
+        #: This installation's fingerprint, or None (read in a worker thread; makes no key).
+        self.own_fingerprint = own or (lambda: trust.own_fingerprint(self.key_store))
+        #: The last pack check shown, and the list of trusted keys (while open).
+        self.check_dialog: PackCheckDialog | None = None
+        self.trusted_dialog: TrustedKeysDialog | None = None
         self.snapshots: list[snapshots.Snapshot] = []
         #: Snapshot files opened from elsewhere (listed until the program ends).
         self.opened: list[snapshots.Snapshot] = []
@@ -198,6 +158,9 @@ class ReviewsPanel(PanelBase):
         self.verify_button = QPushButton(self)
         self.verify_button.setObjectName("verifyPack")
         self.verify_button.clicked.connect(self._ask_verify)
+        self.trusted_button = QPushButton(self)
+        self.trusted_button.setObjectName("trustedKeys")
+        self.trusted_button.clicked.connect(lambda: self.spawn(self.open_trusted_keys()))
         self.compare_button.clicked.connect(lambda: self.spawn(self.compare_selected()))
         self.open_button.clicked.connect(self._ask_open)
         self.pack_button.clicked.connect(self._ask_snapshot_pack)
@@ -215,7 +178,13 @@ class ReviewsPanel(PanelBase):
         actions.addWidget(self.progress, 1)
         actions.addWidget(self.stage, 1)
         list_buttons = QHBoxLayout()
-        for widget in (self.compare_button, self.pack_button, self.open_button, self.verify_button):
+        for widget in (
+            self.compare_button,
+            self.pack_button,
+            self.open_button,
+            self.verify_button,
+            self.trusted_button,
+        ):
             list_buttons.addWidget(widget)
         list_buttons.addStretch(1)
         top = QWidget(self)
@@ -464,15 +433,72 @@ class ReviewsPanel(PanelBase):
             lambda path: self.spawn(self.verify_file(path)),
         )
 
+    @property
+    def trust_store(self) -> trust.TrustStore:
+        """The keys this computer trusts (``evidence/trust.py``; the user's file by default)."""
+        if self._trust_store is None:
+            self._trust_store = trust.TrustStore()
+        return self._trust_store
+
+    def _own(self) -> str | None:
+        try:
+            return self.own_fingerprint()
+        except keys.KeyUnavailable:
+            return None
+
+    def _check(self, path: Path) -> tuple[PackVerification, str | None, str]:
+        """(the check, this installation's fingerprint, why the trusted keys could not be
+        read); with an unreadable list of trusted keys the pack is checked trusting none."""
+        own = self._own()
+        try:
+            return verify_pack(path, trust=self.trust_store, own=own), own, ""
+        except trust.TrustError as exc:
+            return verify_pack(path, trust=_TrustingNone(), own=own), own, str(exc)
+
     async def verify_file(self, path: Path) -> PackVerification:
-        """Check a pack's signature and every file's hash, and say what was found."""
-        check = await asyncio.to_thread(verify_pack, path)
-        intact, info = pack_outcome(check)
-        if intact:
-            self.message.show_notice(info.summary)
-        else:
-            self.message.show_error(info)
+        """Check a pack's signer, signature and every file's hash, and show what was found
+        (signer first) in the pack check dialog."""
+        self.message.clear()
+        check, own, unreadable = await asyncio.to_thread(self._check, path)
+        if unreadable:
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate(
+                        "AccessReviews",
+                        "The list of trusted keys cannot be read: only this installation's"
+                        " key is trusted for now.",
+                    ),
+                    unreadable,
+                )
+            )
+        self.pack_check().show_check(check, own)
         return check
+
+    def pack_check(self) -> PackCheckDialog:
+        """The pack check dialog (made once, kept while the panel lives)."""
+        if self.check_dialog is None:
+            dialog = PackCheckDialog(self.trust_store, self)
+            dialog.recheckRequested.connect(lambda path: self.spawn(self.verify_file(path)))
+            dialog.trustedKeysRequested.connect(lambda: self.spawn(self.open_trusted_keys(dialog)))
+            self.check_dialog = dialog
+        return self.check_dialog
+
+    async def open_trusted_keys(self, parent: QWidget | None = None) -> TrustedKeysDialog:
+        """Open the list of trusted keys (this installation's key read in a worker thread)."""
+        own = await asyncio.to_thread(self._own)
+        dialog = TrustedKeysDialog(self.trust_store, own, parent or self)
+        dialog.changed.connect(self._trust_changed)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.destroyed.connect(lambda: setattr(self, "trusted_dialog", None))
+        self.trusted_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _trust_changed(self) -> None:
+        """A key was added or removed: the check shown is redone."""
+        shown = self.check_dialog
+        if shown is not None and shown.isVisible() and shown.path is not None:
+            self.spawn(self.verify_file(shown.path))
 
     # -- exports -------------------------------------------------------------------------------
 
@@ -588,6 +614,12 @@ class ReviewsPanel(PanelBase):
         self.verify_button.setToolTip(
             QCoreApplication.translate(
                 "AccessReviews", "Check an evidence pack's signature and every file in it"
+            )
+        )
+        self.trusted_button.setText(QCoreApplication.translate("AccessReviews", "Trusted keys…"))
+        self.trusted_button.setToolTip(
+            QCoreApplication.translate(
+                "AccessReviews", "The signing keys whose packs this computer accepts as verified"
             )
         )
         self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])

@@ -1,0 +1,382 @@
+"""Who signed an evidence pack, and whether that key is trusted, as the desktop program shows
+it (*Verify a pack…* in the Access reviews panel), and the list of trusted keys.
+
+No test here touches the keyring or the user's trust file: the installation's key lives in a
+``keys.MemoryStore``, the trusted keys in a file under ``tmp_path``, and the real keyring
+refuses (an autouse fixture) so that a lookup that slipped through would fail the test.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import qasync
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from panel_support import SHOTS, run, wait_for
+from pytestqt.qtbot import QtBot
+from test_accounts_support import settle
+
+from portal_admin.evidence import keys, pack
+from portal_admin.evidence.trust import TrustStore
+from portal_admin.ui.kiosk.guard import KioskGuard
+from portal_admin.ui.operations import OperationRunner
+from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.profiles import sandbox_profile
+from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.views.evidence import pack_check_dialog as words
+from portal_admin.ui.views.evidence.pack_check_dialog import PackCheckDialog
+from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.views.evidence.trust_dialog import AddKeyDialog, TrustedKeysDialog
+
+COLLEAGUE = "Audit team, Lyon"
+
+
+@pytest.fixture(autouse=True)
+def _no_real_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OS keyring is out of bounds here: any use of it fails."""
+
+    def refuse(*_args: object) -> None:
+        raise AssertionError("a test reached the real keyring")
+
+    monkeypatch.setattr(keys.KeyringStore, "get", refuse)
+    monkeypatch.setattr(keys.KeyringStore, "set", refuse)
+
+
+@pytest.fixture
+def key_store() -> keys.MemoryStore:
+    """This installation's key (made on first use, in memory)."""
+    return keys.MemoryStore()
+
+
+@pytest.fixture
+def trusted(tmp_path: Path) -> TrustStore:
+    return TrustStore(tmp_path / "trusted_keys.json")
+
+
+@pytest.fixture
+def panel(
+    loop: qasync.QEventLoop,
+    qtbot: QtBot,
+    runner: OperationRunner,
+    tmp_path: Path,
+    key_store: keys.MemoryStore,
+    trusted: TrustStore,
+) -> Iterator[ReviewsPanel]:
+    """The Access reviews panel, signed in to nothing (checking packs needs no server)."""
+    context = PanelContext(runner=runner, profile=sandbox_profile(), client=None)
+    reviews = ReviewsPanel(
+        context, folder=tmp_path / "snapshots", key_store=key_store, trust_store=trusted
+    )
+    qtbot.addWidget(reviews)
+    reviews.resize(1000, 640)
+    reviews.show()
+    run(loop, reviews.reload())
+    yield reviews
+    reviews.close_tasks()
+
+
+def signed_pack(path: Path, key: Ed25519PrivateKey) -> Path:
+    tables = {"accounts": (["id", "email"], [["u1", "ann@example.com"]])}
+    pack.write_pack(path, "snapshot", tables, {"snapshot of": "sandbox"}, key)
+    return path
+
+
+def fingerprint(key: Ed25519PrivateKey) -> str:
+    return keys.fingerprint(key.public_key())
+
+
+def listed(store: TrustStore) -> list[tuple[str, str]]:
+    entries = store.keys()
+    return [(k.fingerprint, k.name) for k in entries]
+
+
+def shown(panel: ReviewsPanel) -> PackCheckDialog:
+    dialog = panel.check_dialog
+    assert dialog is not None and dialog.isVisible()
+    return dialog
+
+
+def test_an_untrusted_signer_comes_first_and_the_pack_is_not_intact(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path
+) -> None:
+    stranger = Ed25519PrivateKey.generate()
+    path = signed_pack(tmp_path / "from-elsewhere.zip", stranger)
+    check = run(loop, panel.verify_file(path))
+    assert (check.status, check.trust) == ("untrusted", "untrusted")
+    dialog = shown(panel)
+    assert dialog.signer.text() == "a key you do not trust"
+    assert dialog.fingerprint.text() == fingerprint(stranger)
+    assert dialog.fingerprint.isReadOnly() and dialog.fingerprint.isVisible()
+    text = dialog.text
+    # who signed, then the key, then the verdict and what to do
+    assert (
+        text.index("Signed by:")
+        < text.index(fingerprint(stranger))
+        < text.index("is not verified")
+        < text.index("Compare the fingerprint")
+    )
+    assert "intact" not in text
+    assert dialog.trust_button.isVisible()
+    dialog.copy_fingerprint()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text() == fingerprint(stranger)
+    run(loop, settle(0.1))
+    save_screenshot(dialog, SHOTS / "evidence-pack-untrusted.png")
+
+
+def test_trusting_the_signer_from_the_dialog_makes_the_check_intact(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+) -> None:
+    stranger = Ed25519PrivateKey.generate()
+    path = signed_pack(tmp_path / "from-elsewhere.zip", stranger)
+    run(loop, panel.verify_file(path))
+    dialog = shown(panel)
+    dialog.trust_button.click()
+    ask = dialog.add_dialog
+    assert isinstance(ask, AddKeyDialog) and ask.isVisible()
+    assert ask.fingerprint.text() == fingerprint(stranger) and ask.fingerprint.isReadOnly()
+    ask.name.setText(COLLEAGUE)
+    ask.ok_button.click()
+    assert listed(trusted) == [(fingerprint(stranger), COLLEAGUE)]
+    run(loop, wait_for(lambda: dialog.check is not None and dialog.check.status == "intact"))
+    assert dialog.check is not None and dialog.check.trust == "trusted"
+    assert dialog.signer.text() == f"the trusted key “{COLLEAGUE}”"
+    assert "is intact" in dialog.verdict.text() and not dialog.trust_button.isVisible()
+    run(loop, settle(0.1))
+    save_screenshot(dialog, SHOTS / "evidence-pack-trusted.png")
+
+
+def test_a_pack_of_this_installation_says_so(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, key_store: keys.MemoryStore
+) -> None:
+    mine = keys.signing_key(key_store)
+    check = run(loop, panel.verify_file(signed_pack(tmp_path / "mine.zip", mine)))
+    assert (check.status, check.trust) == ("intact", "own")
+    dialog = shown(panel)
+    assert dialog.signer.text() == "this installation's key"
+    assert dialog.fingerprint.text() == fingerprint(mine)
+    assert not dialog.problems.isVisible() and not dialog.advice.isVisible()
+
+
+def test_a_changed_pack_names_its_problems_and_a_broken_signature_names_no_signer(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, key_store: keys.MemoryStore
+) -> None:
+    good = signed_pack(tmp_path / "good.zip", keys.signing_key(key_store))
+    twice = tmp_path / "twice.zip"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(twice, "w") as out:
+        for item in src.infolist():
+            out.writestr(item, src.read(item))
+        with pytest.warns(UserWarning, match="Duplicate name"):
+            out.writestr("accounts.csv", b"forged")
+    check = run(loop, panel.verify_file(twice))
+    assert check.status == "changed"
+    dialog = shown(panel)
+    items = [dialog.problems.item(i).text() for i in range(dialog.problems.count())]
+    assert "in the zip twice: accounts.csv" in items
+    assert "was changed after it was signed" in dialog.verdict.text()
+
+    forged = tmp_path / "forged.zip"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(forged, "w") as out:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == pack.MANIFEST:
+                manifest = json.loads(data)
+                manifest["kind"] = "diff"
+                data = json.dumps(manifest, indent=1, sort_keys=True).encode()
+            out.writestr(item, data)
+    run(loop, panel.verify_file(forged))
+    assert dialog.signer.text().startswith("unknown (the signature does not verify")
+    items = [dialog.problems.item(i).text() for i in range(dialog.problems.count())]
+    assert "the manifest's signature does not verify" in items
+
+    foreign = tmp_path / "notes.zip"
+    foreign.write_bytes(b"not a zip at all")
+    run(loop, panel.verify_file(foreign))
+    assert "is not an evidence pack" in dialog.verdict.text()
+    assert not dialog.fingerprint.isVisible() and not dialog.trust_button.isVisible()
+    assert dialog.signer.text() == "unknown (no signing key could be read)"
+
+
+def test_a_problem_the_dialog_does_not_know_is_shown_as_written() -> None:
+    assert words.problem_text("something new: x.csv") == "something new: x.csv"
+    assert words.problem_text("damaged: accounts.csv") == "damaged, cannot be read: accounts.csv"
+
+
+def test_an_unreadable_trust_file_is_said_and_the_pack_is_still_checked(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+) -> None:
+    trusted.path.write_text("{not json", encoding="utf-8")
+    path = signed_pack(tmp_path / "p.zip", Ed25519PrivateKey.generate())
+    check = run(loop, panel.verify_file(path))
+    assert check.status == "untrusted"
+    assert "The list of trusted keys cannot be read" in panel.message.text
+    assert str(trusted.path) in panel.message.text
+
+
+def test_a_bad_fingerprint_is_refused_and_the_form_kept(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, trusted: TrustStore, key_store: keys.MemoryStore
+) -> None:
+    mine = fingerprint(keys.signing_key(key_store))
+    listing = run(loop, panel.open_trusted_keys())
+    assert listing.isVisible() and listing.table.rowCount() == 1
+    assert listing.table.item(0, 1).text() == mine  # this installation's key, first
+    ask = listing.ask_add()
+    assert not ask.fingerprint.isReadOnly()
+    ask.fingerprint.setText("abcd 1234 not hex")
+    ask.name.setText(COLLEAGUE)
+    ask.ok_button.click()
+    assert ask.isVisible() and ask.error.isVisible()
+    assert "This is not a key fingerprint" in ask.error.text()
+    assert ask.fingerprint.text() == "abcd 1234 not hex" and ask.name.text() == COLLEAGUE
+    assert trusted.keys() == []
+
+    ask.fingerprint.setText(mine.replace(" ", "").upper())
+    ask.ok_button.click()
+    assert "this installation's own key" in ask.error.text() and trusted.keys() == []
+
+    other = fingerprint(Ed25519PrivateKey.generate())
+    ask.fingerprint.setText(other.replace(" ", ":"))
+    ask.name.setText("  ")
+    ask.ok_button.click()
+    assert "Give the key a name" in ask.error.text() and trusted.keys() == []
+    ask.name.setText(COLLEAGUE)
+    ask.ok_button.click()
+    assert not ask.isVisible()
+    assert listed(trusted) == [(other, COLLEAGUE)]
+    assert listing.table.rowCount() == 2 and listing.table.item(1, 0).text() == COLLEAGUE
+    assert listing.selected_fingerprint() == (other, other)
+
+
+def test_removing_a_key_asks_first_and_the_own_key_cannot_be_removed(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, trusted: TrustStore, key_store: keys.MemoryStore
+) -> None:
+    keys.signing_key(key_store)
+    other = fingerprint(Ed25519PrivateKey.generate())
+    trusted.add(other, COLLEAGUE)
+    listing = run(loop, panel.open_trusted_keys())
+    listing.table.selectRow(0)
+    assert not listing.remove_button.isEnabled() and listing.ask_remove() is None
+    listing.table.selectRow(1)
+    assert listing.remove_button.isEnabled()
+    box = listing.ask_remove()
+    assert box is not None and box.isVisible() and COLLEAGUE in box.text()
+    box.reject()  # Cancel keeps it
+    assert listed(trusted) == [(other, COLLEAGUE)]
+    box = listing.ask_remove()
+    assert box is not None
+    next(b for b in box.buttons() if b.objectName() == "trustRemoveYes").click()
+    assert trusted.keys() == [] and listing.table.rowCount() == 1
+
+
+def test_removing_the_trusted_signer_redoes_the_check_shown(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+) -> None:
+    colleague = Ed25519PrivateKey.generate()
+    trusted.add(fingerprint(colleague), COLLEAGUE)
+    path = signed_pack(tmp_path / "p.zip", colleague)
+    assert run(loop, panel.verify_file(path)).status == "intact"
+    dialog = shown(panel)
+    dialog.keys_button.click()
+    listing: TrustedKeysDialog = run(loop, wait_for(lambda: panel.trusted_dialog))
+    assert listing.parent() is dialog
+    listing.select(fingerprint(colleague))
+    assert listing.remove(fingerprint(colleague))
+    run(loop, wait_for(lambda: dialog.check is not None and dialog.check.status == "untrusted"))
+    assert dialog.signer.text() == "a key you do not trust"
+
+
+def test_the_kiosk_keeps_every_control_of_the_check_and_the_list(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path
+) -> None:
+    """Trusting a key is this computer's business (no server is asked): the kiosk offers it."""
+    guard = KioskGuard()
+    assert guard.walk(panel) == []
+    assert panel.trusted_button.isVisible() and panel.verify_button.isVisible()
+    run(loop, panel.verify_file(signed_pack(tmp_path / "p.zip", Ed25519PrivateKey.generate())))
+    dialog = shown(panel)
+    assert guard.walk(dialog) == [] and dialog.trust_button.isVisible()
+    listing = run(loop, panel.open_trusted_keys())
+    assert guard.walk(listing) == [] and guard.walk(listing.ask_add()) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "suffix"), [("ja", "ja"), ("vi", "vi"), ("zh-Hans", "zh"), ("zh-Hant", "zh-Hant")]
+)
+def test_the_check_and_the_list_speak_the_interfaces_language(
+    loop: qasync.QEventLoop,
+    panel: ReviewsPanel,
+    tmp_path: Path,
+    trusted: TrustStore,
+    language: str,
+    suffix: str,
+) -> None:
+    from PySide6.QtCore import QCoreApplication
+
+    from portal_admin.ui.i18n import LanguageManager
+
+    colleague = Ed25519PrivateKey.generate()
+    path = signed_pack(tmp_path / "from-elsewhere.zip", colleague)
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        run(loop, settle(0.05))
+        for context, table in (
+            ("PackCheck", words.SIGNERS),
+            ("AccessReviews", words.PACK_PROBLEMS),
+        ):
+            for source in table.values():
+                assert QCoreApplication.translate(context, source) != source, source
+        assert panel.trusted_button.text() != "Trusted keys…"
+        run(loop, panel.verify_file(path))
+        dialog = shown(panel)
+        english = {
+            "signer": "a key you do not trust",
+            "label": "Signed by:",
+            "trust": "Trust this key…",
+            "keys": "Trusted keys…",
+            "again": "Check again",
+        }
+        seen = {
+            "signer": dialog.signer.text(),
+            "label": dialog.signer_label.text(),
+            "trust": dialog.trust_button.text(),
+            "keys": dialog.keys_button.text(),
+            "again": dialog.again_button.text(),
+        }
+        assert all(seen[k] != english[k] for k in english), seen
+        assert "not verified" not in dialog.verdict.text()
+        assert "Compare the fingerprint" not in dialog.advice.text()
+        assert dialog.fingerprint.text() == fingerprint(colleague)
+        run(loop, settle(0.1))
+        save_screenshot(dialog, SHOTS / f"evidence-pack-untrusted-{suffix}.png")
+
+        dialog.trust_button.click()
+        ask = dialog.add_dialog
+        assert ask is not None
+        ask.fingerprint.setReadOnly(False)
+        ask.fingerprint.setText("nope")
+        ask.name.setText(COLLEAGUE)
+        ask.ok_button.click()
+        assert ask.error.isVisible() and "This is not a key fingerprint" not in ask.error.text()
+        assert ask.windowTitle() != "Trust a signing key"
+        run(loop, settle(0.1))
+        save_screenshot(ask, SHOTS / f"evidence-trust-add-error-{suffix}.png")
+        ask.fingerprint.setText(fingerprint(colleague))
+        ask.ok_button.click()
+        run(loop, wait_for(lambda: dialog.check is not None and dialog.check.status == "intact"))
+        assert COLLEAGUE in dialog.signer.text() and "the trusted key" not in dialog.signer.text()
+        run(loop, settle(0.1))
+        save_screenshot(dialog, SHOTS / f"evidence-pack-trusted-{suffix}.png")
+
+        listing = run(loop, panel.open_trusted_keys(dialog))
+        assert listing.windowTitle() != "Trusted keys"
+        assert listing.table.horizontalHeaderItem(1).text() != "Fingerprint"
+        run(loop, settle(0.1))
+        save_screenshot(listing, SHOTS / f"evidence-trusted-keys-{suffix}.png")
+    finally:
+        languages.set_language("en")
