@@ -17,8 +17,9 @@ from portal_admin.client import PortalClient
 
 @contextlib.asynccontextmanager
 async def recorded(client: PortalClient, *, profile: str, server: str) -> AsyncIterator[None]:
-    """Journal every change ``client`` sends while the block runs; on leaving, stop and write
-    what is queued (the journal flushes at the end of a turn of the loop)."""
+    """Journal every change ``client`` sends while the block runs; on leaving, stop, write
+    what is queued (the journal flushes at the end of a turn of the loop) and, when the
+    command journaled anything, a signed checkpoint of the journal's head (a clean stop)."""
     from portal_admin.evidence.recorder import attach, journal_at
 
     stop = attach(client, profile=profile, server=server)
@@ -26,4 +27,4 @@ async def recorded(client: PortalClient, *, profile: str, server: str) -> AsyncI
         yield
     finally:
         stop()
-        journal_at().flush()
+        journal_at().close()

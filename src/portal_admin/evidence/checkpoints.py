@@ -39,6 +39,9 @@ FORMAT = 1
 #: of this key, a pack's manifest, can pass for a checkpoint's).
 CONTEXT = b"portal-admin journal checkpoint 1\n"
 
+#: A checkpoint's fields, as a pack's ``checkpoints`` table holds them.
+COLUMNS = ("seq", "hash", "time", "reason", "key", "public_key", "signature", "kind", "format")
+
 #: Hands out the installation's signing key; raises ``keys.KeyUnavailable`` without one.
 Signer = Callable[[], Ed25519PrivateKey]
 
@@ -95,6 +98,22 @@ def append(path: Path, checkpoint: Mapping[str, Any]) -> None:
         from portal_admin.files.atomic import fsync_dir
 
         fsync_dir(path.parent)
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    """The checkpoints file's lines as written (those that are JSON objects), for a pack."""
+    if not path.exists():
+        return []
+    out: list[dict[str, Any]] = []
+    with path.open("rb") as fh:
+        for raw in fh:
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(line, dict):
+                out.append(line)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +229,11 @@ def check(
                 f"checkpoint line {cp.line} (seq {cp.seq}) is signed by another key"
                 f" ({cp.fingerprint}) than this installation's ({expected})"
             )
-    good = [cp for cp in found.checkpoints if cp.signed]
+    good = [
+        cp
+        for cp in found.checkpoints
+        if cp.signed and (expected is None or _plain(cp.fingerprint) == _plain(expected))
+    ]
     if good:
         last = max(good, key=lambda cp: cp.seq)
         if last.seq > end_seq:

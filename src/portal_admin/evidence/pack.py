@@ -545,8 +545,12 @@ def diff_summary(diff: Any) -> dict[str, Any]:
     return summary
 
 
-def journal_tables(records: Iterable[Mapping[str, Any]]) -> dict[str, Table]:
-    """Journal records, for a pack (with their chain hashes)."""
+def journal_tables(
+    records: Iterable[Mapping[str, Any]], checkpoints: Iterable[Mapping[str, Any]] = ()
+) -> dict[str, Table]:
+    """Journal records, for a pack (with their chain hashes), and the journal's signed
+    checkpoints (every field, so that each signature can be checked again from the pack)."""
+    from .checkpoints import COLUMNS as CHECKPOINT_COLUMNS
     from .journal import COLUMNS
 
     def cell(value: Any) -> Any:
@@ -555,4 +559,8 @@ def journal_tables(records: Iterable[Mapping[str, Any]]) -> dict[str, Table]:
         return value
 
     rows = [[cell(r.get(c)) for c in (*COLUMNS, "prev")] for r in records]
-    return {"journal": ((*COLUMNS, "prev"), rows)}
+    marks = [[cell(c.get(k)) for k in CHECKPOINT_COLUMNS] for c in checkpoints]
+    return {
+        "journal": ((*COLUMNS, "prev"), rows),
+        "checkpoints": (CHECKPOINT_COLUMNS, marks),
+    }

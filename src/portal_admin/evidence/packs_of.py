@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import diff, pack, snapshot
+from . import checkpoints, diff, pack, snapshot
 
 
 def source(args: Any, journal: Any) -> tuple[str, dict[str, pack.Table], dict[str, Any]]:
@@ -25,4 +25,6 @@ def source(args: Any, journal: Any) -> tuple[str, dict[str, pack.Table], dict[st
         "journal head": check.head,
         "journal intact": check.ok,
     }
-    return "journal", pack.journal_tables(records), summary
+    marks = checkpoints.lines(checkpoints.checkpoints_path(journal.default_journal_path()))
+    summary["checkpoints"] = len(marks)
+    return "journal", pack.journal_tables(records, marks), summary

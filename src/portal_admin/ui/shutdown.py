@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
@@ -44,3 +45,18 @@ class ShutdownHooks:
                 log.warning("shutdown hook %s timed out", name)
             except Exception:
                 log.exception("shutdown hook %s failed", name)
+        await self._close_journals()
+
+    async def _close_journals(self) -> None:
+        """Last, after the client's closers: each journal this process wrote to gets what is
+        queued and a signed checkpoint of its head (docs/evidence.md), in a worker thread
+        (the key is read from the keyring)."""
+        recorder = sys.modules.get("portal_admin.evidence.recorder")
+        if recorder is None:  # no client was built: nothing was journaled
+            return
+        import asyncio
+
+        try:
+            await asyncio.wait_for(asyncio.to_thread(recorder.close_journals), self._timeout)
+        except TimeoutError:
+            log.warning("closing the journal timed out")

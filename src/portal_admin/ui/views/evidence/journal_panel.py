@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from portal_admin.evidence import journal, keys, pack
+from portal_admin.evidence import checkpoints, journal, keys, pack
 
 from ...panel_base import PanelBase
 from ...panels import PanelContext
@@ -272,7 +272,9 @@ class JournalPanel(PanelBase):
             "journal head": v.head if v else "",
             "journal intact": bool(v and v.ok),
         }
-        return "journal", pack.journal_tables(records), summary
+        marks = checkpoints.lines(checkpoints.checkpoints_path(self.path))
+        summary["checkpoints"] = len(marks)
+        return "journal", pack.journal_tables(records, marks), summary
 
     def retranslateUi(self) -> None:
         self.table.setHorizontalHeaderLabels(

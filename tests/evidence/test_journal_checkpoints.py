@@ -1,0 +1,215 @@
+"""Signed checkpoints anchor the journal's end: cutting records off the end, rewriting the
+whole file with new hashes, or re-signing the checkpoints with another key is found.
+
+The key comes from a ``keys.MemoryStore``: no test touches the OS keyring.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from portal_admin.evidence import checkpoints, keys, packs_of
+from portal_admin.evidence import journal as jr
+from portal_admin.evidence.__main__ import main as evidence_main
+
+EVERY = 10
+
+
+def signer_of(store: keys.MemoryStore) -> Callable[[], Ed25519PrivateKey]:
+    return lambda: keys.signing_key(store)
+
+
+@pytest.fixture
+def store() -> keys.MemoryStore:
+    return keys.MemoryStore()
+
+
+@pytest.fixture
+def fingerprint(store: keys.MemoryStore) -> str:
+    return keys.fingerprint(keys.signing_key(store).public_key())
+
+
+def written(path: Path, store: keys.MemoryStore, n: int = 25) -> jr.Journal:
+    """``n`` records, checkpointed every ten and at the close."""
+    journal = jr.Journal(path, signer=signer_of(store), checkpoint_every=EVERY)
+    for i in range(n):
+        journal.append({"operation": "accounts.update", "targets": [f"ACC{i}"], "outcome": "ok"})
+    journal.close()
+    return journal
+
+
+def rechained(rows: list[dict[str, object]]) -> bytes:
+    """Records written again with a fresh, valid chain (what someone rewriting the file
+    without the key can do)."""
+    prev, out = jr.GENESIS, []
+    for row in rows:
+        body = {k: v for k, v in row.items() if k not in ("prev", "hash")}
+        digest = jr.chain_hash(prev, body)
+        out.append(jr.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
+        prev = digest
+    return b"".join(out)
+
+
+def test_checkpoints_every_n_records_and_at_a_clean_stop(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store)
+    found = checkpoints.read(path.with_name("journal.checkpoints.jsonl"))
+    assert [(c.seq, c.reason, c.signed) for c in found.checkpoints] == [
+        (10, "every 10", True),
+        (20, "every 10", True),
+        (25, "stop", True),
+    ]
+    assert {c.fingerprint for c in found.checkpoints} == {fingerprint}
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.ok and result.checkpoints == 3, result.anchor
+    assert "the last at seq 25" in result.notes[0]
+    jr.Journal(path, signer=signer_of(store)).close()  # wrote nothing: no checkpoint
+    assert len(checkpoints.read(path.with_name("journal.checkpoints.jsonl")).checkpoints) == 3
+
+
+def test_records_cut_off_the_end_are_found(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store)
+    rows = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(rows[:22]))  # whole records: the chain alone still verifies
+    result = jr.verify(path, expected_key=fingerprint)
+    assert not result.problems
+    assert not result.ok
+    assert result.anchor == ["truncated: the last checkpoint names seq 25, the journal ends at 22"]
+    assert "BROKEN: truncated" in result.summary()
+    capsys.readouterr()
+    assert evidence_main(["journal", "verify", str(path), "--fingerprint", fingerprint]) == 1
+    assert "truncated: the last checkpoint names seq 25, the journal ends at 22" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_whole_file_rewritten_with_new_hashes_is_found(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store)
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
+    rows[2]["targets"] = ["SOMEONE-ELSE"]  # one record changed, every hash after it redone
+    path.write_bytes(rechained(rows))
+    result = jr.verify(path, expected_key=fingerprint)
+    assert not result.problems  # the chain itself is whole again
+    assert not result.ok
+    assert [a.split(": ")[1] for a in result.anchor] == [
+        f"the record at seq {seq} does not have the hash it names" for seq in (10, 20, 25)
+    ]
+    assert evidence_main(["journal", "verify", str(path), "--fingerprint", fingerprint]) == 1
+
+
+def test_checkpoints_re_signed_with_another_key_are_found(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store)
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()][:20]
+    rows[2]["targets"] = ["SOMEONE-ELSE"]
+    path.write_bytes(rechained(rows))
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
+    # The forger signs new checkpoints of the forged chain with a key of their own.
+    forged = keys.signing_key(keys.MemoryStore())
+    cp_path = path.with_name("journal.checkpoints.jsonl")
+    cp_path.write_bytes(
+        b"".join(
+            jr.canonical(checkpoints.make(forged, seq, str(rows[seq - 1]["hash"]), "stop")) + b"\n"
+            for seq in (10, 20)
+        )
+    )
+    result = jr.verify(path, expected_key=fingerprint)
+    assert not result.ok
+    assert len(result.anchor) == 2
+    assert all("is signed by another key" in a and fingerprint in a for a in result.anchor)
+    # Compared with no key, it is self-consistent: say so rather than call it intact silently.
+    unpinned = jr.verify(path)
+    assert unpinned.ok and "not compared with this installation's key" in unpinned.notes[0]
+    assert evidence_main(["journal", "verify", str(path), "--fingerprint", fingerprint]) == 1
+
+
+def test_a_checkpoint_edited_without_the_key_does_not_verify(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store)
+    cp_path = path.with_name("journal.checkpoints.jsonl")
+    lines = cp_path.read_bytes().splitlines(keepends=True)
+    last = json.loads(lines[-1])
+    last["seq"] = 22  # to make a cut at 22 look anchored
+    lines[-1] = jr.canonical(last) + b"\n"
+    cp_path.write_bytes(b"".join([*lines, b"garbage\n"]))
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.anchor == [
+        "checkpoint line 4 is not a checkpoint",
+        "checkpoint line 3 (seq 22): the signature does not verify",
+    ]
+
+
+def test_journaling_goes_on_without_a_key(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    calls = []
+
+    def no_keyring() -> Ed25519PrivateKey:
+        calls.append(1)
+        raise keys.KeyUnavailable("no usable keyring: test")
+
+    path = tmp_path / "journal.jsonl"
+    journal = jr.Journal(path, signer=no_keyring, checkpoint_every=EVERY)
+    with caplog.at_level(logging.WARNING, logger="portal_admin.evidence.journal"):
+        for i in range(35):
+            journal.append({"operation": "accounts.update", "targets": [f"A{i}"]})
+        assert journal.checkpoint() is None
+        journal.close()
+    result = jr.verify(path)
+    assert result.ok and result.records == 35
+    assert result.notes == ["no checkpoint: the journal's end is not anchored"]
+    assert not path.with_name("journal.checkpoints.jsonl").exists()
+    assert calls == [1]  # asked once
+    said = [r for r in caplog.records if "checkpoints are not written" in r.getMessage()]
+    assert len(said) == 1
+
+
+def test_a_torn_checkpoint_line_is_cut_before_the_next(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store, 12)
+    cp_path = path.with_name("journal.checkpoints.jsonl")
+    cp_path.write_bytes(cp_path.read_bytes()[:-30])  # a kill in the middle of the last one
+    assert jr.verify(path, expected_key=fingerprint).ok  # a crash, not an attack
+    written(path, store, 3)
+    found = checkpoints.read(cp_path)
+    assert not found.torn and not found.unreadable
+    assert [c.seq for c in found.checkpoints] == [10, 15]
+    assert jr.verify(path, expected_key=fingerprint).ok
+
+
+def test_a_journal_pack_holds_the_checkpoints(
+    tmp_path: Path, store: keys.MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    monkeypatch.setattr(jr, "default_journal_path", lambda: path)
+    written(path, store)
+    args = SimpleNamespace(snapshot=None, diff=None, since=None, until=None)
+    kind, tables, _summary = packs_of.source(args, jr)
+    assert kind == "journal"
+    header, rows = tables["checkpoints"]
+    found = [dict(zip(header, row, strict=True)) for row in rows]
+    assert [(r["seq"], r["reason"]) for r in found] == [
+        (10, "every 10"),
+        (20, "every 10"),
+        (25, "stop"),
+    ]
+    assert all(r["signature"] and r["public_key"] for r in found)
