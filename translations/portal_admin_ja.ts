@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -164,9 +164,9 @@
         <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
         <source>changed: %1</source>
-        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>変更: %1</translation>
     </message>
     <message>
@@ -181,11 +181,56 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>zip 内に 2 回あります: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>破損しているため読み取れません: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>暗号化されています（パックは暗号化されません）: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>パックでは使われない方式で圧縮されています: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>パックのファイルではありえないほど大きく展開されます（読み取っていません）: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>マニフェストに 2 回記載されています: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>ファイルが存在しません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>it is not a zip file</source>
         <translation>zip ファイルではありません</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>パックよりはるかに多くのファイルを含んでいます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>ファイルの合計サイズがパックの上限を超えています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>it has no signed manifest</source>
         <translation>署名付きマニフェストがありません</translation>
     </message>
@@ -196,21 +241,36 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>マニフェストがパックのものとしては大きすぎます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>署名を読み取れません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>新しいバージョンのプログラムで作成されています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>the manifest&apos;s signature does not verify</source>
         <translation>マニフェストの署名を検証できません</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>public_key.pem is not the key that signed the manifest</source>
         <translation>public_key.pem がマニフェストに署名した鍵ではありません</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
-        <translation>パック %1 は改ざんされていません: すべてのファイルが署名付きマニフェストと一致します（鍵 %2）。</translation>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>指定した鍵とは別の鍵で署名されています</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+74"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>パック %1 は署名後に変更されています。</translation>
     </message>
@@ -220,14 +280,14 @@
         <translation>%1 は証跡パックではありません。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+168"/>
         <source>Select two snapshots.</source>
-        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
     </message>
     <message>
@@ -276,7 +336,12 @@
         <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+34"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>%1 changes written to %2.</source>
         <translation>%1 件の変更を %2 に書き出しました。</translation>
     </message>
@@ -316,12 +381,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-351"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+353"/>
         <source>Verify a pack…</source>
         <translation>パックを検証…</translation>
     </message>
@@ -329,6 +394,16 @@
         <location line="+2"/>
         <source>Check an evidence pack&apos;s signature and every file in it</source>
         <translation>証跡パックの署名と含まれるすべてのファイルを検証します</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>信頼済みの鍵…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>このコンピューターが、署名したパックを検証済みとして受け入れる署名鍵</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5100,7 +5175,7 @@
         <translation>%1 件のレコードを %2 に書き出しました。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>Filter by account, operation or id</source>
         <translation>アカウント、操作、ID で絞り込み</translation>
     </message>
@@ -5910,6 +5985,116 @@
         <location line="-4"/>
         <source>Show:</source>
         <translation>表示:</translation>
+    </message>
+</context>
+<context>
+    <name>PackCheck</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <source>this installation&apos;s key</source>
+        <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
+        <translation>このインストールの鍵</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the key you pinned</source>
+        <translation>指定した鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a key you do not trust</source>
+        <translation>信頼していない鍵</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>the trusted key “%1”</source>
+        <translation>信頼済みの鍵「%1」</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <translation>不明（署名を検証できません。下の鍵はパックが名乗っているだけです）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>unknown (no signing key could be read)</source>
+        <translation>不明（署名鍵を読み取れません）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The pack %1 is intact: every file matches its signed manifest.</source>
+        <translation>パック %1 は改ざんされていません。すべてのファイルが署名付きマニフェストと一致します。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The pack %1 is not verified: a key you do not trust signed it.</source>
+        <translation>パック %1 は検証されていません。信頼していない鍵で署名されています。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Its files match its manifest, but anyone can make a key and sign a pack with it. Compare the fingerprint above with the one the signer reads to you from their program&apos;s Help &gt; About, by another channel (in person or by telephone). If they are the same, trust the key and check the pack again.</source>
+        <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
+    </message>
+    <message>
+        <location line="+201"/>
+        <source>Evidence pack check</source>
+        <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
+        <translation>証跡パックの確認</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pack:</source>
+        <translation>パック:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed by:</source>
+        <translation>署名者:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>フィンガープリント(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fingerprint of the signing key</source>
+        <translation>署名鍵のフィンガープリント</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the fingerprint</source>
+        <translation>フィンガープリントをコピー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found:</source>
+        <translation>見つかった問題:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found</source>
+        <translation>見つかった問題</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust this key…</source>
+        <translation>この鍵を信頼…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted keys…</source>
+        <translation>信頼済みの鍵…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check again</source>
+        <translation>もう一度確認</translation>
     </message>
 </context>
 <context>
@@ -8344,6 +8529,165 @@
         <location line="+1"/>
         <source>Suspend</source>
         <translation>一時停止</translation>
+    </message>
+</context>
+<context>
+    <name>TrustedKeys</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
+        <location line="+180"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="-179"/>
+        <location line="+178"/>
+        <source>Fingerprint</source>
+        <translation>フィンガープリント</translation>
+    </message>
+    <message>
+        <location line="-177"/>
+        <source>Added</source>
+        <translation>追加日時</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
+        <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
+        <translation>鍵のフィンガープリントではありません。フィンガープリントは 16 進数 64 桁（0–9、a–f）で、署名者の「バージョン情報」ウィンドウに表示されるものです。スペースの有無は問いません。</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Give the key a name: whose key it is.</source>
+        <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
+        <translation>鍵に名前を付けてください（誰の鍵かがわかる名前）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This is this installation&apos;s own key: its packs are trusted already.</source>
+        <translation>これはこのインストール自身の鍵です。この鍵のパックはすでに信頼されています。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This key is trusted already, as “%1”.</source>
+        <translation>この鍵は「%1」としてすでに信頼されています。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The key was not added: %1</source>
+        <translation>鍵は追加されませんでした: %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The list of trusted keys could not be saved: %1</source>
+        <translation>信頼済みの鍵の一覧を保存できませんでした: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Trust a signing key</source>
+        <translation>署名鍵を信頼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust a key only after comparing its fingerprint with the one its owner reads to you from their program&apos;s Help &gt; About, by another channel: in person or by telephone. Packs it signs will then be shown as verified.</source>
+        <translation>鍵を信頼するのは、そのフィンガープリントを、所有者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してからにしてください。信頼した鍵で署名されたパックは検証済みと表示されます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>フィンガープリント(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whose key it is, e.g. “Audit team, Lyon”</source>
+        <translation>誰の鍵か（例:「リヨン監査チーム」）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Why the key was not added</source>
+        <translation>鍵が追加されなかった理由</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust this key</source>
+        <translation>この鍵を信頼</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>This installation</source>
+        <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
+        <translation>このインストール</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The list of trusted keys cannot be read: %1</source>
+        <translation>信頼済みの鍵の一覧を読み取れません: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This installation&apos;s own key is not listed: it has not made one yet, or this computer&apos;s keyring cannot be read.</source>
+        <translation>このインストール自身の鍵は表示されていません。まだ作成されていないか、このコンピューターのキーリングを読み取れません。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No other key is trusted yet.</source>
+        <translation>ほかに信頼している鍵はまだありません。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>This installation&apos;s own key is always trusted.</source>
+        <translation>このインストール自身の鍵は常に信頼されます。</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Remove a trusted key</source>
+        <translation>信頼済みの鍵を削除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop trusting the key “%1”?</source>
+        <translation>鍵「%1」の信頼を取り消しますか？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fingerprint %1. Packs it signed will be shown as signed by a key you do not trust.</source>
+        <translation>フィンガープリント %1。この鍵で署名されたパックは、信頼していない鍵で署名されたものとして表示されます。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+10"/>
+        <source>Trusted keys</source>
+        <translation>信頼済みの鍵</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Evidence packs signed by these keys are shown as verified. This installation&apos;s own key is always trusted. Add another key only after comparing its fingerprint with its owner&apos;s by another channel.</source>
+        <translation>これらの鍵で署名された証跡パックは検証済みと表示されます。このインストール自身の鍵は常に信頼されます。ほかの鍵は、フィンガープリントを所有者のものと別の手段で照合してから追加してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Add a key…</source>
+        <translation>鍵を追加…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove…</source>
+        <translation>削除…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy fingerprint</source>
+        <translation>フィンガープリントをコピー</translation>
     </message>
 </context>
 </TS>

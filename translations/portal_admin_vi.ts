@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -164,9 +164,9 @@
         <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
         <source>changed: %1</source>
-        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>đã thay đổi: %1</translation>
     </message>
     <message>
@@ -181,11 +181,56 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>có hai lần trong tệp zip: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>bị hỏng, không đọc được: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>bị mã hóa (gói không bao giờ mã hóa): %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>được nén theo cách không gói nào dùng: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>giải nén ra lớn hơn nhiều so với một tệp của gói (không đọc): %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>có hai lần trong bản kê khai: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>tệp không tồn tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>it is not a zip file</source>
         <translation>đây không phải là tệp zip</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>nó chứa nhiều tệp hơn hẳn một gói</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>tổng dung lượng các tệp vượt quá mức một gói có thể có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>it has no signed manifest</source>
         <translation>không có bản kê khai đã ký</translation>
     </message>
@@ -196,21 +241,36 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>bản kê khai lớn hơn mức bản kê khai của một gói có thể có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>không đọc được chữ ký</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>nó được tạo bởi phiên bản mới hơn của chương trình</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>the manifest&apos;s signature does not verify</source>
         <translation>chữ ký của bản kê khai không hợp lệ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>public_key.pem is not the key that signed the manifest</source>
         <translation>public_key.pem không phải là khóa đã ký bản kê khai</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
-        <translation>Gói %1 còn nguyên vẹn: mọi tệp đều khớp với bản kê khai đã ký (khóa %2).</translation>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>nó được ký bằng một khóa khác với khóa đã chỉ định</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+74"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
     </message>
@@ -220,14 +280,14 @@
         <translation>%1 không phải là gói bằng chứng.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+168"/>
         <source>Select two snapshots.</source>
-        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
     </message>
     <message>
@@ -276,7 +336,12 @@
         <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+34"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>%1 changes written to %2.</source>
         <translation>Đã ghi %1 thay đổi vào %2.</translation>
     </message>
@@ -316,12 +381,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-351"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+353"/>
         <source>Verify a pack…</source>
         <translation>Kiểm tra gói…</translation>
     </message>
@@ -329,6 +394,16 @@
         <location line="+2"/>
         <source>Check an evidence pack&apos;s signature and every file in it</source>
         <translation>Kiểm tra chữ ký của gói bằng chứng và mọi tệp trong đó</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>Khóa tin cậy…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>Các khóa ký mà máy tính này chấp nhận gói do chúng ký là đã xác minh</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5151,7 +5226,7 @@
         <translation>Đã ghi %1 bản ghi vào %2.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>Filter by account, operation or id</source>
         <translation>Lọc theo tài khoản, thao tác hoặc mã</translation>
     </message>
@@ -5968,6 +6043,116 @@
         <location line="+2"/>
         <source>My invitations</source>
         <translation>Lời mời của tôi</translation>
+    </message>
+</context>
+<context>
+    <name>PackCheck</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <source>this installation&apos;s key</source>
+        <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
+        <translation>khóa của bản cài đặt này</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the key you pinned</source>
+        <translation>khóa bạn đã chỉ định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a key you do not trust</source>
+        <translation>một khóa bạn không tin cậy</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>the trusted key “%1”</source>
+        <translation>khóa tin cậy “%1”</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <translation>không rõ (chữ ký không hợp lệ; khóa bên dưới chỉ là khóa mà gói tự nhận)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>unknown (no signing key could be read)</source>
+        <translation>không rõ (không đọc được khóa ký)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The pack %1 is intact: every file matches its signed manifest.</source>
+        <translation>Gói %1 còn nguyên vẹn: mọi tệp đều khớp với bản kê khai đã ký.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The pack %1 is not verified: a key you do not trust signed it.</source>
+        <translation>Gói %1 chưa được xác minh: nó được ký bằng một khóa bạn không tin cậy.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Its files match its manifest, but anyone can make a key and sign a pack with it. Compare the fingerprint above with the one the signer reads to you from their program&apos;s Help &gt; About, by another channel (in person or by telephone). If they are the same, trust the key and check the pack again.</source>
+        <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
+    </message>
+    <message>
+        <location line="+201"/>
+        <source>Evidence pack check</source>
+        <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
+        <translation>Kiểm tra gói bằng chứng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pack:</source>
+        <translation>Gói:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed by:</source>
+        <translation>Người ký:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>&amp;Dấu vân tay:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fingerprint of the signing key</source>
+        <translation>Dấu vân tay của khóa ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy</source>
+        <translation>Sao chép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the fingerprint</source>
+        <translation>Sao chép dấu vân tay</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found:</source>
+        <translation>Những gì đã phát hiện:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found</source>
+        <translation>Những gì đã phát hiện</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust this key…</source>
+        <translation>Tin cậy khóa này…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted keys…</source>
+        <translation>Khóa tin cậy…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check again</source>
+        <translation>Kiểm tra lại</translation>
     </message>
 </context>
 <context>
@@ -8426,6 +8611,165 @@
         <location line="+1"/>
         <source>Suspend</source>
         <translation>Tạm ngưng</translation>
+    </message>
+</context>
+<context>
+    <name>TrustedKeys</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
+        <location line="+180"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="-179"/>
+        <location line="+178"/>
+        <source>Fingerprint</source>
+        <translation>Dấu vân tay</translation>
+    </message>
+    <message>
+        <location line="-177"/>
+        <source>Added</source>
+        <translation>Ngày thêm</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
+        <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
+        <translation>Đây không phải là dấu vân tay của khóa. Dấu vân tay gồm 64 chữ số thập lục phân (0–9, a–f), như cửa sổ Giới thiệu của người ký hiển thị; khoảng trắng không quan trọng.</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Give the key a name: whose key it is.</source>
+        <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
+        <translation>Hãy đặt tên cho khóa: khóa này của ai.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This is this installation&apos;s own key: its packs are trusted already.</source>
+        <translation>Đây là khóa của chính bản cài đặt này: các gói của nó đã được tin cậy.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This key is trusted already, as “%1”.</source>
+        <translation>Khóa này đã được tin cậy, với tên “%1”.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The key was not added: %1</source>
+        <translation>Chưa thêm khóa: %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The list of trusted keys could not be saved: %1</source>
+        <translation>Không thể lưu danh sách khóa tin cậy: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Trust a signing key</source>
+        <translation>Tin cậy một khóa ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust a key only after comparing its fingerprint with the one its owner reads to you from their program&apos;s Help &gt; About, by another channel: in person or by telephone. Packs it signs will then be shown as verified.</source>
+        <translation>Chỉ tin cậy một khóa sau khi đã so dấu vân tay của nó với dấu vân tay mà chủ sở hữu đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác: gặp trực tiếp hoặc qua điện thoại. Khi đó, các gói do khóa này ký sẽ được hiển thị là đã xác minh.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>&amp;Dấu vân tay:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Tên:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whose key it is, e.g. “Audit team, Lyon”</source>
+        <translation>Khóa của ai, ví dụ “Nhóm kiểm toán, Lyon”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Why the key was not added</source>
+        <translation>Lý do chưa thêm khóa</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust this key</source>
+        <translation>Tin cậy khóa này</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>This installation</source>
+        <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
+        <translation>Bản cài đặt này</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The list of trusted keys cannot be read: %1</source>
+        <translation>Không đọc được danh sách khóa tin cậy: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This installation&apos;s own key is not listed: it has not made one yet, or this computer&apos;s keyring cannot be read.</source>
+        <translation>Khóa của chính bản cài đặt này không có trong danh sách: chưa được tạo, hoặc không đọc được keyring của máy tính này.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No other key is trusted yet.</source>
+        <translation>Chưa tin cậy khóa nào khác.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>This installation&apos;s own key is always trusted.</source>
+        <translation>Khóa của chính bản cài đặt này luôn được tin cậy.</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Remove a trusted key</source>
+        <translation>Xóa một khóa tin cậy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop trusting the key “%1”?</source>
+        <translation>Ngừng tin cậy khóa “%1”?</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fingerprint %1. Packs it signed will be shown as signed by a key you do not trust.</source>
+        <translation>Dấu vân tay %1. Các gói do khóa này ký sẽ được hiển thị là được ký bằng một khóa bạn không tin cậy.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Remove</source>
+        <translation>Xóa</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+10"/>
+        <source>Trusted keys</source>
+        <translation>Khóa tin cậy</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Evidence packs signed by these keys are shown as verified. This installation&apos;s own key is always trusted. Add another key only after comparing its fingerprint with its owner&apos;s by another channel.</source>
+        <translation>Các gói bằng chứng được ký bằng những khóa này được hiển thị là đã xác minh. Khóa của chính bản cài đặt này luôn được tin cậy. Chỉ thêm khóa khác sau khi đã so dấu vân tay của nó với dấu vân tay của chủ sở hữu qua một kênh khác.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Add a key…</source>
+        <translation>Thêm khóa…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove…</source>
+        <translation>Xóa…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy fingerprint</source>
+        <translation>Sao chép dấu vân tay</translation>
     </message>
 </context>
 </TS>

@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -164,9 +164,9 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
         <source>changed: %1</source>
-        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已更改：%1</translation>
     </message>
     <message>
@@ -181,11 +181,56 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>在 zip 中出现两次：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>已损坏，无法读取：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>已加密（证据包不会加密）：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>使用了证据包不会使用的压缩方式：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>解压后远大于证据包中的文件可能的大小（未读取）：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>在清单中出现两次：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>it is not a zip file</source>
         <translation>它不是 zip 文件</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>它包含的文件远多于证据包</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>其文件总大小超过证据包的上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>it has no signed manifest</source>
         <translation>它没有签名的清单</translation>
     </message>
@@ -196,21 +241,36 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>其清单超过证据包清单的大小上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>无法读取其签名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>它由更新版本的程序创建</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>the manifest&apos;s signature does not verify</source>
         <translation>清单的签名验证失败</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>public_key.pem is not the key that signed the manifest</source>
         <translation>public_key.pem 不是签署清单的密钥</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
-        <translation>证据包 %1 完好：每个文件都与其签名清单一致（密钥 %2）。</translation>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>它由指定密钥以外的密钥签名</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+74"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>证据包 %1 在签名后被更改过。</translation>
     </message>
@@ -220,14 +280,14 @@
         <translation>%1 不是证据包。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+168"/>
         <source>Select two snapshots.</source>
-        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
     </message>
     <message>
@@ -276,7 +336,12 @@
         <translation>证据包 (*.zip);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+34"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>%1 changes written to %2.</source>
         <translation>已将 %1 处变更写入 %2。</translation>
     </message>
@@ -316,12 +381,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-351"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+353"/>
         <source>Verify a pack…</source>
         <translation>验证证据包…</translation>
     </message>
@@ -329,6 +394,16 @@
         <location line="+2"/>
         <source>Check an evidence pack&apos;s signature and every file in it</source>
         <translation>检查证据包的签名及其中的每个文件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>受信任的密钥…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>此计算机将其签名的证据包视为已验证的签名密钥</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5098,7 +5173,7 @@
         <translation>已将 %1 条记录写入 %2。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>Filter by account, operation or id</source>
         <translation>按账户、操作或 ID 筛选</translation>
     </message>
@@ -5908,6 +5983,116 @@
         <location line="-4"/>
         <source>Show:</source>
         <translation>显示：</translation>
+    </message>
+</context>
+<context>
+    <name>PackCheck</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <source>this installation&apos;s key</source>
+        <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
+        <translation>本安装的密钥</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the key you pinned</source>
+        <translation>您指定的密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a key you do not trust</source>
+        <translation>您不信任的密钥</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>the trusted key “%1”</source>
+        <translation>受信任的密钥“%1”</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <translation>未知（签名验证失败；下面的密钥只是证据包自称的密钥）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>unknown (no signing key could be read)</source>
+        <translation>未知（无法读取签名密钥）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The pack %1 is intact: every file matches its signed manifest.</source>
+        <translation>证据包 %1 完好：每个文件都与其签名清单一致。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The pack %1 is not verified: a key you do not trust signed it.</source>
+        <translation>证据包 %1 未通过验证：签名的是您不信任的密钥。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Its files match its manifest, but anyone can make a key and sign a pack with it. Compare the fingerprint above with the one the signer reads to you from their program&apos;s Help &gt; About, by another channel (in person or by telephone). If they are the same, trust the key and check the pack again.</source>
+        <translation>其文件与清单一致，但任何人都可以生成密钥并用它签名证据包。请通过其他渠道（当面或电话）将上面的指纹与签名者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对。如果二者相同，请信任该密钥并再次检查证据包。</translation>
+    </message>
+    <message>
+        <location line="+201"/>
+        <source>Evidence pack check</source>
+        <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
+        <translation>证据包检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pack:</source>
+        <translation>证据包：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed by:</source>
+        <translation>签名者：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>指纹(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fingerprint of the signing key</source>
+        <translation>签名密钥的指纹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the fingerprint</source>
+        <translation>复制指纹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found:</source>
+        <translation>发现的问题：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found</source>
+        <translation>发现的问题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust this key…</source>
+        <translation>信任此密钥…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted keys…</source>
+        <translation>受信任的密钥…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check again</source>
+        <translation>再次检查</translation>
     </message>
 </context>
 <context>
@@ -8340,6 +8525,165 @@
         <location line="+1"/>
         <source>Suspend</source>
         <translation>暂停</translation>
+    </message>
+</context>
+<context>
+    <name>TrustedKeys</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
+        <location line="+180"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="-179"/>
+        <location line="+178"/>
+        <source>Fingerprint</source>
+        <translation>指纹</translation>
+    </message>
+    <message>
+        <location line="-177"/>
+        <source>Added</source>
+        <translation>添加时间</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
+        <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
+        <translation>这不是密钥指纹。指纹是 64 位十六进制数字（0–9、a–f），与签名者的“关于”窗口中显示的一致；空格无关紧要。</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Give the key a name: whose key it is.</source>
+        <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
+        <translation>请为密钥命名：说明它属于谁。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This is this installation&apos;s own key: its packs are trusted already.</source>
+        <translation>这是本安装自己的密钥：其证据包已受信任。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This key is trusted already, as “%1”.</source>
+        <translation>此密钥已受信任，名称为“%1”。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The key was not added: %1</source>
+        <translation>未添加密钥：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The list of trusted keys could not be saved: %1</source>
+        <translation>无法保存受信任密钥列表：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Trust a signing key</source>
+        <translation>信任签名密钥</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust a key only after comparing its fingerprint with the one its owner reads to you from their program&apos;s Help &gt; About, by another channel: in person or by telephone. Packs it signs will then be shown as verified.</source>
+        <translation>请先通过其他渠道（当面或电话）将密钥指纹与其所有者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对，然后再信任该密钥。此后，由它签名的证据包将显示为已验证。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>指纹(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whose key it is, e.g. “Audit team, Lyon”</source>
+        <translation>密钥属于谁，例如“里昂审计组”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Why the key was not added</source>
+        <translation>未添加密钥的原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust this key</source>
+        <translation>信任此密钥</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>This installation</source>
+        <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
+        <translation>本安装</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The list of trusted keys cannot be read: %1</source>
+        <translation>无法读取受信任密钥列表：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This installation&apos;s own key is not listed: it has not made one yet, or this computer&apos;s keyring cannot be read.</source>
+        <translation>未列出本安装自己的密钥：它尚未生成密钥，或无法读取此计算机的密钥环。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No other key is trusted yet.</source>
+        <translation>尚未信任其他密钥。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>This installation&apos;s own key is always trusted.</source>
+        <translation>本安装自己的密钥始终受信任。</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Remove a trusted key</source>
+        <translation>删除受信任的密钥</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop trusting the key “%1”?</source>
+        <translation>要停止信任密钥“%1”吗？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fingerprint %1. Packs it signed will be shown as signed by a key you do not trust.</source>
+        <translation>指纹 %1。由它签名的证据包将显示为由您不信任的密钥签名。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+10"/>
+        <source>Trusted keys</source>
+        <translation>受信任的密钥</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Evidence packs signed by these keys are shown as verified. This installation&apos;s own key is always trusted. Add another key only after comparing its fingerprint with its owner&apos;s by another channel.</source>
+        <translation>由这些密钥签名的证据包显示为已验证。本安装自己的密钥始终受信任。请先通过其他渠道将指纹与密钥所有者的指纹比对，再添加其他密钥。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Add a key…</source>
+        <translation>添加密钥…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy fingerprint</source>
+        <translation>复制指纹</translation>
     </message>
 </context>
 </TS>

@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -164,9 +164,9 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
         <source>changed: %1</source>
-        <extracomment>What a pack check finds, as ``evidence.pack.verify_pack`` says it (``changed: NAME`` ...).</extracomment>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已變更：%1</translation>
     </message>
     <message>
@@ -181,11 +181,56 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>在 zip 中出現兩次：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>已損壞，無法讀取：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>已加密（證據套件不會加密）：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>使用了證據套件不會使用的壓縮方式：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>解壓縮後遠大於證據套件中的檔案可能的大小（未讀取）：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>在清單中出現兩次：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>檔案不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>it is not a zip file</source>
         <translation>它不是 zip 檔案</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>它包含的檔案遠多於證據套件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>其檔案總大小超過證據套件的上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>it has no signed manifest</source>
         <translation>它沒有簽署的清單</translation>
     </message>
@@ -196,21 +241,36 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>其清單超過證據套件清單的大小上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>無法讀取其簽章</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>它由較新版本的程式建立</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>the manifest&apos;s signature does not verify</source>
         <translation>清單的簽章驗證失敗</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>public_key.pem is not the key that signed the manifest</source>
         <translation>public_key.pem 不是簽署清單的金鑰</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>The pack %1 is intact: every file matches its signed manifest (key %2).</source>
-        <translation>證據套件 %1 完好：每個檔案都與其簽署清單一致（金鑰 %2）。</translation>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>它由指定金鑰以外的金鑰簽署</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+74"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>證據套件 %1 在簽署後遭到變更。</translation>
     </message>
@@ -220,14 +280,14 @@
         <translation>%1 不是證據套件。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+168"/>
         <source>Select two snapshots.</source>
-        <extracomment>Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
     </message>
     <message>
@@ -276,7 +336,12 @@
         <translation>證據套件 (*.zip);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+34"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>無法讀取受信任金鑰清單：目前只信任此安裝的金鑰。</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>%1 changes written to %2.</source>
         <translation>已將 %1 項變更寫入 %2。</translation>
     </message>
@@ -316,12 +381,12 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-351"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+353"/>
         <source>Verify a pack…</source>
         <translation>驗證證據套件…</translation>
     </message>
@@ -329,6 +394,16 @@
         <location line="+2"/>
         <source>Check an evidence pack&apos;s signature and every file in it</source>
         <translation>檢查證據套件的簽章及其中的每個檔案</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>受信任的金鑰…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>這部電腦將其簽署的證據套件視為已驗證的簽署金鑰</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5098,7 +5173,7 @@
         <translation>已將 %1 筆記錄寫入 %2。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>Filter by account, operation or id</source>
         <translation>依帳戶、操作或 ID 篩選</translation>
     </message>
@@ -5908,6 +5983,116 @@
         <location line="-4"/>
         <source>Show:</source>
         <translation>顯示：</translation>
+    </message>
+</context>
+<context>
+    <name>PackCheck</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <source>this installation&apos;s key</source>
+        <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
+        <translation>此安裝的金鑰</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the key you pinned</source>
+        <translation>您指定的金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a key you do not trust</source>
+        <translation>您不信任的金鑰</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>the trusted key “%1”</source>
+        <translation>受信任的金鑰「%1」</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <translation>未知（簽章驗證失敗；下方的金鑰只是證據套件自稱的金鑰）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>unknown (no signing key could be read)</source>
+        <translation>未知（無法讀取簽署金鑰）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The pack %1 is intact: every file matches its signed manifest.</source>
+        <translation>證據套件 %1 完好：每個檔案都與其簽署清單一致。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The pack %1 is not verified: a key you do not trust signed it.</source>
+        <translation>證據套件 %1 未通過驗證：簽署的是您不信任的金鑰。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Its files match its manifest, but anyone can make a key and sign a pack with it. Compare the fingerprint above with the one the signer reads to you from their program&apos;s Help &gt; About, by another channel (in person or by telephone). If they are the same, trust the key and check the pack again.</source>
+        <translation>其檔案與清單一致，但任何人都可以產生金鑰並用它簽署證據套件。請透過其他管道（當面或電話）將上方的指紋與簽署者從其程式「說明 &gt; 關於」中唸給您的指紋進行比對。如果兩者相同，請信任該金鑰並再次檢查證據套件。</translation>
+    </message>
+    <message>
+        <location line="+201"/>
+        <source>Evidence pack check</source>
+        <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
+        <translation>證據套件檢查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pack:</source>
+        <translation>證據套件：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed by:</source>
+        <translation>簽署者：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>指紋(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fingerprint of the signing key</source>
+        <translation>簽署金鑰的指紋</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy</source>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the fingerprint</source>
+        <translation>複製指紋</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found:</source>
+        <translation>發現的問題：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What was found</source>
+        <translation>發現的問題</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust this key…</source>
+        <translation>信任此金鑰…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted keys…</source>
+        <translation>受信任的金鑰…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check again</source>
+        <translation>再次檢查</translation>
     </message>
 </context>
 <context>
@@ -8340,6 +8525,165 @@
         <location line="+1"/>
         <source>Suspend</source>
         <translation>暫停</translation>
+    </message>
+</context>
+<context>
+    <name>TrustedKeys</name>
+    <message>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
+        <location line="+180"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="-179"/>
+        <location line="+178"/>
+        <source>Fingerprint</source>
+        <translation>指紋</translation>
+    </message>
+    <message>
+        <location line="-177"/>
+        <source>Added</source>
+        <translation>新增時間</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
+        <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
+        <translation>這不是金鑰指紋。指紋是 64 位十六進位數字（0–9、a–f），與簽署者的「關於」視窗中顯示的一致；空格無關緊要。</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Give the key a name: whose key it is.</source>
+        <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
+        <translation>請為金鑰命名：說明它屬於誰。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This is this installation&apos;s own key: its packs are trusted already.</source>
+        <translation>這是此安裝自己的金鑰：其證據套件已受信任。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This key is trusted already, as “%1”.</source>
+        <translation>此金鑰已受信任，名稱為「%1」。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The key was not added: %1</source>
+        <translation>未新增金鑰：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The list of trusted keys could not be saved: %1</source>
+        <translation>無法儲存受信任金鑰清單：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Trust a signing key</source>
+        <translation>信任簽署金鑰</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust a key only after comparing its fingerprint with the one its owner reads to you from their program&apos;s Help &gt; About, by another channel: in person or by telephone. Packs it signs will then be shown as verified.</source>
+        <translation>請先透過其他管道（當面或電話）將金鑰指紋與其擁有者從其程式「說明 &gt; 關於」中唸給您的指紋進行比對，然後再信任該金鑰。此後，由它簽署的證據套件將顯示為已驗證。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Fingerprint:</source>
+        <translation>指紋(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whose key it is, e.g. “Audit team, Lyon”</source>
+        <translation>金鑰屬於誰，例如「里昂稽核小組」</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Why the key was not added</source>
+        <translation>未新增金鑰的原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trust this key</source>
+        <translation>信任此金鑰</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>This installation</source>
+        <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
+        <translation>此安裝</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The list of trusted keys cannot be read: %1</source>
+        <translation>無法讀取受信任金鑰清單：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This installation&apos;s own key is not listed: it has not made one yet, or this computer&apos;s keyring cannot be read.</source>
+        <translation>未列出此安裝自己的金鑰：它尚未產生金鑰，或無法讀取這部電腦的金鑰圈。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No other key is trusted yet.</source>
+        <translation>尚未信任其他金鑰。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>This installation&apos;s own key is always trusted.</source>
+        <translation>此安裝自己的金鑰一律受信任。</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Remove a trusted key</source>
+        <translation>移除受信任的金鑰</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop trusting the key “%1”?</source>
+        <translation>要停止信任金鑰「%1」嗎？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Fingerprint %1. Packs it signed will be shown as signed by a key you do not trust.</source>
+        <translation>指紋 %1。由它簽署的證據套件將顯示為由您不信任的金鑰簽署。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+10"/>
+        <source>Trusted keys</source>
+        <translation>受信任的金鑰</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <source>Evidence packs signed by these keys are shown as verified. This installation&apos;s own key is always trusted. Add another key only after comparing its fingerprint with its owner&apos;s by another channel.</source>
+        <translation>由這些金鑰簽署的證據套件顯示為已驗證。此安裝自己的金鑰一律受信任。請先透過其他管道將指紋與金鑰擁有者的指紋比對，再新增其他金鑰。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Add a key…</source>
+        <translation>新增金鑰…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy fingerprint</source>
+        <translation>複製指紋</translation>
     </message>
 </context>
 </TS>

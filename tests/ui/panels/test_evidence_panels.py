@@ -23,6 +23,7 @@ from portal_admin.connection.builtin import colleague_change
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
 from portal_admin.evidence.pack import verify_pack
+from portal_admin.evidence.trust import TrustStore
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.evidence.journal_panel import JournalPanel
@@ -63,6 +64,14 @@ def store() -> keys.MemoryStore:
     return keys.MemoryStore()
 
 
+def checked(path: Path, store: keys.MemoryStore) -> int:
+    """A pack's exit status as this installation (its key in ``store``) checks it, trusting
+    no other key (neither the keyring nor the user's trust file is read)."""
+    own = keys.fingerprint(keys.signing_key(store).public_key())
+    trusted = TrustStore(path.with_name("no-trusted-keys.json"))
+    return verify_pack(path, trust=trusted, own=own).exit_status
+
+
 @pytest.fixture
 def reviews(
     loop: qasync.QEventLoop,
@@ -84,7 +93,11 @@ def reviews(
 
 
 def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, sandbox_app: Any, tmp_path: Path
+    loop: qasync.QEventLoop,
+    reviews: ReviewsPanel,
+    sandbox_app: Any,
+    tmp_path: Path,
+    store: keys.MemoryStore,
 ) -> None:
     stages: list[str] = []
     shown = reviews._progress
@@ -125,14 +138,14 @@ def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
     ]
     diff_pack = tmp_path / "diff.zip"
     manifest = run(loop, reviews.write_diff_pack(diff_pack))
-    assert manifest is not None and verify_pack(diff_pack).exit_status == 0
+    assert manifest is not None and checked(diff_pack, store) == 0
     assert manifest["fingerprint"] in reviews.message.text
 
     reviews.table.selectRow(1)
     assert reviews.pack_button.isEnabled() and not reviews.compare_button.isEnabled()
     snap_pack = tmp_path / "snapshot.zip"
     assert run(loop, reviews.write_snapshot_pack(reviews.selected()[0], snap_pack)) is not None
-    assert verify_pack(snap_pack).exit_status == 0
+    assert checked(snap_pack, store) == 0
 
 
 def test_comparing_the_two_selected_goes_from_older_to_newer(
@@ -262,7 +275,7 @@ def journal_panel(
 
 
 def test_the_journal_lists_filters_and_exports(
-    loop: qasync.QEventLoop, journal_panel: JournalPanel, tmp_path: Path
+    loop: qasync.QEventLoop, journal_panel: JournalPanel, tmp_path: Path, store: keys.MemoryStore
 ) -> None:
     panel = journal_panel
     run(loop, panel.reload())
@@ -284,8 +297,7 @@ def test_the_journal_lists_filters_and_exports(
     panel.text.setText("")
     assert run(loop, panel.export(tmp_path / "j.csv", "csv")) == 6
     assert run(loop, panel.export(tmp_path / "j.zip", "zip")) == 6
-    check = verify_pack(tmp_path / "j.zip")
-    assert check.exit_status == 0
+    assert checked(tmp_path / "j.zip", store) == 0
     assert "records written" in panel.message.text or "Evidence pack written" in panel.message.text
 
 

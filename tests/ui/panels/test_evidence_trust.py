@@ -232,6 +232,8 @@ def test_a_bad_fingerprint_is_refused_and_the_form_kept(
     ask.ok_button.click()
     assert ask.isVisible() and ask.error.isVisible()
     assert "This is not a key fingerprint" in ask.error.text()
+    run(loop, settle(0.1))
+    save_screenshot(ask, SHOTS / "evidence-trust-add-error.png")
     assert ask.fingerprint.text() == "abcd 1234 not hex" and ask.name.text() == COLLEAGUE
     assert trusted.keys() == []
 
@@ -250,6 +252,8 @@ def test_a_bad_fingerprint_is_refused_and_the_form_kept(
     assert listed(trusted) == [(other, COLLEAGUE)]
     assert listing.table.rowCount() == 2 and listing.table.item(1, 0).text() == COLLEAGUE
     assert listing.selected_fingerprint() == (other, other)
+    run(loop, settle(0.1))
+    save_screenshot(listing, SHOTS / "evidence-trusted-keys.png")
 
 
 def test_removing_a_key_asks_first_and_the_own_key_cannot_be_removed(
@@ -312,6 +316,7 @@ def test_the_check_and_the_list_speak_the_interfaces_language(
     panel: ReviewsPanel,
     tmp_path: Path,
     trusted: TrustStore,
+    key_store: keys.MemoryStore,
     language: str,
     suffix: str,
 ) -> None:
@@ -319,6 +324,7 @@ def test_the_check_and_the_list_speak_the_interfaces_language(
 
     from portal_admin.ui.i18n import LanguageManager
 
+    keys.signing_key(key_store)  # this installation's key, listed first
     colleague = Ed25519PrivateKey.generate()
     path = signed_pack(tmp_path / "from-elsewhere.zip", colleague)
     languages = LanguageManager()

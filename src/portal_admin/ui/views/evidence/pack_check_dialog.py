@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QListWidget,
     QPushButton,
     QVBoxLayout,
@@ -253,7 +254,7 @@ class PackCheckDialog(QDialog):
         layout.addWidget(self.problems, 3)
         layout.addStretch(1)
         layout.addLayout(buttons)
-        self.setMinimumWidth(self.fingerprint.minimumWidth() + 220)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self.retranslateUi()
 
     # -- the check -----------------------------------------------------------------------------
@@ -263,6 +264,7 @@ class PackCheckDialog(QDialog):
         self.check = check
         self.own = own
         self._describe()
+        self.adjustSize()  # a verdict, advice and problems of their own
         if not self.isVisible():
             self.open()
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLayout,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -129,6 +130,7 @@ class AddKeyDialog(QDialog):
         layout.addWidget(self.error)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         (self.name if self.from_pack else self.fingerprint).setFocus()
         self.retranslateUi()
 
@@ -143,6 +145,7 @@ class AddKeyDialog(QDialog):
         text, focus = outcome
         self.error.setText(text)
         self.error.show()
+        self.adjustSize()
         self.setAccessibleDescription(text)
         focus.setFocus()
         return None
