@@ -428,3 +428,20 @@ def test_a_changed_pack_is_named_in_traditional_chinese(
         save_screenshot(reviews, SHOTS / "evidence-reviews-zh-Hant.png")
     finally:
         languages.set_language("en")
+
+
+def test_the_tour_ends_on_the_check_of_a_pack_from_an_untrusted_key(
+    loop: qasync.QEventLoop, reviews: ReviewsPanel
+) -> None:
+    steps = run(loop, reviews.tour_steps())
+    assert [s.name for s in steps] == ["reviews-snapshot", "reviews-diff", "reviews-verify"]
+    for step in steps[:2]:
+        run(loop, step.prepare())
+    shown = run(loop, steps[2].prepare())
+    assert shown is reviews.check_dialog and shown.isVisible()
+    check = reviews.check_dialog.check
+    assert check is not None and (check.status, check.trust) == ("untrusted", "untrusted")
+    folder = check.path.parent
+    assert steps[2].cleanup is not None
+    run(loop, steps[2].cleanup(shown))
+    assert not shown.isVisible() and not folder.exists()

@@ -202,6 +202,53 @@ def test_a_changed_pack_names_its_problems_and_a_broken_signature_names_no_signe
     assert dialog.signer.text() == "unknown (no signing key could be read)"
 
 
+#: Sentences of pack.py that never reach ``problems`` (zipfile's errors, turned into others).
+INTERNAL = {"no end of central directory"}
+CHECKING = {"verify_pack", "_open", "_examine", "_manifest", "_usable", "_digest", "_read_small"}
+
+
+def reported_problems() -> set[str]:
+    """Every problem sentence, and every ``WHAT`` of ``WHAT: NAME``, in the checking code."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(pack))
+    found: set[str] = set()
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef) or fn.name not in CHECKING:
+            continue
+        skip = {id(n.value) for n in ast.walk(fn) if isinstance(n, ast.Expr)}  # docstrings
+        for node in ast.walk(fn):
+            if isinstance(node, ast.JoinedStr):
+                skip.update(id(v) for v in node.values)
+                head = node.values[0]
+                if isinstance(head, ast.Constant) and str(head.value).endswith(": "):
+                    found.add(str(head.value)[:-2])
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_Unreadable"
+            ):
+                found.update(a.value for a in node.args if isinstance(a, ast.Constant) and a.value)
+        found.update(
+            n.value
+            for n in ast.walk(fn)
+            if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)
+            and " " in n.value
+            and id(n) not in skip
+        )
+    return found - INTERNAL
+
+
+def test_every_problem_the_check_can_report_has_words() -> None:
+    """A sentence added to evidence/pack.py without words here fails (it would show in
+    English in every language)."""
+    found = reported_problems()
+    assert {"damaged", "duplicated", "too many files for a pack", "changed"} <= found
+    assert found - set(words.PACK_PROBLEMS) == set()
+
+
 def test_a_problem_the_dialog_does_not_know_is_shown_as_written() -> None:
     assert words.problem_text("something new: x.csv") == "something new: x.csv"
     assert words.problem_text("damaged: accounts.csv") == "damaged, cannot be read: accounts.csv"

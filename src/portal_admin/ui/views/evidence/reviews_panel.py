@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -571,7 +574,8 @@ class ReviewsPanel(PanelBase):
     # -- the tour ------------------------------------------------------------------------------
 
     async def tour_steps(self) -> list[TourStep]:
-        """A snapshot, then another after a change made elsewhere, and their diff."""
+        """A snapshot, then another after a change made elsewhere, their diff, and a check of
+        a pack of it signed by a key this computer does not trust."""
 
         async def snapshot() -> QWidget:
             await self.take()
@@ -584,7 +588,38 @@ class ReviewsPanel(PanelBase):
             await self.take_and_compare()
             return self
 
-        return [TourStep("reviews-snapshot", snapshot), TourStep("reviews-diff", diff)]
+        folder: list[Path] = []
+
+        async def verify() -> QWidget:
+            """A colleague's pack of that diff (a key made for it: not one this computer
+            trusts), checked: the signer and its fingerprint first."""
+            result = self.diff_view.diff
+            if result is None:
+                return self
+            folder.append(Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="portal-admin-")))
+            path = folder[-1] / "review-from-a-colleague.zip"
+            await asyncio.to_thread(
+                pack.write_pack,
+                path,
+                "diff",
+                pack.diff_tables(result),
+                pack.diff_summary(result),
+                Ed25519PrivateKey.generate(),
+            )
+            await self.verify_file(path)
+            return self.pack_check()
+
+        async def close_check(widget: QWidget) -> None:
+            if widget is self.check_dialog:
+                widget.close()
+            for made in folder:
+                await asyncio.to_thread(shutil.rmtree, made, True)
+
+        return [
+            TourStep("reviews-snapshot", snapshot),
+            TourStep("reviews-diff", diff),
+            TourStep("reviews-verify", verify, close_check),
+        ]
 
     kiosk_tour_steps = tour_steps  # reads only
 
