@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,31 @@ class Portal:
         return jobs.JobContext(
             "Sandbox", "sandbox://built-in", me.account_email or "", me.biz_id, "sandbox"
         )
+
+
+class FastTime:
+    """A wall clock whose sleeps pass at once: the runner's waits for unanswered requests
+    (``jobs.Settling``) cost no real time, and are recorded."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self.slept: list[float] = []
+
+    def wall(self) -> float:
+        return time.time() + self.offset
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.offset += seconds
+        await asyncio.sleep(0)
+
+    def settling(self, **kwargs: float) -> jobs.Settling:
+        return jobs.Settling(wall=self.wall, sleep=self.sleep, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def fast() -> FastTime:
+    return FastTime()
 
 
 @pytest.fixture

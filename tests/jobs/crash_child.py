@@ -3,7 +3,8 @@
 ``crash_child.py BASE_URL FOLDER plan N`` plans suspending N active accounts and runs it;
 ``crash_child.py BASE_URL FOLDER resume JOBFILE`` resumes a job. It prints ``JOB <path>``
 once the plan is written and, when it finishes, ``CODES <json>``: the codes of every
-status-change answer it received.
+status-change answer it received. Its client's deadline is short (``TIMEOUT``), and so is the
+margin after it: a resumed job waits that long before reading back what a kill left unanswered.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from portal_admin.client.events import RequestFinished
 from portal_admin.jobs.targets import all_accounts
 
 EMAIL, PASSWORD = "admin@sandbox.test", "Sandbox-Admin-2026!"
+#: The client's deadline for a call, and the runner's margin and lease after it (seconds).
+TIMEOUT = 5.0
+SETTLING = jobs.Settling(margin=1.0, lease=1.0)
 
 
 async def sign_in(client: PortalClient, base_url: str) -> None:
@@ -34,7 +38,7 @@ async def sign_in(client: PortalClient, base_url: str) -> None:
 
 
 async def main(base_url: str, folder: Path, mode: str, arg: str) -> int:
-    options = ClientOptions(access_code="SANDBOX", client_hash="crash-test")
+    options = ClientOptions(access_code="SANDBOX", client_hash="crash-test", timeout=TIMEOUT)
     async with PortalClient(base_url, options, token_store=MemoryTokenStore()) as client:
         codes: collections.Counter[str] = collections.Counter()
 
@@ -59,7 +63,7 @@ async def main(base_url: str, folder: Path, mode: str, arg: str) -> int:
         else:
             job = jobs.JobFile.open(Path(arg))
         print("JOB", job.path, flush=True)
-        progress = await jobs.Runner(client, job, concurrency=4).run()
+        progress = await jobs.Runner(client, job, concurrency=4, settling=SETTLING).run()
         jobs.write_result(job, job.path.with_suffix(".result.csv"))
         print("CODES", json.dumps(codes), flush=True)
         job.close()

@@ -13,7 +13,7 @@ from portal_admin.client.errors import ReadOnlyError
 from portal_admin.jobs.targets import all_accounts, match_accounts
 from support.accounts import AUDITOR
 
-from .conftest import Portal
+from .conftest import FastTime, Portal
 
 
 async def suspend_plan(portal: Portal, folder: Path, **kwargs: object) -> jobs.JobFile:
@@ -176,10 +176,11 @@ async def test_rate_limits_are_waited_out_without_failures(
 
 
 async def test_dropped_connections_pause_and_resuming_reads_back_before_sending(
-    make_portal: object, folder: Path
+    make_portal: object, folder: Path, fast: FastTime
 ) -> None:
-    """Drops before or after the server ran: each unknown outcome is read back, never repeated
-    blindly (a repeated suspension would fail as not allowed from SUSPENDED)."""
+    """Drops before or after the server ran: each unknown outcome is read back (once its
+    request can no longer be applied), never repeated blindly (a repeated suspension would
+    fail as not allowed from SUSPENDED)."""
     portal: Portal = await make_portal(  # type: ignore[operator]
         seed_accounts=150, faults=("drop_rate=0.08", "seed=11")
     )
@@ -190,7 +191,8 @@ async def test_dropped_connections_pause_and_resuming_reads_back_before_sending(
     faults.enabled = True
     pauses = 0
     while True:
-        progress = await jobs.Runner(portal.client, job, stop_on_pause=True).run()
+        runner = jobs.Runner(portal.client, job, stop_on_pause=True, settling=fast.settling())
+        progress = await runner.run()
         if progress.state is not jobs.JobState.PAUSED:
             break
         assert progress.pause_reason == jobs.PauseReason.CONNECTION
@@ -205,6 +207,7 @@ async def test_dropped_connections_pause_and_resuming_reads_back_before_sending(
     assert all(now[t] == "SUSPENDED" for t in planned)
     notes = [i.note for i in job.items() if i.note]
     assert any(n == "verified by reading back" for n in notes)
+    assert fast.slept  # each resumption waited for the unanswered requests' deadline
     job.close()
 
 
@@ -226,7 +229,7 @@ async def test_an_unknown_password_reset_is_never_sent_again(portal: Portal, fol
 
 
 async def test_resume_after_a_crash_sends_only_what_did_not_happen(
-    portal: Portal, folder: Path
+    portal: Portal, folder: Path, fast: FastTime
 ) -> None:
     job = await suspend_plan(portal, folder)
     a, b, *_ = list(job.items([jobs.ItemState.PLANNED]))
@@ -237,7 +240,7 @@ async def test_resume_after_a_crash_sends_only_what_did_not_happen(
     job.close()
     job = jobs.JobFile.open(job.path)
     sent = portal.sent("accounts.status", None)
-    progress = await jobs.Runner(portal.client, job).run()
+    progress = await jobs.Runner(portal.client, job, settling=fast.settling()).run()
     assert progress.counts["failed"] == 0
     items = {i.seq: i for i in job.items()}
     assert items[a.seq].state is jobs.ItemState.DONE

@@ -15,7 +15,7 @@ from .actions import (
     action_from,
 )
 from .plan import JobContext, create_job, write_plan, write_result
-from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner
+from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner, Settling
 from .store import ItemState, JobFile, JobFileError, JobLockedError, JobState, jobs_dir, list_jobs
 from .targets import ImportCode, ImportFailed, Problem, TargetList, decode, parse_list
 
@@ -39,6 +39,7 @@ __all__ = [
     "Progress",
     "ResetPassword",
     "Runner",
+    "Settling",
     "Skip",
     "Target",
     "TargetList",

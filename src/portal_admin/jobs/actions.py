@@ -5,7 +5,12 @@ Each action knows, for one target record:
 - ``apply``: the one write that changes it (through the client), returning the value after;
 - ``check``: from a fresh read of the target, whether the change is already in place
   (``True``), not yet (``False``), or cannot be told (``None``); the runner uses it before it
-  repeats a write whose outcome is unknown.
+  repeats a write whose outcome is unknown;
+- ``idempotent`` (declared by each action, never inherited): whether sending the change again,
+  once a read-back showed it is not in place, can do no harm. Setting a field or a status to a
+  value can be repeated (at worst the repeat is refused as "already so", and the runner reads
+  that back); a mail (password reset, invitation) cannot: such a target becomes ``unknown``
+  for a person to decide.
 """
 
 from __future__ import annotations
@@ -69,6 +74,10 @@ class Action:
     operation_id: ClassVar[str]
     #: True when a write of unknown outcome can be checked by reading the target.
     checkable: ClassVar[bool] = True
+    #: True when the change may be sent again after a read-back found it not in place (it sets
+    #: a value); False when a second request does something of its own (a mail). Each action
+    #: states it (``tests/jobs`` check that none inherits it).
+    idempotent: ClassVar[bool]
 
     def params(self) -> dict[str, Any]:
         """The action's parameters as JSON-ready values (kept in the job file)."""
@@ -144,6 +153,8 @@ class ChangeStatus(Action):
     reason: str | None = None
     kind: ClassVar[str] = "status"
     operation_id: ClassVar[str] = "accounts.status"
+    #: Sets the status to a value; a repeat after it happened is refused, not applied twice.
+    idempotent: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         if self.action not in ACTION_RESULT:
@@ -184,6 +195,8 @@ class ResetPassword(Action):
     kind: ClassVar[str] = "reset-password"
     operation_id: ClassVar[str] = "accounts.password_reset"
     checkable: ClassVar[bool] = False
+    #: Each request mails another link.
+    idempotent: ClassVar[bool] = False
 
     def plan(self, target: Target, self_id: str | None) -> Planned:
         status = str(target.record.get("status", ""))
@@ -219,6 +232,8 @@ class UpdateField(Action):
     value: str
     kind: ClassVar[str] = "update"
     operation_id: ClassVar[str] = "accounts.update"
+    #: Sets a field to a value: twice leaves the same account.
+    idempotent: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         if self.field not in FIELDS:
@@ -253,6 +268,8 @@ class CancelInvitation(Action):
     kind: ClassVar[str] = "cancel-invitation"
     target_kind: ClassVar[TargetKind] = TargetKind.INVITATION
     operation_id: ClassVar[str] = "invitations.cancel"
+    #: Sets the status to cancelled; a repeat after it happened is refused.
+    idempotent: ClassVar[bool] = True
 
     def plan(self, target: Target, self_id: str | None) -> Planned:
         current = str(target.record.get("status", ""))
@@ -292,6 +309,8 @@ class Invite(Action):
     kind: ClassVar[str] = "invite"
     target_kind: ClassVar[TargetKind] = TargetKind.EMAIL
     operation_id: ClassVar[str] = "invitations.create"
+    #: Each request creates an invitation and mails it.
+    idempotent: ClassVar[bool] = False
 
     def plan(self, target: Target, self_id: str | None) -> Planned:
         current = str(target.record.get("status", ""))

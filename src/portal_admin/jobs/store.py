@@ -7,13 +7,19 @@ leaves (``urgent``) is committed at the end of the loop's turn, with every other
 by then; the rest wait at most ``LAZY_COMMIT`` for company. Commits run on the loop's thread:
 a writer thread had to win the GIL back from a busy loop and waited for it. A job file is
 run by one runner at a time: :meth:`JobFile.lock` takes an OS lock beside it (released by
-the OS when the process dies).
+the OS when the process dies). The file, its ``-wal``/``-shm`` and its lock are readable by
+their owner only (0600): they hold emails, names and remarks.
+
+Version 2 added ``sent_until`` (until when a target's unanswered request may still be applied)
+and ``unknown_sends``; a version-1 file is upgraded when it is opened.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -27,7 +33,11 @@ import filelock
 
 from portal_admin.files.paths import data_dir
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: Permissions of a job file and of the files SQLite and the lock put beside it.
+FILE_MODE = 0o600
+#: Files beside a job file (SQLite's, and the lock).
+SIDE_FILES = ("-wal", "-shm", ".lock")
 #: How long a write that need not be on disk at once may wait for others to share its commit.
 LAZY_COMMIT = 0.05
 SUFFIX = ".job.sqlite3"
@@ -48,7 +58,9 @@ CREATE TABLE IF NOT EXISTS items (
     request_id TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,
     note TEXT,
-    finished_at TEXT
+    finished_at TEXT,
+    sent_until REAL,
+    unknown_sends INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS items_state ON items (state, seq);
 """
@@ -75,6 +87,17 @@ class ItemState(StrEnum):
     UNKNOWN = "unknown"  # sent, outcome unknown, and not repeated (cannot be read back)
     CANCELLED = "cancelled"  # not sent: the job was cancelled first
 
+
+#: Version 1 to 2: until when an unanswered request may still be applied (wall-clock seconds
+#: since the epoch, written with the ``sending`` mark), and how many of a target's sends had
+#: an unknown outcome. A version-1 target left ``sending`` has no ``sent_until``: the runner
+#: then waits a whole window before reading it back.
+_UPGRADES = {
+    1: (
+        "ALTER TABLE items ADD COLUMN sent_until REAL",
+        "ALTER TABLE items ADD COLUMN unknown_sends INTEGER NOT NULL DEFAULT 0",
+    ),
+}
 
 #: States in which a target needs no more work.
 FINAL = frozenset({ItemState.SKIPPED, ItemState.DONE, ItemState.FAILED, ItemState.UNKNOWN})
@@ -116,6 +139,11 @@ class Item:
     attempts: int = 0
     note: str | None = None
     finished_at: str | None = None
+    #: Wall-clock time (epoch seconds) until which its request may still be applied (None: not
+    #: known, e.g. a version-1 file).
+    sent_until: float | None = None
+    #: How many of its sends had an unknown outcome and were found not applied.
+    unknown_sends: int = 0
 
 
 def _item(row: sqlite3.Row) -> Item:
@@ -134,7 +162,30 @@ def _item(row: sqlite3.Row) -> Item:
         attempts=row["attempts"],
         note=row["note"],
         finished_at=row["finished_at"],
+        sent_until=row["sent_until"],
+        unknown_sends=row["unknown_sends"],
     )
+
+
+def _private(path: Path) -> None:
+    """Create ``path`` empty, readable and writable by its owner only (whatever the umask)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
+def restrict(path: Path) -> None:
+    """Make an existing job file and the files beside it owner-only (a file of an earlier
+    version was created 0644). SQLite gives a new ``-wal``/``-shm`` the job file's mode."""
+    if os.name != "posix":
+        return
+    for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
+        with contextlib.suppress(OSError):  # absent, or not ours: left as it is
+            if each.stat().st_mode & 0o077:
+                os.chmod(each, FILE_MODE)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -174,12 +225,14 @@ class JobFile:
         ``items``: (target id, label, record, current, new, skip reason or None).
         """
         folder = folder or jobs_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S%f")[:-3]  # to the millisecond
         job_id = meta.get("id") or f"{stamp}-{uuid.uuid4().hex[:6]}"
         final = folder / f"{job_id}{SUFFIX}"
         tmp = folder / f".{job_id}{SUFFIX}.tmp"
-        tmp.unlink(missing_ok=True)
+        for leftover in (tmp, *(Path(f"{tmp}{side}") for side in ("-wal", "-shm"))):
+            leftover.unlink(missing_ok=True)
+        _private(tmp)  # before SQLite writes anything; its -wal and -shm take this mode
         conn = _connect(tmp)
         try:
             conn.executescript(_SCHEMA)
@@ -228,16 +281,42 @@ class JobFile:
         """Open an existing job file; JobFileError when it is not one."""
         if not path.is_file():
             raise JobFileError(f"{path} does not exist")
+        restrict(path)
         job = cls(path)
         try:
             schema = job.meta().get("schema")
-        except sqlite3.DatabaseError as exc:
+            version = int(schema) if isinstance(schema, int | str) else None
+        except (sqlite3.DatabaseError, ValueError) as exc:
             job.close()
             raise JobFileError(f"{path.name} is not a job file ({exc})") from None
-        if schema is None or int(schema) > SCHEMA_VERSION:
+        if version is None or not 1 <= version <= SCHEMA_VERSION:
             job.close()
             raise JobFileError(f"{path.name} is not a job file of this version")
+        if version < SCHEMA_VERSION:
+            try:
+                job._upgrade()
+            except sqlite3.DatabaseError as exc:
+                job.close()
+                raise JobFileError(f"{path.name} could not be upgraded ({exc})") from None
         return job
+
+    def _upgrade(self) -> None:
+        """Bring a file of an earlier version to this one, in one transaction (read again
+        inside it: another program may have upgraded it meanwhile)."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            for version in range(int(json.loads(row[0])), SCHEMA_VERSION):
+                for sql in _UPGRADES[version]:
+                    conn.execute(sql)
+            conn.execute(
+                "UPDATE meta SET value = ? WHERE key = 'schema'", (json.dumps(SCHEMA_VERSION),)
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     @property
     def id(self) -> str:
@@ -262,7 +341,7 @@ class JobFile:
         """Take the job's lock; JobLockedError when another runner holds it."""
         if self._lock is not None and self._lock.is_locked:
             return
-        lock = filelock.FileLock(str(self.path) + ".lock", timeout=0)
+        lock = filelock.FileLock(str(self.path) + ".lock", timeout=0, mode=FILE_MODE)
         try:
             lock.acquire()
         except filelock.Timeout:
@@ -279,7 +358,7 @@ class JobFile:
         """True when another runner holds the job now."""
         if self._lock is not None and self._lock.is_locked:
             return False
-        probe = filelock.FileLock(str(self.path) + ".lock", timeout=0)
+        probe = filelock.FileLock(str(self.path) + ".lock", timeout=0, mode=FILE_MODE)
         try:
             probe.acquire()
         except filelock.Timeout:
@@ -410,25 +489,50 @@ class JobFile:
         *,
         urgent: bool = True,
         undo_attempt: bool = False,
+        unknown_send: bool = False,
         **fields: Any,
     ) -> asyncio.Future[None]:
         """Record the same new state for several lines (``undo_attempt``: a ``sending`` mark
-        taken back before its request left)."""
-        allowed = {"after", "error_code", "request_id", "note", "skip", "record"}
-        if not set(fields) <= allowed:
-            raise ValueError(f"unknown item fields {sorted(set(fields) - allowed)}")
+        taken back before its request left; ``unknown_send``: a send of unknown outcome was
+        found not applied). ``sending`` counts an attempt; give it ``sent_until``."""
         columns = ["state = ?"]
         values: list[Any] = [str(state)]
-        for key, value in fields.items():
-            columns.append(f"{key} = ?")
-            values.append(json.dumps(value, ensure_ascii=False) if key == "record" else value)
         if state is ItemState.SENDING:
             columns.append("attempts = attempts + 1")
         if undo_attempt:
             columns.append("attempts = MAX(attempts - 1, 0)")
+        if unknown_send:
+            columns.append("unknown_sends = unknown_sends + 1")
         if state in FINAL:
             columns.append("finished_at = ?")
             values.append(now_iso())
+        return self._update(seqs, columns, values, fields, urgent=urgent)
+
+    def update_items(
+        self, seqs: Sequence[int], *, urgent: bool = True, **fields: Any
+    ) -> asyncio.Future[None]:
+        """Record fields of several lines, their state unchanged (a later ``sent_until``; the
+        code of an answer that left the outcome unknown)."""
+        return self._update(seqs, [], [], fields, urgent=urgent)
+
+    def _update(
+        self,
+        seqs: Sequence[int],
+        columns: list[str],
+        values: list[Any],
+        fields: dict[str, Any],
+        *,
+        urgent: bool,
+    ) -> asyncio.Future[None]:
+        allowed = {"after", "error_code", "request_id", "note", "skip", "record", "sent_until"}
+        if not set(fields) <= allowed:
+            raise ValueError(f"unknown item fields {sorted(set(fields) - allowed)}")
+        columns, values = list(columns), list(values)
+        for key, value in fields.items():
+            columns.append(f"{key} = ?")
+            values.append(json.dumps(value, ensure_ascii=False) if key == "record" else value)
+        if not columns:
+            raise ValueError("nothing to record")
         sql = f"UPDATE items SET {', '.join(columns)} WHERE seq = ?"  # noqa: S608
         rows = [(*values, seq) for seq in seqs]
 
