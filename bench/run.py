@@ -32,6 +32,7 @@ BENCHMARKS = (
     "bench_memory",
     "bench_bulk",
     "bench_snapshot",
+    "bench_pack",
     "bench_palette",
 )
 

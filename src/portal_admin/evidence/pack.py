@@ -163,7 +163,7 @@ MAX_MANIFEST = 1 << 20
 MAX_SIGNATURE = 1 << 10
 MAX_PUBLIC_KEY = 1 << 12
 #: Bytes decompressed and hashed at a time.
-CHUNK = 1 << 20
+CHUNK = 1 << 16
 
 _METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 _ENCRYPTED = 0x1
