@@ -3,8 +3,11 @@
 A pack holds the data as CSV files, ``report.html`` (self-contained: opens in any browser),
 ``manifest.json`` (every file's SHA-256 and size, what the pack is, the installation key's
 public half and fingerprint), ``manifest.sig`` (Ed25519 over the manifest's exact bytes,
-base64) and ``public_key.pem``. :func:`verify_pack` checks the signature and every hash, and
-says what was changed, added or removed.
+base64) and ``public_key.pem``. :func:`verify_pack` checks the signature and every hash
+(members read as streams, within bounds on what a pack may declare), that the members are
+exactly the manifest's files, each once, and who signed it (``trust.py``: this installation's
+key, a trusted key, or the fingerprint given; any other signer is ``untrusted``), and says
+what was changed, added or removed.
 """
 
 from __future__ import annotations
