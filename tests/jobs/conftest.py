@@ -55,13 +55,22 @@ class FastTime:
     def __init__(self) -> None:
         self.offset = 0.0
         self.slept: list[float] = []
+        self._hooks: list[tuple[float, Callable[[], object]]] = []
 
     def wall(self) -> float:
         return time.time() + self.offset
 
+    def at(self, moment: float, action: Callable[[], object]) -> None:
+        """Call ``action`` once the clock passes ``moment`` (a server finishing late)."""
+        self._hooks.append((moment, action))
+
     async def sleep(self, seconds: float) -> None:
         self.slept.append(seconds)
         self.offset += seconds
+        due = [h for h in self._hooks if h[0] <= self.wall()]
+        self._hooks = [h for h in self._hooks if h[0] > self.wall()]
+        for _, action in due:
+            action()
         await asyncio.sleep(0)
 
     def settling(self, **kwargs: float) -> jobs.Settling:
@@ -83,6 +92,7 @@ async def make_portal() -> AsyncIterator[Callable[..., Any]]:
         email: str = "admin@sandbox.test",
         password: str = "Sandbox-Admin-2026!",
         read_only: bool = False,
+        transport: Callable[[Any], httpx.ASGITransport] = lambda app: httpx.ASGITransport(app=app),
         **config: Any,
     ) -> Portal:
         app = create_app(
@@ -96,7 +106,7 @@ async def make_portal() -> AsyncIterator[Callable[..., Any]]:
                 retry=FAST_RETRY,
                 read_only=read_only,
             ),
-            transport=httpx.ASGITransport(app=app),
+            transport=transport(app),
             token_store=MemoryTokenStore(),
         )
         made.append(client)
