@@ -8,6 +8,8 @@ refuses (an autouse fixture) so that a lookup that slipped through would fail th
 
 from __future__ import annotations
 
+import errno
+import gc
 import json
 import zipfile
 from collections.abc import Iterator
@@ -33,6 +35,15 @@ from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
 from portal_admin.ui.views.evidence.trust_dialog import AddKeyDialog, TrustedKeysDialog
 
 COLLEAGUE = "Audit team, Lyon"
+
+
+@pytest.fixture(autouse=True)
+def _collected_here() -> None:
+    """Collect the garbage of earlier tests on this thread before the checks' worker threads
+    run: an earlier test's closed qasync loop holds QObject timers, and the collector, run from
+    a worker thread, destroyed them there ("Timers cannot be stopped from another thread",
+    about one run in six)."""
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
@@ -433,3 +444,36 @@ def test_the_check_and_the_list_speak_the_interfaces_language(
         save_screenshot(listing, SHOTS / f"evidence-trusted-keys-{suffix}.png")
     finally:
         languages.set_language("en")
+
+
+def test_a_list_that_cannot_be_read_or_saved_is_said_and_nothing_is_lost(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    damaged = TrustStore(tmp_path / "trusted_keys.json")
+    damaged.path.write_text('{"format": 1, "keys": "nope"}', encoding="utf-8")
+    listing = TrustedKeysDialog(damaged, own=None)
+    qtbot.addWidget(listing)
+    listing.open()
+    assert "The list of trusted keys cannot be read" in listing.note.text()
+    assert str(damaged.path) in listing.note.text() and listing.table.rowCount() == 0
+    ask = listing.ask_add()
+    ask.fingerprint.setText(fingerprint(Ed25519PrivateKey.generate()))
+    ask.name.setText(COLLEAGUE)
+    ask.ok_button.click()
+    assert ask.isVisible() and "The key was not added" in ask.error.text()
+    assert damaged.path.read_text(encoding="utf-8") == '{"format": 1, "keys": "nope"}'
+
+    unsaveable = TrustStore(tmp_path / "full" / "trusted_keys.json")
+
+    def full_disk(_entries: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(unsaveable, "_write", full_disk)
+    ask = AddKeyDialog(unsaveable)
+    qtbot.addWidget(ask)
+    ask.open()
+    ask.fingerprint.setText(fingerprint(Ed25519PrivateKey.generate()))
+    ask.name.setText(COLLEAGUE)
+    assert ask.submit() is None
+    assert "could not be saved: No space left on device" in ask.error.text()
+    assert ask.isVisible() and ask.name.text() == COLLEAGUE
