@@ -190,6 +190,8 @@ def test_a_changed_pack_names_its_problems_and_a_broken_signature_names_no_signe
     items = [dialog.problems.item(i).text() for i in range(dialog.problems.count())]
     assert "in the zip twice: accounts.csv" in items
     assert "was changed after it was signed" in dialog.verdict.text()
+    run(loop, settle(0.1))
+    save_screenshot(dialog, SHOTS / "evidence-pack-changed.png")
 
     forged = tmp_path / "forged.zip"
     with zipfile.ZipFile(good) as src, zipfile.ZipFile(forged, "w") as out:
@@ -282,6 +284,7 @@ def test_a_bad_fingerprint_is_refused_and_the_form_kept(
     mine = fingerprint(keys.signing_key(key_store))
     listing = run(loop, panel.open_trusted_keys())
     assert listing.isVisible() and listing.table.rowCount() == 1
+    assert run(loop, panel.open_trusted_keys()) is listing  # one list at a time
     assert listing.table.item(0, 1).text() == mine  # this installation's key, first
     ask = listing.ask_add()
     assert not ask.fingerprint.isReadOnly()

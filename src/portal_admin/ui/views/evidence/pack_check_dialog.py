@@ -251,8 +251,8 @@ class PackCheckDialog(QDialog):
         layout.addWidget(self.verdict)
         layout.addWidget(self.advice)
         layout.addWidget(self.problems_label)
-        layout.addWidget(self.problems, 3)
-        layout.addStretch(1)
+        layout.addWidget(self.problems, 1)
+        layout.addStretch(0)  # takes the room while no problem is listed
         layout.addLayout(buttons)
         layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self.retranslateUi()
@@ -267,6 +267,7 @@ class PackCheckDialog(QDialog):
         self.adjustSize()  # a verdict, advice and problems of their own
         if not self.isVisible():
             self.open()
+            self.buttons.setFocus()  # Enter or Escape closes; trusting is asked for
 
     @property
     def text(self) -> str:

@@ -94,7 +94,8 @@ def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
 
 
 class _TrustingNone(trust.TrustStore):
-    """No trusted key (the list of trusted keys could not be read)."""
+    """No trusted key: what a check is given when the list of trusted keys cannot be read
+    (``verify_pack`` only looks keys up; nothing is ever added to this one)."""
 
     def keys(self) -> list[trust.TrustedKey]:
         return []
@@ -117,8 +118,9 @@ class ReviewsPanel(PanelBase):
         self.folder = folder or snapshots.default_folder()
         self.key_store = key_store or context.extras.get("evidence_key_store")
         self._trust_store = trust_store or context.extras.get("evidence_trust_store")
-        #: This installation's fingerprint, or None (read in a worker thread; makes no key).
-        self.own_fingerprint = own or (lambda: trust.own_fingerprint(self.key_store))
+        #: Reads this installation's fingerprint, or None (called in a worker thread; makes
+        #: no key). By default ``trust.own_fingerprint`` of the key store.
+        self.own_fingerprint = own
         #: The last pack check shown, and the list of trusted keys (while open).
         self.check_dialog: PackCheckDialog | None = None
         self.trusted_dialog: TrustedKeysDialog | None = None
@@ -445,7 +447,9 @@ class ReviewsPanel(PanelBase):
 
     def _own(self) -> str | None:
         try:
-            return self.own_fingerprint()
+            if self.own_fingerprint is not None:
+                return self.own_fingerprint()
+            return trust.own_fingerprint(self.key_store)
         except keys.KeyUnavailable:
             return None
 
@@ -487,7 +491,12 @@ class ReviewsPanel(PanelBase):
         return self.check_dialog
 
     async def open_trusted_keys(self, parent: QWidget | None = None) -> TrustedKeysDialog:
-        """Open the list of trusted keys (this installation's key read in a worker thread)."""
+        """Open the list of trusted keys (this installation's key read in a worker thread);
+        the one already open is brought forward."""
+        if self.trusted_dialog is not None and self.trusted_dialog.isVisible():
+            self.trusted_dialog.raise_()
+            self.trusted_dialog.activateWindow()
+            return self.trusted_dialog
         own = await asyncio.to_thread(self._own)
         dialog = TrustedKeysDialog(self.trust_store, own, parent or self)
         dialog.changed.connect(self._trust_changed)
