@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,8 @@ def paused_job(accounts: list[dict[str, str]], value: str, **meta: object) -> jo
             [(a["id"], a["email"], dict(a), a["remark"], value, None) for a in accounts],
         )
         first = next(job.items())
-        await job.set_item(first.seq, jobs.ItemState.SENDING)
+        # sent long enough ago that the request can no longer be applied (docs/bulk.md)
+        await job.set_item(first.seq, jobs.ItemState.SENDING, sent_until=time.time() - 1)
         await job.set_meta(state=jobs.JobState.PAUSED, pause_reason="CONNECTION")
         return job
 

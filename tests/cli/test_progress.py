@@ -26,6 +26,11 @@ def test_a_line_has_counts_rate_and_time_left() -> None:
     )
     paused = line(progress(40, JobState.PAUSED, pause_reason="CONNECTION", pause_detail="X"))
     assert paused.endswith("pausing: the server could not be reached (X)")
+    waiting = progress(40, settling=12.4)
+    waiting.counts["sending"] = 3
+    assert line(waiting).endswith(
+        "waiting 12 s before reading back 3 unanswered (they may still be applied)"
+    )
 
 
 def test_nothing_is_shown_off_a_terminal_unless_asked() -> None:

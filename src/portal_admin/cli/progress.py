@@ -35,6 +35,12 @@ def line(progress: Progress) -> str:
         parts.append(f"{_duration(progress.eta)} left")
     if progress.backing_off > 0:
         parts.append(f"waiting {progress.backing_off:.0f} s (the server asked)")
+    if progress.settling > 0:
+        unanswered = progress.counts.get("sending", 0)
+        parts.append(
+            f"waiting {progress.settling:.0f} s before reading back {unanswered:,} unanswered"
+            " (they may still be applied)"
+        )
     if progress.pause_reason:
         parts.append(f"pausing: {pause(progress.pause_reason, progress.pause_detail)}")
     return " · ".join(parts)
