@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from portal_admin.client import PortalClient
 from portal_admin.client.changes import describe_change
@@ -588,7 +589,7 @@ class Runner:
         self._not_before = now + self._delay
 
     async def _set(
-        self, item: Item, state: ItemState, *, unknown_send: bool = False, **fields: object
+        self, item: Item, state: ItemState, *, unknown_send: bool = False, **fields: Any
     ) -> None:
         """Record an item's outcome or return to ``planned``. Not waited for: it is committed
         in order with later writes, and a crash before then leaves the item ``sending``, which
