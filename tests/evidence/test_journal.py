@@ -116,7 +116,7 @@ SECRETS_PASSWORD = "Another-Secret-Pass-2026!"
 
 
 @pytest.fixture
-async def journaled(tmp_path: Path) -> AsyncIterator[tuple[PortalClient, Path]]:
+async def journaled(tmp_path: Path) -> AsyncIterator[tuple[PortalClient, jr.Journal]]:
     app = create_app(SandboxConfig(db=":memory:", seed_accounts=30, test_clock=True))
     client = PortalClient(
         "http://sandbox.local",
@@ -127,14 +127,16 @@ async def journaled(tmp_path: Path) -> AsyncIterator[tuple[PortalClient, Path]]:
     path = tmp_path / "journal.jsonl"
     async with client:
         await sign_in(client)
-        attach(client, profile="Sandbox", server="http://sandbox.local", journal=jr.Journal(path))
-        yield client, path
+        journal = jr.Journal(path)
+        attach(client, profile="Sandbox", server="http://sandbox.local", journal=journal)
+        yield client, journal
 
 
 async def test_changes_are_journaled_once_each_and_without_secrets(
-    journaled: tuple[PortalClient, Path],
+    journaled: tuple[PortalClient, jr.Journal],
 ) -> None:
-    client, path = journaled
+    client, journal = journaled
+    path = journal.path
     page = await client.accounts.query(status="ACTIVE", size=5)
     target = next(a for a in page.items if a.account_email != ADMIN_EMAIL)
     await client.accounts.change_status(target.biz_id, "SUSPEND", reason="audit")
@@ -156,8 +158,7 @@ async def test_changes_are_journaled_once_each_and_without_secrets(
     await client.auth.change_password(ADMIN_PASSWORD, SECRETS_PASSWORD)
     with pytest.raises(NotFoundError):  # refused: journaled as failed
         await client.accounts.change_status("ACC-NOT-THERE", "SUSPEND")
-    jr.Journal(path).flush()
-    await _settle()
+    journal.flush()  # the outcomes are written by a worker thread: wait for them here
     everything = list(jr.read(path))
     records = [r for r in everything if r["kind"] == "change"]
     intents = {r["seq"]: r for r in everything if r["kind"] == "intent"}
@@ -188,12 +189,6 @@ async def test_changes_are_journaled_once_each_and_without_secrets(
         assert secret not in text
     assert channel.biz_id in text  # what was created is named
     assert jr.verify(path).ok
-
-
-async def _settle() -> None:
-    import asyncio
-
-    await asyncio.sleep(0)
 
 
 APPENDER = """

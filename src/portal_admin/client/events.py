@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeAlias
 
@@ -36,9 +36,10 @@ class RequestFinished:
 class ChangeStarted:
     """A mutating operation is about to be sent (its token is in hand): what it will change.
 
-    Published just before the request leaves, synchronously: a subscriber that records it
-    durably (the journal's intent) has done so before anything reaches the server. The
-    ``ChangeFinished`` of the same call carries the same ``change_id``.
+    Published just before the request leaves. A subscriber that must finish something first
+    (the journal writing its intent durably) adds an awaitable to ``hold``: the request
+    leaves once every one is done (within the call's time limit). The ``ChangeFinished`` of
+    the same call carries the same ``change_id``.
     """
 
     change_id: str
@@ -48,6 +49,7 @@ class ChangeStarted:
     before: dict[str, Any]
     after: dict[str, Any]
     account: str | None
+    hold: list[Awaitable[object]] = field(default_factory=list, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -187,28 +187,30 @@ class Invoker:
             )
         )
 
-    def _change_started(
+    async def _change_started(
         self, op: Operation, body: Any, path_params: Mapping[str, str] | None, params: Any
     ) -> None:
         """Publish what a mutating call is about to change, once per call, just before its
-        request leaves (a subscriber journals it durably before it does)."""
+        request leaves, and wait for what subscribers hold it for (the journal's intent on
+        disk)."""
         if _STARTED.get() is not None:
             return  # sent again after a token refresh: the same change
         change_id = uuid.uuid4().hex
         _STARTED.set(change_id)
         targets, fields = changes.summarize(body, path_params, params)
         before, after = changes.described()
-        self.transport.events.publish(
-            ChangeStarted(
-                change_id=change_id,
-                operation_id=op.id,
-                targets=targets,
-                fields=fields,
-                before=dict(before),
-                after=dict(after),
-                account=self.tokens.email,
-            )
+        event = ChangeStarted(
+            change_id=change_id,
+            operation_id=op.id,
+            targets=targets,
+            fields=fields,
+            before=dict(before),
+            after=dict(after),
+            account=self.tokens.email,
         )
+        self.transport.events.publish(event)
+        if event.hold:  # a failed subscriber must not stop the change: it logs its own
+            await asyncio.gather(*event.hold, return_exceptions=True)
 
     async def _attempts(
         self,
@@ -275,7 +277,7 @@ class Invoker:
         headers: Mapping[str, str] | None,
     ) -> Any:
         if op.mutating:
-            self._change_started(op, json, path_params, params)
+            await self._change_started(op, json, path_params, params)
         if op.channel is Channel.ENCRYPTED:
             return await self.channel.call(
                 op, json if json is not None else {}, token=token, params=params

@@ -306,9 +306,36 @@ def export_json(records: Iterable[Mapping[str, Any]], path: Path) -> int:
     return len(items)
 
 
+#: Resolves with a durable record's seq once it is on disk (None: it could not be written).
+Waiter = asyncio.Future[int | None]
+
+
+def _settle(waiter: Waiter, seq: int | None) -> None:
+    """Resolve ``waiter`` from any thread."""
+
+    def done() -> None:
+        if not waiter.done():
+            waiter.set_result(seq)
+
+    loop = waiter.get_loop()
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        done()
+    elif not loop.is_closed():
+        with contextlib.suppress(RuntimeError):  # closed meanwhile: no one waits any more
+            loop.call_soon_threadsafe(done)
+
+
 class Journal:
     """Appends records to one journal file: thread-safe, and safe beside other processes
     appending to the same file (an OS lock, the tail re-read when the file changed).
+
+    Inside a running event loop the writes are made by a worker thread, so an fsync never
+    stalls the loop: what is queued while one write is under way goes together in the next
+    (one ``write`` and one ``fsync``). Outside a loop each append is written at once.
 
     ``signer`` hands out the installation's key for the checkpoints (``keys.signing_key``
     with the OS keyring in the program; tests hand in one over ``keys.MemoryStore``). Without
@@ -330,10 +357,13 @@ class Journal:
         self._key: Any = None  # Ed25519PrivateKey once read
         self._no_key = signer is None
         self._key_lock = threading.Lock()
+        #: Held while writing (and while the cached tail is read or changed).
         self._lock = threading.Lock()
-        self._os_lock = filelock.FileLock(lock_path(self.path), poll_interval=0.002)
-        self._pending: list[dict[str, Any]] = []
-        self._scheduled = False
+        #: Held only to queue or take records.
+        self._queue_lock = threading.Lock()
+        self._os_lock = filelock.FileLock(lock_path(self.path), mode=0o600, poll_interval=0.002)
+        self._pending: list[tuple[dict[str, Any], Waiter | None]] = []
+        self._flusher: asyncio.Task[None] | None = None
         self._tail: tuple[str, int, int] | None = None  # head hash, last seq, segment
         #: The file's (device, inode, size) after this object's last write: while they stay
         #: the same, no one else appended and the cached tail is the file's.
@@ -344,28 +374,67 @@ class Journal:
         self._dirty = False
 
     def append(self, record: Mapping[str, Any], *, durable: bool = False) -> int | None:
-        """Queue ``record`` (a change unless it names another ``kind``); it is on disk at the
-        end of this turn of the loop (at once when no loop runs). ``durable``: write and
-        fsync it (with whatever is queued) before returning, and return its seq."""
-        with self._lock:
-            self._pending.append({"kind": "change", "time": now_iso(), **record})
-            try:
-                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
-            seq: int | None = None
-            if loop is None or durable:
-                seq = self._flush_locked()
-            elif not self._scheduled:
-                self._scheduled = True
-                loop.call_soon(self.flush)
-        self._checkpoint_if_due()
-        return seq if durable else None
+        """Queue ``record`` (a change unless it names another ``kind``): in a running loop a
+        worker thread writes it soon after, with whatever else is queued; outside one it is
+        written at once. ``durable``: written and fsynced here before returning (blocking),
+        and its seq returned (None: it could not be written)."""
+        entry = {"kind": "change", "time": now_iso(), **record}
+        with self._queue_lock:
+            self._pending.append((entry, None))
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or durable:
+            self._write_pending()
+            seq = entry.get("seq")
+            return seq if durable and isinstance(seq, int) else None
+        self._start_flusher(loop)
+        return None
+
+    def append_durable(self, record: Mapping[str, Any]) -> Waiter:
+        """Queue ``record`` to be written and fsynced by the worker thread (with whatever
+        else is queued); the future gives its seq once it is on disk. Needs a running loop."""
+        loop = asyncio.get_running_loop()
+        waiter: Waiter = loop.create_future()
+        entry = {"kind": "change", "time": now_iso(), **record}
+        with self._queue_lock:
+            self._pending.append((entry, waiter))
+        self._start_flusher(loop)
+        return waiter
 
     def flush(self) -> None:
-        """Write what is queued, durably."""
+        """Write what is queued, durably, here (waiting for a write under way)."""
+        self._write_pending()
+
+    def _start_flusher(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush_in_thread())
+
+    async def _flush_in_thread(self) -> None:
+        """Write what is queued in a worker thread until nothing is."""
+        while True:
+            with self._queue_lock:
+                if not self._pending:
+                    return
+            await asyncio.to_thread(self._write_pending)
+
+    def _write_pending(self) -> None:
+        """Write what is queued (one write, one fsync), resolve its waiters, and write the
+        checkpoint it made due; never raises (an unwritable journal is logged)."""
         with self._lock:
-            self._flush_locked()
+            with self._queue_lock:
+                batch, self._pending = self._pending, []
+            if not batch:
+                return
+            try:
+                self._write([entry for entry, _ in batch])
+            except Exception as exc:  # a journal that cannot be written must not stop the work
+                log.error("the journal could not be written: %s", exc)
+        for entry, waiter in batch:
+            if waiter is not None:
+                seq = entry.get("seq")
+                _settle(waiter, seq if isinstance(seq, int) else None)
         self._checkpoint_if_due()
 
     def close(self) -> None:
@@ -414,18 +483,11 @@ class Journal:
             return self._key
 
     def _checkpoint_if_due(self) -> None:
-        """Write the checkpoint the last write made due: in a worker thread when a loop runs
-        (reading the key from the keyring may take a while the first time)."""
+        """Write the checkpoint the last write made due (in the writing thread)."""
         with self._lock:
             due, self._due = self._due, None
-        if due is None or self._no_key:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
+        if due is not None and not self._no_key:
             self._checkpoint_at(*due)
-            return
-        loop.run_in_executor(None, self._checkpoint_at, *due)
 
     def _checkpoint_at(self, seq: int, head: str) -> None:
         key = self._signing_key()
@@ -446,19 +508,16 @@ class Journal:
         self._dirty = False
         return line
 
-    def _flush_locked(self) -> int | None:
-        """Write what is queued under the OS lock; returns the last seq written."""
-        self._scheduled = False
-        if not self._pending:
-            return None
-        batch, self._pending = self._pending, []
+    def _write(self, entries: list[dict[str, Any]]) -> None:
+        """Chain and append ``entries`` under the OS lock (the caller holds ``_lock``); each
+        entry gets its ``seq``."""
         with self._locked():
             head, seq, segment = self._current_tail()
             first = seq + 1
             lines: list[bytes] = []
-            for record in batch:
+            for entry in entries:
                 seq += 1
-                body = {**record, "seq": seq, "segment": segment, "format": FORMAT}
+                body = {**entry, "seq": seq, "segment": segment, "format": FORMAT}
                 digest = chain_hash(head, body)
                 lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
                 head = digest
@@ -471,11 +530,12 @@ class Journal:
                 os.close(fd)
             self._seen = (st.st_dev, st.st_ino, st.st_size)
             self._tail = (head, seq, segment)
+        for number, entry in enumerate(entries, start=first):
+            entry["seq"] = number
         self._dirty = True
         every = self.checkpoint_every
         if every > 0 and seq // every > (first - 1) // every:
             self._due = (seq, head)
-        return seq
 
     def _current_tail(self) -> tuple[str, int, int]:
         """The file's last good record (hash, seq, segment), under the OS lock: the cached one

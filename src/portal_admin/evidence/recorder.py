@@ -18,7 +18,7 @@ from portal_admin.client.events import ChangeFinished, ChangeStarted
 
 from . import keys
 from .checkpoints import Signer
-from .journal import Journal
+from .journal import Journal, Waiter
 
 log = logging.getLogger("portal_admin.evidence.recorder")
 
@@ -93,20 +93,18 @@ def attach(
 ) -> Callable[[], None]:
     """Journal every change ``client`` sends; returns the function that stops it."""
     target = journal or journal_at()
-    intents: dict[str, int] = {}  # change_id -> the intent's seq
+    intents: dict[str, Waiter] = {}  # change_id -> its intent's seq, once on disk
 
     def on_change(event: object) -> None:
-        try:
-            if isinstance(event, ChangeStarted):
-                seq = target.append(intent_of(event, profile=profile, server=server), durable=True)
-                if seq is not None:
-                    intents[event.change_id] = seq
-            elif isinstance(event, ChangeFinished):
-                intent_seq = intents.pop(event.change_id, None) if event.change_id else None
-                target.append(
-                    record_of(event, profile=profile, server=server, intent_seq=intent_seq)
-                )
-        except OSError as exc:  # a journal that cannot be written must not stop the work
-            log.error("the journal could not be written: %s", exc)
+        if isinstance(event, ChangeStarted):
+            # The request leaves once the intent is on disk (the client awaits ``hold``).
+            waiter = target.append_durable(intent_of(event, profile=profile, server=server))
+            intents[event.change_id] = waiter
+            event.hold.append(waiter)
+        elif isinstance(event, ChangeFinished):
+            waiter = intents.pop(event.change_id, None) if event.change_id else None
+            known = waiter is not None and waiter.done() and not waiter.cancelled()
+            intent_seq = waiter.result() if waiter is not None and known else None
+            target.append(record_of(event, profile=profile, server=server, intent_seq=intent_seq))
 
     return client.events.subscribe(on_change, ChangeStarted, ChangeFinished)
