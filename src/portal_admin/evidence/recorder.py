@@ -102,9 +102,9 @@ def attach(
             intents[event.change_id] = waiter
             event.hold.append(waiter)
         elif isinstance(event, ChangeFinished):
-            waiter = intents.pop(event.change_id, None) if event.change_id else None
-            known = waiter is not None and waiter.done() and not waiter.cancelled()
-            intent_seq = waiter.result() if waiter is not None and known else None
+            intent = intents.pop(event.change_id, None) if event.change_id else None
+            known = intent is not None and intent.done() and not intent.cancelled()
+            intent_seq = intent.result() if intent is not None and known else None
             target.append(record_of(event, profile=profile, server=server, intent_seq=intent_seq))
 
     return client.events.subscribe(on_change, ChangeStarted, ChangeFinished)
