@@ -1,22 +1,28 @@
 """A bulk command's targets, as its options name them: an imported list (a file or standard
 input), ids, or every account matching filters; every pending invitation (older than N days).
+
+A list is read up to its bound and no further (``/dev/zero`` or an endless pipe: a usage
+error). Matching it against the server shows its progress on standard error, as a running job's
+is shown: on a terminal, or with ``--progress``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import sys
-from collections.abc import AsyncIterable, Iterable
+import time
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.jobs import targets as pick
 from portal_admin.jobs.actions import invitation_target
+from portal_admin.jobs.targets import PlanProgress
 
 from .errors import UsageError
+from .progress import LOG_EVERY, TERMINAL_EVERY
 from .words import IMPORT_PROBLEMS
 
 
@@ -45,11 +51,10 @@ def read_list(path: str) -> jobs.TargetList:
     """An imported list (``-``: standard input); a file that cannot be used is a usage error
     naming the line."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        data = pick.read_limited(sys.stdin.buffer) if path == "-" else pick.read_file(path)
+        return jobs.parse_list(jobs.decode(data))
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror or exc}") from None
-    try:
-        return jobs.parse_list(jobs.decode(data))
     except jobs.ImportFailed as exc:
         where = f", line {exc.line}" if exc.line else ""
         raise UsageError(f"{path}{where}: {IMPORT_PROBLEMS.get(exc.code, exc.code)}") from None
@@ -116,17 +121,99 @@ def _source(args: Any) -> str:
     return f"the list {args.file}" if args.file else "the ids given"
 
 
+def plan_line(progress: PlanProgress) -> str:
+    """One line of planning progress."""
+    if progress.stage == "match":
+        parts = [f"planning: {progress.done:,}/{progress.total or 0:,} lines read"]
+        if progress.skipped:
+            parts.append(f"{progress.skipped:,} name no account")
+    else:
+        parts = [f"planning: {progress.done:,} accounts read"]
+    if progress.retries:
+        parts.append(f"{progress.retries:,} read again after a server error")
+    return " · ".join(parts)
+
+
+class PlanPrinter:
+    """Planning's ``on_progress``: like a running job's progress, one line rewritten on a
+    terminal (at most every 0.25 s), or a line added at most once a second with
+    ``--progress``; the first and the last count are always shown."""
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        forced: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty()
+        self.enabled = forced or self.terminal
+        self.every = TERMINAL_EVERY if self.terminal else LOG_EVERY
+        self.clock = clock
+        self._last = float("-inf")
+        self._shown = ""
+        self._open = False  # a terminal line is waiting for its end
+
+    def __call__(self, progress: PlanProgress, *, last: bool = False) -> None:
+        now = self.clock()
+        last = last or (progress.total is not None and progress.done >= progress.total)
+        if not self.enabled or (now - self._last < self.every and not last):
+            return
+        text = plan_line(progress)
+        if text == self._shown:
+            return
+        self._last, self._shown = now, text
+        if self.terminal:
+            self.stream.write(f"\r\x1b[K{text}")
+            self._open = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        """End the rewritten line (before other messages)."""
+        if self._open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._open = False
+
+
+async def _counted(
+    targets: AsyncIterable[jobs.Target], printer: PlanPrinter
+) -> AsyncIterator[jobs.Target]:
+    """``targets``, telling ``printer`` how many were read so far."""
+    reporter = pick.PlanReporter("plan", printer, None)
+    reporter.report(force=True)
+    async for target in targets:
+        yield target
+        reporter.step()
+    printer(reporter.progress(), last=True)
+    printer.end()
+
+
 async def accounts(client: PortalClient, args: Any, names: jobs.TargetList | None) -> Chosen:
     """Accounts from the list ``names``, else every account the filters match."""
+    printer = PlanPrinter(forced=bool(getattr(args, "progress", False)))
     if names is not None:
-        found, problems = await pick.match_accounts(client, names)
+        try:
+            found, problems = await pick.match_accounts(
+                client, names, concurrency=_reads_at_once(args), on_progress=printer
+            )
+        finally:
+            printer.end()
         return Chosen(found, _source(args), problems)
     filters = account_filters(args)
     words = " ".join(f"{key}={value}" for key, value in filters.items())
     return Chosen(
-        pick.all_accounts(client, **filters),
+        _counted(pick.all_accounts(client, **filters), printer),
         f"every account matching {words}" if words else "every account",
     )
+
+
+def _reads_at_once(args: Any) -> int:
+    """Reads in flight while a list is matched: ``--concurrency``, and at least 8."""
+    return max(8, int(getattr(args, "concurrency", None) or 0))
 
 
 async def invitees(client: PortalClient, args: Any, names: jobs.TargetList) -> Chosen:

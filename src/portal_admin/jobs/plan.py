@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Iterable
+from collections.abc import AsyncIterable, Iterable, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ from portal_admin.files.csv_rules import ENCODING, write_rows
 from .actions import Action, Skip, Target
 from .runner import DEFAULT_CONCURRENCY
 from .store import ItemState, JobFile
-from .targets import Problem
+from .targets import PlanProgressCallback, PlanReporter, Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +51,20 @@ async def create_job(
     concurrency: int = DEFAULT_CONCURRENCY,
     source: str = "",
     folder: Path | None = None,
+    on_progress: PlanProgressCallback | None = None,
 ) -> JobFile:
     """Plan ``action`` over ``targets`` into a new job file; nothing is sent.
 
     Each target gets its current and new value or the reason it is skipped (the signed-in
     account, no change, not allowed, listed twice); ``problems`` (unmatched import lines) are
-    kept as skipped lines.
+    kept as skipped lines. ``on_progress`` hears how many targets are planned as it goes
+    (``total`` None while every account matching a filter is still being read).
     """
     refuse_read_only(client, action)
+    reporter = PlanReporter(
+        "plan", on_progress, len(targets) if isinstance(targets, Sized) else None
+    )
+    reporter.report(force=True)
     rows: list[tuple[str, str, dict[str, Any], str, str, str | None]] = []
     seen: set[str] = set()
 
@@ -71,6 +77,7 @@ async def create_job(
         rows.append(
             (target.id, target.label, dict(target.record), planned.current, planned.new, skip)
         )
+        reporter.step(skipped=skip is not None)
 
     if isinstance(targets, AsyncIterable):
         async for target in targets:
@@ -78,6 +85,7 @@ async def create_job(
     else:
         for target in targets:
             add(target)
+    reporter.finish()
     for problem in problems:
         rows.append((problem.value, problem.target().label, {}, "", "", problem.code))
     meta = {

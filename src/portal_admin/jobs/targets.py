@@ -1,26 +1,44 @@
 """Choosing a job's targets: an imported CSV or pasted list, matched against the server.
 
 A file that cannot be read as a list (wrong encoding, an unterminated quote, no usable column,
-too many lines) raises :class:`ImportFailed` naming the line. Lines that can be read but not
-used (not an email or id, listed twice, no such account) are kept as :class:`Problem` lines:
-the plan lists them as skipped, so nothing is dropped silently.
+too many lines) raises :class:`ImportFailed` naming the line; at most :data:`MAX_BYTES` plus one
+byte of it is ever read (:func:`read_limited`). Lines that can be read but not used (not an
+email or id, listed twice, no such account) are kept as :class:`Problem` lines: the plan lists
+them as skipped, so nothing is dropped silently.
+
+Matching a list against the server reads each line's account with at most ``concurrency``
+reads in flight (never one task per line), reports :class:`PlanProgress` as it goes, and
+retries a read the server failed with a 500 under the client's retry policy (the client itself
+retries connection failures and 502/503/504), so one passing failure does not end the plan.
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
-import functools
 import io
+import logging
 import re
+import time
 from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO, TypeVar
+
+import stamina
 
 from portal_admin.client import PortalClient
-from portal_admin.client.errors import NotFoundError
+from portal_admin.client.areas._base import iterate_pages
+from portal_admin.client.errors import (
+    InvalidIdError,
+    MalformedResponseError,
+    NotFoundError,
+    ServerError,
+)
+from portal_admin.client.invoker import RETRY_STATUSES
 from portal_admin.client.records import Invitation
 from portal_admin.protocol.bodies import EXPIRATION_DAYS
+from portal_admin.protocol.operations import is_id
 
 from .actions import Target, account_target, email_target, invitation_target
 
@@ -31,11 +49,22 @@ MAX_LINES = 200_000
 MIN_DAYS, MAX_DAYS = EXPIRATION_DAYS
 #: The largest file read (bytes); a larger one is refused before it is decoded.
 MAX_BYTES = 64 * 1024 * 1024
+#: How much of a file is read at a time.
+READ_CHUNK = 1024 * 1024
+#: The most reads planning keeps in flight, whatever concurrency is asked for.
+MAX_IN_FLIGHT = 256
+#: Seconds between two planning progress reports (the first and the last are always sent).
+PROGRESS_EVERY = 0.1
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+R = TypeVar("R")
 
 EMAIL_COLUMNS = ("email", "accountemail", "inviteeemail", "e-mail", "mail")
 ID_COLUMNS = ("id", "bizid", "userbizid", "invitationbizid", "target_id", "targetid")
 EXTRA_COLUMNS = {"message": "message", "expirationdays": "expirationDays"}
 _EMAIL = re.compile(r"^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$")
+_NON_SPACE = re.compile(r"\S")
 
 
 class ImportFailed(ValueError):
@@ -95,6 +124,28 @@ class TargetList:
     problems: list[Problem] = field(default_factory=list)
 
 
+def read_limited(stream: BinaryIO, limit: int = MAX_BYTES) -> bytes:
+    """All of ``stream`` when it holds at most ``limit`` bytes; :class:`ImportFailed`
+    (``TOO_LARGE``) otherwise. At most ``limit + 1`` bytes are read, so ``/dev/zero`` or an
+    endless pipe ends with the error instead of filling the memory."""
+    data = bytearray()
+    while len(data) <= limit:
+        chunk = stream.read(min(READ_CHUNK, limit + 1 - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    if len(data) > limit:
+        raise ImportFailed(ImportCode.TOO_LARGE, None, f"more than {limit} bytes")
+    return bytes(data)
+
+
+def read_file(path: str | Path, limit: int = MAX_BYTES) -> bytes:
+    """A list file's bytes, read as :func:`read_limited` does (OSError when it cannot be
+    opened)."""
+    with open(path, "rb") as fh:
+        return read_limited(fh, limit)
+
+
 def decode(data: bytes) -> str:
     """The text of an imported file (UTF-8, with or without a BOM)."""
     if len(data) > MAX_BYTES:
@@ -110,9 +161,10 @@ def parse_list(text: str) -> TargetList:
     """Entries of a CSV (with a header naming an email or id column) or a one-per-line list."""
     if text.count("\n") > MAX_LINES:
         raise ImportFailed(ImportCode.TOO_MANY_LINES, MAX_LINES + 1, f"at most {MAX_LINES}")
-    if not text.strip():
+    found = _NON_SPACE.search(text)
+    if found is None:
         raise ImportFailed(ImportCode.EMPTY)
-    first = text.lstrip().splitlines()[0]
+    first = text[found.start() : found.start() + 65536].splitlines()[0]  # not every line
     delimiter = max((",", ";", "\t"), key=first.count)
     rows = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     result = TargetList()
@@ -161,7 +213,7 @@ def _add(
     result: TargetList, seen: dict[str, int], line: int, value: str, extra: dict[str, Any]
 ) -> None:
     is_email = "@" in value
-    if not value or (is_email and not _EMAIL.match(value)) or any(c.isspace() for c in value):
+    if not value or (_EMAIL.match(value) is None if is_email else not is_id(value)):
         result.problems.append(Problem(line, value, ImportCode.INVALID))
         return
     days = extra.get("expirationDays")
@@ -176,36 +228,169 @@ def _add(
     result.entries.append(Entry(line, value, is_email, extra))
 
 
-async def _bounded(jobs: Iterable[Callable[[], Awaitable[Any]]], concurrency: int) -> list[Any]:
-    """Run coroutine factories with at most ``concurrency`` at once, results in order."""
-    gate = asyncio.Semaphore(concurrency)
+@dataclass(frozen=True, slots=True)
+class PlanProgress:
+    """How far planning is, in one of its two stages: ``"match"`` (a list's lines read from
+    the server, :func:`match_accounts`) or ``"plan"`` (targets planned, ``create_job``).
+    ``done`` of ``total`` (None: not known yet, as for every account matching a filter), how
+    many of them will be skipped, and how many reads were tried again."""
 
-    async def one(job: Callable[[], Awaitable[Any]]) -> Any:
-        async with gate:
-            return await job()
+    stage: str
+    done: int
+    total: int | None
+    skipped: int = 0
+    retries: int = 0
 
-    return list(await asyncio.gather(*(one(j) for j in jobs)))
+
+PlanProgressCallback = Callable[[PlanProgress], object]
+
+
+class PlanReporter:
+    """Sends :class:`PlanProgress` to a callback: at once, then at most every
+    :data:`PROGRESS_EVERY` seconds, and at the end (:meth:`finish`)."""
+
+    def __init__(
+        self,
+        stage: str,
+        callback: PlanProgressCallback | None,
+        total: int | None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stage = stage
+        self.callback = callback
+        self.total = total
+        self.clock = clock
+        self.done = self.skipped = self.retries = 0
+        self._last = float("-inf")
+
+    def progress(self) -> PlanProgress:
+        """The counts now."""
+        return PlanProgress(self.stage, self.done, self.total, self.skipped, self.retries)
+
+    def step(self, *, skipped: bool = False) -> None:
+        """One more line read or target planned."""
+        self.done += 1
+        self.skipped += skipped
+        self.report()
+
+    def report(self, *, force: bool = False) -> None:
+        """Tell the callback, unless it was told less than PROGRESS_EVERY seconds ago."""
+        if self.callback is None:
+            return
+        now = self.clock()
+        if force or now - self._last >= PROGRESS_EVERY:
+            self._last = now
+            self.callback(self.progress())
+
+    def finish(self) -> None:
+        """The last report."""
+        self.report(force=True)
+
+
+def transient(exc: BaseException) -> bool:
+    """A failed read worth another try that the client does not retry itself: a 5xx answer
+    other than 502, 503 and 504 (which the client's own retries have already tried)."""
+    status = getattr(exc, "http_status", None)
+    return (
+        isinstance(exc, ServerError | MalformedResponseError)
+        and status is not None
+        and status >= 500
+        and status not in RETRY_STATUSES
+    )
+
+
+async def planning_read(
+    client: PortalClient, read: Callable[[], Awaitable[T]], reporter: PlanReporter | None = None
+) -> T:
+    """``read()``, tried again under the client's retry policy (attempts, backoff, time) when
+    the server fails it with a 500: planning only reads, so another try is always safe."""
+    try:
+        return await read()
+    except Exception as exc:
+        policy = client.options.retry
+        if policy.attempts <= 1 or not transient(exc):
+            raise
+        log.info("planning read failed (%s), retrying", getattr(exc, "code", type(exc).__name__))
+    async for attempt in stamina.retry_context(
+        on=transient,
+        attempts=policy.attempts - 1,
+        timeout=policy.timeout,
+        wait_initial=policy.wait_initial,
+        wait_max=policy.wait_max,
+        wait_jitter=policy.wait_jitter,
+    ):
+        with attempt:
+            if reporter is not None:
+                reporter.retries += 1
+            return await read()
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def each_bounded(
+    items: Sequence[T], work: Callable[[T], Awaitable[R]], concurrency: int
+) -> list[R]:
+    """``work(item)`` for every item, results in order, with at most ``concurrency`` (and
+    :data:`MAX_IN_FLIGHT`) running at once: that many workers take the items in turn, so the
+    memory held does not grow with the number of items. The first failure cancels the rest and
+    is raised."""
+    results: list[Any] = [None] * len(items)
+    pending = iter(enumerate(items))
+
+    async def worker() -> None:
+        for index, item in pending:  # shared: each item is taken by one worker
+            results[index] = await work(item)
+
+    workers = [
+        asyncio.ensure_future(worker())
+        for _ in range(max(1, min(concurrency, MAX_IN_FLIGHT, len(items))))
+    ]
+    try:
+        await asyncio.gather(*workers)
+    except BaseException:
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        raise
+    return results
 
 
 async def match_accounts(
-    client: PortalClient, targets: TargetList, *, concurrency: int = 8
+    client: PortalClient,
+    targets: TargetList,
+    *,
+    concurrency: int = 8,
+    on_progress: PlanProgressCallback | None = None,
 ) -> tuple[list[Target], list[Problem]]:
-    """The accounts an import names (by email or id), and the lines that name none."""
+    """The accounts an import names (by email or id), and the lines that name none.
+
+    At most ``concurrency`` reads are in flight; ``on_progress`` hears how many lines are read
+    (at once, as it goes, and at the end).
+    """
+    reporter = PlanReporter("match", on_progress, len(targets.entries))
+    reporter.report(force=True)
+
+    async def read(entry: Entry) -> Target | Problem:
+        if entry.is_email:
+            page = await client.accounts.query(email=entry.value, size=20)
+            wanted = entry.value.lower()
+            for account in page.items:
+                if (account.account_email or "").lower() == wanted:
+                    return account_target(account)
+            return Problem(entry.line, entry.value, ImportCode.NOT_FOUND)
+        return account_target(await client.accounts.get(entry.value))
 
     async def find(entry: Entry) -> Target | Problem:
         try:
-            if entry.is_email:
-                page = await client.accounts.query(email=entry.value, size=20)
-                wanted = entry.value.lower()
-                for account in page.items:
-                    if (account.account_email or "").lower() == wanted:
-                        return account_target(account)
-                return Problem(entry.line, entry.value, ImportCode.NOT_FOUND)
-            return account_target(await client.accounts.get(entry.value))
+            found = await planning_read(client, lambda: read(entry), reporter)
         except NotFoundError:
-            return Problem(entry.line, entry.value, ImportCode.NOT_FOUND)
+            found = Problem(entry.line, entry.value, ImportCode.NOT_FOUND)
+        except InvalidIdError:  # not reached from parse_list, which refuses such lines
+            found = Problem(entry.line, entry.value, ImportCode.INVALID)
+        reporter.step(skipped=isinstance(found, Problem))
+        return found
 
-    found = await _bounded([functools.partial(find, e) for e in targets.entries], concurrency)
+    found = await each_bounded(targets.entries, find, concurrency)
+    reporter.finish()
     return _split(found, targets.problems)
 
 
@@ -270,6 +455,11 @@ def invitee_targets(
 
 
 async def all_accounts(client: PortalClient, **query: Any) -> AsyncIterable[Target]:
-    """Every account matching ``query`` (the accounts panel's filter), page by page."""
-    async for account in client.accounts.iterate(size=100, **query):
+    """Every account matching ``query`` (the accounts panel's filter), page by page (a page
+    the server fails with a 500 is read again, as :func:`planning_read` does)."""
+
+    def page(number: int) -> Awaitable[Any]:
+        return planning_read(client, lambda: client.accounts.query(page=number, size=100, **query))
+
+    async for account in iterate_pages(page):
         yield account_target(account)
