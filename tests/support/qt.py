@@ -18,6 +18,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import asyncio
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +62,11 @@ def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
         event_loop.run_until_complete(event_loop.shutdown_asyncgens())
         asyncio.set_event_loop(None)
         event_loop.close()
+        del event_loop
+        # Collected here, on the UI thread: left to a later collection, the closed loop's Qt
+        # timers can be freed on a worker thread ("Timers cannot be stopped from another
+        # thread", a Qt warning that fails whichever test is running then).
+        gc.collect()
 
 
 def ignore_offscreen_noise(items: list[pytest.Item], folder: Path) -> None:
