@@ -303,6 +303,101 @@ def _verification(areas: Any) -> None:
     check.add_argument("path", metavar="PATH", nargs="?", help="default: this computer's journal")
 
 
+def _reviews(areas: Any) -> None:
+    review = areas.add_parser(
+        "review", help="access-review campaigns (docs/reviews.md)"
+    ).add_subparsers(dest="command", required=True, metavar="COMMAND")
+    create = _command(
+        review, "create", "review:create",
+        "a campaign from a snapshot (taken now from the server unless --snapshot names one)",
+    )  # fmt: skip
+    create.add_argument("out", metavar="CAMPAIGN.review")
+    create.add_argument("--name", required=True, help="the campaign's name")
+    create.add_argument("--due", metavar="YYYY-MM-DD", help="the due date (default: in 14 days)")
+    create.add_argument(
+        "--revocation", type=str.upper, choices=("SUSPEND", "DEACTIVATE"), default="SUSPEND",
+        help="what a Revoke does to an account (SUSPEND)",
+    )  # fmt: skip
+    create.add_argument("--snapshot", metavar="SNAPSHOT.sqlite3", help="the scope (no server)")
+    create.add_argument(
+        "--since", metavar="FILE", help="an earlier snapshot or campaign: flags new and reactivated"
+    )
+    create.add_argument("--portal", action="append", metavar="CODE", help="only these portals")
+    create.add_argument("--institution", action="append", metavar="ID", help="only these")
+    create.add_argument(
+        "--status", action="append", metavar="CODE",
+        help="only these statuses (default: every account with access)",
+    )  # fmt: skip
+    create.add_argument("--stale-days", type=int, default=180, metavar="N", help="(180)")
+    create.add_argument("--reviewer", metavar="NAME", help="the reviewer (their account flagged)")
+    status = _command(
+        review, "status", "review:status", "totals, flags and sign-offs", connects=False
+    )
+    status.add_argument("campaign", metavar="CAMPAIGN.review")
+    status.add_argument("--items", metavar="FILE.csv", help="every item as CSV (a template)")
+    status.add_argument("--undecided", action="store_true", help="with --items: undecided only")
+    status.add_argument("--flagged", action="store_true", help="with --items: flagged only")
+    status.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    split = _command(
+        review, "split", "review:split", "one file per portal or institution", connects=False
+    )
+    split.add_argument("campaign", metavar="CAMPAIGN.review")
+    split.add_argument("--by", required=True, choices=("portal", "institution"))
+    split.add_argument("--out-dir", required=True, metavar="DIR")
+    split.add_argument(
+        "--reviewer", action="append", metavar="VALUE=NAME", help="who reviews a part (repeat)"
+    )
+    merge = _command(
+        review, "merge", "review:merge", "merge decided part files back", connects=False
+    )
+    merge.add_argument("campaign", metavar="CAMPAIGN.review")
+    merge.add_argument("parts", metavar="PART.review", nargs="+")
+    decide = _command(
+        review, "decide", "review:decide",
+        "record decisions: a CSV of id, decision, justification, or one --item", connects=False,
+    )  # fmt: skip
+    decide.add_argument("campaign", metavar="CAMPAIGN.review")
+    decide.add_argument("csv", metavar="DECISIONS.csv", nargs="?")
+    decide.add_argument("--item", metavar="ID")
+    decide.add_argument("--decision", metavar="WORD", help="Keep, Revoke or Don't know")
+    decide.add_argument("--justification", metavar="TEXT")
+    decide.add_argument("--reviewer", metavar="NAME", help="who decides (required)")
+    sign = _command(
+        review, "sign", "review:sign", "sign off the decisions with this installation's key",
+        connects=False,
+    )  # fmt: skip
+    sign.add_argument("campaign", metavar="CAMPAIGN.review")
+    sign.add_argument("--reviewer", metavar="NAME", help="who signs (required)")
+    verify = _command(
+        review, "verify", "review:verify",
+        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed",
+        connects=False,
+    )  # fmt: skip
+    verify.add_argument("campaign", metavar="CAMPAIGN.review")
+    verify.add_argument("--fingerprint", metavar="HEX", help="the key every sign-off must use")
+    remediate = _command(
+        review, "remediate", "review:remediate",
+        "plan every signed-off Revoke as a bulk job (dry run), then run it",
+    )  # fmt: skip
+    remediate.add_argument("campaign", metavar="CAMPAIGN.review")
+    remediate.add_argument("--fingerprint", metavar="HEX", help="the reviewer's key, as given")
+    _running(remediate)
+    close = _command(
+        review, "close", "review:close", "the closing snapshot and the check of every decision"
+    )
+    close.add_argument("campaign", metavar="CAMPAIGN.review")
+    close.add_argument("--snapshot", metavar="FILE", help="where the closing snapshot goes")
+    pack = _command(
+        review, "pack", "review:pack", "the campaign's signed evidence pack", connects=False
+    )
+    pack.add_argument("campaign", metavar="CAMPAIGN.review")
+    pack.add_argument("out", metavar="PACK.zip")
+    pack.add_argument(
+        "--ephemeral-key", action="store_true",
+        help="without a usable keyring: sign with a key made for this pack alone",
+    )  # fmt: skip
+
+
 def _doctor(areas: Any) -> None:
     doctor = areas.add_parser(
         "doctor",
@@ -390,6 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     _bulk(areas)
     _jobs(areas)
     _verification(areas)
+    _reviews(areas)
     _doctor(areas)
     _profiles(areas)
     return parser

@@ -1,0 +1,499 @@
+"""``review create|status|split|merge|decide|sign|verify|remediate|close|pack``: access-review
+campaigns (``portal_admin.reviews``, no Qt) on the command line.
+
+Every command works on the campaign file alone, without a server, except ``create`` when it
+takes the scope's snapshot itself, ``remediate`` and ``close``. The reviewer is named with
+``--reviewer`` (offline commands) and is identified by this installation's key (the OS
+keyring: the key that signs evidence packs). Exit status: 0 done, 1 refused by the campaign
+(a verification that finds changes, a merge or decision refused, a remediation that did not
+finish), 2 the command line or an input file cannot be used (nothing recorded).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from portal_admin.evidence import keys
+from portal_admin.evidence.snapshot import SnapshotError, take_snapshot
+from portal_admin.evidence.trust import TrustError
+from portal_admin.reviews import campaign as campaigns
+from portal_admin.reviews import closing, decisions, signoff, split_merge
+from portal_admin.reviews import pack as review_pack
+from portal_admin.reviews.create import ScopeFilter, Settings, create_campaign
+
+from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .output import say, writable, write_csv
+
+#: Codes of refusals that are the input's fault (exit 2) rather than the campaign's (exit 1).
+_USAGE = {"NOT_FOUND", "NOT_A_CAMPAIGN", "NEWER_SCHEMA", "BAD_INPUT"}
+
+STATUS_HEADER = (
+    "id", "decision", "justification", "kind", "label", "name", "status", "portal",
+    "institution", "updated", "flags", "flag reasons", "decided", "decided by", "part",
+)  # fmt: skip
+
+
+class Refused(Exception):
+    """The campaign refused (exit 1)."""
+
+
+def _fail(exc: campaigns.CampaignError) -> Exception:
+    if exc.code in _USAGE:
+        return UsageError(str(exc))
+    return Refused(f"refused ({exc.code}): {exc}")
+
+
+@contextmanager
+def opened(path: str) -> Iterator[campaigns.Campaign]:
+    """The campaign file, closed after; a file that is not one: exit 2 naming why."""
+    try:
+        campaign = campaigns.Campaign.open(Path(path))
+    except campaigns.CampaignError as exc:
+        raise _fail(exc) from None
+    try:
+        yield campaign
+    finally:
+        campaign.close()
+
+
+def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A command whose campaign refusals end in a named message: exit 2 for unusable input,
+    1 for a refusal of the campaign's (never a traceback)."""
+
+    def refused(exc: Exception) -> int:
+        if isinstance(exc, campaigns.CampaignError):
+            exc = _fail(exc)
+        if isinstance(exc, UsageError):
+            raise exc
+        return _refused(exc)  # type: ignore[arg-type]
+
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def run_async(args: Any) -> int:
+            try:
+                return int(await fn(args))
+            except (campaigns.CampaignError, Refused) as exc:
+                return refused(exc)
+
+        return run_async
+
+    @functools.wraps(fn)
+    def run(args: Any) -> int:
+        try:
+            return int(fn(args))
+        except (campaigns.CampaignError, Refused) as exc:
+            return refused(exc)
+
+    return run
+
+
+def _refused(exc: Refused) -> int:
+    say(f"portal-admin-cli: {exc}")
+    return EXIT_FAILED
+
+
+def _key() -> Any:
+    try:
+        return keys.signing_key()
+    except keys.KeyUnavailable as exc:
+        raise UsageError(f"this installation's key is needed: {exc}") from None
+
+
+def _reviewer(args: Any) -> decisions.Reviewer:
+    if not args.reviewer:
+        raise UsageError("name the reviewer with --reviewer NAME (an email, say)")
+    try:
+        return decisions.reviewer_of(args.reviewer)
+    except keys.KeyUnavailable as exc:
+        raise UsageError(f"this installation's key is needed: {exc}") from None
+    except campaigns.CampaignError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _split_list(values: list[str] | None) -> list[str]:
+    return [v.strip() for each in values or [] for v in each.split(",") if v.strip()]
+
+
+# create -------------------------------------------------------------------------------------
+
+
+@guarded
+async def create(args: Any) -> int:
+    """Make a campaign from a snapshot (taken now unless --snapshot names one)."""
+    out = writable(args.out)
+    if out.exists():
+        raise UsageError(f"{out} exists already: a campaign is never overwritten")
+    due = args.due or (datetime.now(UTC).date() + timedelta(days=14)).isoformat()
+    try:
+        date.fromisoformat(due)
+    except ValueError:
+        raise UsageError(f"--due: not a date (YYYY-MM-DD): {due!r}") from None
+    settings = Settings(
+        name=args.name,
+        due=due,
+        revocation=args.revocation,
+        scope_filter=ScopeFilter(
+            _split_list(args.portal), _split_list(args.institution), _split_list(args.status)
+        ),
+        stale_days=args.stale_days,
+        reviewer=args.reviewer or "",
+    )
+    since = Path(args.since) if args.since else None
+    try:
+        settings.check()
+    except campaigns.CampaignError as exc:
+        raise UsageError(str(exc)) from None
+    if args.snapshot:
+        scope = Path(args.snapshot)
+        made = _made(out, scope, settings, since)
+    else:
+        from .session import connect
+
+        scope = out.with_name(f"{out.name}.scope.sqlite3")
+        if scope.exists():
+            raise UsageError(f"{scope} exists already")
+        async with connect(args) as conn:
+            context = conn.context()
+            settings = Settings(**{**settings.__dict__, "created_by": context.account})
+            say(f"taking the scope's snapshot into {scope}")
+            try:
+                await take_snapshot(
+                    conn.client, scope, profile=context.profile, server=context.server,
+                    account=context.account,
+                )  # fmt: skip
+            except SnapshotError as exc:
+                raise UsageError(str(exc)) from None
+        made = _made(out, scope, settings, since)
+    return made
+
+
+def _made(out: Path, scope: Path, settings: Settings, since: Path | None) -> int:
+    try:
+        campaign = create_campaign(out, scope, settings, since=since)
+    except campaigns.CampaignError as exc:
+        raise _fail(exc) from None
+    with campaign:
+        totals = campaign.totals()
+        flags = ", ".join(f"{n} {code}" for code, n in campaign.flag_counts().items())
+        say(
+            f"campaign {campaign.name!r} written to {out}: {totals['items']:,} items"
+            f" ({totals['flagged']:,} flagged{': ' + flags if flags else ''}); due {settings.due}"
+        )
+    return EXIT_OK
+
+
+# status -------------------------------------------------------------------------------------
+
+
+@guarded
+def status(args: Any) -> int:
+    """Totals and flags; with --items, every item as CSV (a decisions template)."""
+    with opened(args.campaign) as campaign:
+        meta = campaign.meta
+        part = f" (part {meta['part']})" if meta.get("part") else ""
+        print(
+            f"campaign: {campaign.name}{part}, due {meta.get('due')},"
+            f" revocation {campaign.revocation}"
+        )
+        scope = meta.get("scope") or {}
+        print(f"scope: {scope.get('server')} at {scope.get('finished')}")
+        for key, value in review_pack.totals(campaign).items():
+            print(f"{key}: {value:,}")
+        for code, n in campaign.flag_counts().items():
+            print(f"flag {code}: {n:,}")
+        for s in signoff.signoffs(campaign):
+            print(f"signed off by {s.reviewer} at {s.signed_at} with key {s.fingerprint}")
+        if meta.get("closed"):
+            print(f"closed at {meta.get('closed_at')} by {meta.get('closed_by')}")
+        if args.items:
+            query = campaigns.Query(
+                decision="UNDECIDED" if args.undecided else None,
+                flagged=True if args.flagged else None,
+            )
+            write_csv(
+                [STATUS_HEADER, *_status_rows(campaign, query)],
+                str(writable(args.items)),
+                args.delimiter,
+            )
+            say(f"{campaign.count(query):,} items written to {args.items}")
+    return EXIT_OK
+
+
+def _status_rows(campaign: campaigns.Campaign, query: campaigns.Query) -> Iterator[tuple[Any, ...]]:
+    where, params = query.where()
+    rows = campaign.conn.execute(
+        "SELECT i.id, i.kind, i.label, i.name, i.status, i.portal, i.institution, i.updated,"  # noqa: S608
+        " (SELECT group_concat(code, ' ') FROM flags WHERE item = i.seq),"
+        " (SELECT group_concat(reason, '; ') FROM flags WHERE item = i.seq),"
+        " i.decision, d.reviewer, i.part FROM items AS i"
+        f" LEFT JOIN decisions AS d ON d.seq = i.decision_seq WHERE {where} ORDER BY i.seq",
+        params,
+    )
+    for r in rows:
+        words = decisions.Decision(r[10]).words if r[10] else ""
+        yield (r[0], "", "", *r[1:10], words, r[11] or "", r[12])
+
+
+# decide -------------------------------------------------------------------------------------
+
+
+@guarded
+def decide(args: Any) -> int:
+    """Record decisions from a CSV (id, decision, justification) or one --item."""
+    if bool(args.csv) == bool(args.item):
+        raise UsageError("give a decisions CSV or --item ID --decision WORD")
+    if args.csv:
+        try:
+            data = Path(args.csv).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{args.csv}: {exc.strerror or exc}") from None
+        try:
+            entries = decisions.read_csv(data)
+        except campaigns.CampaignError as exc:
+            raise UsageError(f"{args.csv}: {exc}; nothing recorded") from None
+        source = f"csv {Path(args.csv).name}"
+    else:
+        chosen = decisions.parse_decision(args.decision or "")
+        if chosen is None:
+            raise UsageError('--decision is Keep, Revoke or "Don\'t know"')
+        entries = [decisions.Entry(args.item, chosen, args.justification or "")]
+        source = "command line"
+    reviewer = _reviewer(args)
+    with opened(args.campaign) as campaign:
+        try:
+            recorded = decisions.record(campaign, entries, reviewer, source=source)
+        except campaigns.CampaignError as exc:
+            where = f"{args.csv}: " if args.csv else ""
+            if exc.code in ("BAD_INPUT", "UNKNOWN_ITEM", "SELF"):
+                raise UsageError(f"{where}{exc}; nothing recorded") from None
+            return _refused(Refused(f"{where}{exc}; nothing recorded"))
+        totals = campaign.totals()
+    say(
+        f"{recorded:,} decisions recorded by {reviewer.name} (key {reviewer.fingerprint});"
+        f" {totals['decided']:,} of {totals['items']:,} items decided"
+    )
+    return EXIT_OK
+
+
+# split and merge ----------------------------------------------------------------------------
+
+
+@guarded
+def split(args: Any) -> int:
+    """One file per portal or institution."""
+    reviewers: dict[str, str] = {}
+    for each in args.reviewer or []:
+        value, sep, name = each.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--reviewer VALUE=NAME, not {each!r}")
+        reviewers[value.strip()] = name.strip()
+    with opened(args.campaign) as campaign:
+        try:
+            paths = split_merge.split(campaign, args.by, Path(args.out_dir), reviewers)
+        except campaigns.CampaignError as exc:
+            if exc.code in _USAGE:
+                raise UsageError(str(exc)) from None
+            return _refused(Refused(str(exc)))
+        for path in paths:
+            with campaigns.Campaign.open(path) as part:
+                print(f"{path}\t{part.meta.get('part')}\t{part.count():,} items")
+    return EXIT_OK
+
+
+@guarded
+def merge(args: Any) -> int:
+    """Merge decided part files back; each file all or nothing."""
+    refused = 0
+    with opened(args.campaign) as campaign:
+        for path in args.parts:
+            try:
+                merged = split_merge.merge(campaign, Path(path))
+            except campaigns.CampaignError as exc:
+                say(f"{path}: refused ({exc.code}): {exc}")
+                refused += 1
+                continue
+            say(
+                f"{path}: merged {merged.decisions:,} decisions and {merged.signoffs} sign-offs"
+                f" ({merged.part or 'the whole campaign'})"
+            )
+        totals = campaign.totals()
+    say(f"{totals['decided']:,} of {totals['items']:,} items decided")
+    return EXIT_FAILED if refused else EXIT_OK
+
+
+# sign and verify ----------------------------------------------------------------------------
+
+
+@guarded
+def sign(args: Any) -> int:
+    """Sign the file's decisions with this installation's key; they are frozen after."""
+    if not args.reviewer:
+        raise UsageError("name the reviewer with --reviewer NAME")
+    key = _key()
+    with opened(args.campaign) as campaign:
+        undecided = campaign.count(campaigns.Query(decision="UNDECIDED"))
+        try:
+            done = signoff.sign(campaign, args.reviewer, key)
+        except campaigns.CampaignError as exc:
+            if exc.code in _USAGE:
+                raise UsageError(str(exc)) from None
+            return _refused(Refused(str(exc)))
+    say(
+        f"signed off by {done.reviewer}: {done.items:,} items ({undecided:,} undecided)"
+        f" at {done.signed_at}"
+    )
+    say(f"key fingerprint: {done.fingerprint}  (give it to whoever remediates, by another channel)")
+    return EXIT_OK
+
+
+@guarded
+def verify(args: Any) -> int:
+    """Check every sign-off: 0 intact, 1 changed (naming items), 2 not a campaign, 3 unsigned."""
+    with opened(args.campaign) as campaign:
+        try:
+            check = signoff.verify(campaign, args.fingerprint)
+        except TrustError as exc:
+            raise UsageError(str(exc)) from None
+    for s in check.signoffs:
+        mark = "" if s.valid else "  SIGNATURE DOES NOT VERIFY"
+        print(
+            f"signed off by {s.reviewer} ({s.part or 'the whole campaign'}) at {s.signed_at}:"
+            f" key {s.fingerprint}{mark}"
+        )
+    for problem in check.problems:
+        print(problem)
+    if check.unsigned:
+        print(f"not signed off: {check.unsigned:,} items")
+    verdict = {
+        "intact": "intact",
+        "changed": "CHANGED since sign-off",
+        "unsigned": "not signed off",
+    }
+    print(f"{args.campaign}: {verdict[check.status]}")
+    return check.exit_status
+
+
+# remediate ----------------------------------------------------------------------------------
+
+
+@guarded
+async def remediate(args: Any) -> int:
+    """Plan the revocations as a bulk job (the dry run), then run it unless --dry-run."""
+    from portal_admin.reviews import remediation
+
+    from .bulk import summary as plan_summary
+    from .confirm import confirm_count
+    from .running import run_job
+    from .session import connect
+
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    out = str(writable(args.out)) if args.out else None
+    with opened(args.campaign) as campaign:
+        async with connect(args) as conn:
+            try:
+                plan = await remediation.remediate(
+                    campaign, conn.client, conn.context(), expected_fingerprint=args.fingerprint
+                )
+            except campaigns.CampaignError as exc:
+                if exc.code in _USAGE:
+                    raise UsageError(str(exc)) from None
+                return _refused(Refused(str(exc)))
+            except TrustError as exc:
+                raise UsageError(str(exc)) from None
+            for reviewer, fingerprint in plan.fingerprints:
+                say(
+                    f"signed off by {reviewer}: key {fingerprint}"
+                    " (compare with the one the reviewer gave)"
+                )
+            if plan.same_person:
+                say(
+                    f"warning: {plan.administrator} remediates decisions they signed off"
+                    " (separation of duties); the campaign records both"
+                )
+            for item, change in sorted(plan.changed.items()):
+                say(f"changed since the scope: {item}: {change}")
+            for item in plan.manual:
+                say(f"to do by hand (no bulk action): revoke {item}")
+            job = plan.job
+            try:
+                state = job.state()
+                say(
+                    f"job {job.id} ({'found again' if plan.resumed else 'planned'}):"
+                    f" {plan_summary(job)}"
+                )
+                if args.dry_run:
+                    if out:
+                        from portal_admin import jobs
+
+                        jobs.write_plan(job, Path(out))
+                        say(f"plan: {out}")
+                    say("dry run: nothing was sent")
+                    return EXIT_OK
+                if state in ("finished", "cancelled"):
+                    say(f"job {job.id} is {state}")
+                    return EXIT_OK
+                if state == "planned":
+                    confirm_count(
+                        str(conn.profile.environment), conn.profile.name,
+                        job.counts()["planned"], args.confirm,
+                    )  # fmt: skip
+                return await run_job(
+                    conn, job, concurrency=args.concurrency, out=out, delimiter=args.delimiter,
+                    progress=args.progress,
+                )  # fmt: skip
+            finally:
+                job.close()
+
+
+# close and pack -----------------------------------------------------------------------------
+
+
+@guarded
+async def close(args: Any) -> int:
+    """Take the closing snapshot and check every decision against it."""
+    from .session import connect
+
+    with opened(args.campaign) as campaign:
+        if campaign.meta.get("closed"):
+            say(f"campaign {campaign.name!r} is closed already")
+            return EXIT_OK
+        async with connect(args) as conn:
+            counts = await closing.close(
+                campaign, conn.client, account=conn.email, profile=conn.profile.name,
+                snapshot_path=Path(args.snapshot) if args.snapshot else None,
+            )  # fmt: skip
+        for outcome, n in counts.items():
+            print(f"{outcome}: {n:,}")
+        say(
+            f"campaign {campaign.name!r} closed;"
+            f" closing snapshot {campaign.meta['closing']['snapshot']}"
+        )
+    return EXIT_OK
+
+
+@guarded
+def pack(args: Any) -> int:
+    """The campaign's signed evidence pack."""
+    out = writable(args.out)
+    try:
+        key = keys.signing_key()
+        note = ""
+    except keys.KeyUnavailable as exc:
+        if not args.ephemeral_key:
+            raise UsageError(
+                f"no pack can be signed: {exc} (--ephemeral-key signs with a one-off key)"
+            ) from None
+        key = keys.signing_key(keys.MemoryStore())
+        note = " (ephemeral key: made for this pack alone)"
+    with opened(args.campaign) as campaign:
+        manifest = review_pack.write(campaign, out, key)
+    say(f"access review pack written to {args.out}; signed by key {manifest['fingerprint']}{note}")
+    return EXIT_OK

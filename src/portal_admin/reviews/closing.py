@@ -1,0 +1,145 @@
+"""Closing a campaign: a closing snapshot, and every decision checked against it in SQL (the
+snapshot attached to the campaign file): revoked and done, revoked but not done (with the
+state now), kept but changed meanwhile, and accounts that appeared after the scope (they
+match the campaign's filter now and were not in its scope). One transaction: a re-run after
+a kill replaces the check whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from portal_admin.client import PortalClient
+from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot, take_snapshot
+
+from .campaign import Campaign, CampaignError, now_iso
+from .create import ScopeFilter
+
+OUTCOMES = (
+    "revoked and done",
+    "revoked, not done",
+    "kept, changed meanwhile",
+    "appeared after the scope",
+)
+#: Statuses that mean a revocation is in place.
+REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
+#: Account fields compared between the scope and the closing snapshot.
+FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
+          ("institution", "institution"))  # fmt: skip
+
+
+def check(
+    campaign: Campaign, closing: Path | Snapshot, *, close_as: str | None = None
+) -> dict[str, int]:
+    """Check every decision against the closing snapshot; record it (and, with ``close_as``,
+    the campaign closed by that account, in the same transaction); return the counts."""
+    try:
+        snapshot = closing if isinstance(closing, Snapshot) else open_snapshot(Path(closing))
+    except SnapshotError as exc:
+        raise CampaignError("BAD_INPUT", f"the closing snapshot: {exc}") from None
+    done = REVOKED.get(campaign.revocation, ("DEACTIVATED",))
+    marks = ",".join("?" * len(done))
+    filt = campaign.meta.get("filter") or {}
+    scope = ScopeFilter(
+        filt.get("portals", ()), filt.get("institutions", ()), filt.get("statuses", ())
+    )
+    where, args = scope.sql("c.")
+    conn = campaign.conn
+    conn.execute("ATTACH DATABASE ? AS c", (f"file:{snapshot.path}?mode=ro",))
+    try:
+        with campaign.transaction():
+            conn.execute("DELETE FROM closing")
+            conn.execute(
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
+                " SELECT i.id, CASE WHEN c.id IS NULL OR c.status IN"
+                f" ({marks}) THEN 'revoked and done' ELSE 'revoked, not done' END,"
+                " coalesce(c.status, 'no longer on the server'), ''"
+                " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
+                " WHERE i.kind = 'account' AND i.decision = 'REVOKE'",
+                done,
+            )
+            conn.execute(
+                "INSERT INTO closing (item, outcome, current, detail)"
+                " SELECT i.id, CASE WHEN c.id IS NULL THEN 'revoked and done'"
+                " ELSE 'revoked, not done' END, coalesce(c.name, 'no longer on the server'), ''"
+                " FROM items AS i LEFT JOIN c.roles AS c ON c.id = i.ref"
+                " WHERE i.kind = 'role' AND i.decision = 'REVOKE'"
+            )
+            conn.execute(
+                "INSERT INTO closing (item, outcome, current, detail)"
+                " SELECT i.id, CASE WHEN c.status = 'PENDING' THEN 'revoked, not done'"
+                " ELSE 'revoked and done' END, coalesce(c.status, 'no longer on the server'), ''"
+                " FROM items AS i LEFT JOIN c.invitations AS c ON c.id = i.ref"
+                " WHERE i.kind = 'invitation' AND i.decision = 'REVOKE'"
+            )
+            differs = " OR ".join(f"i.{a} IS NOT c.{b}" for a, b in FIELDS)
+            detail = " || ".join(
+                f"CASE WHEN i.{a} IS NOT c.{b} THEN '{b}: ' || coalesce(i.{a}, '') || ' → '"
+                f" || coalesce(c.{b}, '') || '; ' ELSE '' END"
+                for a, b in FIELDS
+            )
+            conn.execute(
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
+                " SELECT i.id, 'kept, changed meanwhile',"
+                " coalesce(c.status, 'no longer on the server'),"
+                f" CASE WHEN c.id IS NULL THEN 'no longer on the server' ELSE {detail} END"
+                " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'account' AND i.decision = 'KEEP' AND (c.id IS NULL OR {differs})"
+            )
+            conn.execute(
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
+                " SELECT 'account:' || c.id, 'appeared after the scope', c.status,"
+                " coalesce(c.email, '') FROM c.accounts AS c"
+                f" WHERE {where} AND NOT EXISTS"
+                " (SELECT 1 FROM items AS i WHERE i.id = 'account:' || c.id)",
+                args,
+            )
+            counts = {
+                o: n
+                for o, n in conn.execute("SELECT outcome, count(*) FROM closing GROUP BY outcome")
+            }
+            result = {o: int(counts.get(o, 0)) for o in OUTCOMES}
+            campaign.set_meta(
+                conn,
+                closing={
+                    "snapshot": snapshot.path.name,
+                    "server": snapshot.meta.get("server"),
+                    "taken": snapshot.meta.get("finished"),
+                    "checked": now_iso(),
+                    "counts": result,
+                },
+            )
+            if close_as is not None:
+                campaign.set_meta(conn, closed=True, closed_at=now_iso(), closed_by=close_as)
+    finally:
+        conn.execute("DETACH DATABASE c")
+    return result
+
+
+async def close(
+    campaign: Campaign,
+    client: PortalClient,
+    *,
+    snapshot_path: Path | None = None,
+    account: str = "",
+    profile: str = "",
+) -> dict[str, int]:
+    """Take the closing snapshot (beside the campaign file unless ``snapshot_path``), check
+    every decision against it, and mark the campaign closed (decisions are final)."""
+    path = snapshot_path or campaign.path.with_name(
+        f"{campaign.path.name}.closing-{now_iso()[:19].replace(':', '')}.sqlite3"
+    )
+    taken = await take_snapshot(
+        client, path, profile=profile, server=str(client.base_url), account=account
+    )
+    return check(campaign, taken, close_as=account)
+
+
+def closing_rows(campaign: Campaign) -> list[tuple[Any, ...]]:
+    """The closing check's rows: item, outcome, the state now, what changed."""
+    return list(
+        campaign.conn.execute(
+            "SELECT item, outcome, current, detail FROM closing ORDER BY outcome, item"
+        )
+    )
