@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>変更: %1</translation>
@@ -285,9 +285,9 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+170"/>
         <source>Select two snapshots.</source>
-        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
     </message>
     <message>
@@ -336,17 +336,17 @@
         <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+76"/>
         <source>%1 changes written to %2.</source>
         <translation>%1 件の変更を %2 に書き出しました。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+89"/>
         <source>Take snapshot</source>
         <translation>スナップショットを取得</translation>
     </message>
@@ -381,12 +381,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-351"/>
+        <location line="-390"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+392"/>
         <source>Verify a pack…</source>
         <translation>パックを検証…</translation>
     </message>
@@ -5150,7 +5150,13 @@
         <translation>不明</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+3"/>
+        <source>Sent, outcome not recorded</source>
+        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <translation>送信済み、結果は未記録</translation>
+    </message>
+    <message>
+        <location line="+139"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
@@ -5163,6 +5169,11 @@
         <location line="+8"/>
         <source>%1 new segment(s) after a cut-off record (a crash).</source>
         <translation>切断されたレコード（クラッシュ）の後に新しいセグメントが %1 個あります。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal does not match its signed checkpoints: %1.</source>
+        <translation>ジャーナルが署名付きチェックポイントと一致しません: %1。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -6036,7 +6047,7 @@
         <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+203"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>証跡パックの確認</translation>
@@ -8534,19 +8545,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
-        <location line="+180"/>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location line="+182"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location line="-179"/>
-        <location line="+178"/>
+        <location line="-181"/>
+        <location line="+180"/>
         <source>Fingerprint</source>
         <translation>フィンガープリント</translation>
     </message>
     <message>
-        <location line="-177"/>
+        <location line="-179"/>
         <source>Added</source>
         <translation>追加日時</translation>
     </message>
@@ -8557,7 +8568,7 @@
         <translation>鍵のフィンガープリントではありません。フィンガープリントは 16 進数 64 桁（0–9、a–f）で、署名者の「バージョン情報」ウィンドウに表示されるものです。スペースの有無は問いません。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+93"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>鍵に名前を付けてください（誰の鍵かがわかる名前）。</translation>

@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>đã thay đổi: %1</translation>
@@ -285,9 +285,9 @@
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+170"/>
         <source>Select two snapshots.</source>
-        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
     </message>
     <message>
@@ -336,17 +336,17 @@
         <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+76"/>
         <source>%1 changes written to %2.</source>
         <translation>Đã ghi %1 thay đổi vào %2.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+89"/>
         <source>Take snapshot</source>
         <translation>Chụp trạng thái</translation>
     </message>
@@ -381,12 +381,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-351"/>
+        <location line="-390"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+392"/>
         <source>Verify a pack…</source>
         <translation>Kiểm tra gói…</translation>
     </message>
@@ -5201,7 +5201,13 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+3"/>
+        <source>Sent, outcome not recorded</source>
+        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <translation>Đã gửi, chưa ghi nhận kết quả</translation>
+    </message>
+    <message>
+        <location line="+139"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
@@ -5214,6 +5220,11 @@
         <location line="+8"/>
         <source>%1 new segment(s) after a cut-off record (a crash).</source>
         <translation>%1 đoạn mới sau một bản ghi bị cắt (do sự cố).</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal does not match its signed checkpoints: %1.</source>
+        <translation>Nhật ký không khớp với các điểm kiểm tra đã ký: %1.</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -6094,7 +6105,7 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+203"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -8616,19 +8627,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
-        <location line="+180"/>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location line="+182"/>
         <source>Name</source>
         <translation>Tên</translation>
     </message>
     <message>
-        <location line="-179"/>
-        <location line="+178"/>
+        <location line="-181"/>
+        <location line="+180"/>
         <source>Fingerprint</source>
         <translation>Dấu vân tay</translation>
     </message>
     <message>
-        <location line="-177"/>
+        <location line="-179"/>
         <source>Added</source>
         <translation>Ngày thêm</translation>
     </message>
@@ -8639,7 +8650,7 @@
         <translation>Đây không phải là dấu vân tay của khóa. Dấu vân tay gồm 64 chữ số thập lục phân (0–9, a–f), như cửa sổ Giới thiệu của người ký hiển thị; khoảng trắng không quan trọng.</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+93"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>Hãy đặt tên cho khóa: khóa này của ai.</translation>

@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已更改：%1</translation>
@@ -285,9 +285,9 @@
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+170"/>
         <source>Select two snapshots.</source>
-        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
     </message>
     <message>
@@ -336,17 +336,17 @@
         <translation>证据包 (*.zip);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+76"/>
         <source>%1 changes written to %2.</source>
         <translation>已将 %1 处变更写入 %2。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+89"/>
         <source>Take snapshot</source>
         <translation>获取快照</translation>
     </message>
@@ -381,12 +381,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-351"/>
+        <location line="-390"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+392"/>
         <source>Verify a pack…</source>
         <translation>验证证据包…</translation>
     </message>
@@ -5148,7 +5148,13 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+3"/>
+        <source>Sent, outcome not recorded</source>
+        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <translation>已发送，结果未记录</translation>
+    </message>
+    <message>
+        <location line="+139"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日志为空：此计算机尚未发送任何变更。</translation>
     </message>
@@ -5161,6 +5167,11 @@
         <location line="+8"/>
         <source>%1 new segment(s) after a cut-off record (a crash).</source>
         <translation>在被截断的记录（崩溃）之后有 %1 个新段。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal does not match its signed checkpoints: %1.</source>
+        <translation>变更日志与其签名检查点不符：%1。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -6034,7 +6045,7 @@
         <translation>其文件与清单一致，但任何人都可以生成密钥并用它签名证据包。请通过其他渠道（当面或电话）将上面的指纹与签名者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对。如果二者相同，请信任该密钥并再次检查证据包。</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+203"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>证据包检查</translation>
@@ -8530,19 +8541,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
-        <location line="+180"/>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location line="+182"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-179"/>
-        <location line="+178"/>
+        <location line="-181"/>
+        <location line="+180"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-177"/>
+        <location line="-179"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
@@ -8553,7 +8564,7 @@
         <translation>这不是密钥指纹。指纹是 64 位十六进制数字（0–9、a–f），与签名者的“关于”窗口中显示的一致；空格无关紧要。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+93"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>请为密钥命名：说明它属于谁。</translation>

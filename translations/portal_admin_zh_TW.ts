@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已變更：%1</translation>
@@ -285,9 +285,9 @@
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+170"/>
         <source>Select two snapshots.</source>
-        <extracomment>This installation&apos;s fingerprint, or None (read in a worker thread; makes no key). The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
     </message>
     <message>
@@ -336,17 +336,17 @@
         <translation>證據套件 (*.zip);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>無法讀取受信任金鑰清單：目前只信任此安裝的金鑰。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+76"/>
         <source>%1 changes written to %2.</source>
         <translation>已將 %1 項變更寫入 %2。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+89"/>
         <source>Take snapshot</source>
         <translation>擷取快照</translation>
     </message>
@@ -381,12 +381,12 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="-351"/>
+        <location line="-390"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+392"/>
         <source>Verify a pack…</source>
         <translation>驗證證據套件…</translation>
     </message>
@@ -5148,7 +5148,13 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+3"/>
+        <source>Sent, outcome not recorded</source>
+        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <translation>已送出，結果未記錄</translation>
+    </message>
+    <message>
+        <location line="+139"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
@@ -5161,6 +5167,11 @@
         <location line="+8"/>
         <source>%1 new segment(s) after a cut-off record (a crash).</source>
         <translation>在被截斷的記錄（當機）之後有 %1 個新區段。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal does not match its signed checkpoints: %1.</source>
+        <translation>變更日誌與其簽署的檢查點不符：%1。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -6034,7 +6045,7 @@
         <translation>其檔案與清單一致，但任何人都可以產生金鑰並用它簽署證據套件。請透過其他管道（當面或電話）將上方的指紋與簽署者從其程式「說明 &gt; 關於」中唸給您的指紋進行比對。如果兩者相同，請信任該金鑰並再次檢查證據套件。</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+203"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>證據套件檢查</translation>
@@ -8530,19 +8541,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+38"/>
-        <location line="+180"/>
+        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location line="+182"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
     <message>
-        <location line="-179"/>
-        <location line="+178"/>
+        <location line="-181"/>
+        <location line="+180"/>
         <source>Fingerprint</source>
         <translation>指紋</translation>
     </message>
     <message>
-        <location line="-177"/>
+        <location line="-179"/>
         <source>Added</source>
         <translation>新增時間</translation>
     </message>
@@ -8553,7 +8564,7 @@
         <translation>這不是金鑰指紋。指紋是 64 位十六進位數字（0–9、a–f），與簽署者的「關於」視窗中顯示的一致；空格無關緊要。</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+93"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>請為金鑰命名：說明它屬於誰。</translation>

@@ -74,6 +74,19 @@ OUTCOMES = {
     "failed": QT_TRANSLATE_NOOP("JournalPanel", "Refused"),
     "unknown": QT_TRANSLATE_NOOP("JournalPanel", "Unknown"),
 }
+#: An intent whose outcome record is missing: the program stopped before the answer.
+PENDING = QT_TRANSLATE_NOOP("JournalPanel", "Sent, outcome not recorded")
+
+
+def shown(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows: every change, and each intent (a change about to be sent) that no change
+    names, in file order; the intents that have their outcome are not shown twice."""
+    answered = {r.get("intent_seq") for r in records if r.get("kind") == "change"}
+    return [
+        r
+        for r in records
+        if r.get("kind") == "change" or (r.get("kind") == "intent" and r.get("seq") not in answered)
+    ]
 
 
 def cell(record: dict[str, Any], key: str) -> str:
@@ -83,6 +96,8 @@ def cell(record: dict[str, Any], key: str) -> str:
     if key == "time":
         return str(record.get("time", ""))[:19].replace("T", " ")
     if key == "outcome":
+        if record.get("kind") == "intent":
+            return QCoreApplication.translate("JournalPanel", PENDING)
         outcome = str(record.get("outcome", ""))
         return QCoreApplication.translate("JournalPanel", OUTCOMES.get(outcome, outcome))
     return _text(record.get(key))
@@ -159,10 +174,14 @@ class JournalPanel(PanelBase):
         return self.records
 
     def _read(self) -> tuple[list[dict[str, Any]], list[str], journal.Verification]:
-        records = [r for r in journal.read(self.path) if r.get("kind") == "change"]
+        records = shown(list(journal.read(self.path)))
         # What the text filter searches, made once here: not on every keystroke.
         texts = [json.dumps(r, ensure_ascii=False).casefold() for r in records]
-        return records, texts, journal.verify(self.path)
+
+        def mine() -> str | None:  # read only when the journal has checkpoints
+            return checkpoints.installation_fingerprint(self.key_store)
+
+        return records, texts, journal.verify(self.path, expected_key=mine)
 
     def refresh(self) -> None:
         """F5: read the journal again."""
@@ -219,6 +238,17 @@ class JournalPanel(PanelBase):
             self.chain.setText(text)
             set_tone(self.chain, "success")
             self.chain.setStyleSheet("")
+        elif not v.problems:  # the chain verifies, its signed checkpoints do not agree
+            self.chain.setText(
+                fill(
+                    QCoreApplication.translate(
+                        "JournalPanel", "The journal does not match its signed checkpoints: %1."
+                    ),
+                    v.anchor[0],
+                )
+            )
+            set_tone(self.chain, "error")
+            self.chain.setStyleSheet("font-weight: bold")
         else:
             first = v.problems[0]
             self.chain.setText(
