@@ -33,6 +33,7 @@ BENCHMARKS = (
     "bench_bulk",
     "bench_snapshot",
     "bench_pack",
+    "bench_reviews",
     "bench_palette",
 )
 
