@@ -32,10 +32,14 @@ def installation_signer() -> Any:
     return keys.signing_key()
 
 
-def journal_at(path: Path | None = None, *, signer: Signer | None = installation_signer) -> Journal:
+#: What signs the checkpoints of the journals :func:`journal_at` makes (tests replace it).
+SIGNER: Signer | None = installation_signer
+
+
+def journal_at(path: Path | None = None) -> Journal:
     """The process's journal for ``path`` (default: the user data folder's), its checkpoints
-    signed by ``signer`` (the first call for a path decides)."""
-    journal = Journal(path, signer=signer)
+    signed by :data:`SIGNER`."""
+    journal = Journal(path, signer=SIGNER)
     return _JOURNALS.setdefault(journal.path, journal)
 
 
