@@ -1205,12 +1205,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+373"/>
+        <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-363"/>
+        <location line="-375"/>
         <source>Imported %1</source>
         <translation>%1 を読み込みました</translation>
     </message>
@@ -1241,6 +1241,11 @@
     </message>
     <message>
         <location line="+16"/>
+        <source>Waiting %1 s, then reading back %2 targets whose outcome is unknown (the server may still be applying them)</source>
+        <translation>%1 秒待ってから、結果が不明な対象 %2 件を読み直します（サーバーがまだ変更を適用している可能性があります）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1 per second, about %2 s left</source>
         <translation>毎秒 %1 件、残り約 %2 秒</translation>
     </message>

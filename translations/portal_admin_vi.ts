@@ -1216,12 +1216,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+373"/>
+        <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="-363"/>
+        <location line="-375"/>
         <source>Imported %1</source>
         <translation>Đã nhập %1</translation>
     </message>
@@ -1252,6 +1252,11 @@
     </message>
     <message>
         <location line="+16"/>
+        <source>Waiting %1 s, then reading back %2 targets whose outcome is unknown (the server may still be applying them)</source>
+        <translation>Chờ %1 giây rồi đọc lại %2 đối tượng chưa rõ kết quả (máy chủ có thể vẫn đang áp dụng các thay đổi)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1 per second, about %2 s left</source>
         <translation>%1 mỗi giây, còn khoảng %2 giây</translation>
     </message>

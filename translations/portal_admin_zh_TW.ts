@@ -1205,12 +1205,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+373"/>
+        <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-363"/>
+        <location line="-375"/>
         <source>Imported %1</source>
         <translation>已匯入 %1</translation>
     </message>
@@ -1241,6 +1241,11 @@
     </message>
     <message>
         <location line="+16"/>
+        <source>Waiting %1 s, then reading back %2 targets whose outcome is unknown (the server may still be applying them)</source>
+        <translation>等待 %1 秒後重新讀取 %2 個結果未知的目標（伺服器可能仍在套用這些變更）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1 per second, about %2 s left</source>
         <translation>每秒 %1 個，約剩 %2 秒</translation>
     </message>

@@ -179,6 +179,19 @@ def test_pause_resume_and_cancel(
     dialog.close()
 
 
+def test_the_wait_for_unanswered_requests_is_shown(accounts: AccountsPanel) -> None:
+    """A resumed job waits before reading back what a crash left unanswered, and says so."""
+    dialog = open_bulk(accounts, "update")
+    counts = {"planned": 2, "sending": 3, "done": 5}
+    state = jobs.JobState.RUNNING
+    dialog.show_progress(jobs.Progress(total=10, counts=counts, state=state, settling=41.6))
+    assert dialog.rate.text() == (
+        "Waiting 42 s, then reading back 3 targets whose outcome is unknown"
+        " (the server may still be applying them)"
+    )
+    dialog.close()
+
+
 def test_a_bad_import_names_the_line(
     loop: qasync.QEventLoop, accounts: AccountsPanel, tmp_path: Path
 ) -> None:

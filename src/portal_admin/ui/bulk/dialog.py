@@ -566,6 +566,18 @@ class BulkDialog(QDialog):
         )
         if progress.state in (jobs.JobState.FINISHED, jobs.JobState.CANCELLED):
             self.rate.setText(word(STATES, str(progress.state)))
+        elif progress.settling > 0:  # unanswered requests: not read back before their deadline
+            self.rate.setText(
+                fill(
+                    QCoreApplication.translate(
+                        "BulkDialog",
+                        "Waiting %1 s, then reading back %2 targets whose outcome is unknown"
+                        " (the server may still be applying them)",
+                    ),
+                    f"{progress.settling:.0f}",
+                    c.get("sending", 0),
+                )
+            )
         elif progress.eta is not None:
             self.rate.setText(
                 fill(
