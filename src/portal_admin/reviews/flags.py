@@ -45,11 +45,11 @@ def baseline_flags(conn: sqlite3.Connection, kind: str, when: str) -> None:
     )
     marks = ",".join("?" * len(INACTIVE))
     conn.execute(
-        "INSERT INTO flags (item, code, reason) SELECT i.seq, 'REACTIVATED',"  # noqa: S608
-        f" base.status || ' in {where}{on}, ' || i.status || ' now'"
+        "INSERT INTO flags (item, code, reason) SELECT i.seq, 'REACTIVATED',"
+        " base.status || ? || i.status || ' now'"
         " FROM items AS i JOIN base ON base.kind = 'account' AND base.ref = i.ref"
-        f" WHERE i.kind = 'account' AND i.status = 'ACTIVE' AND base.status IN ({marks})",
-        INACTIVE,
+        f" WHERE i.kind = 'account' AND i.status = 'ACTIVE' AND base.status IN ({marks})",  # noqa: S608
+        (f" in {where}{on}, ", *INACTIVE),
     )
     conn.execute("DROP TABLE temp.base")
 

@@ -211,14 +211,15 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
         )
     same_latest = " AND ".join(f"x.{c} IS d.{c}" for c in DECISION)
     # An item decided here whose latest decision the file's history does not hold, while the
-    # file's own latest decision is not in this campaign's history: decided differently.
+    # file's own latest decision is not in this campaign's history, and is another decision
+    # (Keep, Revoke, Don't know): decided differently.
     row = conn.execute(
         "SELECT m.id FROM main.items AS m JOIN decisions AS d ON d.seq = m.decision_seq"  # noqa: S608  # noqa: S608
         " JOIN p.items AS pi ON pi.id = m.id JOIN p.decisions AS pd ON pd.seq = pi.decision_seq"
         f" WHERE NOT EXISTS (SELECT 1 FROM p.decisions AS x WHERE {same_latest})"
         " AND NOT EXISTS (SELECT 1 FROM decisions AS x WHERE "
         + " AND ".join(f"x.{c} IS pd.{c}" for c in DECISION)
-        + ") ORDER BY m.seq LIMIT 1"
+        + ") AND d.decision IS NOT pd.decision ORDER BY m.seq LIMIT 1"
     ).fetchone()
     if row is not None:
         raise CampaignError(
