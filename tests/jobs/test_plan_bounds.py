@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from portal_admin import jobs
 from portal_admin.client.errors import NotFoundError, ServerError
@@ -247,3 +250,26 @@ async def test_creating_the_job_reports_its_planning(
     )
     job.discard()
     assert seen[0] == PlanProgress("plan", 0, 20) and seen[-1].done == 20
+
+
+@given(st.text(alphabet=st.sampled_from(["a", ",", '"', "\n", "\r", "\x0b", "\u2028", " "])))
+def test_a_lists_lines_are_what_a_string_file_gives(text: str) -> None:
+    """parse_list reads lines one at a time, as ``io.StringIO(text)`` gave them, without its
+    four-bytes-a-character copy of the whole list."""
+    assert list(pick._lines(text)) == list(io.StringIO(text))
+
+
+def test_parsing_a_large_list_holds_little_more_than_its_text() -> None:
+    text = "id,note\n" + "".join(f"ACC{i:016X},{'n' * 240}\n" for i in range(20_000))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        listed = jobs.parse_list(text)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(listed.entries) == 20_000
+    # What the entries keep, plus less than the text once more (a StringIO copy was 4 times).
+    assert peak - kept < len(text), (peak - base, kept - base, len(text))

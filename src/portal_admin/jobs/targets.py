@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import io
 import logging
 import re
 import time
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
@@ -166,7 +165,7 @@ def parse_list(text: str) -> TargetList:
         raise ImportFailed(ImportCode.EMPTY)
     first = text[found.start() : found.start() + 65536].splitlines()[0]  # not every line
     delimiter = max((",", ";", "\t"), key=first.count)
-    rows = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    rows = csv.reader(_lines(text), delimiter=delimiter, strict=True)
     result = TargetList()
     seen: dict[str, int] = {}
     column: int | None = None
@@ -194,6 +193,20 @@ def parse_list(text: str) -> TargetList:
     if not result.entries and not result.problems:
         raise ImportFailed(ImportCode.EMPTY)
     return result
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its ``\\n``, one at a time: what ``io.StringIO(text)``
+    gives, without its copy of the whole text (four bytes a character: 190 MiB for a 47 MiB
+    list)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
 
 
 def _columns(cells: Sequence[str], line: int) -> tuple[int, dict[int, str], bool]:
