@@ -9,9 +9,11 @@ short (a kill mid-append) is a torn tail, reported and not fatal.
 Appending: every append holds an OS lock (``journal.jsonl.lock``, ``filelock``) and re-reads
 the file's tail under it when another process or object appended since (the file's device,
 inode and size differ from those seen after this object's last write), so several processes
-can append to one journal. An ``intent`` (a change about to be sent) is written and fsynced
-at once; other records made in one turn of the event loop are written with one ``write`` and
-one ``fsync`` at the end of that turn (or at once, outside a loop). When the file's last record
+can append to one journal. Inside a running event loop a worker thread writes what is queued
+with one ``write`` and one ``fsync`` (what is queued meanwhile goes in the next); outside a
+loop each append is written at once. An ``intent`` (a change about to be sent) is appended
+with :meth:`Journal.append_durable`, whose future the client awaits before the request
+leaves. When the file's last record
 is torn or does not verify, the next append first writes a ``segment`` record that names the
 break and chains from the last good record, so journaling goes on and the break stays on
 record. Signed checkpoints (``checkpoints``) pin the head every ``checkpoints.EVERY`` records
