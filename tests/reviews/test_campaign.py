@@ -11,9 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from portal_admin.reviews import Campaign, CampaignError, Query, ScopeFilter, Settings
+from portal_admin.reviews import (
+    Campaign,
+    CampaignError,
+    Query,
+    ScopeFilter,
+    Settings,
+    create_campaign,
+)
 from portal_admin.reviews import campaign as campaigns
-from portal_admin.reviews import create_campaign
 
 from .support import account, make_snapshot
 

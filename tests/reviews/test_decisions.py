@@ -10,8 +10,18 @@ import pytest
 
 from portal_admin.evidence import keys
 from portal_admin.files.csv_rules import ENCODING, write_rows
-from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer
-from portal_admin.reviews import decide, read_csv, record, reviewer_of, sign
+from portal_admin.reviews import (
+    Campaign,
+    CampaignError,
+    Decision,
+    Query,
+    Reviewer,
+    decide,
+    read_csv,
+    record,
+    reviewer_of,
+    sign,
+)
 
 UNFLAGGED = "account:ACC000001"
 FLAGGED = "account:ACC000003"  # ADMIN, NEW
@@ -134,8 +144,10 @@ def test_a_csv_as_the_program_writes_it(
 @pytest.mark.parametrize(
     ("rows", "words"),
     [
-        ([[FLAGGED, "Revoke", "x"], [UNFLAGGED, "Perhaps", "x"]], "line 3 (account:ACC000001): not a decision"),
-        ([[UNFLAGGED, "Keep", ""], [UNFLAGGED, "Revoke", "x"]], "line 3 (account:ACC000001): listed before, on line 2"),
+        ([[FLAGGED, "Revoke", "x"], [UNFLAGGED, "Perhaps", "x"]],
+         "line 3 (account:ACC000001): not a decision"),
+        ([[UNFLAGGED, "Keep", ""], [UNFLAGGED, "Revoke", "x"]],
+         "line 3 (account:ACC000001): listed before, on line 2"),
         ([["", "Keep", ""]], "line 2: no id"),
     ],
 )  # fmt: skip
