@@ -174,3 +174,16 @@ def test_a_refused_id_is_a_usage_error(
     assert main([*BULK, "--ids", "x"]) == 2
     err = capsys.readouterr().err
     assert "userBizId 'a/b' is not an id" in err and "Traceback" not in err
+
+
+def test_ids_and_file_names_that_are_not_utf8_end_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shell passes bytes that are not UTF-8 as surrogates: refused as --ids (they could not be
+    kept in the plan: a UnicodeEncodeError traceback), shown with escapes as a file's name."""
+    assert main([*BULK, "--ids", "ACC\udcff"]) == 2
+    assert "--ids is not UTF-8 text" in capsys.readouterr().err
+    listed = tmp_path / "list-\udcff.csv"
+    listed.write_text("id\nACC0000000000000001\n", encoding="utf-8")
+    assert main([*BULK, "--file", str(listed)]) == 0
+    assert "list-\\udcff.csv" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
 import httpx
 import pytest
@@ -203,3 +203,34 @@ async def test_before_the_fix_the_path_was_steered() -> None:
         template = OPERATIONS["accounts.get"].path
         await http.get(template.format(userBizId="../../../sandbox/mailbox"))
     assert seen[0].path == "/web/v1/sandbox/mailbox"
+
+
+def test_the_sandbox_helpers_query_values_stay_one_value() -> None:
+    """``/sandbox/mailbox?to=`` and ``/sandbox/totp?email=`` (cli/signin.py, the desktop's
+    sandbox tools) pass the address as a query parameter: whatever it holds, the request goes
+    to that path with exactly that one value."""
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"success": True, "code": "2000", "data": []})
+
+    loop = asyncio.new_event_loop()
+    http = httpx.AsyncClient(base_url="http://fake.test", transport=httpx.MockTransport(handler))
+    try:
+
+        @settings(max_examples=200, deadline=None)
+        @given(path=st.sampled_from(["/sandbox/mailbox", "/sandbox/totp"]), value=st.text())
+        def check(path: str, value: str) -> None:
+            name = "to" if path.endswith("mailbox") else "email"
+            loop.run_until_complete(http.get(path, params={name: value}))
+            request = seen.pop()
+            assert request.url.path == path
+            assert parse_qs(request.url.query.decode("ascii"), keep_blank_values=True) == (
+                {name: [value]} if value else {name: [""]}
+            )
+
+        check()
+    finally:
+        loop.run_until_complete(http.aclose())
+        loop.close()

@@ -61,7 +61,12 @@ def read_list(path: str) -> jobs.TargetList:
 
 
 def listed_ids(text: str) -> jobs.TargetList:
-    """``--ids A,B,C`` as an imported list."""
+    """``--ids A,B,C`` as an imported list (text that is not UTF-8, as a shell can pass, is
+    refused: it could not even be kept in the plan)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError("--ids is not UTF-8 text") from None
     ids = [part.strip() for part in text.split(",") if part.strip()]
     if not ids:
         raise UsageError("--ids names nothing")
@@ -118,7 +123,11 @@ def _check_invitees(names: jobs.TargetList, path: str) -> jobs.TargetList:
 
 
 def _source(args: Any) -> str:
-    return f"the list {args.file}" if args.file else "the ids given"
+    """Where the targets came from, in words that can be kept (a file name that is not UTF-8
+    is shown with escapes)."""
+    if not args.file:
+        return "the ids given"
+    return f"the list {args.file.encode('utf-8', 'backslashreplace').decode('utf-8')}"
 
 
 def plan_line(progress: PlanProgress) -> str:
