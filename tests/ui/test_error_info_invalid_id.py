@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -34,3 +36,24 @@ def test_the_sentence_is_translated(qapp: QApplication) -> None:
             assert "ID" in summary, code
     finally:
         languages.set_language("en")
+
+
+async def test_the_palette_finds_by_name_what_cannot_be_an_id() -> None:
+    """Text typed in the palette that cannot be an id ("50%", "a/b") is looked up by name only:
+    the refused id is no match, not an error."""
+    from portal_admin.ui.palette import find_accounts
+
+    client = PortalClient("https://portal.example.com")
+    named: list[str] = []
+
+    async def query(**kwargs: object) -> object:
+        named.append(str(kwargs.get("name")))
+        return SimpleNamespace(items=[SimpleNamespace(biz_id="ACC1")])
+
+    client.accounts.query = query  # type: ignore[method-assign]
+    try:
+        for text in ("50%", "a/b", "../x"):
+            assert [a.biz_id for a in await find_accounts(client, text)] == ["ACC1"]
+    finally:
+        await client.aclose()
+    assert named == ["50%", "a/b", "../x"]

@@ -286,6 +286,6 @@ async def _by_id(client: Any, text: str) -> Any:
     try:
         return await client.accounts.get(text)
     except Exception as exc:
-        if getattr(exc, "code", None) in ("RESOURCE.NOT_FOUND", "4040"):
-            return None
+        if getattr(exc, "code", None) in ("RESOURCE.NOT_FOUND", "4040", "CLIENT.INVALID_ID"):
+            return None  # no such account, or text that cannot be an id (nothing was sent)
         raise
