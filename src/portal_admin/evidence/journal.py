@@ -481,7 +481,8 @@ class Journal:
                     self._key = self._signer()
                 except Exception as exc:
                     self._no_key = True
-                    log.warning("journal checkpoints are not written (no signing key): %s", exc)
+                    log.warning("journal checkpoints are not written: no usable keyring")
+                    log.debug("the signing key could not be read: %s", exc)
             return self._key
 
     def _checkpoint_if_due(self) -> None:
