@@ -227,7 +227,7 @@ def status(args: Any) -> int:
 
 
 def _status_rows(campaign: campaigns.Campaign, query: campaigns.Query) -> Iterator[tuple[Any, ...]]:
-    where, params = query.where()
+    where, params = query.where("i.")
     rows = campaign.conn.execute(
         "SELECT i.id, i.kind, i.label, i.name, i.status, i.portal, i.institution, i.updated,"  # noqa: S608
         " (SELECT group_concat(code, ' ') FROM flags WHERE item = i.seq),"

@@ -171,35 +171,34 @@ class Query:
     part: str | None = None
     text: str | None = None
 
-    def where(self) -> tuple[str, list[Any]]:
-        """The SQL condition and its parameters."""
+    def where(self, prefix: str = "") -> tuple[str, list[Any]]:
+        """The SQL condition and its parameters (``prefix``: the items table's alias and a
+        dot, when the query joins others)."""
+        p = prefix
         terms: list[str] = []
         args: list[Any] = []
         for column in ("kind", "portal", "institution", "status", "part"):
             value = getattr(self, column)
             if value is not None:
-                terms.append(f"{column} = ?")
+                terms.append(f"{p}{column} = ?")
                 args.append(value)
         if self.decision == "UNDECIDED":
-            terms.append("decision IS NULL")
+            terms.append(f"{p}decision IS NULL")
         elif self.decision is not None:
-            terms.append("decision = ?")
+            terms.append(f"{p}decision = ?")
             args.append(self.decision)
         if self.flagged is True:
-            terms.append("flags > 0")
+            terms.append(f"{p}flags > 0")
         elif self.flagged is False:
-            terms.append("flags = 0")
+            terms.append(f"{p}flags = 0")
         if self.flag is not None:
-            terms.append("seq IN (SELECT item FROM flags WHERE code = ?)")
+            terms.append(f"{p}seq IN (SELECT item FROM flags WHERE code = ?)")
             args.append(self.flag)
         if self.text:
-            terms.append(
-                "(id LIKE ? ESCAPE '\\' OR label LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')"
-            )
-            needle = (
-                "%" + self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            )
-            args.extend([needle] * 3)
+            like = " ESCAPE '\\'"
+            terms.append(f"({p}id LIKE ?{like} OR {p}label LIKE ?{like} OR {p}name LIKE ?{like})")
+            escaped = self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            args.extend([f"%{escaped}%"] * 3)
         return (" AND ".join(terms) or "1"), args
 
 
