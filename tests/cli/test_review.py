@@ -14,13 +14,13 @@ import pytest
 
 from portal_admin.cli.main import main
 from portal_admin.reviews import Campaign
-
 from reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
 from .conftest import rows
 from .test_loopback import DictKeyring
 
 REVIEWER = ["--reviewer", "ana@example.test"]
+FIRST = "account:ACC000001,Keep,"
 
 
 @pytest.fixture(autouse=True)
@@ -90,10 +90,11 @@ def test_offline_status_decide_sign_verify(
 @pytest.mark.parametrize(
     ("lines", "words"),
     [
-        (["account:ACC000001,Keep,", "account:NOPE,Keep,"], "line 3 (account:NOPE): no such item"),
-        (["account:ACC000001,Keep,", "account:ACC000002,Sack,x"], "line 3 (account:ACC000002): not a decision"),
-        (["account:ACC000001,Keep,", "account:ACC000002,Revoke,"], "line 3 (account:ACC000002): a justification is required (Revoke)"),
-        (["account:ACC000001,Keep,", "account:ACC000001,Keep,"], "line 3 (account:ACC000001): listed before, on line 2"),
+        ([FIRST, "account:NOPE,Keep,"], "line 3 (account:NOPE): no such item"),
+        ([FIRST, "account:ACC000002,Sack,x"], "line 3 (account:ACC000002): not a decision"),
+        ([FIRST, "account:ACC000002,Revoke,"],
+         "line 3 (account:ACC000002): a justification is required (Revoke)"),
+        ([FIRST, FIRST], "line 3 (account:ACC000001): listed before, on line 2"),
     ],
 )  # fmt: skip
 def test_a_bad_decisions_csv_is_refused_naming_the_line(
