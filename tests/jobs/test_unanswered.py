@@ -302,6 +302,22 @@ async def test_a_claimed_target_that_waited_gets_a_later_sent_until_before_it_le
     job.close()
 
 
+async def test_a_sent_until_far_ahead_is_waited_for_one_window_at_most(
+    portal: Portal, folder: Path, fast: FastTime
+) -> None:
+    """A ``sent_until`` a year ahead (a clock set wrong when it was written): the runner holds
+    the lock, so the request left before it started; it waits one window and lease, no more."""
+    (a,) = await accounts(portal, 1)
+    job = await plan(portal, jobs.UpdateField("remark", "ahead"), [a], folder)
+    line = next(job.items())
+    await job.set_item(line.seq, jobs.ItemState.SENDING, sent_until=fast.wall() + 365 * 86400)
+    runner = jobs.Runner(portal.client, job, settling=fast.settling())
+    progress = await runner.run()
+    assert progress.counts["done"] == 1
+    assert runner.window <= sum(fast.slept) <= runner.window + runner.settling.lease + 1
+    job.close()
+
+
 def test_every_action_says_whether_it_may_be_sent_again() -> None:
     declared = {kind: vars(cls).get("idempotent") for kind, cls in ACTIONS.items()}
     assert declared == {

@@ -529,20 +529,24 @@ class Runner:
     async def _reconcile(self) -> None:
         """Resolve every item left ``sending`` (a crash, a dropped connection, a 5xx answer),
         each once its request can no longer be applied: at its ``sent_until``, or, when that
-        is not recorded (a version-1 file), one whole window from now."""
+        is not recorded (a version-1 file), one whole window from now.
+
+        Never later than a window and a lease from now: this runner holds the job's lock, so
+        whoever sent those requests sent them before now (a ``sent_until`` further away was
+        written by a clock set wrong, or by hand)."""
         self._unread = 0
-        unknown = self.settling.wall() + self.window
-        waiting = sorted(
-            self.job.items([ItemState.SENDING]),
-            key=lambda i: i.sent_until if i.sent_until is not None else unknown,
-        )
+        now = self.settling.wall()
+        unknown, latest = now + self.window, now + self.window + self.settling.lease
+
+        def until(item: Item) -> float:
+            return min(item.sent_until if item.sent_until is not None else unknown, latest)
+
+        waiting = sorted(self.job.items([ItemState.SENDING]), key=until)
         for item in waiting:
             if self._cancelled or self.paused:
                 return
-            if self.action.checkable:
-                until = item.sent_until if item.sent_until is not None else unknown
-                if not await self._settle(until, len(waiting)):
-                    return
+            if self.action.checkable and not await self._settle(until(item), len(waiting)):
+                return
             await self._resolve(item)
         if self._unread:
             # Some could not be read (the server failed): wait as after a refusal, then the
