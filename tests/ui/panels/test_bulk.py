@@ -206,6 +206,17 @@ def test_a_bad_import_names_the_line(
     dialog.close()
 
 
+def test_an_endless_file_is_refused_without_reading_it_whole(
+    accounts: AccountsPanel, tmp_path: Path
+) -> None:
+    dialog = open_bulk(accounts, "reset-password")
+    assert not dialog.load_file("/dev/zero")
+    assert dialog.error.text() == "The file is too large (64 MiB at most)."
+    assert not dialog.paste.toPlainText()
+    assert not dialog.use_list.isChecked()
+    dialog.close()
+
+
 def test_an_imported_list_keeps_unmatched_lines(
     loop: qasync.QEventLoop, accounts: AccountsPanel, tmp_path: Path
 ) -> None:

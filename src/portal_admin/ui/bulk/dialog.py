@@ -245,8 +245,7 @@ class BulkDialog(QDialog):
     def load_file(self, path: str) -> bool:
         """Put the file's text into the list (a clear message when it cannot be read)."""
         try:
-            data = Path(path).read_bytes()
-            text = jobs.decode(data)
+            text = jobs.decode(pick.read_file(path))  # at most the bound plus one byte
         except OSError as exc:
             self.show_error(fill(QCoreApplication.translate("BulkDialog", "%1: %2"), path, exc))
             return False
