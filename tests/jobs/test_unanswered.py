@@ -18,7 +18,7 @@ import httpx
 from portal_admin import jobs
 from portal_admin.client.events import RequestFinished, RequestStarted
 from portal_admin.jobs.actions import ACTIONS
-from portal_admin.jobs.runner import NOTE_NOT_SEEN, NOTE_REPEAT_REFUSED
+from portal_admin.jobs.runner import NOTE_CHANGED, NOTE_NOT_SEEN, NOTE_REPEAT_REFUSED
 from portal_admin.jobs.targets import all_accounts
 from portal_admin.protocol.envelope import build_envelope
 from portal_admin.protocol.operations import OPERATIONS
@@ -192,6 +192,27 @@ async def test_a_504_is_read_back_after_the_deadline_not_at_once(
         "verified by reading back",
         None,
     )
+    job.close()
+
+
+async def test_a_target_changed_by_someone_else_meanwhile_is_not_sent_again(
+    portal: Portal, folder: Path, fast: FastTime
+) -> None:
+    """Read back after the deadline, the remark is neither the one planned from nor the new
+    one: someone else set it, maybe after this change landed. Sending again could undo their
+    change: the target is left to a person."""
+    (a,) = await accounts(portal, 1)
+    job = await plan(portal, jobs.UpdateField("remark", "ours"), [a], folder)
+    line = next(job.items())
+    await job.set_item(line.seq, jobs.ItemState.SENDING, sent_until=fast.wall() + 5)
+    set_in_sandbox(portal, a.id, "remark", "theirs")()
+    updates = portal.sent("accounts.update", None)
+    progress = await jobs.Runner(portal.client, job, settling=fast.settling()).run()
+    assert portal.sent("accounts.update", None) == updates
+    assert progress.counts["unknown"] == 1
+    assert next(job.items()).note == NOTE_CHANGED
+    remark = (await portal.client.accounts.get(a.id)).account_remark
+    assert remark == "theirs"
     job.close()
 
 

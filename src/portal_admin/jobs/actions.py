@@ -104,6 +104,12 @@ class Action:
         """Whether the change is in place in ``now`` (None: cannot be told)."""
         raise NotImplementedError
 
+    def unchanged(self, now: Target, current: str) -> bool:
+        """Whether ``now`` still shows the value the plan found (``current``): only then is
+        an idempotent change sent again (a value found in between was set by someone else,
+        maybe after this change)."""
+        raise NotImplementedError
+
 
 def account_target(account: Account) -> Target:
     """A plan target from an account record."""
@@ -187,6 +193,9 @@ class ChangeStatus(Action):
             return None
         return now.record.get("status") == ACTION_RESULT[self.action]
 
+    def unchanged(self, now: Target, current: str) -> bool:
+        return str(now.record.get("status", "")) == current
+
 
 @dataclass(frozen=True, slots=True)
 class ResetPassword(Action):
@@ -213,6 +222,9 @@ class ResetPassword(Action):
 
     def check(self, now: Target | None) -> bool | None:
         return None  # a mailed link leaves no trace an administrator can read
+
+    def unchanged(self, now: Target, current: str) -> bool:
+        return False  # nothing to compare: never sent again
 
 
 #: Editable account fields: the record key and the client's keyword argument.
@@ -259,6 +271,9 @@ class UpdateField(Action):
             return None
         return now.record.get(self.field) == self.value
 
+    def unchanged(self, now: Target, current: str) -> bool:
+        return str(now.record.get(self.field, "")) == current
+
 
 @dataclass(frozen=True, slots=True)
 class CancelInvitation(Action):
@@ -294,6 +309,9 @@ class CancelInvitation(Action):
         if now is None:
             return None
         return now.record.get("status") == "CANCELLED"
+
+    def unchanged(self, now: Target, current: str) -> bool:
+        return str(now.record.get("status", "")) == current
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +352,9 @@ class Invite(Action):
         if now is None:
             return None
         return now.record.get("status") == "PENDING"
+
+    def unchanged(self, now: Target, current: str) -> bool:
+        return str(now.record.get("status", "")) == current
 
 
 def email_target(

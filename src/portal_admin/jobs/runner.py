@@ -8,8 +8,9 @@ connection, a 5xx answer) has an unknown outcome: the runner waits until its ``s
 (in whichever process resumes it), then reads the target back and asks the action whether the
 change is in place. A change found in place is done; one not found is sent again only when
 the action is idempotent (it sets a value), else it becomes ``unknown`` for a person to
-decide; one that cannot be read back (a password-reset mail) is ``unknown`` and never
-repeated. A repeat refused by the server (a status already set) is read back as well.
+decide, and so does one whose value is no longer the one planned from (someone else changed
+it); one that cannot be read back (a password-reset mail) is ``unknown`` and never repeated.
+A repeat refused by the server (a status already set) is read back as well.
 
 A dropped connection or a lost sign-in pauses the job with the reason; rate-limit and 5xx
 answers make every worker back off (exponentially, capped) before the next request.
@@ -136,6 +137,7 @@ NOTE_NOT_REPEATED = "outcome unknown: not repeated"
 NOTE_NOT_SEEN = "not seen by reading back; not repeated (it may have been sent): check it"
 NOTE_CANCELLED = "cancelled before its outcome was read back"
 NOTE_UNREADABLE = "could not be read back; not repeated: check it"
+NOTE_CHANGED = "changed meanwhile by someone else (neither before nor new); not repeated: check it"
 
 
 @dataclass
@@ -523,6 +525,8 @@ class Runner:
             await self._set(item, ItemState.FAILED, error_code=Code.NOT_FOUND)
         elif not self.action.idempotent:
             await self._set(item, ItemState.UNKNOWN, note=NOTE_NOT_SEEN)
+        elif not self.action.unchanged(now, item.current):
+            await self._set(item, ItemState.UNKNOWN, note=NOTE_CHANGED)
         else:
             await self._again(item)
 
