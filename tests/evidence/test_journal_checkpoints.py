@@ -213,3 +213,22 @@ def test_a_journal_pack_holds_the_checkpoints(
         (25, "stop"),
     ]
     assert all(r["signature"] and r["public_key"] for r in found)
+
+
+def test_hostile_records_and_checkpoints_are_named_not_a_traceback(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, store, 12)
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
+    rows[9]["seq"] = [10]  # unhashable where a checkpoint's seq is looked up
+    rows[10]["intent_seq"] = {"x": 1}
+    path.write_bytes(rechained(rows))
+    cp_path = path.with_name("journal.checkpoints.jsonl")
+    with cp_path.open("ab") as fh:
+        fh.write(b'[1, 2]\n{"seq": 3, "hash": "x", "public_key": "AAAA", "signature": "!"}\n')
+    result = jr.verify(path, expected_key=fingerprint)
+    assert [(p.line, p.reason) for p in result.problems] == [(10, "order"), (11, "order")]
+    assert "checkpoint line 3 is not a checkpoint" in result.anchor
+    assert "checkpoint line 4 is not a checkpoint" in result.anchor
+    assert any("disagrees with the checkpoint at line 1" in a for a in result.anchor)

@@ -223,7 +223,7 @@ def verify(path: Path | None = None, *, expected_key: Expected = None) -> Verifi
         if chain_hash(stated_prev, record) != stated:
             result.problems.append(Problem(number, seq, "hash"))
         else:
-            if seq in wanted:
+            if isinstance(seq, int) and seq in wanted:
                 hashes[seq].append(stated)
             if stated_prev != expected_prev:
                 result.problems.append(Problem(number, seq, "chain"))
