@@ -15,6 +15,7 @@ import pytest
 from portal_admin.client import (
     APIConnectionError,
     ClientOptions,
+    GatewayError,
     MalformedResponseError,
     MemoryTokenStore,
     PortalClient,
@@ -89,9 +90,10 @@ async def test_5xx_html_and_malformed_reach_the_client_as_typed_errors() -> None
     assert server_error.value.request_id and server_error.value.code == "5000"
 
     injector(app).update(error_5xx_rate=0.0, html_rate=1.0)
-    with pytest.raises(MalformedResponseError) as html:
+    with pytest.raises(GatewayError) as html:  # a gateway's page, named as such
         await client.accounts.query(size=5)
     assert html.value.http_status == 502 and html.value.request_id
+    assert html.value.title == "502 Bad Gateway"
 
     injector(app).update(html_rate=0.0, malformed_rate=1.0)
     for _ in range(12):  # every variant of a spoiled answer

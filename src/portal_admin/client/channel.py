@@ -28,6 +28,7 @@ from .errors import (
     UnsupportedAlgorithmError,
 )
 from .events import EventBus, SecureChannelChanged
+from .gateway import gateway_error
 from .records import PublicKeyInfo
 from .transport import Decoder, Transport, check
 
@@ -76,6 +77,9 @@ def sealed_decoder(operation: Operation, session: ChannelSession) -> Decoder:
         try:
             obj = response.json()
         except (ValueError, RecursionError):
+            gateway = gateway_error(response, request_id, operation.id)
+            if gateway is not None:  # a gateway's 502/503/504 page: named as such
+                raise gateway from None
             raise MalformedResponseError(
                 "the server answered something that is not JSON",
                 http_status=status,
@@ -86,6 +90,9 @@ def sealed_decoder(operation: Operation, session: ChannelSession) -> Decoder:
             try:
                 return parse_envelope(obj)
             except MalformedEnvelope as exc:
+                gateway = gateway_error(response, request_id, operation.id)
+                if gateway is not None:
+                    raise gateway from None
                 raise MalformedResponseError(
                     f"the server answered something that is not an envelope ({exc})",
                     http_status=status,

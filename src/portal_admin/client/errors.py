@@ -147,6 +147,28 @@ class ServerError(APIStatusError):
     """The server failed (5xx)."""
 
 
+class GatewayError(ServerError):
+    """A gateway or proxy answered instead of the server: HTTP 502, 503 or 504 with an HTML
+    page or anything else that is not an envelope (``CLIENT.GATEWAY``). ``title`` is the page's
+    title, made safe to show (empty when there is none); ``html`` says whether it was a page.
+    A ServerError: the server behind the gateway may or may not have done the work."""
+
+    CODE = "CLIENT.GATEWAY"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        title: str = "",
+        html: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(message, code=code or self.CODE, **kwargs)
+        self.title = title
+        self.html = html
+
+
 class SecureChannelError(APIStatusError):
     """The Secure Channel failed: refused by the server, or a response rejected locally."""
 

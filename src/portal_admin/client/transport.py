@@ -36,6 +36,7 @@ from .errors import (
     error_from_envelope,
 )
 from .events import EventBus, RequestFinished, RequestStarted
+from .gateway import gateway_error
 from .options import ClientOptions
 
 log = logging.getLogger("portal_admin.client.transport")
@@ -59,6 +60,9 @@ def plain_decoder(operation: Operation) -> Decoder:
         try:
             return parse_envelope(response.content)
         except MalformedEnvelope as exc:
+            gateway = gateway_error(response, request_id, operation.id)
+            if gateway is not None:  # a gateway's 502/503/504 page: named as such
+                raise gateway from None
             raise MalformedResponseError(
                 f"the server answered something that is not an envelope ({exc})",
                 http_status=response.status_code,

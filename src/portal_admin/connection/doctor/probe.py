@@ -8,7 +8,6 @@ doctor keeps the raw answer, so that an HTML page, a redirect or a proxy's error
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 import uuid
 from collections.abc import Callable, Collection, Mapping
@@ -18,6 +17,7 @@ from typing import Any
 import httpx
 
 from portal_admin.client.errors import PortalError
+from portal_admin.client.gateway import is_html, page_title
 from portal_admin.client.transport import Decoder, Transport
 from portal_admin.protocol.envelope import Envelope, MalformedEnvelope, parse_envelope
 from portal_admin.protocol.errors import Code
@@ -27,7 +27,6 @@ from .report import Status, redact_url
 
 #: The most of an answer the doctor reads.
 MAX_BODY = 1024 * 1024
-_TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,20 +173,6 @@ def transport_problem(exc: BaseException) -> Diagnosis:
     )
 
 
-def _is_html(answer: Answer) -> bool:
-    if "html" in answer.content_type.lower():
-        return True
-    head = answer.body[:512].lstrip().lower()
-    return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body"))
-
-
-def _title(body: bytes) -> str:
-    found = _TITLE.search(body[:65536])
-    if not found:
-        return ""
-    return " ".join(found.group(1).decode("utf-8", "replace").split())[:120]
-
-
 def classify(
     answer: Answer, decode: Decoder | None = None, request_id: str = ""
 ) -> Diagnosis | None:
@@ -208,8 +193,8 @@ def classify(
             details=details,
             unusable=True,
         )
-    if _is_html(answer):
-        title = _title(answer.body)
+    if is_html(answer.content_type, answer.body):
+        title = page_title(answer.body)
         if title:
             details["title"] = title
         if status >= 500:
