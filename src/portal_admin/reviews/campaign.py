@@ -253,7 +253,7 @@ def _item(row: sqlite3.Row) -> Item:
 
 
 def _decided(row: sqlite3.Row) -> Decided:
-    return Decided(*(row[k] for k in Decided.__slots__))  # type: ignore[attr-defined]
+    return Decided(*(row[k] for k in Decided.__slots__))
 
 
 class Campaign:

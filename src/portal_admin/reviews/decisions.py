@@ -209,7 +209,7 @@ def read_csv(data: bytes) -> list[Entry]:
     seen: dict[str, int] = {}
     try:
         header = [c.strip().casefold() for c in next(rows, [])]
-        columns = {
+        columns: dict[str, int] = {
             name: header.index(name)
             for name in ("id", "decision", "justification")
             if name in header

@@ -45,10 +45,10 @@ def baseline_flags(conn: sqlite3.Connection, kind: str, when: str) -> None:
     )
     marks = ",".join("?" * len(INACTIVE))
     conn.execute(
-        "INSERT INTO flags (item, code, reason) SELECT i.seq, 'REACTIVATED',"
+        "INSERT INTO flags (item, code, reason) SELECT i.seq, 'REACTIVATED',"  # noqa: S608
         " base.status || ? || i.status || ' now'"
         " FROM items AS i JOIN base ON base.kind = 'account' AND base.ref = i.ref"
-        f" WHERE i.kind = 'account' AND i.status = 'ACTIVE' AND base.status IN ({marks})",  # noqa: S608
+        f" WHERE i.kind = 'account' AND i.status = 'ACTIVE' AND base.status IN ({marks})",
         (f" in {where}{on}, ", *INACTIVE),
     )
     conn.execute("DROP TABLE temp.base")

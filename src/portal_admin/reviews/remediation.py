@@ -112,11 +112,11 @@ async def remediate(
     manual = [i for i in revokes if rows[i]["kind"] != "account"]
     job = existing_job(campaign)
     if job is not None:
-        changed = {
+        marked = {
             r[0]: r[1]
             for r in conn.execute("SELECT item, changed FROM remediation WHERE changed != ''")
         }
-        return Remediation(job, administrator, reviewers, same, True, changed, manual, fingerprints)
+        return Remediation(job, administrator, reviewers, same, True, marked, manual, fingerprints)
     accounts = [i for i in revokes if rows[i]["kind"] == "account"]
     listed = TargetList(
         entries=[Entry(n + 1, rows[i]["ref"], False) for n, i in enumerate(accounts)]
