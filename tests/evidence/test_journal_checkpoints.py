@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from portal_admin.cli.main import main as cli_main
 from portal_admin.evidence import checkpoints, keys, packs_of
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence.__main__ import main as evidence_main
@@ -93,6 +94,9 @@ def test_records_cut_off_the_end_are_found(
     assert "truncated: the last checkpoint names seq 25, the journal ends at 22" in (
         capsys.readouterr().out
     )
+    # The same through portal-admin-cli, pinning the checkpoints' key as python -m does.
+    assert cli_main(["journal", "verify", str(path), "--fingerprint", fingerprint]) == 1
+    assert "truncated: the last checkpoint names seq 25" in capsys.readouterr().out
 
 
 def test_a_whole_file_rewritten_with_new_hashes_is_found(

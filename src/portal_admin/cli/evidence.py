@@ -58,8 +58,10 @@ def trust_remove(args: Any) -> int:
 
 
 def verify_journal(args: Any) -> int:
-    """Check the journal's hash chain (this computer's journal unless a path is given)."""
-    return _delegate(["journal", "verify", *([args.path] if args.path else [])])
+    """Check the journal's hash chain and its signed checkpoints (this computer's journal
+    unless a path is given)."""
+    extra = ["--fingerprint", args.fingerprint] if args.fingerprint else []
+    return _delegate(["journal", "verify", *([args.path] if args.path else []), *extra])
 
 
 async def snapshot(args: Any) -> int:

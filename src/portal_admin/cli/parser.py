@@ -301,6 +301,11 @@ def _verification(areas: Any) -> None:
         connects=False,
     )
     check.add_argument("path", metavar="PATH", nargs="?", help="default: this computer's journal")
+    check.add_argument(
+        "--fingerprint",
+        metavar="HEX",
+        help="the key the checkpoints must be signed with (default: this installation's)",
+    )
 
 
 def _reviews(areas: Any) -> None:

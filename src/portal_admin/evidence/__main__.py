@@ -28,7 +28,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import checkpoints, journal
+from . import journal
 from . import trust as trusting
 
 PROG = "python -m portal_admin.evidence"
@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
             return 2
         try:
             result = journal.verify(
-                target, expected_key=args.fingerprint or checkpoints.installation_fingerprint
+                target, expected_key=args.fingerprint or trusting.own_fingerprint
             )
         except OSError as exc:
             print(f"{target}: {exc.strerror}", file=sys.stderr)

@@ -186,19 +186,6 @@ def read(path: Path) -> Found:
     return found
 
 
-def installation_fingerprint(store: keys.SecretStore | None = None) -> str | None:
-    """The fingerprint of this installation's key, read from the keyring (never made there);
-    None without a keyring or a key."""
-    try:
-        text = (store or keys.KeyringStore()).get()
-        if not text:
-            return None
-        key = Ed25519PrivateKey.from_private_bytes(base64.b64decode(text))
-    except Exception:
-        return None
-    return keys.fingerprint(key.public_key())
-
-
 def _plain(text: str) -> str:
     return "".join(text.split()).lower()
 

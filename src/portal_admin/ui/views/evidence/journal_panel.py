@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from portal_admin.evidence import checkpoints, journal, keys, pack
+from portal_admin.evidence import checkpoints, journal, keys, pack, trust
 
 from ...panel_base import PanelBase
 from ...panels import PanelContext
@@ -179,7 +179,7 @@ class JournalPanel(PanelBase):
         texts = [json.dumps(r, ensure_ascii=False).casefold() for r in records]
 
         def mine() -> str | None:  # read only when the journal has checkpoints
-            return checkpoints.installation_fingerprint(self.key_store)
+            return trust.own_fingerprint(self.key_store)
 
         return records, texts, journal.verify(self.path, expected_key=mine)
 
