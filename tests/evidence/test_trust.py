@@ -124,3 +124,25 @@ def test_the_own_fingerprint_is_read_never_made() -> None:
     garbage = keys.MemoryStore()
     garbage.set("not a key")
     assert own_fingerprint(garbage) is None
+
+
+ADDER = """
+import sys
+from pathlib import Path
+from portal_admin.evidence.trust import TrustStore
+store, who = TrustStore(Path(sys.argv[1])), int(sys.argv[2])
+for n in range(15):
+    store.add(f"{who:032x}{n:032x}", f"writer {who} key {n}")
+"""
+
+
+def test_processes_adding_keys_at_once_all_keep_theirs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "trusted_keys.json"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", ADDER, str(path), str(who)]) for who in range(4)
+    ]
+    assert [w.wait(timeout=60) for w in writers] == [0, 0, 0, 0]
+    assert len(TrustStore(path).keys()) == 60

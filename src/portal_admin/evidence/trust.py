@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import filelock
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.files.atomic import atomic_open
@@ -122,19 +123,27 @@ class TrustStore:
             _name(name),
             datetime.now(UTC).isoformat(timespec="seconds"),
         )
-        kept = [k for k in self.keys() if k.fingerprint != entry.fingerprint]
-        self._write([*kept, entry])
+        with self._changing():
+            kept = [k for k in self.keys() if k.fingerprint != entry.fingerprint]
+            self._write([*kept, entry])
         return entry
 
     def remove(self, fingerprint: str) -> bool:
         """Stop trusting a key; False when it was not trusted."""
         wanted = normalize_fingerprint(fingerprint)
-        present = self.keys()
-        kept = [k for k in present if k.fingerprint != wanted]
-        if len(kept) == len(present):
-            return False
-        self._write(kept)
+        with self._changing():
+            present = self.keys()
+            kept = [k for k in present if k.fingerprint != wanted]
+            if len(kept) == len(present):
+                return False
+            self._write(kept)
         return True
+
+    def _changing(self) -> filelock.BaseFileLock:
+        """An OS lock beside the file for a read-change-write, so that two processes adding
+        keys at once both keep theirs."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return filelock.FileLock(f"{self.path}.lock", mode=0o600)
 
     def _write(self, entries: list[TrustedKey]) -> None:
         text = json.dumps(
