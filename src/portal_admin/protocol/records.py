@@ -23,6 +23,7 @@ from pydantic.alias_generators import to_camel
 
 from portal_admin.protocol import enums
 from portal_admin.protocol.enums import EnumListing, codes_of, values_of
+from portal_admin.protocol.labels import is_untranslated_key
 from portal_admin.protocol.wire import sent
 
 
@@ -56,7 +57,9 @@ class EnumItem(Record):
         return self.code == code
 
     def __str__(self) -> str:
-        return self.label or self.code
+        """The label, unless it is missing or an untranslated key (``protocol.labels``): then
+        the code."""
+        return self.code if not self.label or is_untranslated_key(self.label) else self.label
 
 
 def _timestamp(raw: Any) -> Any:
