@@ -80,7 +80,9 @@ def test_the_file_is_the_owners_only_with_a_format_and_nothing_beside_it(tmp_pat
     assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
     data = json.loads(store.path.read_text(encoding="utf-8"))
     assert data["format"] == 1 and data["keys"][0]["fingerprint"] == CANONICAL
-    assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
+    # No temporary file left; only the (empty, owner-only) lock of the read-change-write.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json", "t.json.lock"]
+    assert stat.S_IMODE(os.stat(tmp_path / "t.json.lock").st_mode) == 0o600
 
 
 @pytest.mark.parametrize(
