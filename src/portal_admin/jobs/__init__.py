@@ -14,7 +14,16 @@ from .actions import (
     UpdateField,
     action_from,
 )
+from .confirmation import confirmation_needed
 from .plan import JobContext, create_job, write_plan, write_result
+from .revert import (
+    Revert,
+    RevertError,
+    RevertSkip,
+    plan_job_revert,
+    plan_records_revert,
+    write_revert_plan,
+)
 from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner, Settling
 from .store import ItemState, JobFile, JobFileError, JobLockedError, JobState, jobs_dir, list_jobs
 from .targets import ImportCode, ImportFailed, Problem, TargetList, decode, parse_list
@@ -38,6 +47,9 @@ __all__ = [
     "Problem",
     "Progress",
     "ResetPassword",
+    "Revert",
+    "RevertError",
+    "RevertSkip",
     "Runner",
     "Settling",
     "Skip",
@@ -45,11 +57,15 @@ __all__ = [
     "TargetList",
     "UpdateField",
     "action_from",
+    "confirmation_needed",
     "create_job",
     "decode",
     "jobs_dir",
     "list_jobs",
     "parse_list",
+    "plan_job_revert",
+    "plan_records_revert",
     "write_plan",
     "write_result",
+    "write_revert_plan",
 ]

@@ -62,7 +62,8 @@ class Planned:
 
     current: str
     new: str
-    skip: Skip | None = None
+    #: A :class:`Skip` code (a revert has codes of its own: ``revert.RevertSkip``).
+    skip: Skip | str | None = None
 
 
 class Action:
@@ -91,6 +92,11 @@ class Action:
     def plan(self, target: Target, self_id: str | None) -> Planned:
         """Current and new value of one target, or why it is skipped."""
         raise NotImplementedError
+
+    def journal_values(self, item: Any, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What the journal records before and after one target's change (``item``: its line
+        of the job file): the value before and after, and the job's id."""
+        return {"value": item.current}, {"value": item.new, "job": job_id}
 
     async def apply(self, client: PortalClient, target: Target) -> str:
         """Send the change; return the value after it."""

@@ -32,6 +32,7 @@ from portal_admin.client.errors import (
     APIConnectionError,
     APIStatusError,
     AuthenticationError,
+    InvalidIdError,
     MalformedResponseError,
     PortalError,
     RateLimitedError,
@@ -416,10 +417,9 @@ class Runner:
 
     async def _send(self, item: Item) -> None:
         target = Target(item.target_id, item.label, item.record)
+        before, after_values = self.action.journal_values(item, self.job.id)
         try:
-            with describe_change(
-                before={"value": item.current}, after={"value": item.new, "job": self.job.id}
-            ):
+            with describe_change(before=before, after=after_values):
                 after = await self.action.apply(self.client, target)
         except RateLimitedError as exc:  # refused, so not applied: wait, then send again
             self._back_off()
@@ -501,6 +501,9 @@ class Runner:
             return
         except AuthenticationError as read_exc:
             self.pause(PauseReason.SIGNED_OUT, read_exc.code)
+            return
+        except InvalidIdError as read_exc:  # a target id that cannot be read (an edited file)
+            await self._set(item, ItemState.FAILED, error_code=read_exc.code)
             return
         except (APIStatusError, MalformedResponseError) as read_exc:
             self._back_off()

@@ -1,0 +1,707 @@
+"""Undo: revert journaled changes, or a whole bulk job, as a bulk job of its own.
+
+A revert is planned like any job (the dry run) and run by the same :class:`~.runner.Runner`:
+progress, pause, resume, the crash rules, a result file and the journal. Planning reads the
+journal (the signed record of what was sent: it must verify, and no recorded break may lie
+after a record to revert), keeps the records of the signed-in server and profile only, reads
+each target's current state, and plans each value back to its recorded value before:
+
+- planned: the value now is still the recorded value after;
+- ``CHANGED_SINCE``: someone changed it after the record (before, after and now are shown);
+- ``NO_CHANGE``: it is already back;
+- ``NOT_ALLOWED``: the way back is not an allowed status transition;
+- ``NOT_REVERSIBLE``, ``NO_BEFORE``, ``NOT_APPLIED`` (the change was refused), ``NOT_FOUND``,
+  ``OTHER_ACCOUNT`` (another account's IP whitelist), ``SELF`` (the signed-in account's
+  status): each line says why (``why``) and what can be done instead (``instead``).
+
+``plan_records_revert(client, seqs, context)`` and ``plan_job_revert(client, job_id,
+context)`` return a job file in the planned state; run it with ``Runner``. See docs/undo.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from portal_admin.client import PortalClient
+from portal_admin.client.errors import InvalidIdError, NotFoundError, ReadOnlyError
+from portal_admin.evidence import journal as journal_file
+from portal_admin.files.atomic import atomic_open
+from portal_admin.files.csv_rules import ENCODING, write_rows
+from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
+from portal_admin.protocol.operations import OPERATIONS
+
+from .actions import ACTIONS, Action, Planned, Target
+from .plan import JobContext
+from .reversible import (
+    ACCOUNT_FIELDS,
+    CHANNEL_FIELDS,
+    NO_BEFORE_INSTEAD,
+    NO_BEFORE_WHY,
+    NOT_REVERSIBLE,
+    TYPE_FIELDS,
+    Value,
+    norm,
+    values_of,
+)
+from .runner import DEFAULT_CONCURRENCY
+from .store import Item, JobFile
+from .targets import planning_read
+
+#: Accounts read one by one up to this many; more are read page by page.
+READ_ONE_BY_ONE = 20
+
+
+class RevertSkip:
+    """Why a line of a revert is left alone (besides ``actions.Skip``'s SELF, NO_CHANGE,
+    NOT_ALLOWED and NOT_FOUND)."""
+
+    CHANGED_SINCE = "CHANGED_SINCE"
+    NOT_REVERSIBLE = "NOT_REVERSIBLE"
+    NO_BEFORE = "NO_BEFORE"
+    NOT_APPLIED = "NOT_APPLIED"
+    OTHER_ACCOUNT = "OTHER_ACCOUNT"
+
+
+class RevertError(Exception):
+    """A revert that cannot be planned at all; nothing was sent. ``code``: ``NO_SUCH_RECORD``,
+    ``NO_SUCH_JOB``, ``JOURNAL_BROKEN``, ``ACROSS_BREAK``, ``OTHER_SERVER``, ``NOTHING``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# -- the journal's records ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One change sent: its record (the outcome's, else the intent's) and outcome."""
+
+    seq: int
+    record: dict[str, Any]
+    outcome: str | None  # ok, failed, unknown; None: sent, outcome not recorded
+
+
+def _collect(path: Path, wanted: Callable[[dict[str, Any]], bool]) -> list[_Entry]:
+    """The changes ``wanted`` picks (intents or outcomes), one entry per change sent."""
+    intents: dict[int, dict[str, Any]] = {}
+    outcomes: list[dict[str, Any]] = []
+    for record in journal_file.read(path):
+        kind = record.get("kind")
+        seq = record.get("seq")
+        if not isinstance(seq, int) or kind not in ("intent", "change"):
+            continue
+        if kind == "intent":
+            if wanted(record):
+                intents[seq] = record
+        elif wanted(record) or record.get("intent_seq") in intents:
+            outcomes.append(record)
+    entries: dict[int, _Entry] = {}
+    named: set[int] = set()
+    for record in outcomes:
+        intent_seq = record.get("intent_seq")
+        if isinstance(intent_seq, int):
+            named.add(intent_seq)
+        entries[record["seq"]] = _Entry(record["seq"], record, str(record.get("outcome") or ""))
+    for seq, record in intents.items():
+        if seq not in named:
+            entries[seq] = _Entry(seq, record, None)
+    return sorted(entries.values(), key=lambda e: e.seq)
+
+
+def _verified(path: Path, expected_key: journal_file.Expected) -> journal_file.Verification:
+    """The journal's verification; RevertError when it does not verify."""
+    result = journal_file.verify(path, expected_key=expected_key)
+    if not result.ok:
+        raise RevertError(
+            "JOURNAL_BROKEN",
+            f"the journal does not verify, so nothing in it is reverted: {result.summary()}",
+        )
+    return result
+
+
+def _same(one: str, other: str) -> bool:
+    return one.rstrip("/").lower() == other.rstrip("/").lower()
+
+
+def _check_origin(entries: Iterable[_Entry], context: JobContext) -> None:
+    """Every record must be of the signed-in server and profile (nothing is sent otherwise)."""
+    for entry in entries:
+        server = str(entry.record.get("server", ""))
+        profile = str(entry.record.get("profile", ""))
+        if not _same(server, context.server) or profile != context.profile:
+            raise RevertError(
+                "OTHER_SERVER",
+                f"record {entry.seq} was made on {server or '?'} (profile {profile or '?'}),"
+                f" not on {context.server} (profile {context.profile}): sign in there to"
+                " revert it",
+            )
+
+
+def _check_breaks(entries: list[_Entry], verification: journal_file.Verification) -> None:
+    """No recorded break (a torn or broken tail) may lie after a record to revert: records
+    lost there may have changed the same targets."""
+    if not entries:
+        return
+    first = entries[0].seq
+    for problem in verification.breaks:
+        if problem.seq is not None and problem.seq > first:
+            raise RevertError(
+                "ACROSS_BREAK",
+                f"the journal has a break at line {problem.line} (seq {problem.seq}:"
+                f" {problem.reason}) after record {first}: records may be missing there,"
+                " so it is not reverted across it",
+            )
+
+
+# -- the plan's lines -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Line:
+    """One value to set back (several records of the same value merge into one line)."""
+
+    kind: str
+    target: str
+    key: str
+    operation: str
+    before: Any = None
+    after: Any = None
+    has_before: bool = True
+    seqs: list[int] = field(default_factory=list)
+    applied: bool = False  # at least one of its changes was (or may have been) applied
+    account: str = ""
+    not_reversible: tuple[str, str] | None = None
+
+
+def _lines(entries: list[_Entry]) -> list[_Line]:
+    """The values the entries changed, one line per target and key: the value before of its
+    first change that was (or may have been) applied, the value after of its last."""
+    groups: dict[tuple[str, str, str], list[tuple[_Entry, Value]]] = {}
+    order: list[_Line | tuple[str, str, str]] = []
+    for entry in entries:
+        operation = str(entry.record.get("operation", ""))
+        values = values_of(entry.record)
+        if not values:
+            why = NOT_REVERSIBLE.get(
+                operation, ("this change names nothing that can be set back", "nothing to do")
+            )
+            targets = [str(t) for t in entry.record.get("targets") or []]
+            line = _Line("", targets[0] if targets else "", "", operation, seqs=[entry.seq])
+            line.not_reversible = why
+            order.append(line)
+            continue
+        for value in values:
+            key = (value.kind, value.target, value.key)
+            if key not in groups:
+                groups[key] = []
+                order.append(key)
+            groups[key].append((entry, value))
+    lines: list[_Line] = []
+    for each in order:
+        if isinstance(each, _Line):
+            lines.append(each)
+            continue
+        group = groups[each]
+        applied = [(e, v) for e, v in group if e.outcome != "failed"]
+        chosen = applied or group
+        _, first = chosen[0]
+        last_entry, last = chosen[-1]
+        lines.append(
+            _Line(
+                first.kind,
+                first.target,
+                first.key,
+                str(last_entry.record.get("operation", "")),
+                before=first.before,
+                after=last.after,
+                has_before=first.has_before,
+                seqs=[e.seq for e, _ in group],
+                applied=bool(applied),
+                account=str(last_entry.record.get("account", "")),
+            )
+        )
+    return lines
+
+
+# -- reading the targets now ----------------------------------------------------------------
+
+
+def _account_values(account: Any) -> dict[str, Any]:
+    status = account.account_status
+    return {
+        "label": account.account_email or account.biz_id,
+        "status": status.code if status else "",
+        **{key: getattr(account, name) or "" for key, name in ACCOUNT_FIELDS.items()},
+    }
+
+
+def _channel_values(channel: Any) -> dict[str, Any]:
+    status = channel.channel_status
+    return {
+        "label": channel.channel_name or channel.biz_id,
+        "channelStatus": status.code if status else ("ACTIVE" if channel.active else "INACTIVE"),
+        **{key: getattr(channel, name) for key, name in CHANNEL_FIELDS.items()},
+    }
+
+
+def _type_values(kind: Any) -> dict[str, Any]:
+    status = kind.type_status
+    return {
+        "label": kind.type_name or kind.type_code or kind.biz_id,
+        "typeStatus": status.code if status else ("ENABLED" if kind.enabled else "DISABLED"),
+        **{key: getattr(kind, name) for key, name in TYPE_FIELDS.items()},
+    }
+
+
+async def _read_account(client: PortalClient, target: str) -> dict[str, Any] | None:
+    try:
+        return _account_values(await planning_read(client, lambda: client.accounts.get(target)))
+    except (NotFoundError, InvalidIdError):
+        return None
+
+
+async def _read_accounts(
+    client: PortalClient, ids: set[str], status: str | None
+) -> dict[str, dict[str, Any] | None]:
+    """Each account now (None: gone): one by one when few, else page by page (filtered by
+    ``status`` when every line expects the same), then the ones not met one by one."""
+    found: dict[str, dict[str, Any] | None] = {}
+    if len(ids) > READ_ONE_BY_ONE:
+        query = {"status": status} if status else {}
+        number = 0
+        while True:
+            page = await planning_read(
+                client,
+                lambda n=number: client.accounts.query(page=n, size=100, **query),  # type: ignore[misc]
+            )
+            for account in page.items:
+                if account.biz_id in ids:
+                    found[account.biz_id] = _account_values(account)
+            number += 1
+            if not page.items or number >= page.total_pages:
+                break
+    missing = [i for i in ids if i not in found]
+    gate = asyncio.Semaphore(8)
+
+    async def one(target: str) -> None:
+        async with gate:
+            found[target] = await _read_account(client, target)
+
+    await asyncio.gather(*(one(t) for t in missing))
+    return found
+
+
+async def _read_whitelist(client: PortalClient) -> dict[str, Any]:
+    listing = await planning_read(client, client.security.ip_whitelist)
+    return {
+        "label": "IP whitelist",
+        "ips": [e.ip for e in listing.entries],
+        "enabled": listing.enabled,
+    }
+
+
+async def _read_channel(client: PortalClient, target: str) -> dict[str, Any] | None:
+    page = await planning_read(client, lambda: client.notifications.query_channels(biz_id=target))
+    for channel in page.items:
+        if channel.biz_id == target:
+            return _channel_values(channel)
+    return None
+
+
+async def _read_type(client: PortalClient, target: str) -> dict[str, Any] | None:
+    page = await planning_read(
+        client, lambda: client.notifications.query_channel_types(biz_id=target)
+    )
+    for kind in page.items:
+        if kind.biz_id == target:
+            return _type_values(kind)
+    return None
+
+
+async def read_now(client: PortalClient, kind: str, target: str) -> dict[str, Any] | None:
+    """One target's values now (None: it no longer exists)."""
+    if kind == "account":
+        return await _read_account(client, target)
+    if kind == "whitelist":
+        return await _read_whitelist(client)
+    if kind == "channel":
+        return await _read_channel(client, target)
+    return await _read_type(client, target)
+
+
+async def _read_all(
+    client: PortalClient, lines: list[_Line]
+) -> dict[tuple[str, str], dict[str, Any] | None]:
+    """Every target's values now."""
+    now: dict[tuple[str, str], dict[str, Any] | None] = {}
+    wanted = [line for line in lines if line.not_reversible is None and line.kind]
+    accounts = {line.target for line in wanted if line.kind == "account"}
+    if accounts:
+        expected = {
+            norm(line.after) for line in wanted if line.kind == "account" and line.key == "status"
+        }
+        only_status = all(line.key == "status" for line in wanted if line.kind == "account")
+        status = next(iter(expected)) if only_status and len(expected) == 1 else None
+        for target, values in (await _read_accounts(client, accounts, status or None)).items():
+            now[("account", target)] = values
+    for line in wanted:
+        if (line.kind, line.target) not in now:
+            now[(line.kind, line.target)] = await read_now(client, line.kind, line.target)
+    return now
+
+
+# -- the action -----------------------------------------------------------------------------
+
+
+def _status_verb(kind: str, now: str, before: str) -> str | None:
+    """The action that leads from ``now`` back to ``before`` (None: not allowed)."""
+    if kind == "account":
+        for verb, result in ACCOUNT_TRANSITIONS.get(now, {}).items():
+            if result == before:
+                return verb
+        return None
+    pairs = {
+        "channel": {("INACTIVE", "ACTIVE"): "activate", ("ACTIVE", "INACTIVE"): "deactivate"},
+        "type": {("DISABLED", "ENABLED"): "enable", ("ENABLED", "DISABLED"): "disable"},
+    }
+    return pairs.get(kind, {}).get((now, before))
+
+
+STATUS_KEYS = frozenset({"status", "channelStatus", "typeStatus"})
+
+
+@dataclass(frozen=True, slots=True)
+class Revert(Action):
+    """Set journaled values back to their value before (each target's line says which).
+
+    A target's record holds ``kind``, ``key``, ``before``, ``after``, ``now``, ``seqs`` and,
+    for a line that is skipped, ``why`` and ``instead``.
+    """
+
+    #: The job reverted (``jobs revert ID``), or "" for journal records.
+    of_job: str = ""
+    #: The journal records named (``journal revert SEQ...``).
+    seqs: tuple[int, ...] = ()
+    kind: ClassVar[str] = "revert"
+    operation_id: ClassVar[str] = "accounts.status"
+    #: Sets a value back: a repeat after it happened is refused or changes nothing.
+    idempotent: ClassVar[bool] = True
+
+    def params(self) -> dict[str, Any]:
+        return {"of_job": self.of_job, "seqs": list(self.seqs)}
+
+    def describe(self) -> str:
+        if self.of_job:
+            return f"revert(job={self.of_job!r})"
+        return f"revert(records={', '.join(str(s) for s in self.seqs)})"
+
+    def plan(self, target: Target, self_id: str | None) -> Planned:
+        record = target.record
+        current, new = norm(record.get("now")), norm(record.get("before"))
+        skip = record.get("skip")
+        if skip:
+            return Planned(current, new, skip)
+        return Planned(current, new)
+
+    def journal_values(self, item: Item, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        key = str(item.record.get("key", "value"))
+        return (
+            {key: item.record.get("now")},
+            {key: item.record.get("before"), "job": job_id, "reverts": item.record.get("seqs")},
+        )
+
+    async def apply(self, client: PortalClient, target: Target) -> str:
+        record = target.record
+        kind, key, before = record["kind"], record["key"], record.get("before")
+        now = norm(record.get("now"))
+        if key in STATUS_KEYS:
+            verb = _status_verb(kind, now, norm(before))
+            if verb is None:
+                raise ReadOnlyError(  # planned lines never get here
+                    f"{now} cannot become {before}", code="NOT_ALLOWED", operation_id=""
+                )
+            if kind == "account":
+                answer = await client.accounts.change_status(
+                    target.id,
+                    verb,  # type: ignore[arg-type]  # one of ACCOUNT_TRANSITIONS' verbs
+                    reason="revert",
+                )
+                return answer.status or norm(before)
+            method = getattr(
+                client.notifications,
+                f"{verb}_channel" if kind == "channel" else f"{verb}_channel_type",
+            )
+            await method(target.id)
+            return norm(before)
+        if kind == "account":
+            value = "" if before is None else before
+            answer = await client.accounts.update(target.id, **{ACCOUNT_FIELDS[key]: value})
+            return norm(_account_values(answer).get(key))
+        if kind == "whitelist":
+            if key == "ips":
+                await client.security.set_ip_whitelist([str(ip) for ip in before or []])
+            elif before:
+                await client.security.enable_ip_whitelist()
+            else:
+                await client.security.disable_ip_whitelist()
+            return norm(before)
+        if kind == "channel":
+            await client.notifications.update_channel(target.id, **{CHANNEL_FIELDS[key]: before})
+            return norm(before)
+        await client.notifications.update_channel_type(target.id, **{TYPE_FIELDS[key]: before})
+        return norm(before)
+
+    async def read(self, client: PortalClient, target: Target) -> Target | None:
+        values = await read_now(client, str(target.record["kind"]), target.id)
+        if values is None:
+            return None
+        return Target(
+            target.id, target.label, {**target.record, "now": values.get(target.record["key"])}
+        )
+
+    def check(self, now: Target | None) -> bool | None:
+        if now is None:
+            return None
+        return norm(now.record.get("now")) == norm(now.record.get("before"))
+
+    def unchanged(self, now: Target, current: str) -> bool:
+        return norm(now.record.get("now")) == current
+
+
+ACTIONS[Revert.kind] = Revert
+
+
+def _decide(line: _Line, now: dict[str, Any] | None, context: JobContext) -> dict[str, Any]:
+    """The record of one line: its values, and why it is skipped when it is."""
+    record: dict[str, Any] = {
+        "kind": line.kind,
+        "key": line.key,
+        "operation": line.operation,
+        "seqs": line.seqs,
+        "before": line.before,
+        "after": line.after,
+        "now": None if now is None else now.get(line.key),
+    }
+
+    def skip(code: str, why: str, instead: str) -> dict[str, Any]:
+        return {**record, "skip": code, "why": why, "instead": instead}
+
+    if line.not_reversible is not None:
+        return skip(RevertSkip.NOT_REVERSIBLE, *line.not_reversible)
+    if not line.applied:
+        return skip(RevertSkip.NOT_APPLIED, "the change was refused: nothing to revert", "")
+    if not line.has_before:
+        return skip(RevertSkip.NO_BEFORE, NO_BEFORE_WHY, NO_BEFORE_INSTEAD)
+    if now is None:
+        return skip("NOT_FOUND", "it no longer exists", "")
+    if line.kind == "whitelist" and line.account.lower() != context.account.lower():
+        return skip(
+            RevertSkip.OTHER_ACCOUNT,
+            f"the IP whitelist of {line.account}, not of the signed-in account",
+            f"sign in as {line.account} to revert it",
+        )
+    current, before, after = norm(record["now"]), norm(line.before), norm(line.after)
+    if current == before:
+        return skip("NO_CHANGE", "it already has its value before", "")
+    if current != after:
+        return skip(
+            RevertSkip.CHANGED_SINCE,
+            f"changed since: before {before or '(empty)'}, after {after or '(empty)'},"
+            f" now {current or '(empty)'}",
+            "check who changed it; set the value by hand if it should still go back",
+        )
+    if line.kind == "account" and line.key == "status" and line.target == context.self_id:
+        return skip("SELF", "the signed-in account's own status", "sign in as another admin")
+    if line.key in STATUS_KEYS and _status_verb(line.kind, current, before) is None:
+        allowed = ", ".join(ACCOUNT_TRANSITIONS.get(current, {}).values()) or "nothing"
+        return skip(
+            "NOT_ALLOWED",
+            f"{current} cannot become {before} (from {current}: {allowed})",
+            f"change it to one of those first, then to {before}",
+        )
+    return record
+
+
+def _refuse_read_only(client: PortalClient, lines: Iterable[_Line]) -> None:
+    """The kiosk (a read-only client) plans no revert."""
+    needed = {line.operation for line in lines if line.operation in OPERATIONS}
+    if client.read_only or any(not client.is_allowed(op) for op in needed):
+        raise ReadOnlyError(
+            "the client is read-only: no revert is planned",
+            code="CLIENT.READ_ONLY",
+            operation_id=next(iter(needed), "accounts.status"),
+        )
+
+
+async def _plan(
+    client: PortalClient,
+    entries: list[_Entry],
+    action: Revert,
+    context: JobContext,
+    verification: journal_file.Verification,
+    *,
+    concurrency: int,
+    folder: Path | None,
+    source: str,
+) -> JobFile:
+    _check_origin(entries, context)
+    _check_breaks(entries, verification)
+    lines = _lines(entries)
+    _refuse_read_only(client, lines)
+    now = await _read_all(client, lines)
+    rows: list[tuple[str, str, dict[str, Any], str, str, str | None]] = []
+    for line in lines:
+        values = now.get((line.kind, line.target))
+        record = _decide(line, values, context)
+        label = str((values or {}).get("label") or line.target or line.operation)
+        planned = action.plan(Target(line.target, label, record), context.self_id)
+        rows.append((line.target, label, record, planned.current, planned.new, planned.skip))
+    meta = {
+        "kind": action.kind,
+        "params": action.params(),
+        "profile": context.profile,
+        "server": context.server,
+        "account": context.account,
+        "environment": context.environment,
+        "concurrency": concurrency,
+        "source": source,
+        "reverts": action.of_job or [e.seq for e in entries],
+    }
+    return JobFile.create(meta, rows, folder)
+
+
+async def plan_records_revert(
+    client: PortalClient,
+    seqs: Iterable[int],
+    context: JobContext,
+    *,
+    journal_path: Path | None = None,
+    expected_key: journal_file.Expected = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    folder: Path | None = None,
+) -> JobFile:
+    """Plan the revert of journal records (intents or outcomes) by seq; nothing is sent.
+
+    RevertError (nothing read or sent) for a seq that names no change, a journal that does not
+    verify or a record of another server or profile; ReadOnlyError for the kiosk.
+    """
+    path = journal_path or journal_file.default_journal_path()
+    wanted = sorted(set(seqs))
+    if not wanted:
+        raise RevertError("NOTHING", "no record named")
+    if client.read_only:
+        _refuse_read_only(client, [])
+    verification = _verified(path, expected_key)
+    named = set(wanted)
+    entries = _collect(path, lambda r: r.get("seq") in named)
+    met = {e.seq for e in entries} | {
+        e.record.get("intent_seq") for e in entries if isinstance(e.record.get("intent_seq"), int)
+    }
+    missing = [s for s in wanted if s not in met]
+    if missing:
+        raise RevertError(
+            "NO_SUCH_RECORD",
+            f"no change with seq {', '.join(str(s) for s in missing)} in the journal"
+            f" (it ends at {verification.end_seq})",
+        )
+    action = Revert(seqs=tuple(wanted))
+    return await _plan(
+        client,
+        entries,
+        action,
+        context,
+        verification,
+        concurrency=concurrency,
+        folder=folder,
+        source=f"journal records {', '.join(str(s) for s in wanted)}",
+    )
+
+
+async def plan_job_revert(
+    client: PortalClient,
+    job_id: str,
+    context: JobContext,
+    *,
+    journal_path: Path | None = None,
+    expected_key: journal_file.Expected = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    folder: Path | None = None,
+) -> JobFile:
+    """Plan the revert of every change the journal records for bulk job ``job_id`` (its
+    records' ``after.job``); nothing is sent. The journal is the source: the job file is not
+    needed (and, edited, could not mislead it)."""
+    path = journal_path or journal_file.default_journal_path()
+    if client.read_only:
+        _refuse_read_only(client, [])
+    verification = _verified(path, expected_key)
+
+    def of_job(record: Mapping[str, Any]) -> bool:
+        after = record.get("after")
+        return isinstance(after, Mapping) and after.get("job") == job_id
+
+    entries = _collect(path, of_job)
+    if not entries:
+        raise RevertError(
+            "NO_SUCH_JOB", f"the journal records no change of job {job_id!r}: nothing to revert"
+        )
+    return await _plan(
+        client,
+        entries,
+        Revert(of_job=job_id),
+        context,
+        verification,
+        concurrency=concurrency,
+        folder=folder,
+        source=f"job {job_id}",
+    )
+
+
+# -- the plan as CSV ------------------------------------------------------------------------
+
+REVERT_PLAN_HEADER = (
+    "target id",
+    "target",
+    "value",
+    "before",
+    "after",
+    "now",
+    "planned or skipped because",
+    "why",
+    "instead",
+    "journal records",
+)
+
+
+def revert_lines(job: JobFile) -> Iterable[tuple[str, ...]]:
+    """Each line of a revert's plan: target, value, before, after, now, plan, why, instead."""
+    for item in job.items():
+        record = item.record
+        yield (
+            item.target_id,
+            item.label,
+            str(record.get("key") or record.get("operation") or ""),
+            norm(record.get("before")),
+            norm(record.get("after")),
+            norm(record.get("now")),
+            item.skip or "planned",
+            str(record.get("why") or ""),
+            str(record.get("instead") or ""),
+            " ".join(str(s) for s in record.get("seqs") or []),
+        )
+
+
+def write_revert_plan(job: JobFile, path: Path, *, delimiter: str = ",") -> int:
+    """A revert's plan as CSV (the program's CSV rules), with the three values of each line."""
+    with atomic_open(path, encoding=ENCODING, newline="") as fh:
+        return write_rows(fh, [REVERT_PLAN_HEADER, *revert_lines(job)], delimiter) - 1
+
+
+def is_revert(job: JobFile) -> bool:
+    """True for a revert's job file."""
+    return job.meta().get("kind") == Revert.kind
