@@ -347,4 +347,5 @@ def test_every_action_says_whether_it_may_be_sent_again() -> None:
         "cancel-invitation": True,
         "reset-password": False,
         "invite": False,
+        "revert": True,
     }
