@@ -169,7 +169,7 @@ def test_remediation_warns_when_the_reviewer_remediates(
     capsys.readouterr()
     assert main(["review", "remediate", "--sandbox", str(out), "--dry-run"]) == 0
     err = capsys.readouterr().err
-    assert "warning: admin@sandbox.test remediates decisions they signed off" in err
+    assert "warning: admin@sandbox.test remediates decisions they made or signed off" in err
     assert "1 to change" in err and "dry run: nothing was sent" in err
     assert "accounts.status" not in sent
     assert main(["review", "remediate", "--sandbox", str(out)]) == 0

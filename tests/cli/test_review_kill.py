@@ -218,7 +218,7 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
             row = conn.execute("SELECT value FROM meta WHERE key = 'remediation'").fetchone()
             conn.close()
             if row is not None:
-                job = Path(json.loads(row[0])["job_file"])
+                job = Path(json.loads(row[0])["jobs"][0]["file"])
         elif (seen := job_counts(job)).get("done", 0) >= 10 and seen.get("sending", 0) > 0:
             child.send_signal(signal.SIGKILL)
             break

@@ -22,6 +22,7 @@ from portal_admin.evidence.pack import verify_pack
 from portal_admin.evidence.snapshot import take_snapshot
 from portal_admin.reviews import (
     CampaignError,
+    Query,
     Settings,
     closing,
     create_campaign,
@@ -83,6 +84,10 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     decide(campaign, revoke, "Revoke", "left the company", reviewer)
     decide(campaign, f"account:{me.biz_id}", "Revoke", "test the refusal", other)
     decide(campaign, f"account:{active[2].biz_id}", "Keep", "still here", reviewer)
+    (invitation, *_) = campaign.page(Query(kind="invitation"))
+    decide(campaign, invitation.id, "Revoke", "no longer expected", other)
+    (role, *_) = campaign.page(Query(kind="role"))
+    decide(campaign, role.id, "Revoke", "unused", other)
     with pytest.raises(CampaignError) as unsigned:
         await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
     assert unsigned.value.code == "NOT_SIGNED"
@@ -96,27 +101,30 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
 
     plan = await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
     assert not plan.resumed and plan.same_person and plan.administrator == ADMIN
-    assert plan.reviewers == [ADMIN]
+    assert plan.reviewers == [ADMIN, "auditor@sandbox.test"]  # who signed, who decided
+    assert plan.manual == [role.id]  # no bulk action removes a role
     assert plan.changed == {
         f"account:{active[0].biz_id}": f"name: {active[0].account_name} → Renamed Meanwhile",
         f"account:{active[1].biz_id}": "status: ACTIVE → SUSPENDED",
     }
-    job = plan.job
+    job, cancel = plan.jobs
     assert job.counts()["planned"] == 1  # active[0]; active[1] and suspended[0]: no change
     assert job.skip_counts() == {"NO_CHANGE": 2, "SELF": 1}
+    assert cancel.meta()["kind"] == "cancel-invitation" and cancel.counts()["planned"] == 1
     assert campaign.meta["remediation"]["same_person"] is True
-    await jobs.Runner(client, job).run()
-    job.close()
+    for each in plan.jobs:
+        await jobs.Runner(client, each).run()
+    plan.close()
     assert (await client.accounts.get(active[0].biz_id)).account_status.code == "SUSPENDED"  # type: ignore[union-attr]
     again = await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
-    assert again.resumed and again.job.id == job.id  # found again, never planned twice
-    again.job.close()
+    assert again.resumed and [j.id for j in again.jobs] == [job.id, cancel.id]  # never twice
+    again.close()
 
     end = await take_snapshot(client, tmp_path / "end.sqlite3", server="sandbox://built-in")
     counts = closing.check(campaign, end, close_as=ADMIN)
     assert counts == {
-        "revoked and done": 3,
-        "revoked, not done": 1,  # the signed-in administrator is never a target
+        "revoked and done": 4,  # three accounts, the invitation
+        "revoked, not done": 2,  # the signed-in administrator is never a target; the role
         "kept, changed meanwhile": 1,
         "appeared after the scope": 1,
     }
@@ -135,7 +143,8 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     with zipfile.ZipFile(tmp_path / "q4.zip") as zf:
         names = set(zf.namelist())
         assert {"items.csv", "decisions.csv", "signoffs.csv", "remediation.csv",
-                "remediation_result.csv", "closing.csv", "report.html"} <= names  # fmt: skip
+                "remediation_result.csv", "remediation_result_invitations.csv", "closing.csv",
+                "report.html"} <= names  # fmt: skip
         result = table(zf, "remediation_result.csv")
         assert [r["outcome"] for r in result].count("done") == 1
         items = {r["id"]: r for r in table(zf, "items.csv")}
@@ -146,7 +155,7 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     for words in ("revoked and done", "not done", "overdue", "items", "decided"):
         assert f"<th>{words}</th>" in report
     summary = review_pack.totals(campaign)
-    assert (summary["revoked"], summary["revoked and done"], summary["not done"]) == (4, 3, 1)
+    assert (summary["revoked"], summary["revoked and done"], summary["not done"]) == (6, 4, 2)
     campaign.close()
 
 

@@ -95,13 +95,13 @@ def test_an_unsigned_campaign(campaign: Campaign) -> None:
 def test_split_decide_sign_and_merge_back(
     tmp_path: Path, campaign: Campaign, store: keys.MemoryStore
 ) -> None:
-    parts = split(campaign, "portal", tmp_path / "parts", {"SYSTEM": "admin@example.test"})
+    parts = split(campaign, "portal", tmp_path / "parts", {"TENANT": "user4@example.test"})
     names = {p.name for p in parts}
     assert names == {"q4.portal-PARTNER.review", "q4.portal-SYSTEM.review",
                      "q4.portal-TENANT.review", "q4.other.review"}  # fmt: skip
     ana_store, ben_store = keys.MemoryStore(), keys.MemoryStore()
     ana, ben = (
-        reviewer_of("ana@example.test", ana_store),
+        reviewer_of("user4@example.test", ana_store),  # in scope: account 4 is hers
         reviewer_of("ben@example.test", ben_store),
     )
     counted = 0
@@ -110,8 +110,13 @@ def test_split_decide_sign_and_merge_back(
             assert part.campaign_id == campaign.campaign_id
             counted += part.count()
             who, key_store = (ana, ana_store) if "TENANT" in path.name else (ben, ben_store)
-            ids = [i.id for i in part.page()]
+            ids = [i.id for i in part.page() if i.label != who.name]
             decide(part, ids, "Don't know", "ask the owner", who)
+            if "TENANT" in path.name:  # her own account: flagged there, decided by ben
+                own = part.item("account:ACC000004")
+                assert own is not None
+                assert "OWN" in [f.code for f in part.flags_of([own.seq])[own.seq]]
+                decide(part, own.id, "Keep", "hers: ben decides", ben)
             sign(part, who.name, keys.signing_key(key_store))
     assert counted == campaign.count()
     merged = [merge(campaign, p) for p in parts]

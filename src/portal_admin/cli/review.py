@@ -388,9 +388,6 @@ async def remediate(args: Any) -> int:
     """Plan the revocations as a bulk job (the dry run), then run it unless --dry-run."""
     from portal_admin.reviews import remediation
 
-    from .bulk import summary as plan_summary
-    from .confirm import confirm_count
-    from .running import run_job
     from .session import connect
 
     if args.concurrency < 1:
@@ -415,42 +412,63 @@ async def remediate(args: Any) -> int:
                 )
             if plan.same_person:
                 say(
-                    f"warning: {plan.administrator} remediates decisions they signed off"
-                    " (separation of duties); the campaign records both"
+                    f"warning: {plan.administrator} remediates decisions they made or signed"
+                    " off (separation of duties); the campaign records both"
                 )
             for item, change in sorted(plan.changed.items()):
                 say(f"changed since the scope: {item}: {change}")
             for item in plan.manual:
                 say(f"to do by hand (no bulk action): revoke {item}")
-            job = plan.job
             try:
-                state = job.state()
-                say(
-                    f"job {job.id} ({'found again' if plan.resumed else 'planned'}):"
-                    f" {plan_summary(job)}"
-                )
-                if args.dry_run:
-                    if out:
-                        from portal_admin import jobs
-
-                        jobs.write_plan(job, Path(out))
-                        say(f"plan: {out}")
-                    say("dry run: nothing was sent")
-                    return EXIT_OK
-                if state in ("finished", "cancelled"):
-                    say(f"job {job.id} is {state}")
-                    return EXIT_OK
-                if state == "planned":
-                    confirm_count(
-                        str(conn.profile.environment), conn.profile.name,
-                        job.counts()["planned"], args.confirm,
-                    )  # fmt: skip
-                return await run_job(
-                    conn, job, concurrency=args.concurrency, out=out, delimiter=args.delimiter,
-                    progress=args.progress,
-                )  # fmt: skip
+                return await _run_jobs(conn, plan, args, out)
             finally:
-                job.close()
+                plan.close()
+
+
+async def _run_jobs(conn: Any, plan: Any, args: Any, out: str | None) -> int:
+    """Show each job's plan; unless a dry run, confirm (production) and run them in turn."""
+    from portal_admin import jobs
+
+    from .bulk import summary as plan_summary
+    from .confirm import confirm_count
+    from .running import run_job
+
+    if not plan.jobs:
+        say("no signed-off Revoke to carry out by a bulk job")
+        return EXIT_OK
+    outs: list[str | None] = []
+    for n, job in enumerate(plan.jobs):
+        say(f"job {job.id} ({'found again' if plan.resumed else 'planned'}): {plan_summary(job)}")
+        path = Path(out) if out else None
+        if path is not None and n:
+            path = path.with_name(f"{path.stem}.{job.meta()['kind']}{path.suffix}")
+        outs.append(str(path) if path else None)
+    if args.dry_run:
+        for job, plan_out in zip(plan.jobs, outs, strict=True):
+            if plan_out:
+                jobs.write_plan(job, Path(plan_out))
+                say(f"plan: {plan_out}")
+        say("dry run: nothing was sent")
+        return EXIT_OK
+    planned = sum(j.counts()["planned"] for j in plan.jobs if j.state() == "planned")
+    if planned:
+        confirm_count(str(conn.profile.environment), conn.profile.name, planned, args.confirm)
+    status = EXIT_OK
+    for job, result_out in zip(plan.jobs, outs, strict=True):
+        state = job.state()
+        if state in ("finished", "cancelled"):
+            say(f"job {job.id} is {state}")
+            continue
+        status = max(
+            status,
+            await run_job(
+                conn, job, concurrency=args.concurrency, out=result_out, delimiter=args.delimiter,
+                progress=args.progress,
+            ),
+        )  # fmt: skip
+        if status:
+            break  # paused or failed: resume with review remediate (or jobs resume)
+    return status
 
 
 # close and pack -----------------------------------------------------------------------------

@@ -192,7 +192,7 @@ class Query:
         elif self.flagged is False:
             terms.append(f"{p}flags = 0")
         if self.flag is not None:
-            terms.append(f"{p}seq IN (SELECT item FROM flags WHERE code = ?)")
+            terms.append(f"{p}seq IN (SELECT item FROM flags WHERE code = ?)")  # noqa: S608
             args.append(self.flag)
         if self.text:
             like = " ESCAPE '\\'"

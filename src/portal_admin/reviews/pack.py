@@ -16,7 +16,7 @@ from portal_admin.evidence import pack as packs
 
 from .campaign import Campaign
 from .closing import closing_rows
-from .remediation import existing_job, result_rows
+from .remediation import existing_jobs, result_rows
 
 KIND = "access review"
 ITEM_HEADER = (
@@ -121,10 +121,11 @@ def contents(campaign: Campaign) -> tuple[dict[str, packs.Table], dict[str, Any]
         ),
         "closing": (("item", "outcome", "state at closing", "detail"), closing_rows(campaign)),
     }
-    job = existing_job(campaign)
-    if job is not None:
+    for job in existing_jobs(campaign) or []:
         try:
-            tables["remediation_result"] = result_rows(job)
+            invitations = job.meta()["kind"] == "cancel-invitation"
+            name = "remediation_result_invitations" if invitations else "remediation_result"
+            tables[name] = result_rows(job)
         finally:
             job.close()
     scope = meta.get("scope") or {}

@@ -1,14 +1,13 @@
-"""Remediation: every signed-off Revoke of an account becomes a line of a bulk job (the jobs
-engine's dry run: ``jobs.create_job`` with ``ChangeStatus``), planned from the accounts'
-current state read first: accounts already suspended are skipped as no change, accounts
-changed since the scope are marked. The job then runs as any job does (progress, pause,
-resume, result file, journal).
+"""Remediation: every signed-off Revoke becomes a line of a bulk job (the jobs engine's dry run,
+``jobs.create_job``): accounts with ``ChangeStatus`` (the campaign's SUSPEND or DEACTIVATE),
+pending invitations with ``CancelInvitation``, each planned from the current state read
+first: accounts already suspended are skipped as no change, accounts changed since the scope
+are marked. The jobs then run as any job does (progress, pause, resume, result file, journal).
 
 The campaign must verify (``signoff.verify``) and only signed-off decisions are acted on.
-Revoked roles and invitations are listed for a person to act on (``manual``): no bulk action
-removes a role, and a pending invitation is cancelled from the Invitations panel.
-Separation of duties: the administrator who remediates and the reviewers who decided are
-both recorded; ``same_person`` says when they are one.
+Revoked roles are listed for a person to act on (``manual``): no bulk action removes a role.
+Separation of duties: the administrator who remediates and the reviewers who decided and
+signed are both recorded; ``same_person`` says when they are one.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any
 from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.jobs.actions import Target
-from portal_admin.jobs.targets import Entry, TargetList, match_accounts
+from portal_admin.jobs.targets import Entry, TargetList, match_accounts, match_invitations
 
 from .campaign import Campaign, CampaignError, now_iso
 from .signoff import signed_revokes, verify
@@ -31,9 +30,10 @@ COMPARED = ("status", "email", "name", "portal", "institution")
 
 @dataclass
 class Remediation:
-    """A remediation's job and what the campaign recorded of it."""
+    """A remediation's jobs (accounts first, then invitations) and what the campaign recorded
+    of it."""
 
-    job: jobs.JobFile
+    jobs: list[jobs.JobFile]
     administrator: str
     reviewers: list[str]
     same_person: bool
@@ -42,6 +42,11 @@ class Remediation:
     changed: dict[str, str] = field(default_factory=dict)
     manual: list[str] = field(default_factory=list)
     fingerprints: list[tuple[str, str]] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close every job file."""
+        for job in self.jobs:
+            job.close()
 
 
 def _changes(item: Any, now: Target) -> str:
@@ -57,16 +62,21 @@ def _changes(item: Any, now: Target) -> str:
     return "; ".join(parts)
 
 
-def existing_job(campaign: Campaign) -> jobs.JobFile | None:
-    """The remediation job recorded in the campaign, when its file is still there."""
-    meta = campaign.meta.get("remediation") or {}
-    path = meta.get("job_file")
-    if not path or not Path(path).is_file():
+def existing_jobs(campaign: Campaign) -> list[jobs.JobFile] | None:
+    """The remediation jobs recorded in the campaign whose files are still there (None:
+    no remediation was planned)."""
+    meta = campaign.meta.get("remediation")
+    if not meta:
         return None
-    try:
-        return jobs.JobFile.open(Path(path))
-    except jobs.JobFileError:
-        return None
+    found = []
+    for entry in meta.get("jobs") or []:
+        path = Path(str(entry.get("file", "")))
+        if path.is_file():
+            try:
+                found.append(jobs.JobFile.open(path))
+            except jobs.JobFileError:
+                continue
+    return found
 
 
 async def remediate(
@@ -77,7 +87,7 @@ async def remediate(
     folder: Path | None = None,
     expected_fingerprint: str | None = None,
 ) -> Remediation:
-    """Plan (or find again) the campaign's remediation job; nothing is sent.
+    """Plan (or find again) the campaign's remediation jobs; nothing is sent.
 
     ``CampaignError``: CHANGED when the campaign does not verify (naming the item),
     NOT_SIGNED when nothing is signed off, CLOSED when it is closed.
@@ -96,72 +106,104 @@ async def remediate(
             "the campaign does not verify: " + "; ".join(check.problems[:5]),
             item=first,
         )
-    reviewers = sorted({s.reviewer for s in check.signoffs})
-    administrator = context.account
-    same = administrator.strip().casefold() in {r.casefold() for r in reviewers}
-    fingerprints = [(s.reviewer, s.fingerprint) for s in check.signoffs]
     revokes = signed_revokes(campaign)
     conn = campaign.conn
     rows = {
         r["id"]: r
         for r in conn.execute(
-            "SELECT id, kind, ref, label, name, status, portal, institution FROM items"
-            " WHERE decision = 'REVOKE' AND id IN (SELECT item FROM signed_items)"
+            "SELECT i.id, i.kind, i.ref, i.label, i.name, i.status, i.portal, i.institution,"
+            " d.reviewer FROM items AS i JOIN decisions AS d ON d.seq = i.decision_seq"
+            " WHERE i.decision = 'REVOKE' AND i.id IN (SELECT item FROM signed_items)"
         )
     }
-    manual = [i for i in revokes if rows[i]["kind"] != "account"]
-    job = existing_job(campaign)
-    if job is not None:
+    reviewers = sorted(
+        {s.reviewer for s in check.signoffs} | {r["reviewer"] for r in rows.values()}
+    )
+    administrator = context.account
+    same = administrator.strip().casefold() in {r.casefold() for r in reviewers}
+    fingerprints = [(s.reviewer, s.fingerprint) for s in check.signoffs]
+    manual = [i for i in revokes if rows[i]["kind"] == "role"]
+    found_again = existing_jobs(campaign)
+    if found_again is not None:
         marked = {
             r[0]: r[1]
             for r in conn.execute("SELECT item, changed FROM remediation WHERE changed != ''")
         }
-        return Remediation(job, administrator, reviewers, same, True, marked, manual, fingerprints)
+        return Remediation(
+            found_again, administrator, reviewers, same, True, marked, manual, fingerprints
+        )
+    reason = f"access review: {campaign.name}"
+    source = f"access review {campaign.name!r}"
+    made: list[jobs.JobFile] = []
     accounts = [i for i in revokes if rows[i]["kind"] == "account"]
-    listed = TargetList(
-        entries=[Entry(n + 1, rows[i]["ref"], False) for n, i in enumerate(accounts)]
-    )
-    found, problems = await match_accounts(client, listed)  # the current state, read first
-    by_ref = {rows[i]["ref"]: i for i in accounts}
     changed: dict[str, str] = {}
-    for target in found:
-        item = by_ref.get(target.id)
-        if item is not None:
-            changed[item] = _changes(rows[item], target)
-    action = jobs.ChangeStatus(campaign.revocation, reason=f"access review: {campaign.name}")
-    job = await jobs.create_job(
-        client,
-        action,
-        found,
-        context,
-        problems=problems,
-        folder=folder,
-        source=f"access review {campaign.name!r}",
-    )
-    current = {t.id: str(t.record.get("status") or "") for t in found}
+    current: dict[str, str] = {}
+    if accounts:
+        listed = TargetList(
+            entries=[Entry(n + 1, rows[i]["ref"], False) for n, i in enumerate(accounts)]
+        )
+        found, problems = await match_accounts(client, listed)  # the current state, first
+        by_ref = {rows[i]["ref"]: i for i in accounts}
+        for target in found:
+            item = by_ref.get(target.id)
+            if item is not None:
+                changed[item] = _changes(rows[item], target)
+                current[item] = str(target.record.get("status") or "")
+        action = jobs.ChangeStatus(campaign.revocation, reason=reason)
+        made.append(
+            await jobs.create_job(
+                client, action, found, context, problems=problems, folder=folder, source=source
+            )
+        )
+    invitations = [i for i in revokes if rows[i]["kind"] == "invitation"]
+    if invitations:
+        listed = TargetList(
+            entries=[Entry(n + 1, rows[i]["ref"], False) for n, i in enumerate(invitations)]
+        )
+        found, problems = match_invitations(await client.invitations.list(), listed)
+        by_ref = {rows[i]["ref"]: i for i in invitations}
+        for target in found:
+            item = by_ref.get(target.id)
+            if item is not None:
+                current[item] = str(target.record.get("status") or "")
+        made.append(
+            await jobs.create_job(
+                client,
+                jobs.CancelInvitation(reason=reason),
+                found,
+                context,
+                problems=problems,
+                folder=folder,
+                source=source,
+            )
+        )
+    by_kind = {
+        "account": made[0].id if accounts else "",
+        "invitation": made[-1].id if invitations else "",
+    }
     with campaign.transaction() as write:
         write.execute("DELETE FROM remediation")
         write.executemany(
             "INSERT INTO remediation (item, job, current, changed) VALUES (?, ?, ?, ?)",
             (
-                (i, job.id, current.get(rows[i]["ref"], "not found"), changed.get(i, ""))
-                for i in accounts
+                (i, by_kind[rows[i]["kind"]], current.get(i, "not found"), changed.get(i, ""))
+                for i in [*accounts, *invitations]
             ),
         )
         campaign.set_meta(
             write,
             remediation={
-                "job": job.id,
-                "job_file": str(job.path),
+                "jobs": [{"id": j.id, "file": str(j.path), "kind": j.meta()["kind"]} for j in made],
                 "administrator": administrator,
                 "reviewers": reviewers,
                 "same_person": same,
                 "planned_at": now_iso(),
                 "server": context.server,
+                "manual": manual,
             },
         )
     return Remediation(
-        job, administrator, reviewers, same, False,
+        made, administrator, reviewers, same, False,
         {k: v for k, v in changed.items() if v}, manual, fingerprints,
     )  # fmt: skip
 

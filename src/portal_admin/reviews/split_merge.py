@@ -21,7 +21,6 @@ from pathlib import Path
 
 from .campaign import Campaign, CampaignError, read_meta
 from .create import write_new
-from .flags import own_flag
 
 SPLITS = ("portal", "institution")
 OTHER = "other"
@@ -45,7 +44,8 @@ def split(
 ) -> list[Path]:
     """One campaign file per value of ``by`` (portal or institution) in ``folder``, named
     ``<campaign file>.<part>.review``; ``reviewers``: value → the reviewer a part is for (their
-    own account is flagged there). A part file already written for this campaign is kept."""
+    own account is flagged, in the part and in the campaign alike, so that the part's
+    sign-off verifies once merged). A part file already written for this campaign is kept."""
     if by not in SPLITS:
         raise CampaignError("BAD_INPUT", f"split by one of {', '.join(SPLITS)}")
     if campaign.meta.get("part"):
@@ -62,6 +62,16 @@ def split(
             f"UPDATE items SET part = CASE WHEN {by} IS NULL OR {by} = '' THEN ?"  # noqa: S608
             f" ELSE ? || {by} END",
             (OTHER, f"{by}="),
+        )
+        for value, reviewer in reviewers.items():  # their own account, flagged here too
+            conn.execute(
+                "INSERT OR IGNORE INTO flags (item, code, reason) SELECT seq, 'OWN',"
+                " 'the reviewer''s own account: another reviewer decides it' FROM items"
+                " WHERE kind = 'account' AND part = ? AND lower(label) = lower(?)",
+                (part_name(by, value), reviewer.strip()),
+            )
+        conn.execute(
+            "UPDATE items SET flags = (SELECT count(*) FROM flags WHERE flags.item = items.seq)"
         )
     folder.mkdir(parents=True, exist_ok=True)
     stem = campaign.path.name.removesuffix(".review")
@@ -101,10 +111,6 @@ def split(
             conn.execute(
                 "INSERT INTO decisions SELECT d.* FROM m.decisions AS d"
                 " WHERE d.item IN (SELECT id FROM items)"
-            )
-            own_flag(conn, reviewer)
-            conn.execute(
-                "UPDATE items SET flags = (SELECT count(*) FROM flags WHERE flags.item = items.seq)"
             )
             conn.execute("COMMIT")
             conn.execute("DETACH DATABASE m")
