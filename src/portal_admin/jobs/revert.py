@@ -374,6 +374,8 @@ def _status_verb(kind: str, now: str, before: str) -> str | None:
 
 
 STATUS_KEYS = frozenset({"status", "channelStatus", "typeStatus"})
+#: Text fields of channels and types: a value before of none is set back as empty.
+TEXT_KEYS = frozenset({"channelName", "description", "typeName", "typeDescription", "iconUrl"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,12 +429,12 @@ class Revert(Action):
                     f"{now} cannot become {before}", code="NOT_ALLOWED", operation_id=""
                 )
             if kind == "account":
-                answer = await client.accounts.change_status(
+                changed = await client.accounts.change_status(
                     target.id,
                     verb,  # type: ignore[arg-type]  # one of ACCOUNT_TRANSITIONS' verbs
                     reason="revert",
                 )
-                return answer.status or norm(before)
+                return changed.status or norm(before)
             method = getattr(
                 client.notifications,
                 f"{verb}_channel" if kind == "channel" else f"{verb}_channel_type",
@@ -441,8 +443,8 @@ class Revert(Action):
             return norm(before)
         if kind == "account":
             value = "" if before is None else before
-            answer = await client.accounts.update(target.id, **{ACCOUNT_FIELDS[key]: value})
-            return norm(_account_values(answer).get(key))
+            account = await client.accounts.update(target.id, **{ACCOUNT_FIELDS[key]: value})
+            return norm(_account_values(account).get(key))
         if kind == "whitelist":
             if key == "ips":
                 await client.security.set_ip_whitelist([str(ip) for ip in before or []])
@@ -451,6 +453,8 @@ class Revert(Action):
             else:
                 await client.security.disable_ip_whitelist()
             return norm(before)
+        if before is None and key in TEXT_KEYS:  # an empty text is recorded as none
+            before = ""
         if kind == "channel":
             await client.notifications.update_channel(target.id, **{CHANNEL_FIELDS[key]: before})
             return norm(before)
