@@ -424,7 +424,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+72"/>
         <source>Country</source>
         <translation>国</translation>
     </message>
@@ -624,7 +624,7 @@
         <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+279"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+281"/>
         <source>%1: %2 done.</source>
         <translation>%1：%2しました。</translation>
     </message>
@@ -654,7 +654,7 @@
         <translation>電話番号(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+122"/>
         <source>&amp;Reason (optional):</source>
         <translation>理由（任意）(&amp;R):</translation>
     </message>
@@ -674,7 +674,7 @@
         <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+254"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+255"/>
         <source>Account</source>
         <translation>アカウント</translation>
     </message>
@@ -1045,7 +1045,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>サーバーが拒否しました。あなたのロールではこの操作は許可されていません。ワークスペースのオーナーに権限を依頼してください。</translation>
@@ -1077,7 +1077,7 @@
         <translation>見つかりません（コード 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>サーバーがポータルを受け付けませんでした（コード 4000）。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
@@ -1204,7 +1204,7 @@
         <translation>リスト (*.csv *.txt);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
@@ -4087,6 +4087,84 @@
     </message>
 </context>
 <context>
+    <name>EnumLabels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <source>Active</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspended</source>
+        <translation>一時停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending setup</source>
+        <translation>初期設定待ち</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rejected</source>
+        <translation>却下</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivated</source>
+        <translation>無効化済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registered</source>
+        <translation>登録済み</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System portal</source>
+        <translation>システムポータル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tenant portal</source>
+        <translation>テナントポータル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Partner portal</source>
+        <translation>パートナーポータル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Consumer portal</source>
+        <translation>コンシューマーポータル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pending</source>
+        <translation>保留中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accepted</source>
+        <translation>承諾済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Declined</source>
+        <translation>辞退</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>期限切れ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>取り消し済み</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -4278,6 +4356,12 @@
         <location line="+3"/>
         <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
         <translation>サーバーの証明書がこのプロファイルで固定された証明書と一致しません。何も送信していません。証明書が更新されたかどうか IT 部門に確認してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A gateway or proxy answered instead of the server (HTTP %1): the server behind it is down or cannot be reached from it. Try again later, or tell the server&apos;s administrators.</source>
+        <extracomment>A gateway or proxy answered instead of the server (the client&apos;s ``GatewayError``); %1 is the HTTP status.</extracomment>
+        <translation>サーバーではなく、ゲートウェイまたはプロキシが応答しました（HTTP %1）。ゲートウェイの後ろのサーバーが停止しているか、ゲートウェイから到達できません。後で再試行するか、サーバーの管理者に伝えてください。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4615,12 +4699,12 @@
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+72"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+327"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+328"/>
         <source>All statuses</source>
         <translation>すべて</translation>
     </message>
@@ -4635,7 +4719,7 @@
         <translation>選択した招待を取り消す</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+42"/>
         <source>Cannot be accepted: %1</source>
         <translation>承諾不可：%1</translation>
     </message>
@@ -4730,14 +4814,14 @@
         <translation>辞退</translation>
     </message>
     <message>
-        <location line="-60"/>
-        <location line="+58"/>
+        <location line="-58"/>
+        <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
         <translation>期限切れ</translation>
     </message>
     <message>
-        <location line="-59"/>
+        <location line="-57"/>
         <source>in %n day(s)</source>
         <translation>%n 日後</translation>
     </message>
@@ -4752,7 +4836,7 @@
         <translation>%n 分後</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+50"/>
         <source>not open</source>
         <translation>受付終了</translation>
     </message>
@@ -5799,7 +5883,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -5819,7 +5903,7 @@
         <translation>確認済み</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+197"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>バックアップコード残り %1 / %2</translation>
     </message>
@@ -5969,7 +6053,7 @@
         <translation>選択肢の一覧を読み込めませんでした</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>エラー</translation>
@@ -5988,7 +6072,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+173"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+174"/>
         <source>Invitation statuses to show</source>
         <translation>表示する招待のステータス</translation>
     </message>
@@ -7819,7 +7903,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>サインインしてロックを解除</translation>

@@ -424,7 +424,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+26"/>
         <source>Email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:23)</translatorcomment>
         <translation>Email</translation>
@@ -635,7 +635,7 @@
         <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+209"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+210"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
     </message>
@@ -771,7 +771,7 @@
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+202"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
@@ -1007,7 +1007,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+128"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+129"/>
         <source>Cancel</source>
         <translation>Hủy</translation>
     </message>
@@ -1056,7 +1056,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>Máy chủ từ chối: vai trò của bạn không cho phép thao tác này. Hãy xin quyền từ chủ sở hữu không gian làm việc.</translation>
@@ -1088,7 +1088,7 @@
         <translation>Không tìm thấy (mã 4040).</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>Máy chủ không chấp nhận cổng (mã 4000): cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
@@ -1215,7 +1215,7 @@
         <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
@@ -4131,6 +4131,84 @@
     </message>
 </context>
 <context>
+    <name>EnumLabels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <source>Active</source>
+        <translation>Đang hoạt động</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspended</source>
+        <translation>Bị tạm ngưng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending setup</source>
+        <translation>Chờ thiết lập</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rejected</source>
+        <translation>Bị từ chối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivated</source>
+        <translation>Đã vô hiệu hóa</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registered</source>
+        <translation>Đã đăng ký</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System portal</source>
+        <translation>Cổng hệ thống</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tenant portal</source>
+        <translation>Cổng khách thuê</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Partner portal</source>
+        <translation>Cổng đối tác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Consumer portal</source>
+        <translation>Cổng người tiêu dùng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pending</source>
+        <translation>Đang chờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accepted</source>
+        <translation>Đã chấp nhận</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Declined</source>
+        <translation>Đã từ chối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>Đã hết hạn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>Đã hủy</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -4322,6 +4400,12 @@
         <location line="+3"/>
         <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
         <translation>Chứng chỉ của máy chủ không phải chứng chỉ mà hồ sơ này ghim: chưa gửi gì cả. Hãy hỏi bộ phận IT xem chứng chỉ có được gia hạn không.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A gateway or proxy answered instead of the server (HTTP %1): the server behind it is down or cannot be reached from it. Try again later, or tell the server&apos;s administrators.</source>
+        <extracomment>A gateway or proxy answered instead of the server (the client&apos;s ``GatewayError``); %1 is the HTTP status.</extracomment>
+        <translation>Một gateway hoặc proxy đã trả lời thay cho máy chủ (HTTP %1): máy chủ phía sau gateway đang ngừng hoặc gateway không tới được nó. Hãy thử lại sau, hoặc báo cho quản trị viên máy chủ.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4666,14 +4750,14 @@
         <translation>Có</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+51"/>
-        <location line="+58"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+52"/>
+        <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
         <translation>đã hết hạn</translation>
     </message>
     <message>
-        <location line="-59"/>
+        <location line="-57"/>
         <source>in %n day(s)</source>
         <translation>còn %n ngày</translation>
     </message>
@@ -4693,7 +4777,7 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+37"/>
         <source>cancelled</source>
         <translation>đã hủy</translation>
     </message>
@@ -4718,7 +4802,7 @@
         <translation>Không thể chấp nhận: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+201"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+202"/>
         <source>Select a pending invitation to cancel it.</source>
         <translation>Chọn một lời mời đang chờ để hủy.</translation>
     </message>
@@ -5850,7 +5934,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>Phương thức</translation>
     </message>
@@ -5870,7 +5954,7 @@
         <translation>Đã xác minh</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>Not verified</source>
         <translation>Chưa xác minh</translation>
     </message>
@@ -6022,7 +6106,7 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>Lỗi</translation>
@@ -6046,7 +6130,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+171"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+172"/>
         <source>Show:</source>
         <translation>Hiển thị:</translation>
     </message>
@@ -7901,7 +7985,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>Đăng nhập để mở khóa</translation>

@@ -424,7 +424,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+26"/>
         <source>Email</source>
         <translation>邮箱</translation>
     </message>
@@ -624,7 +624,7 @@
         <translation>要停用账号 %1 吗？该账号将被强制退出，在重新启用前无法登录。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+279"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+281"/>
         <source>%1: %2 done.</source>
         <translation>已对 %1 执行“%2”。</translation>
     </message>
@@ -654,7 +654,7 @@
         <translation>电话(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+122"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（可选）(&amp;R)：</translation>
     </message>
@@ -674,7 +674,7 @@
         <translation>密码重置链接已发送至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+254"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+255"/>
         <source>Account</source>
         <translation>账号</translation>
     </message>
@@ -1045,7 +1045,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>服务器拒绝了请求：您的角色不允许执行此操作。请向工作区所有者申请权限。</translation>
@@ -1077,7 +1077,7 @@
         <translation>未找到（代码 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>服务器未接受该门户（代码 4000）：门户类型和域名为必填项，域名不能包含空格；域名和备注各不超过 255 个字符。</translation>
@@ -1204,7 +1204,7 @@
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
@@ -4087,6 +4087,84 @@
     </message>
 </context>
 <context>
+    <name>EnumLabels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <source>Active</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspended</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending setup</source>
+        <translation>待初始化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivated</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registered</source>
+        <translation>已注册</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System portal</source>
+        <translation>系统门户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tenant portal</source>
+        <translation>租户门户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Partner portal</source>
+        <translation>合作伙伴门户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Consumer portal</source>
+        <translation>消费者门户</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pending</source>
+        <translation>待处理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Declined</source>
+        <translation>已谢绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -4278,6 +4356,12 @@
         <location line="+3"/>
         <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
         <translation>服务器的证书不是此配置固定的证书：未发送任何内容。请询问您的 IT 部门证书是否已更新。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A gateway or proxy answered instead of the server (HTTP %1): the server behind it is down or cannot be reached from it. Try again later, or tell the server&apos;s administrators.</source>
+        <extracomment>A gateway or proxy answered instead of the server (the client&apos;s ``GatewayError``); %1 is the HTTP status.</extracomment>
+        <translation>网关或代理代替服务器作出了应答（HTTP %1）：网关后面的服务器已停机或无法从网关访问。请稍后重试，或告知服务器管理员。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4613,12 +4697,12 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+72"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+327"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+328"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
@@ -4633,7 +4717,7 @@
         <translation>取消所选邀请</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+42"/>
         <source>Cannot be accepted: %1</source>
         <translation>无法接受：%1</translation>
     </message>
@@ -4728,14 +4812,14 @@
         <translation>已谢绝</translation>
     </message>
     <message>
-        <location line="-60"/>
-        <location line="+58"/>
+        <location line="-58"/>
+        <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location line="-59"/>
+        <location line="-57"/>
         <source>in %n day(s)</source>
         <translation>%n 天后</translation>
     </message>
@@ -4750,7 +4834,7 @@
         <translation>%n 分钟后</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+50"/>
         <source>not open</source>
         <translation>未开放</translation>
     </message>
@@ -5797,7 +5881,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -5817,7 +5901,7 @@
         <translation>已验证</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+197"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>剩余 %1 个备用码（共 %2 个）</translation>
     </message>
@@ -5967,7 +6051,7 @@
         <translation>无法加载选项列表</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>错误</translation>
@@ -5986,7 +6070,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+173"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+174"/>
         <source>Invitation statuses to show</source>
         <translation>要显示的邀请状态</translation>
     </message>
@@ -7815,7 +7899,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登录以解锁</translation>

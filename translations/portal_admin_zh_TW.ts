@@ -424,7 +424,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+26"/>
         <source>Email</source>
         <translation>電子郵件</translation>
     </message>
@@ -624,7 +624,7 @@
         <translation>要停用帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+279"/>
+        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+281"/>
         <source>%1: %2 done.</source>
         <translation>已對 %1 執行「%2」。</translation>
     </message>
@@ -654,7 +654,7 @@
         <translation>電話(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+122"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（選填）(&amp;R)：</translation>
     </message>
@@ -674,7 +674,7 @@
         <translation>密碼重設連結已寄至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+254"/>
+        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+255"/>
         <source>Account</source>
         <translation>帳號</translation>
     </message>
@@ -1045,7 +1045,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>伺服器拒絕了請求：您的角色不允許執行此操作。請向工作區擁有者申請權限。</translation>
@@ -1077,7 +1077,7 @@
         <translation>找不到（代碼 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>伺服器不接受此入口網站（代碼 4000）：入口網站類型和網域為必填，網域不可包含空格；網域和備註各不得超過 255 個字元。</translation>
@@ -1204,7 +1204,7 @@
         <translation>清單 (*.csv *.txt);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <location line="+385"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
@@ -4087,6 +4087,84 @@
     </message>
 </context>
 <context>
+    <name>EnumLabels</name>
+    <message>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <source>Active</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Suspended</source>
+        <translation>已停權</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending setup</source>
+        <translation>待初始化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rejected</source>
+        <translation>已拒絕</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivated</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registered</source>
+        <translation>已註冊</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>System portal</source>
+        <translation>系統入口網站</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tenant portal</source>
+        <translation>租戶入口網站</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Partner portal</source>
+        <translation>合作夥伴入口網站</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Consumer portal</source>
+        <translation>消費者入口網站</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pending</source>
+        <translation>待處理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Declined</source>
+        <translation>已婉拒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>已過期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
     <name>EnvironmentBanner</name>
     <message>
         <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
@@ -4278,6 +4356,12 @@
         <location line="+3"/>
         <source>The server&apos;s certificate is not the one this profile pins: nothing was sent. Ask your IT department whether the certificate was renewed.</source>
         <translation>伺服器的憑證不是此設定檔所釘選的憑證：未傳送任何內容。請詢問您的 IT 部門憑證是否已更新。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A gateway or proxy answered instead of the server (HTTP %1): the server behind it is down or cannot be reached from it. Try again later, or tell the server&apos;s administrators.</source>
+        <extracomment>A gateway or proxy answered instead of the server (the client&apos;s ``GatewayError``); %1 is the HTTP status.</extracomment>
+        <translation>閘道或 Proxy 代替伺服器作出了回應（HTTP %1）：閘道後面的伺服器已停機或無法從閘道存取。請稍後重試，或告知伺服器管理員。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4613,12 +4697,12 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+72"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+327"/>
+        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+328"/>
         <source>All statuses</source>
         <translation>所有狀態</translation>
     </message>
@@ -4633,7 +4717,7 @@
         <translation>取消所選邀請</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+42"/>
         <source>Cannot be accepted: %1</source>
         <translation>無法接受：%1</translation>
     </message>
@@ -4728,14 +4812,14 @@
         <translation>已婉拒</translation>
     </message>
     <message>
-        <location line="-60"/>
-        <location line="+58"/>
+        <location line="-58"/>
+        <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
         <translation>已過期</translation>
     </message>
     <message>
-        <location line="-59"/>
+        <location line="-57"/>
         <source>in %n day(s)</source>
         <translation>%n 天後</translation>
     </message>
@@ -4750,7 +4834,7 @@
         <translation>%n 分鐘後</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+50"/>
         <source>not open</source>
         <translation>未開放</translation>
     </message>
@@ -5797,7 +5881,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -5817,7 +5901,7 @@
         <translation>已驗證</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+197"/>
         <source>%1 of %2 backup codes remaining</source>
         <translation>剩餘 %1 組備用碼（共 %2 組）</translation>
     </message>
@@ -5967,7 +6051,7 @@
         <translation>無法載入選項清單</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>錯誤</translation>
@@ -5986,7 +6070,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+173"/>
+        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+174"/>
         <source>Invitation statuses to show</source>
         <translation>要顯示的邀請狀態</translation>
     </message>
@@ -7815,7 +7899,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+300"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登入以解除鎖定</translation>

@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication
 
 from portal_admin.protocol.errors import Category, category_for
 
-from .text import QT_TRANSLATE_NOOP
+from .text import QT_TRANSLATE_NOOP, fill
 
 _CONTEXT = "ErrorInfo"
 
@@ -82,6 +82,14 @@ _CONNECTION_CODES = {
         "IT department whether the certificate was renewed.",
     ),
 }
+#: A gateway or proxy answered instead of the server (the client's ``GatewayError``); %1 is
+#: the HTTP status.
+_GATEWAY = QT_TRANSLATE_NOOP(
+    "ErrorInfo",
+    "A gateway or proxy answered instead of the server (HTTP %1): the server behind it is down "
+    "or cannot be reached from it. Try again later, or tell the server's administrators.",
+)
+_GATEWAY_CODE = "CLIENT.GATEWAY"
 _UNEXPECTED = QT_TRANSLATE_NOOP("ErrorInfo", "Something unexpected went wrong in the program.")
 
 
@@ -156,7 +164,9 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         status = getattr(exc, "http_status", None)
         request_id = getattr(exc, "request_id", None)
         message = str(getattr(exc, "message", "") or "")
-        if code in _CONNECTION_CODES:
+        if code == _GATEWAY_CODE:
+            summary = fill(_tr(_GATEWAY), status if isinstance(status, int) else "?")
+        elif code in _CONNECTION_CODES:
             summary = _tr(_CONNECTION_CODES[str(code)])
         elif code in CONFIG_CODES:
             summary = _tr(CONFIG_CODES[str(code)])

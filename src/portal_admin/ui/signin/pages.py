@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.protocol.labels import item_label
+
 from ..profiles import Profile, environment_label
 from ..text import fill
 from ..theme import set_tone
@@ -544,7 +546,7 @@ class MfaPage(Page):
         }
         for radio in self.method_group.buttons():
             code = str(radio.property("methodCode"))
-            label = next((m.label for m in self._methods if m.code == code), code)
+            label = next((item_label(m) for m in self._methods if m.code == code), code)
             radio.setText(names.get(code, label))
             _name(radio, radio.text())
         self.code_label.setText(QCoreApplication.translate("SignInPages", "&Code:"))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE, Kind
 from ...error_info import ErrorInfo
 from ...theme import set_tone
 from .account_text import STATUS_ACTIONS, action_text
@@ -160,8 +161,8 @@ class AccountDetail(QWidget):
         values = {
             "email": account.account_email,
             "name": account.account_name,
-            "status": self._enum(account.account_status),
-            "portal": self._enum(account.account_portal),
+            "status": self._enum(account.account_status, ACCOUNT_STATUS),
+            "portal": self._enum(account.account_portal, PORTAL_TYPE),
             "phone": account.account_phone,
             "remark": account.account_remark,
             "language": account.default_language,
@@ -184,8 +185,8 @@ class AccountDetail(QWidget):
         self.reasons.setVisible(bool(reasons))
 
     @staticmethod
-    def _enum(item: Any) -> str:
-        text, code = enum_text(item), enum_code(item)
+    def _enum(item: Any, kind: Kind) -> str:
+        text, code = enum_text(item, kind), enum_code(item)
         return f"{text} ({code})" if code and text != code else text
 
     def show_error(self, info: ErrorInfo) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex
 
+from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE
 from ...paged_model import Column, FetchPage, PagedTableModel, SortSpec
 from ...text import QT_TRANSLATE_NOOP
 from .account_filter import AccountFilter
@@ -37,13 +38,13 @@ COLUMNS: tuple[Column[Any], ...] = (
     Column(
         "status",
         QT_TRANSLATE_NOOP("AccountColumns", "Status"),
-        lambda a: enum_text(a.account_status),
+        lambda a: enum_text(a.account_status, ACCOUNT_STATUS),
         context=CTX,
     ),
     Column(
         "portal",
         QT_TRANSLATE_NOOP("AccountColumns", "Portal"),
-        lambda a: enum_text(a.account_portal),
+        lambda a: enum_text(a.account_portal, PORTAL_TYPE),
         context=CTX,
     ),
     Column(

@@ -11,10 +11,11 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
-from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS
+from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS, PORTAL_TYPE
 
 from ...confirm import confirm
 from ...dialogs import ask
+from ...enum_labels import shown
 from ...i18n import LANGUAGES
 from ...operations import Op
 from ...panel_base import ConstantsSource, PanelBase
@@ -120,7 +121,8 @@ class AccountsController(QObject):
             log.warning("filter choices not loaded: %r", exc)
             return
         self.choicesChanged.emit(
-            [(i.code, i.label) for i in portals], [(i.code, i.label) for i in statuses]
+            [(i.code, shown(i, PORTAL_TYPE)) for i in portals],
+            [(i.code, shown(i, ACCOUNT_STATUS)) for i in statuses],
         )
 
     def set_filter(self, flt: AccountFilter) -> None:
@@ -288,7 +290,7 @@ class AccountsController(QObject):
             items = await self.constants.items("user-account-statuses")
         except Exception:
             return None
-        return next((i.label for i in items if i.code == code), None)
+        return next((shown(i, ACCOUNT_STATUS) for i in items if i.code == code), None)
 
     async def reset_password(self, account: Any) -> bool:
         """Mail the account a password reset link, after confirmation; True when sent."""

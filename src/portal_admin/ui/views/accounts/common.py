@@ -10,6 +10,7 @@ from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
+from ...enum_labels import Kind, shown
 from ...error_info import ErrorInfo, describe_error
 from ...text import QT_TRANSLATE_NOOP
 
@@ -66,12 +67,11 @@ def format_datetime(value: object) -> str:
     return QLocale().toString(stamp, QLocale.FormatType.ShortFormat)
 
 
-def enum_text(item: object) -> str:
-    """An enum item's label (its code when it has none); empty for None."""
-    if item is None:
-        return ""
-    label = getattr(item, "label", None)
-    return str(label or getattr(item, "code", "") or item)
+def enum_text(item: object, kind: Kind = None) -> str:
+    """An enum item's label: the server's, else the program's own for its code (``kind``: the
+    enumeration, see ``ui.enum_labels``), else its code in words, never an untranslated key;
+    empty for None."""
+    return shown(item, kind)
 
 
 def enum_code(item: object) -> str | None:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from ...confirm import confirm_production_change
+from ...enum_labels import PORTAL_TYPE, shown
 from ...operations import Op
 from ...paged_model import Column
 from ...panel_base import ConstantsSource, PanelBase
@@ -159,13 +160,13 @@ class PortalsController(QObject):
         except Exception as exc:
             self.errorShown.emit(explain(exc))
             return
-        self.typesChanged.emit([(i.code, i.label) for i in self.types])
+        self.typesChanged.emit([(i.code, shown(i, PORTAL_TYPE)) for i in self.types])
         self.model.retranslate()
 
     def type_label(self, item: Any) -> str:
         """A portal type as "label (code)" (the label from the constants list)."""
         code = enum_code(item) or ""
-        label = next((i.label for i in self.types if i.code == code), None)
+        label = next((shown(i, PORTAL_TYPE) for i in self.types if i.code == code), None)
         return f"{label} ({code})" if label and label != code else code
 
     def problems(self, portal_type: str | None, domain: str, remark: str) -> list[str]:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...enum_labels import ACCOUNT_STATUS
 from ...profiles import Profile, environment_label
 from ...text import fill
 from ...theme import set_tone
@@ -103,7 +104,7 @@ class StatusChangeDialog(QDialog):
         self.change.setText(
             fill(
                 QCoreApplication.translate("AccountsPanel", "Status: %1 \u2192 %2"),
-                enum_text(self.account.account_status),
+                enum_text(self.account.account_status, ACCOUNT_STATUS),
                 self._target,
             )
         )

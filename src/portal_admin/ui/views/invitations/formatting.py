@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
 
 from portal_admin.protocol.enums import INVITATION_FINAL
 
+from ...enum_labels import INVITATION_STATUS, shown
 from ...text import fill
 
 CONTEXT = "Invitations"
@@ -81,11 +82,9 @@ def status_code(invitation: Any) -> str:
 
 
 def status_label(invitation: Any) -> str:
-    """The server's (localized) status label, else the code."""
-    status = getattr(invitation, "invitation_status", None)
-    if status is None:
-        return ""
-    return str(getattr(status, "label", None) or getattr(status, "code", ""))
+    """The server's (localized) status label, else the program's own, else the code in words
+    (never an untranslated key)."""
+    return shown(getattr(invitation, "invitation_status", None), INVITATION_STATUS)
 
 
 def is_pending(invitation: Any) -> bool:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import Invitation
 
+from ...enum_labels import INVITATION_STATUS, shown
 from ...list_view import ListView
 from ...panels import PanelContext
 from ..reference.local_list import LocalList
@@ -119,7 +120,7 @@ class OwnInvitationsWidget(TaskPanel):
         try:
             self.statuses.clear()
             for status in items:
-                item = QListWidgetItem(status.label or status.code, self.statuses)
+                item = QListWidgetItem(shown(status, INVITATION_STATUS), self.statuses)
                 item.setData(Qt.ItemDataRole.UserRole, status.code)
                 item.setToolTip(status.description or status.code)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)

@@ -22,6 +22,7 @@ from portal_admin.client.records import Invitation
 from ...bulk.dialog import INVITATION_KINDS, Sources
 from ...bulk.menu import BulkButton
 from ...dialogs import ask
+from ...enum_labels import INVITATION_STATUS, shown
 from ...error_info import describe_error
 from ...list_view import ListView
 from ...operations import Op
@@ -150,7 +151,7 @@ class InvitationsPanel(TaskPanel):
             while self.status_filter.count() > 1:
                 self.status_filter.removeItem(1)
             for item in items:
-                self.status_filter.addItem(item.label or item.code, item.code)
+                self.status_filter.addItem(shown(item, INVITATION_STATUS), item.code)
             found = self.status_filter.findData(current)
             self.status_filter.setCurrentIndex(max(found, 0))
         finally:

@@ -8,6 +8,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from portal_admin.protocol.labels import item_label
+
 from ...error_info import ErrorInfo
 from ...panel_base import ConstantsSource, error_text
 from ...panels import PanelContext
@@ -43,7 +45,7 @@ async def constant_choices(ctx: PanelContext, name: str) -> list[Choice]:
     """(code, label) pairs of a constants list, e.g. ``notification-channel-statuses``, in the
     current language: from the shared constants cache (emptied on a language switch)."""
     items = await ConstantsSource(ctx).items(name)
-    return [(item.code, item.label or item.code) for item in items]
+    return [(item.code, item_label(item)) for item in items]
 
 
 class ErrorLabel(QLabel):

@@ -21,6 +21,9 @@ from PySide6.QtCore import QObject, Signal
 
 from portal_admin.client.records import ConstantItem, EnumItem
 from portal_admin.protocol.enums import CONSTANT_PATHS
+from portal_admin.protocol.labels import is_untranslated_key
+
+from ...enum_labels import shown
 
 log = logging.getLogger(__name__)
 
@@ -143,12 +146,15 @@ class ConstantsCache(QObject):
         return None
 
     def label(self, list_name: str, code_or_value: object) -> str:
-        """The cached label for a code, value or EnumItem; falls back to the item's own text."""
+        """The cached label for a code, value or EnumItem; falls back to the item's own text
+        (an untranslated key never: the program's own label or the code in words instead)."""
         item = self.find(list_name, code_or_value)
-        if item is not None and item.label:
+        if item is not None and item.label and not is_untranslated_key(item.label):
             return item.label
         if isinstance(code_or_value, EnumItem):
-            return code_or_value.label or code_or_value.code
+            return shown(code_or_value, list_name)
+        if item is not None:
+            return shown(item, list_name)
         if code_or_value is None:
             return ""
         return str(code_or_value)

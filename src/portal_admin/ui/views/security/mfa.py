@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import BackupCodeSummary
+from portal_admin.protocol.labels import item_label
 
 from ...confirm import confirm
 from ...operations import Op
@@ -59,9 +60,8 @@ def _tr(text: str) -> str:
 
 
 def method_label(setting: Any) -> str:
-    """The server's (localized) label of an MFA method, or its code."""
-    method = setting.mfa_method
-    return str(method.label or method.code)
+    """The server's (localized) label of an MFA method, or its code in words."""
+    return item_label(setting.mfa_method)
 
 
 class MfaModel(QAbstractTableModel):
