@@ -133,10 +133,14 @@ def test_what_is_not_a_campaign_is_named(tmp_path: Path, scope: Path, campaign: 
         other: "NOT_A_CAMPAIGN",
         scope: "NOT_A_CAMPAIGN",  # a snapshot is not a campaign
     }
+    os.chmod(scope, 0o644)
+    before = (scope.read_bytes(), stat.S_IMODE(scope.stat().st_mode))
     for path, code in cases.items():
         with pytest.raises(CampaignError) as refused:
             Campaign.open(path)
         assert refused.value.code == code, path
+    assert (scope.read_bytes(), stat.S_IMODE(scope.stat().st_mode)) == before  # left alone
+    assert not Path(f"{scope}-wal").exists()
     with campaign.transaction() as conn:
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(CampaignError) as newer:

@@ -276,27 +276,30 @@ class Campaign:
             head = fh.read(16)
         if head != b"SQLite format 3\x00":
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
-        restrict(path)
-        try:
-            conn = connect(path)
-        except sqlite3.DatabaseError:
-            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file") from None
-        try:
-            meta = read_meta(conn)
+        try:  # read-only first: a file that is not a campaign is left exactly as it was
+            probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                meta = read_meta(probe)
+            finally:
+                probe.close()
         except (sqlite3.DatabaseError, ValueError):
-            conn.close()
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file") from None
         if meta.get("kind") != KIND:
-            conn.close()
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
         schema = meta.get("schema")
         if not isinstance(schema, int) or schema > SCHEMA_VERSION:
-            conn.close()
             raise CampaignError(
                 "NEWER_SCHEMA",
                 f"{path.name} was made by a newer program (campaign format {schema};"
                 f" this program reads up to {SCHEMA_VERSION})",
             )
+        restrict(path)
+        conn = connect(path)
+        try:
+            meta = read_meta(conn)
+        except (sqlite3.DatabaseError, ValueError):
+            conn.close()
+            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} cannot be opened") from None
         return cls(path, conn, meta)
 
     def close(self) -> None:
