@@ -10,7 +10,7 @@ from portal_admin import jobs
 from portal_admin.files.csv_rules import DELIMITERS
 
 from . import targets
-from .confirm import confirm_count
+from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
 from .output import say, writable
 from .running import run_job
@@ -82,12 +82,7 @@ async def run_bulk(args: Any) -> int:
                     say(f"plan: {out}")
                 say("dry run: nothing was sent")
                 return EXIT_OK
-            confirm_count(
-                str(conn.profile.environment),
-                conn.profile.name,
-                job.counts()["planned"],
-                args.confirm,
-            )
+            confirm_job(job, str(conn.profile.environment), conn.profile.name, args.confirm)
             say(f"job {job.id}")
             started = True
             return await run_job(

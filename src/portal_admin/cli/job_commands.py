@@ -12,7 +12,7 @@ from portal_admin.connection import builtin
 from portal_admin.connection.profiles import Profile, ProfileStore, sandbox_profile
 from portal_admin.jobs.plan import outcome
 
-from .confirm import confirm_count
+from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
 from .output import say, writable, write_csv
 from .running import result_path, run_job
@@ -166,12 +166,7 @@ async def resume_job(args: Any) -> int:
             if conn.email.lower() != str(meta.get("account", "")).lower():
                 say(f"note: the job was planned by {meta.get('account')}")
             if meta["state"] == jobs.JobState.PLANNED:  # never confirmed: a program died first
-                confirm_count(
-                    str(conn.profile.environment),
-                    conn.profile.name,
-                    job.counts()["planned"],
-                    args.confirm,
-                )
+                confirm_job(job, str(conn.profile.environment), conn.profile.name, args.confirm)
             say(f"job {job.id}: resuming {meta['kind']} ({job.counts()['planned']:,} left)")
             return await run_job(
                 conn,

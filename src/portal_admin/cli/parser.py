@@ -216,6 +216,14 @@ def _jobs(areas: Any) -> None:
     )
     resume.add_argument("job", metavar="ID", help="a job id (or its start)")
     _running(resume, resume=True)
+    revert = _command(
+        jobs,
+        "revert",
+        "revert:job_revert",
+        "set back every change a bulk job made (a job of its own; docs/undo.md)",
+    )
+    revert.add_argument("job", metavar="ID", help="a job id (or its start)")
+    _running(revert)
 
 
 def _verification(areas: Any) -> None:
@@ -301,6 +309,14 @@ def _verification(areas: Any) -> None:
         connects=False,
     )
     check.add_argument("path", metavar="PATH", nargs="?", help="default: this computer's journal")
+    undo = _command(
+        journal,
+        "revert",
+        "revert:journal_revert",
+        "set back the values these journal records changed (a job of its own; docs/undo.md)",
+    )
+    undo.add_argument("seqs", metavar="SEQ", type=int, nargs="+", help="journal record numbers")
+    _running(undo)
     check.add_argument(
         "--fingerprint",
         metavar="HEX",

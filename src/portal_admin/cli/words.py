@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from portal_admin.jobs import ImportCode, PauseReason, Skip
+from portal_admin.jobs import ImportCode, PauseReason, RevertSkip, Skip
 from portal_admin.jobs.targets import MAX_BYTES, MAX_LINES
 
 #: Why a line of the plan is skipped.
@@ -15,6 +15,11 @@ SKIPS: dict[str, str] = {
     Skip.FINAL: "already accepted, declined, expired or cancelled",
     Skip.PENDING_EXISTS: "a pending invitation exists",
     ImportCode.INVALID: "neither an email nor an id",
+    RevertSkip.CHANGED_SINCE: "changed since the record",
+    RevertSkip.NOT_REVERSIBLE: "cannot be reverted",
+    RevertSkip.NO_BEFORE: "no value before recorded",
+    RevertSkip.NOT_APPLIED: "the change was refused: nothing to revert",
+    RevertSkip.OTHER_ACCOUNT: "another account's setting",
 }
 
 #: Why an imported list cannot be read at all.
