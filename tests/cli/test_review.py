@@ -178,3 +178,39 @@ def test_remediation_warns_when_the_reviewer_remediates(
     with Campaign.open(out) as campaign:
         assert campaign.meta["remediation"]["same_person"] is True
         assert campaign.meta["remediation"]["reviewers"] == ["admin@sandbox.test"]
+
+
+def test_hostile_files_end_in_named_errors(
+    tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = tmp_path / "h.csv"
+    hostile.write_text("id,decision,justification\n\x1b[2Jaccount:X,Keep,\n", encoding="utf-8")
+    assert main(["review", "decide", str(made), str(hostile), *REVIEWER]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\\x1b[2Jaccount:X" in err  # escaped, not run by a terminal
+
+    gutted = tmp_path / "gutted.review"
+    gutted.write_bytes(made.read_bytes())
+    conn = sqlite3.connect(gutted)
+    conn.execute("DROP TABLE decisions")
+    conn.commit()
+    conn.close()
+    assert main(["review", "status", str(gutted)]) == 2
+    assert "gutted.review is damaged: no decisions table" in capsys.readouterr().err
+
+    damaged = tmp_path / "damaged.review"
+    data = bytearray(made.read_bytes())
+    page = 4096
+    for start in range(2 * page, len(data), page):  # every page after the first two
+        data[start : start + 64] = b"\xa5" * 64
+    damaged.write_bytes(bytes(data))
+    seen: list[str] = []
+    for command in (["status", str(damaged)], ["verify", str(damaged)],
+                    ["merge", str(made), str(damaged)]):  # fmt: skip
+        code = main(["review", *command])
+        err = capsys.readouterr().err
+        assert code in (1, 2), command
+        assert "Traceback" not in err
+        assert "damaged.review" in err or "cannot be used" in err, err
+        seen.append(err)
+    assert len(seen) == 3

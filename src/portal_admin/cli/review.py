@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
@@ -67,6 +68,8 @@ def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     1 for a refusal of the campaign's (never a traceback)."""
 
     def refused(exc: Exception) -> int:
+        if isinstance(exc, sqlite3.DatabaseError):  # damaged, locked too long, disk full
+            exc = Refused(f"the campaign file cannot be used: {exc}")
         if isinstance(exc, campaigns.CampaignError):
             exc = _fail(exc)
         if isinstance(exc, UsageError):
@@ -79,7 +82,7 @@ def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
         async def run_async(args: Any) -> int:
             try:
                 return int(await fn(args))
-            except (campaigns.CampaignError, Refused) as exc:
+            except (campaigns.CampaignError, Refused, sqlite3.DatabaseError) as exc:
                 return refused(exc)
 
         return run_async
@@ -88,7 +91,7 @@ def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def run(args: Any) -> int:
         try:
             return int(fn(args))
-        except (campaigns.CampaignError, Refused) as exc:
+        except (campaigns.CampaignError, Refused, sqlite3.DatabaseError) as exc:
             return refused(exc)
 
     return run

@@ -81,6 +81,10 @@ CREATE TABLE closing (
     item TEXT PRIMARY KEY, outcome TEXT NOT NULL, current TEXT NOT NULL, detail TEXT NOT NULL
 );
 """
+#: The tables every campaign file has.
+TABLES = frozenset(
+    {"meta", "items", "flags", "decisions", "signoffs", "signed_items", "remediation", "closing"}
+)
 #: Built once the items are in (faster than keeping them up to date row by row).
 INDEXES = """
 CREATE INDEX items_decision ON items (decision, seq);
@@ -280,6 +284,10 @@ class Campaign:
             probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             try:
                 meta = read_meta(probe)
+                tables = {
+                    r[0]
+                    for r in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                }
             finally:
                 probe.close()
         except (sqlite3.DatabaseError, ValueError):
@@ -287,6 +295,9 @@ class Campaign:
         if meta.get("kind") != KIND:
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
         schema = meta.get("schema")
+        if isinstance(schema, int) and schema <= SCHEMA_VERSION and not tables >= TABLES:
+            missing = ", ".join(sorted(TABLES - tables))
+            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is damaged: no {missing} table")
         if not isinstance(schema, int) or schema > SCHEMA_VERSION:
             raise CampaignError(
                 "NEWER_SCHEMA",

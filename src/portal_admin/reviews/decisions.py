@@ -56,13 +56,26 @@ class Reviewer:
     fingerprint: str
 
 
-def reviewer_of(name: str, store: keys.SecretStore | None = None) -> Reviewer:
-    """The reviewer ``name`` with this installation's key (``store``: where it is kept; the
-    OS keyring by default). ``KeyUnavailable`` without a keyring."""
+def reviewer_name(name: str) -> str:
+    """``name`` as a reviewer's name (one line of text, at most 200 characters, no control
+    characters); ``CampaignError`` BAD_INPUT otherwise."""
     text = name.strip()
     if not text or any(unicodedata.category(ch).startswith("C") for ch in text) or len(text) > 200:
         raise CampaignError("BAD_INPUT", "a reviewer's name is one line of text (an email, say)")
-    return Reviewer(text, keys.fingerprint(keys.signing_key(store).public_key()))
+    return text
+
+
+def reviewer_of(name: str, store: keys.SecretStore | None = None) -> Reviewer:
+    """The reviewer ``name`` with this installation's key (``store``: where it is kept; the
+    OS keyring by default). ``KeyUnavailable`` without a keyring."""
+    return Reviewer(reviewer_name(name), keys.fingerprint(keys.signing_key(store).public_key()))
+
+
+def shown(text: str, limit: int = 100) -> str:
+    """An id or a value from a file as it may be printed: escapes for what is not printable
+    (a crafted cell cannot move a terminal's cursor), cut at ``limit`` characters."""
+    cut = text if len(text) <= limit else text[:limit] + "..."
+    return cut if cut.isprintable() else repr(cut)[1:-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +89,8 @@ class Entry:
 
 
 def _where(entry: Entry) -> str:
-    return f"line {entry.line} ({entry.item})" if entry.line is not None else entry.item
+    item = shown(entry.item)
+    return f"line {entry.line} ({item})" if entry.line is not None else item
 
 
 def needs_justification(decision: Decision, flagged: bool) -> bool:
@@ -237,13 +251,14 @@ def read_csv(data: bytes) -> list[Entry]:
             if chosen is None:
                 raise CampaignError(
                     "BAD_INPUT",
-                    f"line {line} ({item}): not a decision: {said[:40]!r}"
+                    f"line {line} ({shown(item)}): not a decision: {said[:40]!r}"
                     " (Keep, Revoke, Don't know)",
                     item=item, line=line,
                 )  # fmt: skip
             if item in seen:
                 raise CampaignError(
-                    "BAD_INPUT", f"line {line} ({item}): listed before, on line {seen[item]}",
+                    "BAD_INPUT",
+                    f"line {line} ({shown(item)}): listed before, on line {seen[item]}",
                     item=item, line=line,
                 )  # fmt: skip
             seen[item] = line

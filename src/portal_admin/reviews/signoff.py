@@ -119,9 +119,9 @@ def sign(campaign: Campaign, reviewer: str, key: Ed25519PrivateKey) -> Signoff:
     """Sign every item of the file with its latest decision, as ``reviewer``; the decisions
     are frozen from then on. A file already signed by this key returns that sign-off (a
     re-run after a kill signs nothing twice); signed by another key: ``CampaignError``."""
-    name = reviewer.strip()
-    if not name:
-        raise CampaignError("BAD_INPUT", "a sign-off needs the reviewer's name")
+    from .decisions import reviewer_name
+
+    name = reviewer_name(reviewer)
     if campaign.meta.get("closed"):
         raise CampaignError("CLOSED", f"campaign {campaign.name!r} is closed")
     public = key.public_key()

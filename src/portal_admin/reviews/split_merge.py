@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .campaign import Campaign, CampaignError, read_meta
 from .create import write_new
+from .decisions import shown
 
 SPLITS = ("portal", "institution")
 OTHER = "other"
@@ -146,49 +147,60 @@ def merge(campaign: Campaign, path: Path) -> Merged:
     conn = campaign.conn
     conn.execute("ATTACH DATABASE ? AS p", (f"file:{path}?mode=ro",))
     try:
-        with campaign.transaction():
-            _check(conn, path)
-            before = conn.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
-            same = " AND ".join(f"d.{c} IS pd.{c}" for c in DECISION)
-            conn.execute(
-                f"INSERT INTO decisions ({', '.join(DECISION)}) SELECT {', '.join('pd.' + c for c in DECISION)}"  # noqa: E501, S608
-                " FROM p.decisions AS pd WHERE NOT EXISTS"
-                f" (SELECT 1 FROM decisions AS d WHERE {same})"
-                " ORDER BY pd.seq"
-            )
-            added = conn.execute(
-                "SELECT count(*) FROM decisions WHERE seq > ?", (before,)
-            ).fetchone()[0]
-            conn.execute(
-                "UPDATE items SET decision_seq = (SELECT max(seq) FROM decisions AS d"
-                " WHERE d.item = items.id) WHERE id IN (SELECT item FROM decisions WHERE seq > ?)",
-                (before,),
-            )
-            conn.execute(
-                "UPDATE items SET decision = (SELECT decision FROM decisions AS d"
-                " WHERE d.seq = items.decision_seq) WHERE id IN"
-                " (SELECT item FROM decisions WHERE seq > ?)",
-                (before,),
-            )
-            signed = 0
-            for row in conn.execute(
-                "SELECT * FROM p.signoffs WHERE signature NOT IN (SELECT signature FROM signoffs)"
-                " ORDER BY seq"
-            ).fetchall():
-                seq = conn.execute(
-                    "INSERT INTO signoffs (part, reviewer, fingerprint, public_key, signed_at,"
-                    " items, digest, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    tuple(row)[1:],
-                ).lastrowid
-                conn.execute(
-                    "INSERT INTO signed_items (signoff, item, digest) SELECT ?, item, digest"
-                    " FROM p.signed_items WHERE signoff = ?",
-                    (seq, row[0]),
-                )
-                signed += 1
-        return Merged(path, str(other.get("part") or ""), int(added), signed)
+        return _merge(campaign, conn, path, other)
+    except sqlite3.DatabaseError as exc:
+        raise CampaignError(
+            "NOT_A_CAMPAIGN", f"{path.name} cannot be merged: it is damaged ({exc})"
+        ) from None
     finally:
         conn.execute("DETACH DATABASE p")
+
+
+def _merge(
+    campaign: Campaign, conn: sqlite3.Connection, path: Path, other: dict[str, object]
+) -> Merged:
+    """The merge's transaction (``p`` attached)."""
+    with campaign.transaction():
+        _check(conn, path)
+        before = conn.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
+        same = " AND ".join(f"d.{c} IS pd.{c}" for c in DECISION)
+        conn.execute(
+            f"INSERT INTO decisions ({', '.join(DECISION)}) SELECT {', '.join('pd.' + c for c in DECISION)}"  # noqa: E501, S608
+            " FROM p.decisions AS pd WHERE NOT EXISTS"
+            f" (SELECT 1 FROM decisions AS d WHERE {same})"
+            " ORDER BY pd.seq"
+        )
+        added = conn.execute("SELECT count(*) FROM decisions WHERE seq > ?", (before,)).fetchone()[
+            0
+        ]
+        conn.execute(
+            "UPDATE items SET decision_seq = (SELECT max(seq) FROM decisions AS d"
+            " WHERE d.item = items.id) WHERE id IN (SELECT item FROM decisions WHERE seq > ?)",
+            (before,),
+        )
+        conn.execute(
+            "UPDATE items SET decision = (SELECT decision FROM decisions AS d"
+            " WHERE d.seq = items.decision_seq) WHERE id IN"
+            " (SELECT item FROM decisions WHERE seq > ?)",
+            (before,),
+        )
+        signed = 0
+        for row in conn.execute(
+            "SELECT * FROM p.signoffs WHERE signature NOT IN (SELECT signature FROM signoffs)"
+            " ORDER BY seq"
+        ).fetchall():
+            seq = conn.execute(
+                "INSERT INTO signoffs (part, reviewer, fingerprint, public_key, signed_at,"
+                " items, digest, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                tuple(row)[1:],
+            ).lastrowid
+            conn.execute(
+                "INSERT INTO signed_items (signoff, item, digest) SELECT ?, item, digest"
+                " FROM p.signed_items WHERE signoff = ?",
+                (seq, row[0]),
+            )
+            signed += 1
+    return Merged(path, str(other.get("part") or ""), int(added), signed)
 
 
 def _check(conn: sqlite3.Connection, path: Path) -> None:
@@ -203,7 +215,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
             "an item unknown to the campaign" if row[1] else "an item the campaign has differently"
         )
         raise CampaignError(
-            "UNKNOWN_ITEM", f"{path.name}: {what}: {row[0]}; nothing of this file merged",
+            "UNKNOWN_ITEM", f"{path.name}: {what}: {shown(row[0])}; nothing of this file merged",
             item=row[0],
         )  # fmt: skip
     row = conn.execute(
@@ -230,7 +242,8 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "CONFLICT",
-            f"{path.name}: {row[0]} is decided differently here; nothing of this file merged",
+            f"{path.name}: {shown(row[0])} is decided differently here;"
+            " nothing of this file merged",
             item=row[0],
         )
     same = " AND ".join(f"x.{c} IS pd.{c}" for c in DECISION)
@@ -241,7 +254,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "FROZEN",
-            f"{path.name}: changes {row[0]}, signed off here; nothing of this file merged",
+            f"{path.name}: changes {shown(row[0])}, signed off here; nothing of this file merged",
             item=row[0],
         )
 
