@@ -166,9 +166,10 @@ def test_remediation_warns_when_the_reviewer_remediates(
     argv = ["review", "decide", str(out), "--item", target["id"], "--decision", "revoke"]
     assert main([*argv, "--justification", "left", *admin]) == 0
     assert main(["review", "sign", str(out), *admin]) == 0
-    capsys.readouterr()
+    fingerprint = capsys.readouterr().err.split("key fingerprint: ")[1].split("  ")[0]
     assert main(["review", "remediate", "--sandbox", str(out), "--dry-run"]) == 0
     err = capsys.readouterr().err
+    assert f"signed off by admin@sandbox.test: key {fingerprint}" in err  # to compare
     assert "warning: admin@sandbox.test remediates decisions they made or signed off" in err
     assert "1 to change" in err and "dry run: nothing was sent" in err
     assert "accounts.status" not in sent
