@@ -83,7 +83,8 @@ def check(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, 'kept, changed meanwhile',"
                 " coalesce(c.status, 'no longer on the server'),"
-                f" CASE WHEN c.id IS NULL THEN 'no longer on the server' ELSE rtrim({detail}, '; ') END"
+                " CASE WHEN c.id IS NULL THEN 'no longer on the server'"
+                f" ELSE rtrim({detail}, '; ') END"
                 " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
                 f" WHERE i.kind = 'account' AND i.decision = 'KEEP' AND (c.id IS NULL OR {differs})"
             )
