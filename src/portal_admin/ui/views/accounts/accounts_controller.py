@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
+from portal_admin.client import before
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS, PORTAL_TYPE
 
 from ...confirm import confirm
@@ -263,7 +264,10 @@ class AccountsController(QObject):
             self.status_dialog = None
             dialog.deleteLater()
         op: Op[Any] = Op(
-            run=lambda: self.client.accounts.change_status(account.biz_id, action, reason=reason),
+            run=lambda: before.described(
+                before.account_status(account, action),
+                self.client.accounts.change_status(account.biz_id, action, reason=reason),
+            ),
             on_success=self._mark_own,
             on_failure=self._failure,
             changes=CHANGES,
@@ -433,7 +437,10 @@ class AccountsController(QObject):
                 self.detailChanged.emit(result)
 
         op: Op[Any] = Op(
-            run=lambda: self.client.accounts.update(account.biz_id, **changes),
+            run=lambda: before.described(
+                before.account_update(account, changes),
+                self.client.accounts.update(account.biz_id, **changes),
+            ),
             on_success=saved,
             on_failure=failed,
             changes=CHANGES,

@@ -9,6 +9,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from portal_admin.client import before
+
 from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...text import fill
@@ -407,7 +409,8 @@ class ChannelsController(RecordController):
             title = QCoreApplication.translate("ChannelsPanel", "Could not save the channel")
 
             async def run() -> Any:
-                return await notifications.update_channel(biz_id, **fields)
+                with before.channel_update(dialog.record, fields):
+                    return await notifications.update_channel(biz_id, **fields)
 
         return await self.run(
             title,
@@ -442,7 +445,8 @@ class ChannelsController(RecordController):
         self.panel.select_id(row.biz_id)
 
         async def run() -> Any:
-            return await call(row.biz_id)
+            with before.channel_status(row, not is_active(row)):
+                return await call(row.biz_id)
 
         return await self.run(title, run, changes=frozenset({TOPIC_CHANNELS}))
 

@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
+from portal_admin.client import before
+
 from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...text import fill
@@ -283,7 +285,8 @@ class ChannelTypesController(RecordController):
             )
 
             async def run() -> Any:
-                return await notifications.update_channel_type(biz_id, **fields)
+                with before.type_update(dialog.record, fields):
+                    return await notifications.update_channel_type(biz_id, **fields)
 
         try:
             result = await self.run(
@@ -330,7 +333,8 @@ class ChannelTypesController(RecordController):
         self.panel.select_id(row.biz_id)
 
         async def run() -> Any:
-            return await call(row.biz_id)
+            with before.type_status(row, not is_enabled(row)):
+                return await call(row.biz_id)
 
         return await self.run(title, run, changes=frozenset({TOPIC_TYPES, TOPIC_CHANNELS}))
 

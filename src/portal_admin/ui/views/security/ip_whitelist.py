@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.client import before
 from portal_admin.client.records import IpEntry
 
 from ...confirm import confirm
@@ -609,7 +610,10 @@ class IpWhitelistPanel(SecurityPanel):
             return False
         result = await self.execute(
             Op(
-                lambda: self.client.security.set_ip_whitelist(entries),
+                lambda: before.described(
+                    before.whitelist_ips(self.whitelist, entries),
+                    self.client.security.set_ip_whitelist(entries),
+                ),
                 on_success=self._apply,
                 changes=TOPICS,
                 title=QCoreApplication.translate(
@@ -629,7 +633,10 @@ class IpWhitelistPanel(SecurityPanel):
             return False
         result = await self.execute(
             Op(
-                self.client.security.enable_ip_whitelist,
+                lambda: before.described(
+                    before.whitelist_enabled(self.enabled, True),
+                    self.client.security.enable_ip_whitelist(),
+                ),
                 on_success=self._switched,
                 changes=TOPICS,
                 title=QCoreApplication.translate(
@@ -651,7 +658,10 @@ class IpWhitelistPanel(SecurityPanel):
             return False
         result = await self.execute(
             Op(
-                self.client.security.disable_ip_whitelist,
+                lambda: before.described(
+                    before.whitelist_enabled(self.enabled, False),
+                    self.client.security.disable_ip_whitelist(),
+                ),
                 on_success=self._switched,
                 changes=TOPICS,
                 title=QCoreApplication.translate(
