@@ -204,6 +204,13 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     )
     assert run(tmp_path, "review", "sign", str(out), *REVIEWER).returncode == 0
 
+    # SIGKILL once the jobs are planned, before the campaign records them: the plan left
+    # behind is never run, and the next remediate leaves no second one.
+    killed_at(tmp_path, "before-commit", *connection, "review", "remediate", str(out))
+    assert len(list((tmp_path / "data").rglob("*.job.sqlite3"))) == 1
+    with Campaign.open(out) as campaign:
+        assert campaign.meta.get("remediation") is None
+
     # SIGKILL while the job's requests are under way.
     child = subprocess.Popen(
         [sys.executable, str(CHILD), "none", str(tmp_path / "m"), *connection, "review",

@@ -133,7 +133,8 @@ async def remediate(
             found_again, administrator, reviewers, same, True, marked, manual, fingerprints
         )
     reason = f"access review: {campaign.name}"
-    source = f"access review {campaign.name!r}"
+    source = f"access review {campaign.name!r} ({campaign.campaign_id})"
+    discard_unrecorded(campaign, folder)
     made: list[jobs.JobFile] = []
     accounts = [i for i in revokes if rows[i]["kind"] == "account"]
     changed: dict[str, str] = {}
@@ -206,6 +207,29 @@ async def remediate(
         made, administrator, reviewers, same, False,
         {k: v for k, v in changed.items() if v}, manual, fingerprints,
     )  # fmt: skip
+
+
+def discard_unrecorded(campaign: Campaign, folder: Path | None = None) -> int:
+    """Delete the plans of this campaign that a kill left unrecorded (planned, never run, no
+    runner holding them): planning again must not leave a second plan behind."""
+    mark = f"({campaign.campaign_id})"
+    gone = 0
+    for path in jobs.list_jobs(folder):
+        try:
+            job = jobs.JobFile.open(path)
+        except jobs.JobFileError:
+            continue
+        meta = job.meta()
+        if (
+            str(meta.get("source", "")).endswith(mark)
+            and meta.get("state") == jobs.JobState.PLANNED
+            and not job.is_locked_elsewhere()
+        ):
+            job.discard()
+            gone += 1
+        else:
+            job.close()
+    return gone
 
 
 def result_rows(job: jobs.JobFile) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
