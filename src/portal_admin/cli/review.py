@@ -11,6 +11,7 @@ finish), 2 the command line or an input file cannot be used (nothing recorded).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import sqlite3
@@ -164,7 +165,7 @@ async def create(args: Any) -> int:
             raise UsageError(f"{scope} exists already")
         async with connect(args) as conn:
             context = conn.context()
-            settings = Settings(**{**settings.__dict__, "created_by": context.account})
+            settings = dataclasses.replace(settings, created_by=context.account)
             say(f"taking the scope's snapshot into {scope}")
             try:
                 await take_snapshot(
