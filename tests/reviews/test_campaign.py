@@ -172,6 +172,10 @@ def test_the_queue_pages_and_filters_in_sql(tmp_path: Path) -> None:
         ]
         assert made.count(Query(text="%")) == 0  # a LIKE wildcard is text
         assert made.values("portal") == ["SYSTEM", "TENANT"]
+        top = made.page_at(Query(portal="SYSTEM"), order_by="label", descending=True, limit=2)
+        assert [i.label for i in top] == ["user990@example.test", "user980@example.test"]
+        with pytest.raises(ValueError):
+            made.page_at(order_by="label; DROP TABLE items")
         plan = made.conn.execute(
             "EXPLAIN QUERY PLAN SELECT count(*) FROM items WHERE decision = 'REVOKE'"
         ).fetchall()

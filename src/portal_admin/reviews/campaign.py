@@ -81,6 +81,11 @@ CREATE TABLE closing (
     item TEXT PRIMARY KEY, outcome TEXT NOT NULL, current TEXT NOT NULL, detail TEXT NOT NULL
 );
 """
+#: Columns the queue can be sorted by.
+SORTABLE = (
+    "seq", "id", "kind", "label", "name", "status", "portal", "institution", "updated",
+    "flags", "decision", "part",
+)  # fmt: skip
 #: The tables every campaign file has.
 TABLES = frozenset(
     {"meta", "items", "flags", "decisions", "signoffs", "signed_items", "remediation", "closing"}
@@ -387,13 +392,24 @@ class Campaign:
         return [_item(r) for r in rows]
 
     def page_at(
-        self, query: Query | None = None, *, offset: int = 0, limit: int = 200
+        self,
+        query: Query | None = None,
+        *,
+        offset: int = 0,
+        limit: int = 200,
+        order_by: str = "seq",
+        descending: bool = False,
     ) -> list[Item]:
-        """Items ``offset`` to ``offset + limit`` of the filtered queue (for a view that jumps;
-        ``page`` is cheaper for scrolling on)."""
+        """Items ``offset`` to ``offset + limit`` of the filtered queue, in campaign order or
+        sorted by one of :data:`SORTABLE` (ties in campaign order): for a view that jumps or
+        sorts (``page`` is cheaper for scrolling on in campaign order)."""
+        if order_by not in SORTABLE:
+            raise ValueError(f"cannot sort by {order_by!r}")
         where, args = (query or Query()).where()
+        way = "DESC" if descending else "ASC"
         rows = self.conn.execute(
-            f"SELECT * FROM items WHERE {where} ORDER BY seq LIMIT ? OFFSET ?",  # noqa: S608
+            f"SELECT * FROM items WHERE {where} ORDER BY {order_by} {way}, seq {way}"  # noqa: S608
+            " LIMIT ? OFFSET ?",
             [*args, limit, offset],
         )
         return [_item(r) for r in rows]
