@@ -215,3 +215,23 @@ def test_hostile_files_end_in_named_errors(
         assert "damaged.review" in err or "cannot be used" in err, err
         seen.append(err)
     assert len(seen) == 3
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "create",
+        "status",
+        "split",
+        "merge",
+        "decide",
+        "sign",
+        "verify",
+        "remediate",
+        "close",
+        "pack",
+    ],
+)
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", command, "--help"]) == 0
+    assert f"portal-admin-cli review {command}" in capsys.readouterr().out

@@ -98,12 +98,6 @@ CREATE INDEX flags_code ON flags (code, item);
 CREATE INDEX decisions_item ON decisions (item, seq);
 """
 
-#: What one item of the queue shows.
-ITEM_COLUMNS = (
-    "seq", "id", "kind", "ref", "label", "name", "status", "portal", "institution",
-    "updated", "detail", "flags", "part", "decision", "decision_seq",
-)  # fmt: skip
-
 
 class CampaignError(Exception):
     """A file that cannot be used as a campaign, or a change the campaign refuses.

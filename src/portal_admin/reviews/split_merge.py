@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .campaign import Campaign, CampaignError, read_meta
+from .campaign import Campaign, CampaignError
 from .create import write_new
 from .decisions import shown
 
@@ -257,12 +257,3 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
             f"{path.name}: changes {shown(row[0])}, signed off here; nothing of this file merged",
             item=row[0],
         )
-
-
-def part_of(path: Path) -> str:
-    """The part a campaign file is (``""``: the whole campaign)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return str(read_meta(conn).get("part") or "")
-    finally:
-        conn.close()
