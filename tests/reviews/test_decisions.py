@@ -86,6 +86,7 @@ def test_the_reviewer_cannot_decide_their_own_account(
     with pytest.raises(CampaignError) as refused:
         decide(campaign, "account:ACC000006", "Keep", "it is me", reviewer)
     assert refused.value.code == "SELF"
+    assert campaign.own_items(" REV@example.test ") == ["account:ACC000006"]
     other = reviewer_of("colleague@example.test", keys.MemoryStore())
     assert decide(campaign, "account:ACC000006", "Keep", "works here", other) == 1
 

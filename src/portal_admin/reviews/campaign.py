@@ -467,6 +467,15 @@ class Campaign:
         )
         return [r[0] for r in rows]
 
+    def own_items(self, reviewer: str) -> list[str]:
+        """Ids of the reviewer's own account (its email is their name): ``decide`` refuses it
+        to them, whether or not the file flags it (the desktop marks it for whoever opens)."""
+        rows = self.conn.execute(
+            "SELECT id FROM items WHERE kind = 'account' AND lower(label) = lower(?) ORDER BY seq",
+            (reviewer.strip(),),
+        )
+        return [r[0] for r in rows]
+
     def signed_items(self) -> set[str]:
         """Ids of items covered by a sign-off in this file (their decisions are frozen)."""
         return {r[0] for r in self.conn.execute("SELECT DISTINCT item FROM signed_items")}
