@@ -235,3 +235,20 @@ def test_hostile_files_end_in_named_errors(
 def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["review", command, "--help"]) == 0
     assert f"portal-admin-cli review {command}" in capsys.readouterr().out
+
+
+def test_without_a_keyring_nothing_is_decided_or_signed(
+    tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())  # the autouse fixture puts the previous one back
+    decisions = csv_file(tmp_path / "d.csv", "account:ACC000001,Keep,")
+    assert main(["review", "decide", str(made), decisions, *REVIEWER]) == 2
+    assert main(["review", "sign", str(made), *REVIEWER]) == 2
+    err = capsys.readouterr().err
+    assert err.count("this installation's key is needed") == 2
+    assert main(["review", "pack", str(made), str(tmp_path / "p.zip")]) == 2
+    assert "--ephemeral-key" in capsys.readouterr().err
+    with Campaign.open(made) as campaign:
+        assert campaign.totals()["decided"] == 0 and not campaign.is_signed()
