@@ -173,12 +173,26 @@ def test_remediation_warns_when_the_reviewer_remediates(
     assert "warning: admin@sandbox.test remediates decisions they made or signed off" in err
     assert "1 to change" in err and "dry run: nothing was sent" in err
     assert "accounts.status" not in sent
+    dry_run_job = campaign_jobs(out)
+    gets = sent.count("accounts.get")
     assert main(["review", "remediate", "--sandbox", str(out)]) == 0
-    assert "found again" in capsys.readouterr().err  # the planned job, not a second plan
+    err = capsys.readouterr().err
+    assert "(planned): 1 to change" in err and "finished: 1 done" in err
+    assert sent.count("accounts.get") == gets + 1  # the state read again before sending
+    assert sent.count("accounts.status") == 1
+    assert not dry_run_job.exists()  # the dry run's plan replaced, not left behind
+    assert main(["review", "remediate", "--sandbox", str(out)]) == 0
+    assert "found again" in capsys.readouterr().err  # a job that ran is never planned twice
     assert sent.count("accounts.status") == 1
     with Campaign.open(out) as campaign:
         assert campaign.meta["remediation"]["same_person"] is True
         assert campaign.meta["remediation"]["reviewers"] == ["admin@sandbox.test"]
+
+
+def campaign_jobs(path: Path) -> Path:
+    """The first remediation job file the campaign records."""
+    with Campaign.open(path) as campaign:
+        return Path(campaign.meta["remediation"]["jobs"][0]["file"])
 
 
 def test_hostile_files_end_in_named_errors(

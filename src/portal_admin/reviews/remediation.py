@@ -87,7 +87,8 @@ async def remediate(
     folder: Path | None = None,
     expected_fingerprint: str | None = None,
 ) -> Remediation:
-    """Plan (or find again) the campaign's remediation jobs; nothing is sent.
+    """Plan the campaign's remediation jobs, or find them again once they have started (a
+    plan that never ran, a dry run's, is made again from the state now); nothing is sent.
 
     ``CampaignError``: CHANGED when the campaign does not verify (naming the item),
     NOT_SIGNED when nothing is signed off, CLOSED when it is closed.
@@ -123,8 +124,8 @@ async def remediate(
     same = administrator.strip().casefold() in {r.casefold() for r in reviewers}
     fingerprints = [(s.reviewer, s.fingerprint) for s in check.signoffs]
     manual = [i for i in revokes if rows[i]["kind"] == "role"]
-    found_again = existing_jobs(campaign)
-    if found_again is not None:
+    found_again = existing_jobs(campaign) or []
+    if any(j.state() != jobs.JobState.PLANNED or j.is_locked_elsewhere() for j in found_again):
         marked = {
             r[0]: r[1]
             for r in conn.execute("SELECT item, changed FROM remediation WHERE changed != ''")
@@ -132,6 +133,8 @@ async def remediate(
         return Remediation(
             found_again, administrator, reviewers, same, True, marked, manual, fingerprints
         )
+    for job in found_again:  # planned, never run (a dry run): planned again from the state now
+        job.discard()
     reason = f"access review: {campaign.name}"
     source = f"access review {campaign.name!r} ({campaign.campaign_id})"
     discard_unrecorded(campaign, folder)
