@@ -261,3 +261,37 @@ async def test_bad_input_is_refused_with_nothing_sent(make_portal: Make, tmp_pat
     assert "line 1" in text
     assert len(portal.finished) == sent  # nothing read, nothing sent
     assert not list(tmp_path.glob("*.job.sqlite3"))
+
+
+async def test_no_revert_across_a_recorded_break(make_portal: Make, tmp_path: Path) -> None:
+    path = tmp_path / "journal.jsonl"
+    portal, journal = await journaled(make_portal, path, seed_accounts=20)
+    client = portal.client
+    context = await portal.context()
+    first, second = [
+        a
+        for a in (await client.accounts.query(status="ACTIVE", size=20)).items
+        if a.biz_id != context.self_id
+    ][:2]
+    await before.described(
+        before.account_status(first, "SUSPEND"),
+        client.accounts.change_status(first.biz_id, "SUSPEND"),
+    )
+    journal.flush()
+    with path.open("ab") as fh:  # a kill cut the next line short
+        fh.write(b'{"kind":"change","seq":')
+    await before.described(
+        before.account_status(second, "SUSPEND"),
+        client.accounts.change_status(second.biz_id, "SUSPEND"),
+    )
+    journal.flush()
+    records = list(journal_file.read(path))
+    assert any(r["kind"] == "segment" for r in records)
+    early, late = [r["seq"] for r in records if r["kind"] == "change"]
+    with pytest.raises(RevertError) as caught:
+        await jobs.plan_records_revert(client, [early], context, journal_path=path, folder=tmp_path)
+    assert caught.value.code == "ACROSS_BREAK" and "torn" in str(caught.value)
+    revert = await jobs.plan_records_revert(
+        client, [late], context, journal_path=path, folder=tmp_path
+    )
+    assert revert.counts()["planned"] == 1
