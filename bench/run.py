@@ -31,6 +31,7 @@ BENCHMARKS = (
     "bench_queries",
     "bench_memory",
     "bench_bulk",
+    "bench_revert",
     "bench_snapshot",
     "bench_pack",
     "bench_reviews",

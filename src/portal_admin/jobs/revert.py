@@ -21,6 +21,7 @@ context)`` return a job file in the planned state; run it with ``Runner``. See d
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from portal_admin.files.csv_rules import ENCODING, write_rows
 from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
 from portal_admin.protocol.operations import OPERATIONS
 
-from .actions import ACTIONS, Action, Planned, Target
+from .actions import ACTION_RESULT, ACTIONS, Action, Planned, Target
 from .plan import JobContext
 from .reversible import (
     ACCOUNT_FIELDS,
@@ -48,11 +49,13 @@ from .reversible import (
     values_of,
 )
 from .runner import DEFAULT_CONCURRENCY
-from .store import Item, JobFile
+from .store import SUFFIX, Item, JobFile, JobFileError, jobs_dir
 from .targets import planning_read
 
 #: Accounts read one by one up to this many; more are read page by page.
 READ_ONE_BY_ONE = 20
+#: Pages of accounts asked for at once.
+PAGES_AT_ONCE = 4
 
 
 class RevertSkip:
@@ -123,6 +126,16 @@ def _verified(path: Path, expected_key: journal_file.Expected) -> journal_file.V
             f"the journal does not verify, so nothing in it is reverted: {result.summary()}",
         )
     return result
+
+
+def _verify_soon(
+    path: Path, expected_key: journal_file.Expected
+) -> asyncio.Future[journal_file.Verification]:
+    """The journal's verification in a worker thread (its future raises RevertError when it
+    does not verify); never left unawaited without its error being retrieved."""
+    future = asyncio.ensure_future(asyncio.to_thread(_verified, path, expected_key))
+    future.add_done_callback(lambda f: f.cancelled() or f.exception())
+    return future
 
 
 def _same(one: str, other: str) -> bool:
@@ -266,26 +279,47 @@ async def _read_account(client: PortalClient, target: str) -> dict[str, Any] | N
         return None
 
 
+async def _account_pages(client: PortalClient, status: str | None) -> dict[str, dict[str, Any]]:
+    """Every account (of ``status``) read page by page, a few pages at once, by id."""
+    query = {"status": status} if status else {}
+    found: dict[str, dict[str, Any]] = {}
+
+    async def page(number: int) -> Any:
+        return await planning_read(
+            client, lambda: client.accounts.query(page=number, size=100, **query)
+        )
+
+    def keep(items: Iterable[Any]) -> None:
+        for account in items:
+            found[account.biz_id] = _account_values(account)
+
+    first = await page(0)
+    keep(first.items)
+    gate = asyncio.Semaphore(PAGES_AT_ONCE)  # pages asked ahead, as snapshots read them
+
+    async def rest(number: int) -> None:
+        async with gate:
+            keep((await page(number)).items)
+
+    if first.items:
+        await asyncio.gather(*(rest(n) for n in range(1, first.total_pages)))
+    return found
+
+
 async def _read_accounts(
-    client: PortalClient, ids: set[str], status: str | None
+    client: PortalClient,
+    ids: set[str],
+    status: str | None,
+    pages: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, dict[str, Any] | None]:
-    """Each account now (None: gone): one by one when few, else page by page (filtered by
-    ``status`` when every line expects the same), then the ones not met one by one."""
+    """Each account now (None: gone): from ``pages`` (read ahead) or, for more than a few,
+    page by page (filtered by ``status`` when every line expects the same); then the ones
+    not met one by one."""
     found: dict[str, dict[str, Any] | None] = {}
-    if len(ids) > READ_ONE_BY_ONE:
-        query = {"status": status} if status else {}
-        number = 0
-        while True:
-            page = await planning_read(
-                client,
-                lambda n=number: client.accounts.query(page=n, size=100, **query),  # type: ignore[misc]
-            )
-            for account in page.items:
-                if account.biz_id in ids:
-                    found[account.biz_id] = _account_values(account)
-            number += 1
-            if not page.items or number >= page.total_pages:
-                break
+    if pages is None and len(ids) > READ_ONE_BY_ONE:
+        pages = await _account_pages(client, status)
+    if pages is not None:
+        found.update((i, pages[i]) for i in ids if i in pages)
     missing = [i for i in ids if i not in found]
     gate = asyncio.Semaphore(8)
 
@@ -336,9 +370,11 @@ async def read_now(client: PortalClient, kind: str, target: str) -> dict[str, An
 
 
 async def _read_all(
-    client: PortalClient, lines: list[_Line]
+    client: PortalClient,
+    lines: list[_Line],
+    ahead: asyncio.Future[dict[str, dict[str, Any]]] | None = None,
 ) -> dict[tuple[str, str], dict[str, Any] | None]:
-    """Every target's values now."""
+    """Every target's values now (``ahead``: accounts being read ahead, page by page)."""
     now: dict[tuple[str, str], dict[str, Any] | None] = {}
     wanted = [line for line in lines if line.not_reversible is None and line.kind]
     accounts = {line.target for line in wanted if line.kind == "account"}
@@ -348,7 +384,9 @@ async def _read_all(
         }
         only_status = all(line.key == "status" for line in wanted if line.kind == "account")
         status = next(iter(expected)) if only_status and len(expected) == 1 else None
-        for target, values in (await _read_accounts(client, accounts, status or None)).items():
+        pages = await ahead if ahead is not None else None
+        read = await _read_accounts(client, accounts, status or None, pages)
+        for target, values in read.items():
             now[("account", target)] = values
     for line in wanted:
         if (line.kind, line.target) not in now:
@@ -548,17 +586,22 @@ async def _plan(
     entries: list[_Entry],
     action: Revert,
     context: JobContext,
-    verification: journal_file.Verification,
+    verifying: asyncio.Future[journal_file.Verification],
     *,
     concurrency: int,
     folder: Path | None,
     source: str,
+    ahead: asyncio.Future[dict[str, dict[str, Any]]] | None = None,
 ) -> JobFile:
     _check_origin(entries, context)
-    _check_breaks(entries, verification)
     lines = _lines(entries)
     _refuse_read_only(client, lines)
-    now = await _read_all(client, lines)
+    if ahead is None:  # nothing is read from the server before the journal verifies
+        _check_breaks(entries, await verifying)
+    # Read ahead (a status job's accounts), the targets are read while the journal is verified
+    # in a worker thread: only read; nothing is written or changed before it verifies.
+    now = await _read_all(client, lines, ahead)
+    _check_breaks(entries, await verifying)
     rows: list[tuple[str, str, dict[str, Any], str, str, str | None]] = []
     for line in lines:
         values = now.get((line.kind, line.target))
@@ -601,7 +644,7 @@ async def plan_records_revert(
         raise RevertError("NOTHING", "no record named")
     if client.read_only:
         _refuse_read_only(client, [])
-    verification = _verified(path, expected_key)
+    verifying = _verify_soon(path, expected_key)
     named = set(wanted)
     entries = _collect(path, lambda r: r.get("seq") in named)
     met = {e.seq for e in entries} | {
@@ -609,6 +652,7 @@ async def plan_records_revert(
     }
     missing = [s for s in wanted if s not in met]
     if missing:
+        verification = await verifying  # a broken journal is said first
         raise RevertError(
             "NO_SUCH_RECORD",
             f"no change with seq {', '.join(str(s) for s in missing)} in the journal"
@@ -620,7 +664,7 @@ async def plan_records_revert(
         entries,
         action,
         context,
-        verification,
+        verifying,
         concurrency=concurrency,
         folder=folder,
         source=f"journal records {', '.join(str(s) for s in wanted)}",
@@ -643,27 +687,64 @@ async def plan_job_revert(
     path = journal_path or journal_file.default_journal_path()
     if client.read_only:
         _refuse_read_only(client, [])
-    verification = _verified(path, expected_key)
+    verifying = _verify_soon(path, expected_key)
+    status = _status_of_job(job_id, folder, context)
+    # A status job's accounts are read ahead (only read: the journal decides what is
+    # reverted, and a wrong hint costs reads), while the journal is read and verified.
+    ahead = asyncio.ensure_future(_account_pages(client, status)) if status else None
 
     def of_job(record: Mapping[str, Any]) -> bool:
         after = record.get("after")
         return isinstance(after, Mapping) and after.get("job") == job_id
 
-    entries = _collect(path, of_job)
-    if not entries:
-        raise RevertError(
-            "NO_SUCH_JOB", f"the journal records no change of job {job_id!r}: nothing to revert"
+    try:
+        entries = await asyncio.to_thread(_collect, path, of_job)
+        if not entries:
+            await verifying  # a broken journal is said first
+            raise RevertError(
+                "NO_SUCH_JOB", f"the journal records no change of job {job_id!r}: nothing to revert"
+            )
+        return await _plan(
+            client,
+            entries,
+            Revert(of_job=job_id),
+            context,
+            verifying,
+            concurrency=concurrency,
+            folder=folder,
+            source=f"job {job_id}",
+            ahead=ahead,
         )
-    return await _plan(
-        client,
-        entries,
-        Revert(of_job=job_id),
-        context,
-        verification,
-        concurrency=concurrency,
-        folder=folder,
-        source=f"job {job_id}",
-    )
+    finally:
+        if ahead is not None and not ahead.done():
+            ahead.cancel()
+            await asyncio.gather(ahead, return_exceptions=True)
+
+
+def _status_of_job(job_id: str, folder: Path | None, context: JobContext) -> str | None:
+    """The status a bulk status job of this server set (from its job file here), to read its
+    accounts ahead; None without one."""
+    path = (folder or jobs_dir()) / f"{job_id}{SUFFIX}"
+    if not path.is_file():
+        return None
+    try:
+        job = JobFile.open(path)
+    except JobFileError:
+        return None
+    try:
+        meta, counts = job.meta(), job.counts()
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        job.close()
+    if counts.get("skipped", 0) + READ_ONE_BY_ONE >= sum(counts.values()):
+        return None  # few targets: read one by one after the journal verifies
+    if meta.get("kind") != "status" or meta.get("profile") != context.profile:
+        return None
+    if not _same(str(meta.get("server", "")), context.server):
+        return None
+    action = (meta.get("params") or {}).get("action")
+    return ACTION_RESULT.get(str(action))
 
 
 # -- the plan as CSV ------------------------------------------------------------------------
