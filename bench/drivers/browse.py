@@ -247,7 +247,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if last:
             profiler.stop()
             # as the program does, once, when the main window is shown
-            from portal_admin.ui.collector import keep_out_of_full_collections
+            from portal_admin.ui.startup.collector import keep_out_of_full_collections
 
             keep_out_of_full_collections()
         request = sent[0]

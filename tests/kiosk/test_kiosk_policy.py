@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication
 from portal_admin.ui.kiosk import policy as policy_module
 from portal_admin.ui.kiosk.policy import PolicyError, load_policy
 from portal_admin.ui.kiosk.startup import start_options
-from portal_admin.ui.options import StartOptions
 from portal_admin.ui.profile_editor import ProfileEditor
+from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 
 from .support import RecordingApp, run, sign_in_auditor

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -9,8 +10,8 @@ import sys
 from pathlib import Path
 
 from portal_admin import __version__
-from portal_admin.ui.options import parse_args
 from portal_admin.ui.panels import PanelRegistry
+from portal_admin.ui.startup.options import parse_args
 from portal_admin.ui.views import register_all
 
 #: Imported only once a client is needed (sign-in), never for the first window.
@@ -51,7 +52,7 @@ def test_version_without_qt(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert result.stdout.strip() == f"portal-admin {__version__}"
     modules = imported(result.stderr)
-    assert "portal_admin.ui.options" in modules
+    assert "portal_admin.ui.startup.options" in modules
     assert not any(m.startswith(("PySide6", "shiboken6", "qasync")) for m in modules)
 
 
@@ -59,7 +60,7 @@ FIRST_WINDOW = """
 import asyncio, json, sys
 import qasync
 from portal_admin.ui.app import Application, create_qapp
-from portal_admin.ui.options import parse_args
+from portal_admin.ui.startup.options import parse_args
 from portal_admin.ui.panels import PANELS
 from portal_admin.ui.views import register_all
 
@@ -115,13 +116,15 @@ def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -
             "portal_admin.ui.signin.mailbox",
         )
         assert not [m for m in modules if m.startswith(lazy)]
+        # The names must exist, or the check above passes without checking anything.
+        assert all(importlib.util.find_spec(name) for name in lazy)
 
 
 WARM_UP = """
 import json, sys
 import qasync
 import portal_admin.ui.app as A
-from portal_admin.ui.options import parse_args
+from portal_admin.ui.startup.options import parse_args
 
 seen = []
 real = A.warm_imports
@@ -228,7 +231,7 @@ def test_parse_args() -> None:
 
 def test_start_up_probe_reports_the_first_window(tmp_path: Path) -> None:
     """How bench/ times start-up from outside: the marker on the first turn after the first
-    window is exposed, then the process ends (ui/startup_probe.py)."""
+    window is exposed, then the process ends (ui/startup/probe.py)."""
     result = subprocess.run(
         [sys.executable, "-m", "portal_admin.ui.main"],
         capture_output=True,

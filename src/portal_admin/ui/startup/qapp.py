@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from portal_admin import __version__
 from portal_admin.files.paths import APP_NAME
 
-#: Set to 1, the program times its own start-up (``ui/startup_probe.py``).
+#: Set to 1, the program times its own start-up (``ui/startup/probe.py``).
 PROBE_ENV = "PORTAL_ADMIN_STARTUP_PROBE"
 
 
@@ -28,7 +28,7 @@ def create_qapp(argv: Sequence[str]) -> QApplication:
     assert isinstance(qapp, QApplication)
     qapp.setQuitOnLastWindowClosed(False)
     if made and os.environ.get(PROBE_ENV) == "1":
-        from .startup_probe import install
+        from portal_admin.ui.startup.probe import install
 
         install(qapp)
     return qapp

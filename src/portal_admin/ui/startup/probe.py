@@ -2,8 +2,8 @@
 window is exposed.
 
 The program installs it when ``PORTAL_ADMIN_STARTUP_PROBE=1`` is set (:func:`create_qapp` in
-``ui/qapp.py``), so that a start-up can be timed from outside as a person launches the program,
-the installed bundle included; the benchmarks' minimal programs install the same probe
+``ui/startup/qapp.py``), so that a start-up can be timed from outside as a person launches the
+program, the installed bundle included; the benchmarks' minimal programs install the same probe
 (``bench/drivers/startup.py``). ``install(qapp)`` starts a zero-delay timer on the
 application, which looks on every turn of the event loop whether a top-level window is exposed
 (shown on screen, offscreen included). The first turn that finds one is the first turn after

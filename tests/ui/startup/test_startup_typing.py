@@ -1,7 +1,7 @@
 """Typing into the sign-in window while the program starts is never lost.
 
 The first window shows on Qt's own loop while asyncio and qasync are imported, then qasync
-takes the loop over (``ui/loop_bridge.py``). This runs the program's real start-up
+takes the loop over (``ui/startup/loop_bridge.py``). This runs the program's real start-up
 (``portal_admin.ui.main.main``) in a fresh interpreter, where asyncio is not imported yet, and
 puts key presses into Qt's event queue, as the window system does, at each stage: before the
 first paint, at the first paint (while the worker thread imports asyncio), and just before
@@ -20,7 +20,7 @@ SCRIPT = r"""
 import json, sys, threading
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-import portal_admin.ui.loop_bridge as bridge
+import portal_admin.ui.startup.loop_bridge as bridge
 from portal_admin.ui.main import main
 
 EMAIL, PASSWORD = "admin@sandbox.test", "Sandbox-Admin-2026!"

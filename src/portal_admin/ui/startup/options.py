@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from portal_admin import __version__
-
-from .languages import LANGUAGES
+from portal_admin.ui.languages import LANGUAGES
 
 if TYPE_CHECKING:
-    from .kiosk.policy import KioskPolicy
+    from portal_admin.ui.kiosk.policy import KioskPolicy
 
 
 @dataclass(frozen=True, slots=True)
