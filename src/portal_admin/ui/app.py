@@ -31,13 +31,13 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.startup.collector import keep_out_of_full_collections
 from portal_admin.ui.startup.log_setup import EarlyLog, buffer_logging
 from portal_admin.ui.startup.options import StartOptions
 from portal_admin.ui.startup.qapp import create_qapp
 from portal_admin.ui.startup.shutdown import ShutdownHooks
 
-from .i18n import LanguageManager
 from .operations import OperationRunner
 from .profiles import Profile, ProfileStore, sandbox_profile
 from .session.client_service import ClientService

@@ -5,9 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from portal_admin.ui.i18n.text import fill
+
 from .dialogs import ask
 from .profiles import Profile, environment_label
-from .text import fill
 
 
 def build_confirm_box(

@@ -25,11 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.files.csv_rules import DELIMITERS
+from portal_admin.ui.i18n.text import fill
 
 from .csv_export import export_csv
 from .dialogs import ask
 from .paged_model import Column, Query
-from .text import fill
 
 log = logging.getLogger(__name__)
 

@@ -39,11 +39,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import fill
+
 from .error_info import describe_error
 from .icons import IconLabel, icon
 from .paged_model import ListState, PagedTableModel, RowRole
 from .table_actions import TableActions
-from .text import fill
 
 if TYPE_CHECKING:
     from portal_admin.files.saved_views import ViewStore

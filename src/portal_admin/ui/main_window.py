@@ -40,8 +40,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.translators import LANGUAGES
+
 from .banner import EnvironmentBanner
-from .i18n import LANGUAGES
 from .icons import IconLabel, icon, is_icon_name
 from .idle import IdleMonitor
 from .operations import OperationRunner
@@ -49,7 +51,6 @@ from .palette import CommandPalette, Entry, find_accounts
 from .panels import PanelContext, PanelRegistry, PanelSpec
 from .permissions import tag_operation
 from .profiles import Profile
-from .text import QT_TRANSLATE_NOOP, fill
 from .theme import set_tone
 
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMenu
 
 from portal_admin.files.saved_views import View, ViewNameError, ViewStore
+from portal_admin.ui.i18n.text import fill
 
-from .text import fill
 from .view_state import FilterKeeper, apply_table_state, table_state
 
 if TYPE_CHECKING:

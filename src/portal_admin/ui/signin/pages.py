@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import fill
+
 from ..profiles import Profile, environment_label
-from ..text import fill
 from ..theme import set_tone
 from .flow import MfaMethod
 from .forms import button, heading, line_edit, paragraph

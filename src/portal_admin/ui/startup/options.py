@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from portal_admin import __version__
-from portal_admin.ui.languages import LANGUAGES
+from portal_admin.ui.i18n.languages import LANGUAGES
 
 if TYPE_CHECKING:
     from portal_admin.ui.kiosk.policy import KioskPolicy

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
 from portal_admin.ui.about import versions
-from portal_admin.ui.i18n import DEFAULT_LANGUAGE, I18N_DIR, LANGUAGES, load_qtbase
+from portal_admin.ui.i18n.translators import DEFAULT_LANGUAGE, I18N_DIR, LANGUAGES, load_qtbase
 
 
 def keyring_report() -> dict[str, Any]:

@@ -7,8 +7,9 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from ...paged_model import Column, FetchPage, PagedTableModel, SortSpec
-from ...text import QT_TRANSLATE_NOOP
 from .account_filter import AccountFilter
 from .common import enum_text, format_datetime
 

@@ -12,15 +12,15 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.i18n.translators import LANGUAGES
 
 from ...confirm import confirm
 from ...dialogs import ask
-from ...i18n import LANGUAGES
 from ...operations import Op
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from ...permissions import Permissions
-from ...text import fill
 from .account_detail import EDIT, RESET, ActionState
 from .account_filter import AccountFilter
 from .account_model import COLUMNS, AccountsModel, account_fetcher

@@ -10,8 +10,9 @@ from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from ...error_info import ErrorInfo, describe_error
-from ...text import QT_TRANSLATE_NOOP
 
 ERRORS_CONTEXT = "AdminErrors"
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence.diff import Change, SnapshotDiff
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("SnapshotDiff", "What"),

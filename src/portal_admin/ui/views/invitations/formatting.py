@@ -11,8 +11,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
 
 from portal_admin.protocol.enums import INVITATION_FINAL
-
-from ...text import fill
+from portal_admin.ui.i18n.text import fill
 
 CONTEXT = "Invitations"
 Clock = Callable[[], datetime]

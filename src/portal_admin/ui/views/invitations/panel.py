@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.i18n.text import fill
 
 from ...bulk.dialog import INVITATION_KINDS, Sources
 from ...bulk.menu import BulkButton
@@ -26,7 +27,6 @@ from ...error_info import describe_error
 from ...list_view import ListView
 from ...operations import Op
 from ...panels import PanelContext
-from ...text import fill
 from ..reference.local_list import LocalList, text_matcher
 from .base import TaskPanel
 from .dialogs import CancelInvitationDialog, CreateInvitationDialog

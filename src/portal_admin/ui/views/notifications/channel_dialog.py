@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import fill
+
 from ...error_info import ErrorInfo, describe_error
-from ...text import fill
 from ...theme import set_tone
 from . import validation as check
 from .common import Choice, ErrorLabel, code_of, label_of

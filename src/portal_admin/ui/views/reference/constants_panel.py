@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import ConstantItem
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 from ...list_view import ListView
 from ...paged_model import RIGHT, Column, PagedTableModel
 from ...panels import PanelContext
 from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from ..invitations.base import TaskPanel
 from .constants_cache import LIST_NAMES
 from .local_list import LocalList, text_matcher

@@ -27,13 +27,13 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import LoginHistoryItem
 from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 from ...list_view import ListView
 from ...paged_model import Column, PagedTableModel, SortSpec
 from ...panels import PanelContext
 from ...screenshots import TourStep
 from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
 from .chart_table import DayCountModel

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import IpEntry
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 from ...confirm import confirm
 from ...operations import Op
@@ -43,7 +44,6 @@ from ...panels import PanelContext
 from ...permissions import tag_operation
 from ...screenshots import TourStep
 from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from ...theme import set_tone
 from .common import SecurityPanel
 from .formatting import format_time

@@ -13,7 +13,8 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTr
 
 log = logging.getLogger(__name__)
 
-I18N_DIR = Path(__file__).with_name("i18n")
+#: The compiled translations (.qm) lie beside this module.
+I18N_DIR = Path(__file__).parent
 DEFAULT_LANGUAGE = "en"
 
 
