@@ -15,7 +15,7 @@ from portal_admin.ui.main_window import ChannelState, ConnectionState, MainWindo
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels import PanelContext, PanelRegistry, PanelSpec
 from portal_admin.ui.profiles import EnvironmentType, Profile
-from portal_admin.ui.theme import ThemeManager, ThemeMode
+from portal_admin.ui.theme.tones import ThemeManager, ThemeMode
 
 PROD = Profile("Prod", "https://portal.example.com", environment=EnvironmentType.PRODUCTION)
 

@@ -37,13 +37,13 @@ from portal_admin.ui.startup.log_setup import EarlyLog, buffer_logging
 from portal_admin.ui.startup.options import StartOptions
 from portal_admin.ui.startup.qapp import create_qapp
 from portal_admin.ui.startup.shutdown import ShutdownHooks
+from portal_admin.ui.theme.tones import ThemeManager
 
 from .operations import OperationRunner
 from .profiles import Profile, ProfileStore, sandbox_profile
 from .session.client_service import ClientService
 from .signin.flow import SignInFlow
 from .signin.window import SignInWindow
-from .theme import ThemeManager
 
 if TYPE_CHECKING:
     import asyncio

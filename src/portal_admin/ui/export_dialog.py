@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 
 from portal_admin.files.csv_rules import DELIMITERS
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.dialogs import ask
 
 from .csv_export import export_csv
-from .dialogs import ask
 from .paged_model import Column, Query
 
 log = logging.getLogger(__name__)

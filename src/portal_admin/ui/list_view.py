@@ -40,9 +40,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.icons import IconLabel, icon
 
 from .error_info import describe_error
-from .icons import IconLabel, icon
 from .paged_model import ListState, PagedTableModel, RowRole
 from .table_actions import TableActions
 
@@ -126,7 +126,7 @@ class StateOverlay(QWidget):
         self.label.setAccessibleName(QCoreApplication.translate("ListView", "List state"))
 
     def set_icon(self, name: str) -> None:
-        """Show the icon ``name`` of ``ui/icons.py`` above the text ("" for none)."""
+        """Show the icon ``name`` of ``ui/theme/icons.py`` above the text ("" for none)."""
         self.icon.set_icon(name or None)
         self.clear.setText(QCoreApplication.translate("ListView", "Clear filters"))
         self.clear.setAccessibleName(
@@ -434,7 +434,7 @@ class ListView(QWidget):
         self._tasks.discard(task)
         if task.cancelled() or task.exception() is None:
             return
-        from .error_dialog import show_error
+        from portal_admin.ui.widgets.error_dialog import show_error
 
         exc = task.exception()
         assert exc is not None

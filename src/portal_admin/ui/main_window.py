@@ -42,16 +42,16 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.theme.icons import IconLabel, icon, is_icon_name
+from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.banner import EnvironmentBanner
 
-from .banner import EnvironmentBanner
-from .icons import IconLabel, icon, is_icon_name
 from .idle import IdleMonitor
 from .operations import OperationRunner
 from .palette import CommandPalette, Entry, find_accounts
 from .panels import PanelContext, PanelRegistry, PanelSpec
 from .permissions import tag_operation
 from .profiles import Profile
-from .theme import set_tone
 
 if TYPE_CHECKING:
     from .kiosk.guard import KioskGuard

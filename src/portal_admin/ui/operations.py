@@ -48,7 +48,7 @@ class Op(Generic[T]):
 
 
 def _default_presenter(info: ErrorInfo, title: str, parent: QWidget | None) -> object:
-    from .error_dialog import show_error
+    from portal_admin.ui.widgets.error_dialog import show_error
 
     return show_error(info, title, parent)
 

@@ -29,8 +29,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QMenu, QTableView
 
 from portal_admin.files.csv_rules import neutralize, writer
-
-from .icons import icon
+from portal_admin.ui.theme.icons import icon
 
 #: The translation context of the menu's texts (they began in ``ListView``).
 CONTEXT = "ListView"

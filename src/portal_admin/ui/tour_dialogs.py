@@ -87,7 +87,7 @@ def dialog_steps(workspace: Workspace, *, kiosk: bool = False) -> list[TourStep]
         return opened(ViewNameDialog(["Suspended this week"], "", panel("accounts")))
 
     async def confirm() -> QWidget:
-        from .confirm import build_confirm_box
+        from portal_admin.ui.widgets.confirm import build_confirm_box
 
         box, _button = build_confirm_box(
             main,

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QDialog, QWidget
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.widgets.confirm import confirm
+from portal_admin.ui.widgets.dialogs import ask
 
-from ...confirm import confirm
-from ...dialogs import ask
 from ...operations import Op
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext

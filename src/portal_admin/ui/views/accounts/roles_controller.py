@@ -10,8 +10,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.widgets.confirm import confirm
 
-from ...confirm import confirm
 from ...operations import Op
 from ...panel_base import PanelBase
 from ...panels import PanelContext

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import Invitation
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.dialogs import ask
 
 from ...bulk.dialog import INVITATION_KINDS, Sources
 from ...bulk.menu import BulkButton
-from ...dialogs import ask
 from ...error_info import describe_error
 from ...list_view import ListView
 from ...operations import Op

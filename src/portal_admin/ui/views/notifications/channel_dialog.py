@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
 
 from ...error_info import ErrorInfo, describe_error
-from ...theme import set_tone
 from . import validation as check
 from .common import Choice, ErrorLabel, code_of, label_of
 from .settings_forms import EmailSettings, SettingsEditor, editor_for

@@ -19,14 +19,14 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.confirm import confirm
 
-from ...confirm import confirm
 from ...list_view import ListView
 from ...operations import Op
 from ...paged_model import PagedTableModel
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
-from ...theme import set_tone
 from .detail import DetailPane, Row
 
 log = logging.getLogger(__name__)

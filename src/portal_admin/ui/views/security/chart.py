@@ -11,8 +11,8 @@ from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPaintEven
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import tone_color
 
-from ...theme import tone_color
 from .chart_data import DayCount, nice_ceiling
 
 

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import BackupCodeSummary
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.widgets.confirm import confirm
 
-from ...confirm import confirm
 from ...operations import Op
 from ...panel_base import async_slot
 from ...panels import PanelContext

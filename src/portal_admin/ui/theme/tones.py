@@ -3,7 +3,7 @@
 Text that carries a meaning (an error, a warning, a success, a muted note) takes its colour
 from the theme: a widget says which with :func:`set_tone`, and the application style sheet
 the theme installs colours it, so it stays readable when the theme changes. Every colour pair
-reaches WCAG 2.2 AA (4.5:1 for text) in both themes (``tests/ui/test_contrast.py``).
+reaches WCAG 2.2 AA (4.5:1 for text) in both themes (``tests/ui/theme/test_contrast.py``).
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.profiles import Profile, environment_label
 
 from .dialogs import ask
-from .profiles import Profile, environment_label
 
 
 def build_confirm_box(

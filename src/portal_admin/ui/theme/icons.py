@@ -1,10 +1,10 @@
 """The program's icons by meaning: ``icon("nav.accounts")``, ``icon("action.refresh")``,
 ``icon("state.error")``.
 
-The pictures are Lucide SVG files bundled in ``ui/iconset/`` (ISC, see its ``LICENSE``): one
+The pictures are Lucide SVG files bundled in ``ui/theme/iconset/`` (ISC, see its ``LICENSE``): one
 outline style for the navigation, the actions and the list states. Each is drawn in a colour
 taken from the application palette when it is painted, not when the icon is made, so every
-icon follows the light and dark themes (``ui/theme.py``) with nothing to recreate: the
+icon follows the light and dark themes (``ui/theme/tones.py``) with nothing to recreate: the
 palette's text colour for the normal and active modes, its disabled text colour for the
 disabled mode, the highlighted-text colour for a selected item (the navigation's current row),
 and a tone (``theme.TONES``) for the few icons that carry one (``state.error``). Rendered
@@ -26,7 +26,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QIcon, QIconEngine, QPainter,
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QLabel, QWidget
 
-from .theme import tone_color
+from portal_admin.ui.theme.tones import tone_color
 
 #: Where the SVG files are (package data).
 ICON_DIR = Path(__file__).resolve().parent / "iconset"
@@ -100,7 +100,7 @@ class UnknownIconError(LookupError):
 
     def __init__(self, name: str) -> None:
         super().__init__(
-            f"unknown icon name {name!r}; known names are in portal_admin.ui.icons.ICONS "
+            f"unknown icon name {name!r}; known names are in portal_admin.ui.theme.icons.ICONS "
             f"(nav.*, action.*, state.*)"
         )
         self.name = name

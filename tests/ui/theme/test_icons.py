@@ -1,4 +1,4 @@
-"""The icon set (ui/icons.py): a picture per panel, icons that follow the light and dark
+"""The icon set (ui/theme/icons.py): a picture per panel, icons that follow the light and dark
 themes, the list's state icons, and a clear failure on an unknown name."""
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from portal_admin.ui import icons
-from portal_admin.ui.icons import ICON_DIR, ICONS, IconLabel, UnknownIconError, icon
 from portal_admin.ui.list_view import ListView
 from portal_admin.ui.main_window import MainWindow
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.paged_model import PagedTableModel
 from portal_admin.ui.panels import PanelRegistry, PanelSpec
 from portal_admin.ui.profiles import Profile
-from portal_admin.ui.theme import ThemeManager, ThemeMode, tone_color
+from portal_admin.ui.theme import icons
+from portal_admin.ui.theme.icons import ICON_DIR, ICONS, IconLabel, UnknownIconError, icon
+from portal_admin.ui.theme.tones import ThemeManager, ThemeMode, tone_color
 from portal_admin.ui.views import register_all
 
-from .fakes import FakeCollection, people
-from .test_paged_model import COLUMNS
+from ..fakes import FakeCollection, people
+from ..test_paged_model import COLUMNS
 
 PROFILE = Profile("Test", "https://portal.example.com")
 

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from portal_admin.connection.profiles import EnvironmentType
-from portal_admin.ui import theme
+from portal_admin.ui.theme import tones as theme
 
 AA = 4.5
 UI = Path(theme.__file__).resolve().parent

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .error_info import ErrorInfo
+from portal_admin.ui.error_info import ErrorInfo
 
 
 class ErrorDialog(QDialog):
