@@ -458,10 +458,10 @@ class MainWindow(QMainWindow):
 
     def show_saved_view(self, key: str, name: str) -> None:
         """Open the panel of the list ``key`` and show its saved view ``name``."""
-        from .list_view import ListView
+        from portal_admin.ui.lists.paged_list import PagedList
 
         panel = self.show_panel(key.split("/", 1)[0])
-        for view in panel.findChildren(ListView) if panel is not None else []:
+        for view in panel.findChildren(PagedList) if panel is not None else []:
             if view.views is not None and view.views.key == key:
                 view.views.show_view(name)
                 view.table.setFocus()
@@ -570,9 +570,9 @@ class MainWindow(QMainWindow):
         store = self.context.extras.get("saved_views")
         if store is None:
             return
-        from .list_view import ListView
+        from portal_admin.ui.lists.paged_list import PagedList
 
-        for view in panel.findChildren(ListView):
+        for view in panel.findChildren(PagedList):
             try:
                 view.attach_views(store, f"{panel_id}/{view.view_name}")
             except Exception:  # a damaged state must not cost the panel

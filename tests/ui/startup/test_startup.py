@@ -107,7 +107,7 @@ def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -
         assert "portal_admin.ui.signin.window" in modules
         assert not [m for m in modules if m.startswith(HEAVY)], args
         lazy = (
-            "portal_admin.ui.csv_export",
+            "portal_admin.ui.lists.csv_export",
             "portal_admin.ui.widgets.error_dialog",
             "portal_admin.ui.tour",
             # the main window and the demo mailbox: imported when first opened

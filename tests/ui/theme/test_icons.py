@@ -12,10 +12,10 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from portal_admin.ui.list_view import ListView
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.main_window import MainWindow
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.paged_model import PagedTableModel
 from portal_admin.ui.panels import PanelRegistry, PanelSpec
 from portal_admin.ui.profiles import Profile
 from portal_admin.ui.theme import icons
@@ -24,7 +24,7 @@ from portal_admin.ui.theme.tones import ThemeManager, ThemeMode, tone_color
 from portal_admin.ui.views import register_all
 
 from ..fakes import FakeCollection, people
-from ..test_paged_model import COLUMNS
+from ..lists.test_paged_model import COLUMNS
 
 PROFILE = Profile("Test", "https://portal.example.com")
 
@@ -173,7 +173,7 @@ def test_window_actions_and_list_buttons_have_icons(qtbot, theme: ThemeManager) 
     assert window.logout_button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
     assert window.lock_overlay.icon.icon_name() == "state.locked"
 
-    view = ListView(PagedTableModel(COLUMNS, FakeCollection(items=[]).fetch))
+    view = PagedList(PagedTableModel(COLUMNS, FakeCollection(items=[]).fetch))
     qtbot.addWidget(view)
     for button, name in (
         (view.refresh_button, "action.refresh"),
@@ -186,7 +186,7 @@ def test_window_actions_and_list_buttons_have_icons(qtbot, theme: ThemeManager) 
 
 def test_the_list_overlay_shows_an_icon_for_each_state(loop, qtbot, theme: ThemeManager) -> None:
     coll = FakeCollection(items=[], gate=asyncio.Event())
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), id_column="id")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), id_column="id")
     qtbot.addWidget(view)
     view.resize(800, 420)
     view.show()

@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.paged_model import Column, FetchPage, PagedTableModel, SortSpec
 
-from ...paged_model import Column, FetchPage, PagedTableModel, SortSpec
 from .account_filter import AccountFilter
 from .common import enum_text, format_datetime
 

@@ -13,10 +13,10 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.paged_model import Column
 from portal_admin.ui.widgets.confirm import confirm_production_change
 
 from ...operations import Op
-from ...paged_model import Column
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from .common import enum_code, explain, format_datetime

@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence.diff import Change, SnapshotDiff
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
-
-from ...table_actions import TableActions
+from portal_admin.ui.lists.table_actions import TableActions
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("SnapshotDiff", "What"),

@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence import journal, keys, pack
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.theme.tones import set_tone
 
 from ...panel_base import PanelBase
 from ...panels import PanelContext
-from ...table_actions import TableActions
 from ..accounts.message_bar import MessageBar
 from . import packing
 

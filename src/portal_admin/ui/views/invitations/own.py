@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.lists.paged_list import PagedList
 
-from ...list_view import ListView
 from ...panels import PanelContext
 from ..reference.local_list import LocalList
 from .base import TaskPanel
@@ -42,7 +42,7 @@ class OwnInvitationsWidget(TaskPanel):
         self.model = InvitationTableModel(
             columns, self.source.fetch, clock=self.clock, mark_unacceptable=True, parent=self
         )
-        self.list_view = ListView(self.model, export_name="my-invitations.csv")
+        self.list_view = PagedList(self.model, export_name="my-invitations.csv")
         self.list_view.setObjectName("ownInvitationsList")
         self.statuses = QListWidget(self)
         self.statuses.setObjectName("ownStatusFilter")

@@ -19,12 +19,12 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.confirm import confirm
 
-from ...list_view import ListView
 from ...operations import Op
-from ...paged_model import PagedTableModel
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from .detail import DetailPane, Row
@@ -68,7 +68,7 @@ class RecordPanel(PanelBase):
         super().__init__(ctx, parent)
         self.ctx = ctx  # (``self.context`` as well)
         self.model = model
-        self.list = ListView(model, id_column="bizId", export_name=export_name, parent=self)
+        self.list = PagedList(model, id_column="bizId", export_name=export_name, parent=self)
         self.detail = DetailPane(self)
         self.list.set_detail_widget(self.detail)
         self.list.show_detail(False)  # until a row is chosen

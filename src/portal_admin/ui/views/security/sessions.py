@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.table_actions import TableActions
 
 from ...panel_base import async_slot
 from ...panels import PanelContext
-from ...table_actions import TableActions
 from .common import SecurityPanel
 from .formatting import format_time, shorten_user_agent, time_with_relative, yes_no
 

@@ -10,15 +10,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel
 
-from portal_admin.ui.list_view import ListView
-from portal_admin.ui.paged_model import PagedTableModel, RowRole
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import PagedTableModel, RowRole
 
-from .fakes import FakeCollection, people
+from ..fakes import FakeCollection, people
 from .test_paged_model import COLUMNS
 
 
-def make_view(qtbot, coll: FakeCollection) -> ListView:  # type: ignore[no-untyped-def]
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), id_column="id", export_name="people.csv")
+def make_view(qtbot, coll: FakeCollection) -> PagedList:  # type: ignore[no-untyped-def]
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), id_column="id", export_name="people.csv")
     qtbot.addWidget(view)
     view.resize(800, 420)
     view.show()
@@ -174,11 +174,11 @@ class CountingModel(PagedTableModel):  # type: ignore[type-arg]
 
 
 def test_fitting_columns_measures_a_screenful_not_every_row(loop, qtbot) -> None:
-    from portal_admin.ui.list_view import FIT_ROWS
+    from portal_admin.ui.lists.paged_list import FIT_ROWS
 
     coll = FakeCollection(items=people(1000))
     model = CountingModel(COLUMNS, coll.fetch)
-    view = ListView(model, id_column="id")
+    view = PagedList(model, id_column="id")
     qtbot.addWidget(view)
     view.resize(800, 420)
     view.show()
@@ -194,7 +194,7 @@ def test_fitting_columns_measures_a_screenful_not_every_row(loop, qtbot) -> None
     assert 0 < len(model.rows_asked) <= FIT_ROWS  # Qt's default would be every loaded row
 
 
-def _loaded(loop, qtbot, items) -> ListView:  # type: ignore[no-untyped-def]
+def _loaded(loop, qtbot, items) -> PagedList:  # type: ignore[no-untyped-def]
     view = make_view(qtbot, FakeCollection(items=items))
     view.set_multi_select()
 

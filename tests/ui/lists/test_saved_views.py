@@ -9,11 +9,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from portal_admin.files.saved_views import ViewStore, profile_scope
-from portal_admin.ui.list_view import ListView
-from portal_admin.ui.paged_model import PagedTableModel
-from portal_admin.ui.view_name_dialog import ViewNameDialog
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import PagedTableModel
+from portal_admin.ui.lists.saved_view_dialog import ViewNameDialog
 
-from .fakes import FakeCollection, people
+from ..fakes import FakeCollection, people
 from .test_paged_model import COLUMNS
 
 KEY = "people/peopleList"
@@ -41,9 +41,9 @@ class Filters(QWidget):
             self.kind.addItem(code.title(), code)
 
 
-def make_view(qtbot, store: ViewStore, *, offered: bool = True) -> tuple[ListView, Filters]:  # type: ignore[no-untyped-def]
+def make_view(qtbot, store: ViewStore, *, offered: bool = True) -> tuple[PagedList, Filters]:  # type: ignore[no-untyped-def]
     coll = FakeCollection(items=people(50))
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), id_column="id", export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), id_column="id", export_name="p.csv")
     view.setObjectName("peopleList")
     filters = Filters()
     if offered:
@@ -56,7 +56,7 @@ def make_view(qtbot, store: ViewStore, *, offered: bool = True) -> tuple[ListVie
     return view, filters
 
 
-def change_everything(view: ListView, filters: Filters) -> None:
+def change_everything(view: PagedList, filters: Filters) -> None:
     filters.text.setText("Person 1")
     filters.kind.setCurrentIndex(filters.kind.findData("guest"))
     filters.adults.setChecked(True)
@@ -231,8 +231,8 @@ def test_a_list_of_checkable_choices_keeps_what_was_left_out(qtbot, tmp_path: Pa
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
 
-    def build() -> tuple[ListView, QListWidget]:
-        view = ListView(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
+    def build() -> tuple[PagedList, QListWidget]:
+        view = PagedList(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
         statuses = QListWidget()
         statuses.setObjectName("statusChoices")
         view.set_filter_bar(statuses)

@@ -1,6 +1,6 @@
 """Saved views of one list: the Views menu, the default view, and the list's last state.
 
-A :class:`ViewKeeper` joins a :class:`~portal_admin.ui.list_view.ListView` to a
+A :class:`ViewKeeper` joins a :class:`~portal_admin.ui.lists.paged_list.PagedList` to a
 :class:`~portal_admin.files.saved_views.ViewStore`. It restores the state the list was left in
 (filters, sort, column order, shown columns and the widths the person chose), keeps it as it
 changes (half a second after the last change, and when the list is hidden), and offers the
@@ -19,11 +19,10 @@ from PySide6.QtWidgets import QMenu
 
 from portal_admin.files.saved_views import View, ViewNameError, ViewStore
 from portal_admin.ui.i18n.text import fill
-
-from .view_state import FilterKeeper, apply_table_state, table_state
+from portal_admin.ui.lists.list_state import FilterKeeper, apply_table_state, table_state
 
 if TYPE_CHECKING:
-    from .list_view import ListView
+    from portal_admin.ui.lists.paged_list import PagedList
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +38,7 @@ class ViewKeeper(QObject):
     #: Something went wrong that the person should read (a translated sentence).
     problem = Signal(str)
 
-    def __init__(self, view: ListView, store: ViewStore, key: str) -> None:
+    def __init__(self, view: PagedList, store: ViewStore, key: str) -> None:
         super().__init__(view)
         self.view = view
         self.store = store

@@ -165,7 +165,7 @@ async def run_export(
     In a kiosk session the file carries the read-only marking; an export the kiosk policy
     forbids is refused (its buttons are hidden too).
     """
-    from .kiosk import marking as kiosk_marking
+    from portal_admin.ui.kiosk import marking as kiosk_marking
 
     marking = kiosk_marking.current()
     if marking is not None and not marking.csv_export:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QT_TRANSLATE_NOOP as N
 
-from portal_admin.ui.csv_export import export_csv, neutralize
-from portal_admin.ui.paged_model import Column, Query
+from portal_admin.ui.lists.csv_export import export_csv, neutralize
+from portal_admin.ui.lists.paged_model import Column, Query
 
-from .fakes import FakeCollection, Person, people
+from ..fakes import FakeCollection, Person, people
 from .test_paged_model import COLUMNS
 
 
@@ -112,12 +112,12 @@ def test_export_flow_with_dialogs(loop, qtbot, tmp_path: Path, shots: Path) -> N
     """The ListView's export: options dialog, progress dialog, cancel and success."""
     from PySide6.QtWidgets import QApplication
 
-    from portal_admin.ui.export_dialog import ExportOptionsDialog, ExportProgressDialog
-    from portal_admin.ui.list_view import ListView
-    from portal_admin.ui.paged_model import PagedTableModel
+    from portal_admin.ui.lists.export_dialog import ExportOptionsDialog, ExportProgressDialog
+    from portal_admin.ui.lists.paged_list import PagedList
+    from portal_admin.ui.lists.paged_model import PagedTableModel
 
     coll = FakeCollection(items=people(500), delay=0.005)
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="people.csv")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), export_name="people.csv")
     qtbot.addWidget(view)
     view.show()
     out = tmp_path / "out.csv"

@@ -39,18 +39,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.error_info import describe_error
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.theme.icons import IconLabel, icon
 
-from .error_info import describe_error
 from .paged_model import ListState, PagedTableModel, RowRole
 from .table_actions import TableActions
 
 if TYPE_CHECKING:
     from portal_admin.files.saved_views import ViewStore
-
-    from .view_keeper import ViewKeeper
-    from .view_state import FilterKeeper
+    from portal_admin.ui.lists.list_state import FilterKeeper
+    from portal_admin.ui.lists.saved_views import ViewKeeper
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +107,7 @@ class StateOverlay(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addWidget(self.clear, 0, Qt.AlignmentFlag.AlignHCenter)
-        #: The panel's own first step on an empty list (``ListView.set_empty_action``).
+        #: The panel's own first step on an empty list (``PagedList.set_empty_action``).
         self.act = QPushButton(self)
         self.act.setObjectName("overlayAction")
         self.retry.setIcon(icon("action.refresh"))
@@ -134,7 +133,7 @@ class StateOverlay(QWidget):
         )
 
 
-class ListView(QWidget):
+class PagedList(QWidget):
     """A :class:`PagedTableModel` shown with everything a list needs."""
 
     #: The row object of the current row, or None.
@@ -202,7 +201,7 @@ class ListView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        #: The context menu, copies and keys (``ui/table_actions.py``).
+        #: The context menu, copies and keys (``ui/lists/table_actions.py``).
         self.table_actions = TableActions(
             self.table,
             id_column=id_column,
@@ -265,7 +264,7 @@ class ListView(QWidget):
 
     def set_filter_bar(self, widget: QWidget) -> None:
         """Put a panel's filter controls above the table (their state now is the default)."""
-        from .view_state import FilterKeeper
+        from portal_admin.ui.lists.list_state import FilterKeeper
 
         self._filter_layout.addWidget(widget)
         if self.filter_keeper is None:
@@ -456,7 +455,7 @@ class ListView(QWidget):
     def attach_views(self, store: ViewStore, key: str) -> ViewKeeper:
         """Keep this list's views and last state in ``store`` under ``key``; the list takes
         back the state it was left in, and the Views button appears."""
-        from .view_keeper import ViewKeeper
+        from portal_admin.ui.lists.saved_views import ViewKeeper
 
         self.views = ViewKeeper(self, store, key)
         self.views.viewsChanged.connect(self._views_changed)
@@ -467,7 +466,7 @@ class ListView(QWidget):
 
     def ask_view_name(self) -> None:
         """Ask a name for the current state and save it as a view."""
-        from .view_name_dialog import ViewNameDialog
+        from portal_admin.ui.lists.saved_view_dialog import ViewNameDialog
 
         if self.views is None:
             return

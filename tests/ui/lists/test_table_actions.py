@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from portal_admin.ui.table_actions import TableActions
+from portal_admin.ui.lists.table_actions import TableActions
 
 ROWS = [
     ("id-1", "Ada", "ada@example.com"),

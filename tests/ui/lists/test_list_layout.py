@@ -9,10 +9,10 @@ import dataclasses
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QPushButton
 
-from portal_admin.ui.list_view import MIN_WIDTH, ListView, share_out
-from portal_admin.ui.paged_model import ListState, PagedTableModel
+from portal_admin.ui.lists.paged_list import MIN_WIDTH, PagedList, share_out
+from portal_admin.ui.lists.paged_model import ListState, PagedTableModel
 
-from .fakes import FakeCollection, people
+from ..fakes import FakeCollection, people
 from .test_paged_model import COLUMNS
 
 
@@ -30,7 +30,7 @@ def test_columns_fit_at_first_rows_without_a_scroll_bar(loop, qtbot) -> None:  #
     coll = FakeCollection(items=people(40))
     for i, person in enumerate(coll.items):
         coll.items[i] = dataclasses.replace(person, email=f"{'x' * 60}{i}@example.com")
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
     qtbot.addWidget(view)
     view.resize(520, 400)
     view.show()
@@ -49,7 +49,7 @@ def test_columns_fit_at_first_rows_without_a_scroll_bar(loop, qtbot) -> None:  #
 
 
 def test_the_filters_get_the_whole_width(qtbot) -> None:  # type: ignore[no-untyped-def]
-    view = ListView(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
     edit = QLineEdit()
     view.set_filter_bar(edit)
     qtbot.addWidget(view)
@@ -62,7 +62,7 @@ def test_the_filters_get_the_whole_width(qtbot) -> None:  # type: ignore[no-unty
 
 def test_an_empty_list_says_why_and_offers_the_way_out(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
     coll = FakeCollection(items=[])
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
     edit = QLineEdit()
     edit.setObjectName("nameFilter")
     view.set_filter_bar(edit)
@@ -93,7 +93,7 @@ def test_an_empty_list_says_why_and_offers_the_way_out(loop, qtbot) -> None:  # 
 
 
 def test_an_empty_list_offers_the_panels_first_step(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
-    view = ListView(PagedTableModel(COLUMNS, FakeCollection(items=[]).fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, FakeCollection(items=[]).fetch), export_name="p.csv")
     invite = QPushButton("Invite\u2026", view)
     clicks: list[bool] = []
     invite.clicked.connect(lambda: clicks.append(True))
@@ -117,7 +117,7 @@ def test_an_empty_list_offers_the_panels_first_step(loop, qtbot) -> None:  # typ
 
 
 def test_the_table_is_announced_by_the_lists_name(qtbot) -> None:  # type: ignore[no-untyped-def]
-    view = ListView(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, FakeCollection().fetch), export_name="p.csv")
     qtbot.addWidget(view)
     assert view.table.accessibleName() == "List"
     view.setAccessibleName("Login history")
@@ -128,7 +128,7 @@ def test_the_table_is_announced_by_the_lists_name(qtbot) -> None:  # type: ignor
 
 def test_a_fit_before_the_rows_waits_for_them(loop, qtbot) -> None:  # type: ignore[no-untyped-def]
     coll = FakeCollection(items=people(30))
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
     qtbot.addWidget(view)
     view.resize(900, 400)
     view.show()
@@ -149,7 +149,7 @@ def test_columns_fit_again_when_the_detail_opens(loop, qtbot) -> None:  # type: 
     coll = FakeCollection(items=people(30))
     for i, person in enumerate(coll.items):
         coll.items[i] = dataclasses.replace(person, email=f"{'x' * 40}{i}@example.com")
-    view = ListView(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
+    view = PagedList(PagedTableModel(COLUMNS, coll.fetch), export_name="p.csv")
     view.set_detail_widget(QLineEdit("detail"))
     view.show_detail(False)
     qtbot.addWidget(view)

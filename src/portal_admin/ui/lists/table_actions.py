@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QMenu, QTableV
 from portal_admin.files.csv_rules import neutralize, writer
 from portal_admin.ui.theme.icons import icon
 
-#: The translation context of the menu's texts (they began in ``ListView``).
+#: The translation context of the menu's texts (they began in the list widget, then ``ListView``).
 CONTEXT = "ListView"
 
 

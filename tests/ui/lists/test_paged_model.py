@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import QT_TRANSLATE_NOOP as N
 from PySide6.QtCore import QModelIndex, Qt
 
-from portal_admin.ui.paged_model import RIGHT, Column, ListState, PagedTableModel, RowRole
+from portal_admin.ui.lists.paged_model import RIGHT, Column, ListState, PagedTableModel, RowRole
 
-from .fakes import FakeCollection, Person, people
+from ..fakes import FakeCollection, Person, people
 
 COLUMNS: list[Column[Person]] = [
     Column("id", N("Columns", "Id"), lambda p: p.id),
