@@ -1,7 +1,7 @@
 """Start-up: launch to a shown, responsive first window, against a minimal PySide6 program.
 
 Each side is a fresh process timed from spawn to the marker it prints on the first event-loop
-turn after its first top-level window is exposed (``portal_admin.ui.startup_probe``; the
+turn after its first top-level window is exposed (``portal_admin.ui.startup.probe``; the
 program installs it when ``PORTAL_ADMIN_STARTUP_PROBE=1``). The sides: the minimal PySide6
 program (one label), the same on our stack's floor (a qasync loop), and the program as a person
 launches it: the venv's ``portal-admin`` launcher and the PyInstaller bundle's. One warm-up run
@@ -25,8 +25,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from portal_admin.ui.qapp import PROBE_ENV
-from portal_admin.ui.startup_probe import MARKER
+from portal_admin.ui.startup.probe import MARKER
+from portal_admin.ui.startup.qapp import PROBE_ENV
 
 from . import harness
 from .harness import ROOT, Result, at_most, bench_env, bench_home, informative, pick

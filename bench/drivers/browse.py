@@ -29,7 +29,7 @@ from .ui_session import next_turn, panel_context, qt_loop, sandbox_transport, si
 
 def build_window(context: Any) -> tuple[Any, Any, str]:
     """The main window with every registered panel, the accounts panel selected; returns the
-    window, the accounts table and which panel it is (fallback: a ListView over the shared
+    window, the accounts table and which panel it is (fallback: a PagedList over the shared
     PagedTableModel, when no accounts panel is registered)."""
     from PySide6.QtWidgets import QTableView
 
@@ -53,9 +53,9 @@ def build_window(context: Any) -> tuple[Any, Any, str]:
 
 
 def fallback_panel(context: Any) -> Any:
-    """The shared ListView over PagedTableModel fed by client.accounts.query."""
-    from portal_admin.ui.list_view import ListView
-    from portal_admin.ui.paged_model import Column, PagedTableModel
+    """The shared PagedList over PagedTableModel fed by client.accounts.query."""
+    from portal_admin.ui.lists.paged_list import PagedList
+    from portal_admin.ui.lists.paged_model import Column, PagedTableModel
 
     columns = [
         Column("email", "Email", lambda a: a.account_email, "accountEmail"),
@@ -70,7 +70,7 @@ def fallback_panel(context: Any) -> Any:
         )
 
     model = PagedTableModel(columns, fetch)
-    view = ListView(model)
+    view = PagedList(model)
     model.refresh()
     return view
 
@@ -247,7 +247,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if last:
             profiler.stop()
             # as the program does, once, when the main window is shown
-            from portal_admin.ui.collector import keep_out_of_full_collections
+            from portal_admin.ui.startup.collector import keep_out_of_full_collections
 
             keep_out_of_full_collections()
         request = sent[0]

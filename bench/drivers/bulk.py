@@ -106,7 +106,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
 
         panel = AccountsPanel(panel_context(client))
-        from portal_admin.ui.collector import keep_out_of_full_collections
+        from portal_admin.ui.startup.collector import keep_out_of_full_collections
 
         keep_out_of_full_collections()  # as the program does once its window shows
         engine_s: list[float] = []

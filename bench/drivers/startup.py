@@ -5,7 +5,7 @@ stack's floor: a qasync loop and the ``Qt`` namespace touched (a centred label),
 program of ours must. ``app``: the real ``portal-admin`` entry point
 (``portal_admin.ui.main.main``) in this interpreter (for profiling; the benchmark launches the
 installed launchers themselves). All end on the first loop turn after the first window shows
-(``portal_admin.ui.startup_probe``: a zero-delay timer looks for an exposed window on every
+(``portal_admin.ui.startup.probe``: a zero-delay timer looks for an exposed window on every
 turn; the program installs it when ``PORTAL_ADMIN_STARTUP_PROBE=1``).
 """
 
@@ -19,7 +19,7 @@ def baseline() -> int:
     """The minimal PySide6 program."""
     from PySide6.QtWidgets import QApplication, QLabel
 
-    from portal_admin.ui.startup_probe import install
+    from portal_admin.ui.startup.probe import install
 
     qapp = QApplication(sys.argv[:1])
     install(qapp)
@@ -37,7 +37,7 @@ def stack() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QLabel
 
-    from portal_admin.ui.startup_probe import install
+    from portal_admin.ui.startup.probe import install
 
     qapp = QApplication(sys.argv[:1])
     install(qapp)
@@ -56,7 +56,7 @@ def stack() -> int:
 def app() -> int:
     """The program, launched as a person launches it (no arguments), with the probe on."""
     from portal_admin.ui.main import main
-    from portal_admin.ui.qapp import PROBE_ENV
+    from portal_admin.ui.startup.qapp import PROBE_ENV
 
     os.environ[PROBE_ENV] = "1"
 
@@ -68,7 +68,7 @@ def profiled(run: object) -> int:
     first window is up (the watcher's ``on_ready`` hook of this module)."""
     from pyinstrument import Profiler
 
-    from portal_admin.ui import startup_probe
+    from portal_admin.ui.startup import probe as startup_probe
 
     profiler = Profiler(interval=0.0005)
     target = os.environ["PORTAL_ADMIN_BENCH_PROFILE"]

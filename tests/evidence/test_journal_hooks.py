@@ -11,7 +11,7 @@ import pytest
 from portal_admin.cli.main import main
 from portal_admin.evidence import checkpoints, keys, recorder
 from portal_admin.evidence import journal as jr
-from portal_admin.ui.shutdown import ShutdownHooks
+from portal_admin.ui.startup.shutdown import ShutdownHooks
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication
 from portal_admin.ui.app import Application
 from portal_admin.ui.kiosk import marking
 from portal_admin.ui.kiosk import policy as policy_module
-from portal_admin.ui.options import StartOptions
 from portal_admin.ui.session.sandbox_factory import create_sandbox_app
+from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 from support.qt import _user_folders, ignore_offscreen_noise, loop
 

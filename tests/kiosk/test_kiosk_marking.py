@@ -12,11 +12,11 @@ from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.protocol.pages import Page
-from portal_admin.ui.csv_export import export_csv
 from portal_admin.ui.kiosk import marking
 from portal_admin.ui.kiosk.guard import KioskGuard
 from portal_admin.ui.kiosk.marking import STRIP_HEIGHT, ReadOnlyMarking
-from portal_admin.ui.paged_model import Column, Query
+from portal_admin.ui.lists.csv_export import export_csv
+from portal_admin.ui.lists.paged_model import Column, Query
 from portal_admin.ui.permissions import Permissions
 from portal_admin.ui.screenshots import save_screenshot
 

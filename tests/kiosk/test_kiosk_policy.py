@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication
 from portal_admin.ui.kiosk import policy as policy_module
 from portal_admin.ui.kiosk.policy import PolicyError, load_policy
 from portal_admin.ui.kiosk.startup import start_options
-from portal_admin.ui.options import StartOptions
 from portal_admin.ui.profile_editor import ProfileEditor
+from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 
 from .support import RecordingApp, run, sign_in_auditor
@@ -154,9 +154,9 @@ def test_ui_offers_no_way_out(
         panel = main.show_panel("invitations")
         assert panel is not None
         run(loop, asyncio.sleep(0.3))
-        from portal_admin.ui.list_view import ListView
+        from portal_admin.ui.lists.paged_list import PagedList
 
-        views = panel.findChildren(ListView)
+        views = panel.findChildren(PagedList)
         assert views and not any(v.export_button.isVisible() for v in views)
         assert views[0].refresh_button.isVisible()
         assert run(loop, views[0].export()) is None  # refused even when called directly

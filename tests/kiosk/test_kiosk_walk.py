@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 from portal_admin.client.errors import ReadOnlyError
 from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.ui.app import Application
-from portal_admin.ui.export_dialog import ExportOptionsDialog
 from portal_admin.ui.kiosk.guard import is_mutating, operation_of
+from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
 from portal_admin.ui.main_window import MainWindow
 from portal_admin.ui.panels import wait_idle
 from portal_admin.ui.tour import quiet

@@ -210,9 +210,9 @@ def test_every_translator_loads(dist: Path, tmp_path: Path) -> None:
 
 
 def test_icons_travel_with_their_licence(dist: Path) -> None:
-    from portal_admin.ui.icons import ICONS
+    from portal_admin.ui.theme.icons import ICONS
 
-    folders = list((dist / "portal-admin").rglob("portal_admin/ui/iconset"))
+    folders = list((dist / "portal-admin").rglob("portal_admin/ui/theme/iconset"))
     assert len(folders) == 1, folders
     bundled = {p.stem for p in folders[0].glob("*.svg")}
     assert set(ICONS.values()) <= bundled, sorted(set(ICONS.values()) - bundled)

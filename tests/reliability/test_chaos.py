@@ -50,11 +50,11 @@ from pytestqt.qtbot import QtBot
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.faults import FaultConfig, FaultInjector
 from portal_admin.ui.app import Application
-from portal_admin.ui.error_dialog import ErrorDialog
 from portal_admin.ui.error_info import ErrorInfo
-from portal_admin.ui.options import StartOptions
 from portal_admin.ui.panels import wait_idle
 from portal_admin.ui.signin.change_password import ChangePasswordDialog
+from portal_admin.ui.startup.options import StartOptions
+from portal_admin.ui.widgets.error_dialog import ErrorDialog
 from support.program import make_program, sign_in_otp
 
 ACTIONS = int(os.environ.get("PORTAL_ADMIN_CHAOS_ACTIONS", "300"))

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from portal_admin.client.errors import CertificatePinError, ConfigurationError, ProxyError
 from portal_admin.client.options import ClientOptions, TLSSettings, check_url
 from portal_admin.ui.error_info import CONFIG_CODES, describe_error
-from portal_admin.ui.i18n import LanguageManager
+from portal_admin.ui.i18n.translators import LanguageManager
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import ClientOptions, GatewayError, PortalClient, RetryPolicy
 from portal_admin.ui.error_info import describe_error
-from portal_admin.ui.i18n import LanguageManager
+from portal_admin.ui.i18n.translators import LanguageManager
 
 PAGE = b"<html><head><title>504 Gateway Time-out</title></head><body>nginx</body></html>"
 

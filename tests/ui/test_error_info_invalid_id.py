@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import InvalidIdError, PortalClient
 from portal_admin.ui.error_info import describe_error
-from portal_admin.ui.i18n import LanguageManager
+from portal_admin.ui.i18n.translators import LanguageManager
 
 
 async def test_a_refused_id_gets_its_own_sentence() -> None:

@@ -8,14 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from portal_admin.ui.log_setup import (
-    REDACTED,
-    EarlyLog,
-    RedactingFilter,
-    buffer_logging,
-    redact,
-    setup_logging,
-)
 from portal_admin.ui.profiles import (
     SANDBOX_NAME,
     EnvironmentType,
@@ -23,6 +15,14 @@ from portal_admin.ui.profiles import (
     ProfileStore,
     environment_label,
     validate,
+)
+from portal_admin.ui.startup.log_setup import (
+    REDACTED,
+    EarlyLog,
+    RedactingFilter,
+    buffer_logging,
+    redact,
+    setup_logging,
 )
 
 PROD = Profile(
@@ -207,7 +207,7 @@ def test_early_log_passes_records_on_after_the_hand_over() -> None:
 def test_early_log_falls_back_to_stderr_without_a_log_file(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import portal_admin.ui.log_setup as log_setup
+    import portal_admin.ui.startup.log_setup as log_setup
 
     def no_file(**_: object) -> logging.Handler:
         raise PermissionError("read-only folder")

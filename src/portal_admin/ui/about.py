@@ -23,8 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin import __version__, licensing
-
-from .text import fill
+from portal_admin.ui.i18n.text import fill
 
 log = logging.getLogger(__name__)
 

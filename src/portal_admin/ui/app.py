@@ -1,7 +1,7 @@
 """The running program: QApplication on a qasync loop, sign-in, the main window, shutdown.
 
 Start-up shows the sign-in window for the chosen profile, on Qt's own loop while asyncio and
-qasync are imported in a worker thread (``ui/loop_bridge.py``), then qasync takes the loop
+qasync are imported in a worker thread (``ui/startup/loop_bridge.py``), then qasync takes the loop
 over; on sign-in a :class:`Workspace` (the main window) takes over; logout goes back to the
 sign-in window. The API client is built on the first sign-in attempt, so the first window
 needs neither httpx nor the sandbox. Once the loop runs after the first paint, the log file
@@ -31,19 +31,19 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
+from portal_admin.ui.i18n.translators import LanguageManager
+from portal_admin.ui.startup.collector import keep_out_of_full_collections
+from portal_admin.ui.startup.log_setup import EarlyLog, buffer_logging
+from portal_admin.ui.startup.options import StartOptions
+from portal_admin.ui.startup.qapp import create_qapp
+from portal_admin.ui.startup.shutdown import ShutdownHooks
+from portal_admin.ui.theme.tones import ThemeManager
 
-from .collector import keep_out_of_full_collections
-from .i18n import LanguageManager
-from .log_setup import EarlyLog, buffer_logging
 from .operations import OperationRunner
-from .options import StartOptions
 from .profiles import Profile, ProfileStore, sandbox_profile
-from .qapp import create_qapp
 from .session.client_service import ClientService
-from .shutdown import ShutdownHooks
 from .signin.flow import SignInFlow
 from .signin.window import SignInWindow
-from .theme import ThemeManager
 
 if TYPE_CHECKING:
     import asyncio
@@ -331,7 +331,7 @@ class Application:
 
             self.resume_offer = offer_resume(workspace.window, str(self.service.client.base_url))
         # Everything alive now (modules, Qt wrappers, this window) lives as long as the
-        # program: keep it out of the collector's full passes (ui/collector.py).
+        # program: keep it out of the collector's full passes (ui/startup/collector.py).
         keep_out_of_full_collections()
         return workspace
 
@@ -392,7 +392,7 @@ class Application:
         :meth:`start` already did (the program shows it before the asyncio loop runs)."""
         import asyncio
 
-        from . import loop_bridge
+        from portal_admin.ui.startup import loop_bridge
 
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -485,7 +485,7 @@ def _run(options: StartOptions, argv: Sequence[str], early_log: EarlyLog) -> int
     if window is None:
         return 2
     # The window is up on Qt's own loop while asyncio and qasync are imported (ui/loop_bridge).
-    from .loop_bridge import show_first
+    from portal_admin.ui.startup.loop_bridge import show_first
 
     took = show_first(window)
     log.info("event-loop modules imported in %.0f ms", took * 1000)

@@ -28,15 +28,15 @@ from PySide6.QtWidgets import (
 from portal_admin.connection.doctor import Report, Status, Step
 from portal_admin.connection.doctor.report import redact_url
 from portal_admin.files.atomic import atomic_write_text
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.icons import IconLabel, icon
+from portal_admin.ui.theme.tones import set_tone
 
 from .doctor_service import DoctorRequest, DoctorRun, TransportFactory, builtin_sandbox_transport
 from .doctor_words import describe, status_name, step_name
-from .icons import IconLabel, icon
 from .profiles import Profile
-from .text import fill
-from .theme import set_tone
 
-#: The icon of each outcome (``ui/icons.py``).
+#: The icon of each outcome (``ui/theme/icons.py``).
 STATUS_ICONS = {
     Status.OK: "state.ok",
     Status.WARNING: "state.warning",

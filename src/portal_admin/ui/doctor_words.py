@@ -15,8 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from portal_admin.connection.doctor import STEP_TITLES, Status, Step
-
-from .text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 _STEPS = {
     "dns": QT_TRANSLATE_NOOP("DoctorSteps", "DNS"),

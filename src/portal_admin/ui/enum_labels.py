@@ -11,8 +11,7 @@ from PySide6.QtCore import QCoreApplication
 
 from portal_admin.protocol import enums
 from portal_admin.protocol.labels import item_label
-
-from .text import QT_TRANSLATE_NOOP
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 
 CTX = "EnumLabels"
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 from portal_admin.protocol.errors import Category, category_for
-
-from .text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 _CONTEXT = "ErrorInfo"
 

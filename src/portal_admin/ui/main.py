@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .options import StartOptions, parse_args
+from portal_admin.ui.startup.options import StartOptions, parse_args
 
 #: The program's modules, imported in a worker thread while Qt starts (:func:`start`).
 PROGRAM_MODULE = "portal_admin.ui.app"
@@ -15,7 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     qt_argv = sys.argv[:1] + (argv if argv is not None else sys.argv[1:])
     if options.self_check:
-        from .self_check import run_self_check
+        from portal_admin.ui.startup.self_check import run_self_check
 
         return run_self_check(qt_argv)
     return start(options, qt_argv)
@@ -36,7 +36,7 @@ def start(options: StartOptions, qt_argv: list[str]) -> int:
             importlib.import_module(PROGRAM_MODULE)
 
     worker = threading.Thread(target=preload, name="portal-admin-preload", daemon=True)
-    from .qapp import create_qapp  # Qt is imported from here on
+    from portal_admin.ui.startup.qapp import create_qapp  # Qt is imported from here on
 
     worker.start()
     create_qapp(qt_argv)

@@ -40,17 +40,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .banner import EnvironmentBanner
-from .i18n import LANGUAGES
-from .icons import IconLabel, icon, is_icon_name
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.theme.icons import IconLabel, icon, is_icon_name
+from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.banner import EnvironmentBanner
+
 from .idle import IdleMonitor
 from .operations import OperationRunner
 from .palette import CommandPalette, Entry, find_accounts
 from .panels import PanelContext, PanelRegistry, PanelSpec
 from .permissions import tag_operation
 from .profiles import Profile
-from .text import QT_TRANSLATE_NOOP, fill
-from .theme import set_tone
 
 if TYPE_CHECKING:
     from .kiosk.guard import KioskGuard
@@ -457,10 +458,10 @@ class MainWindow(QMainWindow):
 
     def show_saved_view(self, key: str, name: str) -> None:
         """Open the panel of the list ``key`` and show its saved view ``name``."""
-        from .list_view import ListView
+        from portal_admin.ui.lists.paged_list import PagedList
 
         panel = self.show_panel(key.split("/", 1)[0])
-        for view in panel.findChildren(ListView) if panel is not None else []:
+        for view in panel.findChildren(PagedList) if panel is not None else []:
             if view.views is not None and view.views.key == key:
                 view.views.show_view(name)
                 view.table.setFocus()
@@ -569,9 +570,9 @@ class MainWindow(QMainWindow):
         store = self.context.extras.get("saved_views")
         if store is None:
             return
-        from .list_view import ListView
+        from portal_admin.ui.lists.paged_list import PagedList
 
-        for view in panel.findChildren(ListView):
+        for view in panel.findChildren(PagedList):
             try:
                 view.attach_views(store, f"{panel_id}/{view.view_name}")
             except Exception:  # a damaged state must not cost the panel

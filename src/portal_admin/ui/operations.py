@@ -48,7 +48,7 @@ class Op(Generic[T]):
 
 
 def _default_presenter(info: ErrorInfo, title: str, parent: QWidget | None) -> object:
-    from .error_dialog import show_error
+    from portal_admin.ui.widgets.error_dialog import show_error
 
     return show_error(info, title, parent)
 
@@ -95,7 +95,7 @@ class OperationRunner(QObject):
     def run_soon(self, op: Op[Any]) -> None:
         """Start ``op`` from a plain (non-async) slot; during start-up, once the asyncio loop
         runs (a click in the first window's first frames waits for it)."""
-        from .loop_bridge import call_soon
+        from portal_admin.ui.startup.loop_bridge import call_soon
 
         call_soon(lambda: self.run(op))
 

@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from .error_info import describe_error
 from .panel_base import event_loop
-from .text import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 

@@ -23,11 +23,12 @@ from PySide6.QtGui import QAction, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 from qasync import asyncSlot
 
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.paged_model import PagedTableModel
+
 from .error_info import ErrorInfo, describe_error
-from .paged_model import PagedTableModel
 from .panels import PanelContext
 from .permissions import Permissions
-from .text import fill
 
 log = logging.getLogger(__name__)
 

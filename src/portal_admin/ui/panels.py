@@ -128,7 +128,7 @@ class PanelSpec:
     title: str
     #: Builds the panel on first selection (import the panel's module inside it: lazy).
     factory: PanelFactory
-    #: An icon name of ``ui/icons.py`` (``"nav.<id>"``, e.g. "nav.accounts": the panel's own
+    #: An icon name of ``ui/theme/icons.py`` (``"nav.<id>"``, e.g. "nav.accounts": the panel's own
     #: picture, recoloured with the theme), a QStyle.StandardPixmap name (e.g. "SP_DirIcon") or
     #: a file path; None for no icon.
     icon: str | None = None

@@ -27,14 +27,14 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.connection.doctor import Report
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.theme.icons import IconLabel, icon
+from portal_admin.ui.theme.tones import set_tone
 
 from .doctor_service import TransportFactory, builtin_sandbox_transport
-from .i18n import LANGUAGES
-from .icons import IconLabel, icon
 from .profile_transfer import ProfileTransfer
 from .profiles import EnvironmentType, Profile, ProxyMode, environment_label, validate
-from .text import fill
-from .theme import set_tone
 
 
 class ProfileEditor(QDialog):

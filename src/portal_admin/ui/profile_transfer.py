@@ -29,9 +29,9 @@ from portal_admin.connection.profile_file import (
     merge_import,
     plan_import,
 )
+from portal_admin.ui.i18n.text import fill
 
 from .profiles import Profile
-from .text import fill
 
 
 def file_problem(exc: ProfileFileError) -> str:

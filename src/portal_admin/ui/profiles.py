@@ -25,8 +25,7 @@ from portal_admin.connection.profiles import (
     sandbox_profile,
 )
 from portal_admin.protocol.addresses import is_loopback
-
-from .text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 __all__ = [
     "DEFAULT_IDLE_LOCK_MINUTES",

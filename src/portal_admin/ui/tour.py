@@ -232,7 +232,8 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
         return workspace.open_about()
 
     async def error_dialog() -> QWidget:
-        from .error_dialog import show_error
+        from portal_admin.ui.widgets.error_dialog import show_error
+
         from .error_info import describe_error
 
         try:

@@ -77,17 +77,17 @@ def dialog_steps(workspace: Workspace, *, kiosk: bool = False) -> list[TourStep]
         return opened(ChannelTypeDialog(None, panel("channel-types")))
 
     async def export_options() -> QWidget:
-        from .export_dialog import ExportOptionsDialog
+        from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
 
         return opened(ExportOptionsDialog(Path.home() / "accounts.csv", panel("accounts")))
 
     async def view_name() -> QWidget:
-        from .view_name_dialog import ViewNameDialog
+        from portal_admin.ui.lists.saved_view_dialog import ViewNameDialog
 
         return opened(ViewNameDialog(["Suspended this week"], "", panel("accounts")))
 
     async def confirm() -> QWidget:
-        from .confirm import build_confirm_box
+        from portal_admin.ui.widgets.confirm import build_confirm_box
 
         box, _button = build_confirm_box(
             main,

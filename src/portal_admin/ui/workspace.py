@@ -23,9 +23,9 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.files.paths import config_dir
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
+from portal_admin.ui.widgets.confirm import confirm_production_change
 
 from .about import AboutDialog
-from .confirm import confirm_production_change
 from .main_window import ChannelState, ConnectionState, MainWindow
 from .operations import Op, OperationRunner
 from .panels import LiveProfile, PanelContext, PanelRegistry

@@ -145,7 +145,7 @@ def test_a_profile_that_cannot_be_tested_says_why(qtbot: QtBot, run: Any, tmp_pa
 def test_why_a_profile_cannot_be_tested_is_in_the_interface_language(
     qtbot: QtBot, run: Any, tmp_path: Path
 ) -> None:
-    from portal_admin.ui.i18n import LanguageManager
+    from portal_admin.ui.i18n.translators import LanguageManager
 
     languages = LanguageManager()
     languages.set_language("ja")
@@ -267,7 +267,7 @@ def test_every_code_has_words_and_unknown_codes_fall_back_to_english() -> None:
 
 
 def test_japanese_words(qtbot: QtBot, run: Any) -> None:
-    from portal_admin.ui.i18n import LanguageManager
+    from portal_admin.ui.i18n.translators import LanguageManager
 
     languages = LanguageManager()
     languages.set_language("ja")
@@ -288,7 +288,7 @@ def test_proxy_of_a_profile() -> None:
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_pictures_of_the_dialog(qtbot: QtBot, run: Any, shots: Path, language: str) -> None:
-    from portal_admin.ui.i18n import LanguageManager
+    from portal_admin.ui.i18n.translators import LanguageManager
 
     languages = LanguageManager()
     languages.set_language(language)

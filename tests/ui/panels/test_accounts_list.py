@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.export_dialog import ExportOptionsDialog
+from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
 

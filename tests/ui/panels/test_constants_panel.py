@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.csv_export import export_csv
+from portal_admin.ui.lists.csv_export import export_csv
 from portal_admin.ui.panels import PanelContext
 from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.reference.constants_cache import LIST_NAMES, ConstantsCache

@@ -405,7 +405,7 @@ def test_a_pack_is_verified_in_the_panel_and_tampering_is_named(
 def test_a_changed_pack_is_named_in_traditional_chinese(
     loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
 ) -> None:
-    from portal_admin.ui.i18n import LanguageManager
+    from portal_admin.ui.i18n.translators import LanguageManager
 
     taken = run(loop, reviews.take())
     assert taken is not None

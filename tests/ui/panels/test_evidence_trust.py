@@ -383,7 +383,7 @@ def test_the_check_and_the_list_speak_the_interfaces_language(
 ) -> None:
     from PySide6.QtCore import QCoreApplication
 
-    from portal_admin.ui.i18n import LanguageManager
+    from portal_admin.ui.i18n.translators import LanguageManager
 
     keys.signing_key(key_store)  # this installation's key, listed first
     colleague = Ed25519PrivateKey.generate()

@@ -12,7 +12,7 @@ from PySide6.QtCore import QLocale
 
 from portal_admin.client import PortalClient
 from portal_admin.sandbox import SandboxConfig, create_app
-from portal_admin.ui.i18n import LanguageManager
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.screenshots import save_screenshot
 from portal_admin.ui.views.invitations.own import MyInvitationsPanel
 from portal_admin.ui.views.invitations.panel import InvitationsPanel

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QApplication, QDialog
 from test_security_support import show
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.csv_export import export_csv
-from portal_admin.ui.export_dialog import ExportOptionsDialog
-from portal_admin.ui.theme import tone_color
+from portal_admin.ui.lists.csv_export import export_csv
+from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
+from portal_admin.ui.theme.tones import tone_color
 from portal_admin.ui.views.security.chart_data import bucket_by_day
 from portal_admin.ui.views.security.history import (
     HistoryFilter,

@@ -12,8 +12,8 @@ from panel_support import ADMIN, SHOTS, answer_box, run, sign_in_as
 from PySide6.QtGui import QColor
 from test_security_support import shot, show
 
-from portal_admin.ui.i18n import LanguageManager
-from portal_admin.ui.theme import tone_color
+from portal_admin.ui.i18n.translators import LanguageManager
+from portal_admin.ui.theme.tones import tone_color
 from portal_admin.ui.views.security.backup_codes import MASK
 from portal_admin.ui.views.security.history import LoginHistoryPanel
 from portal_admin.ui.views.security.ip_whitelist import ENTRY, IpWhitelistPanel

@@ -1,5 +1,5 @@
 """Every list has the same context menu (the panel's row actions, then the copies), keys and,
-where an action applies to several rows, multi-select (``ui/table_actions.py``)."""
+where an action applies to several rows, multi-select (``ui/lists/table_actions.py``)."""
 
 from __future__ import annotations
 

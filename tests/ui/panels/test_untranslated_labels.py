@@ -14,7 +14,7 @@ from panel_support import ADMIN, run, sign_in_as
 from pytestqt.qtbot import QtBot
 
 from portal_admin.sandbox.i18n import catalog
-from portal_admin.ui.i18n import LanguageManager
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
 from portal_admin.ui.views.reference.constants_cache import ConstantsCache
 

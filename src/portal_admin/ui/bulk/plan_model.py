@@ -12,7 +12,8 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from ..text import QT_TRANSLATE_NOOP
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from .words import REASONS, STATES, word
 
 Index = QModelIndex | QPersistentModelIndex

@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox
 
-from ..text import fill
+from portal_admin.ui.i18n.text import fill
 
 
 def offer_resume(window: Any, server: str) -> QMessageBox | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ..text import QT_TRANSLATE_NOOP
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 
 CONTEXT = "BulkWords"
 

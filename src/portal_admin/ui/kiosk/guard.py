@@ -186,10 +186,10 @@ class KioskGuard(QObject):
 
 def mark_exports(root: QWidget) -> None:
     """Tag the export buttons of every list under ``root`` with :data:`EXPORT_PROPERTY`."""
-    from ..list_view import ListView
+    from portal_admin.ui.lists.paged_list import PagedList
 
-    views = root.findChildren(ListView)
-    if isinstance(root, ListView):
+    views = root.findChildren(PagedList)
+    if isinstance(root, PagedList):
         views.append(root)
     for view in views:
         view.export_button.setProperty(EXPORT_PROPERTY, True)

@@ -15,7 +15,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPixmap
 
-from ..text import fill
+from portal_admin.ui.i18n.text import fill
 
 #: Height of the watermark strip added below a screenshot, in pixels (device independent).
 STRIP_HEIGHT = 30

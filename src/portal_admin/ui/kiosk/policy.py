@@ -17,8 +17,7 @@ from typing import Any
 
 from portal_admin.files.policy_dir import POLICY_DIR_ENV as POLICY_DIR_ENV  # re-exported
 from portal_admin.files.policy_dir import policy_file_paths, system_policy_dir
-
-from ..languages import LANGUAGES
+from portal_admin.ui.i18n.languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,8 @@ import dataclasses
 import logging
 from typing import Any
 
-from ..options import StartOptions, parse_args
+from portal_admin.ui.startup.options import StartOptions, parse_args
+
 from .policy import DEFAULT_IDLE_SIGN_OUT_MINUTES, KioskPolicy, KioskSettings, load_policy
 
 log = logging.getLogger("portal_admin.ui.kiosk.policy")

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import QObject, Signal
 
 from portal_admin.connection.profiles import client_options as profile_options
+from portal_admin.ui.i18n.translators import accept_language
 
-from ..i18n import accept_language
 from ..profiles import Profile
 from .sandbox_factory import SANDBOX_BASE_URL
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
+from portal_admin.ui.i18n.text import fill
+
 from ..profiles import Profile
 from ..session.client_service import ClientService
-from ..text import fill
 from . import validation
 from .controller import FormController
 

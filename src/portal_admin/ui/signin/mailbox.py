@@ -19,11 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.table_actions import TableActions
+
 from ..operations import Op, OperationRunner
 from ..session.client_service import ClientService
 from ..session.sandbox_tools import MailItem
-from ..table_actions import TableActions
-from ..text import fill
 from . import validation
 from .controller import FormController
 from .forms import BusyBar, ErrorPanel, NoticeLabel, button, heading, line_edit, paragraph

@@ -17,10 +17,10 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.protocol.labels import item_label
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
 
 from ..profiles import Profile, environment_label
-from ..text import fill
-from ..theme import set_tone
 from .flow import MfaMethod
 from .forms import button, heading, line_edit, paragraph
 from .validation import password_rule

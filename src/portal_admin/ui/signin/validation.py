@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ..text import fill
+from portal_admin.ui.i18n.text import fill
 
 MIN_PASSWORD_LENGTH = 8
 

@@ -7,9 +7,10 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.paged_model import Column, FetchPage, PagedTableModel, SortSpec
+
 from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE
-from ...paged_model import Column, FetchPage, PagedTableModel, SortSpec
-from ...text import QT_TRANSLATE_NOOP
 from .account_filter import AccountFilter
 from .common import enum_text, format_datetime
 

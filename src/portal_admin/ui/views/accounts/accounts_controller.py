@@ -13,16 +13,16 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.client import before
 from portal_admin.protocol.enums import ACCOUNT_STATUS, ACCOUNT_TRANSITIONS, PORTAL_TYPE
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.widgets.confirm import confirm
+from portal_admin.ui.widgets.dialogs import ask
 
-from ...confirm import confirm
-from ...dialogs import ask
 from ...enum_labels import shown
-from ...i18n import LANGUAGES
 from ...operations import Op
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
 from ...permissions import Permissions
-from ...text import fill
 from .account_detail import EDIT, RESET, ActionState
 from .account_filter import AccountFilter
 from .account_model import COLUMNS, AccountsModel, account_fetcher

@@ -8,9 +8,10 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from portal_admin.ui.lists.paged_list import PagedList
+
 from ...bulk.dialog import ACCOUNT_KINDS, Sources
 from ...bulk.menu import BulkButton
-from ...list_view import ListView
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
 from ...screenshots import TourStep
@@ -43,7 +44,7 @@ class AccountsPanel(PanelBase):
         self.controller = AccountsController(context, self)
         self.controller.dialog_parent = self
         self.filters = AccountFilterBar(self)
-        self.view = ListView(
+        self.view = PagedList(
             self.controller.model, id_column="id", export_name="accounts.csv", parent=self
         )
         self.view.setObjectName("accountsList")

@@ -10,9 +10,10 @@ from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from ...enum_labels import Kind, shown
 from ...error_info import ErrorInfo, describe_error
-from ...text import QT_TRANSLATE_NOOP
 
 ERRORS_CONTEXT = "AdminErrors"
 

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...text import fill
+from portal_admin.ui.i18n.text import fill
+
 from .account_text import account_name
 from .message_bar import MessageBar
 from .picker import Picker

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from ...paged_model import Column, RowRole
+from portal_admin.ui.lists.paged_model import Column, RowRole
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 

@@ -12,13 +12,14 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from ...confirm import confirm_production_change
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.paged_model import Column
+from portal_admin.ui.widgets.confirm import confirm_production_change
+
 from ...enum_labels import PORTAL_TYPE, shown
 from ...operations import Op
-from ...paged_model import Column
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
-from ...text import QT_TRANSLATE_NOOP, fill
 from .common import enum_code, explain, format_datetime
 from .list_model import RecordListModel
 

@@ -21,12 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...paged_model import RowRole
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.paged_model import RowRole
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.theme.tones import set_tone
+
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
-from ...table_actions import TableActions
-from ...text import fill
-from ...theme import set_tone
 from .common import format_datetime
 from .message_bar import MessageBar
 from .picker import Picker

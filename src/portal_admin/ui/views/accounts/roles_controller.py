@@ -9,11 +9,12 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from ...confirm import confirm
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.widgets.confirm import confirm
+
 from ...operations import Op
 from ...panel_base import PanelBase
 from ...panels import PanelContext
-from ...text import QT_TRANSLATE_NOOP, fill
 from .common import enum_code, explain
 from .roles_model import RolesModel, member_count
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...paged_model import RIGHT, Column
-from ...text import QT_TRANSLATE_NOOP
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.paged_model import RIGHT, Column
+
 from .common import enum_text, format_datetime
 from .list_model import RecordListModel
 

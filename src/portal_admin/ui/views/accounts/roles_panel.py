@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...paged_model import RowRole
+from portal_admin.ui.lists.paged_model import RowRole
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.theme.tones import set_tone
+
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
-from ...table_actions import TableActions
-from ...theme import set_tone
 from .common import enum_code, enum_text, format_datetime
 from .message_bar import MessageBar
 from .roles_controller import RolesController

@@ -18,10 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
+
 from ...enum_labels import ACCOUNT_STATUS
 from ...profiles import Profile, environment_label
-from ...text import fill
-from ...theme import set_tone
 from .account_text import action_confirm, action_question
 from .common import enum_text
 

@@ -18,9 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence.diff import Change, SnapshotDiff
-
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("SnapshotDiff", "What"),

@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.theme.tones import set_tone
 
 from ...panel_base import PanelBase
 from ...panels import PanelContext
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
-from ...theme import set_tone
 from ..accounts.message_bar import MessageBar
 from . import packing
 

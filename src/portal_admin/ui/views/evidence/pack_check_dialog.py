@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence.pack import PackVerification
 from portal_admin.evidence.trust import TrustedKey, TrustStore
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
-from ...text import QT_TRANSLATE_NOOP, fill
 from .trust_dialog import AddKeyDialog, fingerprint_field
 
 #: The problem that means the pack's key did not sign it.

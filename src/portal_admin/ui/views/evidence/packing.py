@@ -11,9 +11,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from portal_admin.evidence import keys, pack
+from portal_admin.ui.i18n.text import fill
 
 from ...error_info import ErrorInfo
-from ...text import fill
 
 #: Builds (kind, tables, summary) for a pack, in the worker thread.
 PackSource = Callable[[], tuple[str, dict[str, pack.Table], dict[str, Any]]]

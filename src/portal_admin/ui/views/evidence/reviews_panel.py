@@ -35,13 +35,13 @@ from portal_admin.evidence import diff as differ
 from portal_admin.evidence import keys, pack, trust
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence.pack import PackVerification, verify_pack
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
 
 from ...error_info import ErrorInfo, describe_error
 from ...panel_base import PanelBase
 from ...panels import PanelContext
 from ...screenshots import TourStep
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from ..accounts.message_bar import MessageBar
 from . import packing
 from .diff_view import DiffView, _when

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence.trust import TrustedKey, TrustError, TrustStore, normalize_fingerprint
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
-from ...text import QT_TRANSLATE_NOOP, fill
 from .diff_view import _when
 
 COLUMNS = (

@@ -8,7 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget
 
-from ...paged_model import PagedTableModel
+from portal_admin.ui.lists.paged_model import PagedTableModel
+
 from ...panel_base import PanelBase
 from ...panels import PanelContext
 from ..reference.constants_cache import ConstantsCache

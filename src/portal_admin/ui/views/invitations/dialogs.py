@@ -25,12 +25,12 @@ from portal_admin.protocol.bodies import (
     INVITATION_MESSAGE,
     INVITEE_EMAIL,
 )
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
 
 from ...error_info import ErrorInfo
 from ...panel_base import error_text as panel_error_text
 from ...profiles import Profile, environment_label
-from ...text import fill
-from ...theme import set_tone
 
 #: The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.
 (MIN_DAYS, MAX_DAYS), DEFAULT_DAYS = EXPIRATION_DAYS, DEFAULT_EXPIRATION_DAYS

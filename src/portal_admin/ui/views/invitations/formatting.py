@@ -11,9 +11,9 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
 
 from portal_admin.protocol.enums import INVITATION_FINAL
+from portal_admin.ui.i18n.text import fill
 
 from ...enum_labels import INVITATION_STATUS, shown
-from ...text import fill
 
 CONTEXT = "Invitations"
 Clock = Callable[[], datetime]

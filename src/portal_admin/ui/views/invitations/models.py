@@ -10,9 +10,9 @@ from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.paged_model import AnyIndex, Column, FetchPage, PagedTableModel
 
-from ...paged_model import AnyIndex, Column, FetchPage, PagedTableModel
-from ...text import QT_TRANSLATE_NOOP
 from .formatting import (
     Clock,
     cannot_accept_reason,

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.lists.paged_list import PagedList
 
 from ...enum_labels import INVITATION_STATUS, shown
-from ...list_view import ListView
 from ...panels import PanelContext
 from ..reference.local_list import LocalList
 from .base import TaskPanel
@@ -43,7 +43,7 @@ class OwnInvitationsWidget(TaskPanel):
         self.model = InvitationTableModel(
             columns, self.source.fetch, clock=self.clock, mark_unacceptable=True, parent=self
         )
-        self.list_view = ListView(self.model, export_name="my-invitations.csv")
+        self.list_view = PagedList(self.model, export_name="my-invitations.csv")
         self.list_view.setObjectName("ownInvitationsList")
         self.statuses = QListWidget(self)
         self.statuses.setObjectName("ownStatusFilter")

@@ -18,16 +18,16 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.widgets.dialogs import ask
 
 from ...bulk.dialog import INVITATION_KINDS, Sources
 from ...bulk.menu import BulkButton
-from ...dialogs import ask
 from ...enum_labels import INVITATION_STATUS, shown
 from ...error_info import describe_error
-from ...list_view import ListView
 from ...operations import Op
 from ...panels import PanelContext
-from ...text import fill
 from ..reference.local_list import LocalList, text_matcher
 from .base import TaskPanel
 from .dialogs import CancelInvitationDialog, CreateInvitationDialog
@@ -58,7 +58,7 @@ class InvitationsPanel(TaskPanel):
         columns = workspace_columns(self.clock)
         self.source: LocalList[Invitation] = LocalList(self._fetch_all, columns)
         self.model = InvitationTableModel(columns, self.source.fetch, clock=self.clock, parent=self)
-        self.list_view = ListView(self.model, id_column="id", export_name="invitations.csv")
+        self.list_view = PagedList(self.model, id_column="id", export_name="invitations.csv")
         self.list_view.setObjectName("invitationsList")
 
         self.status_filter = QComboBox(self)

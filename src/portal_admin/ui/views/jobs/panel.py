@@ -20,13 +20,13 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin import jobs
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
 
 from ...bulk.dialog import OPEN, BulkDialog, Sources
 from ...bulk.words import KINDS, PAUSES, STATES, word
 from ...panel_base import PanelBase, async_slot
 from ...panels import PanelContext
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 
 log = logging.getLogger(__name__)
 

@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
+
 from ...error_info import ErrorInfo, describe_error
-from ...text import fill
-from ...theme import set_tone
 from . import validation as check
 from .common import Choice, ErrorLabel, code_of, label_of
 from .settings_forms import EmailSettings, SettingsEditor, editor_for

@@ -7,9 +7,9 @@ from typing import Any
 
 from portal_admin.client.records import Channel
 from portal_admin.protocol.pages import Page
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.paged_model import Column, FetchPage, PagedTableModel, SortSpec
 
-from ...paged_model import Column, FetchPage, PagedTableModel, SortSpec
-from ...text import QT_TRANSLATE_NOOP
 from .common import fmt_time, label_of
 
 _C = "ChannelColumns"

@@ -10,10 +10,10 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from portal_admin.client import before
+from portal_admin.ui.i18n.text import fill
 
 from ...panel_base import async_slot
 from ...panels import PanelContext
-from ...text import fill
 from .channel_dialog import ChannelDialog, MailCheck
 from .channels_model import ChannelFilter, channel_fetch, channel_model
 from .common import (

@@ -9,11 +9,11 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from portal_admin.protocol.labels import item_label
+from portal_admin.ui.theme.tones import set_tone
 
 from ...error_info import ErrorInfo
 from ...panel_base import ConstantsSource, error_text
 from ...panels import PanelContext
-from ...theme import set_tone
 
 #: What the runner publishes after a change (panels refresh themselves from it).
 TOPIC_TYPES = "notification-channel-types"

@@ -9,7 +9,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from ...text import QT_TRANSLATE_NOOP
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from .secrets import is_secret, without_secrets
 
 Row = tuple[str, str]

@@ -18,14 +18,15 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...confirm import confirm
-from ...list_view import ListView
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import PagedTableModel
+from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.confirm import confirm
+
 from ...operations import Op
-from ...paged_model import PagedTableModel
 from ...panel_base import ConstantsSource, PanelBase
 from ...panels import PanelContext
-from ...text import fill
-from ...theme import set_tone
 from .detail import DetailPane, Row
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class RecordPanel(PanelBase):
         super().__init__(ctx, parent)
         self.ctx = ctx  # (``self.context`` as well)
         self.model = model
-        self.list = ListView(model, id_column="bizId", export_name=export_name, parent=self)
+        self.list = PagedList(model, id_column="bizId", export_name=export_name, parent=self)
         self.detail = DetailPane(self)
         self.list.set_detail_widget(self.detail)
         self.list.show_detail(False)  # until a row is chosen

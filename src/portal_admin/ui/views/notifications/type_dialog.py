@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.theme.tones import set_tone
+
 from ...error_info import ErrorInfo, describe_error
-from ...theme import set_tone
 from . import validation as check
 from .common import ErrorLabel
 

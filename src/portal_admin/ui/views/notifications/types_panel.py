@@ -11,10 +11,10 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from portal_admin.client import before
+from portal_admin.ui.i18n.text import fill
 
 from ...panel_base import async_slot
 from ...panels import PanelContext
-from ...text import fill
 from .common import (
     TOPIC_CHANNELS,
     TOPIC_TYPES,

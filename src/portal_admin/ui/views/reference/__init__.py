@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
 from ...panels import PanelContext, PanelRegistry, PanelSpec
-from ...text import QT_TRANSLATE_NOOP
 
 
 def _constants(context: PanelContext) -> QWidget:

@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import ConstantItem
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import RIGHT, Column, PagedTableModel
+from portal_admin.ui.lists.table_actions import TableActions
 
-from ...list_view import ListView
-from ...paged_model import RIGHT, Column, PagedTableModel
 from ...panels import PanelContext
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from ..invitations.base import TaskPanel
 from .constants_cache import LIST_NAMES
 from .local_list import LocalList, text_matcher
@@ -173,7 +173,7 @@ class ConstantsPanel(TaskPanel):
         self.model: PagedTableModel[ConstantItem] = PagedTableModel(
             COLUMNS, self.source.fetch, parent=self
         )
-        self.list_view = ListView(self.model, id_column="code", export_name="constants.csv")
+        self.list_view = PagedList(self.model, id_column="code", export_name="constants.csv")
         self.list_view.setObjectName("constantsTable")
         self.list_view.set_multi_select()  # read only: several items may be copied at once
         self.lists = QListWidget(self)

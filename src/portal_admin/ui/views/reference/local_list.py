@@ -1,5 +1,5 @@
 """A whole list fetched at once (constants, invitations), filtered and sorted locally, served to
-:class:`~portal_admin.ui.paged_model.PagedTableModel` as a single page.
+:class:`~portal_admin.ui.lists.paged_model.PagedTableModel` as a single page.
 
 ``reload()`` marks the list stale: the next fetch asks the server again; a filter change only
 re-filters what is held (no request).
@@ -11,8 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from portal_admin.protocol.pages import Page
-
-from ...paged_model import Column, SortSpec
+from portal_admin.ui.lists.paged_model import Column, SortSpec
 
 T = TypeVar("T")
 

@@ -20,11 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.theme.tones import set_tone
+
 from ...error_info import describe_error
 from ...panels import PanelContext
 from ...permissions import tag_operation
-from ...text import QT_TRANSLATE_NOOP, fill
-from ...theme import set_tone
 from ..invitations.base import TaskPanel
 from ..invitations.dialogs import error_text
 from ..invitations.own import OwnInvitationsWidget

@@ -25,8 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.files.atomic import atomic_open
-
-from ...text import fill
+from portal_admin.ui.i18n.text import fill
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,9 @@ from PySide6.QtCore import QCoreApplication, QDate, QEvent, QLocale, QPoint, QRe
 from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ...text import fill
-from ...theme import tone_color
+from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import tone_color
+
 from .chart_data import DayCount, nice_ceiling
 
 

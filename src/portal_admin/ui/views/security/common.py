@@ -11,7 +11,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
-from ...confirm import confirm_production_change
+from portal_admin.ui.widgets.confirm import confirm_production_change
+
 from ...operations import Op
 from ...panel_base import ErrorLine, PanelBase
 from ...panels import PanelContext

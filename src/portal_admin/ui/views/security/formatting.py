@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
 
-from ...text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 _CONTEXT = "SecurityText"
 

@@ -27,13 +27,13 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import LoginHistoryItem
 from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import Column, PagedTableModel, SortSpec
+from portal_admin.ui.lists.table_actions import TableActions
 
-from ...list_view import ListView
-from ...paged_model import Column, PagedTableModel, SortSpec
 from ...panels import PanelContext
 from ...screenshots import TourStep
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
 from .chart_table import DayCountModel
@@ -174,7 +174,7 @@ class LoginHistoryPanel(SecurityPanel):
         self.model: PagedTableModel[LoginHistoryItem] = PagedTableModel(
             COLUMNS, self._fetch_for(self.filter), page_size=50, parent=self
         )
-        self.list_view = ListView(
+        self.list_view = PagedList(
             self.model, id_column="id", export_name="login-history.csv", parent=self
         )
         self.list_view.setObjectName("loginHistoryList")

@@ -36,16 +36,16 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client import before
 from portal_admin.client.records import IpEntry
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.confirm import confirm
 
-from ...confirm import confirm
 from ...operations import Op
 from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...permissions import tag_operation
 from ...screenshots import TourStep
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
-from ...theme import set_tone
 from .common import SecurityPanel
 from .formatting import format_time
 from .ip_rules import EntryCheck, EntryKind, Problem, check_entry, covers

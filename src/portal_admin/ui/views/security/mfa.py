@@ -29,14 +29,14 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import BackupCodeSummary
 from portal_admin.protocol.labels import item_label
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.widgets.confirm import confirm
 
-from ...confirm import confirm
 from ...operations import Op
 from ...panel_base import async_slot
 from ...panels import PanelContext
 from ...screenshots import TourStep
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP, fill
 from .backup_codes import BackupCodesDialog
 from .common import SecurityPanel
 from .formatting import format_time, yes_no

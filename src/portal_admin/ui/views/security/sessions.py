@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.lists.table_actions import TableActions
+
 from ...panel_base import async_slot
 from ...panels import PanelContext
-from ...table_actions import TableActions
-from ...text import QT_TRANSLATE_NOOP
 from .common import SecurityPanel
 from .formatting import format_time, shorten_user_agent, time_with_relative, yes_no
 
