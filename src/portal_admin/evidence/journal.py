@@ -42,6 +42,7 @@ import filelock
 from portal_admin.files.atomic import atomic_open, fsync_dir
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
 from portal_admin.files.paths import data_dir
+from portal_admin.protocol.labels import code_in_words
 
 from . import checkpoints
 
@@ -292,11 +293,57 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def export_csv(records: Iterable[Mapping[str, Any]], path: Path, delimiter: str = ",") -> int:
-    """Records as CSV (the program's CSV rules); returns how many."""
-    rows = ([_cell(r.get(c)) for c in COLUMNS] for r in records)
+#: The columns a CSV export adds after :data:`COLUMNS`: the operation, the outcome and the
+#: change as a person reads them (``label_columns``; the desktop program passes its own).
+LABEL_COLUMNS = ("operation_label", "outcome_label", "change_label")
+
+#: Outcomes in words (as the desktop program's journal says them in English).
+OUTCOME_WORDS = {"ok": "Succeeded", "failed": "Refused", "unknown": "Unknown"}
+#: A record's :data:`LABEL_COLUMNS` texts.
+Labeller = Callable[[Mapping[str, Any]], Iterable[str]]
+
+
+def label_columns(record: Mapping[str, Any]) -> tuple[str, str, str]:
+    """A record's labels without translations: the operation's code in words, the outcome
+    in words, and the change as "field: value" pairs (before → after where known)."""
+    operation = str(record.get("operation") or "")
+    outcome = str(record.get("outcome") or "")
+    before = record.get("before") or {}
+    after = record.get("after") or {}
+    fields = record.get("fields") or {}
+    parts = []
+    for name in dict.fromkeys([*after, *fields]):
+        value = after.get(name, fields.get(name)) if isinstance(after, Mapping) else None
+        if isinstance(before, Mapping) and name in before:
+            parts.append(f"{code_in_words(str(name))}: {_words(before[name])} → {_words(value)}")
+        else:
+            parts.append(f"{code_in_words(str(name))}: {_words(value)}")
+    return (
+        code_in_words(operation.rsplit(".", 1)[-1]) if operation else "",
+        OUTCOME_WORDS.get(outcome, code_in_words(outcome)),
+        "; ".join(parts),
+    )
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def export_csv(
+    records: Iterable[Mapping[str, Any]],
+    path: Path,
+    delimiter: str = ",",
+    labels: Labeller | None = None,
+) -> int:
+    """Records as CSV (the program's CSV rules): :data:`COLUMNS` then :data:`LABEL_COLUMNS`
+    (from ``labels``, default :func:`label_columns`); returns how many."""
+    describe = labels or label_columns
+    rows = ([*(_cell(r.get(c)) for c in COLUMNS), *describe(r)] for r in records)
+    header = (*COLUMNS, *LABEL_COLUMNS)
     with atomic_open(path, encoding=ENCODING, newline="") as fh:
-        return write_rows(fh, [COLUMNS, *rows], DELIMITERS.get(delimiter, delimiter)) - 1
+        return write_rows(fh, [header, *rows], DELIMITERS.get(delimiter, delimiter)) - 1
 
 
 def export_json(records: Iterable[Mapping[str, Any]], path: Path) -> int:
