@@ -66,7 +66,7 @@ def _fields(obj: Any) -> dict[str, Any]:
 def panel_context(client: Any) -> Any:
     """The context the main window hands panels (runner failures are logged, not shown)."""
     from portal_admin.ui.operations import OperationRunner
-    from portal_admin.ui.panels import PanelContext
+    from portal_admin.ui.panels.registry import PanelContext
     from portal_admin.ui.profiles import sandbox_profile
 
     shown: list[Any] = []

@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from portal_admin.ui.panels import PanelRegistry
-from portal_admin.ui.views import register_all
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry
 
 WALKER = Path(__file__).with_name("atspi_walker.py")
 #: The Python that has Debian's pyatspi (python3-pyatspi); not the virtualenv's.

@@ -19,7 +19,7 @@ from portal_admin.client import MemoryTokenStore
 from portal_admin.ui.about import AboutDialog
 from portal_admin.ui.app import Application
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels import PanelContext, PanelRegistry, PanelSpec, wait_idle
+from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec, wait_idle
 from portal_admin.ui.profiles import EnvironmentType, Profile, ProfileStore
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.session.sandbox_factory import create_sandbox_app, transport_for_app

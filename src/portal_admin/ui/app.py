@@ -48,9 +48,10 @@ from .signin.window import SignInWindow
 if TYPE_CHECKING:
     import asyncio
 
+    from portal_admin.ui.panels.registry import PanelRegistry
+
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
-    from .panels import PanelRegistry
     from .profile_actions import ProfileEditing
     from .workspace import Workspace
 
@@ -160,8 +161,8 @@ class Application:
         """The main window's panels: the one given, else the program's (every area's panels,
         registered on first use)."""
         if self._registry is None:
-            from .panels import PANELS
-            from .views import register_all
+            from portal_admin.ui.panels import register_all
+            from portal_admin.ui.panels.registry import PANELS
 
             self._registry = register_all(PANELS)
         return self._registry

@@ -8,7 +8,7 @@ left out, every mutating control is hidden by the kiosk guard, and the idle time
 (``idleSignOut``) instead of locking.
 
 The panels' tasks end with the session: closing the window, logging out and the kiosk's idle
-sign-out call every built panel's ``close_tasks()`` (see ``ui/panels.py``).
+sign-out call every built panel's ``close_tasks()`` (see ``ui/panels/registry.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
 from portal_admin.ui.theme.icons import IconLabel, icon, is_icon_name
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.banner import EnvironmentBanner
@@ -49,7 +50,6 @@ from portal_admin.ui.widgets.banner import EnvironmentBanner
 from .idle import IdleMonitor
 from .operations import OperationRunner
 from .palette import CommandPalette, Entry, find_accounts
-from .panels import PanelContext, PanelRegistry, PanelSpec
 from .permissions import tag_operation
 from .profiles import Profile
 

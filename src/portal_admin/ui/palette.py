@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.panels.base import event_loop
 
 from .error_info import describe_error
-from .panel_base import event_loop
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """``--tour DIR``: sign in to the in-memory sandbox through the real sign-in window, visit the
 main window, every registered panel and the dialogs, and save a PNG of each.
 
-Panels join in through the conventions documented in :mod:`portal_admin.ui.panels`
+Panels join in through the conventions documented in :mod:`portal_admin.ui.panels.registry`
 (``tour_ready`` and ``tour_steps``). A panel that fails is logged and the tour goes on.
 
 In kiosk mode (``--sandbox --kiosk --tour DIR``) the demo auditor signs in, the steps kiosk
@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QCoreApplication, QRect
 from PySide6.QtWidgets import QMenu, QWidget
 
-from .panels import panel_ready, panel_tour_steps, wait_idle
+from portal_admin.ui.panels.registry import panel_ready, panel_tour_steps, wait_idle
+
 from .screenshots import TourStep, save_screenshot, settle
 
 if TYPE_CHECKING:

@@ -44,35 +44,35 @@ def dialog_steps(workspace: Workspace, *, kiosk: bool = False) -> list[TourStep]
         return dialog
 
     async def account_edit() -> QWidget:
-        from .views.accounts.edit_dialog import AccountEditDialog
+        from portal_admin.ui.panels.accounts.edit_dialog import AccountEditDialog
 
         account = first_account()
         return opened(AccountEditDialog(account, main))
 
     async def account_status() -> QWidget:
-        from .views.accounts.status_dialog import StatusChangeDialog
+        from portal_admin.ui.panels.accounts.status_dialog import StatusChangeDialog
 
         account = first_account()
         label = QCoreApplication.translate("Tour", "Suspended")
         return opened(StatusChangeDialog("SUSPEND", account, label, profile, main))
 
     async def invitation_create() -> QWidget:
-        from .views.invitations.dialogs import CreateInvitationDialog
+        from portal_admin.ui.panels.invitations.dialogs import CreateInvitationDialog
 
         return opened(CreateInvitationDialog(panel("invitations")))
 
     async def invitation_cancel() -> QWidget:
-        from .views.invitations.dialogs import CancelInvitationDialog
+        from portal_admin.ui.panels.invitations.dialogs import CancelInvitationDialog
 
         return opened(CancelInvitationDialog("guest@example.com", panel("invitations"), profile))
 
     async def channel_create() -> QWidget:
-        from .views.notifications.channel_dialog import ChannelDialog
+        from portal_admin.ui.panels.notifications.channel_dialog import ChannelDialog
 
         return opened(ChannelDialog(None, parent=panel("channels")))
 
     async def channel_type_create() -> QWidget:
-        from .views.notifications.type_dialog import ChannelTypeDialog
+        from portal_admin.ui.panels.notifications.type_dialog import ChannelTypeDialog
 
         return opened(ChannelTypeDialog(None, panel("channel-types")))
 

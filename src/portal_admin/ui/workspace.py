@@ -23,12 +23,12 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.files.paths import config_dir
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
+from portal_admin.ui.panels.registry import LiveProfile, PanelContext, PanelRegistry
 from portal_admin.ui.widgets.confirm import confirm_production_change
 
 from .about import AboutDialog
 from .main_window import ChannelState, ConnectionState, MainWindow
 from .operations import Op, OperationRunner
-from .panels import LiveProfile, PanelContext, PanelRegistry
 from .session.client_service import ClientService
 from .signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from .unlock import Reauthenticator
@@ -48,9 +48,9 @@ _NETWORK_CODES = frozenset({"CLIENT.CONNECTION", "CLIENT.TIMEOUT"})
 def make_constants_cache(service: ClientService) -> QObject | None:
     """The shared constants cache, when the reference area provides one (imported lazily)."""
     try:
-        from .views.reference.constants_cache import ConstantsCache
+        from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("portal_admin.ui.views.reference"):
+        if exc.name and exc.name.startswith("portal_admin.ui.panels.reference"):
             return None
         raise
     cache: QObject = ConstantsCache(lambda: service.client, service.accept_language)

@@ -18,10 +18,10 @@ from test_accounts_support import settle
 from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.ui.bulk.dialog import BulkDialog
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
-from portal_admin.ui.views.invitations.panel import InvitationsPanel
-from portal_admin.ui.views.jobs.panel import JobsPanel
+from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.panels.invitations.panel import InvitationsPanel
+from portal_admin.ui.panels.jobs.panel import JobsPanel
+from portal_admin.ui.panels.registry import PanelContext
 
 Make = Callable[..., PanelContext]
 

@@ -23,10 +23,10 @@ from portal_admin.connection.builtin import colleague_change
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
 from portal_admin.evidence.pack import verify_pack
-from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
+from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.evidence.journal_panel import JournalPanel
-from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
 from support import portal
 
 Make = Callable[..., PanelContext]
@@ -304,8 +304,8 @@ def test_a_tampered_journal_is_shown_broken_at_its_record(
 
 
 def test_the_panels_are_in_the_kiosk_navigation() -> None:
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import register_all
+    from portal_admin.ui.panels import register_all
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     ids = [spec.id for spec in register_all(PanelRegistry())]
     assert ids.index("jobs") < ids.index("reviews") < ids.index("journal")
