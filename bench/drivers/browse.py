@@ -33,7 +33,7 @@ def build_window(context: Any) -> tuple[Any, Any, str]:
     PagedTableModel, when no accounts panel is registered)."""
     from PySide6.QtWidgets import QTableView
 
-    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.mainwindow.window import MainWindow
     from portal_admin.ui.panels import register_all
     from portal_admin.ui.panels.registry import PanelRegistry, PanelSpec
 

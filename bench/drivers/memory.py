@@ -39,7 +39,7 @@ async def baseline() -> dict[str, Any]:
 
 
 async def app(db: Path, accounts: int, snapshot: bool = False) -> dict[str, Any]:
-    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.mainwindow.window import MainWindow
     from portal_admin.ui.panels import register_all
     from portal_admin.ui.panels.registry import PanelRegistry
 

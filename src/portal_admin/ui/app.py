@@ -1,12 +1,12 @@
 """The running program: QApplication on a qasync loop, sign-in, the main window, shutdown.
 
 Start-up shows the sign-in window for the chosen profile, on Qt's own loop while asyncio and
-qasync are imported in a worker thread (``ui/startup/loop_bridge.py``), then qasync takes the loop
-over; on sign-in a :class:`Workspace` (the main window) takes over; logout goes back to the
-sign-in window. The API client is built on the first sign-in attempt, so the first window
-needs neither httpx nor the sandbox. Once the loop runs after the first paint, the log file
-is opened, the panels are registered and a
-worker thread imports the client's modules (and the sandbox's, for the sandbox profile), so
+qasync are imported in a worker thread (``ui/startup/loop_bridge.py``), then qasync takes the
+loop over; on sign-in a :class:`Workspace` (the session, which builds and drives the main
+window) takes over; logout goes back to the sign-in window. The API client is built on the
+first sign-in attempt, so the first window needs neither httpx nor the sandbox. Once the loop
+runs after the first paint, the log file is opened, the panels are registered and a worker
+thread imports the client's modules (and the sandbox's, for the sandbox profile), so
 that signing in does not wait for them (:meth:`Application.after_first_window`).
 
 Kiosk mode (``--kiosk``, or forced by the machine's policy, ``kiosk/policy.py``): the profile
@@ -48,12 +48,12 @@ from .signin.window import SignInWindow
 if TYPE_CHECKING:
     import asyncio
 
+    from portal_admin.ui.mainwindow.workspace import Workspace
     from portal_admin.ui.panels.registry import PanelRegistry
 
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
     from .profile_actions import ProfileEditing
-    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -309,8 +309,11 @@ class Application:
             log.warning("could not remember the last profile: %s", exc)
 
     def open_workspace(self) -> Workspace:
-        """The main window for the signed-in service."""
-        from .workspace import Workspace  # the main window's modules: not needed before
+        """The session for the signed-in service: its :class:`Workspace`, which shows the main
+        window."""
+        from portal_admin.ui.mainwindow.workspace import (
+            Workspace,  # the main window's modules: not needed before
+        )
 
         assert self.service is not None
         workspace = Workspace(

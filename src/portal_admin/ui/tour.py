@@ -27,8 +27,9 @@ from portal_admin.ui.panels.registry import panel_ready, panel_tour_steps, wait_
 from .screenshots import TourStep, save_screenshot, settle
 
 if TYPE_CHECKING:
+    from portal_admin.ui.mainwindow.workspace import Workspace
+
     from .operations import OperationRunner
-    from .workspace import Workspace
 
 
 class Application(Protocol):

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from .screenshots import TourStep
 
 if TYPE_CHECKING:
-    from .workspace import Workspace
+    from portal_admin.ui.mainwindow.workspace import Workspace
 
 
 def dialog_steps(workspace: Workspace, *, kiosk: bool = False) -> list[TourStep]:

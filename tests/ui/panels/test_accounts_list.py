@@ -176,7 +176,7 @@ def test_picker_search_is_contains_and_case_insensitive(panel: AccountsPanel) ->
 def test_filters_combine_and_stay_when_switching_panels(
     loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make
 ) -> None:
-    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.mainwindow.window import MainWindow
     from portal_admin.ui.panels import accounts
     from portal_admin.ui.panels.registry import PanelRegistry
 

@@ -315,7 +315,7 @@ def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
     loop: qasync.QEventLoop, qtbot: QtBot, store: keys.MemoryStore, tmp_path: Path
 ) -> None:
     from portal_admin.evidence import pack
-    from portal_admin.ui.about import AboutDialog
+    from portal_admin.ui.mainwindow.about import AboutDialog
 
     about = AboutDialog(key_store=store)
     qtbot.addWidget(about)

@@ -375,7 +375,7 @@ def test_retranslates_on_language_change(
 def test_f5_in_the_main_window_fetches_the_invitations_again(
     qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
 ) -> None:
-    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.mainwindow.window import MainWindow
     from portal_admin.ui.panels import invitations
     from portal_admin.ui.panels.registry import PanelRegistry
 

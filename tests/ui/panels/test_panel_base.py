@@ -13,7 +13,7 @@ from panel_support import run, wait_for
 
 from portal_admin.client import PortalClient
 from portal_admin.client.errors import ValidationError
-from portal_admin.ui.main_window import MainWindow
+from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.panels import accounts, invitations
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.invitations.panel import InvitationsPanel

@@ -94,7 +94,7 @@ def test_signed_out_profile_error_is_shown(
 def test_f5_in_the_main_window_fetches_the_profile_again(
     qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
 ) -> None:
-    from portal_admin.ui.main_window import MainWindow
+    from portal_admin.ui.mainwindow.window import MainWindow
     from portal_admin.ui.panels import reference
     from portal_admin.ui.panels.registry import PanelRegistry
 

@@ -111,8 +111,8 @@ def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -
             "portal_admin.ui.widgets.error_dialog",
             "portal_admin.ui.tour",
             # the main window and the demo mailbox: imported when first opened
-            "portal_admin.ui.workspace",
-            "portal_admin.ui.main_window",
+            "portal_admin.ui.mainwindow.workspace",
+            "portal_admin.ui.mainwindow.window",
             "portal_admin.ui.signin.mailbox",
         )
         assert not [m for m in modules if m.startswith(lazy)]

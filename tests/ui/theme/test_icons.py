@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.lists.paged_model import PagedTableModel
-from portal_admin.ui.main_window import MainWindow
+from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels import register_all
 from portal_admin.ui.panels.registry import PanelRegistry, PanelSpec

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from pytestqt.qtbot import QtBot
 
-from portal_admin.ui.palette import Entry, fuzzy_score, rank
+from portal_admin.ui.mainwindow.command_palette import Entry, fuzzy_score, rank
 
 from .test_main_window import make_window
 

@@ -7,10 +7,10 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from .operations import OperationRunner
-from .session.client_service import ClientService
-from .signin.flow import SignInFlow
-from .signin.window import SignInWindow
+from portal_admin.ui.operations import OperationRunner
+from portal_admin.ui.session.client_service import ClientService
+from portal_admin.ui.signin.flow import SignInFlow
+from portal_admin.ui.signin.window import SignInWindow
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,6 @@
-"""The main window shell: banner and account header, panel navigation, status bar, shortcuts,
-idle lock. Panels come from a :class:`PanelRegistry`; sign-in plugs in through hooks.
+"""The main window, the one window of a signed-in session: banner and account header, panel
+navigation, status bar, shortcuts, idle lock. Panels come from a :class:`PanelRegistry`;
+sign-in plugs in through hooks.
 
 In kiosk mode (``kiosk`` settings given) the window is read-only and cannot be left: a
 permanent read-only banner beside the environment banner, no Quit and no change of password
@@ -42,20 +43,20 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.mainwindow.command_palette import CommandPalette, Entry, find_accounts
+from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
+from portal_admin.ui.permissions import tag_operation
+from portal_admin.ui.profiles import Profile
 from portal_admin.ui.theme.icons import IconLabel, icon, is_icon_name
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.banner import EnvironmentBanner
 
 from .idle import IdleMonitor
-from .operations import OperationRunner
-from .palette import CommandPalette, Entry, find_accounts
-from .permissions import tag_operation
-from .profiles import Profile
 
 if TYPE_CHECKING:
-    from .kiosk.guard import KioskGuard
-    from .kiosk.policy import KioskSettings
+    from portal_admin.ui.kiosk.guard import KioskGuard
+    from portal_admin.ui.kiosk.policy import KioskSettings
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +184,7 @@ class MainWindow(QMainWindow):
         self.guard = guard
         self._own_guard = False
         if kiosk is not None and guard is None:
-            from .kiosk.guard import KioskGuard
+            from portal_admin.ui.kiosk.guard import KioskGuard
 
             self.guard = KioskGuard(csv_export=kiosk.csv_export, parent=self)
             self.guard.install()
@@ -194,7 +195,7 @@ class MainWindow(QMainWindow):
         self.recent_accounts: list[Any] = []
         self.command_palette: CommandPalette | None = None
         if kiosk is not None:
-            from .kiosk.guard import WRITE_ONLY_PANELS
+            from portal_admin.ui.kiosk.guard import WRITE_ONLY_PANELS
 
             self._specs = [s for s in self._specs if s.id not in WRITE_ONLY_PANELS]
         self._locked = False

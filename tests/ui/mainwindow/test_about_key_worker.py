@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from portal_admin.evidence import keys
-from portal_admin.ui.about import AboutDialog
+from portal_admin.ui.mainwindow.about import AboutDialog
 
 
 class SlowStore(keys.MemoryStore):

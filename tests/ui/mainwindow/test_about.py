@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from portal_admin import licensing
 from portal_admin.evidence import keys
-from portal_admin.ui.about import AboutDialog, NoticesDialog
+from portal_admin.ui.mainwindow.about import AboutDialog, NoticesDialog
 
 ROOT = Path(__file__).resolve().parents[2]
 

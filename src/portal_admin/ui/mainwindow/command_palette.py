@@ -27,10 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.error_info import describe_error
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.panels.base import event_loop
-
-from .error_info import describe_error
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The signed-in part of the program: the main window wired to the ClientService.
+"""The signed-in session: the main window (:mod:`.window`) wired to the ClientService.
 
 A :class:`Workspace` lives from sign-in to logout: it builds the panels' context, connects the
 status bar to the service, shows the live profile in the header, opens the change-password and
@@ -23,19 +23,19 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.files.paths import config_dir
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
+from portal_admin.ui.mainwindow.window import ChannelState, ConnectionState, MainWindow
+from portal_admin.ui.operations import Op, OperationRunner
 from portal_admin.ui.panels.registry import LiveProfile, PanelContext, PanelRegistry
+from portal_admin.ui.session.client_service import ClientService
+from portal_admin.ui.signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from portal_admin.ui.widgets.confirm import confirm_production_change
 
 from .about import AboutDialog
-from .main_window import ChannelState, ConnectionState, MainWindow
-from .operations import Op, OperationRunner
-from .session.client_service import ClientService
-from .signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from .unlock import Reauthenticator
 
 if TYPE_CHECKING:
-    from .kiosk.guard import KioskGuard
-    from .kiosk.policy import KioskSettings
+    from portal_admin.ui.kiosk.guard import KioskGuard
+    from portal_admin.ui.kiosk.policy import KioskSettings
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def make_constants_cache(service: ClientService) -> QObject | None:
 
 
 class Workspace(QObject):
-    """The main window of one signed-in session and everything wired to it."""
+    """One signed-in session: it builds the main window and wires everything to it."""
 
     logoutRequested = Signal()
     languageRequested = Signal(str)
@@ -110,7 +110,7 @@ class Workspace(QObject):
         if tour:
             self.window.idle.set_minutes(0)
         if kiosk is not None:
-            from .kiosk.marking import ReadOnlyMarking, set_current
+            from portal_admin.ui.kiosk.marking import ReadOnlyMarking, set_current
 
             set_current(ReadOnlyMarking(self.email, csv_export=kiosk.csv_export))
         self.window.unlock_hook = self.unlock
@@ -268,7 +268,7 @@ class Workspace(QObject):
         self._connections.clear()
         self.window.closed.disconnect(self.closed)
         if self.kiosk is not None:  # still kiosk, no account: back at the kiosk sign-in
-            from .kiosk.marking import ReadOnlyMarking, set_current
+            from portal_admin.ui.kiosk.marking import ReadOnlyMarking, set_current
 
             set_current(ReadOnlyMarking("", csv_export=self.kiosk.csv_export))
         self.window.allow_close()
