@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.profiles import sandbox_profile
+from portal_admin.ui.profiles.store import sandbox_profile
 
 
 def test_profile_panel_change_password_button_calls_the_hook_without_arguments(

@@ -22,7 +22,7 @@ from portal_admin.ui.panels.security.ip_rules import (
     check_entry,
     covers,
 )
-from portal_admin.ui.profiles import Profile, validate
+from portal_admin.ui.profiles.store import Profile, validate
 from portal_admin.ui.signin import validation as signin
 
 #: Derandomized: the same examples on every run (the fuzzers of fuzz/ explore at random).

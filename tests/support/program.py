@@ -12,7 +12,7 @@ from portal_admin.client import MemoryTokenStore, TokenStore
 from portal_admin.ui.app import Application
 from portal_admin.ui.panels import register_all
 from portal_admin.ui.panels.registry import PanelRegistry, wait_idle
-from portal_admin.ui.profiles import Profile, ProfileStore
+from portal_admin.ui.profiles.store import Profile, ProfileStore
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.session.sandbox_factory import transport_for_app
 from portal_admin.ui.startup.options import StartOptions

@@ -21,7 +21,7 @@ from portal_admin.ui.mainwindow.about import AboutDialog
 from portal_admin.ui.mainwindow.workspace import Workspace
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec, wait_idle
-from portal_admin.ui.profiles import EnvironmentType, Profile, ProfileStore
+from portal_admin.ui.profiles.store import EnvironmentType, Profile, ProfileStore
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.session.sandbox_factory import create_sandbox_app, transport_for_app
 from portal_admin.ui.session.sandbox_tools import SandboxTools

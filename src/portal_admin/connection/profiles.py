@@ -4,7 +4,7 @@ A profile says where and how to connect; it never holds a password or a token. T
 sandbox profile is always offered, first, and is never written to the file; then come the
 machine's managed profiles (``profiles.json`` in the policy folder, read-only, see
 ``docs/profiles.md``), then the user's own. No Qt here: the desktop program adds translated
-labels and validation messages (``ui/profiles.py``).
+labels and validation messages (``ui/profiles/store.py``).
 """
 
 from __future__ import annotations

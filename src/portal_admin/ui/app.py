@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
 from portal_admin.ui.i18n.translators import LanguageManager
+from portal_admin.ui.profiles.store import Profile, ProfileStore, sandbox_profile
 from portal_admin.ui.startup.collector import keep_out_of_full_collections
 from portal_admin.ui.startup.log_setup import EarlyLog, buffer_logging
 from portal_admin.ui.startup.options import StartOptions
@@ -40,7 +41,6 @@ from portal_admin.ui.startup.shutdown import ShutdownHooks
 from portal_admin.ui.theme.tones import ThemeManager
 
 from .operations import OperationRunner
-from .profiles import Profile, ProfileStore, sandbox_profile
 from .session.client_service import ClientService
 from .signin.flow import SignInFlow
 from .signin.window import SignInWindow
@@ -50,10 +50,10 @@ if TYPE_CHECKING:
 
     from portal_admin.ui.mainwindow.workspace import Workspace
     from portal_admin.ui.panels.registry import PanelRegistry
+    from portal_admin.ui.profiles.actions import ProfileEditing
 
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
-    from .profile_actions import ProfileEditing
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +248,7 @@ class Application:
     def edit_profile(self, window: SignInWindow, profile: Profile | None) -> ProfileEditing:
         """Open the profile editor over the sign-in window (``profile`` None: a new one); a
         saved profile or an import is written to the profile file and offered at once."""
-        from .profile_actions import ProfileEditing
+        from portal_admin.ui.profiles.actions import ProfileEditing
 
         def chosen(current: Profile) -> None:
             self.profile = current

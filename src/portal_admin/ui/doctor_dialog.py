@@ -29,12 +29,12 @@ from portal_admin.connection.doctor import Report, Status, Step
 from portal_admin.connection.doctor.report import redact_url
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import IconLabel, icon
 from portal_admin.ui.theme.tones import set_tone
 
 from .doctor_service import DoctorRequest, DoctorRun, TransportFactory, builtin_sandbox_transport
 from .doctor_words import describe, status_name, step_name
-from .profiles import Profile
 
 #: The icon of each outcome (``ui/theme/icons.py``).
 STATUS_ICONS = {

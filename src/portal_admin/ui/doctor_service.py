@@ -15,9 +15,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from portal_admin.connection.doctor import Report, Step, diagnose
+from portal_admin.ui.profiles.store import Profile, ProxyMode
 
 from .error_info import CONFIG_CODES, describe_error
-from .profiles import Profile, ProxyMode
 
 log = logging.getLogger("portal_admin.ui.doctor")
 

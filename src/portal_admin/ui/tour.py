@@ -216,7 +216,7 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
         return workspace.open_change_password()
 
     async def profile_editor() -> QWidget:
-        from .profile_editor import ProfileEditor
+        from portal_admin.ui.profiles.editor import ProfileEditor
 
         editor = ProfileEditor(workspace.service.profile, parent=main)
         editor.open()

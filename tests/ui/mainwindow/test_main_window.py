@@ -14,7 +14,7 @@ from portal_admin.ui.i18n.translators import LanguageManager, accept_language, l
 from portal_admin.ui.mainwindow.window import ChannelState, ConnectionState, MainWindow
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
-from portal_admin.ui.profiles import EnvironmentType, Profile
+from portal_admin.ui.profiles.store import EnvironmentType, Profile
 from portal_admin.ui.theme.tones import ThemeManager, ThemeMode
 
 PROD = Profile("Prod", "https://portal.example.com", environment=EnvironmentType.PRODUCTION)

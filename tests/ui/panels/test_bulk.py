@@ -126,7 +126,7 @@ def test_plan_then_run_on_the_selected_accounts(
 
 
 def test_production_needs_the_count_typed(loop: qasync.QEventLoop, accounts: AccountsPanel) -> None:
-    from portal_admin.ui.profiles import EnvironmentType
+    from portal_admin.ui.profiles.store import EnvironmentType
 
     accounts.context.profile = accounts.context.profile.replace(
         environment=EnvironmentType.PRODUCTION

@@ -337,7 +337,7 @@ def test_the_desktop_programs_client_journals_what_it_sends(
     """The client every panel uses (``ClientService``) appends to this computer's journal."""
     from portal_admin.evidence.recorder import journal_at
     from portal_admin.ui.app import tour_service
-    from portal_admin.ui.profiles import sandbox_profile
+    from portal_admin.ui.profiles.store import sandbox_profile
     from support.accounts import ADMIN
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

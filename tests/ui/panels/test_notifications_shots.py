@@ -15,7 +15,7 @@ from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.notifications.channels_panel import ChannelsPanel
 from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.profiles import sandbox_profile
+from portal_admin.ui.profiles.store import sandbox_profile
 from portal_admin.ui.screenshots import save_screenshot, settle
 
 SECRET = "Shot-Secret-4455"

@@ -18,7 +18,7 @@ from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels import register_all
 from portal_admin.ui.panels.registry import PanelRegistry, PanelSpec
-from portal_admin.ui.profiles import Profile
+from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme import icons
 from portal_admin.ui.theme.icons import ICON_DIR, ICONS, IconLabel, UnknownIconError, icon
 from portal_admin.ui.theme.tones import ThemeManager, ThemeMode, tone_color

@@ -47,7 +47,7 @@ from portal_admin.ui.mainwindow.command_palette import CommandPalette, Entry, fi
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
 from portal_admin.ui.permissions import tag_operation
-from portal_admin.ui.profiles import Profile
+from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import IconLabel, icon, is_icon_name
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.banner import EnvironmentBanner

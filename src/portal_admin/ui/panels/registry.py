@@ -51,7 +51,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.profiles import Profile
+from portal_admin.ui.profiles.store import Profile
 
 if TYPE_CHECKING:
     from portal_admin.ui.screenshots import TourStep

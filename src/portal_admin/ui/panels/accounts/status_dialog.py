@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
 
-from ...profiles import Profile, environment_label
 from .account_text import action_confirm, action_question
 from .common import enum_text
 

@@ -27,10 +27,10 @@ from portal_admin.protocol.bodies import (
 )
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.base import error_text as panel_error_text
+from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
 
 from ...error_info import ErrorInfo
-from ...profiles import Profile, environment_label
 
 #: The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.
 (MIN_DAYS, MAX_DAYS), DEFAULT_DAYS = EXPIRATION_DAYS, DEFAULT_EXPIRATION_DAYS

@@ -30,8 +30,7 @@ from portal_admin.connection.profile_file import (
     plan_import,
 )
 from portal_admin.ui.i18n.text import fill
-
-from .profiles import Profile
+from portal_admin.ui.profiles.store import Profile
 
 
 def file_problem(exc: ProfileFileError) -> str:

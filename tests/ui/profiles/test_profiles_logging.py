@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from portal_admin.ui.profiles import (
+from portal_admin.ui.profiles.store import (
     SANDBOX_NAME,
     EnvironmentType,
     Profile,

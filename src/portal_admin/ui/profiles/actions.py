@@ -15,10 +15,9 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from portal_admin.connection.profiles import ManagedProfileError
-
-from .profile_editor import ProfileEditor
-from .profiles import Profile, ProfileStore
-from .signin.window import SignInWindow
+from portal_admin.ui.profiles.editor import ProfileEditor
+from portal_admin.ui.profiles.store import Profile, ProfileStore
+from portal_admin.ui.signin.window import SignInWindow
 
 log = logging.getLogger(__name__)
 

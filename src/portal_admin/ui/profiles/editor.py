@@ -27,14 +27,19 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.connection.doctor import Report
+from portal_admin.ui.doctor_service import TransportFactory, builtin_sandbox_transport
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.i18n.translators import LANGUAGES
+from portal_admin.ui.profiles.store import (
+    EnvironmentType,
+    Profile,
+    ProxyMode,
+    environment_label,
+    validate,
+)
+from portal_admin.ui.profiles.transfer import ProfileTransfer
 from portal_admin.ui.theme.icons import IconLabel, icon
 from portal_admin.ui.theme.tones import set_tone
-
-from .doctor_service import TransportFactory, builtin_sandbox_transport
-from .profile_transfer import ProfileTransfer
-from .profiles import EnvironmentType, Profile, ProxyMode, environment_label, validate
 
 
 class ProfileEditor(QDialog):
@@ -271,7 +276,7 @@ class ProfileEditor(QDialog):
 
     def test_connection(self) -> QDialog:
         """Open "Test connection" for the profile as typed (nothing is saved or signed in)."""
-        from .doctor_dialog import DoctorDialog
+        from portal_admin.ui.doctor_dialog import DoctorDialog
 
         if self.doctor is not None and shiboken6.isValid(self.doctor):
             self.doctor.close()

@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from portal_admin.connection.doctor import Report, Status, Step
 from portal_admin.ui.doctor_service import DoctorRequest, profile_proxy
-from portal_admin.ui.profile_editor import ProfileEditor
-from portal_admin.ui.profiles import Profile, ProxyMode, sandbox_profile, validate
+from portal_admin.ui.profiles.editor import ProfileEditor
+from portal_admin.ui.profiles.store import Profile, ProxyMode, sandbox_profile, validate
 
 T = TypeVar("T")
 PIN = "ab:" * 31 + "ab"
