@@ -223,7 +223,7 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
         return editor
 
     async def test_connection() -> QWidget:
-        from .doctor_dialog import DoctorDialog
+        from portal_admin.ui.doctor.dialog import DoctorDialog
 
         dialog = DoctorDialog(workspace.service.profile, main)
         dialog.open()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from portal_admin.connection.doctor import Report, Status, Step
-from portal_admin.ui.doctor_service import DoctorRequest, profile_proxy
+from portal_admin.ui.doctor.service import DoctorRequest, profile_proxy
 from portal_admin.ui.profiles.editor import ProfileEditor
 from portal_admin.ui.profiles.store import Profile, ProxyMode, sandbox_profile, validate
 
@@ -212,7 +212,7 @@ def test_a_file_that_is_not_json_says_so(qtbot: QtBot, tmp_path: Path) -> None:
 
 
 def test_the_profile_pins_reach_the_doctor_and_are_worded() -> None:
-    from portal_admin.ui.doctor_words import describe
+    from portal_admin.ui.doctor.words import describe
 
     profile = PROD.replace(pinned_certificates=(PIN,))
     assert DoctorRequest.for_profile(profile).pins == (PIN,)

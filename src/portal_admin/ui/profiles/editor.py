@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.connection.doctor import Report
-from portal_admin.ui.doctor_service import TransportFactory, builtin_sandbox_transport
+from portal_admin.ui.doctor.service import TransportFactory, builtin_sandbox_transport
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.i18n.translators import LANGUAGES
 from portal_admin.ui.profiles.store import (
@@ -276,7 +276,7 @@ class ProfileEditor(QDialog):
 
     def test_connection(self) -> QDialog:
         """Open "Test connection" for the profile as typed (nothing is saved or signed in)."""
-        from portal_admin.ui.doctor_dialog import DoctorDialog
+        from portal_admin.ui.doctor.dialog import DoctorDialog
 
         if self.doctor is not None and shiboken6.isValid(self.doctor):
             self.doctor.close()

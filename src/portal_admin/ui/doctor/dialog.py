@@ -1,6 +1,6 @@
 """ "Test connection": the connection doctor's steps as they end, a verdict, and the report.
 
-Non-modal (``open()``); the run is a task of :class:`~.doctor_service.DoctorRun`, stopped when
+Non-modal (``open()``); the run is a task of :class:`~.service.DoctorRun`, stopped when
 the dialog closes. The report (copied or saved, text or JSON) is the doctor's own, in English
 for a support ticket, and free of secrets.
 """
@@ -28,13 +28,17 @@ from PySide6.QtWidgets import (
 from portal_admin.connection.doctor import Report, Status, Step
 from portal_admin.connection.doctor.report import redact_url
 from portal_admin.files.atomic import atomic_write_text
+from portal_admin.ui.doctor.service import (
+    DoctorRequest,
+    DoctorRun,
+    TransportFactory,
+    builtin_sandbox_transport,
+)
+from portal_admin.ui.doctor.words import describe, status_name, step_name
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import IconLabel, icon
 from portal_admin.ui.theme.tones import set_tone
-
-from .doctor_service import DoctorRequest, DoctorRun, TransportFactory, builtin_sandbox_transport
-from .doctor_words import describe, status_name, step_name
 
 #: The icon of each outcome (``ui/theme/icons.py``).
 STATUS_ICONS = {

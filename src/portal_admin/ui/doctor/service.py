@@ -1,6 +1,6 @@
 """Runs the connection doctor for a profile as a task: steps as they end, cancellable.
 
-:class:`DoctorRun` is the service a :class:`~.doctor_dialog.DoctorDialog` drives; tests await
+:class:`DoctorRun` is the service a :class:`~.dialog.DoctorDialog` drives; tests await
 :meth:`DoctorRun.run` directly. No credentials are involved: the doctor never signs in.
 """
 
@@ -15,9 +15,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from portal_admin.connection.doctor import Report, Step, diagnose
+from portal_admin.ui.error_info import CONFIG_CODES, describe_error
 from portal_admin.ui.profiles.store import Profile, ProxyMode
-
-from .error_info import CONFIG_CODES, describe_error
 
 log = logging.getLogger("portal_admin.ui.doctor")
 
@@ -27,7 +26,7 @@ TransportFactory = Callable[[], Any]
 
 def builtin_sandbox_transport() -> Any:
     """A fresh in-memory built-in sandbox, served in process (no network, no user data)."""
-    from .session.sandbox_factory import MEMORY, sandbox_transport
+    from portal_admin.ui.session.sandbox_factory import MEMORY, sandbox_transport
 
     return sandbox_transport(MEMORY, seed_accounts=0)
 
@@ -53,7 +52,10 @@ class DoctorRequest:
     ) -> DoctorRequest:
         """The request testing ``profile`` as it is (unsaved values included)."""
         if profile.is_sandbox:
-            from .session.sandbox_factory import SANDBOX_ACCESS_CODE, SANDBOX_BASE_URL
+            from portal_admin.ui.session.sandbox_factory import (
+                SANDBOX_ACCESS_CODE,
+                SANDBOX_BASE_URL,
+            )
 
             return cls(
                 SANDBOX_BASE_URL,
