@@ -420,7 +420,7 @@ class Application:
         QTimer.singleShot(AFTER_FIRST_WINDOW_LATEST_MS, self.after_first_window)
         status = 0
         if self.options.tour is not None:
-            from .tour import run_program_tour
+            from portal_admin.ui.tour.runner import run_program_tour
 
             try:
                 await run_program_tour(self, self.options.tour)

@@ -26,7 +26,7 @@ from portal_admin.evidence.pack import verify_pack
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 from support import portal
 
 Make = Callable[..., PanelContext]

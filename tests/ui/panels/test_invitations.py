@@ -19,7 +19,7 @@ from portal_admin.ui.panels.invitations.dialogs import check_invitee_email
 from portal_admin.ui.panels.invitations.formatting import relative_expiry
 from portal_admin.ui.panels.invitations.panel import InvitationsPanel
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> InvitationsPanel:

@@ -17,7 +17,7 @@ from portal_admin.ui.panels.invitations.own import MyInvitationsPanel
 from portal_admin.ui.panels.invitations.panel import InvitationsPanel
 from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
 from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from portal_admin.ui.panels.notifications.channels_panel import ChannelsPanel
 from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.profiles.store import sandbox_profile
-from portal_admin.ui.screenshots import save_screenshot, settle
+from portal_admin.ui.tour.screenshots import save_screenshot, settle
 
 SECRET = "Shot-Secret-4455"
 

@@ -10,7 +10,7 @@ from panel_support import SHOTS, run, wait_for
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ProfilePanel:

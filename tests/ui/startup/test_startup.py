@@ -109,7 +109,7 @@ def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -
         lazy = (
             "portal_admin.ui.lists.csv_export",
             "portal_admin.ui.widgets.error_dialog",
-            "portal_admin.ui.tour",
+            "portal_admin.ui.tour.runner",
             # the main window and the demo mailbox: imported when first opened
             "portal_admin.ui.mainwindow.workspace",
             "portal_admin.ui.mainwindow.window",

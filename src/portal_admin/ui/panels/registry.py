@@ -10,7 +10,7 @@ Conventions for panels (all optional, looked up by name on the panel widget):
   return when the panel's data is shown. Without it the tour waits until the operation
   runner (``context.runner``) is idle, then a moment more.
 - ``async def tour_steps(self) -> list[TourStep]``: the panel's own dialogs for ``--tour``;
-  each :class:`~portal_admin.ui.screenshots.TourStep` opens one (``prepare`` returns the widget
+  each :class:`~portal_admin.ui.tour.screenshots.TourStep` opens one (``prepare`` returns the widget
   to photograph, ``cleanup`` closes it). Name them ``<panel id>-<what>`` (for example
   ``accounts-detail``); the PNG is saved as ``<name>.png``. Kiosk mode (read-only) skips
   them: steps that change nothing go in ``async def kiosk_tour_steps(self)`` as well.
@@ -54,7 +54,7 @@ from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.profiles.store import Profile
 
 if TYPE_CHECKING:
-    from portal_admin.ui.screenshots import TourStep
+    from portal_admin.ui.tour.screenshots import TourStep
 
 #: The signature of ``extras["confirm_change"]``.
 ConfirmChange = Callable[..., Awaitable[bool]]

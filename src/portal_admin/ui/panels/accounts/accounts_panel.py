@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBox
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import TourStep
 
 from ...bulk.dialog import ACCOUNT_KINDS, Sources
 from ...bulk.menu import BulkButton
-from ...screenshots import TourStep
 from .account_detail import EDIT, AccountDetail
 from .account_filter_bar import AccountFilterBar
 from .accounts_controller import AccountsController

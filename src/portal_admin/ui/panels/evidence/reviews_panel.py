@@ -35,9 +35,9 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import TourStep
 
 from ...error_info import ErrorInfo, describe_error
-from ...screenshots import TourStep
 from ..accounts.message_bar import MessageBar
 from . import packing
 from .diff_view import DiffView, _when

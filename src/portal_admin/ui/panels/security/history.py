@@ -32,8 +32,8 @@ from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.lists.paged_model import Column, PagedTableModel, SortSpec
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import TourStep
 
-from ...screenshots import TourStep
 from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
 from .chart_table import DayCountModel

@@ -40,11 +40,11 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.tour.screenshots import TourStep
 from portal_admin.ui.widgets.confirm import confirm
 
 from ...operations import Op
 from ...permissions import tag_operation
-from ...screenshots import TourStep
 from .common import SecurityPanel
 from .formatting import format_time
 from .ip_rules import EntryCheck, EntryKind, Problem, check_entry, covers

@@ -32,10 +32,10 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import TourStep
 from portal_admin.ui.widgets.confirm import confirm
 
 from ...operations import Op
-from ...screenshots import TourStep
 from .backup_codes import BackupCodesDialog
 from .common import SecurityPanel
 from .formatting import format_time, yes_no

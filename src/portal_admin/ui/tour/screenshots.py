@@ -24,7 +24,7 @@ def save_screenshot(
     it where they are on screen. In a kiosk session the picture gets the read-only watermark
     strip with the time.
     """
-    from .kiosk.marking import current, watermark
+    from portal_admin.ui.kiosk.marking import current, watermark
 
     path.parent.mkdir(parents=True, exist_ok=True)
     picture = widget.grab(area) if area is not None else widget.grab()

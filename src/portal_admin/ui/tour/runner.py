@@ -28,8 +28,7 @@ from .screenshots import TourStep, save_screenshot, settle
 
 if TYPE_CHECKING:
     from portal_admin.ui.mainwindow.workspace import Workspace
-
-    from .operations import OperationRunner
+    from portal_admin.ui.operations import OperationRunner
 
 
 class Application(Protocol):
@@ -209,7 +208,7 @@ async def visit_panels(app: Application, workspace: Workspace, tour: Tour) -> No
 
 async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> None:
     """The dialogs every session has: password, profile, About, an error, the panels' form
-    dialogs (``tour_dialogs.py``), the lock."""
+    dialogs (``tour/dialogs.py``), the lock."""
     main = workspace.window
 
     async def change_password() -> QWidget:
@@ -234,9 +233,8 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
         return workspace.open_about()
 
     async def error_dialog() -> QWidget:
+        from portal_admin.ui.error_info import describe_error
         from portal_admin.ui.widgets.error_dialog import show_error
-
-        from .error_info import describe_error
 
         try:
             await workspace.service.client.accounts.get(UNKNOWN_ACCOUNT)
@@ -267,7 +265,7 @@ async def visit_dialogs(app: Application, workspace: Workspace, tour: Tour) -> N
     if app.kiosk is not None:  # kiosk mode offers none of these
         hidden = {"change-password", "profile-editor", "test-connection"}
         steps = [s for s in steps if s.name not in hidden]
-    from .tour_dialogs import dialog_steps
+    from portal_admin.ui.tour.dialogs import dialog_steps
 
     steps[-1:-1] = dialog_steps(workspace, kiosk=app.kiosk is not None)  # before the lock
     for step in steps:
