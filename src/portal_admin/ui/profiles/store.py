@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from PySide6.QtCore import QCoreApplication
 
+from portal_admin.connection.profile_store import ProfileStore
 from portal_admin.connection.profiles import (
     DEFAULT_IDLE_LOCK_MINUTES,
     FILE_VERSION,
@@ -18,7 +19,6 @@ from portal_admin.connection.profiles import (
     SANDBOX_URL,
     EnvironmentType,
     Profile,
-    ProfileStore,
     ProxyMode,
     check_proxy_url,
     normalize_pin,
