@@ -11,7 +11,7 @@ from portal_admin import licensing
 from portal_admin.evidence import keys
 from portal_admin.ui.mainwindow.about import AboutDialog, NoticesDialog
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _about(qtbot: QtBot) -> AboutDialog:
