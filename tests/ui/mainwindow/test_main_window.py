@@ -11,7 +11,8 @@ from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from portal_admin.ui.i18n.translators import LanguageManager, accept_language, language_for_locale
-from portal_admin.ui.mainwindow.window import ChannelState, ConnectionState, MainWindow
+from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
+from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
 from portal_admin.ui.profiles.store import EnvironmentType, Profile

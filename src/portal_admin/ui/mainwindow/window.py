@@ -14,25 +14,18 @@ sign-out call every built panel's ``close_tasks()`` (see ``ui/panels/registry.py
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
-    QProgressBar,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QStyle,
@@ -41,110 +34,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.i18n.translators import LANGUAGES
-from portal_admin.ui.mainwindow.command_palette import CommandPalette, Entry, find_accounts
+from portal_admin.ui.mainwindow.command_palette import CommandPalette, Entry
+from portal_admin.ui.mainwindow.idle import IdleMonitor
+from portal_admin.ui.mainwindow.lock import UnlockHook, WindowLock
+from portal_admin.ui.mainwindow.palette_entries import (
+    RECENT_ACCOUNTS,
+    lookup_accounts,
+    palette_entries,
+)
+from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState, StatusBar
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
 from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.profiles.store import Profile
-from portal_admin.ui.theme.icons import IconLabel, icon, is_icon_name
-from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.theme.icons import icon, is_icon_name
 from portal_admin.ui.widgets.banner import EnvironmentBanner
-
-from .idle import IdleMonitor
 
 if TYPE_CHECKING:
     from portal_admin.ui.kiosk.guard import KioskGuard
     from portal_admin.ui.kiosk.policy import KioskSettings
 
 log = logging.getLogger(__name__)
-
-UnlockHook = Callable[[], Awaitable[bool]]
-
-
-class ConnectionState(StrEnum):
-    """The connection to the server, as the status bar shows it."""
-
-    DISCONNECTED = QT_TRANSLATE_NOOP("ConnectionState", "Not connected")
-    CONNECTING = QT_TRANSLATE_NOOP("ConnectionState", "Connecting\u2026")
-    CONNECTED = QT_TRANSLATE_NOOP("ConnectionState", "Connected")
-    OFFLINE = QT_TRANSLATE_NOOP("ConnectionState", "Server unreachable")
-
-    def label(self) -> str:
-        """The translated text."""
-        return QCoreApplication.translate("ConnectionState", self.value)
-
-
-class ChannelState(StrEnum):
-    """The Secure Channel session, as the status bar shows it."""
-
-    NONE = QT_TRANSLATE_NOOP("ChannelState", "Secure Channel: none")
-    ESTABLISHED = QT_TRANSLATE_NOOP("ChannelState", "Secure Channel: established")
-    FAILED = QT_TRANSLATE_NOOP("ChannelState", "Secure Channel: failed")
-
-    def label(self) -> str:
-        """The translated text."""
-        return QCoreApplication.translate("ChannelState", self.value)
-
-
-class LockOverlay(QWidget):
-    """Covers the work area while locked; the work underneath is kept as it was."""
-
-    unlockRequested = Signal()
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setObjectName("lockOverlay")
-        self.setAutoFillBackground(True)
-        self.icon = IconLabel(self, size=48)
-        self.icon.set_icon("state.locked")
-        self.title = QLabel(self)
-        self.title.setStyleSheet("font-size: 16pt; font-weight: bold;")
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
-        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.button = QPushButton(self)
-        self.button.setIcon(icon("action.unlock"))
-        self.button.clicked.connect(self.unlockRequested)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(60, 12, 60, 12)
-        layout.addStretch(1)
-        layout.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addWidget(self.title, 0, Qt.AlignmentFlag.AlignHCenter)
-        # No alignment flag: the layout then sizes the wrapped message by its height for the
-        # width, so a translation that needs two lines gets them (the label centres its text).
-        layout.addWidget(self.message)
-        layout.addWidget(self.button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-        self.retranslateUi()
-
-    def retranslateUi(self) -> None:
-        """Texts in the current language."""
-        self.title.setText(QCoreApplication.translate("MainWindow", "Locked"))
-        self.message.setText(
-            QCoreApplication.translate(
-                "MainWindow", "The window was locked. Sign in again to continue; your work is kept."
-            )
-        )
-        self.button.setText(QCoreApplication.translate("MainWindow", "Sign in again\u2026"))
-        self.button.setAccessibleName(
-            QCoreApplication.translate("MainWindow", "Sign in again to unlock")
-        )
-        self.title.setAccessibleName(QCoreApplication.translate("MainWindow", "Locked"))
-
-
-# The window's commands the palette offers (the action's attribute, its palette title).
-PALETTE_COMMANDS = (
-    ("refresh_action", QT_TRANSLATE_NOOP("Palette", "Refresh the current panel")),
-    ("lock_action", QT_TRANSLATE_NOOP("Palette", "Lock the window")),
-    ("change_password_action", QT_TRANSLATE_NOOP("Palette", "Change my password")),
-    ("logout_action", QT_TRANSLATE_NOOP("Palette", "Sign out")),
-    ("about_action", QT_TRANSLATE_NOOP("Palette", "About this program")),
-    ("quit_action", QT_TRANSLATE_NOOP("Palette", "Quit")),
-)
-# Accounts the palette remembers having opened.
-RECENT_ACCOUNTS = 8
 
 
 class MainWindow(QMainWindow):
@@ -178,7 +90,6 @@ class MainWindow(QMainWindow):
         self.runner = runner
         self.registry = registry
         self.context = context or PanelContext(runner=runner, profile=profile)
-        self.unlock_hook: UnlockHook | None = None
         #: The kiosk settings (None outside kiosk mode).
         self.kiosk = kiosk
         self.guard = guard
@@ -198,16 +109,18 @@ class MainWindow(QMainWindow):
             from portal_admin.ui.kiosk.guard import WRITE_ONLY_PANELS
 
             self._specs = [s for s in self._specs if s.id not in WRITE_ONLY_PANELS]
-        self._locked = False
         self._account: tuple[str, str, str] | None = None
-        self._busy_sources: set[str] = set()
-        self._connection = ConnectionState.DISCONNECTED
-        self._channel = ChannelState.NONE
-        self._tasks: set[asyncio.Task[Any]] = set()
 
         self._build_header()
         self._build_body()
-        self._build_status_bar()
+        self.status = StatusBar(self.statusBar())
+        # The status bar's widgets, by the names the window has always given them.
+        self.busy = self.status.busy
+        self.connection_label = self.status.connection_label
+        self.channel_label = self.status.channel_label
+        self.request_label = self.status.request_label
+        self.keyring_notice = self.status.keyring_notice
+        self.request_id = self.status.request_id
         self._build_actions()
 
         central = QWidget(self)
@@ -223,11 +136,17 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.body, 1)
         layout.addStretch(0)
         self.setCentralWidget(central)
-        self.lock_overlay = LockOverlay(central)
-        self.lock_overlay.hide()
-        self.lock_overlay.unlockRequested.connect(self.start_unlock)
-
         self.idle = IdleMonitor(self)
+        self.window_lock = WindowLock(
+            central,
+            [self.header, self.body],
+            self.banner,
+            self.idle,
+            self._work_actions,
+            lambda: self.command_palette,
+        )
+        self.window_lock.changed.connect(self.lockedChanged)
+        self.lock_overlay = self.window_lock.overlay
         if kiosk is None:
             self.idle.expired.connect(self.lock)
             self.idle.set_minutes(profile.idle_lock_minutes)
@@ -308,33 +227,6 @@ class MainWindow(QMainWindow):
         self.body.addWidget(self.stack)
         self.body.setStretchFactor(1, 1)
         self.body.setChildrenCollapsible(False)
-
-    def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.busy = QProgressBar(bar)
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumWidth(110)
-        self.busy.setMaximumHeight(14)
-        self.busy.setVisible(False)
-        self.connection_label = QLabel(bar)
-        self.channel_label = QLabel(bar)
-        self.request_label = QLabel(bar)
-        #: Shown when no keyring can keep the sign-in: it lasts only while the program runs.
-        self.keyring_notice = QLabel(bar)
-        self.keyring_notice.setObjectName("keyringNotice")
-        set_tone(self.keyring_notice, "warning")
-        self.keyring_notice.setVisible(False)
-        self.request_id = QLineEdit(bar)
-        self.request_id.setReadOnly(True)
-        self.request_id.setFrame(False)
-        self.request_id.setMinimumWidth(280)
-        self.request_id.setMaximumWidth(320)
-        bar.addWidget(self.busy)
-        bar.addWidget(self.connection_label)
-        bar.addWidget(self.channel_label)
-        bar.addWidget(self.keyring_notice)
-        bar.addPermanentWidget(self.request_label)
-        bar.addPermanentWidget(self.request_id)
 
     def _build_actions(self) -> None:
         self.refresh_action = QAction(self)
@@ -420,42 +312,8 @@ class MainWindow(QMainWindow):
     # -- the command palette ----------------------------------------------------------------
 
     def palette_entries(self) -> list[Entry]:
-        """What the palette offers: the panels, the window's commands that are available now,
-        the languages, and the accounts opened from it before."""
-        entries = [
-            Entry("panel", spec.display_title(), spec.title, partial(self.show_panel, spec.id))
-            for spec in self._specs
-        ]
-        for name, source in PALETTE_COMMANDS:
-            action: QAction = getattr(self, name)
-            if action.isEnabled() and action.isVisible():
-                title = QCoreApplication.translate("Palette", source)
-                entries.append(Entry("command", title, source, action.trigger))
-        for language in LANGUAGES.values():
-            action = self.language_actions[language.code]
-            english = QLocale.languageToString(language.locale.language())
-            title = fill(QCoreApplication.translate("Palette", "Language: %1"), action.text())
-            english_title = f"Language: {english} ({language.code})"
-            entries.append(Entry("command", title, english_title, action.trigger))
-        entries.extend(self._view_entries())
-        for account in self.recent_accounts:
-            entries.append(self._account_entry(account))
-        return entries
-
-    def _view_entries(self) -> list[Entry]:
-        """The saved views of every list, each opening its panel and showing the view."""
-        store = self.context.extras.get("saved_views")
-        if store is None:
-            return []
-        titles = {spec.id: spec.display_title() for spec in self._specs}
-        entries = []
-        for key, name in store.all_views():
-            panel_id = key.split("/", 1)[0]
-            if panel_id in titles:
-                title = fill(QCoreApplication.translate("Palette", "View: %1"), name)
-                run = partial(self.show_saved_view, key, name)
-                entries.append(Entry("view", title, f"View: {name}", run, titles[panel_id]))
-        return entries
+        """What the palette offers (:func:`.palette_entries.palette_entries`)."""
+        return palette_entries(self)
 
     def show_saved_view(self, key: str, name: str) -> None:
         """Open the panel of the list ``key`` and show its saved view ``name``."""
@@ -467,16 +325,11 @@ class MainWindow(QMainWindow):
                 view.views.show_view(name)
                 view.table.setFocus()
 
-    def _account_entry(self, account: Any) -> Entry:
-        name = account.account_name or account.biz_id
-        detail = " · ".join(t for t in (account.account_email, account.biz_id) if t)
-        return Entry("account", name, name, partial(self.open_account, account), detail)
-
     def open_palette(self) -> CommandPalette:
         """Show the command palette over the window."""
         lookup = None
         if self.context.client is not None and any(s.id == "accounts" for s in self._specs):
-            lookup = self._lookup_accounts
+            lookup = partial(lookup_accounts, self)
         palette = CommandPalette(self.palette_entries(), lookup, self)
         palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         width = min(640, max(420, self.width() // 2))
@@ -487,10 +340,6 @@ class MainWindow(QMainWindow):
         palette.show()
         palette.search.setFocus()
         return palette
-
-    async def _lookup_accounts(self, text: str) -> list[Entry]:
-        accounts = await find_accounts(self.context.client, text)
-        return [self._account_entry(a) for a in accounts]
 
     def open_account(self, account: Any) -> None:
         """Show ``account`` in the accounts panel, and keep it among the recent ones."""
@@ -611,11 +460,7 @@ class MainWindow(QMainWindow):
 
     def set_busy(self, source: str, busy: bool) -> None:
         """Show the busy indicator while any ``source`` (operations, network) is busy."""
-        if busy:
-            self._busy_sources.add(source)
-        else:
-            self._busy_sources.discard(source)
-        self.busy.setVisible(bool(self._busy_sources))
+        self.status.set_busy(source, busy)
 
     def set_language_checked(self, code: str) -> None:
         """Tick ``code`` in the View > Language menu."""
@@ -625,32 +470,19 @@ class MainWindow(QMainWindow):
 
     def set_connection_state(self, state: ConnectionState) -> None:
         """Show the connection state."""
-        self._connection = state
-        self.connection_label.setText(state.label())
+        self.status.set_connection_state(state)
 
     def set_channel_state(self, state: ChannelState) -> None:
         """Show the Secure Channel state."""
-        self._channel = state
-        self.channel_label.setText(state.label())
+        self.status.set_channel_state(state)
 
     def show_keyring_notice(self, reason: str = "") -> None:
         """Say that the sign-in is kept in memory only (no keyring on this computer)."""
-        self.keyring_notice.setToolTip(reason)
-        self.keyring_notice.setVisible(True)
-        self._keyring_text()
-
-    def _keyring_text(self) -> None:
-        self.keyring_notice.setText(
-            QCoreApplication.translate(
-                "MainWindow", "No keyring: the sign-in is kept in memory only"
-            )
-        )
-        self.keyring_notice.setAccessibleName(self.keyring_notice.text())
+        self.status.show_keyring_notice(reason)
 
     def set_request_id(self, request_id: str) -> None:
         """Show the latest request id (selectable, copyable)."""
-        self.request_id.setText(request_id)
-        self.request_id.setCursorPosition(0)
+        self.status.set_request_id(request_id)
 
     def _update_account(self) -> None:
         if self._account is None:
@@ -668,43 +500,24 @@ class MainWindow(QMainWindow):
     @property
     def locked(self) -> bool:
         """True while the lock overlay covers the window."""
-        return self._locked
+        return self.window_lock.locked
+
+    @property
+    def unlock_hook(self) -> UnlockHook | None:
+        """Asked to unlock (sign-in again); None: the window simply unlocks."""
+        return self.window_lock.unlock_hook
+
+    @unlock_hook.setter
+    def unlock_hook(self, hook: UnlockHook | None) -> None:
+        self.window_lock.unlock_hook = hook
 
     def lock(self) -> None:
         """Cover the work area and ask for sign-in again (Ctrl+L, or idle time ran out)."""
-        if self._locked:
-            return
-        self._locked = True
-        self.idle.pause()
-        palette = self.command_palette
-        if palette is not None and shiboken6.isValid(palette) and palette.isVisible():
-            palette.reject()  # it lists panels and accounts: not over the lock
-        self._focus_before_lock = self.focusWidget()
-        self.body.hide()
-        self.header.hide()
-        self._place_lock_overlay()
-        self.lock_overlay.show()
-        self.lock_overlay.raise_()
-        self.lock_overlay.button.setFocus()
-        for action in self._work_actions():
-            action.setEnabled(False)
-        self.lockedChanged.emit(True)
+        self.window_lock.lock()
 
     def unlock(self) -> None:
         """Uncover the work area as it was."""
-        if not self._locked:
-            return
-        self._locked = False
-        self.lock_overlay.hide()
-        self.header.show()
-        self.body.show()
-        for action in self._work_actions():
-            action.setEnabled(True)
-        focus = getattr(self, "_focus_before_lock", None)
-        if focus is not None:
-            focus.setFocus()
-        self.idle.resume()
-        self.lockedChanged.emit(False)
+        self.window_lock.unlock()
 
     def _work_actions(self) -> list[QAction]:
         return [
@@ -717,36 +530,18 @@ class MainWindow(QMainWindow):
 
     def start_unlock(self) -> None:
         """The unlock button: runs :meth:`try_unlock` as a task."""
-        task = asyncio.ensure_future(self.try_unlock())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.window_lock.start_unlock()
 
     async def try_unlock(self) -> bool:
-        """Ask the unlock hook (sign-in again); unlock when it says yes.
-
-        Without a hook (before sign-in is wired in) the window simply unlocks.
-        """
-        hook = self.unlock_hook
-        try:
-            ok = True if hook is None else await hook()
-        except Exception:
-            log.exception("unlock hook failed")
-            ok = False
-        if ok:
-            self.unlock()
-        return ok
-
-    def _place_lock_overlay(self) -> None:
-        central = self.centralWidget()
-        top = self.banner.height() if self.banner.isVisible() else 0
-        self.lock_overlay.setGeometry(0, top, central.width(), central.height() - top)
+        """Ask the unlock hook (sign-in again); unlock when it says yes."""
+        return await self.window_lock.try_unlock()
 
     # -- Qt events -----------------------------------------------------------------------------
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        if self._locked:
-            self._place_lock_overlay()
+        if self.window_lock.locked:
+            self.window_lock.place()
 
     def allow_close(self) -> None:
         """Let the next close through (kiosk mode refuses closes until the program ends it)."""
@@ -821,21 +616,6 @@ class MainWindow(QMainWindow):
         self.placeholder.setText(
             QCoreApplication.translate("MainWindow", "Choose a panel on the left.")
         )
-        self.connection_label.setText(self._connection.label())
-        self.connection_label.setAccessibleName(
-            QCoreApplication.translate("MainWindow", "Connection state")
-        )
-        self.channel_label.setText(self._channel.label())
-        self.channel_label.setAccessibleName(
-            QCoreApplication.translate("MainWindow", "Secure Channel state")
-        )
-        self.request_label.setText(QCoreApplication.translate("MainWindow", "Last request id:"))
-        if self.keyring_notice.isVisible():
-            self._keyring_text()
-        self.request_id.setAccessibleName(
-            QCoreApplication.translate("MainWindow", "Last request id")
-        )
-        self.request_id.setPlaceholderText(QCoreApplication.translate("MainWindow", "none yet"))
-        self.busy.setAccessibleName(QCoreApplication.translate("MainWindow", "Working"))
+        self.status.retranslateUi()
         self.lock_overlay.retranslateUi()
         self.banner.retranslateUi()

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from portal_admin.files.paths import config_dir
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
-from portal_admin.ui.mainwindow.window import ChannelState, ConnectionState, MainWindow
+from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
+from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import Op, OperationRunner
 from portal_admin.ui.panels.registry import LiveProfile, PanelContext, PanelRegistry
 from portal_admin.ui.session.client_service import ClientService
