@@ -33,9 +33,9 @@ def build_window(context: Any) -> tuple[Any, Any, str]:
     PagedTableModel, when no accounts panel is registered)."""
     from PySide6.QtWidgets import QTableView
 
-    from portal_admin.ui.main_window import MainWindow
-    from portal_admin.ui.panels import PanelRegistry, PanelSpec
-    from portal_admin.ui.views import register_all
+    from portal_admin.ui.mainwindow.window import MainWindow
+    from portal_admin.ui.panels import register_all
+    from portal_admin.ui.panels.registry import PanelRegistry, PanelSpec
 
     registry = register_all(PanelRegistry())
     kind = "accounts panel"

@@ -103,7 +103,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if k.lower() not in ("content-length", "x-request-id", "host")
         }
         ids = [t.id for t in targets]
-        from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
+        from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
 
         panel = AccountsPanel(panel_context(client))
         from portal_admin.ui.startup.collector import keep_out_of_full_collections

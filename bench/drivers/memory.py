@@ -39,9 +39,9 @@ async def baseline() -> dict[str, Any]:
 
 
 async def app(db: Path, accounts: int, snapshot: bool = False) -> dict[str, Any]:
-    from portal_admin.ui.main_window import MainWindow
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import register_all
+    from portal_admin.ui.mainwindow.window import MainWindow
+    from portal_admin.ui.panels import register_all
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     steps = {"started": rss_kib()}
     _app, transport = sandbox_transport(db, accounts)

@@ -40,9 +40,9 @@ async def type_query(palette: Any, text: str, key_s: float, timeout: float = 30.
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from portal_admin.ui.main_window import MainWindow
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import accounts as account_views
+    from portal_admin.ui.mainwindow.window import MainWindow
+    from portal_admin.ui.panels import accounts as account_views
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     _app, transport = sandbox_transport(args.db, args.accounts)
     client = await signed_in_client(transport)

@@ -41,7 +41,7 @@ def sandbox_transport(db: Path, accounts: int) -> tuple[Any, httpx.AsyncBaseTran
 async def signed_in_client(transport: httpx.AsyncBaseTransport) -> Any:
     """A ``PortalClient`` for the sandbox profile, signed in as the demo administrator."""
     from portal_admin.client import MemoryTokenStore, PortalClient
-    from portal_admin.ui.profiles import sandbox_profile
+    from portal_admin.ui.profiles.store import sandbox_profile
     from portal_admin.ui.session.client_service import client_options
     from portal_admin.ui.session.sandbox_factory import SANDBOX_BASE_URL
 
@@ -66,8 +66,8 @@ def _fields(obj: Any) -> dict[str, Any]:
 def panel_context(client: Any) -> Any:
     """The context the main window hands panels (runner failures are logged, not shown)."""
     from portal_admin.ui.operations import OperationRunner
-    from portal_admin.ui.panels import PanelContext
-    from portal_admin.ui.profiles import sandbox_profile
+    from portal_admin.ui.panels.registry import PanelContext
+    from portal_admin.ui.profiles.store import sandbox_profile
 
     shown: list[Any] = []
     runner = OperationRunner(presenter=lambda info, title, parent: shown.append(info))

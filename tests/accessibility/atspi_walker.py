@@ -6,7 +6,7 @@ inside an X server and a D-Bus session (``xvfb-run dbus-run-session``); see
 
 It starts the program (``--app-python -m portal_admin.ui.main --sandbox --tour DIR``) with Qt's
 AT-SPI bridge on and the tour's pause handshake (``PORTAL_ADMIN_TOUR_PAUSE``, see
-``portal_admin/ui/tour.py``). At every stop it walks the tree of every window of the
+``portal_admin/ui/tour/runner.py``). At every stop it walks the tree of every window of the
 application that AT-SPI shows (the main window, dialogs, open menus and popups) and notes:
 
 - every object with the FOCUSABLE state (or a menu entry or a tab) that is SHOWING or VISIBLE

@@ -12,7 +12,7 @@ the application's accessibility tree as a screen reader sees it. The walk fails 
 In English and in Japanese. Without Xvfb, dbus-run-session, the AT-SPI bus or pyatspi the
 tests are skipped with the reason, except under CI (``CI=true``), where they fail instead.
 Needs (Debian): ``xvfb xauth at-spi2-core python3-pyatspi dbus-daemon dbus-bin`` and the xcb
-libraries of ``tests/ui/test_real_window.py`` (``.ci/run`` installs them).
+libraries of ``tests/ui/mainwindow/test_real_window.py`` (``.ci/run`` installs them).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from portal_admin.ui.panels import PanelRegistry
-from portal_admin.ui.views import register_all
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry
 
 WALKER = Path(__file__).with_name("atspi_walker.py")
 #: The Python that has Debian's pyatspi (python3-pyatspi); not the virtualenv's.

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from portal_admin.cli.main import main
-from portal_admin.connection.profiles import Profile, ProfileStore
+from portal_admin.connection.profile_store import ProfileStore
+from portal_admin.connection.profiles import Profile
 from support.served import ServedSandbox
 
 from .servers import free_port

@@ -12,11 +12,11 @@ import pytest
 
 from portal_admin.cli.main import main
 from portal_admin.connection.profile_file import FORMAT, export_profiles
+from portal_admin.connection.profile_store import ProfileStore
 from portal_admin.connection.profiles import (
     EnvironmentType,
     ManagedProfileError,
     Profile,
-    ProfileStore,
     ProxyMode,
 )
 from portal_admin.files import policy_dir

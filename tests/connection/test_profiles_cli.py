@@ -9,7 +9,8 @@ import pytest
 
 from portal_admin.cli.main import main
 from portal_admin.connection.profile_file import export_profiles, load_profiles
-from portal_admin.connection.profiles import Profile, ProfileStore, ProxyMode
+from portal_admin.connection.profile_store import ProfileStore
+from portal_admin.connection.profiles import Profile, ProxyMode
 from portal_admin.files import policy_dir
 
 

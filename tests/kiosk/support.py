@@ -13,7 +13,7 @@ import qasync
 
 from portal_admin.protocol.operations import Operation, match
 from portal_admin.ui.app import Application
-from portal_admin.ui.workspace import Workspace
+from portal_admin.ui.mainwindow.workspace import Workspace
 from support.accounts import AUDITOR
 from support.program import sign_in_otp
 

@@ -18,7 +18,7 @@ from portal_admin.ui.kiosk.marking import STRIP_HEIGHT, ReadOnlyMarking
 from portal_admin.ui.lists.csv_export import export_csv
 from portal_admin.ui.lists.paged_model import Column, Query
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 WHEN = "2026-03-02T14:05:09+01:00"
 COLUMNS: list[Column[tuple[str, int]]] = [

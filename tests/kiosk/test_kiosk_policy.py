@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from portal_admin.ui.kiosk import policy as policy_module
 from portal_admin.ui.kiosk.policy import PolicyError, load_policy
 from portal_admin.ui.kiosk.startup import start_options
-from portal_admin.ui.profile_editor import ProfileEditor
+from portal_admin.ui.profiles.editor import ProfileEditor
 from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 

@@ -29,9 +29,9 @@ from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.ui.app import Application
 from portal_admin.ui.kiosk.guard import is_mutating, operation_of
 from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
-from portal_admin.ui.main_window import MainWindow
-from portal_admin.ui.panels import wait_idle
-from portal_admin.ui.tour import quiet
+from portal_admin.ui.mainwindow.window import MainWindow
+from portal_admin.ui.panels.registry import wait_idle
+from portal_admin.ui.tour.runner import quiet
 
 from .support import RecordingApp, run, sign_in_auditor
 

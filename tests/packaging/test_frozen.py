@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from portal_admin import __version__
-from portal_admin.ui.panels import PanelRegistry
+from portal_admin.ui.panels.registry import PanelRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -76,7 +76,7 @@ def _deb_files(deb: Path, tmp_path: Path) -> Path:
 
 
 def _panel_ids() -> set[str]:
-    from portal_admin.ui.views import register_all
+    from portal_admin.ui.panels import register_all
 
     return {spec.id for spec in register_all(PanelRegistry())}
 

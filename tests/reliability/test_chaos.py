@@ -51,7 +51,7 @@ from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.faults import FaultConfig, FaultInjector
 from portal_admin.ui.app import Application
 from portal_admin.ui.error_info import ErrorInfo
-from portal_admin.ui.panels import wait_idle
+from portal_admin.ui.panels.registry import wait_idle
 from portal_admin.ui.signin.change_password import ChangePasswordDialog
 from portal_admin.ui.startup.options import StartOptions
 from portal_admin.ui.widgets.error_dialog import ErrorDialog

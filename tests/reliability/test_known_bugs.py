@@ -14,14 +14,14 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.profiles import sandbox_profile
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.profiles.store import sandbox_profile
 
 
 def test_profile_panel_change_password_button_calls_the_hook_without_arguments(
     qapp: QApplication, loop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from portal_admin.ui.views.reference.profile_panel import ProfilePanel
+    from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
 
     hooked: list[object] = []
     raised: list[BaseException] = []
@@ -55,7 +55,7 @@ def test_profile_panel_change_password_button_calls_the_hook_without_arguments(
 def test_constants_cache_failed_fetch_after_cancelled_waiter_is_retrieved(
     qapp: QApplication, loop: qasync.QEventLoop
 ) -> None:
-    from portal_admin.ui.views.reference.constants_cache import ConstantsCache
+    from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
 
     reported: list[dict[str, Any]] = []
     loop.set_exception_handler(lambda _loop, context: reported.append(context))
@@ -84,7 +84,7 @@ def test_constants_cache_failed_fetch_after_cancelled_waiter_is_retrieved(
 def test_my_invitations_refresh_is_a_plain_method_as_f5_expects() -> None:
     import inspect
 
-    from portal_admin.ui.views.invitations.own import MyInvitationsPanel
+    from portal_admin.ui.panels.invitations.own import MyInvitationsPanel
 
     assert not inspect.iscoroutinefunction(MyInvitationsPanel.refresh)
 

@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from portal_admin.client import MemoryTokenStore
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.app import Application
-from portal_admin.ui.panels import PanelRegistry
+from portal_admin.ui.panels.registry import PanelRegistry
 from support.program import build_program, sign_in_otp
 
 

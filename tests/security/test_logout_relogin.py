@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.operations import Op
-from portal_admin.ui.panels import PanelRegistry, wait_idle
+from portal_admin.ui.panels.registry import PanelRegistry, wait_idle
 from support.program import build_program, sign_in_otp
 
 

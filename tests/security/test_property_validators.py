@@ -13,17 +13,17 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portal_admin.ui.profiles import Profile, validate
-from portal_admin.ui.signin import validation as signin
-from portal_admin.ui.views.invitations.dialogs import MAX_EMAIL, check_invitee_email
-from portal_admin.ui.views.notifications import validation as notify
-from portal_admin.ui.views.security.ip_rules import (
+from portal_admin.ui.panels.invitations.dialogs import MAX_EMAIL, check_invitee_email
+from portal_admin.ui.panels.notifications import validation as notify
+from portal_admin.ui.panels.security.ip_rules import (
     MAX_ENTRY_LENGTH,
     EntryKind,
     Problem,
     check_entry,
     covers,
 )
+from portal_admin.ui.profiles.store import Profile, validate
+from portal_admin.ui.signin import validation as signin
 
 #: Derandomized: the same examples on every run (the fuzzers of fuzz/ explore at random).
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)

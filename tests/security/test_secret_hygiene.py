@@ -38,12 +38,12 @@ from pytestqt.qtbot import QtBot
 from portal_admin.client import KeyringTokenStore, PortalClient
 from portal_admin.evidence import keys
 from portal_admin.sandbox import SandboxConfig, create_app
-from portal_admin.ui import tour as tour_module
-from portal_admin.ui.panels import PanelRegistry, wait_idle
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry, wait_idle
 from portal_admin.ui.signin.change_password import ChangePasswordDialog
 from portal_admin.ui.startup.log_setup import setup_logging
-from portal_admin.ui.tour import run_program_tour
-from portal_admin.ui.views import register_all
+from portal_admin.ui.tour import runner as tour_module
+from portal_admin.ui.tour.runner import run_program_tour
 from support.accounts import ADMIN_EMAIL as ADMIN
 from support.accounts import ADMIN_PASSWORD
 from support.program import build_program

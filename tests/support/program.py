@@ -10,12 +10,12 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import MemoryTokenStore, TokenStore
 from portal_admin.ui.app import Application
-from portal_admin.ui.panels import PanelRegistry, wait_idle
-from portal_admin.ui.profiles import Profile, ProfileStore
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry, wait_idle
+from portal_admin.ui.profiles.store import Profile, ProfileStore
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.session.sandbox_factory import transport_for_app
 from portal_admin.ui.startup.options import StartOptions
-from portal_admin.ui.views import register_all
 
 from .accounts import ADMIN_EMAIL
 

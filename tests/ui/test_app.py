@@ -16,18 +16,18 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from portal_admin.client import MemoryTokenStore
-from portal_admin.ui.about import AboutDialog
 from portal_admin.ui.app import Application
+from portal_admin.ui.mainwindow.about import AboutDialog
+from portal_admin.ui.mainwindow.workspace import Workspace
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels import PanelContext, PanelRegistry, PanelSpec, wait_idle
-from portal_admin.ui.profiles import EnvironmentType, Profile, ProfileStore
+from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec, wait_idle
+from portal_admin.ui.profiles.store import EnvironmentType, Profile, ProfileStore
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.session.sandbox_factory import create_sandbox_app, transport_for_app
 from portal_admin.ui.session.sandbox_tools import SandboxTools
 from portal_admin.ui.signin.change_password import ChangePasswordDialog
 from portal_admin.ui.signin.window import SignInWindow
 from portal_admin.ui.startup.options import StartOptions
-from portal_admin.ui.workspace import Workspace
 
 T = TypeVar("T")
 ADMIN = "admin@sandbox.test"

@@ -41,7 +41,7 @@ def test_the_sentence_is_translated(qapp: QApplication) -> None:
 async def test_the_palette_finds_by_name_what_cannot_be_an_id() -> None:
     """Text typed in the palette that cannot be an id ("50%", "a/b") is looked up by name only:
     the refused id is no match, not an error."""
-    from portal_admin.ui.palette import find_accounts
+    from portal_admin.ui.mainwindow.command_palette import find_accounts
 
     client = PortalClient("https://portal.example.com")
     named: list[str] = []

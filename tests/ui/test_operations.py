@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from portal_admin.ui.error_info import ErrorInfo, describe_error
 from portal_admin.ui.operations import Op, OperationRunner
-from portal_admin.ui.profiles import EnvironmentType, Profile
+from portal_admin.ui.profiles.store import EnvironmentType, Profile
 from portal_admin.ui.widgets.confirm import confirm, confirm_production_change
 from portal_admin.ui.widgets.error_dialog import ErrorDialog, show_error
 

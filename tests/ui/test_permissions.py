@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 import pytest
 
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panel_base import account_permissions
-from portal_admin.ui.panels import LiveProfile, PanelContext
+from portal_admin.ui.panels.base import account_permissions
+from portal_admin.ui.panels.registry import LiveProfile, PanelContext
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.profiles import sandbox_profile
+from portal_admin.ui.profiles.store import sandbox_profile
 
 
 def test_unknown_codes_allow_everything() -> None:

@@ -13,7 +13,8 @@ from typing import Any
 
 from portal_admin.connection import builtin
 from portal_admin.connection.doctor import Step, diagnose, exit_status
-from portal_admin.connection.profiles import Profile, ProfileStore, ProxyMode
+from portal_admin.connection.profile_store import ProfileStore
+from portal_admin.connection.profiles import Profile, ProxyMode
 
 from .errors import UsageError
 from .output import say, writable, write_text

@@ -9,7 +9,8 @@ from typing import Any
 
 from portal_admin import jobs
 from portal_admin.connection import builtin
-from portal_admin.connection.profiles import Profile, ProfileStore, sandbox_profile
+from portal_admin.connection.profile_store import ProfileStore
+from portal_admin.connection.profiles import Profile, sandbox_profile
 from portal_admin.jobs.plan import outcome
 
 from .confirm import confirm_job

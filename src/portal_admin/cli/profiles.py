@@ -18,7 +18,8 @@ from portal_admin.connection.profile_file import (
     merge_import,
     plan_import,
 )
-from portal_admin.connection.profiles import Profile, ProfileStore
+from portal_admin.connection.profile_store import ProfileStore
+from portal_admin.connection.profiles import Profile
 
 from .errors import UsageError
 from .output import say, write_text

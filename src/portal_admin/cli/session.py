@@ -16,10 +16,10 @@ from typing import Any
 
 from portal_admin.client import PortalClient
 from portal_admin.connection import builtin
+from portal_admin.connection.profile_store import ProfileStore
 from portal_admin.connection.profiles import (
     EnvironmentType,
     Profile,
-    ProfileStore,
     client_options,
     sandbox_profile,
 )

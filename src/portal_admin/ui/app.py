@@ -1,12 +1,12 @@
 """The running program: QApplication on a qasync loop, sign-in, the main window, shutdown.
 
 Start-up shows the sign-in window for the chosen profile, on Qt's own loop while asyncio and
-qasync are imported in a worker thread (``ui/startup/loop_bridge.py``), then qasync takes the loop
-over; on sign-in a :class:`Workspace` (the main window) takes over; logout goes back to the
-sign-in window. The API client is built on the first sign-in attempt, so the first window
-needs neither httpx nor the sandbox. Once the loop runs after the first paint, the log file
-is opened, the panels are registered and a
-worker thread imports the client's modules (and the sandbox's, for the sandbox profile), so
+qasync are imported in a worker thread (``ui/startup/loop_bridge.py``), then qasync takes the
+loop over; on sign-in a :class:`Workspace` (the session, which builds and drives the main
+window) takes over; logout goes back to the sign-in window. The API client is built on the
+first sign-in attempt, so the first window needs neither httpx nor the sandbox. Once the loop
+runs after the first paint, the log file is opened, the panels are registered and a worker
+thread imports the client's modules (and the sandbox's, for the sandbox profile), so
 that signing in does not wait for them (:meth:`Application.after_first_window`).
 
 Kiosk mode (``--kiosk``, or forced by the machine's policy, ``kiosk/policy.py``): the profile
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
 from portal_admin.ui.i18n.translators import LanguageManager
+from portal_admin.ui.profiles.store import Profile, ProfileStore, sandbox_profile
 from portal_admin.ui.startup.collector import keep_out_of_full_collections
 from portal_admin.ui.startup.log_setup import EarlyLog, buffer_logging
 from portal_admin.ui.startup.options import StartOptions
@@ -40,7 +41,6 @@ from portal_admin.ui.startup.shutdown import ShutdownHooks
 from portal_admin.ui.theme.tones import ThemeManager
 
 from .operations import OperationRunner
-from .profiles import Profile, ProfileStore, sandbox_profile
 from .session.client_service import ClientService
 from .signin.flow import SignInFlow
 from .signin.window import SignInWindow
@@ -48,11 +48,12 @@ from .signin.window import SignInWindow
 if TYPE_CHECKING:
     import asyncio
 
+    from portal_admin.ui.mainwindow.workspace import Workspace
+    from portal_admin.ui.panels.registry import PanelRegistry
+    from portal_admin.ui.profiles.actions import ProfileEditing
+
     from .kiosk.guard import CloseRefusal, KioskGuard
     from .kiosk.policy import KioskPolicy, KioskSettings
-    from .panels import PanelRegistry
-    from .profile_actions import ProfileEditing
-    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -160,8 +161,8 @@ class Application:
         """The main window's panels: the one given, else the program's (every area's panels,
         registered on first use)."""
         if self._registry is None:
-            from .panels import PANELS
-            from .views import register_all
+            from portal_admin.ui.panels import register_all
+            from portal_admin.ui.panels.registry import PANELS
 
             self._registry = register_all(PANELS)
         return self._registry
@@ -247,7 +248,7 @@ class Application:
     def edit_profile(self, window: SignInWindow, profile: Profile | None) -> ProfileEditing:
         """Open the profile editor over the sign-in window (``profile`` None: a new one); a
         saved profile or an import is written to the profile file and offered at once."""
-        from .profile_actions import ProfileEditing
+        from portal_admin.ui.profiles.actions import ProfileEditing
 
         def chosen(current: Profile) -> None:
             self.profile = current
@@ -308,8 +309,11 @@ class Application:
             log.warning("could not remember the last profile: %s", exc)
 
     def open_workspace(self) -> Workspace:
-        """The main window for the signed-in service."""
-        from .workspace import Workspace  # the main window's modules: not needed before
+        """The session for the signed-in service: its :class:`Workspace`, which shows the main
+        window."""
+        from portal_admin.ui.mainwindow.workspace import (
+            Workspace,  # the main window's modules: not needed before
+        )
 
         assert self.service is not None
         workspace = Workspace(
@@ -416,7 +420,7 @@ class Application:
         QTimer.singleShot(AFTER_FIRST_WINDOW_LATEST_MS, self.after_first_window)
         status = 0
         if self.options.tour is not None:
-            from .tour import run_program_tour
+            from portal_admin.ui.tour.runner import run_program_tour
 
             try:
                 await run_program_tour(self, self.options.tour)

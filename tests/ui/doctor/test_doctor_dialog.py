@@ -20,11 +20,11 @@ from portal_admin.client import sandbox_transport
 from portal_admin.connection.doctor import STEP_TITLES, Status, Step
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.sandbox.faults import FaultConfig
-from portal_admin.ui.doctor_dialog import DoctorDialog
-from portal_admin.ui.doctor_service import DoctorRequest, profile_proxy
-from portal_admin.ui.doctor_words import WORDS, describe, step_name
-from portal_admin.ui.profile_editor import ProfileEditor
-from portal_admin.ui.profiles import Profile, sandbox_profile
+from portal_admin.ui.doctor.dialog import DoctorDialog
+from portal_admin.ui.doctor.service import DoctorRequest, profile_proxy
+from portal_admin.ui.doctor.words import WORDS, describe, step_name
+from portal_admin.ui.profiles.editor import ProfileEditor
+from portal_admin.ui.profiles.store import Profile, sandbox_profile
 
 T = TypeVar("T")
 NETWORK = ("dns", "tcp", "proxy", "tls")

@@ -14,7 +14,7 @@ import qasync
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 from support import portal
 from support.accounts import ADMIN, AUDITOR
 

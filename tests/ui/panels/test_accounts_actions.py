@@ -18,11 +18,11 @@ from test_accounts_support import answer_box, dialog_open, drain, settle, shot, 
 
 from portal_admin.client import PortalClient
 from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
-from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.panels.accounts.edit_dialog import AccountEditDialog
+from portal_admin.ui.panels.accounts.status_dialog import StatusChangeDialog
+from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
-from portal_admin.ui.views.accounts.edit_dialog import AccountEditDialog
-from portal_admin.ui.views.accounts.status_dialog import StatusChangeDialog
 
 Make = Callable[..., PanelContext]
 

@@ -19,8 +19,8 @@ from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.panels.registry import PanelContext
 
 Make = Callable[..., PanelContext]
 
@@ -176,9 +176,9 @@ def test_picker_search_is_contains_and_case_insensitive(panel: AccountsPanel) ->
 def test_filters_combine_and_stay_when_switching_panels(
     loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make
 ) -> None:
-    from portal_admin.ui.main_window import MainWindow
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import accounts
+    from portal_admin.ui.mainwindow.window import MainWindow
+    from portal_admin.ui.panels import accounts
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     registry = PanelRegistry()
     accounts.register(registry)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from panel_support import SHOTS
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 W = TypeVar("W", bound=QWidget)
 

@@ -15,12 +15,12 @@ from pytestqt.qtbot import QtBot
 from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
-from portal_admin.ui.views.accounts.edit_dialog import AccountEditDialog
-from portal_admin.ui.views.accounts.portals_panel import PortalsPanel
-from portal_admin.ui.views.accounts.roles_panel import RolesPanel
-from portal_admin.ui.views.accounts.status_dialog import StatusChangeDialog
+from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.panels.accounts.edit_dialog import AccountEditDialog
+from portal_admin.ui.panels.accounts.portals_panel import PortalsPanel
+from portal_admin.ui.panels.accounts.roles_panel import RolesPanel
+from portal_admin.ui.panels.accounts.status_dialog import StatusChangeDialog
+from portal_admin.ui.panels.registry import PanelContext
 
 Make = Callable[..., PanelContext]
 

@@ -18,10 +18,10 @@ from test_accounts_support import settle
 from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.ui.bulk.dialog import BulkDialog
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.accounts.accounts_panel import AccountsPanel
-from portal_admin.ui.views.invitations.panel import InvitationsPanel
-from portal_admin.ui.views.jobs.panel import JobsPanel
+from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
+from portal_admin.ui.panels.invitations.panel import InvitationsPanel
+from portal_admin.ui.panels.jobs.panel import JobsPanel
+from portal_admin.ui.panels.registry import PanelContext
 
 Make = Callable[..., PanelContext]
 
@@ -126,7 +126,7 @@ def test_plan_then_run_on_the_selected_accounts(
 
 
 def test_production_needs_the_count_typed(loop: qasync.QEventLoop, accounts: AccountsPanel) -> None:
-    from portal_admin.ui.profiles import EnvironmentType
+    from portal_admin.ui.profiles.store import EnvironmentType
 
     accounts.context.profile = accounts.context.profile.replace(
         environment=EnvironmentType.PRODUCTION

@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.lists.csv_export import export_csv
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.reference.constants_cache import LIST_NAMES, ConstantsCache
-from portal_admin.ui.views.reference.constants_panel import ConstantsPanel
+from portal_admin.ui.panels.reference.constants_cache import LIST_NAMES, ConstantsCache
+from portal_admin.ui.panels.reference.constants_panel import ConstantsPanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ConstantsPanel:

@@ -24,10 +24,10 @@ from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
 from portal_admin.evidence.pack import verify_pack
 from portal_admin.evidence.trust import TrustStore
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.evidence.journal_panel import JournalPanel
-from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
+from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 from support import portal
 
 Make = Callable[..., PanelContext]
@@ -316,8 +316,8 @@ def test_a_tampered_journal_is_shown_broken_at_its_record(
 
 
 def test_the_panels_are_in_the_kiosk_navigation() -> None:
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import register_all
+    from portal_admin.ui.panels import register_all
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     ids = [spec.id for spec in register_all(PanelRegistry())]
     assert ids.index("jobs") < ids.index("reviews") < ids.index("journal")
@@ -327,7 +327,7 @@ def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
     loop: qasync.QEventLoop, qtbot: QtBot, store: keys.MemoryStore, tmp_path: Path
 ) -> None:
     from portal_admin.evidence import pack
-    from portal_admin.ui.about import AboutDialog
+    from portal_admin.ui.mainwindow.about import AboutDialog
 
     about = AboutDialog(key_store=store)
     qtbot.addWidget(about)
@@ -349,7 +349,7 @@ def test_the_desktop_programs_client_journals_what_it_sends(
     """The client every panel uses (``ClientService``) appends to this computer's journal."""
     from portal_admin.evidence.recorder import journal_at
     from portal_admin.ui.app import tour_service
-    from portal_admin.ui.profiles import sandbox_profile
+    from portal_admin.ui.profiles.store import sandbox_profile
     from support.accounts import ADMIN
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

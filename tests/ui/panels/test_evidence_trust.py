@@ -26,13 +26,13 @@ from portal_admin.evidence import keys, pack
 from portal_admin.evidence.trust import TrustStore
 from portal_admin.ui.kiosk.guard import KioskGuard
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.profiles import sandbox_profile
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.evidence import pack_check_dialog as words
-from portal_admin.ui.views.evidence.pack_check_dialog import PackCheckDialog
-from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
-from portal_admin.ui.views.evidence.trust_dialog import AddKeyDialog, TrustedKeysDialog
+from portal_admin.ui.panels.evidence import pack_check_dialog as words
+from portal_admin.ui.panels.evidence.pack_check_dialog import PackCheckDialog
+from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.trust_dialog import AddKeyDialog, TrustedKeysDialog
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.profiles.store import sandbox_profile
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 COLLEAGUE = "Audit team, Lyon"
 

@@ -15,9 +15,9 @@ from pytestqt.qtbot import QtBot
 from test_security_support import show
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.views.security.chart_data import DayCount
-from portal_admin.ui.views.security.chart_table import DayCountModel
-from portal_admin.ui.views.security.history import LoginHistoryPanel
+from portal_admin.ui.panels.security.chart_data import DayCount
+from portal_admin.ui.panels.security.chart_table import DayCountModel
+from portal_admin.ui.panels.security.history import LoginHistoryPanel
 
 
 def test_the_chart_shows_as_a_table_of_the_same_numbers(

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from portal_admin.client import PortalClient
 from portal_admin.client.records import Invitation
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.invitations.dialogs import check_invitee_email
-from portal_admin.ui.views.invitations.formatting import relative_expiry
-from portal_admin.ui.views.invitations.panel import InvitationsPanel
+from portal_admin.ui.panels.invitations.dialogs import check_invitee_email
+from portal_admin.ui.panels.invitations.formatting import relative_expiry
+from portal_admin.ui.panels.invitations.panel import InvitationsPanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> InvitationsPanel:
@@ -375,9 +375,9 @@ def test_retranslates_on_language_change(
 def test_f5_in_the_main_window_fetches_the_invitations_again(
     qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
 ) -> None:
-    from portal_admin.ui.main_window import MainWindow
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import invitations
+    from portal_admin.ui.mainwindow.window import MainWindow
+    from portal_admin.ui.panels import invitations
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     registry = PanelRegistry()
     invitations.register(registry)

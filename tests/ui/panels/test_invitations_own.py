@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 
 from portal_admin.client import PortalClient
 from portal_admin.client.events import RequestStarted
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.invitations.own import MyInvitationsPanel
+from portal_admin.ui.panels.invitations.own import MyInvitationsPanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> MyInvitationsPanel:

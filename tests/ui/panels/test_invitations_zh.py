@@ -13,11 +13,11 @@ from PySide6.QtCore import QLocale
 from portal_admin.client import PortalClient
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.i18n.translators import LanguageManager
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.invitations.own import MyInvitationsPanel
-from portal_admin.ui.views.invitations.panel import InvitationsPanel
-from portal_admin.ui.views.reference.constants_cache import ConstantsCache
-from portal_admin.ui.views.reference.profile_panel import ProfilePanel
+from portal_admin.ui.panels.invitations.own import MyInvitationsPanel
+from portal_admin.ui.panels.invitations.panel import InvitationsPanel
+from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
+from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.evidence.journal_panel import JournalPanel
+from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
+from portal_admin.ui.panels.registry import PanelContext
 
 
 @pytest.fixture

@@ -18,10 +18,10 @@ from test_notifications_support import H, visible_texts
 
 from portal_admin.client import PortalClient
 from portal_admin.client.events import RequestStarted
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.notifications.channel_dialog import ChannelDialog
-from portal_admin.ui.views.notifications.channels_panel import ChannelsPanel
-from portal_admin.ui.views.notifications.settings_forms import EmailSettings
+from portal_admin.ui.panels.notifications.channel_dialog import ChannelDialog
+from portal_admin.ui.panels.notifications.channels_panel import ChannelsPanel
+from portal_admin.ui.panels.notifications.settings_forms import EmailSettings
+from portal_admin.ui.panels.registry import PanelContext
 
 Ctx = Callable[..., PanelContext]
 SECRET = "Sup3r-Secret-Pass!"

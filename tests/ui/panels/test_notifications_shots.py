@@ -12,11 +12,11 @@ from panel_support import ADMIN, sign_in_as
 from test_notifications_support import visible_texts
 
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.profiles import sandbox_profile
-from portal_admin.ui.screenshots import save_screenshot, settle
-from portal_admin.ui.views.notifications.channels_panel import ChannelsPanel
-from portal_admin.ui.views.notifications.types_panel import ChannelTypesPanel
+from portal_admin.ui.panels.notifications.channels_panel import ChannelsPanel
+from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.profiles.store import sandbox_profile
+from portal_admin.ui.tour.screenshots import save_screenshot, settle
 
 SECRET = "Shot-Secret-4455"
 

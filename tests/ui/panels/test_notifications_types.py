@@ -12,11 +12,11 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QTranslator
 from test_notifications_support import H, end_sessions
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels import PanelContext, PanelRegistry
-from portal_admin.ui.views import notifications
-from portal_admin.ui.views.notifications.type_dialog import ChannelTypeDialog
-from portal_admin.ui.views.notifications.types_panel import ChannelTypesPanel
-from portal_admin.ui.views.reference.constants_cache import ConstantsCache
+from portal_admin.ui.panels import notifications
+from portal_admin.ui.panels.notifications.type_dialog import ChannelTypeDialog
+from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
+from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
+from portal_admin.ui.panels.registry import PanelContext, PanelRegistry
 
 Ctx = Callable[..., PanelContext]
 

@@ -13,14 +13,14 @@ from panel_support import run, wait_for
 
 from portal_admin.client import PortalClient
 from portal_admin.client.errors import ValidationError
-from portal_admin.ui.main_window import MainWindow
-from portal_admin.ui.panel_base import PanelBase
-from portal_admin.ui.panels import LiveProfile, PanelRegistry
-from portal_admin.ui.views import accounts, invitations
-from portal_admin.ui.views.invitations.panel import InvitationsPanel
-from portal_admin.ui.views.notifications.types_panel import ChannelTypesPanel
-from portal_admin.ui.views.reference.profile_panel import ProfilePanel
-from portal_admin.ui.views.security.sessions import SessionsPanel
+from portal_admin.ui.mainwindow.window import MainWindow
+from portal_admin.ui.panels import accounts, invitations
+from portal_admin.ui.panels.base import PanelBase
+from portal_admin.ui.panels.invitations.panel import InvitationsPanel
+from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
+from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
+from portal_admin.ui.panels.registry import LiveProfile, PanelRegistry
+from portal_admin.ui.panels.security.sessions import SessionsPanel
 
 
 def counted_profile(client: PortalClient) -> list[int]:
@@ -161,7 +161,7 @@ def test_a_failed_task_is_logged_once_without_the_servers_message(
         panel.close_tasks()  # the sleep: cancelled, which is no failure
         await panel.wait_idle()
 
-    with caplog.at_level(logging.DEBUG, logger="portal_admin.ui.panel_base"):
+    with caplog.at_level(logging.DEBUG, logger="portal_admin.ui.panels.base"):
         run(loop, scenario())
     failed = [r for r in caplog.records if "background task failed" in r.getMessage()]
     assert len(failed) == 2

@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 from test_accounts_support import settle, shot
 
 from portal_admin.client import AuthenticationError, PortalClient
-from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.panels.accounts.portals_panel import PortalsPanel
+from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.views.accounts.portals_panel import PortalsPanel
 
 Make = Callable[..., PanelContext]
 

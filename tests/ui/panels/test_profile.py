@@ -8,9 +8,9 @@ import qasync
 from panel_support import SHOTS, run, wait_for
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.screenshots import save_screenshot
-from portal_admin.ui.views.reference.profile_panel import ProfilePanel
+from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ProfilePanel:
@@ -55,7 +55,7 @@ def test_change_password_hook(
     assert panel.change_password_button.text() == "Change password\u2026"
     with qtbot.waitSignal(panel.changePasswordRequested, timeout=1000):
         panel.change_password_button.click()
-    assert calls == [True]  # the hook takes no arguments (ui/panels.py)
+    assert calls == [True]  # the hook takes no arguments (ui/panels/registry.py)
 
 
 def test_async_change_password_hook_is_awaited(
@@ -94,9 +94,9 @@ def test_signed_out_profile_error_is_shown(
 def test_f5_in_the_main_window_fetches_the_profile_again(
     qtbot: Any, loop: qasync.QEventLoop, admin: PortalClient, panel_context: Any
 ) -> None:
-    from portal_admin.ui.main_window import MainWindow
-    from portal_admin.ui.panels import PanelRegistry
-    from portal_admin.ui.views import reference
+    from portal_admin.ui.mainwindow.window import MainWindow
+    from portal_admin.ui.panels import reference
+    from portal_admin.ui.panels.registry import PanelRegistry
 
     calls: list[int] = []
     original = admin.auth.profile

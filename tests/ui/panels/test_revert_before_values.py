@@ -24,9 +24,9 @@ from test_security_support import with_answer
 from portal_admin.client import PortalClient
 from portal_admin.client.events import ChangeFinished
 from portal_admin.jobs.reversible import REVERSIBLE, values_of
-from portal_admin.ui.views.accounts.edit_dialog import AccountEditDialog
-from portal_admin.ui.views.accounts.status_dialog import StatusChangeDialog
-from portal_admin.ui.views.security.ip_whitelist import IpWhitelistPanel
+from portal_admin.ui.panels.accounts.edit_dialog import AccountEditDialog
+from portal_admin.ui.panels.accounts.status_dialog import StatusChangeDialog
+from portal_admin.ui.panels.security.ip_whitelist import IpWhitelistPanel
 
 Ctx = Callable[..., Any]
 

@@ -17,9 +17,9 @@ from pytestqt.qtbot import QtBot
 from test_accounts_support import answer_box, drain, shot
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels import PanelContext
+from portal_admin.ui.panels.accounts.roles_panel import RolesPanel
+from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import Permissions
-from portal_admin.ui.views.accounts.roles_panel import RolesPanel
 
 Make = Callable[..., PanelContext]
 

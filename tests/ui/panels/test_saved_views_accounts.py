@@ -15,10 +15,10 @@ from test_accounts_support import drain
 
 from portal_admin.client import PortalClient
 from portal_admin.files.saved_views import KIOSK_SCOPE, ViewStore, profile_scope
-from portal_admin.ui.main_window import MainWindow
-from portal_admin.ui.panels import PanelContext, PanelRegistry
-from portal_admin.ui.views import accounts as account_views
-from portal_admin.ui.workspace import saved_views_store
+from portal_admin.ui.mainwindow.window import MainWindow
+from portal_admin.ui.mainwindow.workspace import saved_views_store
+from portal_admin.ui.panels import accounts as account_views
+from portal_admin.ui.panels.registry import PanelContext, PanelRegistry
 from support.accounts import ADMIN_EMAIL
 
 Make = Callable[..., PanelContext]

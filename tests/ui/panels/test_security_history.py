@@ -19,14 +19,14 @@ from test_security_support import show
 from portal_admin.client import PortalClient
 from portal_admin.ui.lists.csv_export import export_csv
 from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
-from portal_admin.ui.theme.tones import tone_color
-from portal_admin.ui.views.security.chart_data import bucket_by_day
-from portal_admin.ui.views.security.history import (
+from portal_admin.ui.panels.security.chart_data import bucket_by_day
+from portal_admin.ui.panels.security.history import (
     HistoryFilter,
     LoginHistoryPanel,
     chart_days,
     fetch_history,
 )
+from portal_admin.ui.theme.tones import tone_color
 
 
 async def _all_history(client: PortalClient) -> list[Any]:

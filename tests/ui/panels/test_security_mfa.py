@@ -15,8 +15,8 @@ from test_security_support import with_answer
 
 from portal_admin.client import PortalClient
 from portal_admin.client.records import BackupCodes
-from portal_admin.ui.views.security.backup_codes import MASK, BackupCodesDialog
-from portal_admin.ui.views.security.mfa import ENABLED, METHOD, MfaPanel
+from portal_admin.ui.panels.security.backup_codes import MASK, BackupCodesDialog
+from portal_admin.ui.panels.security.mfa import ENABLED, METHOD, MfaPanel
 
 
 def _panel(ctx: Any, qtbot: Any) -> MfaPanel:

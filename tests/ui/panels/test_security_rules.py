@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from portal_admin.ui.views.security.chart_data import DayCount, bucket_by_day, nice_ceiling
-from portal_admin.ui.views.security.formatting import (
+from portal_admin.ui.panels.security.chart_data import DayCount, bucket_by_day, nice_ceiling
+from portal_admin.ui.panels.security.formatting import (
     login_result_label,
     relative_time,
     shorten_user_agent,
 )
-from portal_admin.ui.views.security.history import HistoryFilter
-from portal_admin.ui.views.security.ip_rules import EntryKind, Problem, check_entry, covers
+from portal_admin.ui.panels.security.history import HistoryFilter
+from portal_admin.ui.panels.security.ip_rules import EntryKind, Problem, check_entry, covers
 
 # -- IP entries --------------------------------------------------------------------------------
 

@@ -10,9 +10,9 @@ from panel_support import run
 from PySide6.QtCore import QModelIndex, Qt
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels import PANELS, PanelRegistry
-from portal_admin.ui.views import security
-from portal_admin.ui.views.security.sessions import AGENT, DEVICE, IP, SessionsPanel
+from portal_admin.ui.panels import security
+from portal_admin.ui.panels.registry import PANELS, PanelRegistry
+from portal_admin.ui.panels.security.sessions import AGENT, DEVICE, IP, SessionsPanel
 
 
 def test_register_lists_the_four_panels() -> None:

@@ -13,12 +13,12 @@ from PySide6.QtGui import QColor
 from test_security_support import shot, show
 
 from portal_admin.ui.i18n.translators import LanguageManager
+from portal_admin.ui.panels.security.backup_codes import MASK
+from portal_admin.ui.panels.security.history import LoginHistoryPanel
+from portal_admin.ui.panels.security.ip_whitelist import ENTRY, IpWhitelistPanel
+from portal_admin.ui.panels.security.mfa import MfaPanel
+from portal_admin.ui.panels.security.sessions import SessionsPanel
 from portal_admin.ui.theme.tones import tone_color
-from portal_admin.ui.views.security.backup_codes import MASK
-from portal_admin.ui.views.security.history import LoginHistoryPanel
-from portal_admin.ui.views.security.ip_whitelist import ENTRY, IpWhitelistPanel
-from portal_admin.ui.views.security.mfa import MfaPanel
-from portal_admin.ui.views.security.sessions import SessionsPanel
 
 
 @pytest.fixture(params=["en", "vi"])

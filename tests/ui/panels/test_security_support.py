@@ -12,7 +12,7 @@ from typing import TypeVar
 from panel_support import SHOTS, answer_box
 from PySide6.QtWidgets import QWidget
 
-from portal_admin.ui.screenshots import save_screenshot
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 T = TypeVar("T")
 

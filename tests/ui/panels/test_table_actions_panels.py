@@ -27,14 +27,14 @@ from portal_admin.client import PortalClient
 from portal_admin.connection.builtin import colleague_change
 from portal_admin.evidence import keys
 from portal_admin.ui.bulk.dialog import BulkDialog
-from portal_admin.ui.panels import PanelContext
-from portal_admin.ui.views.evidence.journal_panel import JournalPanel
-from portal_admin.ui.views.evidence.reviews_panel import ReviewsPanel
-from portal_admin.ui.views.jobs.panel import JobsPanel
-from portal_admin.ui.views.security.history import LoginHistoryPanel
-from portal_admin.ui.views.security.ip_whitelist import ENTRY, KIND, IpWhitelistPanel
-from portal_admin.ui.views.security.mfa import MfaPanel
-from portal_admin.ui.views.security.sessions import SessionsPanel
+from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
+from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.jobs.panel import JobsPanel
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.security.history import LoginHistoryPanel
+from portal_admin.ui.panels.security.ip_whitelist import ENTRY, KIND, IpWhitelistPanel
+from portal_admin.ui.panels.security.mfa import MfaPanel
+from portal_admin.ui.panels.security.sessions import SessionsPanel
 
 Make = Callable[..., PanelContext]
 EXTENDED = QAbstractItemView.SelectionMode.ExtendedSelection

@@ -13,7 +13,7 @@ import qasync
 from pytestqt.qtbot import QtBot
 
 from portal_admin.client import MemoryTokenStore
-from portal_admin.ui.profiles import sandbox_profile
+from portal_admin.ui.profiles.store import sandbox_profile
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.session.sandbox_factory import create_sandbox_app, transport_for_app
 from portal_admin.ui.session.sandbox_tools import MailItem, SandboxTools

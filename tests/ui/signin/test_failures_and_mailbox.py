@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from portal_admin.client import MemoryTokenStore
-from portal_admin.ui.profiles import EnvironmentType, Profile, sandbox_profile
+from portal_admin.ui.profiles.store import EnvironmentType, Profile, sandbox_profile
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.flow import SignInFlow, Step
 from portal_admin.ui.signin.pages import ForgotPage

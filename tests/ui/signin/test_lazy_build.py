@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from portal_admin.ui.profiles import EnvironmentType, Profile, sandbox_profile
+from portal_admin.ui.profiles.store import EnvironmentType, Profile, sandbox_profile
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.flow import SignInFlow, Step
 from portal_admin.ui.signin.forms import ErrorPanel

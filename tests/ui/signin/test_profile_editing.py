@@ -10,9 +10,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from portal_admin.ui.profile_actions import ProfileEditing
-from portal_admin.ui.profile_editor import ProfileEditor
-from portal_admin.ui.profiles import EnvironmentType, Profile, ProfileStore
+from portal_admin.ui.profiles.actions import ProfileEditing
+from portal_admin.ui.profiles.editor import ProfileEditor
+from portal_admin.ui.profiles.store import EnvironmentType, Profile, ProfileStore
 from portal_admin.ui.signin.window import SignInWindow
 
 

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 from portal_admin import __version__
-from portal_admin.ui.panels import PanelRegistry
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry
 from portal_admin.ui.startup.options import parse_args
-from portal_admin.ui.views import register_all
 
 #: Imported only once a client is needed (sign-in), never for the first window.
 HEAVY = ("portal_admin.sandbox", "portal_admin.client", "fastapi", "uvicorn", "sqlite3", "httpx")
@@ -61,8 +61,8 @@ import asyncio, json, sys
 import qasync
 from portal_admin.ui.app import Application, create_qapp
 from portal_admin.ui.startup.options import parse_args
-from portal_admin.ui.panels import PANELS
-from portal_admin.ui.views import register_all
+from portal_admin.ui.panels.registry import PANELS
+from portal_admin.ui.panels import register_all
 
 qapp = create_qapp(sys.argv[:1])
 register_all(PANELS)
@@ -109,10 +109,10 @@ def test_first_window_needs_neither_the_client_nor_the_sandbox(tmp_path: Path) -
         lazy = (
             "portal_admin.ui.lists.csv_export",
             "portal_admin.ui.widgets.error_dialog",
-            "portal_admin.ui.tour",
+            "portal_admin.ui.tour.runner",
             # the main window and the demo mailbox: imported when first opened
-            "portal_admin.ui.workspace",
-            "portal_admin.ui.main_window",
+            "portal_admin.ui.mainwindow.workspace",
+            "portal_admin.ui.mainwindow.window",
             "portal_admin.ui.signin.mailbox",
         )
         assert not [m for m in modules if m.startswith(lazy)]

@@ -14,14 +14,14 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.lists.paged_model import PagedTableModel
-from portal_admin.ui.main_window import MainWindow
+from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels import PanelRegistry, PanelSpec
-from portal_admin.ui.profiles import Profile
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry, PanelSpec
+from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme import icons
 from portal_admin.ui.theme.icons import ICON_DIR, ICONS, IconLabel, UnknownIconError, icon
 from portal_admin.ui.theme.tones import ThemeManager, ThemeMode, tone_color
-from portal_admin.ui.views import register_all
 
 from ..fakes import FakeCollection, people
 from ..lists.test_paged_model import COLUMNS

@@ -51,10 +51,10 @@ from portal_admin.files.csv_rules import DELIMITERS
 from portal_admin.jobs import targets as pick
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.theme.tones import set_tone
 
 from ..error_info import describe_error
-from ..panel_base import async_slot
 from .plan_model import PlanModel
 from .words import IMPORT_ERRORS, KINDS, PAUSES, REASONS, STATES, word
 

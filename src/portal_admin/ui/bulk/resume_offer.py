@@ -12,7 +12,7 @@ from portal_admin.ui.i18n.text import fill
 
 def offer_resume(window: Any, server: str) -> QMessageBox | None:
     """A non-blocking message naming the paused or interrupted jobs on ``server``."""
-    from ..views.jobs.panel import interrupted_jobs
+    from portal_admin.ui.panels.jobs.panel import interrupted_jobs
 
     waiting = interrupted_jobs(server)
     if not waiting:

@@ -264,14 +264,21 @@ class PagedList(QWidget):
 
     def set_filter_bar(self, widget: QWidget) -> None:
         """Put a panel's filter controls above the table (their state now is the default)."""
-        from portal_admin.ui.lists.list_state import FilterKeeper
-
         self._filter_layout.addWidget(widget)
         if self.filter_keeper is None:
-            self.filter_keeper = FilterKeeper(self.filter_slot, self._filters_edited)
+            keeper = self.ensure_filter_keeper()
         else:
-            self.filter_keeper.watch()
-        self.filter_default = self.filter_keeper.state()
+            keeper = self.filter_keeper
+            keeper.watch()
+        self.filter_default = keeper.state()
+
+    def ensure_filter_keeper(self) -> FilterKeeper:
+        """The keeper of the filter bar's state, made on first use."""
+        from portal_admin.ui.lists.list_state import FilterKeeper
+
+        if self.filter_keeper is None:
+            self.filter_keeper = FilterKeeper(self.filter_slot, self._filters_edited)
+        return self.filter_keeper
 
     def set_empty_texts(self, empty: str, no_match: str) -> None:
         """What the list says when there is nothing at all, and when its filters hide every

@@ -1,6 +1,8 @@
 """Saved views of one list: the Views menu, the default view, and the list's last state.
 
-A :class:`ViewKeeper` joins a :class:`~portal_admin.ui.lists.paged_list.PagedList` to a
+A :class:`ViewKeeper` joins a list (a :class:`ListWithViews`: the program's
+:class:`~portal_admin.ui.lists.paged_list.PagedList`, which makes its keeper and passes itself
+in, so this module does not import it back) to a
 :class:`~portal_admin.files.saved_views.ViewStore`. It restores the state the list was left in
 (filters, sort, column order, shown columns and the widths the person chose), keeps it as it
 changes (half a second after the last change, and when the list is hidden), and offers the
@@ -11,23 +13,45 @@ delete it, and go back to the list's default. Nothing of it reaches the server.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QActionGroup
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QTableView
 
 from portal_admin.files.saved_views import View, ViewNameError, ViewStore
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.list_state import FilterKeeper, apply_table_state, table_state
-
-if TYPE_CHECKING:
-    from portal_admin.ui.lists.paged_list import PagedList
+from portal_admin.ui.lists.paged_model import PagedTableModel
 
 log = logging.getLogger(__name__)
 
 #: How long the list must stay unchanged before its state is written.
 REMEMBER_MS = 500
+
+
+class ListWithViews(Protocol):
+    """What a list offers its saved views (a QWidget: the keeper is its child and filters its
+    events)."""
+
+    widths_chosen: bool
+
+    @property
+    def model(self) -> PagedTableModel[Any]: ...
+
+    @property
+    def table(self) -> QTableView: ...
+
+    @property
+    def filter_default(self) -> dict[str, Any]: ...
+
+    def ensure_filter_keeper(self) -> FilterKeeper: ...
+
+    def fit_columns(self, maximum: int = ...) -> None: ...
+
+    def ask_view_name(self) -> None: ...
+
+    def installEventFilter(self, filter: QObject) -> None: ...
 
 
 class ViewKeeper(QObject):
@@ -38,9 +62,11 @@ class ViewKeeper(QObject):
     #: Something went wrong that the person should read (a translated sentence).
     problem = Signal(str)
 
-    def __init__(self, view: PagedList, store: ViewStore, key: str) -> None:
-        super().__init__(view)
+    def __init__(self, view: ListWithViews, store: ViewStore, key: str) -> None:
+        widget = cast(QObject, view)
+        super().__init__(widget)
         self.view = view
+        self._widget = widget
         self.store = store
         self.key = key
         self.active: str | None = None
@@ -49,9 +75,7 @@ class ViewKeeper(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(REMEMBER_MS)
         self._timer.timeout.connect(self.remember)
-        if view.filter_keeper is None:
-            view.filter_keeper = FilterKeeper(view.filter_slot, view._filters_edited)
-        self.filters = view.filter_keeper
+        self.filters = view.ensure_filter_keeper()
         self.default = self.current_state(widths=False)
         self.default["filters"] = dict(view.filter_default)
         self._default_sort = view.model.sort_spec
@@ -257,7 +281,7 @@ class ViewKeeper(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if watched is self.view:
+        if watched is self._widget:
             if kind == QEvent.Type.Hide and self._timer.isActive():
                 self.remember()
         elif kind == QEvent.Type.MouseButtonPress:

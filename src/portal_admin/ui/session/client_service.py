@@ -10,8 +10,8 @@ from PySide6.QtCore import QObject, Signal
 
 from portal_admin.connection.profiles import client_options as profile_options
 from portal_admin.ui.i18n.translators import accept_language
+from portal_admin.ui.profiles.store import Profile
 
-from ..profiles import Profile
 from .sandbox_factory import SANDBOX_BASE_URL
 
 if TYPE_CHECKING:  # the client (and httpx) are imported when the first client is built

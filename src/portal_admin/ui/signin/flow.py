@@ -13,8 +13,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.profiles.store import Profile
 
-from ..profiles import Profile
 from ..session.client_service import ClientService
 from . import validation
 from .controller import FormController

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 
 from portal_admin.protocol.labels import item_label
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
 
-from ..profiles import Profile, environment_label
 from .flow import MfaMethod
 from .forms import button, heading, line_edit, paragraph
 from .validation import password_rule

@@ -16,10 +16,10 @@ from PySide6.QtCore import QCoreApplication, QEvent, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
 
+from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.widgets.banner import EnvironmentBanner
 
 from ..operations import Op, OperationRunner
-from ..profiles import Profile, environment_label
 from .flow import MfaMethod, SignInFlow, Step
 from .forms import BusyBar, ErrorPanel, NoticeLabel, button
 from .pages import (

@@ -12,8 +12,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from portal_admin import __version__
-from portal_admin.ui.about import versions
 from portal_admin.ui.i18n.translators import DEFAULT_LANGUAGE, I18N_DIR, LANGUAGES, load_qtbase
+from portal_admin.ui.mainwindow.about import versions
 
 
 def keyring_report() -> dict[str, Any]:

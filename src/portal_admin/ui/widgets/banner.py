@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from portal_admin.ui.profiles import EnvironmentType, Profile, environment_label
+from portal_admin.ui.profiles.store import EnvironmentType, Profile, environment_label
 
 
 class EnvironmentBanner(QLabel):

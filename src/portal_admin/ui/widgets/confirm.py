@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from portal_admin.ui.i18n.text import fill
-from portal_admin.ui.profiles import Profile, environment_label
+from portal_admin.ui.profiles.store import Profile, environment_label
 
 from .dialogs import ask
 

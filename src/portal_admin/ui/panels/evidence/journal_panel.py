@@ -1,0 +1,336 @@
+"""The Journal panel: the changes this computer sent, whether the chain verifies, exports.
+
+Read only, so the kiosk shows it too. The file is read and verified in a worker thread (a
+long journal must not stall the window).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin.evidence import checkpoints, journal, keys, pack, trust
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.panels.base import PanelBase
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.theme.tones import set_tone
+
+from ..accounts.message_bar import MessageBar
+from . import packing
+
+COLUMNS = (
+    ("seq", QT_TRANSLATE_NOOP("JournalPanel", "#")),
+    ("time", QT_TRANSLATE_NOOP("JournalPanel", "Time")),
+    ("account", QT_TRANSLATE_NOOP("JournalPanel", "Account")),
+    ("operation", QT_TRANSLATE_NOOP("JournalPanel", "Operation")),
+    ("targets", QT_TRANSLATE_NOOP("JournalPanel", "Targets")),
+    ("fields", QT_TRANSLATE_NOOP("JournalPanel", "Change")),
+    ("outcome", QT_TRANSLATE_NOOP("JournalPanel", "Outcome")),
+    ("code", QT_TRANSLATE_NOOP("JournalPanel", "Code")),
+    ("request_id", QT_TRANSLATE_NOOP("JournalPanel", "Request id")),
+)
+#: Rows shown at most (the newest); exports write every matching record.
+SHOWN = 5000
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_text(v)}" for k, v in sorted(value.items()))
+    return "" if value is None else str(value)
+
+
+def _change(record: dict[str, Any]) -> str:
+    """The change as a person reads it: fields set, and before → after where known."""
+    text = _text(record.get("fields"))
+    before, after = record.get("before"), record.get("after")
+    if before or after:
+        moved = f"{_text(before)} → {_text(after)}"
+        text = f"{text} ({moved})" if text else moved
+    return text
+
+
+OUTCOMES = {
+    "ok": QT_TRANSLATE_NOOP("JournalPanel", "Succeeded"),
+    "failed": QT_TRANSLATE_NOOP("JournalPanel", "Refused"),
+    "unknown": QT_TRANSLATE_NOOP("JournalPanel", "Unknown"),
+}
+#: An intent whose outcome record is missing: the program stopped before the answer.
+PENDING = QT_TRANSLATE_NOOP("JournalPanel", "Sent, outcome not recorded")
+
+
+def shown(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows: every change, and each intent (a change about to be sent) that no change
+    names, in file order; the intents that have their outcome are not shown twice."""
+    answered = {r.get("intent_seq") for r in records if r.get("kind") == "change"}
+    return [
+        r
+        for r in records
+        if r.get("kind") == "change" or (r.get("kind") == "intent" and r.get("seq") not in answered)
+    ]
+
+
+def cell(record: dict[str, Any], key: str) -> str:
+    """One cell of the table."""
+    if key == "fields":
+        return _change(record)
+    if key == "time":
+        return str(record.get("time", ""))[:19].replace("T", " ")
+    if key == "outcome":
+        if record.get("kind") == "intent":
+            return QCoreApplication.translate("JournalPanel", PENDING)
+        outcome = str(record.get("outcome", ""))
+        return QCoreApplication.translate("JournalPanel", OUTCOMES.get(outcome, outcome))
+    return _text(record.get(key))
+
+
+class JournalPanel(PanelBase):
+    """The journal of changes."""
+
+    def __init__(
+        self,
+        context: PanelContext,
+        parent: QWidget | None = None,
+        path: Path | None = None,
+        key_store: keys.SecretStore | None = None,
+    ) -> None:
+        super().__init__(context, parent)
+        self.setObjectName("journalPanel")
+        self.path = path or journal.default_journal_path()
+        self.key_store = key_store or context.extras.get("evidence_key_store")
+        self.message = MessageBar(self)
+        self.records: list[dict[str, Any]] = []
+        self._texts: list[str] = []
+        self.verification: journal.Verification | None = None
+        self.chain = QLabel(self)
+        self.chain.setObjectName("journalChain")
+        self.chain.setWordWrap(True)
+        self.chain.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text = QLineEdit(self)
+        self.text.setObjectName("journalFilter")
+        self.text.setClearButtonEnabled(True)
+        self.outcome = QComboBox(self)
+        self.outcome.setObjectName("journalOutcome")
+        for code in ("", "ok", "failed", "unknown"):
+            self.outcome.addItem(code, code)
+        self.export_csv = QPushButton(self)
+        self.export_json = QPushButton(self)
+        self.export_pack = QPushButton(self)
+        self.export_pack.setObjectName("journalPack")
+        self.export_csv.clicked.connect(lambda: self._export("csv"))
+        self.export_json.clicked.connect(lambda: self._export("json"))
+        self.export_pack.clicked.connect(lambda: self._export("zip"))
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("journalTable")
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setResizeContentsPrecision(40)
+        # Read only: the menu copies the selected records (several at once).
+        self.table_actions = TableActions(self.table, id_column=len(COLUMNS) - 1)
+        self.table_actions.set_multi_select()
+        self._fitted = False
+        self.text.textChanged.connect(self._show)
+        self.outcome.currentIndexChanged.connect(self._show)
+        top = QHBoxLayout()
+        top.addWidget(self.text, 1)
+        top.addWidget(self.outcome)
+        top.addWidget(self.export_csv)
+        top.addWidget(self.export_json)
+        top.addWidget(self.export_pack)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.message)
+        layout.addWidget(self.chain)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        self.retranslateUi()
+
+    async def reload(self) -> object:
+        """Read and verify the journal (in a worker thread)."""
+        self.records, self._texts, self.verification = await asyncio.to_thread(self._read)
+        self._show()
+        self.loaded = True
+        return self.records
+
+    def _read(self) -> tuple[list[dict[str, Any]], list[str], journal.Verification]:
+        records = shown(list(journal.read(self.path)))
+        # What the text filter searches, made once here: not on every keystroke.
+        texts = [json.dumps(r, ensure_ascii=False).casefold() for r in records]
+
+        def mine() -> str | None:  # read only when the journal has checkpoints
+            return trust.own_fingerprint(self.key_store)
+
+        return records, texts, journal.verify(self.path, expected_key=mine)
+
+    def refresh(self) -> None:
+        """F5: read the journal again."""
+        self.start_reload()
+
+    def matching(self) -> list[dict[str, Any]]:
+        """The records the filters keep."""
+        needle = self.text.text().strip().casefold()
+        outcome = self.outcome.currentData()
+        return [
+            record
+            for record, text in zip(self.records, self._texts, strict=True)
+            if (not outcome or record.get("outcome") == outcome) and (not needle or needle in text)
+        ]
+
+    def _show(self, *_args: object) -> None:
+        rows = self.matching()[-SHOWN:][::-1]  # newest first
+        self.table.setRowCount(len(rows))
+        for r, record in enumerate(rows):
+            for c, (key, _title) in enumerate(COLUMNS):
+                self.table.setItem(r, c, QTableWidgetItem(cell(record, key)))
+        if rows and not self._fitted:
+            self._fitted = True
+            self.table.resizeColumnsToContents()
+        self._describe_chain()
+
+    def _describe_chain(self) -> None:
+        v = self.verification
+        if v is None:
+            self.chain.setText("")
+        elif v.ok and not v.records:
+            self.chain.setText(
+                QCoreApplication.translate(
+                    "JournalPanel", "The journal is empty: no change was sent from this computer."
+                )
+            )
+            set_tone(self.chain, None)
+            self.chain.setStyleSheet("")
+        elif v.ok:
+            text = fill(
+                QCoreApplication.translate(
+                    "JournalPanel", "The chain verifies: %1 records, head %2."
+                ),
+                v.records,
+                v.head,
+            )
+            if v.breaks:
+                text += " " + fill(
+                    QCoreApplication.translate(
+                        "JournalPanel", "%1 new segment(s) after a cut-off record (a crash)."
+                    ),
+                    len(v.breaks),
+                )
+            self.chain.setText(text)
+            set_tone(self.chain, "success")
+            self.chain.setStyleSheet("")
+        elif not v.problems:  # the chain verifies, its signed checkpoints do not agree
+            self.chain.setText(
+                fill(
+                    QCoreApplication.translate(
+                        "JournalPanel", "The journal does not match its signed checkpoints: %1."
+                    ),
+                    v.anchor[0],
+                )
+            )
+            set_tone(self.chain, "error")
+            self.chain.setStyleSheet("font-weight: bold")
+        else:
+            first = v.problems[0]
+            self.chain.setText(
+                fill(
+                    QCoreApplication.translate(
+                        "JournalPanel", "The chain is BROKEN at line %1 (record %2): %3."
+                    ),
+                    first.line,
+                    first.seq if first.seq is not None else "?",
+                    first.reason,
+                )
+            )
+            set_tone(self.chain, "error")
+            self.chain.setStyleSheet("font-weight: bold")
+
+    def _export(self, kind: str) -> None:
+        name = f"journal.{kind}"
+        packing.ask_save(self, name, kind, lambda path: self.spawn(self.export(path, kind)))
+
+    async def export(self, path: Path, kind: str) -> int:
+        """Write the records the filters keep as CSV, JSON or a signed pack ("zip")."""
+        records = self.matching()
+        try:
+            if kind == "zip":
+                manifest = await packing.write_pack(
+                    path, lambda: self._pack_source(records), self.key_store
+                )
+                self.message.show_notice(packing.written(path, manifest))
+                return len(records)
+            write = journal.export_csv if kind == "csv" else journal.export_json
+            n = await asyncio.to_thread(write, records, path)
+        except (keys.KeyUnavailable, OSError) as exc:
+            self.message.show_error(packing.failure(exc))
+            return 0
+        self.message.show_notice(
+            fill(QCoreApplication.translate("JournalPanel", "%1 records written to %2."), n, path)
+        )
+        return n
+
+    def _pack_source(
+        self, records: list[dict[str, Any]]
+    ) -> tuple[str, dict[str, pack.Table], dict[str, Any]]:
+        v = self.verification
+        times = [str(r.get("time", "")) for r in records]
+        summary = {
+            "records": len(records),
+            "since": min(times, default=""),
+            "until": max(times, default=""),
+            "filter": self.text.text().strip(),
+            "outcome": self.outcome.currentData() or "",
+            "journal head": v.head if v else "",
+            "journal intact": bool(v and v.ok),
+        }
+        marks = checkpoints.lines(checkpoints.checkpoints_path(self.path))
+        summary["checkpoints"] = len(marks)
+        return "journal", pack.journal_tables(records, marks), summary
+
+    def retranslateUi(self) -> None:
+        self.table.setHorizontalHeaderLabels(
+            [QCoreApplication.translate("JournalPanel", title) for _k, title in COLUMNS]
+        )
+        self.text.setPlaceholderText(
+            QCoreApplication.translate("JournalPanel", "Filter by account, operation or id")
+        )
+        self.text.setAccessibleName(QCoreApplication.translate("JournalPanel", "Journal filter"))
+        labels = (
+            QCoreApplication.translate("JournalPanel", "All outcomes"),
+            *(QCoreApplication.translate("JournalPanel", w) for w in OUTCOMES.values()),
+        )
+        for i, label in enumerate(labels):
+            self.outcome.setItemText(i, label)
+        self.outcome.setAccessibleName(QCoreApplication.translate("JournalPanel", "Outcome filter"))
+        self.export_csv.setText(QCoreApplication.translate("JournalPanel", "Export CSV…"))
+        self.export_json.setText(QCoreApplication.translate("JournalPanel", "Export JSON…"))
+        self.export_pack.setText(QCoreApplication.translate("JournalPanel", "Evidence pack…"))
+        self.export_pack.setToolTip(
+            QCoreApplication.translate(
+                "JournalPanel", "A signed zip of the records shown: CSV and a report"
+            )
+        )
+        self.table.setAccessibleName(
+            QCoreApplication.translate("JournalPanel", "Journal of changes")
+        )
+        self.setAccessibleName(QCoreApplication.translate("JournalPanel", "Journal"))
+        self._describe_chain()

@@ -1,0 +1,265 @@
+"""The Jobs panel: the bulk jobs kept on this computer, their state, result and resumption."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin import jobs
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.panels.base import PanelBase, async_slot
+from portal_admin.ui.panels.registry import PanelContext
+
+from ...bulk.dialog import OPEN, BulkDialog, Sources
+from ...bulk.words import KINDS, PAUSES, STATES, word
+
+log = logging.getLogger(__name__)
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("JobsPanel", "Job"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Action"),
+    QT_TRANSLATE_NOOP("JobsPanel", "State"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Done"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Failed"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Skipped"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Left"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Created"),
+    QT_TRANSLATE_NOOP("JobsPanel", "Account"),
+)
+NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+INVITATION_KINDS = frozenset({"invite", "cancel-invitation"})
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """One job as the panel lists it."""
+
+    path: Path
+    id: str
+    kind: str
+    state: str
+    counts: dict[str, int]
+    created: str
+    account: str
+    server: str
+    pause_reason: str | None
+
+    @property
+    def resumable(self) -> bool:
+        """Paused, or interrupted (its program died while it ran)."""
+        return self.state in ("paused", "interrupted")
+
+
+def read_jobs(folder: Path | None = None) -> list[JobRow]:
+    """Every readable job file, newest first (a job running elsewhere says so)."""
+    rows = []
+    for path in jobs.list_jobs(folder):
+        try:
+            job = jobs.JobFile.open(path)
+        except jobs.JobFileError as exc:
+            log.info("not a job file: %s", exc)
+            continue
+        try:
+            meta = job.meta()
+            state = str(meta["state"])
+            if state == "running" and job.id not in OPEN and not job.is_locked_elsewhere():
+                state = "interrupted"
+            rows.append(
+                JobRow(
+                    path,
+                    job.id,
+                    str(meta["kind"]),
+                    state,
+                    job.counts(),
+                    str(meta.get("created_at", ""))[:19].replace("T", " "),
+                    str(meta.get("account", "")),
+                    str(meta.get("server", "")),
+                    meta.get("pause_reason"),
+                )
+            )
+        finally:
+            job.close()
+    return rows
+
+
+def interrupted_jobs(server: str) -> list[JobRow]:
+    """Jobs on ``server`` that wait to be resumed."""
+    return [row for row in read_jobs() if row.resumable and row.server == server]
+
+
+class JobsPanel(PanelBase):
+    """Bulk jobs: list, result, resume."""
+
+    def __init__(self, context: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        self.setObjectName("jobsPanel")
+        self.rows: list[JobRow] = []
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("jobsTable")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.note = QLabel(self)
+        self.note.setObjectName("jobsNote")
+        self.note.setWordWrap(True)
+        self.refresh_button = QPushButton(self)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.resume_button = QPushButton(self)
+        self.resume_button.setObjectName("jobsResume")
+        self.resume_button.clicked.connect(self._on_resume)
+        self.show_button = QPushButton(self)
+        self.show_button.setObjectName("jobsShow")
+        self.show_button.clicked.connect(self.show_selected)
+        self.folder_note = QLabel(self)
+        self.folder_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Several jobs may be selected to copy them; Show and Resume take one. Enter shows it.
+        # Job files are not deleted from here.
+        self.table_actions = TableActions(self.table, id_column=0, row_of=lambda r: self.rows[r])
+        self.table_actions.set_multi_select()
+        self.table_actions.add_row_buttons(self.show_button, self.resume_button)
+        self.table_actions.rowActivated.connect(lambda _row: self.show_selected())
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.refresh_button)
+        buttons.addWidget(self.show_button)
+        buttons.addWidget(self.resume_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.folder_note)
+        self.runner.changed.connect(lambda _topics: self.refresh())
+        self.retranslateUi()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the job files again (F5)."""
+        self.rows = read_jobs()
+        self.table.setRowCount(len(self.rows))
+        for r, row in enumerate(self.rows):
+            left = row.counts.get("planned", 0) + row.counts.get("sending", 0)
+            cells = (
+                row.id,
+                word(KINDS, row.kind),
+                word(STATES, row.state),
+                row.counts.get("done", 0),
+                row.counts.get("failed", 0) + row.counts.get("unknown", 0),
+                row.counts.get("skipped", 0),
+                left,
+                row.created,
+                row.account,
+            )
+            for c, value in enumerate(cells):
+                item = QTableWidgetItem(str(value))
+                if isinstance(value, int):
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        self._selection_changed()
+
+    def selected(self) -> JobRow | None:
+        """The selected job (None unless exactly one is selected)."""
+        rows = self.table_actions.selected_numbers()
+        return self.rows[rows[0]] if len(rows) == 1 and rows[0] < len(self.rows) else None
+
+    def _selection_changed(self) -> None:
+        row = self.selected()
+        several = len(self.table_actions.selected_numbers()) > 1
+        one = QCoreApplication.translate("JobsPanel", "Select one job.") if several else ""
+        self.show_button.setEnabled(row is not None)
+        self.show_button.setToolTip(one)
+        self.allow(
+            self.resume_button,
+            "accounts.status",
+            one or None,
+            enabled=row is not None and row.resumable,
+        )
+        if row is not None and row.pause_reason and row.state == "paused":
+            self.note.setText(word(PAUSES, row.pause_reason))
+        else:
+            self.retranslate_note()
+
+    def show_selected(self) -> BulkDialog | None:
+        """Show the selected job's window: the one running it, or its lines."""
+        row = self.selected()
+        if row is None:
+            return None
+        dialog = OPEN.get(row.id)
+        if dialog is None:
+            dialog = self._dialog(row)
+            dialog.job = jobs.JobFile.open(row.path)
+            dialog.runner = None
+            dialog.plan_model.set_items(dialog.job.items())
+            dialog.pages.setCurrentIndex(2)
+            dialog._update_run_buttons(running=False)
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def _dialog(self, row: JobRow) -> BulkDialog:
+        area = "invitations" if row.kind in INVITATION_KINDS else "accounts"
+        return BulkDialog(self, Sources(area), row.kind)
+
+    @async_slot()
+    async def _on_resume(self) -> None:
+        await self.resume_selected()
+
+    async def resume_selected(self) -> jobs.Progress | None:
+        """Resume the selected paused or interrupted job in its window."""
+        row = self.selected()
+        if row is None or not row.resumable:
+            return None
+        dialog = self._dialog(row)
+        dialog.show()
+        progress = await dialog.run(jobs.JobFile.open(row.path))
+        self.refresh()
+        return progress
+
+    def apply_permissions(self) -> None:
+        self._selection_changed()  # Resume: as the account may, and for one resumable job
+
+    def retranslate_note(self) -> None:
+        self.note.setText(
+            QCoreApplication.translate(
+                "JobsPanel",
+                "Bulk changes made from this computer. A paused or interrupted job can be "
+                "resumed: targets whose outcome was not known are read back first, so nothing "
+                "is changed twice.",
+            )
+        )
+
+    def retranslateUi(self) -> None:
+        self.table.setHorizontalHeaderLabels(
+            [QCoreApplication.translate("JobsPanel", c) for c in COLUMNS]
+        )
+        self.refresh_button.setText(QCoreApplication.translate("JobsPanel", "Refresh"))
+        self.resume_button.setText(QCoreApplication.translate("JobsPanel", "&Resume"))
+        self.show_button.setText(QCoreApplication.translate("JobsPanel", "&Show\u2026"))
+        self.table.setAccessibleName(QCoreApplication.translate("JobsPanel", "Bulk jobs"))
+        self.folder_note.setText(
+            fill(QCoreApplication.translate("JobsPanel", "Job files: %1"), jobs.jobs_dir())
+        )
+        self.setAccessibleName(QCoreApplication.translate("JobsPanel", "Jobs"))
+        self.retranslate_note()
+        if self.rows:
+            self.refresh()

@@ -1,0 +1,83 @@
+"""Helpers shared by the notification panels: topics, formatting, choices, the error label."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+from portal_admin.protocol.labels import item_label
+from portal_admin.ui.panels.base import ConstantsSource, error_text
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.theme.tones import set_tone
+
+from ...error_info import ErrorInfo
+
+#: What the runner publishes after a change (panels refresh themselves from it).
+TOPIC_TYPES = "notification-channel-types"
+TOPIC_CHANNELS = "notification-channels"
+
+Choice = tuple[str, str]  # (code, label)
+
+
+def fmt_time(value: object) -> str:
+    """A timestamp in local time, minutes precision (empty for None)."""
+    if isinstance(value, datetime):
+        return value.astimezone().strftime("%Y-%m-%d %H:%M")
+    return "" if value is None else str(value)
+
+
+def label_of(item: Any) -> str:
+    """An enum item's label, else its code (empty for None)."""
+    if item is None:
+        return ""
+    return str(getattr(item, "label", None) or getattr(item, "code", "") or "")
+
+
+def code_of(item: Any) -> str | None:
+    """An enum item's code."""
+    return None if item is None else getattr(item, "code", None)
+
+
+async def constant_choices(ctx: PanelContext, name: str) -> list[Choice]:
+    """(code, label) pairs of a constants list, e.g. ``notification-channel-statuses``, in the
+    current language: from the shared constants cache (emptied on a language switch)."""
+    items = await ConstantsSource(ctx).items(name)
+    return [(item.code, item_label(item)) for item in items]
+
+
+class ErrorLabel(QLabel):
+    """An inline error: summary, server message, error code and request id (selectable)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("errorLabel")
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        set_tone(self, "error")
+        self.info: ErrorInfo | None = None
+        self.hide()
+
+    def show_info(self, info: ErrorInfo | None) -> None:
+        """Show ``info`` (None hides the label)."""
+        self.info = info
+        self.setVisible(info is not None)
+        self.retranslateUi()
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.setAccessibleName(QCoreApplication.translate("Notifications", "Error"))
+        info = self.info
+        if info is None:
+            self.setText("")
+            return
+        self.setText(
+            error_text(
+                info,
+                QCoreApplication.translate("Notifications", "Error code: %1"),
+                QCoreApplication.translate("Notifications", "Request id: %1"),
+            )
+        )

@@ -1,0 +1,195 @@
+"""The panel registry: the panel modules register what the main window's navigation shows.
+
+Conventions for panels (all optional, looked up by name on the panel widget):
+
+- ``refresh()``: F5 calls it.
+- ``close_tasks()``: the main window calls it when it closes, on logout and on the kiosk's
+  idle sign-out: cancel what the panel runs (``ui/panels/base.py``: its tasks, those of the
+  panels inside it, and its lists' page fetches).
+- ``async def tour_ready(self) -> None``: ``--tour`` awaits it before the panel's screenshot;
+  return when the panel's data is shown. Without it the tour waits until the operation
+  runner (``context.runner``) is idle, then a moment more.
+- ``async def tour_steps(self) -> list[TourStep]``: the panel's own dialogs for ``--tour``;
+  each :class:`~portal_admin.ui.tour.screenshots.TourStep` opens one (``prepare`` returns the widget
+  to photograph, ``cleanup`` closes it). Name them ``<panel id>-<what>`` (for example
+  ``accounts-detail``); the PNG is saved as ``<name>.png``. Kiosk mode (read-only) skips
+  them: steps that change nothing go in ``async def kiosk_tour_steps(self)`` as well.
+- Mutating controls: bind them with ``Permissions.bind(control, operation_id)`` (enabled or
+  disabled with the reason; hidden in kiosk mode), or at least tag them with the dynamic
+  property ``operationId``: the kiosk guard hides every tagged control whose operation is
+  mutating (``ui/kiosk/guard.py``).
+
+``PanelContext.extras`` carries, once signed in:
+
+- ``"service"``: the :class:`~portal_admin.ui.session.client_service.ClientService`.
+- ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it). Read the
+  server's lists through it (``panel_base.ConstantsSource``): it is emptied and emits
+  ``cleared`` on a language switch, when the panels load their lists again (keep no copies).
+- ``"live_profile"``: the :class:`LiveProfile` of the signed-in account: ``client.auth.profile()``
+  fetched once per sign-in and shared (the header's fetch included). Panels await
+  ``context.live_profile()``, which falls back to fetching when the key is absent (a context
+  built by hand, as in tests); ``ui/panels/base.py`` builds the ``Permissions`` from it.
+- ``"change_password"``: a callable (no arguments) that opens the change-password dialog.
+- ``"confirm_change"``: ``async def confirm_change(action: str, parent: QWidget | None = None)
+  -> bool``. Await it before every change and stop when it returns False: on a production
+  profile it asks (``action`` is the translated sentence describing the change, for example
+  "Suspend the account ann@example.com."); elsewhere it returns True at once. It never runs
+  a nested event loop.
+- ``"tour"``: True while ``--tour`` runs (panels may skip animations or pick a stable row).
+- ``"kiosk"``: True in kiosk mode (read-only; ``"change_password"`` is then absent).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
+
+from portal_admin.ui.operations import OperationRunner
+from portal_admin.ui.profiles.store import Profile
+
+if TYPE_CHECKING:
+    from portal_admin.ui.tour.screenshots import TourStep
+
+#: The signature of ``extras["confirm_change"]``.
+ConfirmChange = Callable[..., Awaitable[bool]]
+
+
+@dataclass(slots=True)
+class PanelContext:
+    """What a panel is built with (its collaborators come from outside)."""
+
+    runner: OperationRunner
+    profile: Profile
+    #: The API client, once signed in (typed as Any: ui/ does not import the client here).
+    client: Any = None
+    #: Anything else later code hands to panels (see the module docstring).
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    async def confirm_change(self, action: str, parent: QWidget | None = None) -> bool:
+        """Await ``extras["confirm_change"]`` if present; True when there is none."""
+        hook = self.extras.get("confirm_change")
+        return True if hook is None else bool(await hook(action, parent))
+
+    async def live_profile(self) -> Any:
+        """The signed-in account's live profile: ``extras["live_profile"]`` (fetched once,
+        shared) when present, else ``client.auth.profile()``. Failures propagate."""
+        shared = self.extras.get("live_profile")
+        if isinstance(shared, LiveProfile):
+            return await shared.get()
+        return await self.client.auth.profile()
+
+
+class LiveProfile:
+    """``client.auth.profile()`` fetched once and shared by everyone who awaits it.
+
+    Callers arriving while the fetch runs wait for that same fetch; a failed or cancelled
+    fetch is not kept (the next ``get`` tries again). Cancelling a caller does not cancel the
+    fetch the others wait for.
+    """
+
+    def __init__(self, fetch: Callable[[], Awaitable[Any]]) -> None:
+        self._fetch = fetch
+        self._task: asyncio.Future[Any] | None = None
+
+    async def get(self) -> Any:
+        """The profile, fetched on the first call (and after a failure)."""
+        task = self._task
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            task = self._task = asyncio.ensure_future(self._fetch())
+        return await asyncio.shield(task)
+
+    async def reload(self) -> Any:
+        """Fetch the profile again (server labels in a new language) and keep the answer."""
+        task = self._task = asyncio.ensure_future(self._fetch())
+        return await asyncio.shield(task)
+
+    def close(self) -> None:
+        """Cancel a fetch still running and forget the profile (signed out)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+
+PanelFactory = Callable[[PanelContext], QWidget]
+
+
+@dataclass(frozen=True, slots=True)
+class PanelSpec:
+    """One entry of the navigation list."""
+
+    id: str
+    #: Source text marked with QT_TRANSLATE_NOOP("Panels", ...).
+    title: str
+    #: Builds the panel on first selection (import the panel's module inside it: lazy).
+    factory: PanelFactory
+    #: An icon name of ``ui/theme/icons.py`` (``"nav.<id>"``, e.g. "nav.accounts": the panel's own
+    #: picture, recoloured with the theme), a QStyle.StandardPixmap name (e.g. "SP_DirIcon") or
+    #: a file path; None for no icon.
+    icon: str | None = None
+    order: int = 100
+    context: str = "Panels"
+
+    def display_title(self) -> str:
+        """The translated title."""
+        return QCoreApplication.translate(self.context, self.title)
+
+
+class PanelRegistry:
+    """Panels by id, in navigation order."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, PanelSpec] = {}
+
+    def register(self, spec: PanelSpec) -> PanelSpec:
+        """Add ``spec`` (an id registered twice is replaced)."""
+        self._specs[spec.id] = spec
+        return spec
+
+    def get(self, panel_id: str) -> PanelSpec | None:
+        """The panel with ``panel_id``, if registered."""
+        return self._specs.get(panel_id)
+
+    def __iter__(self) -> Iterator[PanelSpec]:
+        return iter(sorted(self._specs.values(), key=lambda s: (s.order, s.id)))
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+
+#: The program's registry; panel modules register into it.
+PANELS = PanelRegistry()
+
+
+async def wait_idle(runner: OperationRunner, timeout: float = 20.0) -> None:
+    """Wait until ``runner`` has no operation running (new ones started meanwhile count)."""
+    async with asyncio.timeout(timeout):
+        while runner.tasks:
+            await asyncio.gather(*runner.tasks, return_exceptions=True)
+            await asyncio.sleep(0)
+
+
+async def panel_ready(panel: QWidget, runner: OperationRunner, timeout: float = 20.0) -> None:
+    """The tour's wait for a panel: its ``tour_ready()`` if it has one, else an idle runner."""
+    ready = getattr(panel, "tour_ready", None)
+    async with asyncio.timeout(timeout):
+        if callable(ready):
+            result = ready()
+            if inspect.isawaitable(result):
+                await result
+        await wait_idle(runner, timeout)
+
+
+async def panel_tour_steps(panel: QWidget, *, kiosk: bool = False) -> list[TourStep]:
+    """The panel's own tour steps (``tour_steps()``; ``kiosk_tour_steps()`` in kiosk mode)."""
+    steps = getattr(panel, "kiosk_tour_steps" if kiosk else "tour_steps", None)
+    if not callable(steps):
+        return []
+    result = steps()
+    found = await result if inspect.isawaitable(result) else result
+    return list(found or [])
