@@ -151,6 +151,24 @@ def norm(value: Any) -> str:
     return str(value)
 
 
+#: Keys whose values are truth values, whole numbers and lists of addresses; every other key
+#: holds text (or nothing).
+_BOOL_KEYS = frozenset({"enabled", "isDefault"})
+_INT_KEYS = frozenset({"displayOrder"})
+
+
+def usable(key: str, value: Any) -> bool:
+    """True when ``value`` is a value this program can set ``key`` to (a record rewritten by
+    hand may hold anything)."""
+    if key == "ips":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if key in _BOOL_KEYS:
+        return isinstance(value, bool)
+    if key in _INT_KEYS:
+        return value is None or (isinstance(value, int) and not isinstance(value, bool))
+    return value is None or (isinstance(value, str) and len(value) <= 10_000)
+
+
 @dataclass(frozen=True, slots=True)
 class Value:
     """One value a record changed: the target's kind and id, the key, before and after."""
@@ -179,7 +197,10 @@ def values_of(record: Mapping[str, Any]) -> list[Value] | None:
     fields = record.get("fields") if isinstance(record.get("fields"), Mapping) else {}
     assert isinstance(before, Mapping) and isinstance(after, Mapping)
     assert isinstance(fields, Mapping)
-    targets = [str(t) for t in record.get("targets") or [] if isinstance(t, str | int)]
+    listed = record.get("targets")
+    targets = (
+        [str(t) for t in listed if isinstance(t, str | int)] if isinstance(listed, list) else []
+    )
     if spec.kind == "whitelist":
         target = WHITELIST_ID
     elif targets:

@@ -46,6 +46,7 @@ from .reversible import (
     TYPE_FIELDS,
     Value,
     norm,
+    usable,
     values_of,
 )
 from .runner import DEFAULT_CONCURRENCY
@@ -102,7 +103,7 @@ def _collect(path: Path, wanted: Callable[[dict[str, Any]], bool]) -> list[_Entr
         if kind == "intent":
             if wanted(record):
                 intents[seq] = record
-        elif wanted(record) or record.get("intent_seq") in intents:
+        elif wanted(record) or _int(record.get("intent_seq")) in intents:
             outcomes.append(record)
     entries: dict[int, _Entry] = {}
     named: set[int] = set()
@@ -115,6 +116,10 @@ def _collect(path: Path, wanted: Callable[[dict[str, Any]], bool]) -> list[_Entr
         if seq not in named:
             entries[seq] = _Entry(seq, record, None)
     return sorted(entries.values(), key=lambda e: e.seq)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _verified(path: Path, expected_key: journal_file.Expected) -> journal_file.Verification:
@@ -204,7 +209,8 @@ def _lines(entries: list[_Entry]) -> list[_Line]:
             why = NOT_REVERSIBLE.get(
                 operation, ("this change names nothing that can be set back", "nothing to do")
             )
-            targets = [str(t) for t in entry.record.get("targets") or []]
+            listed = entry.record.get("targets")
+            targets = [str(t) for t in listed] if isinstance(listed, list) else []
             line = _Line("", targets[0] if targets else "", "", operation, seqs=[entry.seq])
             line.not_reversible = why
             order.append(line)
@@ -412,6 +418,27 @@ def _status_verb(kind: str, now: str, before: str) -> str | None:
 
 
 STATUS_KEYS = frozenset({"status", "channelStatus", "typeStatus"})
+#: The keys each kind of target has.
+KEYS_OF: dict[str, frozenset[str]] = {
+    "account": frozenset({"status", *ACCOUNT_FIELDS}),
+    "whitelist": frozenset({"ips", "enabled"}),
+    "channel": frozenset({"channelStatus", *CHANNEL_FIELDS}),
+    "type": frozenset({"typeStatus", *TYPE_FIELDS}),
+}
+#: The code of a line a revert cannot send (its job file was edited).
+BAD_LINE = "JOB.BAD_LINE"
+
+
+def _settable(kind: Any, key: Any, before: Any) -> bool:
+    """True when a line names a value this program can set back."""
+    return (
+        isinstance(kind, str)
+        and isinstance(key, str)
+        and key in KEYS_OF.get(kind, frozenset())
+        and usable(key, before)
+    )
+
+
 #: Text fields of channels and types: a value before of none is set back as empty.
 TEXT_KEYS = frozenset({"channelName", "description", "typeName", "typeDescription", "iconUrl"})
 
@@ -458,7 +485,14 @@ class Revert(Action):
 
     async def apply(self, client: PortalClient, target: Target) -> str:
         record = target.record
-        kind, key, before = record["kind"], record["key"], record.get("before")
+        kind, key, before = record.get("kind"), record.get("key"), record.get("before")
+        if not _settable(kind, key, before):  # a job file edited by hand
+            raise ReadOnlyError(
+                f"line {target.id}: not a value this program sets back ({kind} {key})",
+                code=BAD_LINE,
+                operation_id="",
+            )
+        assert isinstance(kind, str) and isinstance(key, str)
         now = norm(record.get("now"))
         if key in STATUS_KEYS:
             verb = _status_verb(kind, now, norm(before))
@@ -500,12 +534,13 @@ class Revert(Action):
         return norm(before)
 
     async def read(self, client: PortalClient, target: Target) -> Target | None:
-        values = await read_now(client, str(target.record["kind"]), target.id)
+        kind, key = target.record.get("kind"), target.record.get("key")
+        if kind not in KEYS_OF or not isinstance(key, str):  # a job file edited by hand
+            return None
+        values = await read_now(client, str(kind), target.id)
         if values is None:
             return None
-        return Target(
-            target.id, target.label, {**target.record, "now": values.get(target.record["key"])}
-        )
+        return Target(target.id, target.label, {**target.record, "now": values.get(key)})
 
     def check(self, now: Target | None) -> bool | None:
         if now is None:
@@ -540,6 +575,12 @@ def _decide(line: _Line, now: dict[str, Any] | None, context: JobContext) -> dic
         return skip(RevertSkip.NOT_APPLIED, "the change was refused: nothing to revert", "")
     if not line.has_before:
         return skip(RevertSkip.NO_BEFORE, NO_BEFORE_WHY, NO_BEFORE_INSTEAD)
+    if not usable(line.key, line.before):
+        return skip(
+            RevertSkip.NO_BEFORE,
+            f"the record's value before is not a value of {line.key}",
+            NO_BEFORE_INSTEAD,
+        )
     if now is None:
         return skip("NOT_FOUND", "it no longer exists", "")
     if line.kind == "whitelist" and line.account.lower() != context.account.lower():
