@@ -16,6 +16,7 @@ from portal_admin.client.errors import ReadOnlyError
 from portal_admin.evidence import journal as journal_file
 from portal_admin.evidence.journal import Journal
 from portal_admin.evidence.recorder import attach
+from portal_admin.jobs import revert as revert_module
 from portal_admin.jobs.revert import RevertSkip
 from portal_admin.jobs.targets import all_accounts
 from support.portal import FAST_RETRY, sign_in
@@ -150,3 +151,30 @@ async def test_the_kiosk_plans_no_revert(make_portal: Make, tmp_path: Path) -> N
         await jobs.plan_job_revert(
             kiosk.client, job.id, await portal.context(), journal_path=path, folder=tmp_path
         )
+
+
+async def test_an_old_plan_reads_each_target_again_before_its_write(
+    make_portal: Make, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    portal, journal = await journaled(make_portal, path)
+    job = await suspend_some(portal, tmp_path, 3)
+    first, second, third = [i.target_id for i in job.items()]
+    journal.flush()
+    revert = await jobs.plan_job_revert(
+        portal.client, job.id, await portal.context(), journal_path=path, folder=tmp_path
+    )
+    assert revert.counts()["planned"] == 3
+    # Between the plan and the run (a job resumed later), someone deactivates one of them.
+    async with second_client(portal) as other:
+        await other.accounts.change_status(second, "DEACTIVATE")
+    monkeypatch.setattr(revert_module, "STALE_AFTER", -1.0)  # the plan counts as old
+    writes = portal.sent("accounts.status")
+    progress = await run(portal, revert)
+    lines = {i.target_id: i for i in revert.items()}
+    assert lines[second].state is jobs.ItemState.FAILED
+    assert lines[second].error_code == RevertSkip.CHANGED_SINCE
+    assert {lines[first].state, lines[third].state} == {jobs.ItemState.DONE}
+    assert portal.sent("accounts.status") == writes + 2  # nothing sent for the changed one
+    assert (await statuses(portal, [second]))[second] == "DEACTIVATED"
+    assert progress.counts["failed"] == 1

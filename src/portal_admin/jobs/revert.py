@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -427,6 +428,17 @@ KEYS_OF: dict[str, frozenset[str]] = {
 }
 #: The code of a line a revert cannot send (its job file was edited).
 BAD_LINE = "JOB.BAD_LINE"
+#: Seconds after planning from which each target is read again just before its write (a job
+#: resumed later, or a long one): the state it was planned from may have changed meanwhile.
+STALE_AFTER = 60.0
+
+
+class NotSent(ReadOnlyError):
+    """A revert's line refused before its request left (the runner records it failed, with
+    the code): the target changed since the plan, is gone, or its line cannot be sent."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message, code=code, operation_id="")
 
 
 def _settable(kind: Any, key: Any, before: Any) -> bool:
@@ -455,13 +467,15 @@ class Revert(Action):
     of_job: str = ""
     #: The journal records named (``journal revert SEQ...``).
     seqs: tuple[int, ...] = ()
+    #: When the plan read the targets (epoch seconds; 0: not known).
+    planned_at: float = 0.0
     kind: ClassVar[str] = "revert"
     operation_id: ClassVar[str] = "accounts.status"
     #: Sets a value back: a repeat after it happened is refused or changes nothing.
     idempotent: ClassVar[bool] = True
 
     def params(self) -> dict[str, Any]:
-        return {"of_job": self.of_job, "seqs": list(self.seqs)}
+        return {"of_job": self.of_job, "seqs": list(self.seqs), "planned_at": self.planned_at}
 
     def describe(self) -> str:
         if self.of_job:
@@ -487,19 +501,18 @@ class Revert(Action):
         record = target.record
         kind, key, before = record.get("kind"), record.get("key"), record.get("before")
         if not _settable(kind, key, before):  # a job file edited by hand
-            raise ReadOnlyError(
+            raise NotSent(
                 f"line {target.id}: not a value this program sets back ({kind} {key})",
                 code=BAD_LINE,
-                operation_id="",
             )
         assert isinstance(kind, str) and isinstance(key, str)
         now = norm(record.get("now"))
+        if time.time() - self.planned_at > STALE_AFTER:  # an old plan (a resumed job)
+            await self._still_as_planned(client, target, now)
         if key in STATUS_KEYS:
             verb = _status_verb(kind, now, norm(before))
             if verb is None:
-                raise ReadOnlyError(  # planned lines never get here
-                    f"{now} cannot become {before}", code="NOT_ALLOWED", operation_id=""
-                )
+                raise NotSent(f"{now} cannot become {before}", code="NOT_ALLOWED")
             if kind == "account":
                 changed = await client.accounts.change_status(
                     target.id,
@@ -532,6 +545,20 @@ class Revert(Action):
             return norm(before)
         await client.notifications.update_channel_type(target.id, **{TYPE_FIELDS[key]: before})
         return norm(before)
+
+    async def _still_as_planned(self, client: PortalClient, target: Target, now: str) -> None:
+        """Read the target again before its write: NotSent when it is gone or no longer has
+        the value the plan found (someone changed it since)."""
+        fresh = await self.read(client, target)
+        if fresh is None:
+            raise NotSent(f"{target.label}: no longer exists", code="NOT_FOUND")
+        found = norm(fresh.record.get("now"))
+        if found != now:
+            raise NotSent(
+                f"{target.label}: changed since the plan (planned from {now or '(empty)'},"
+                f" now {found or '(empty)'}); not set back",
+                code=RevertSkip.CHANGED_SINCE,
+            )
 
     async def read(self, client: PortalClient, target: Target) -> Target | None:
         kind, key = target.record.get("kind"), target.record.get("key")
@@ -699,7 +726,7 @@ async def plan_records_revert(
             f"no change with seq {', '.join(str(s) for s in missing)} in the journal"
             f" (it ends at {verification.end_seq})",
         )
-    action = Revert(seqs=tuple(wanted))
+    action = Revert(seqs=tuple(wanted), planned_at=time.time())
     return await _plan(
         client,
         entries,
@@ -748,7 +775,7 @@ async def plan_job_revert(
         return await _plan(
             client,
             entries,
-            Revert(of_job=job_id),
+            Revert(of_job=job_id, planned_at=time.time()),
             context,
             verifying,
             concurrency=concurrency,
