@@ -55,6 +55,7 @@ from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.theme.tones import set_tone
 
 from ..error_info import describe_error
+from ..widgets.typed_confirm import TypedConfirm
 from .plan_model import PlanModel
 from .words import IMPORT_ERRORS, KINDS, PAUSES, REASONS, STATES, word
 
@@ -395,11 +396,9 @@ class BulkDialog(QDialog):
         self.concurrency.setRange(1, jobs.runner.MAX_CONCURRENCY)
         self.concurrency.setValue(jobs.DEFAULT_CONCURRENCY)
         self.concurrency_label.setBuddy(self.concurrency)
-        self.confirm_label = QLabel(page)
-        self.confirm_label.setWordWrap(True)
-        self.confirm = QLineEdit(page)
-        self.confirm.setObjectName("bulkConfirmCount")
-        self.confirm.textChanged.connect(self._update_run_button)
+        self.typed = TypedConfirm(page)  # the number typed, when jobs.confirmation_needed says
+        self.confirm = self.typed.field
+        self.typed.changed.connect(self._update_run_button)
         self.back = QPushButton(page)
         self.back.clicked.connect(self._back_to_choose)
         self.run_button = QPushButton(page)
@@ -413,8 +412,7 @@ class BulkDialog(QDialog):
         buttons = QHBoxLayout()
         buttons.addWidget(self.back)
         buttons.addStretch(1)
-        buttons.addWidget(self.confirm_label)
-        buttons.addWidget(self.confirm)
+        buttons.addWidget(self.typed)
         buttons.addWidget(self.run_button)
         layout = QVBoxLayout(page)
         layout.addWidget(self.summary)
@@ -437,15 +435,15 @@ class BulkDialog(QDialog):
         assert self.job is not None
         self.plan_model.set_items(self.job.items())
         self.pages.setCurrentIndex(1)
-        self.confirm.clear()
-        self.confirm.setVisible(self.production)
-        self.confirm_label.setVisible(self.production)
+        self.typed.require(
+            jobs.confirmation_needed(self.job, self.production), self.panel.context.profile
+        )
         self.retranslateUi()
         self._update_run_button()
 
     def _update_run_button(self, *_args: object) -> None:
         count = self.to_change()
-        confirmed = not self.production or self.confirm.text().strip() == str(count)
+        confirmed = self.typed.confirmed()
         self.run_button.setEnabled(count > 0 and confirmed and self.runner is None)
 
     def _back_to_choose(self) -> None:
@@ -512,6 +510,8 @@ class BulkDialog(QDialog):
         if job is not None:
             self.job = job
         assert self.job is not None
+        if job is None and not self.typed.confirmed():
+            return None  # the number of targets is not typed (or not the right one)
         self.runner = jobs.Runner(
             self.panel.client,
             self.job,
@@ -754,12 +754,6 @@ class BulkDialog(QDialog):
         count = self.to_change()
         self.run_button.setText(
             fill(QCoreApplication.translate("BulkDialog", "&Run on %1 targets"), count)
-        )
-        self.confirm_label.setText(
-            fill(QCoreApplication.translate("BulkDialog", "PRODUCTION: type %1 to confirm:"), count)
-        )
-        self.confirm.setAccessibleName(
-            QCoreApplication.translate("BulkDialog", "Number of targets, to confirm")
         )
         self.table.setAccessibleName(QCoreApplication.translate("BulkDialog", "The plan"))
         self.table.setAccessibleDescription(
