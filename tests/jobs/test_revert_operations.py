@@ -13,8 +13,9 @@ import pytest
 from portal_admin import jobs
 from portal_admin.client import before
 from portal_admin.evidence import journal as journal_file
+from portal_admin.jobs import RevertError
 from portal_admin.jobs.reversible import NOT_REVERSIBLE, REVERSIBLE
-from portal_admin.jobs.revert import RevertError, RevertSkip
+from portal_admin.jobs.revert import RevertSkip
 from portal_admin.protocol.operations import OPERATIONS
 
 from .conftest import Portal

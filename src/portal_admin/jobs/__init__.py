@@ -16,14 +16,8 @@ from .actions import (
 )
 from .confirmation import confirmation_needed
 from .plan import JobContext, create_job, write_plan, write_result
-from .revert import (
-    Revert,
-    RevertError,
-    RevertSkip,
-    plan_job_revert,
-    plan_records_revert,
-    write_revert_plan,
-)
+from .revert import Revert, RevertSkip, plan_job_revert, plan_records_revert, write_revert_plan
+from .revert_journal import RevertError
 from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner, Settling
 from .store import ItemState, JobFile, JobFileError, JobLockedError, JobState, jobs_dir, list_jobs
 from .targets import ImportCode, ImportFailed, Problem, TargetList, decode, parse_list

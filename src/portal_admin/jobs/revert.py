@@ -23,13 +23,13 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from portal_admin.client import PortalClient
-from portal_admin.client.errors import InvalidIdError, NotFoundError, ReadOnlyError
+from portal_admin.client.errors import ReadOnlyError
 from portal_admin.evidence import journal as journal_file
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import ENCODING, write_rows
@@ -50,14 +50,18 @@ from .reversible import (
     usable,
     values_of,
 )
+from .revert_journal import (
+    Entry,
+    RevertError,
+    check_breaks,
+    check_origin,
+    collect,
+    same_server,
+    verify_soon,
+)
+from .revert_reads import READ_ONE_BY_ONE, account_pages, account_values, read_accounts, read_now
 from .runner import DEFAULT_CONCURRENCY
 from .store import SUFFIX, Item, JobFile, JobFileError, jobs_dir
-from .targets import planning_read
-
-#: Accounts read one by one up to this many; more are read page by page.
-READ_ONE_BY_ONE = 20
-#: Pages of accounts asked for at once.
-PAGES_AT_ONCE = 4
 
 
 class RevertSkip:
@@ -69,113 +73,6 @@ class RevertSkip:
     NO_BEFORE = "NO_BEFORE"
     NOT_APPLIED = "NOT_APPLIED"
     OTHER_ACCOUNT = "OTHER_ACCOUNT"
-
-
-class RevertError(Exception):
-    """A revert that cannot be planned at all; nothing was sent. ``code``: ``NO_SUCH_RECORD``,
-    ``NO_SUCH_JOB``, ``JOURNAL_BROKEN``, ``ACROSS_BREAK``, ``OTHER_SERVER``, ``NOTHING``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-# -- the journal's records ------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Entry:
-    """One change sent: its record (the outcome's, else the intent's) and outcome."""
-
-    seq: int
-    record: dict[str, Any]
-    outcome: str | None  # ok, failed, unknown; None: sent, outcome not recorded
-
-
-def _collect(path: Path, wanted: Callable[[dict[str, Any]], bool]) -> list[_Entry]:
-    """The changes ``wanted`` picks (intents or outcomes), one entry per change sent."""
-    intents: dict[int, dict[str, Any]] = {}
-    outcomes: list[dict[str, Any]] = []
-    for record in journal_file.read(path):
-        kind = record.get("kind")
-        seq = record.get("seq")
-        if not isinstance(seq, int) or kind not in ("intent", "change"):
-            continue
-        if kind == "intent":
-            if wanted(record):
-                intents[seq] = record
-        elif wanted(record) or _int(record.get("intent_seq")) in intents:
-            outcomes.append(record)
-    entries: dict[int, _Entry] = {}
-    named: set[int] = set()
-    for record in outcomes:
-        intent_seq = record.get("intent_seq")
-        if isinstance(intent_seq, int):
-            named.add(intent_seq)
-        entries[record["seq"]] = _Entry(record["seq"], record, str(record.get("outcome") or ""))
-    for seq, record in intents.items():
-        if seq not in named:
-            entries[seq] = _Entry(seq, record, None)
-    return sorted(entries.values(), key=lambda e: e.seq)
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _verified(path: Path, expected_key: journal_file.Expected) -> journal_file.Verification:
-    """The journal's verification; RevertError when it does not verify."""
-    result = journal_file.verify(path, expected_key=expected_key)
-    if not result.ok:
-        raise RevertError(
-            "JOURNAL_BROKEN",
-            f"the journal does not verify, so nothing in it is reverted: {result.summary()}",
-        )
-    return result
-
-
-def _verify_soon(
-    path: Path, expected_key: journal_file.Expected
-) -> asyncio.Future[journal_file.Verification]:
-    """The journal's verification in a worker thread (its future raises RevertError when it
-    does not verify); never left unawaited without its error being retrieved."""
-    future = asyncio.ensure_future(asyncio.to_thread(_verified, path, expected_key))
-    future.add_done_callback(lambda f: f.cancelled() or f.exception())
-    return future
-
-
-def _same(one: str, other: str) -> bool:
-    return one.rstrip("/").lower() == other.rstrip("/").lower()
-
-
-def _check_origin(entries: Iterable[_Entry], context: JobContext) -> None:
-    """Every record must be of the signed-in server and profile (nothing is sent otherwise)."""
-    for entry in entries:
-        server = str(entry.record.get("server", ""))
-        profile = str(entry.record.get("profile", ""))
-        if not _same(server, context.server) or profile != context.profile:
-            raise RevertError(
-                "OTHER_SERVER",
-                f"record {entry.seq} was made on {server or '?'} (profile {profile or '?'}),"
-                f" not on {context.server} (profile {context.profile}): sign in there to"
-                " revert it",
-            )
-
-
-def _check_breaks(entries: list[_Entry], verification: journal_file.Verification) -> None:
-    """No recorded break (a torn or broken tail) may lie after a record to revert: records
-    lost there may have changed the same targets."""
-    if not entries:
-        return
-    first = entries[0].seq
-    for problem in verification.breaks:
-        if problem.seq is not None and problem.seq > first:
-            raise RevertError(
-                "ACROSS_BREAK",
-                f"the journal has a break at line {problem.line} (seq {problem.seq}:"
-                f" {problem.reason}) after record {first}: records may be missing there,"
-                " so it is not reverted across it",
-            )
 
 
 # -- the plan's lines -----------------------------------------------------------------------
@@ -198,10 +95,10 @@ class _Line:
     not_reversible: tuple[str, str] | None = None
 
 
-def _lines(entries: list[_Entry]) -> list[_Line]:
+def _lines(entries: list[Entry]) -> list[_Line]:
     """The values the entries changed, one line per target and key: the value before of its
     first change that was (or may have been) applied, the value after of its last."""
-    groups: dict[tuple[str, str, str], list[tuple[_Entry, Value]]] = {}
+    groups: dict[tuple[str, str, str], list[tuple[Entry, Value]]] = {}
     order: list[_Line | tuple[str, str, str]] = []
     for entry in entries:
         operation = str(entry.record.get("operation", ""))
@@ -249,133 +146,6 @@ def _lines(entries: list[_Entry]) -> list[_Line]:
     return lines
 
 
-# -- reading the targets now ----------------------------------------------------------------
-
-
-def _account_values(account: Any) -> dict[str, Any]:
-    status = account.account_status
-    return {
-        "label": account.account_email or account.biz_id,
-        "status": status.code if status else "",
-        **{key: getattr(account, name) or "" for key, name in ACCOUNT_FIELDS.items()},
-    }
-
-
-def _channel_values(channel: Any) -> dict[str, Any]:
-    status = channel.channel_status
-    return {
-        "label": channel.channel_name or channel.biz_id,
-        "channelStatus": status.code if status else ("ACTIVE" if channel.active else "INACTIVE"),
-        **{key: getattr(channel, name) for key, name in CHANNEL_FIELDS.items()},
-    }
-
-
-def _type_values(kind: Any) -> dict[str, Any]:
-    status = kind.type_status
-    return {
-        "label": kind.type_name or kind.type_code or kind.biz_id,
-        "typeStatus": status.code if status else ("ENABLED" if kind.enabled else "DISABLED"),
-        **{key: getattr(kind, name) for key, name in TYPE_FIELDS.items()},
-    }
-
-
-async def _read_account(client: PortalClient, target: str) -> dict[str, Any] | None:
-    try:
-        return _account_values(await planning_read(client, lambda: client.accounts.get(target)))
-    except (NotFoundError, InvalidIdError):
-        return None
-
-
-async def _account_pages(client: PortalClient, status: str | None) -> dict[str, dict[str, Any]]:
-    """Every account (of ``status``) read page by page, a few pages at once, by id."""
-    query = {"status": status} if status else {}
-    found: dict[str, dict[str, Any]] = {}
-
-    async def page(number: int) -> Any:
-        return await planning_read(
-            client, lambda: client.accounts.query(page=number, size=100, **query)
-        )
-
-    def keep(items: Iterable[Any]) -> None:
-        for account in items:
-            found[account.biz_id] = _account_values(account)
-
-    first = await page(0)
-    keep(first.items)
-    gate = asyncio.Semaphore(PAGES_AT_ONCE)  # pages asked ahead, as snapshots read them
-
-    async def rest(number: int) -> None:
-        async with gate:
-            keep((await page(number)).items)
-
-    if first.items:
-        await asyncio.gather(*(rest(n) for n in range(1, first.total_pages)))
-    return found
-
-
-async def _read_accounts(
-    client: PortalClient,
-    ids: set[str],
-    status: str | None,
-    pages: dict[str, dict[str, Any]] | None = None,
-) -> dict[str, dict[str, Any] | None]:
-    """Each account now (None: gone): from ``pages`` (read ahead) or, for more than a few,
-    page by page (filtered by ``status`` when every line expects the same); then the ones
-    not met one by one."""
-    found: dict[str, dict[str, Any] | None] = {}
-    if pages is None and len(ids) > READ_ONE_BY_ONE:
-        pages = await _account_pages(client, status)
-    if pages is not None:
-        found.update((i, pages[i]) for i in ids if i in pages)
-    missing = [i for i in ids if i not in found]
-    gate = asyncio.Semaphore(8)
-
-    async def one(target: str) -> None:
-        async with gate:
-            found[target] = await _read_account(client, target)
-
-    await asyncio.gather(*(one(t) for t in missing))
-    return found
-
-
-async def _read_whitelist(client: PortalClient) -> dict[str, Any]:
-    listing = await planning_read(client, client.security.ip_whitelist)
-    return {
-        "label": "IP whitelist",
-        "ips": [e.ip for e in listing.entries],
-        "enabled": listing.enabled,
-    }
-
-
-async def _read_channel(client: PortalClient, target: str) -> dict[str, Any] | None:
-    page = await planning_read(client, lambda: client.notifications.query_channels(biz_id=target))
-    for channel in page.items:
-        if channel.biz_id == target:
-            return _channel_values(channel)
-    return None
-
-
-async def _read_type(client: PortalClient, target: str) -> dict[str, Any] | None:
-    page = await planning_read(
-        client, lambda: client.notifications.query_channel_types(biz_id=target)
-    )
-    for kind in page.items:
-        if kind.biz_id == target:
-            return _type_values(kind)
-    return None
-
-
-async def read_now(client: PortalClient, kind: str, target: str) -> dict[str, Any] | None:
-    """One target's values now (None: it no longer exists)."""
-    if kind == "account":
-        return await _read_account(client, target)
-    if kind == "whitelist":
-        return await _read_whitelist(client)
-    if kind == "channel":
-        return await _read_channel(client, target)
-    return await _read_type(client, target)
-
-
 async def _read_all(
     client: PortalClient,
     lines: list[_Line],
@@ -392,7 +162,7 @@ async def _read_all(
         only_status = all(line.key == "status" for line in wanted if line.kind == "account")
         status = next(iter(expected)) if only_status and len(expected) == 1 else None
         pages = await ahead if ahead is not None else None
-        read = await _read_accounts(client, accounts, status or None, pages)
+        read = await read_accounts(client, accounts, status or None, pages)
         for target, values in read.items():
             now[("account", target)] = values
     for line in wanted:
@@ -529,7 +299,7 @@ class Revert(Action):
         if kind == "account":
             value = "" if before is None else before
             account = await client.accounts.update(target.id, **{ACCOUNT_FIELDS[key]: value})
-            return norm(_account_values(account).get(key))
+            return norm(account_values(account).get(key))
         if kind == "whitelist":
             if key == "ips":
                 await client.security.set_ip_whitelist([str(ip) for ip in before or []])
@@ -651,7 +421,7 @@ def _refuse_read_only(client: PortalClient, lines: Iterable[_Line]) -> None:
 
 async def _plan(
     client: PortalClient,
-    entries: list[_Entry],
+    entries: list[Entry],
     action: Revert,
     context: JobContext,
     verifying: asyncio.Future[journal_file.Verification],
@@ -661,15 +431,15 @@ async def _plan(
     source: str,
     ahead: asyncio.Future[dict[str, dict[str, Any]]] | None = None,
 ) -> JobFile:
-    _check_origin(entries, context)
+    check_origin(entries, context)
     lines = _lines(entries)
     _refuse_read_only(client, lines)
     if ahead is None:  # nothing is read from the server before the journal verifies
-        _check_breaks(entries, await verifying)
+        check_breaks(entries, await verifying)
     # Read ahead (a status job's accounts), the targets are read while the journal is verified
     # in a worker thread: only read; nothing is written or changed before it verifies.
     now = await _read_all(client, lines, ahead)
-    _check_breaks(entries, await verifying)
+    check_breaks(entries, await verifying)
     rows: list[tuple[str, str, dict[str, Any], str, str, str | None]] = []
     for line in lines:
         values = now.get((line.kind, line.target))
@@ -712,9 +482,9 @@ async def plan_records_revert(
         raise RevertError("NOTHING", "no record named")
     if client.read_only:
         _refuse_read_only(client, [])
-    verifying = _verify_soon(path, expected_key)
+    verifying = verify_soon(path, expected_key)
     named = set(wanted)
-    entries = _collect(path, lambda r: r.get("seq") in named)
+    entries = collect(path, lambda r: r.get("seq") in named)
     met = {e.seq for e in entries} | {
         e.record.get("intent_seq") for e in entries if isinstance(e.record.get("intent_seq"), int)
     }
@@ -755,18 +525,18 @@ async def plan_job_revert(
     path = journal_path or journal_file.default_journal_path()
     if client.read_only:
         _refuse_read_only(client, [])
-    verifying = _verify_soon(path, expected_key)
+    verifying = verify_soon(path, expected_key)
     status = _status_of_job(job_id, folder, context)
     # A status job's accounts are read ahead (only read: the journal decides what is
     # reverted, and a wrong hint costs reads), while the journal is read and verified.
-    ahead = asyncio.ensure_future(_account_pages(client, status)) if status else None
+    ahead = asyncio.ensure_future(account_pages(client, status)) if status else None
 
     def of_job(record: Mapping[str, Any]) -> bool:
         after = record.get("after")
         return isinstance(after, Mapping) and after.get("job") == job_id
 
     try:
-        entries = await asyncio.to_thread(_collect, path, of_job)
+        entries = await asyncio.to_thread(collect, path, of_job)
         if not entries:
             await verifying  # a broken journal is said first
             raise RevertError(
@@ -809,7 +579,7 @@ def _status_of_job(job_id: str, folder: Path | None, context: JobContext) -> str
         return None  # few targets: read one by one after the journal verifies
     if meta.get("kind") != "status" or meta.get("profile") != context.profile:
         return None
-    if not _same(str(meta.get("server", "")), context.server):
+    if not same_server(str(meta.get("server", "")), context.server):
         return None
     action = (meta.get("params") or {}).get("action")
     return ACTION_RESULT.get(str(action))
