@@ -1,0 +1,130 @@
+"""A campaign from a snapshot: which snapshot, the name, the due date, how access is revoked
+and where the file goes. Not modal; it asks the panel to create (``createRequested``)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QDate, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin.evidence import snapshot as snapshots
+from portal_admin.reviews import Settings
+from portal_admin.ui.theme.tones import set_tone
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CampaignCreate", text)
+
+
+class CreateDialog(QDialog):
+    """Choose a snapshot and the campaign's settings."""
+
+    createRequested = Signal(Path, Path, object)
+
+    def __init__(self, folder: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("campaignCreate")
+        self.folder = folder
+        self.snapshot = QComboBox(self)
+        self.snapshot.setObjectName("campaignSnapshot")
+        self.name = QLineEdit(self)
+        self.name.setObjectName("campaignName")
+        self.due = QDateEdit(self)
+        self.due.setObjectName("campaignDueDate")
+        self.due.setCalendarPopup(True)
+        self.due.setDisplayFormat("yyyy-MM-dd")
+        soon = datetime.now(UTC).date() + timedelta(days=30)
+        self.due.setDate(QDate(soon.year, soon.month, soon.day))
+        self.revocation = QComboBox(self)
+        self.revocation.setObjectName("campaignRevocation")
+        self.file = QLineEdit(self)
+        self.file.setObjectName("campaignFile")
+        self.error = QLabel(self)
+        self.error.setObjectName("campaignCreateError")
+        self.error.setWordWrap(True)
+        set_tone(self.error, "error")
+        self.error.hide()
+        self.name.textChanged.connect(self._suggest_file)
+        self.form = QFormLayout()
+        self.labels = [QLabel(self) for _ in range(5)]
+        for label, field in zip(
+            self.labels,
+            (self.snapshot, self.name, self.due, self.revocation, self.file),
+            strict=True,
+        ):
+            label.setBuddy(field)
+            self.form.addRow(label, field)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self.request)
+        self.buttons.rejected.connect(self.hide)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.retranslateUi()
+        self.resize(560, 0)
+
+    def fill_snapshots(self) -> None:
+        """The complete snapshots of the folder, newest first."""
+        self.snapshot.clear()
+        for found in snapshots.list_snapshots(self.folder):
+            when = str(found.meta.get("finished", ""))[:16].replace("T", " ")
+            self.snapshot.addItem(f"{when}  {found.meta.get('server', '')}", found.path)
+
+    def _suggest_file(self, name: str) -> None:
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name.strip()).strip("-") or "campaign"
+        self.file.setText(str(self.folder / f"{slug}.review"))
+
+    def settings(self) -> Settings:
+        """The settings as entered."""
+        return Settings(
+            self.name.text().strip(),
+            self.due.date().toString("yyyy-MM-dd"),
+            str(self.revocation.currentData()),
+        )
+
+    def request(self) -> None:
+        """Ask for the campaign (the panel creates it and hides this dialog)."""
+        path = self.snapshot.currentData()
+        if path is None:
+            self.show_error(_tr("There is no snapshot yet: take one in Access reviews first."))
+            return
+        if not self.name.text().strip():
+            self.show_error(_tr("Give the campaign a name."))
+            return
+        self.error.hide()
+        self.createRequested.emit(Path(self.file.text().strip()), Path(path), self.settings())
+
+    def show_error(self, text: str) -> None:
+        """Say why nothing was created."""
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def retranslateUi(self) -> None:
+        self.setWindowTitle(_tr("New access-review campaign"))
+        for label, text in zip(
+            self.labels,
+            (_tr("&Snapshot:"), _tr("&Name:"), _tr("&Due:"), _tr("&Revoke by:"), _tr("&File:")),
+            strict=True,
+        ):
+            label.setText(text)
+        current = self.revocation.currentIndex()
+        self.revocation.clear()
+        self.revocation.addItem(_tr("Suspending the account"), "SUSPEND")
+        self.revocation.addItem(_tr("Deactivating the account"), "DEACTIVATE")
+        self.revocation.setCurrentIndex(max(current, 0))

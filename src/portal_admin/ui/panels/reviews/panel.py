@@ -1,0 +1,893 @@
+"""The Campaigns panel: an access-review campaign file's queue, decided from the keyboard.
+
+Open a campaign file (signed in or not: deciding and signing are local file operations) or
+create one from a snapshot; filter the queue; decide one item or many with one justification
+(K Keep, R Revoke, D Don't know, N next undecided, J the justification field); see progress,
+the due date and what is overdue; sign off, verify, remediate (a bulk job, in the bulk
+window; never in the kiosk), close with the closing check, write the pack. Costly steps
+(create, sign, verify, progress counts, the closing check, the pack) run in worker threads,
+each with its own connection to the file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from portal_admin import jobs
+from portal_admin.evidence import keys
+from portal_admin.evidence import snapshot as snapshots
+from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, reviewer_of
+from portal_admin.reviews.decisions import decide, needs_justification
+from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.panels.accounts.message_bar import MessageBar
+from portal_admin.ui.panels.base import PanelBase
+from portal_admin.ui.panels.evidence import packing
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.permissions import tag_operation
+from portal_admin.ui.theme.tones import set_tone
+
+from . import work
+from .create_dialog import CreateDialog
+from .queue_model import QueueModel, decision_words
+
+log = logging.getLogger(__name__)
+
+SHOW = (
+    ("", QT_TRANSLATE_NOOP("Campaigns", "All items")),
+    ("UNDECIDED", QT_TRANSLATE_NOOP("Campaigns", "Undecided")),
+    ("FLAGGED", QT_TRANSLATE_NOOP("Campaigns", "Flagged")),
+    ("KEEP", QT_TRANSLATE_NOOP("Campaigns", "Kept")),
+    ("REVOKE", QT_TRANSLATE_NOOP("Campaigns", "Revoked")),
+    ("DONT_KNOW", QT_TRANSLATE_NOOP("Campaigns", "Don't know")),
+)
+REFUSED = {
+    "SELF": QT_TRANSLATE_NOOP(
+        "Campaigns", "%1 is your own account: another reviewer decides it. Nothing was recorded."
+    ),
+    "FROZEN": QT_TRANSLATE_NOOP(
+        "Campaigns", "%1 is signed off: its decision is frozen. Nothing was recorded."
+    ),
+    "CLOSED": QT_TRANSLATE_NOOP(
+        "Campaigns", "The campaign is closed: decisions are final. Nothing was recorded."
+    ),
+    "UNKNOWN_ITEM": QT_TRANSLATE_NOOP("Campaigns", "%1 is not in this campaign."),
+}
+NOT_A_CAMPAIGN = {
+    "NOT_FOUND": QT_TRANSLATE_NOOP("Campaigns", "The file %1 does not exist."),
+    "NOT_A_CAMPAIGN": QT_TRANSLATE_NOOP(
+        "Campaigns", "%1 is not a campaign file, or it is damaged."
+    ),
+    "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
+        "Campaigns", "%1 was made by a newer version of the program."
+    ),
+}
+#: What each key of the queue decides.
+KEYS = {
+    Qt.Key.Key_K: Decision.KEEP,
+    Qt.Key.Key_R: Decision.REVOKE,
+    Qt.Key.Key_D: Decision.DONT_KNOW,
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Campaigns", text)
+
+
+def needs_words(decision: Decision, flagged: bool) -> str:
+    """Why a justification is required, in words."""
+    if decision is Decision.REVOKE:
+        return _tr("A justification is required to revoke.")
+    if decision is Decision.DONT_KNOW:
+        return _tr("A justification is required for Don't know.")
+    return _tr("A justification is required to keep a flagged item.") if flagged else ""
+
+
+class CampaignsPanel(PanelBase):
+    """One campaign file at a time: its queue, the decision form, the campaign's steps."""
+
+    def __init__(
+        self,
+        context: PanelContext,
+        parent: QWidget | None = None,
+        folder: Path | None = None,
+        key_store: keys.SecretStore | None = None,
+    ) -> None:
+        super().__init__(context, parent)
+        self.setObjectName("campaignsPanel")
+        self.folder = folder or snapshots.default_folder()
+        self.key_store = key_store or context.extras.get("evidence_key_store")
+        self.kiosk = bool(context.extras.get("kiosk"))
+        self.campaign: Campaign | None = None
+        self.stats = work.Progress()
+        self._reviewers: dict[str, Reviewer] = {}
+        self.create_dialog: CreateDialog | None = None
+        self.bulk_dialog: Any = None
+        self.message = MessageBar(self)
+        # the campaign's line
+        self.open_button = QPushButton(self)
+        self.open_button.setObjectName("openCampaign")
+        self.open_button.clicked.connect(self._ask_open)
+        self.new_button = QPushButton(self)
+        self.new_button.setObjectName("newCampaign")
+        self.new_button.clicked.connect(self.open_create)
+        self.title = QLabel(self)
+        self.title.setObjectName("campaignTitle")
+        self.title.setStyleSheet("font-weight: bold;")
+        self.due = QLabel(self)
+        self.due.setObjectName("campaignDue")
+        self.progress = QLabel(self)
+        self.progress.setObjectName("campaignProgress")
+        self.progress.setWordWrap(True)
+        self.reviewer_label = QLabel(self)
+        self.reviewer = QLineEdit(self)
+        self.reviewer.setObjectName("campaignReviewer")
+        self.reviewer.editingFinished.connect(self._reviewer_changed)
+        self.reviewer_label.setBuddy(self.reviewer)
+        # filters
+        self.show_filter = QComboBox(self)
+        self.show_filter.setObjectName("campaignShow")
+        self.flag_filter = QComboBox(self)
+        self.flag_filter.setObjectName("campaignFlag")
+        self.decision_portal = QComboBox(self)
+        self.decision_portal.setObjectName("campaignPortal")
+        self.institution_filter = QComboBox(self)
+        self.institution_filter.setObjectName("campaignInstitution")
+        self.text_filter = QLineEdit(self)
+        self.text_filter.setObjectName("campaignText")
+        self.text_filter.setClearButtonEnabled(True)
+        self._text_timer = QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(250)
+        self._text_timer.timeout.connect(self.apply_filters)
+        self.text_filter.textChanged.connect(lambda _t: self._text_timer.start())
+        for combo in (self.show_filter, self.flag_filter, self.decision_portal,
+                      self.institution_filter):  # fmt: skip
+            combo.activated.connect(lambda _i: self.apply_filters())
+        # the queue
+        self.model = QueueModel(self)
+        self.table = QTableView(self)
+        self.table.setObjectName("campaignQueue")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for column, width in enumerate((220, 80, 160, 90, 80, 90, 110)):
+            self.table.setColumnWidth(column, width)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_a: self._current_changed())
+        self.table.selectionModel().selectionChanged.connect(lambda *_a: self._current_changed())
+        self.table.installEventFilter(self)
+        # the decision form
+        self.detail = QLabel(self)
+        self.detail.setObjectName("campaignItemDetail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.PlainText)
+        self.justification_label = QLabel(self)
+        self.justification = QLineEdit(self)
+        self.justification.setObjectName("campaignJustification")
+        self.justification.setMaxLength(2000)
+        self.justification_label.setBuddy(self.justification)
+        self.required = QLabel(self)
+        self.required.setObjectName("campaignRequired")
+        self.required.setWordWrap(True)
+        self.keep_button = QPushButton(self)
+        self.keep_button.setObjectName("decideKeep")
+        self.revoke_button = QPushButton(self)
+        self.revoke_button.setObjectName("decideRevoke")
+        self.dont_know_button = QPushButton(self)
+        self.dont_know_button.setObjectName("decideDontKnow")
+        self.next_button = QPushButton(self)
+        self.next_button.setObjectName("nextUndecided")
+        for button, decision in ((self.keep_button, Decision.KEEP),
+                                 (self.revoke_button, Decision.REVOKE),
+                                 (self.dont_know_button, Decision.DONT_KNOW)):  # fmt: skip
+            button.clicked.connect(lambda _c=False, d=decision: self.spawn(self.decide(d)))
+        self.next_button.clicked.connect(self.next_undecided)
+        back = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.justification)
+        back.setContext(Qt.ShortcutContext.WidgetShortcut)
+        back.activated.connect(self.table.setFocus)
+        # the campaign's steps
+        self.sign_button = QPushButton(self)
+        self.sign_button.setObjectName("campaignSign")
+        self.sign_button.clicked.connect(lambda: self.spawn(self.sign_off()))
+        self.verify_button = QPushButton(self)
+        self.verify_button.setObjectName("campaignVerify")
+        self.verify_button.clicked.connect(lambda: self.spawn(self.verify()))
+        self.remediate_button = QPushButton(self)
+        self.remediate_button.setObjectName("campaignRemediate")
+        tag_operation(self.remediate_button, "accounts.status")  # the kiosk hides it
+        self.remediate_button.setVisible(not self.kiosk)
+        self.remediate_button.clicked.connect(lambda: self.spawn(self.remediate()))
+        self.close_button = QPushButton(self)
+        self.close_button.setObjectName("campaignClose")
+        self.close_button.clicked.connect(lambda: self.spawn(self.close_campaign()))
+        self.pack_button = QPushButton(self)
+        self.pack_button.setObjectName("campaignPack")
+        self.pack_button.clicked.connect(self._ask_pack)
+        self.closing = QTableWidget(0, 4, self)
+        self.closing.setObjectName("campaignClosing")
+        self.closing.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.closing.horizontalHeader().setStretchLastSection(True)
+        self.closing.verticalHeader().setVisible(False)
+        self.closing.setVisible(False)
+        self._progress_timer = QTimer(self)
+        self._progress_timer.setSingleShot(True)
+        self._progress_timer.setInterval(200)
+        self._progress_timer.timeout.connect(lambda: self.spawn(self.update_progress()))
+        self._layout()
+        self._enable()
+        self.retranslateUi()
+
+    def _layout(self) -> None:
+        head = QHBoxLayout()
+        for widget in (self.open_button, self.new_button, self.title):
+            head.addWidget(widget)
+        head.addStretch(1)
+        head.addWidget(self.due)
+        head.addWidget(self.reviewer_label)
+        head.addWidget(self.reviewer)
+        filters = QHBoxLayout()
+        for widget in (self.show_filter, self.flag_filter, self.decision_portal,
+                       self.institution_filter):  # fmt: skip
+            filters.addWidget(widget)
+        filters.addWidget(self.text_filter, 1)
+        form = QHBoxLayout()
+        form.addWidget(self.justification_label)
+        form.addWidget(self.justification, 1)
+        for button in (self.keep_button, self.revoke_button, self.dont_know_button,
+                       self.next_button):  # fmt: skip
+            form.addWidget(button)
+        steps = QHBoxLayout()
+        for button in (self.sign_button, self.verify_button, self.remediate_button,
+                       self.close_button, self.pack_button):  # fmt: skip
+            steps.addWidget(button)
+        steps.addStretch(1)
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.table, 1)
+        top_layout.addWidget(self.detail)
+        top_layout.addLayout(form)
+        top_layout.addWidget(self.required)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(top)
+        split.addWidget(self.closing)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.message)
+        layout.addLayout(head)
+        layout.addWidget(self.progress)
+        layout.addLayout(filters)
+        layout.addWidget(split, 1)
+        layout.addLayout(steps)
+
+    # -- opening ---------------------------------------------------------------------------------
+
+    async def reload(self) -> object:
+        """Fill the reviewer's name from the signed-in account (when there is one)."""
+        if self.client is not None and not self.reviewer.text().strip():
+            try:
+                me = await self.context.live_profile()
+            except Exception as exc:  # offline or signed out: the name is typed
+                log.info("no live profile for the reviewer's name: %s", type(exc).__name__)
+            else:
+                self.reviewer.setText(str(getattr(me, "account_email", "") or ""))
+                self._reviewer_changed()
+        self.loaded = True
+        return self.campaign
+
+    def refresh(self) -> None:
+        """F5: read the file again."""
+        if self.campaign is not None:
+            self.campaign.reload_meta()
+            self.model.reload()
+            self._enable()
+            self._progress_timer.start()
+
+    def _ask_open(self) -> None:
+        packing.ask_open(
+            self,
+            _tr("Campaigns (*.review);;All files (*)"),
+            lambda path: self.spawn(self.open_file(path)),
+        )
+
+    async def open_file(self, path: Path) -> Campaign | None:
+        """Show the campaign at ``path`` (a clear message when it is not one)."""
+        try:
+            campaign = Campaign.open(path)  # milliseconds: on the loop, where it is used
+        except CampaignError as exc:
+            template = NOT_A_CAMPAIGN.get(exc.code, NOT_A_CAMPAIGN["NOT_A_CAMPAIGN"])
+            self.message.show_error(
+                ErrorInfo(
+                    _tr("This file cannot be used as a campaign."), fill(_tr(template), path.name)
+                )
+            )
+            return None
+        if self.campaign is not None:
+            self.campaign.close()
+        self.campaign = campaign
+        self.message.clear()
+        if not self.reviewer.text().strip():
+            self.reviewer.setText(str(campaign.meta.get("reviewer") or ""))
+        self._fill_filters()
+        self._mark_own()
+        self.model.set_campaign(campaign, self.query())
+        self.closing.setVisible(False)
+        if campaign.meta.get("closing"):
+            await self.show_closing()
+        self._enable()
+        await self.update_progress()
+        self.retranslateUi()
+        if self.model.rowCount():
+            self.table.selectRow(0)
+        return campaign
+
+    def open_create(self) -> CreateDialog:
+        """The dialog that makes a campaign from a snapshot (not modal)."""
+        if self.create_dialog is None:
+            self.create_dialog = CreateDialog(self.folder, self)
+            self.create_dialog.createRequested.connect(
+                lambda path, snap, settings: self.spawn(self.create(path, snap, settings))
+            )
+        self.create_dialog.fill_snapshots()
+        self.create_dialog.show()
+        self.create_dialog.raise_()
+        return self.create_dialog
+
+    async def create(self, path: Path, snapshot: Path, settings: Any) -> Campaign | None:
+        """Make the campaign from ``snapshot`` (a worker thread) and open it."""
+        try:
+            await asyncio.to_thread(work.create, path, snapshot, settings)
+        except CampaignError as exc:
+            if self.create_dialog is not None:
+                self.create_dialog.show_error(str(exc))
+            self.message.show_error(ErrorInfo(_tr("The campaign could not be created."), str(exc)))
+            return None
+        if self.create_dialog is not None:
+            self.create_dialog.hide()
+        return await self.open_file(path)
+
+    # -- filters ---------------------------------------------------------------------------------
+
+    def _fill_filters(self) -> None:
+        campaign = self.campaign
+        if campaign is None:
+            return
+        self.flag_filter.clear()
+        self.flag_filter.addItem(_tr("Any flag"), None)
+        for code, n in campaign.flag_counts().items():
+            self.flag_filter.addItem(f"{code} ({n})", code)
+        for combo, column, anything in (
+            (self.decision_portal, "portal", _tr("Any portal")),
+            (self.institution_filter, "institution", _tr("Any institution")),
+        ):
+            combo.clear()
+            combo.addItem(anything, None)
+            for value in campaign.values(column):
+                combo.addItem(value, value)
+
+    def query(self) -> Query:
+        """The filters as a query of the queue."""
+        shown = self.show_filter.currentData() or ""
+        return Query(
+            decision=shown if shown not in ("", "FLAGGED") else None,
+            flagged=True if shown == "FLAGGED" else None,
+            flag=self.flag_filter.currentData(),
+            portal=self.decision_portal.currentData(),
+            institution=self.institution_filter.currentData(),
+            text=self.text_filter.text().strip() or None,
+        )
+
+    def apply_filters(self) -> None:
+        """Filter the queue as the filters say."""
+        if self.campaign is None:
+            return
+        self.model.set_query(self.query())
+        if self.model.rowCount():
+            self.table.selectRow(0)
+        self._current_changed()
+
+    # -- the reviewer ----------------------------------------------------------------------------
+
+    def _reviewer_changed(self) -> None:
+        self._mark_own()
+        self._current_changed()
+
+    def _mark_own(self) -> None:
+        name = self.reviewer.text().strip()
+        own = set(self.campaign.own_items(name)) if self.campaign is not None and name else set()
+        if own != self.model.own:
+            self.model.own = own
+            self.model.reload(own)
+
+    async def reviewer_key(self) -> Reviewer | None:
+        """The reviewer (name and this installation's key), read once per name."""
+        name = self.reviewer.text().strip()
+        if not name:
+            self.message.show_error(
+                ErrorInfo(
+                    _tr("Who is deciding?"),
+                    _tr("Enter your name (your e-mail) as the reviewer first."),
+                )
+            )
+            self.reviewer.setFocus()
+            return None
+        found = self._reviewers.get(name)
+        if found is None:
+            try:
+                found = await asyncio.to_thread(reviewer_of, name, self.key_store)
+            except CampaignError as exc:
+                self.message.show_error(ErrorInfo(_tr("This name cannot be used."), str(exc)))
+                return None
+            except keys.KeyUnavailable as exc:
+                self.message.show_error(packing.failure(exc))
+                return None
+            self._reviewers[name] = found
+        return found
+
+    # -- deciding --------------------------------------------------------------------------------
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        """The queue's keys: K, R, D decide; N goes to the next undecided; J to the field."""
+        if watched is self.table and event.type() == event.Type.KeyPress:
+            mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            if mods == Qt.KeyboardModifier.NoModifier:
+                key = event.key()
+                if key in KEYS:
+                    self.spawn(self.decide(KEYS[key]))
+                    return True
+                if key == Qt.Key.Key_N:
+                    self.next_undecided()
+                    return True
+                if key == Qt.Key.Key_J:
+                    self.justification.setFocus()
+                    return True
+        return super().eventFilter(watched, event)
+
+    def selected_rows(self) -> list[int]:
+        """The selected rows (the current row when none is)."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        if not rows and self.table.currentIndex().isValid():
+            rows = [self.table.currentIndex().row()]
+        return rows
+
+    def selected_ids(self) -> list[str]:
+        """Ids of the selected items (every item the filter keeps when all rows are)."""
+        rows = self.selected_rows()
+        if self.campaign is None or not rows:
+            return []
+        if len(rows) == self.model.rowCount() and len(rows) > 1:
+            where, args = self.model.query.where()
+            sql = f"SELECT id FROM items WHERE {where} ORDER BY seq"  # noqa: S608
+            return [r[0] for r in self.campaign.conn.execute(sql, args)]
+        found = (self.model.item(r) for r in rows)
+        return [i.id for i in found if i is not None]
+
+    async def decide(self, decision: Decision) -> int:
+        """Record ``decision`` for the selected items with the justification typed; on to the
+        next undecided. A refusal says why and keeps what was typed."""
+        if self.campaign is None:
+            return 0
+        ids = self.selected_ids()
+        if not ids:
+            return 0
+        text = self.justification.text()
+        flagged = any(
+            (i := self.model.item(r)) is not None and (i.flag_count or i.id in self.model.own)
+            for r in self.selected_rows()[:500]
+        )
+        if not text.strip() and needs_justification(decision, flagged):
+            self.required.setText(needs_words(decision, flagged))
+            set_tone(self.required, "error")
+            self.justification.setFocus()
+            return 0
+        reviewer = await self.reviewer_key()
+        if reviewer is None:
+            return 0
+        last = self.model.item(self.selected_rows()[-1])
+        try:
+            n = decide(self.campaign, ids, decision, text, reviewer, source="desktop")
+        except CampaignError as exc:
+            self.show_refusal(exc)
+            return 0
+        self.message.clear()
+        self.justification.clear()
+        self.required.clear()
+        self.model.reload(set(ids))
+        self._progress_timer.start()
+        self.next_undecided(after=last.seq if last is not None else 0)
+        return n
+
+    def show_refusal(self, exc: CampaignError) -> None:
+        """Why the campaign refused a decision (the justification typed stays)."""
+        if exc.code == "BAD_INPUT" and "justification" in str(exc):
+            item = self.campaign.item(exc.item) if self.campaign and exc.item else None
+            flagged = bool(item and item.flag_count)
+            decision = (
+                Decision.REVOKE
+                if "Revoke" in str(exc)
+                else (Decision.DONT_KNOW if "Don't know" in str(exc) else Decision.KEEP)
+            )
+            self.required.setText(needs_words(decision, flagged or decision is Decision.KEEP))
+            set_tone(self.required, "error")
+            self.justification.setFocus()
+            return
+        label = exc.item or ""
+        if self.campaign is not None and exc.item:
+            found = self.campaign.item(exc.item)
+            label = found.label if found is not None else exc.item
+        template = REFUSED.get(exc.code)
+        summary = fill(_tr(template), label) if template else str(exc)
+        self.message.show_error(ErrorInfo(_tr("The decision was refused."), summary))
+
+    def next_undecided(self, after: int | None = None) -> int | None:
+        """Select the next undecided item the filter keeps (after the current one, then from
+        the top); its row, or None when every item is decided."""
+        campaign = self.campaign
+        if campaign is None:
+            return None
+        if after is None:
+            current = self.model.item(self.table.currentIndex().row())
+            after = current.seq if current is not None else 0
+        base = self.model.query
+        undecided = Query(
+            **{**{f: getattr(base, f) for f in base.__dataclass_fields__}, "decision": "UNDECIDED"}
+        )
+        found = campaign.page(undecided, after=after, limit=1) or campaign.page(undecided, limit=1)
+        if not found:
+            self.detail.setText(_tr("Every item the filter shows is decided."))
+            return None
+        row = self.model.row_of(found[0].seq)
+        if row is None:
+            return None
+        self.table.selectionModel().setCurrentIndex(
+            self.model.index(row, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.table.scrollTo(self.model.index(row, 0))
+        return row
+
+    def _current_changed(self) -> None:
+        campaign = self.campaign
+        item = self.model.item(self.table.currentIndex().row()) if campaign else None
+        rows = len(self.table.selectionModel().selectedRows()) if campaign else 0
+        if item is None:
+            self.detail.setText("")
+            return
+        lines = [f"{item.label} — {item.id}"]
+        if rows > 1:
+            lines = [
+                fill(_tr("%1 items selected: one decision and one justification for all."), rows)
+            ]
+        else:
+            for flag in campaign.flags_of([item.seq]).get(item.seq, []) if item.flag_count else []:
+                lines.append(f"{flag.code}: {flag.reason}")
+            if item.id in self.model.own:
+                lines.append(_tr("Your own account: another reviewer decides it."))
+            decided = campaign.decision_of(item)
+            if decided is not None:
+                lines.append(
+                    fill(_tr("%1 by %2 on %3: %4"), decision_words(decided.decision),
+                         decided.reviewer, decided.decided_at[:16].replace("T", " "),
+                         decided.justification)
+                )  # fmt: skip
+        self.detail.setText("\n".join(lines))
+        if not self.justification.text().strip():
+            flagged = bool(item.flag_count) or item.id in self.model.own
+            self.required.setText(
+                _tr(
+                    "A justification is required for Revoke, for Don't know, and for Keep on a"
+                    " flagged item."
+                )
+                if flagged
+                else _tr("A justification is required for Revoke and for Don't know.")
+            )
+            set_tone(self.required, None)
+
+    # -- progress --------------------------------------------------------------------------------
+
+    async def update_progress(self, today: date | None = None) -> work.Progress:
+        """Read the counts again (a worker thread) and show them."""
+        if self.campaign is None:
+            return self.stats
+        self.stats = await asyncio.to_thread(work.progress, self.campaign.path, today)
+        self._show_progress(today)
+        return self.stats
+
+    def _show_progress(self, today: date | None = None) -> None:
+        s = self.stats
+        text = fill(_tr("%1 of %2 decided: %3 kept, %4 revoked, %5 don't know."),
+                    s.decided, s.items, s.kept, s.revoked, s.dont_know)  # fmt: skip
+        if s.reviewers:
+            each = "; ".join(f"{name}: {n}" for name, n in s.reviewers[:8])
+            text += " " + fill(_tr("By reviewer: %1."), each)
+        self.progress.setText(text)
+        meta = self.campaign.meta if self.campaign else {}
+        due = str(meta.get("due") or "")
+        today = today or datetime.now(UTC).date()
+        late = bool(due) and today.isoformat() > due and s.decided < s.items
+        if s.closed:
+            self.due.setText(fill(_tr("Due %1. Closed."), due))
+        elif late:
+            self.due.setText(fill(_tr("Due %1: overdue, %2 items late."), due, s.overdue))
+        else:
+            self.due.setText(fill(_tr("Due %1."), due) if due else "")
+        set_tone(self.due, "error" if late and not s.closed else None)
+        self.due.setProperty("overdue", late and not s.closed)
+        self._enable()
+
+    def _enable(self) -> None:
+        campaign = self.campaign
+        frozen = bool(campaign and (campaign.meta.get("closed") or campaign.is_signed()))
+        why = ""
+        if campaign is not None and campaign.meta.get("closed"):
+            why = _tr("The campaign is closed: decisions are final.")
+        elif frozen:
+            why = _tr("Signed off: the decisions are frozen.")
+        for button in (self.keep_button, self.revoke_button, self.dont_know_button):
+            button.setEnabled(campaign is not None and not frozen)
+            button.setToolTip(why)
+        open_ = campaign is not None and not (campaign.meta.get("closed"))
+        self.sign_button.setEnabled(open_)
+        self.verify_button.setEnabled(campaign is not None)
+        self.pack_button.setEnabled(campaign is not None)
+        online = self.client is not None
+        self.remediate_button.setEnabled(open_ and online and not self.kiosk)
+        self.close_button.setEnabled(open_ and online)
+        offline = "" if online else _tr("Sign in to do this: it reads the server.")
+        self.remediate_button.setToolTip(offline)
+        self.close_button.setToolTip(offline)
+
+    # -- sign-off, verify ------------------------------------------------------------------------
+
+    async def sign_off(self) -> Any:
+        """Sign every decision of the file as the reviewer (a worker thread): they are frozen."""
+        if self.campaign is None:
+            return None
+        name = self.reviewer.text().strip()
+        if await self.reviewer_key() is None:
+            return None
+        try:
+            done = await asyncio.to_thread(work.sign, self.campaign.path, name, self.key_store)
+        except CampaignError as exc:
+            self.message.show_error(ErrorInfo(_tr("The campaign was not signed off."), str(exc)))
+            return None
+        except keys.KeyUnavailable as exc:
+            self.message.show_error(packing.failure(exc))
+            return None
+        self.campaign.reload_meta()
+        self.message.show_notice(
+            fill(
+                _tr(
+                    "Signed off by %1: %2 items, key %3. Give this fingerprint to the"
+                    " administrator by another channel."
+                ),
+                done.reviewer,
+                done.items,
+                done.fingerprint,
+            )
+        )
+        await self.update_progress()
+        return done
+
+    async def verify(self) -> Any:
+        """Check the sign-offs (a worker thread); name what changed since."""
+        if self.campaign is None:
+            return None
+        check = await asyncio.to_thread(work.verify, self.campaign.path)
+        who = "; ".join(f"{s.reviewer} ({s.fingerprint})" for s in check.signoffs)
+        if check.status == "unsigned":
+            self.message.show_notice(_tr("Nothing in this campaign is signed off yet."))
+        elif check.status == "intact":
+            self.message.show_notice(fill(_tr("The sign-off verifies: %1."), who))
+        else:
+            self.message.show_error(
+                ErrorInfo(
+                    _tr("The campaign changed since it was signed off."),
+                    "\n".join(check.problems[:20]),
+                )
+            )
+        return check
+
+    # -- remediation -----------------------------------------------------------------------------
+
+    async def remediate(self) -> Any:
+        """Plan the signed-off revocations as a bulk job and show it in the bulk window, where
+        it runs; warn when the administrator is a reviewer who decided."""
+        from portal_admin.reviews import remediation
+
+        from ...bulk.dialog import BulkDialog, Sources
+
+        if self.campaign is None or self.client is None or self.kiosk:
+            return None
+        check = await asyncio.to_thread(work.verify, self.campaign.path)
+        if check.status != "intact":
+            await self.verify()
+            return None
+        try:
+            me = await self.context.live_profile()
+            profile = self.context.profile
+            context = jobs.JobContext(
+                profile.name, str(self.client.base_url),
+                str(getattr(me, "account_email", "") or ""), getattr(me, "biz_id", None),
+                str(profile.environment),
+            )  # fmt: skip
+            plan = await remediation.remediate(self.campaign, self.client, context)
+        except CampaignError as exc:
+            self.message.show_error(ErrorInfo(_tr("Nothing was remediated."), str(exc)))
+            return None
+        except Exception as exc:
+            self.message.show_error(describe_error(exc))
+            return None
+        self.campaign.reload_meta()
+        warning = ""
+        if plan.same_person:
+            warning = fill(
+                _tr(
+                    "Separation of duties: %1 decided or signed off decisions this"
+                    " remediation carries out. Another administrator should run it."
+                ),
+                plan.administrator,
+            )
+            self.message.show_error(ErrorInfo(_tr("You reviewed this campaign."), warning))
+        accounts = [j for j in plan.jobs if j.meta()["kind"] != "cancel-invitation"]
+        if not plan.jobs:
+            self.message.show_notice(_tr("No signed-off Revoke to carry out."))
+            return plan
+        job = (accounts or plan.jobs)[0]
+        area = "accounts" if accounts else "invitations"
+        dialog = BulkDialog(self, Sources(area), "status" if accounts else "cancel-invitation")
+        dialog.job = job
+        if plan.resumed:
+            dialog.runner = None
+            dialog.plan_model.set_items(job.items())
+            dialog.pages.setCurrentIndex(2)
+            dialog._update_run_buttons(running=False)
+        else:
+            dialog.show_plan()
+        if warning:
+            dialog.show_error(warning)
+        self.bulk_dialog = dialog
+        dialog.show()
+        return plan
+
+    # -- closing, pack ---------------------------------------------------------------------------
+
+    async def close_campaign(self) -> dict[str, int] | None:
+        """Take the closing snapshot, check every decision against it (a worker thread) and
+        close the campaign; show the check."""
+        if self.campaign is None or self.client is None:
+            return None
+        path = self.campaign.path
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H%M%S")
+        taken_path = path.with_name(f"{path.name}.closing-{stamp}.sqlite3")
+        try:
+            me = await self.context.live_profile()
+            account = str(getattr(me, "account_email", "") or "")
+            await snapshots.take_snapshot(
+                self.client, taken_path, profile=self.context.profile.name,
+                server=str(self.client.base_url), account=account,
+            )  # fmt: skip
+            counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
+        except CampaignError as exc:
+            self.message.show_error(ErrorInfo(_tr("The campaign was not closed."), str(exc)))
+            return None
+        except Exception as exc:
+            self.message.show_error(describe_error(exc))
+            return None
+        self.campaign.reload_meta()
+        self.message.show_notice(
+            fill(
+                _tr(
+                    "Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3;"
+                    " appeared after the scope: %4."
+                ),
+                *counts.values(),
+            )
+        )
+        await self.show_closing()
+        await self.update_progress()
+        return counts
+
+    async def show_closing(self) -> None:
+        """The closing check's rows below the queue."""
+        if self.campaign is None:
+            return
+        rows = await asyncio.to_thread(work.closing_rows, self.campaign.path)
+        self.closing.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                self.closing.setItem(r, c, QTableWidgetItem(str(value)))
+        self.closing.setVisible(True)
+
+    def _ask_pack(self) -> None:
+        if self.campaign is not None:
+            name = self.campaign.path.with_suffix(".zip").name
+            packing.ask_save(self, name, "zip", lambda p: self.spawn(self.write_pack(p)))
+
+    async def write_pack(self, out: Path) -> dict[str, Any] | None:
+        """The campaign's signed evidence pack (a worker thread)."""
+        if self.campaign is None:
+            return None
+        try:
+            manifest = await asyncio.to_thread(
+                work.write_pack, self.campaign.path, out, self.key_store
+            )
+        except (keys.KeyUnavailable, OSError) as exc:
+            self.message.show_error(packing.failure(exc))
+            return None
+        self.message.show_notice(packing.written(out, manifest))
+        return manifest
+
+    # -- language --------------------------------------------------------------------------------
+
+    def close_tasks(self) -> None:
+        super().close_tasks()
+
+    def retranslateUi(self) -> None:
+        self.open_button.setText(_tr("Open a campaign file…"))
+        self.new_button.setText(_tr("New campaign from a snapshot…"))
+        self.title.setText(self.campaign.name if self.campaign else _tr("No campaign open"))
+        self.reviewer_label.setText(_tr("Re&viewer:"))
+        self.justification_label.setText(_tr("&Justification:"))
+        self.justification.setPlaceholderText(
+            _tr("Why (required for Revoke, Don't know, and Keep on a flagged item)")
+        )
+        self.keep_button.setText(_tr("&Keep"))
+        self.keep_button.setToolTip(_tr("Keep the access (K in the queue)"))
+        self.revoke_button.setText(_tr("&Revoke"))
+        self.revoke_button.setToolTip(_tr("Revoke the access (R in the queue)"))
+        self.dont_know_button.setText(_tr("&Don't know"))
+        self.dont_know_button.setToolTip(_tr("Someone else must decide (D in the queue)"))
+        self.next_button.setText(_tr("&Next undecided"))
+        self.next_button.setToolTip(_tr("N in the queue; J moves to the justification, Esc back"))
+        self.sign_button.setText(_tr("Sign off…"))
+        self.verify_button.setText(_tr("Verify"))
+        self.remediate_button.setText(_tr("Remediate…"))
+        self.close_button.setText(_tr("Close the campaign"))
+        self.pack_button.setText(_tr("Evidence pack…"))
+        self.text_filter.setPlaceholderText(_tr("Search e-mail, name or id"))
+        current = self.show_filter.currentIndex()
+        self.show_filter.clear()
+        for code, words in SHOW:
+            self.show_filter.addItem(_tr(words), code)
+        self.show_filter.setCurrentIndex(max(current, 0))
+        if self.flag_filter.count():
+            self.flag_filter.setItemText(0, _tr("Any flag"))
+            self.decision_portal.setItemText(0, _tr("Any portal"))
+            self.institution_filter.setItemText(0, _tr("Any institution"))
+        self.closing.setHorizontalHeaderLabels(
+            [_tr("Item"), _tr("Outcome"), _tr("State at closing"), _tr("Detail")]
+        )
+        self.table.setAccessibleName(_tr("Review queue"))
+        self.setAccessibleName(_tr("Campaigns"))
+        if self.campaign is not None:
+            self._show_progress()
+        self._enable()
+        self._current_changed()

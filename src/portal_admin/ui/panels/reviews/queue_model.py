@@ -1,0 +1,201 @@
+"""The review queue's model: a table over the campaign's SQL (``Campaign.count`` and
+``Campaign.page_at``), fetched a page at a time and kept in a few cached pages, so a queue of
+100,000 items costs a count and the pages on screen."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+
+from portal_admin.reviews import Campaign, Item, Query
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+
+Index = QModelIndex | QPersistentModelIndex
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("ReviewQueue", "Item"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Kind"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Name"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Status"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Portal"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Institution"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Flags"),
+    QT_TRANSLATE_NOOP("ReviewQueue", "Decision"),
+)
+DECISIONS = {
+    "KEEP": QT_TRANSLATE_NOOP("ReviewQueue", "Keep"),
+    "REVOKE": QT_TRANSLATE_NOOP("ReviewQueue", "Revoke"),
+    "DONT_KNOW": QT_TRANSLATE_NOOP("ReviewQueue", "Don't know"),
+}
+KINDS = {
+    "account": QT_TRANSLATE_NOOP("ReviewQueue", "Account"),
+    "role": QT_TRANSLATE_NOOP("ReviewQueue", "Role"),
+    "invitation": QT_TRANSLATE_NOOP("ReviewQueue", "Invitation"),
+}
+#: Rows fetched at once, and pages kept.
+PAGE = 200
+KEPT_PAGES = 16
+#: The data role of a row's :class:`~portal_admin.reviews.Item`.
+ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ReviewQueue", text)
+
+
+def decision_words(code: str | None) -> str:
+    """A decision in the current language (empty: undecided)."""
+    return _tr(DECISIONS[code]) if code in DECISIONS else ""
+
+
+class QueueModel(QAbstractTableModel):
+    """The filtered queue in campaign order; rows are fetched from SQL when first shown."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.campaign: Campaign | None = None
+        self.query = Query()
+        self._count = 0
+        self._pages: OrderedDict[int, list[Item]] = OrderedDict()
+        self._flags: dict[int, list[str]] = {}
+        #: Ids of the reviewer's own account (marked; decisions on them are refused).
+        self.own: set[str] = set()
+
+    # -- what is shown ---------------------------------------------------------------------------
+
+    def set_campaign(self, campaign: Campaign | None, query: Query | None = None) -> None:
+        """Show ``campaign`` (None: nothing) filtered by ``query``."""
+        self.beginResetModel()
+        self.campaign = campaign
+        self.query = query or Query()
+        self._forget()
+        self.endResetModel()
+
+    def set_query(self, query: Query) -> None:
+        """Filter again."""
+        self.set_campaign(self.campaign, query)
+
+    def _forget(self) -> None:
+        self._pages.clear()
+        self._flags.clear()
+        self._count = self.campaign.count(self.query) if self.campaign is not None else 0
+
+    def reload(self, changed: set[str] | None = None) -> None:
+        """Read again after decisions: when the filter depends on the decision every row may
+        move (reset); otherwise only the ``changed`` items' rows are read again."""
+        if self.campaign is None:
+            return
+        if self.query.decision is not None or changed is None:
+            self.beginResetModel()
+            self._forget()
+            self.endResetModel()
+            return
+        for number, items in list(self._pages.items()):
+            if any(i.id in changed for i in items):
+                del self._pages[number]
+                first = number * PAGE
+                self.dataChanged.emit(
+                    self.index(first, 0), self.index(first + len(items) - 1, len(COLUMNS) - 1)
+                )
+
+    def item(self, row: int) -> Item | None:
+        """The item on ``row`` (fetched if needed), or None."""
+        if self.campaign is None or not 0 <= row < self._count:
+            return None
+        number = row // PAGE
+        page = self._pages.get(number)
+        if page is None:
+            page = self.campaign.page_at(self.query, offset=number * PAGE, limit=PAGE)
+            self._pages[number] = page
+            flags = self.campaign.flags_of([i.seq for i in page if i.flag_count])
+            self._flags.update({seq: [f.code for f in found] for seq, found in flags.items()})
+            while len(self._pages) > KEPT_PAGES:
+                self._pages.popitem(last=False)
+        else:
+            self._pages.move_to_end(number)
+        at = row - number * PAGE
+        return page[at] if at < len(page) else None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def flag_codes(self, item: Item) -> list[str]:
+        """The item's flag codes, OWN for the reviewer's own account whatever the file says."""
+        codes = list(self._flags.get(item.seq, ()))
+        if item.id in self.own and "OWN" not in codes:
+            codes.append("OWN")
+        return codes
+
+    def row_of(self, seq: int) -> int | None:
+        """The row of item ``seq`` in the filtered queue (None: the filter hides it)."""
+        if self.campaign is None:
+            return None
+        where, args = self.query.where()
+        conn = self.campaign.conn
+        found = conn.execute(
+            f"SELECT 1 FROM items WHERE seq = ? AND {where}",  # noqa: S608
+            [seq, *args],
+        ).fetchone()
+        if found is None:
+            return None
+        row = conn.execute(
+            f"SELECT count(*) FROM items WHERE seq < ? AND {where}",  # noqa: S608
+            [seq, *args],
+        )
+        return int(row.fetchone()[0])
+
+    # -- Qt --------------------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self.item(index.row())
+        if item is None:
+            return None
+        if role == ITEM_ROLE:
+            return item
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(item, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == 0:
+            return item.id
+        return None
+
+    def _text(self, item: Item, column: int) -> str:
+        if column == 0:
+            return item.label
+        if column == 1:
+            return _tr(KINDS.get(item.kind, item.kind))
+        if column == 6:
+            return " ".join(self.flag_codes(item))
+        if column == 7:
+            return decision_words(item.decision)
+        value = (item.name, item.status, item.portal, item.institution)[column - 2]
+        return value or ""
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            return _tr(COLUMNS[section])
+        if orientation == Qt.Orientation.Vertical:
+            return str(section + 1)
+        return None

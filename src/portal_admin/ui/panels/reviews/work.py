@@ -1,0 +1,83 @@
+"""What the campaigns panel runs in a worker thread (no Qt): each call opens its own
+:class:`~portal_admin.reviews.Campaign` (one per thread), does the costly part (create, sign,
+verify, the progress counts, the closing check, the pack) and closes it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from portal_admin.evidence import keys
+from portal_admin.reviews import Campaign, Settings, Signoff, Verification, create_campaign, signoff
+from portal_admin.reviews import closing as closings
+from portal_admin.reviews import pack as packs
+
+
+@dataclass
+class Progress:
+    """The counts the panel's header shows."""
+
+    items: int = 0
+    decided: int = 0
+    kept: int = 0
+    revoked: int = 0
+    dont_know: int = 0
+    overdue: int = 0
+    #: (reviewer, decisions) of the latest decisions, most first.
+    reviewers: list[tuple[str, int]] = field(default_factory=list)
+    signed: bool = False
+    closed: bool = False
+
+
+def progress(path: Path, today: date | None = None) -> Progress:
+    """Decided of total, per decision and per reviewer, and overdue items."""
+    with Campaign.open(path) as campaign:
+        totals = packs.totals(campaign, today or datetime.now(UTC).date())
+        rows = campaign.conn.execute(
+            "SELECT d.reviewer, count(*) FROM items AS i JOIN decisions AS d"
+            " ON d.seq = i.decision_seq GROUP BY d.reviewer ORDER BY 2 DESC, 1"
+        ).fetchall()
+        return Progress(
+            totals["items"], totals["decided"], totals["kept"], totals["revoked"],
+            totals["don't know"], totals["overdue"], [(r[0], r[1]) for r in rows],
+            campaign.is_signed(), bool(campaign.meta.get("closed")),
+        )  # fmt: skip
+
+
+def create(path: Path, snapshot: Path, settings: Settings) -> None:
+    """A new campaign file from a snapshot."""
+    create_campaign(path, snapshot, settings).close()
+
+
+def sign(path: Path, reviewer: str, store: keys.SecretStore | None) -> Signoff:
+    """Sign the file's decisions as ``reviewer`` with this installation's key."""
+    key = keys.signing_key(store)
+    with Campaign.open(path) as campaign:
+        return signoff.sign(campaign, reviewer, key)
+
+
+def verify(path: Path) -> Verification:
+    """Check every sign-off against the file now."""
+    with Campaign.open(path) as campaign:
+        return signoff.verify(campaign)
+
+
+def check_closing(path: Path, snapshot: Path, account: str) -> dict[str, int]:
+    """The closing check against ``snapshot``; the campaign is closed by ``account``."""
+    with Campaign.open(path) as campaign:
+        return closings.check(campaign, snapshot, close_as=account)
+
+
+def closing_rows(path: Path, limit: int = 1000) -> list[tuple[Any, ...]]:
+    """The closing check's first rows."""
+    with Campaign.open(path) as campaign:
+        return [tuple(r) for r in closings.closing_rows(campaign)[:limit]]
+
+
+def write_pack(path: Path, out: Path, store: keys.SecretStore | None) -> dict[str, Any]:
+    """The campaign's signed evidence pack."""
+    key = keys.signing_key(store)
+    with Campaign.open(path) as campaign:
+        return packs.write(campaign, out, key)

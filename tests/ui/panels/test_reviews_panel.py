@@ -1,0 +1,305 @@
+"""The Campaigns panel (ui/panels/reviews/) on campaign files, signed out: create from a
+snapshot, keyboard deciding, required justification, multi-select, filters, progress,
+overdue, the own account refused, sign-off freezing, verification naming an edited item."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qasync
+from panel_support import run
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from tests.reviews.support import INVITATIONS, ROLES, account, make_snapshot
+
+from portal_admin.evidence import keys
+from portal_admin.reviews import Campaign, Settings, create_campaign
+from portal_admin.ui.operations import OperationRunner
+from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.reviews.panel import CampaignsPanel
+from portal_admin.ui.panels.reviews.queue_model import QueueModel
+from portal_admin.ui.profiles.store import sandbox_profile
+
+REVIEWER = "rev@example.test"
+
+
+@pytest.fixture
+def scope(tmp_path: Path) -> Path:
+    return make_snapshot(
+        tmp_path / "scope.sqlite3",
+        [
+            account(1),
+            account(2),
+            account(3, portal="SYSTEM"),  # flagged ADMIN
+            account(4, updated="2025-01-01T00:00:00+00:00"),  # flagged STALE
+            account(6, email=REVIEWER),  # the reviewer's own
+            account(9, status="SUSPENDED", portal="PARTNER", institution="INS2"),
+        ],
+        ROLES,
+        INVITATIONS,
+    )
+
+
+@pytest.fixture
+def campaign_path(tmp_path: Path, scope: Path) -> Path:
+    create_campaign(tmp_path / "q4.review", scope, Settings("Q4 review", "2026-12-15")).close()
+    return tmp_path / "q4.review"
+
+
+@pytest.fixture
+def make_panel(
+    qtbot: Any, tmp_path: Path, runner: OperationRunner
+) -> Callable[..., CampaignsPanel]:
+    store = keys.MemoryStore()
+
+    def make(client: Any = None, **extras: Any) -> CampaignsPanel:
+        context = PanelContext(runner, sandbox_profile(), client, extras)
+        panel = CampaignsPanel(context, folder=tmp_path, key_store=store)
+        qtbot.addWidget(panel)
+        panel.resize(1100, 700)
+        panel.show()
+        panel.reviewer.setText(REVIEWER)
+        panel._reviewer_changed()
+        return panel
+
+    return make
+
+
+def opened(loop: qasync.QEventLoop, panel: CampaignsPanel, path: Path) -> CampaignsPanel:
+    assert run(loop, panel.open_file(path)) is not None
+    return panel
+
+
+def row_of(panel: CampaignsPanel, label: str) -> int:
+    for row in range(panel.model.rowCount()):
+        item = panel.model.item(row)
+        if item is not None and item.label == label:
+            return row
+    raise AssertionError(label)
+
+
+def select(panel: CampaignsPanel, *labels: str) -> None:
+    panel.table.clearSelection()
+    for n, label in enumerate(labels):
+        row = row_of(panel, label)
+        if n == 0:
+            panel.table.selectRow(row)
+        else:
+            panel.table.selectionModel().select(
+                panel.model.index(row, 0),
+                panel.table.selectionModel().SelectionFlag.Select
+                | panel.table.selectionModel().SelectionFlag.Rows,
+            )
+
+
+def decision(path: Path, label: str) -> str | None:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT decision FROM items WHERE label = ?", (label,)).fetchone()[0]
+
+
+def key(loop: qasync.QEventLoop, panel: CampaignsPanel, which: Qt.Key) -> None:
+    panel.table.setFocus()
+    QTest.keyClick(panel.table, which)
+    run(loop, panel.wait_idle())
+
+
+def test_model_passes_qtmodeltester(
+    loop: qasync.QEventLoop, qtmodeltester: Any, campaign_path: Path
+) -> None:
+    model = QueueModel()
+    with Campaign.open(campaign_path) as campaign:
+        model.set_campaign(campaign)
+        assert model.rowCount() == campaign.count()
+        qtmodeltester.check(model)
+
+
+def test_create_from_a_snapshot(
+    loop: qasync.QEventLoop, tmp_path: Path, scope: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    (tmp_path / "snaps").mkdir()
+    scope.rename(tmp_path / "snaps" / "scope.sqlite")
+    panel = make_panel()
+    panel.folder = tmp_path / "snaps"
+    dialog = panel.open_create()
+    assert dialog.snapshot.count() == 1
+    dialog.name.setText("Spring review")
+    dialog.file.setText(str(tmp_path / "spring.review"))
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    run(loop, panel.wait_idle())
+    assert panel.campaign is not None and panel.campaign.name == "Spring review"
+    assert panel.model.rowCount() == panel.campaign.count() > 0
+    assert "0 of" in panel.progress.text()
+
+
+def test_keyboard_decides_and_moves_to_the_next_undecided(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)  # unflagged: Keep needs no justification
+    assert decision(campaign_path, "user1@example.test") == "KEEP"
+    current = panel.model.item(panel.table.currentIndex().row())
+    assert current is not None and current.label == "user2@example.test"
+    key(loop, panel, Qt.Key.Key_J)
+    assert panel.justification.hasFocus()
+    panel.justification.setText("left in October")
+    key(loop, panel, Qt.Key.Key_R)
+    assert decision(campaign_path, "user2@example.test") == "REVOKE"
+    assert panel.justification.text() == ""  # cleared once recorded
+    panel.justification.setText("ask the team lead")
+    key(loop, panel, Qt.Key.Key_D)
+    assert decision(campaign_path, "user3@example.test") == "DONT_KNOW"
+    run(loop, panel.update_progress())
+    assert panel.progress.text().startswith("3 of ")
+    assert f"{REVIEWER}: 3" in panel.progress.text()  # per reviewer
+
+
+@pytest.mark.parametrize(
+    ("label", "which", "words"),
+    [
+        ("user1@example.test", Qt.Key.Key_R, "to revoke"),
+        ("user1@example.test", Qt.Key.Key_D, "Don't know"),
+        ("user3@example.test", Qt.Key.Key_K, "to keep a flagged item"),
+    ],
+)
+def test_a_justification_is_required(
+    loop: qasync.QEventLoop,
+    campaign_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    label: str,
+    which: Qt.Key,
+    words: str,
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    select(panel, label)
+    key(loop, panel, which)
+    assert decision(campaign_path, label) is None
+    assert words in panel.required.text()
+    assert panel.justification.hasFocus()
+
+
+def test_a_refusal_keeps_what_was_typed(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    select(panel, "user1@example.test", REVIEWER)
+    panel.justification.setText("contract ended")
+    key(loop, panel, Qt.Key.Key_R)
+    assert decision(campaign_path, "user1@example.test") is None  # all or nothing
+    assert panel.justification.text() == "contract ended"
+    assert "your own account" in panel.message.text
+    assert REVIEWER in panel.message.text
+
+
+def test_own_account_flagged_and_refused(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    row = row_of(panel, REVIEWER)
+    assert "OWN" in panel.model.index(row, 6).data()
+    select(panel, REVIEWER)
+    assert "Your own account" in panel.detail.text()
+    panel.justification.setText("still here")
+    key(loop, panel, Qt.Key.Key_K)
+    assert decision(campaign_path, REVIEWER) is None
+    assert "another reviewer decides it" in panel.message.text
+
+
+def test_multi_select_decides_many_with_one_justification(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    select(panel, "user1@example.test", "user2@example.test", "user9@example.test")
+    assert "3 items selected" in panel.detail.text()
+    panel.justification.setText("the partner contract ended")
+    panel.revoke_button.click()
+    run(loop, panel.wait_idle())
+    with sqlite3.connect(campaign_path) as conn:
+        rows = conn.execute(
+            "SELECT i.label, d.justification FROM items i JOIN decisions d"
+            " ON d.seq = i.decision_seq ORDER BY i.seq"
+        ).fetchall()
+    assert rows == [(f"user{n}@example.test", "the partner contract ended") for n in (1, 2, 9)]
+
+
+def test_filters(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    total = panel.model.rowCount()
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+
+    def show(code: str) -> int:
+        panel.show_filter.setCurrentIndex(panel.show_filter.findData(code))
+        panel.apply_filters()
+        return panel.model.rowCount()
+
+    assert show("UNDECIDED") == total - 1
+    assert show("KEEP") == 1
+    assert show("FLAGGED") == panel.campaign.count(panel.query()) > 0  # type: ignore[union-attr]
+    assert show("") == total
+    panel.flag_filter.setCurrentIndex(panel.flag_filter.findData("ADMIN"))
+    panel.apply_filters()
+    assert [panel.model.item(r).label for r in range(panel.model.rowCount())] == [  # type: ignore[union-attr]
+        "user3@example.test"
+    ]
+    panel.flag_filter.setCurrentIndex(0)
+    panel.decision_portal.setCurrentIndex(panel.decision_portal.findData("PARTNER"))
+    panel.apply_filters()
+    assert panel.model.rowCount() == 1
+    panel.decision_portal.setCurrentIndex(0)
+    panel.institution_filter.setCurrentIndex(panel.institution_filter.findData("INS2"))
+    panel.apply_filters()
+    assert panel.model.rowCount() == 1
+    panel.institution_filter.setCurrentIndex(0)
+    panel.text_filter.setText("user2@")
+    panel.apply_filters()
+    assert panel.model.rowCount() == 1
+
+
+def test_overdue_marked(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    run(loop, panel.update_progress(today=date(2026, 12, 1)))
+    assert panel.due.property("overdue") is False
+    assert "overdue" not in panel.due.text()
+    run(loop, panel.update_progress(today=date(2027, 1, 5)))
+    assert panel.due.property("overdue") is True
+    assert f"{panel.stats.items} items late" in panel.due.text()
+
+
+def test_sign_off_freezes_then_verify_names_an_edited_item(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+    assert run(loop, panel.sign_off()) is not None
+    assert "Signed off by" in panel.message.text
+    assert not panel.keep_button.isEnabled()
+    select(panel, "user2@example.test")
+    key(loop, panel, Qt.Key.Key_K)  # refused: frozen
+    assert decision(campaign_path, "user2@example.test") is None
+    assert "frozen" in panel.message.text
+    check = run(loop, panel.verify())
+    assert check.status == "intact"
+    with sqlite3.connect(campaign_path) as conn:  # someone edits the file afterwards
+        conn.execute("UPDATE decisions SET justification = 'edited' WHERE item LIKE 'account:%'")
+    check = run(loop, panel.verify())
+    assert check.status == "changed"
+    assert "changed: account:ACC000001" in panel.message.text
+
+
+def test_not_a_campaign_is_said_plainly(
+    loop: qasync.QEventLoop, tmp_path: Path, scope: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = make_panel()
+    assert run(loop, panel.open_file(scope)) is None
+    assert "not a campaign file" in panel.message.text
