@@ -17,6 +17,7 @@ AREAS = (
     "invitations",
     "jobs",
     "evidence",
+    "reviews",
     "notifications",
     "reference",
 )
