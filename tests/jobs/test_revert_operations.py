@@ -296,3 +296,43 @@ async def test_no_revert_across_a_recorded_break(make_portal: Make, tmp_path: Pa
         client, [late], context, journal_path=path, folder=tmp_path
     )
     assert revert.counts()["planned"] == 1
+
+
+async def test_a_change_sent_whose_outcome_was_not_recorded_is_planned_from_the_state(
+    make_portal: Make, tmp_path: Path
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    portal, journal = await journaled(make_portal, path, seed_accounts=20)
+    client = portal.client
+    context = await portal.context()
+    applied, lost = [
+        a
+        for a in (await client.accounts.query(status="ACTIVE", size=20)).items
+        if a.biz_id != context.self_id
+    ][:2]
+    # Two intents whose process died before their outcome: one was applied, one was not.
+    portal.app.state.sandbox.db.execute(
+        "UPDATE accounts SET status = 'SUSPENDED' WHERE biz_id = ?", (applied.biz_id,)
+    )
+    for account in (applied, lost):
+        journal.append(
+            {
+                "kind": "intent",
+                "profile": "Sandbox",
+                "server": "sandbox://built-in",
+                "account": context.account,
+                "operation": "accounts.status",
+                "targets": [account.biz_id],
+                "fields": {"action": "SUSPEND"},
+                "before": {"status": "ACTIVE"},
+                "after": {"status": "SUSPENDED"},
+            }
+        )
+    journal.flush()
+    seqs = [r["seq"] for r in journal_file.read(path)]
+    revert = await jobs.plan_records_revert(
+        client, seqs, context, journal_path=path, folder=tmp_path
+    )
+    lines = {i.target_id: i for i in revert.items()}
+    assert lines[applied.biz_id].skip is None and lines[applied.biz_id].new == "ACTIVE"
+    assert lines[lost.biz_id].skip == jobs.Skip.NO_CHANGE  # never applied: already as before
