@@ -58,6 +58,7 @@ KINDS = {
     "update": QT_TRANSLATE_NOOP("BulkWords", "Set a field"),
     "invite": QT_TRANSLATE_NOOP("BulkWords", "Invite"),
     "cancel-invitation": QT_TRANSLATE_NOOP("BulkWords", "Cancel invitations"),
+    "revert": QT_TRANSLATE_NOOP("BulkWords", "Revert"),
 }
 
 

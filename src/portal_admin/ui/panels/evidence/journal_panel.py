@@ -139,6 +139,11 @@ class JournalPanel(PanelBase):
         self.export_csv.clicked.connect(lambda: self._export("csv"))
         self.export_json.clicked.connect(lambda: self._export("json"))
         self.export_pack.clicked.connect(lambda: self._export("zip"))
+        # Revert… (#30): the selected changes set back, as a bulk job; hidden in the kiosk.
+        self.revert_button = QPushButton(self)
+        self.revert_button.setObjectName("journalRevert")
+        self.revert_button.clicked.connect(self.open_revert)
+        self.shown_rows: list[dict[str, Any]] = []
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("journalTable")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -150,6 +155,8 @@ class JournalPanel(PanelBase):
         # Read only: the menu copies the selected records (several at once).
         self.table_actions = TableActions(self.table, id_column=len(COLUMNS) - 1)
         self.table_actions.set_multi_select()
+        self.table_actions.add_row_buttons(self.revert_button)
+        self.table.itemSelectionChanged.connect(self.apply_permissions)
         self._fitted = False
         self.text.textChanged.connect(self._show)
         self.outcome.currentIndexChanged.connect(self._show)
@@ -159,6 +166,7 @@ class JournalPanel(PanelBase):
         top.addWidget(self.export_csv)
         top.addWidget(self.export_json)
         top.addWidget(self.export_pack)
+        top.addWidget(self.revert_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.message)
         layout.addWidget(self.chain)
@@ -198,7 +206,7 @@ class JournalPanel(PanelBase):
         ]
 
     def _show(self, *_args: object) -> None:
-        rows = self.matching()[-SHOWN:][::-1]  # newest first
+        rows = self.shown_rows = self.matching()[-SHOWN:][::-1]  # newest first
         self.table.setRowCount(len(rows))
         for r, record in enumerate(rows):
             for c, (key, _title) in enumerate(COLUMNS):
@@ -207,6 +215,30 @@ class JournalPanel(PanelBase):
             self._fitted = True
             self.table.resizeColumnsToContents()
         self._describe_chain()
+        self.apply_permissions()
+
+    def selected_seqs(self) -> list[int]:
+        """The seqs of the selected records (changes, or intents without their outcome)."""
+        numbers = self.table_actions.selected_numbers()
+        picked = [self.shown_rows[n].get("seq") for n in numbers if n < len(self.shown_rows)]
+        return sorted(s for s in picked if isinstance(s, int) and not isinstance(s, bool))
+
+    def apply_permissions(self) -> None:
+        """Revert…: for the selected records; hidden in a read-only (kiosk) session."""
+        picked = bool(self.selected_seqs())
+        self.allow(self.revert_button, "accounts.status", enabled=picked)
+
+    def open_revert(self) -> Any:
+        """Plan the revert of the selected records in the revert window (nothing is sent)."""
+        from ..jobs.revert_plan import RevertWindow
+
+        seqs = self.selected_seqs()
+        if not seqs or self.permissions.read_only:
+            return None
+        window = RevertWindow(self, seqs=seqs, journal_path=self.path)
+        window.show()
+        window.planning = self.spawn(window.plan())
+        return window
 
     def _describe_chain(self) -> None:
         v = self.verification
@@ -324,6 +356,12 @@ class JournalPanel(PanelBase):
         self.export_csv.setText(QCoreApplication.translate("JournalPanel", "Export CSV…"))
         self.export_json.setText(QCoreApplication.translate("JournalPanel", "Export JSON…"))
         self.export_pack.setText(QCoreApplication.translate("JournalPanel", "Evidence pack…"))
+        self.revert_button.setText(QCoreApplication.translate("JournalPanel", "&Revert\u2026"))
+        self.revert_button.setAccessibleDescription(
+            QCoreApplication.translate(
+                "JournalPanel", "Set the selected changes back to their values before"
+            )
+        )
         self.export_pack.setToolTip(
             QCoreApplication.translate(
                 "JournalPanel", "A signed zip of the records shown: CSV and a report"

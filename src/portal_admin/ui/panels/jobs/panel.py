@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -128,18 +129,23 @@ class JobsPanel(PanelBase):
         self.show_button = QPushButton(self)
         self.show_button.setObjectName("jobsShow")
         self.show_button.clicked.connect(self.show_selected)
+        # Revert the job… (#30): its changes set back, as a bulk job; hidden in the kiosk.
+        self.revert_button = QPushButton(self)
+        self.revert_button.setObjectName("jobsRevert")
+        self.revert_button.clicked.connect(self.revert_selected)
         self.folder_note = QLabel(self)
         self.folder_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Several jobs may be selected to copy them; Show and Resume take one. Enter shows it.
         # Job files are not deleted from here.
         self.table_actions = TableActions(self.table, id_column=0, row_of=lambda r: self.rows[r])
         self.table_actions.set_multi_select()
-        self.table_actions.add_row_buttons(self.show_button, self.resume_button)
+        self.table_actions.add_row_buttons(self.show_button, self.resume_button, self.revert_button)
         self.table_actions.rowActivated.connect(lambda _row: self.show_selected())
         buttons = QHBoxLayout()
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.show_button)
         buttons.addWidget(self.resume_button)
+        buttons.addWidget(self.revert_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
@@ -194,6 +200,12 @@ class JobsPanel(PanelBase):
             one or None,
             enabled=row is not None and row.resumable,
         )
+        self.allow(
+            self.revert_button,
+            "accounts.status",
+            one or None,
+            enabled=row is not None and row.state != "running" and row.id not in OPEN,
+        )
         if row is not None and row.pause_reason and row.state == "paused":
             self.note.setText(word(PAUSES, row.pause_reason))
         else:
@@ -217,8 +229,24 @@ class JobsPanel(PanelBase):
         return dialog
 
     def _dialog(self, row: JobRow) -> BulkDialog:
+        if row.kind == "revert":
+            from .revert_plan import run_window
+
+            return run_window(self)
         area = "invitations" if row.kind in INVITATION_KINDS else "accounts"
         return BulkDialog(self, Sources(area), row.kind)
+
+    def revert_selected(self) -> Any:
+        """Plan the revert of the selected job in the revert window (nothing is sent)."""
+        from .revert_plan import RevertWindow
+
+        row = self.selected()
+        if row is None or self.permissions.read_only:
+            return None
+        window = RevertWindow(self, job_id=row.id)
+        window.show()
+        window.planning = self.spawn(window.plan())
+        return window
 
     @async_slot()
     async def _on_resume(self) -> None:
@@ -255,6 +283,7 @@ class JobsPanel(PanelBase):
         self.refresh_button.setText(QCoreApplication.translate("JobsPanel", "Refresh"))
         self.resume_button.setText(QCoreApplication.translate("JobsPanel", "&Resume"))
         self.show_button.setText(QCoreApplication.translate("JobsPanel", "&Show\u2026"))
+        self.revert_button.setText(QCoreApplication.translate("JobsPanel", "Re&vert the job\u2026"))
         self.table.setAccessibleName(QCoreApplication.translate("JobsPanel", "Bulk jobs"))
         self.folder_note.setText(
             fill(QCoreApplication.translate("JobsPanel", "Job files: %1"), jobs.jobs_dir())
