@@ -303,3 +303,36 @@ def test_not_a_campaign_is_said_plainly(
     panel = make_panel()
     assert run(loop, panel.open_file(scope)) is None
     assert "not a campaign file" in panel.message.text
+
+
+def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(
+    loop: qasync.QEventLoop,
+    qtbot: Any,
+    tmp_path: Path,
+    scope: Path,
+    runner: OperationRunner,
+    make_panel: Callable[..., CampaignsPanel],
+) -> None:
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+
+    scope.rename(tmp_path / "scope.sqlite")
+    campaigns = make_panel()
+
+    class Window(QWidget):
+        def show_panel(self, panel_id: str) -> QWidget | None:
+            return campaigns if panel_id == "campaigns" else None
+
+    window = Window()
+    qtbot.addWidget(window)
+    reviews = ReviewsPanel(PanelContext(runner, sandbox_profile()), window, folder=tmp_path)
+    QVBoxLayout(window).addWidget(reviews)
+    run(loop, reviews.reload())
+    assert not reviews.campaign_button.isEnabled()
+    reviews.table.selectRow(0)
+    assert reviews.campaign_button.isEnabled()
+    reviews.campaign_button.click()
+    dialog = campaigns.create_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.snapshot.currentData() == tmp_path / "scope.sqlite"

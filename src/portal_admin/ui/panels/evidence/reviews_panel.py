@@ -166,6 +166,9 @@ class ReviewsPanel(PanelBase):
         self.trusted_button = QPushButton(self)
         self.trusted_button.setObjectName("trustedKeys")
         self.trusted_button.clicked.connect(lambda: self.spawn(self.open_trusted_keys()))
+        self.campaign_button = QPushButton(self)
+        self.campaign_button.setObjectName("newCampaignFromSnapshot")
+        self.campaign_button.clicked.connect(self.start_campaign)
         self.compare_button.clicked.connect(lambda: self.spawn(self.compare_selected()))
         self.open_button.clicked.connect(self._ask_open)
         self.pack_button.clicked.connect(self._ask_snapshot_pack)
@@ -186,6 +189,7 @@ class ReviewsPanel(PanelBase):
         for widget in (
             self.compare_button,
             self.pack_button,
+            self.campaign_button,
             self.open_button,
             self.verify_button,
             self.trusted_button,
@@ -261,6 +265,14 @@ class ReviewsPanel(PanelBase):
             "" if n == 2 else QCoreApplication.translate("AccessReviews", "Select two snapshots.")
         )
         self.pack_button.setEnabled(n == 1)
+        self.campaign_button.setEnabled(n == 1)
+        self.campaign_button.setToolTip(
+            QCoreApplication.translate(
+                "AccessReviews", "An access-review campaign of the selected snapshot"
+            )
+            if n == 1
+            else QCoreApplication.translate("AccessReviews", "Select one snapshot.")
+        )
         self.pack_button.setToolTip(
             QCoreApplication.translate(
                 "AccessReviews", "A signed zip of the selected snapshot: CSV and a report"
@@ -268,6 +280,16 @@ class ReviewsPanel(PanelBase):
             if n == 1
             else QCoreApplication.translate("AccessReviews", "Select one snapshot.")
         )
+
+    def start_campaign(self) -> QWidget | None:
+        """The Review campaigns panel, its New campaign dialog on the selected snapshot."""
+        chosen = self.selected()
+        show = getattr(self.window(), "show_panel", None)
+        panel = show("campaigns") if callable(show) and len(chosen) == 1 else None
+        if panel is None or not hasattr(panel, "open_create"):
+            return None
+        dialog: QWidget = panel.open_create(chosen[0].path)
+        return dialog
 
     # -- taking --------------------------------------------------------------------------------
 
@@ -653,6 +675,9 @@ class ReviewsPanel(PanelBase):
             QCoreApplication.translate("AccessReviews", "Open a snapshot file…")
         )
         self.pack_button.setText(QCoreApplication.translate("AccessReviews", "Evidence pack…"))
+        self.campaign_button.setText(
+            QCoreApplication.translate("AccessReviews", "Review campaign…")
+        )
         self._selection_changed()  # the tooltips of compare and pack
         self.verify_button.setText(QCoreApplication.translate("AccessReviews", "Verify a pack…"))
         self.verify_button.setToolTip(

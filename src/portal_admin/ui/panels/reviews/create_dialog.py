@@ -79,12 +79,20 @@ class CreateDialog(QDialog):
         self.retranslateUi()
         self.resize(560, 0)
 
-    def fill_snapshots(self) -> None:
-        """The complete snapshots of the folder, newest first."""
+    def fill_snapshots(self, chosen: Path | None = None) -> None:
+        """The complete snapshots of the folder, newest first (and ``chosen``, selected)."""
         self.snapshot.clear()
-        for found in snapshots.list_snapshots(self.folder):
-            when = str(found.meta.get("finished", ""))[:16].replace("T", " ")
-            self.snapshot.addItem(f"{when}  {found.meta.get('server', '')}", found.path)
+        found = snapshots.list_snapshots(self.folder)
+        if chosen is not None and all(s.path != chosen for s in found):
+            try:
+                found.insert(0, snapshots.open_snapshot(chosen))
+            except snapshots.SnapshotError:
+                chosen = None
+        for each in found:
+            when = str(each.meta.get("finished", ""))[:16].replace("T", " ")
+            self.snapshot.addItem(f"{when}  {each.meta.get('server', '')}", each.path)
+        if chosen is not None:
+            self.snapshot.setCurrentIndex(max(0, self.snapshot.findData(chosen)))
 
     def _suggest_file(self, name: str) -> None:
         slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name.strip()).strip("-") or "campaign"

@@ -347,14 +347,14 @@ class CampaignsPanel(PanelBase):
             self.table.selectRow(0)
         return campaign
 
-    def open_create(self) -> CreateDialog:
-        """The dialog that makes a campaign from a snapshot (not modal)."""
+    def open_create(self, snapshot: Path | None = None) -> CreateDialog:
+        """The dialog that makes a campaign from a snapshot (``snapshot`` chosen; not modal)."""
         if self.create_dialog is None:
             self.create_dialog = CreateDialog(self.folder, self)
             self.create_dialog.createRequested.connect(
                 lambda path, snap, settings: self.spawn(self.create(path, snap, settings))
             )
-        self.create_dialog.fill_snapshots()
+        self.create_dialog.fill_snapshots(snapshot)
         self.create_dialog.show()
         self.create_dialog.raise_()
         return self.create_dialog
