@@ -103,7 +103,7 @@ def test_revert_selected_records_from_the_journal_panel(
     assert len(seqs) == 2 and panel.revert_button.isEnabled()
     window = planned(loop, panel.open_revert())
     assert window.job is not None and window.to_change() == 2
-    assert "Nothing has been sent. 2 values will be set back" in window.summary.text()
+    assert "Nothing has been sent. To set back: 2; skipped: none." in window.summary.text()
     assert [line[1:6] for line in window.lines()] == [
         ["Status", "ACTIVE", "SUSPENDED", "SUSPENDED", "Set back"]
     ] * 2

@@ -114,7 +114,7 @@ class RevertWindow(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # the last column's sentences wrap
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table_actions = TableActions(self.table)
@@ -237,9 +237,10 @@ class RevertWindow(QDialog):
                 cell = QTableWidgetItem(text)
                 cell.setToolTip(text)
                 self.table.setItem(r, c, cell)
-        self.table.resizeColumnsToContents()
-        for c in range(len(COLUMNS) - 1):
+        for c in range(len(COLUMNS) - 1):  # the last one takes the room left, and wraps
+            self.table.resizeColumnToContents(c)
             self.table.setColumnWidth(c, min(self.table.columnWidth(c), 220))
+        self.table.resizeRowsToContents()
 
     def lines(self) -> list[list[str]]:
         """The plan's cells as shown (tests and the tour read them)."""
@@ -352,14 +353,14 @@ class RevertWindow(QDialog):
             )
             self.summary.setText(
                 fill(
-                    tr("Nothing has been sent. %1 values will be set back; skipped: %2."),
+                    tr("Nothing has been sent. To set back: %1; skipped: %2."),
                     self.to_change(),
                     skips or tr("none"),
                 )
             )
         self.export_button.setText(tr("&Export the plan\u2026"))
         self.close_button.setText(tr("Close"))
-        self.run_button.setText(fill(tr("&Revert %1 values"), self.to_change()))
+        self.run_button.setText(fill(tr("&Run the revert (%1)"), self.to_change()))
         self.typed.retranslateUi()
 
     def changeEvent(self, event: Any) -> None:
