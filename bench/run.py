@@ -35,6 +35,7 @@ BENCHMARKS = (
     "bench_snapshot",
     "bench_pack",
     "bench_reviews",
+    "bench_review_queue",
     "bench_palette",
 )
 

@@ -95,6 +95,7 @@ def select(panel: CampaignsPanel, *labels: str) -> None:
                 panel.table.selectionModel().SelectionFlag.Select
                 | panel.table.selectionModel().SelectionFlag.Rows,
             )
+    panel._current_changed()  # what the zero timer does on the next turn of the loop
 
 
 def decision(path: Path, label: str) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -178,8 +179,18 @@ class CampaignsPanel(PanelBase):
         self.table.horizontalHeader().setStretchLastSection(True)
         for column, width in enumerate((220, 80, 160, 90, 80, 90, 110)):
             self.table.setColumnWidth(column, width)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_a: self._current_changed())
-        self.table.selectionModel().selectionChanged.connect(lambda *_a: self._current_changed())
+        # the item's detail once per move (a move changes both the current row and the selection)
+        self._detail_timer = QTimer(self)
+        self._detail_timer.setSingleShot(True)
+        self._detail_timer.setInterval(0)
+        self._detail_timer.timeout.connect(self._current_changed)
+        self.table.selectionModel().currentRowChanged.connect(self._detail_timer.start)
+        self.table.selectionModel().selectionChanged.connect(self._detail_timer.start)
+        #: Decisions are written by one thread of their own (its own connection to the file):
+        #: the fsync of each transaction never holds the loop; one decision at a time.
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="campaign-writer")
+        self._writing: Campaign | None = None
+        self._deciding = asyncio.Lock()
         self.table.installEventFilter(self)
         # the decision form
         self.detail = QLabel(self)
@@ -488,9 +499,27 @@ class CampaignsPanel(PanelBase):
         found = (self.model.item(r) for r in rows)
         return [i.id for i in found if i is not None]
 
+    def _write(self, path: Path, *args: Any) -> int:
+        """In the writer thread: ``decide`` on its own connection to the campaign at ``path``."""
+        if self._writing is None or self._writing.path != path:
+            self._close_writer()
+            self._writing = Campaign.open(path)
+        self._writing.reload_meta()  # closed meanwhile?
+        return decide(self._writing, *args, source="desktop")
+
+    def _close_writer(self) -> None:
+        if self._writing is not None:
+            self._writing.close()
+            self._writing = None
+
     async def decide(self, decision: Decision) -> int:
         """Record ``decision`` for the selected items with the justification typed; on to the
-        next undecided. A refusal says why and keeps what was typed."""
+        next undecided. A refusal says why and keeps what was typed. Keys pressed while a
+        decision is written wait their turn (each applies to the row selected then)."""
+        async with self._deciding:
+            return await self._decide(decision)
+
+    async def _decide(self, decision: Decision) -> int:
         if self.campaign is None:
             return 0
         ids = self.selected_ids()
@@ -510,14 +539,20 @@ class CampaignsPanel(PanelBase):
         if reviewer is None:
             return 0
         last = self.model.item(self.selected_rows()[-1])
+        path = self.campaign.path
         try:
-            n = decide(self.campaign, ids, decision, text, reviewer, source="desktop")
+            n = await asyncio.get_running_loop().run_in_executor(
+                self._writer, self._write, path, ids, decision, text, reviewer
+            )
         except CampaignError as exc:
             self.show_refusal(exc)
             return 0
-        self.message.clear()
-        self.justification.clear()
-        self.required.clear()
+        if self.campaign is None or self.campaign.path != path:
+            return n  # another campaign was opened meanwhile
+        if not self.message.isHidden():
+            self.message.clear()
+        if text:
+            self.justification.clear()
         self.model.reload(set(ids))
         self._progress_timer.start()
         self.next_undecided(after=last.seq if last is not None else 0)
@@ -600,7 +635,7 @@ class CampaignsPanel(PanelBase):
         self.detail.setText("\n".join(lines))
         if not self.justification.text().strip():
             flagged = bool(item.flag_count) or item.id in self.model.own
-            self.required.setText(
+            self._set_required(
                 _tr(
                     "A justification is required for Revoke, for Don't know, and for Keep on a"
                     " flagged item."
@@ -608,7 +643,11 @@ class CampaignsPanel(PanelBase):
                 if flagged
                 else _tr("A justification is required for Revoke and for Don't know.")
             )
-            set_tone(self.required, None)
+
+    def _set_required(self, text: str) -> None:
+        if self.required.text() != text:
+            self.required.setText(text)
+        set_tone(self.required, None)
 
     # -- progress --------------------------------------------------------------------------------
 
@@ -848,7 +887,9 @@ class CampaignsPanel(PanelBase):
     # -- language --------------------------------------------------------------------------------
 
     def close_tasks(self) -> None:
+        """Cancel the panel's tasks; the writer thread closes its connection."""
         super().close_tasks()
+        self._writer.submit(self._close_writer)
 
     def retranslateUi(self) -> None:
         self.open_button.setText(_tr("Open a campaign file…"))

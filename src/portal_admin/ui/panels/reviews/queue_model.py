@@ -45,6 +45,12 @@ PAGE = 200
 KEPT_PAGES = 16
 #: The data role of a row's :class:`~portal_admin.reviews.Item`.
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_ITEM = int(ITEM_ROLE)
+#: The roles answered (a view asks for a dozen per cell: the others cost nothing).
+_ANSWERED = frozenset({_DISPLAY, _TOOLTIP, _ITEM})
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 def _tr(text: str) -> str:
@@ -125,9 +131,7 @@ class QueueModel(QAbstractTableModel):
         return page[at] if at < len(page) else None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def flag_codes(self, item: Item) -> list[str]:
         """The item's flag codes, OWN for the reviewer's own account whatever the file says."""
@@ -140,6 +144,11 @@ class QueueModel(QAbstractTableModel):
         """The row of item ``seq`` in the filtered queue (None: the filter hides it)."""
         if self.campaign is None:
             return None
+        for number, items in self._pages.items():  # on a page read already: no SQL
+            if items and items[0].seq <= seq <= items[-1].seq:
+                for at, item in enumerate(items):
+                    if item.seq == seq:
+                        return number * PAGE + at
         where, args = self.query.where()
         conn = self.campaign.conn
         found = conn.execute(
@@ -163,19 +172,20 @@ class QueueModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        role = role if isinstance(role, int) else int(role)
+        if role not in _ANSWERED or not index.isValid():
+            return None
+        column = index.column()
+        if role == _TOOLTIP and column != 0:
             return None
         item = self.item(index.row())
         if item is None:
             return None
-        if role == ITEM_ROLE:
+        if role == _ITEM:
             return item
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return self._text(item, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column == 0:
-            return item.id
-        return None
+        return item.id
 
     def _text(self, item: Item, column: int) -> str:
         if column == 0:
