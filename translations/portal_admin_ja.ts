@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>サードパーティの通知</translation>
@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>変更: %1</translation>
@@ -280,23 +280,29 @@
         <translation>%1 は証跡パックではありません。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+174"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
         <source>Select one snapshot.</source>
         <translation>スナップショットを 1 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+45"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>スナップショットはキャンセルされました。何も保存されていません。</translation>
     </message>
@@ -381,12 +387,17 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-390"/>
+        <location line="-400"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+392"/>
+        <location line="+402"/>
+        <source>Review campaign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Verify a pack…</source>
         <translation>パックを検証…</translation>
     </message>
@@ -424,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+73"/>
         <source>Country</source>
         <translation>国</translation>
     </message>
@@ -482,7 +493,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+131"/>
         <source>&amp;Institution:</source>
         <translation>機関(&amp;I):</translation>
     </message>
@@ -578,7 +589,7 @@
 <context>
     <name>AccountsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+16"/>
         <source>Activate</source>
         <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
         <translation>有効化</translation>
@@ -624,7 +635,7 @@
         <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+281"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+285"/>
         <source>%1: %2 done.</source>
         <translation>%1：%2しました。</translation>
     </message>
@@ -634,7 +645,7 @@
         <translation>%1：%2 → %3</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+195"/>
         <source>&amp;Country:</source>
         <translation>国(&amp;C):</translation>
     </message>
@@ -654,12 +665,12 @@
         <translation>電話番号(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+122"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+123"/>
         <source>&amp;Reason (optional):</source>
         <translation>理由（任意）(&amp;R):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+4"/>
         <source>&amp;Remark:</source>
         <translation>備考(&amp;R):</translation>
     </message>
@@ -669,22 +680,22 @@
         <translation>タイムゾーン(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-69"/>
         <source>A password reset link was mailed to %1.</source>
         <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+255"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+256"/>
         <source>Account</source>
         <translation>アカウント</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+27"/>
         <source>Account being edited</source>
         <translation>編集中のアカウント</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-39"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-39"/>
         <location line="+46"/>
         <source>Account details</source>
         <translation>アカウントの詳細</translation>
@@ -695,7 +706,7 @@
         <translation>アカウント ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+194"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+195"/>
         <source>Account id to open</source>
         <translation>開くアカウントの ID</translation>
     </message>
@@ -705,23 +716,23 @@
         <translation>アカウント ID（例：ACC…）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-42"/>
         <source>Account name</source>
         <translation>アカウント名</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+9"/>
         <source>Accounts</source>
         <translation>アカウント</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40"/>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+7"/>
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-14"/>
         <source>Choose an account to see its details.</source>
         <translation>アカウントを選択すると詳細が表示されます。</translation>
     </message>
@@ -741,7 +752,7 @@
         <translation>アカウント ID をクリップボードにコピーします</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-61"/>
         <source>Could not change the status of %1</source>
         <translation>%1 のステータスを変更できませんでした</translation>
     </message>
@@ -751,17 +762,17 @@
         <translation>%1 のパスワードをリセットできませんでした</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+122"/>
         <source>Could not save the account %1</source>
         <translation>アカウント %1 を保存できませんでした</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-48"/>
         <source>Country</source>
         <translation>国</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+15"/>
         <source>Country:</source>
         <translation>国:</translation>
     </message>
@@ -771,7 +782,7 @@
         <translation>作成日時:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-20"/>
         <source>Default country</source>
         <translation>既定の国</translation>
     </message>
@@ -791,17 +802,17 @@
         <translation>アカウントの編集</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+11"/>
         <source>Edit the account</source>
         <translation>アカウントを編集</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+3"/>
         <source>Edit the account %1</source>
         <translation>アカウント %1 の編集</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-2"/>
         <source>Edit…</source>
         <translation>編集…</translation>
     </message>
@@ -821,22 +832,22 @@
         <translation>機関:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-2"/>
         <source>Language</source>
         <translation>言語</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-3"/>
         <source>Language:</source>
         <translation>言語:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-3"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-5"/>
         <source>Name:</source>
         <translation>名前:</translation>
     </message>
@@ -846,12 +857,12 @@
         <translation>アカウントが選択されていません</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-24"/>
         <source>Nothing has changed.</source>
         <translation>変更はありません。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="-4"/>
         <source>Open</source>
         <translation>開く</translation>
     </message>
@@ -877,17 +888,17 @@
         <translation>この ID のアカウントを開く</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+1"/>
         <source>Phone</source>
         <translation>電話番号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+35"/>
         <source>Phone number</source>
         <translation>電話番号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-30"/>
         <source>Phone:</source>
         <translation>電話番号:</translation>
     </message>
@@ -897,7 +908,7 @@
         <translation>ポータル:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+4"/>
         <source>Question</source>
         <translation>確認</translation>
     </message>
@@ -907,49 +918,49 @@
         <translation>ステータス変更の理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+4"/>
         <source>Remark</source>
         <translation>備考</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+2"/>
         <source>Remark:</source>
         <translation>備考:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-91"/>
         <source>Reset password</source>
         <translation>パスワードのリセット</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+19"/>
         <source>Reset password…</source>
         <translation>パスワードをリセット…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+108"/>
         <location line="+9"/>
         <source>Save changes</source>
         <translation>変更の保存</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+30"/>
         <source>Save the changes</source>
         <translation>変更を保存</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-7"/>
         <source>Save these changes to the account %1?</source>
         <translation>アカウント %1 にこれらの変更を保存しますか？</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+3"/>
         <source>Send a password reset link</source>
         <translation>パスワード リセット用のリンクを送信</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-108"/>
         <source>Send a password reset link to the account %1? It is mailed to %2.</source>
         <translation>アカウント %1 にパスワード リセット用のリンクを送信しますか？リンクは %2 宛てにメールで送信されます。</translation>
     </message>
@@ -959,49 +970,49 @@
         <translation>リセットリンクを送信</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+3"/>
         <source>Status change</source>
         <translation>ステータスの変更</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-25"/>
         <source>Status:</source>
         <translation>ステータス:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="-28"/>
         <source>Status: %1 → %2</source>
         <extracomment>The server accepts a reason of at most this many characters.</extracomment>
         <translation>ステータス：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+51"/>
         <source>The account %1 was saved.</source>
         <translation>アカウント %1 を保存しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-71"/>
         <source>The name is required.</source>
         <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
         <translation>名前は必須です。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+8"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+33"/>
         <source>Time zone</source>
         <translation>タイムゾーン</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+5"/>
         <source>Time zone:</source>
         <translation>タイムゾーン:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+68"/>
         <source>Type to search, e.g. Japan or JP</source>
         <translation>入力して検索（例：Japan、JP）</translation>
     </message>
@@ -1016,7 +1027,7 @@
         <translation>入力して検索。一覧にないコードは入力したとおりに送信されます</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+4"/>
         <source>Updated:</source>
         <translation>更新日時:</translation>
     </message>
@@ -1026,18 +1037,18 @@
         <translation>操作できない理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+11"/>
         <source>Why, for the audit trail</source>
         <translation>監査記録に残す理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-196"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>自分のアカウントのステータスは変更できません。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>「%1」&lt;%2&gt;</translation>
     </message>
@@ -1045,7 +1056,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>サーバーが拒否しました。あなたのロールではこの操作は許可されていません。ワークスペースのオーナーに権限を依頼してください。</translation>
@@ -1077,7 +1088,7 @@
         <translation>見つかりません（コード 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>サーバーがポータルを受け付けませんでした（コード 4000）。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
@@ -1093,7 +1104,7 @@
         <translation>機関が見つかりません（コード 4040）。機関 ID を確認するか、空欄にして自分の機関を使用してください。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+28"/>
         <source>The server refused: the OWNER role is protected and can never be deleted.</source>
         <extracomment>The 409 answers of role deletion, explained.</extracomment>
         <translation>サーバーが拒否しました。OWNER ロールは保護されているため、削除できません。</translation>
@@ -1112,7 +1123,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+201"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
         <source>&amp;Copy</source>
         <translation>コピー(&amp;C)</translation>
     </message>
@@ -1198,19 +1209,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>リスト (*.csv *.txt);;すべてのファイル (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+385"/>
+        <location line="+384"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-375"/>
+        <location line="-374"/>
         <source>Imported %1</source>
         <translation>%1 を読み込みました</translation>
     </message>
@@ -1230,7 +1241,7 @@
         <translation>このセッションは閲覧専用です。一括変更は計画できません。</translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+204"/>
         <source>This job is being run by another window or program.</source>
         <translation>このジョブは別のウィンドウまたはプログラムで実行中です。</translation>
     </message>
@@ -1256,12 +1267,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+200"/>
+        <location line="+194"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-163"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -1412,12 +1423,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+41"/>
+        <location line="+35"/>
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-34"/>
         <source>&amp;Export the plan…</source>
         <translation>計画をエクスポート(&amp;E)…</translation>
     </message>
@@ -1435,16 +1446,6 @@
         <location line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>%1 件の対象に実行(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>PRODUCTION: type %1 to confirm:</source>
-        <translation>本番環境：確認のため %1 と入力:</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Number of targets, to confirm</source>
-        <translation>対象の件数（確認用）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1485,7 +1486,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -1687,6 +1688,79 @@
         <source>Cancel invitations</source>
         <translation>招待を取り消す</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Revert</source>
+        <translation>元に戻す</translation>
+    </message>
+</context>
+<context>
+    <name>Campaigns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <source>All items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undecided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not in this campaign.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation type="unfinished">ファイル %1 は存在しません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a campaign file, or it is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation type="unfinished">%1 は新しいバージョンのプログラムで作成されました。</translation>
+    </message>
 </context>
 <context>
     <name>ChangePassword</name>
@@ -1776,7 +1850,7 @@
 <context>
     <name>ChannelColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+101"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_model.py" line="+101"/>
         <source>Active</source>
         <translation>有効</translation>
     </message>
@@ -1834,7 +1908,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+305"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+306"/>
         <source>&amp;Category:</source>
         <translation>カテゴリ(&amp;C):</translation>
     </message>
@@ -1978,7 +2052,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+237"/>
         <source>&amp;From address:</source>
         <translation>送信元アドレス(&amp;F):</translation>
     </message>
@@ -2166,7 +2240,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
         <source>Secure Channel: none</source>
         <translation>セキュアチャネル：なし</translation>
     </message>
@@ -2184,7 +2258,7 @@
 <context>
     <name>ChannelTypeColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_model.py" line="+25"/>
         <source>Code</source>
         <translation>コード</translation>
     </message>
@@ -2242,7 +2316,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+209"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/type_dialog.py" line="+210"/>
         <source>&amp;Code:</source>
         <translation>コード(&amp;C):</translation>
     </message>
@@ -2351,7 +2425,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+190"/>
         <source>&amp;Code:</source>
         <translation>コード(&amp;C):</translation>
     </message>
@@ -2402,12 +2476,12 @@
         <translation>チャネルタイプを作成できませんでした</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>Could not delete the channel type</source>
         <translation>チャネルタイプを削除できませんでした</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-51"/>
         <source>Could not disable the channel type</source>
         <translation>チャネルタイプを無効にできませんでした</translation>
     </message>
@@ -2417,7 +2491,7 @@
         <translation>チャネルタイプを有効にできませんでした</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-45"/>
         <source>Could not save the channel type</source>
         <translation>チャネルタイプを保存できませんでした</translation>
     </message>
@@ -2427,7 +2501,7 @@
         <translation>作成日時</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+195"/>
         <source>Delete</source>
         <translation>削除</translation>
     </message>
@@ -2437,17 +2511,17 @@
         <translation>チャネルタイプの削除</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-130"/>
         <source>Delete the channel type</source>
         <translation>チャネルタイプを削除</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+132"/>
         <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
         <translation>チャネルタイプ「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-198"/>
         <source>Description</source>
         <translation>説明</translation>
     </message>
@@ -2540,7 +2614,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+235"/>
         <source>&amp;Active only</source>
         <translation>有効のみ(&amp;A)</translation>
     </message>
@@ -2612,12 +2686,12 @@
         <translation>カテゴリ</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+273"/>
         <source>Could not activate the channel</source>
         <translation>チャネルを有効化できませんでした</translation>
     </message>
     <message>
-        <location line="-84"/>
+        <location line="-85"/>
         <source>Could not check the %1 settings</source>
         <translation>%1 の設定を確認できませんでした</translation>
     </message>
@@ -2627,17 +2701,17 @@
         <translation>チャネルを作成できませんでした</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Could not deactivate the channel</source>
         <translation>チャネルを無効化できませんでした</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Could not delete the channel</source>
         <translation>チャネルを削除できませんでした</translation>
     </message>
     <message>
-        <location line="-190"/>
+        <location line="-192"/>
         <source>Could not load the categories</source>
         <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
         <translation>カテゴリを読み込めませんでした</translation>
@@ -2668,7 +2742,7 @@
         <translation>既定</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+299"/>
         <source>Delete</source>
         <translation>削除</translation>
     </message>
@@ -2678,17 +2752,17 @@
         <translation>チャネルの削除</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-211"/>
         <source>Delete the channel</source>
         <translation>チャネルを削除</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+213"/>
         <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
         <translation>チャネル「%1」(%2) を削除しますか？この操作は元に戻せません。</translation>
     </message>
     <message>
-        <location line="-281"/>
+        <location line="-283"/>
         <source>Description</source>
         <translation>説明</translation>
     </message>
@@ -2756,7 +2830,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
@@ -2779,7 +2853,7 @@
 <context>
     <name>ConnectionState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="-15"/>
         <source>Not connected</source>
         <translation>未接続</translation>
     </message>
@@ -2802,7 +2876,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+93"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+93"/>
         <source>Alpha-2</source>
         <translation>Alpha-2</translation>
     </message>
@@ -2978,7 +3052,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -3102,7 +3176,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
         <source>Host</source>
         <translation>ホスト</translation>
     </message>
@@ -3190,7 +3264,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>このレポートをプログラムのサポートに送ってください。</translation>
     </message>
@@ -3848,9 +3922,9 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
         <source>%1 s</source>
-        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
@@ -3962,7 +4036,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>%1 ms の遅延を追加</translation>
@@ -4089,17 +4163,21 @@
 <context>
     <name>EnumLabels</name>
     <message>
-        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+19"/>
+        <location line="+59"/>
+        <location line="+60"/>
         <source>Active</source>
+        <extracomment>Own labels by enumeration, found by its type name or its constants path. The enumerations with labels of the program&apos;s own, for ``shown``&apos;s ``kind``. An enumeration: its listing, type name (``UserAccountStatus``) or constants path.</extracomment>
         <translation>有効</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-118"/>
+        <location line="+82"/>
         <source>Suspended</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-81"/>
         <source>Pending setup</source>
         <translation>初期設定待ち</translation>
     </message>
@@ -4110,11 +4188,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+80"/>
         <source>Deactivated</source>
         <translation>無効化済み</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-79"/>
         <source>Registered</source>
         <translation>登録済み</translation>
     </message>
@@ -4163,11 +4242,275 @@
         <source>Cancelled</source>
         <translation>取り消し済み</translation>
     </message>
+    <message>
+        <location line="+42"/>
+        <source>Inactive</source>
+        <translation type="unfinished">無効</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+54"/>
+        <source>Enabled</source>
+        <translation type="unfinished">有効</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>E-mail code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+26"/>
+        <source>E-mail</source>
+        <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In the app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Activated</source>
+        <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Name</source>
+        <translation type="unfinished">名前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">ステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">ポータル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">機関</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation type="unfinished">言語</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation type="unfinished">タイムゾーン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation type="unfinished">備考</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation type="unfinished">電話番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type</source>
+        <translation type="unfinished">種別</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation type="unfinished">説明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permissions</source>
+        <translation type="unfinished">権限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Members</source>
+        <translation type="unfinished">メンバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expires</source>
+        <translation type="unfinished">有効期限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation type="unfinished">コード</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Category</source>
+        <translation type="unfinished">カテゴリ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Default</source>
+        <translation type="unfinished">既定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation type="unfinished">プライマリ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation type="unfinished">確認済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation type="unfinished">バックアップコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session settings</source>
+        <translation type="unfinished">セッションの設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation type="unfinished">操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation type="unfinished">メッセージ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid for (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation type="unfinished">ワークスペース</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal type</source>
+        <translation type="unfinished">ポータル種別</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain</source>
+        <translation type="unfinished">ドメイン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation type="unfinished">表示順</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
         <source>built-in</source>
         <translation>内蔵</translation>
     </message>
@@ -4185,7 +4528,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+47"/>
         <source>PRODUCTION</source>
         <translation>本番</translation>
     </message>
@@ -4208,7 +4551,7 @@
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/widgets/error_dialog.py" line="+98"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
@@ -4261,7 +4604,7 @@
 <context>
     <name>ErrorInfo</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+22"/>
         <source>You are not signed in, or your sign-in has expired.</source>
         <translation>サインインしていないか、サインインの有効期限が切れています。</translation>
     </message>
@@ -4385,7 +4728,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
@@ -4409,7 +4752,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>CSV にエクスポート</translation>
@@ -4483,7 +4826,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+123"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+123"/>
         <source>Can be accepted</source>
         <translation>承諾可否</translation>
     </message>
@@ -4536,7 +4879,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+228"/>
         <source> days</source>
         <translation> 日</translation>
     </message>
@@ -4694,17 +5037,17 @@
 <context>
     <name>Invitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+54"/>
         <source>Yes</source>
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+72"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+328"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="+328"/>
         <source>All statuses</source>
         <translation>すべて</translation>
     </message>
@@ -4719,12 +5062,12 @@
         <translation>選択した招待を取り消す</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+42"/>
         <source>Cannot be accepted: %1</source>
         <translation>承諾不可：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-38"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="-38"/>
         <source>Could not cancel the invitation to %1</source>
         <translation>%1 への招待を取り消せませんでした</translation>
     </message>
@@ -4799,7 +5142,7 @@
         <translation>操作できない理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="-3"/>
         <source>already accepted</source>
         <translation>承諾済み</translation>
     </message>
@@ -4844,7 +5187,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -4911,7 +5254,7 @@
         <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
     <message>
-        <location line="+260"/>
+        <location line="+269"/>
         <source>&amp;Add</source>
         <translation>追加(&amp;A)</translation>
     </message>
@@ -4936,7 +5279,7 @@
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-179"/>
         <source>(unknown)</source>
         <translation>（不明）</translation>
     </message>
@@ -4946,12 +5289,12 @@
         <translation>1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+264"/>
         <source>Add the entry</source>
         <translation>エントリを追加</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-168"/>
         <location line="+37"/>
         <source>Change the IP whitelist.</source>
         <translation>IP 許可リストを変更します。</translation>
@@ -4962,27 +5305,27 @@
         <translation>このまま続行</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+81"/>
         <source>Could not disable the IP whitelist</source>
         <translation>IP 許可リストを無効にできませんでした</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-25"/>
         <source>Could not enable the IP whitelist</source>
         <translation>IP 許可リストを有効にできませんでした</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-23"/>
         <source>Could not save the IP whitelist</source>
         <translation>IP 許可リストを保存できませんでした</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+37"/>
         <source>Disable the IP whitelist.</source>
         <translation>IP 許可リストを無効にします。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>Disable the whitelist</source>
         <translation>許可リストを無効にする</translation>
     </message>
@@ -5032,7 +5375,7 @@
         <translation>許可リストを保存</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-250"/>
         <source>The address you connect from is not known.</source>
         <translation>接続元のアドレスが不明です。</translation>
     </message>
@@ -5057,7 +5400,7 @@
         <translation>未保存の変更があります。</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+250"/>
         <source>Whitelist entries</source>
         <translation>許可リストのエントリ</translation>
     </message>
@@ -5067,7 +5410,7 @@
         <translation>許可リストの状態</translation>
     </message>
     <message>
-        <location line="-237"/>
+        <location line="-246"/>
         <source>You connect from %1, which the whitelist contains.</source>
         <translation>接続元 %1 は許可リストに含まれています。</translation>
     </message>
@@ -5082,7 +5425,7 @@
         <translation>自分自身を締め出す可能性があります</translation>
     </message>
     <message>
-        <location line="+175"/>
+        <location line="+184"/>
         <source>Your address</source>
         <translation>接続元アドレス</translation>
     </message>
@@ -5090,7 +5433,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
         <source>Job</source>
         <translation>ジョブ</translation>
     </message>
@@ -5135,12 +5478,12 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+151"/>
         <source>Select one job.</source>
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+77"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
     </message>
@@ -5161,6 +5504,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Re&amp;vert the job…</source>
+        <translation>ジョブを元に戻す(&amp;V)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Bulk jobs</source>
         <translation>一括ジョブ</translation>
     </message>
@@ -5178,7 +5526,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5245,7 +5593,7 @@
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+171"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
@@ -5310,7 +5658,17 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Revert…</source>
+        <translation>元に戻す(&amp;R)…</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Set the selected changes back to their values before</source>
+        <translation>選択した変更を変更前の値に戻します</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>A signed zip of the records shown: CSV and a report</source>
         <translation>表示中のレコードの署名付き zip（CSV とレポート）</translation>
     </message>
@@ -5337,9 +5695,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``PagedList.set_empty_action``).</extracomment>
         <translation>再試行</translation>
     </message>
     <message>
@@ -5363,9 +5721,9 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+313"/>
+        <location line="+320"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
@@ -5375,19 +5733,19 @@
     </message>
     <message>
         <location line="+141"/>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>ID をコピー</translation>
     </message>
     <message>
         <location line="-35"/>
         <source>Row actions</source>
-        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The translation context of the menu&apos;s texts (they began in the list widget, then ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>行の操作</translation>
     </message>
     <message>
@@ -5421,7 +5779,7 @@
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
@@ -5516,7 +5874,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>すべて</translation>
@@ -5666,7 +6024,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>ロック中</translation>
@@ -5687,17 +6045,19 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location line="+418"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
         <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>パネル「%1」を開けませんでした。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+77"/>
         <source>No keyring: the sign-in is kept in memory only</source>
+        <extracomment>Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>キーリングなし：サインイン情報はメモリ内にのみ保持されます</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+90"/>
         <source>Not signed in</source>
         <translation>サインインしていません</translation>
     </message>
@@ -5707,7 +6067,7 @@
         <translation>サインイン中のアカウント</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+76"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -5812,7 +6172,7 @@
         <translation>左側のパネルを選択してください。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+15"/>
         <source>Connection state</source>
         <translation>接続状態</translation>
     </message>
@@ -5845,7 +6205,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+101"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+102"/>
         <source>Dismiss</source>
         <translation>閉じる</translation>
     </message>
@@ -5883,7 +6243,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -5996,7 +6356,7 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+50"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/validation.py" line="+50"/>
         <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
         <translation>コードは英字で始まる 2～32 文字の英数字またはアンダースコアで指定してください。</translation>
     </message>
@@ -6039,7 +6399,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>変更できません：%1</translation>
@@ -6053,7 +6413,7 @@
         <translation>選択肢の一覧を読み込めませんでした</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>エラー</translation>
@@ -6072,7 +6432,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+174"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
         <source>Invitation statuses to show</source>
         <translation>表示する招待のステータス</translation>
     </message>
@@ -6090,7 +6450,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>このインストールの鍵</translation>
@@ -6200,7 +6560,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
+        <location filename="../src/portal_admin/ui/mainwindow/palette_entries.py" line="+21"/>
         <source>Refresh the current panel</source>
         <translation>現在のパネルを更新</translation>
     </message>
@@ -6230,18 +6590,17 @@
         <translation>終了</translation>
     </message>
     <message>
-        <location line="+293"/>
+        <location line="+38"/>
         <source>Language: %1</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>言語: %1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>View: %1</source>
         <translation>ビュー: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
         <source>Panel</source>
         <translation>パネル</translation>
     </message>
@@ -6301,7 +6660,7 @@
 <context>
     <name>Panels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/__init__.py" line="+34"/>
         <source>Accounts</source>
         <translation>アカウント</translation>
     </message>
@@ -6316,7 +6675,7 @@
         <translation>ポータル</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/__init__.py" line="+30"/>
         <source>Invitations</source>
         <translation>招待</translation>
     </message>
@@ -6326,7 +6685,7 @@
         <translation>自分宛ての招待</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/__init__.py" line="+31"/>
         <source>Notification channel types</source>
         <translation>通知チャネルタイプ</translation>
     </message>
@@ -6336,7 +6695,7 @@
         <translation>通知チャネル</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/reference/__init__.py" line="+30"/>
         <source>Constants</source>
         <translation>定数</translation>
     </message>
@@ -6346,7 +6705,7 @@
         <translation>プロフィール</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/security/__init__.py" line="+40"/>
         <source>Sessions</source>
         <translation>セッション</translation>
     </message>
@@ -6366,12 +6725,12 @@
         <translation>IP 許可リスト</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>一括ジョブ</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
         <source>Access reviews</source>
         <translation>アクセスレビュー</translation>
     </message>
@@ -6379,6 +6738,11 @@
         <location line="+9"/>
         <source>Journal</source>
         <translation>ジャーナル</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
+        <source>Review campaigns</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6397,7 +6761,7 @@
 <context>
     <name>PortalsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+8"/>
         <source>Active</source>
         <translation>有効</translation>
     </message>
@@ -6407,7 +6771,7 @@
         <translation>無効</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+62"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / %2 文字</translation>
     </message>
@@ -6432,23 +6796,23 @@
         <translation>種別(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+129"/>
         <source>Choose a portal type.</source>
         <extracomment>The created portal record. (code, label) pairs of the portal types. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>ポータル種別を選択してください。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+15"/>
         <source>Choose a portal type…</source>
         <translation>ポータル種別を選択…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+53"/>
         <source>Could not create the portal</source>
         <translation>ポータルを作成できませんでした</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-23"/>
         <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
         <translation>機関のポータルを作成します。サーバーにはポータルを一覧表示する機能がないため、下の表にはこのセッションで作成したポータルのみが表示されます。</translation>
     </message>
@@ -6463,12 +6827,12 @@
         <translation>ポータルを作成</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-23"/>
         <source>Create the portal %1.</source>
         <translation>ポータル %1 を作成します。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-25"/>
         <source>Created portal</source>
         <translation>作成したポータル</translation>
     </message>
@@ -6478,13 +6842,13 @@
         <translation>作成日時:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-129"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-129"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-23"/>
         <source>Domain</source>
         <translation>ドメイン</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+20"/>
         <source>Domain:</source>
         <translation>ドメイン:</translation>
     </message>
@@ -6539,13 +6903,13 @@
         <translation>このセッションで作成したポータル:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+12"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-14"/>
         <source>Remark</source>
         <translation>備考</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+21"/>
         <source>Remark:</source>
         <translation>備考:</translation>
     </message>
@@ -6555,7 +6919,7 @@
         <translation>ステータス:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+93"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+93"/>
         <source>The domain is longer than %1 characters.</source>
         <translation>ドメインは %1 文字以内で入力してください。</translation>
     </message>
@@ -6565,18 +6929,18 @@
         <translation>ドメインは必須です。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-81"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-81"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>ポータル %1 を作成しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+13"/>
         <source>The remark is longer than %1 characters.</source>
         <translation>備考は %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+79"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+79"/>
         <source>Type:</source>
         <translation>種別:</translation>
     </message>
@@ -6591,7 +6955,7 @@
         <translation>例：portal.example.com（必須）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-96"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-96"/>
         <source>Created</source>
         <translation>作成日時</translation>
     </message>
@@ -6619,7 +6983,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>プロファイルは保存されませんでした: 組織が管理しているプロファイル、または同じ名前のプロファイルがあります。</translation>
     </message>
@@ -6632,7 +6996,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>サーバーはピン留めできる証明書を示しませんでした。</translation>
@@ -6928,7 +7292,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+42"/>
         <source>Account id</source>
         <translation>アカウント ID</translation>
     </message>
@@ -7084,7 +7448,7 @@
 <context>
     <name>ProfileTransfer</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/profiles/transfer.py" line="+40"/>
         <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
         <translation>このファイルはインポートできません：%1 %2。何もインポートしませんでした。</translation>
     </message>
@@ -7159,7 +7523,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>プロファイル名を入力してください。</translation>
     </message>
@@ -7223,9 +7587,568 @@
     </message>
 </context>
 <context>
+    <name>RevertWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <source>Target</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>変更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>変更後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Now</source>
+        <translation>現在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>計画</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why, and what to do instead</source>
+        <translation>理由と代わりにできること</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+260"/>
+        <source>Revert</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>Set back</source>
+        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV ファイル (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Revert every change of bulk job %1 back to its value before.</source>
+        <translation>一括ジョブ %1 のすべての変更を変更前の値に戻します。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Revert the changes of journal records %1 back to their value before.</source>
+        <translation>ジャーナルのレコード %1 の変更を変更前の値に戻します。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The revert&apos;s plan</source>
+        <translation>元に戻す計画</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading and verifying the journal, then the targets…</source>
+        <translation>ジャーナルを読み込んで検証し、続いて対象を読み込んでいます…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Nothing has been sent. To set back: %1; skipped: %2.</source>
+        <translation>まだ何も送信していません。元に戻す件数：%1。スキップ：%2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Export the plan…</source>
+        <translation>計画をエクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run the revert (%1)</source>
+        <translation>元に戻す処理を実行(&amp;R)（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>RevertWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <source>Status</source>
+        <extracomment>The values a revert sets back, by the key its records use.</extracomment>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation>電話番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>備考</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>タイムゾーン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>国</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist entries</source>
+        <translation>IP 許可リストのエントリ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enabled</source>
+        <translation>IP 許可リストの有効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation>チャネルの状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation>チャネル名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default channel</source>
+        <translation>既定のチャネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type status</source>
+        <translation>チャネルタイプの状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type name</source>
+        <translation>チャネルタイプ名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type description</source>
+        <translation>チャネルタイプの説明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation>表示順</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon</source>
+        <translation>アイコン</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Changed since</source>
+        <extracomment>A skipped line, in a few words (the plan&apos;s column).</extracomment>
+        <translation>その後に変更あり</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already back</source>
+        <translation>すでに元の値</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not allowed</source>
+        <translation>許可されていません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not reversible</source>
+        <translation>元に戻せません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No value before</source>
+        <translation>変更前の値なし</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Was refused</source>
+        <translation>拒否されました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gone</source>
+        <translation>存在しません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Another account&apos;s</source>
+        <translation>別のアカウントのもの</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your own status</source>
+        <translation>自分自身の状態</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A password-reset mail cannot be taken back.</source>
+        <extracomment>Why a kind of change cannot be set back, and what can be done instead.</extracomment>
+        <translation>パスワード再設定メールは取り消せません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tell the person to ignore the mail; its link expires.</source>
+        <translation>メールを無視するよう本人に伝えてください。リンクは期限切れになります。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A password is never recorded, so it cannot be set back.</source>
+        <translation>パスワードは記録されないため、元に戻せません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a new password.</source>
+        <translation>新しいパスワードを設定してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A settings check changed nothing.</source>
+        <translation>設定の確認では何も変更されていません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to do.</source>
+        <translation>何もする必要はありません。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>New backup codes replaced the earlier ones.</source>
+        <translation>新しいバックアップコードが以前のものを置き換えました。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the new codes, or generate another set.</source>
+        <translation>新しいコードを保管するか、別のセットを生成してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A revoked authenticator cannot be restored.</source>
+        <translation>取り消した認証アプリは復元できません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enrol the authenticator again.</source>
+        <translation>認証アプリをもう一度登録してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A deleted role cannot be restored.</source>
+        <translation>削除したロールは復元できません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create the role again with its permissions and members.</source>
+        <translation>権限とメンバーを含めてロールを作り直してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This program cannot remove a portal.</source>
+        <translation>このプログラムではポータルを削除できません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the server&apos;s operator to remove it.</source>
+        <translation>サーバーの運用担当者に削除を依頼してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A sent invitation cannot be unsent.</source>
+        <translation>送信した招待は取り消せません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel it in the Invitations panel.</source>
+        <translation>「招待」パネルで取り消してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A cancelled invitation cannot be reopened.</source>
+        <translation>取り消した招待は再開できません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite the person again.</source>
+        <translation>もう一度招待してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>A revert does not delete what was created.</source>
+        <translation>元に戻す処理では作成したものは削除されません。</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Delete it in the Notifications panel.</source>
+        <translation>通知のパネルで削除してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>What was deleted cannot be restored.</source>
+        <translation>削除したものは復元できません。</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Create it again.</source>
+        <translation>作り直してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a cut-off record</source>
+        <extracomment>Why the journal does not verify (``journal.Problem.reason``).</extracomment>
+        <translation>途中で切れたレコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line that is not a record</source>
+        <translation>レコードではない行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record edited after it was written</source>
+        <translation>書き込み後に編集されたレコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record removed or moved</source>
+        <translation>削除または移動されたレコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>records out of order</source>
+        <translation>順序が乱れたレコード</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Set back from %1 to %2.</source>
+        <translation>%1 から %2 に戻します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Changed since the record: before %1, after %2, now %3. Check who changed it; set it by hand if it should still go back.</source>
+        <translation>記録の後に変更されています：変更前 %1、変更後 %2、現在 %3。誰が変更したか確認し、それでも戻す場合は手動で設定してください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Already back: the value now is the value before (%1).</source>
+        <translation>すでに元の値です：現在の値は変更前の値（%1）です。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
+        <translation>%1 から %2 には直接変更できません（%1 から変更できるもの：%3）。先にそのいずれかに変更してください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This change cannot be set back.</source>
+        <translation>この変更は元に戻せません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The record has no usable value before the change. Set it by hand (after: %1).</source>
+        <translation>レコードに使える変更前の値がありません。手動で設定してください（変更後：%1）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The change was refused: nothing to set back.</source>
+        <translation>変更は拒否されました。元に戻すものはありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It no longer exists.</source>
+        <translation>すでに存在しません。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Another account&apos;s IP whitelist: sign in as that account to revert it.</source>
+        <translation>別のアカウントの IP 許可リストです。元に戻すにはそのアカウントでサインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The signed-in account&apos;s own status: sign in as another administrator.</source>
+        <translation>サインイン中のアカウント自身の状態です。別の管理者でサインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>at line %1 (record %2): %3</source>
+        <translation>%1 行目（レコード %2）：%3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>it does not match its signed checkpoints (%1)</source>
+        <translation>署名付きチェックポイントと一致しません（%1）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Nothing was sent.</source>
+        <translation>何も送信していません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This session is read-only: it cannot revert.</source>
+        <translation>このセッションは閲覧専用のため、元に戻せません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The journal does not verify, so nothing in it is reverted: %1.</source>
+        <translation>ジャーナルの検証に失敗したため、その中の変更は何も元に戻しません：%1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The journal has a break at line %1 (record %2: %3) after record %4: records may be missing there, so nothing is reverted across it.</source>
+        <translation>ジャーナルにはレコード %4 より後の %1 行目（レコード %2：%3）に切れ目があります。そこでレコードが失われている可能性があるため、切れ目をまたいで元に戻すことはしません。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Record %1 was made on %2 (profile %3), not on the server signed in to (%4): sign in there to revert it.</source>
+        <translation>レコード %1 はサインイン中のサーバー（%4）ではなく、%2（接続プロファイル %3）で作成されました。元に戻すにはそちらにサインインしてください。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal records no change of this job: nothing to revert.</source>
+        <translation>ジャーナルにこのジョブの変更は記録されていません。元に戻すものはありません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The journal has no such change: %1.</source>
+        <translation>ジャーナルにその変更はありません：%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select the records to revert.</source>
+        <translation>元に戻すレコードを選択してください。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueue</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <source>Item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation type="unfinished">種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation type="unfinished">名前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">ステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">ポータル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">機関</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoke</source>
+        <translation type="unfinished">無効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Account</source>
+        <translation type="unfinished">アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation type="unfinished">ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+48"/>
         <source>Description</source>
         <translation>説明</translation>
     </message>
@@ -7263,7 +8186,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+284"/>
         <source>%n role(s)</source>
         <translation>%n 件のロール</translation>
     </message>
@@ -7278,13 +8201,13 @@
         <translation>ロールを選択すると権限が表示されます。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+134"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+134"/>
         <source>Choose a role.</source>
         <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>ロールを選択してください。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+3"/>
         <source>Copy id</source>
         <translation>ID をコピー</translation>
     </message>
@@ -7294,23 +8217,23 @@
         <translation>ロール ID をコピー</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+57"/>
         <source>Could not delete the role %1</source>
         <translation>ロール %1 を削除できませんでした</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+7"/>
         <source>Created:</source>
         <translation>作成日時:</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-28"/>
         <location line="+2"/>
         <source>Delete role</source>
         <translation>ロールの削除</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+8"/>
         <source>Delete role…</source>
         <translation>ロールを削除…</translation>
     </message>
@@ -7320,12 +8243,12 @@
         <translation>ロールを削除</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-11"/>
         <source>Delete the role %1? This cannot be undone.</source>
         <translation>ロール %1 を削除しますか？この操作は元に戻せません。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-12"/>
         <source>Description:</source>
         <translation>説明:</translation>
     </message>
@@ -7392,7 +8315,7 @@
         <translation>ロール</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-18"/>
         <source>The OWNER role is protected: it can never be deleted.</source>
         <translation>OWNER ロールは保護されているため、削除できません。</translation>
     </message>
@@ -7407,17 +8330,17 @@
         <translation>このロールは %n 人のメンバーに割り当てられています。削除する前に、メンバーに別のロールを割り当ててください。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-27"/>
         <source>The roles could not be loaded.</source>
         <translation>ロールを読み込めませんでした。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+17"/>
         <source>The server refuses if members still hold the role.</source>
         <translation>このロールを持つメンバーが残っている場合、サーバーは削除を拒否します。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-4"/>
         <source>The workspace has no roles.</source>
         <translation>このワークスペースにはロールがありません。</translation>
     </message>
@@ -7437,7 +8360,7 @@
         <translation>ロールを削除できない理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>「%1」</translation>
     </message>
@@ -7445,7 +8368,7 @@
 <context>
     <name>SavedViews</name>
     <message>
-        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <location filename="../src/portal_admin/ui/lists/saved_views.py" line="+139"/>
         <source>The view “%1” no longer exists.</source>
         <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
         <translation>ビュー「%1」はもう存在しません。</translation>
@@ -7512,7 +8435,7 @@
         <translation>ビューには名前が必要です。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/lists/saved_view_dialog.py" line="+25"/>
         <source>Save view</source>
         <translation>ビューを保存</translation>
     </message>
@@ -7540,7 +8463,7 @@
 <context>
     <name>SecretField</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/secrets.py" line="+66"/>
         <source>Unchanged (type to replace)</source>
         <translation>変更なし（入力すると置き換え）</translation>
     </message>
@@ -7548,7 +8471,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panel_base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
@@ -7563,7 +8486,7 @@
         <translation>リクエスト ID：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
         <source>Sign in to see this panel.</source>
         <translation>このパネルを表示するにはサインインしてください。</translation>
     </message>
@@ -7571,7 +8494,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
@@ -7629,7 +8552,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
         <source>Device</source>
         <translation>デバイス</translation>
     </message>
@@ -7709,7 +8632,7 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3～%4 のサインイン：成功 %1 件、失敗 %2 件</translation>
     </message>
@@ -7720,7 +8643,7 @@
     </message>
     <message>
         <location line="-29"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+29"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失敗</translation>
     </message>
@@ -7737,12 +8660,12 @@
     </message>
     <message>
         <location line="+99"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-1"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-1"/>
         <source>Day</source>
         <translation>日付</translation>
     </message>
@@ -7794,7 +8717,7 @@
 <context>
     <name>SignInFlow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+219"/>
         <source>You can send another code in %1 seconds.</source>
         <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
         <translation>%1 秒後に別のコードを送信できます。</translation>
@@ -8411,7 +9334,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
@@ -8445,7 +9368,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
         <source>What</source>
         <translation>種類</translation>
     </message>
@@ -8605,13 +9528,13 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
+        <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>一時停止中のアカウント</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
         <translation>一時停止</translation>
     </message>
@@ -8634,7 +9557,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
         <location line="+182"/>
         <source>Name</source>
         <translation>名前</translation>
@@ -8788,6 +9711,29 @@
         <location line="+1"/>
         <source>Copy fingerprint</source>
         <translation>フィンガープリントをコピー</translation>
+    </message>
+</context>
+<context>
+    <name>TypedConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <source>That is not the number of targets.</source>
+        <translation>対象の件数と一致しません。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 (%2): type %3 to confirm:</source>
+        <translation>%1（%2）：確認のため %3 と入力:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 targets will change: type %1 to confirm:</source>
+        <translation>%1 件の対象が変更されます。確認のため %1 と入力:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Number of targets, to confirm</source>
+        <translation>対象の件数（確認用）</translation>
     </message>
 </context>
 </TS>

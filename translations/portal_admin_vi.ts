@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>Thông báo của bên thứ ba</translation>
@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>đã thay đổi: %1</translation>
@@ -280,23 +280,29 @@
         <translation>%1 không phải là gói bằng chứng.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+174"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
         <source>Select one snapshot.</source>
         <translation>Hãy chọn một ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+45"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
     </message>
@@ -381,12 +387,17 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-390"/>
+        <location line="-400"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+392"/>
+        <location line="+402"/>
+        <source>Review campaign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Verify a pack…</source>
         <translation>Kiểm tra gói…</translation>
     </message>
@@ -424,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+27"/>
         <source>Email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:23)</translatorcomment>
         <translation>Email</translation>
@@ -493,7 +504,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+32"/>
         <location line="+112"/>
         <source>Any portal</source>
         <extracomment>How long typing must pause before the list is queried again.</extracomment>
@@ -589,7 +600,7 @@
 <context>
     <name>AccountsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+16"/>
         <source>Activate</source>
         <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
         <translation>Kích hoạt</translation>
@@ -635,7 +646,7 @@
         <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+210"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+211"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
     </message>
@@ -766,18 +777,18 @@
         <translation>Chi tiết tài khoản</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+202"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+203"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>Could not change the status of %1</source>
         <translation>Không thể thay đổi trạng thái của %1</translation>
     </message>
@@ -828,7 +839,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+184"/>
         <source>Remark</source>
         <translation>Ghi chú</translation>
     </message>
@@ -864,12 +875,12 @@
         <translation>Lưu các thay đổi này cho tài khoản %1?</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+32"/>
         <source>Could not save the account %1</source>
         <translation>Không thể lưu tài khoản %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+187"/>
         <source>There are no accounts yet.</source>
         <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Chưa có tài khoản nào.</translation>
@@ -910,7 +921,7 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-41"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-41"/>
         <source>The name is required.</source>
         <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
         <translation>Tên là bắt buộc.</translation>
@@ -1007,7 +1018,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+130"/>
         <source>Cancel</source>
         <translation>Hủy</translation>
     </message>
@@ -1017,7 +1028,7 @@
         <translation>Tài khoản đang sửa</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="-23"/>
         <source>Status: %1 → %2</source>
         <extracomment>The server accepts a reason of at most this many characters.</extracomment>
         <translation>Trạng thái: %1 → %2</translation>
@@ -1056,7 +1067,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>Máy chủ từ chối: vai trò của bạn không cho phép thao tác này. Hãy xin quyền từ chủ sở hữu không gian làm việc.</translation>
@@ -1088,7 +1099,7 @@
         <translation>Không tìm thấy (mã 4040).</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>Máy chủ không chấp nhận cổng (mã 4000): cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
@@ -1104,7 +1115,7 @@
         <translation>Không tìm thấy tổ chức (mã 4040). Hãy kiểm tra ID tổ chức, hoặc để trống để dùng tổ chức của bạn.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+28"/>
         <source>The server refused: the OWNER role is protected and can never be deleted.</source>
         <extracomment>The 409 answers of role deletion, explained.</extracomment>
         <translation>Máy chủ từ chối: vai trò OWNER được bảo vệ và không bao giờ có thể xóa.</translation>
@@ -1123,7 +1134,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+113"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+112"/>
         <source>System Portal backup codes (each works once)</source>
         <translation>Mã dự phòng System Portal (mỗi mã dùng được một lần)</translation>
     </message>
@@ -1209,19 +1220,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+385"/>
+        <location line="+384"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="-375"/>
+        <location line="-374"/>
         <source>Imported %1</source>
         <translation>Đã nhập %1</translation>
     </message>
@@ -1241,7 +1252,7 @@
         <translation>Phiên này chỉ đọc: không thể lập kế hoạch thay đổi hàng loạt.</translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+204"/>
         <source>This job is being run by another window or program.</source>
         <translation>Công việc này đang được chạy bởi một cửa sổ hoặc chương trình khác.</translation>
     </message>
@@ -1267,12 +1278,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+200"/>
+        <location line="+194"/>
         <source>Pause</source>
         <translation>Tạm dừng</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-163"/>
         <source>CSV files (*.csv)</source>
         <translation>Tệp CSV (*.csv)</translation>
     </message>
@@ -1423,12 +1434,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+41"/>
+        <location line="+35"/>
         <source>Close</source>
         <translation>Đóng</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-34"/>
         <source>&amp;Export the plan…</source>
         <translation>&amp;Xuất kế hoạch…</translation>
     </message>
@@ -1446,16 +1457,6 @@
         <location line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>&amp;Chạy trên %1 đối tượng</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>PRODUCTION: type %1 to confirm:</source>
-        <translation>CHÍNH THỨC: nhập %1 để xác nhận:</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Number of targets, to confirm</source>
-        <translation>Số đối tượng, để xác nhận</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1496,7 +1497,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -1698,6 +1699,79 @@
         <source>Cancel invitations</source>
         <translation>Hủy lời mời</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Revert</source>
+        <translation>Hoàn nguyên</translation>
+    </message>
+</context>
+<context>
+    <name>Campaigns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <source>All items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undecided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not in this campaign.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation type="unfinished">Tệp %1 không tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a campaign file, or it is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation type="unfinished">%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
+    </message>
 </context>
 <context>
     <name>ChangePassword</name>
@@ -1787,7 +1861,7 @@
 <context>
     <name>ChannelColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_model.py" line="+44"/>
         <source>Name</source>
         <translatorcomment>Used at run time but not found by lupdate (views/notifications/channels_model.py:42)</translatorcomment>
         <translation>Tên</translation>
@@ -1856,7 +1930,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+196"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+197"/>
         <location line="+115"/>
         <source>Name</source>
         <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
@@ -2000,7 +2074,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+188"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+188"/>
         <location line="+30"/>
         <source>Host</source>
         <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
@@ -2188,7 +2262,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
         <source>Secure Channel: none</source>
         <translation>Kênh bảo mật: chưa có</translation>
     </message>
@@ -2206,7 +2280,7 @@
 <context>
     <name>ChannelTypeColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_model.py" line="+25"/>
         <source>Code</source>
         <translatorcomment>Used at run time but not found by lupdate (views/notifications/types_model.py:23)</translatorcomment>
         <translation>Mã</translation>
@@ -2275,7 +2349,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+138"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/type_dialog.py" line="+139"/>
         <location line="+80"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -2384,7 +2458,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+118"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+120"/>
         <location line="+82"/>
         <source>Any status</source>
         <translation>Mọi trạng thái</translation>
@@ -2540,7 +2614,7 @@
         <translation>Không thể lưu loại kênh</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Could not disable the channel type</source>
         <translation>Không thể tắt loại kênh</translation>
     </message>
@@ -2550,7 +2624,7 @@
         <translation>Không thể bật loại kênh</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Delete channel type</source>
         <translation>Xóa loại kênh</translation>
     </message>
@@ -2573,7 +2647,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+136"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+138"/>
         <location line="+91"/>
         <source>Any category</source>
         <translation>Mọi danh mục</translation>
@@ -2756,7 +2830,7 @@
         <translation>Không thể lưu kênh</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Could not deactivate the channel</source>
         <translation>Không thể vô hiệu hóa kênh</translation>
     </message>
@@ -2766,7 +2840,7 @@
         <translation>Không thể kích hoạt kênh</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Delete channel</source>
         <translation>Xóa kênh</translation>
     </message>
@@ -2789,7 +2863,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
     </message>
@@ -2812,7 +2886,7 @@
 <context>
     <name>ConnectionState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="-15"/>
         <source>Not connected</source>
         <translation>Chưa kết nối</translation>
     </message>
@@ -2835,7 +2909,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
@@ -3022,7 +3096,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
@@ -3146,7 +3220,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
         <source>Host</source>
         <translation>Máy chủ</translation>
     </message>
@@ -3234,7 +3308,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>Hãy gửi báo cáo này cho bộ phận hỗ trợ của chương trình.</translation>
     </message>
@@ -3892,9 +3966,9 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
         <source>%1 s</source>
-        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 giây</translation>
     </message>
     <message>
@@ -4006,7 +4080,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>thêm độ trễ %1 ms</translation>
@@ -4133,17 +4207,21 @@
 <context>
     <name>EnumLabels</name>
     <message>
-        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+19"/>
+        <location line="+59"/>
+        <location line="+60"/>
         <source>Active</source>
+        <extracomment>Own labels by enumeration, found by its type name or its constants path. The enumerations with labels of the program&apos;s own, for ``shown``&apos;s ``kind``. An enumeration: its listing, type name (``UserAccountStatus``) or constants path.</extracomment>
         <translation>Đang hoạt động</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-118"/>
+        <location line="+82"/>
         <source>Suspended</source>
         <translation>Bị tạm ngưng</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-81"/>
         <source>Pending setup</source>
         <translation>Chờ thiết lập</translation>
     </message>
@@ -4154,11 +4232,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+80"/>
         <source>Deactivated</source>
         <translation>Đã vô hiệu hóa</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-79"/>
         <source>Registered</source>
         <translation>Đã đăng ký</translation>
     </message>
@@ -4207,11 +4286,275 @@
         <source>Cancelled</source>
         <translation>Đã hủy</translation>
     </message>
+    <message>
+        <location line="+42"/>
+        <source>Inactive</source>
+        <translation type="unfinished">Không hoạt động</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+54"/>
+        <source>Enabled</source>
+        <translation type="unfinished">Đã bật</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>E-mail code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+26"/>
+        <source>E-mail</source>
+        <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In the app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Activated</source>
+        <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Name</source>
+        <translation type="unfinished">Tên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">Cổng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">Tổ chức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation type="unfinished">Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation type="unfinished">Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation type="unfinished">Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation type="unfinished">Ghi chú</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation type="unfinished">Điện thoại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type</source>
+        <translation type="unfinished">Loại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation type="unfinished">Mô tả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permissions</source>
+        <translation type="unfinished">Quyền</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Members</source>
+        <translation type="unfinished">Thành viên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expires</source>
+        <translation type="unfinished">Hết hạn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation type="unfinished">Mã</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Category</source>
+        <translation type="unfinished">Danh mục</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Default</source>
+        <translation type="unfinished">Mặc định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation type="unfinished">Chính</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation type="unfinished">Đã xác minh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation type="unfinished">Mã dự phòng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session settings</source>
+        <translation type="unfinished">Cài đặt phiên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation type="unfinished">Thao tác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid for (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation type="unfinished">Không gian làm việc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal type</source>
+        <translation type="unfinished">Loại cổng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain</source>
+        <translation type="unfinished">Tên miền</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation type="unfinished">Thứ tự hiển thị</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
         <source>built-in</source>
         <translation>tích hợp</translation>
     </message>
@@ -4229,7 +4572,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+47"/>
         <source>PRODUCTION</source>
         <translation>CHÍNH THỨC</translation>
     </message>
@@ -4252,7 +4595,7 @@
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/widgets/error_dialog.py" line="+98"/>
         <source>Error</source>
         <translation>Lỗi</translation>
     </message>
@@ -4305,7 +4648,7 @@
 <context>
     <name>ErrorInfo</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+22"/>
         <source>You are not signed in, or your sign-in has expired.</source>
         <translation>Bạn chưa đăng nhập, hoặc phiên đăng nhập đã hết hạn.</translation>
     </message>
@@ -4427,7 +4770,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
@@ -4451,7 +4794,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>Xuất ra CSV</translation>
@@ -4525,7 +4868,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+37"/>
         <source>Invitee email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
         <translation>Email người được mời</translation>
@@ -4587,7 +4930,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+46"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>Nhập địa chỉ email của người được mời.</translation>
@@ -4745,12 +5088,12 @@
 <context>
     <name>Invitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+25"/>
         <source>Yes</source>
         <translation>Có</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+52"/>
         <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
@@ -4802,7 +5145,7 @@
         <translation>Không thể chấp nhận: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+202"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="+202"/>
         <source>Select a pending invitation to cancel it.</source>
         <translation>Chọn một lời mời đang chờ để hủy.</translation>
     </message>
@@ -4895,7 +5238,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -5023,12 +5366,12 @@
         <translation>Vẫn tiếp tục</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Could not save the IP whitelist</source>
         <translation>Không thể lưu danh sách IP được phép</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>Could not enable the IP whitelist</source>
         <translation>Không thể bật danh sách IP được phép</translation>
     </message>
@@ -5038,7 +5381,7 @@
         <translation>Tắt danh sách IP được phép.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Could not disable the IP whitelist</source>
         <translation>Không thể tắt danh sách IP được phép</translation>
     </message>
@@ -5141,7 +5484,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
         <source>Job</source>
         <translation>Công việc</translation>
     </message>
@@ -5186,12 +5529,12 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+151"/>
         <source>Select one job.</source>
         <translation>Hãy chọn một tác vụ.</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+77"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>Các thay đổi hàng loạt thực hiện từ máy tính này. Có thể tiếp tục công việc đã tạm dừng hoặc bị gián đoạn: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
     </message>
@@ -5212,6 +5555,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Re&amp;vert the job…</source>
+        <translation>&amp;Hoàn nguyên công việc…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Bulk jobs</source>
         <translation>Công việc hàng loạt</translation>
     </message>
@@ -5229,7 +5577,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5296,7 +5644,7 @@
         <translation>Đã gửi, chưa ghi nhận kết quả</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+171"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
@@ -5361,7 +5709,17 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Revert…</source>
+        <translation>&amp;Hoàn nguyên…</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Set the selected changes back to their values before</source>
+        <translation>Đưa các thay đổi đã chọn về giá trị trước đó</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>A signed zip of the records shown: CSV and a report</source>
         <translation>Tệp zip đã ký của các bản ghi đang hiển thị: CSV và báo cáo</translation>
     </message>
@@ -5388,9 +5746,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``PagedList.set_empty_action``).</extracomment>
         <translation>Thử lại</translation>
     </message>
     <message>
@@ -5414,9 +5772,9 @@
         <translation>Xóa bộ lọc của danh sách</translation>
     </message>
     <message>
-        <location line="+313"/>
+        <location line="+320"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
@@ -5426,19 +5784,19 @@
     </message>
     <message>
         <location line="+141"/>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>Sao chép ID</translation>
     </message>
     <message>
         <location line="-35"/>
         <source>Row actions</source>
-        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The translation context of the menu&apos;s texts (they began in the list widget, then ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>Thao tác với hàng</translation>
     </message>
     <message>
@@ -5472,7 +5830,7 @@
         <translation>Sao chép các mã</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
         <source>Loading…</source>
         <translation>Đang tải…</translation>
     </message>
@@ -5567,7 +5925,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>Mọi kết quả</translation>
@@ -5717,7 +6075,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>Đã khóa</translation>
@@ -5738,17 +6096,19 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location line="+418"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
         <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+77"/>
         <source>No keyring: the sign-in is kept in memory only</source>
+        <extracomment>Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>Không có keyring: đăng nhập chỉ lưu trong bộ nhớ</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+90"/>
         <source>Not signed in</source>
         <translation>Chưa đăng nhập</translation>
     </message>
@@ -5758,7 +6118,7 @@
         <translation>Tài khoản đang đăng nhập</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+76"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -5863,7 +6223,7 @@
         <translation>Chọn một bảng ở bên trái.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+15"/>
         <source>Connection state</source>
         <translation>Trạng thái kết nối</translation>
     </message>
@@ -5896,7 +6256,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+69"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+70"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -5934,7 +6294,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>Phương thức</translation>
     </message>
@@ -6047,7 +6407,7 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+50"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/validation.py" line="+50"/>
         <source>The code needs 2 to 32 letters, digits or underscores, starting with a letter.</source>
         <translation>Mã cần có từ 2 đến 32 chữ cái, chữ số hoặc dấu gạch dưới, bắt đầu bằng chữ cái.</translation>
     </message>
@@ -6097,7 +6457,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>Không thể thay đổi: %1</translation>
@@ -6106,7 +6466,7 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>Lỗi</translation>
@@ -6122,7 +6482,7 @@
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+117"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>Không thể tải các danh sách lựa chọn</translation>
     </message>
@@ -6130,7 +6490,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+172"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+172"/>
         <source>Show:</source>
         <translation>Hiển thị:</translation>
     </message>
@@ -6148,7 +6508,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>khóa của bản cài đặt này</translation>
@@ -6258,7 +6618,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
+        <location filename="../src/portal_admin/ui/mainwindow/palette_entries.py" line="+21"/>
         <source>Refresh the current panel</source>
         <translation>Làm mới bảng hiện tại</translation>
     </message>
@@ -6288,18 +6648,17 @@
         <translation>Thoát</translation>
     </message>
     <message>
-        <location line="+293"/>
+        <location line="+38"/>
         <source>Language: %1</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>Ngôn ngữ: %1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>View: %1</source>
         <translation>Chế độ xem: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
         <source>Panel</source>
         <translation>Bảng</translation>
     </message>
@@ -6359,7 +6718,7 @@
 <context>
     <name>Panels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/__init__.py" line="+34"/>
         <source>Accounts</source>
         <translation>Tài khoản</translation>
     </message>
@@ -6374,7 +6733,7 @@
         <translation>Cổng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/__init__.py" line="+30"/>
         <source>Invitations</source>
         <translation>Lời mời</translation>
     </message>
@@ -6384,7 +6743,7 @@
         <translation>Lời mời của tôi</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/__init__.py" line="+31"/>
         <source>Notification channel types</source>
         <translation>Loại kênh thông báo</translation>
     </message>
@@ -6394,7 +6753,7 @@
         <translation>Kênh thông báo</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/reference/__init__.py" line="+30"/>
         <source>Constants</source>
         <translation>Hằng số</translation>
     </message>
@@ -6404,7 +6763,7 @@
         <translation>Hồ sơ</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/security/__init__.py" line="+40"/>
         <source>Sessions</source>
         <translation>Phiên đăng nhập</translation>
     </message>
@@ -6424,12 +6783,12 @@
         <translation>Danh sách IP được phép</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>Công việc hàng loạt</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
         <source>Access reviews</source>
         <translation>Rà soát quyền truy cập</translation>
     </message>
@@ -6437,6 +6796,11 @@
         <location line="+9"/>
         <source>Journal</source>
         <translation>Nhật ký</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
+        <source>Review campaigns</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6455,7 +6819,7 @@
 <context>
     <name>PortalsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+8"/>
         <source>Active</source>
         <translation>Đang hoạt động</translation>
     </message>
@@ -6466,13 +6830,13 @@
     </message>
     <message>
         <location line="+30"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+289"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+290"/>
         <source>Domain</source>
         <translation>Tên miền</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+1"/>
         <source>Remark</source>
         <translation>Ghi chú</translation>
     </message>
@@ -6508,7 +6872,7 @@
         <translation>Không thể tạo cổng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-229"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-229"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / tối đa %2 ký tự</translation>
     </message>
@@ -6649,7 +7013,7 @@
         <translation>Cổng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-161"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-161"/>
         <source>Id</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/portals_controller.py:70)</translatorcomment>
         <translation>ID</translation>
@@ -6682,7 +7046,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>Hồ sơ chưa được lưu: tổ chức của bạn quản lý hồ sơ này, hoặc một hồ sơ cùng tên.</translation>
     </message>
@@ -6695,7 +7059,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>Máy chủ không đưa ra chứng chỉ nào để ghim.</translation>
@@ -6991,7 +7355,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+38"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:36)</translatorcomment>
@@ -7161,7 +7525,7 @@
 <context>
     <name>ProfileTransfer</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/profiles/transfer.py" line="+40"/>
         <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
         <translation>Không thể nhập tệp: %1 %2. Không có gì được nhập.</translation>
     </message>
@@ -7236,7 +7600,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>Hồ sơ cần có tên.</translation>
     </message>
@@ -7300,9 +7664,568 @@
     </message>
 </context>
 <context>
+    <name>RevertWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <source>Target</source>
+        <translation>Đối tượng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>Giá trị</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>Trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>Sau</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Now</source>
+        <translation>Hiện tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>Kế hoạch</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why, and what to do instead</source>
+        <translation>Lý do và cách làm thay thế</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+260"/>
+        <source>Revert</source>
+        <translation>Hoàn nguyên</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>Set back</source>
+        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <translation>Đưa về</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>CSV files (*.csv)</source>
+        <translation>Tệp CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Revert every change of bulk job %1 back to its value before.</source>
+        <translation>Đưa mọi thay đổi của công việc hàng loạt %1 về giá trị trước đó.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Revert the changes of journal records %1 back to their value before.</source>
+        <translation>Đưa các thay đổi của bản ghi nhật ký %1 về giá trị trước đó.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The revert&apos;s plan</source>
+        <translation>Kế hoạch hoàn nguyên</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading and verifying the journal, then the targets…</source>
+        <translation>Đang đọc và kiểm tra nhật ký, rồi đến các đối tượng…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Nothing has been sent. To set back: %1; skipped: %2.</source>
+        <translation>Chưa gửi gì. Sẽ đưa về: %1; bỏ qua: %2.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>không có</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Export the plan…</source>
+        <translation>&amp;Xuất kế hoạch…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>Đóng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run the revert (%1)</source>
+        <translation>&amp;Chạy hoàn nguyên (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>RevertWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <source>Status</source>
+        <extracomment>The values a revert sets back, by the key its records use.</extracomment>
+        <translation>Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>Tên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation>Điện thoại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>Ghi chú</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>Ngôn ngữ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>Múi giờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>Quốc gia</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist entries</source>
+        <translation>Các mục của danh sách IP được phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enabled</source>
+        <translation>Bật danh sách IP được phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation>Trạng thái kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation>Tên kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>Mô tả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default channel</source>
+        <translation>Kênh mặc định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type status</source>
+        <translation>Trạng thái loại kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type name</source>
+        <translation>Tên loại kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type description</source>
+        <translation>Mô tả loại kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation>Thứ tự hiển thị</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon</source>
+        <translation>Biểu tượng</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Changed since</source>
+        <extracomment>A skipped line, in a few words (the plan&apos;s column).</extracomment>
+        <translation>Đã bị đổi sau đó</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already back</source>
+        <translation>Đã về giá trị cũ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not allowed</source>
+        <translation>Không được phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not reversible</source>
+        <translation>Không thể hoàn nguyên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No value before</source>
+        <translation>Không có giá trị trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Was refused</source>
+        <translation>Đã bị từ chối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gone</source>
+        <translation>Không còn tồn tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Another account&apos;s</source>
+        <translation>Của tài khoản khác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your own status</source>
+        <translation>Trạng thái của chính bạn</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A password-reset mail cannot be taken back.</source>
+        <extracomment>Why a kind of change cannot be set back, and what can be done instead.</extracomment>
+        <translation>Không thể thu hồi thư đặt lại mật khẩu.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tell the person to ignore the mail; its link expires.</source>
+        <translation>Hãy báo người đó bỏ qua thư; liên kết trong thư sẽ hết hạn.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A password is never recorded, so it cannot be set back.</source>
+        <translation>Mật khẩu không bao giờ được ghi lại nên không thể đưa về.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a new password.</source>
+        <translation>Hãy đặt mật khẩu mới.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A settings check changed nothing.</source>
+        <translation>Việc kiểm tra cài đặt không thay đổi gì.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to do.</source>
+        <translation>Không cần làm gì.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>New backup codes replaced the earlier ones.</source>
+        <translation>Mã dự phòng mới đã thay thế các mã trước đó.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the new codes, or generate another set.</source>
+        <translation>Hãy giữ các mã mới, hoặc tạo một bộ khác.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A revoked authenticator cannot be restored.</source>
+        <translation>Không thể khôi phục ứng dụng xác thực đã bị thu hồi.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enrol the authenticator again.</source>
+        <translation>Hãy đăng ký lại ứng dụng xác thực.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A deleted role cannot be restored.</source>
+        <translation>Không thể khôi phục vai trò đã xóa.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create the role again with its permissions and members.</source>
+        <translation>Hãy tạo lại vai trò cùng các quyền và thành viên của nó.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This program cannot remove a portal.</source>
+        <translation>Chương trình này không thể gỡ bỏ cổng thông tin.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the server&apos;s operator to remove it.</source>
+        <translation>Hãy nhờ người vận hành máy chủ gỡ bỏ nó.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A sent invitation cannot be unsent.</source>
+        <translation>Không thể thu hồi lời mời đã gửi.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel it in the Invitations panel.</source>
+        <translation>Hãy hủy nó trong bảng Lời mời.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A cancelled invitation cannot be reopened.</source>
+        <translation>Không thể mở lại lời mời đã hủy.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite the person again.</source>
+        <translation>Hãy mời lại người đó.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>A revert does not delete what was created.</source>
+        <translation>Hoàn nguyên không xóa những gì đã được tạo.</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Delete it in the Notifications panel.</source>
+        <translation>Hãy xóa nó trong bảng Thông báo.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>What was deleted cannot be restored.</source>
+        <translation>Không thể khôi phục những gì đã xóa.</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Create it again.</source>
+        <translation>Hãy tạo lại.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a cut-off record</source>
+        <extracomment>Why the journal does not verify (``journal.Problem.reason``).</extracomment>
+        <translation>một bản ghi bị cắt cụt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line that is not a record</source>
+        <translation>một dòng không phải là bản ghi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record edited after it was written</source>
+        <translation>một bản ghi bị sửa sau khi đã ghi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record removed or moved</source>
+        <translation>một bản ghi bị xóa hoặc bị dời chỗ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>records out of order</source>
+        <translation>các bản ghi sai thứ tự</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Set back from %1 to %2.</source>
+        <translation>Đưa từ %1 về %2.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Changed since the record: before %1, after %2, now %3. Check who changed it; set it by hand if it should still go back.</source>
+        <translation>Đã bị đổi sau bản ghi: trước %1, sau %2, hiện tại %3. Hãy kiểm tra ai đã đổi; nếu vẫn cần đưa về thì đặt bằng tay.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Already back: the value now is the value before (%1).</source>
+        <translation>Đã về giá trị cũ: giá trị hiện tại là giá trị trước đó (%1).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
+        <translation>%1 không thể chuyển thẳng sang %2 (từ %1 có thể sang: %3). Hãy đổi sang một trong số đó trước.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This change cannot be set back.</source>
+        <translation>Không thể đưa thay đổi này về.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The record has no usable value before the change. Set it by hand (after: %1).</source>
+        <translation>Bản ghi không có giá trị trước dùng được. Hãy đặt bằng tay (sau: %1).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The change was refused: nothing to set back.</source>
+        <translation>Thay đổi đã bị từ chối: không có gì để đưa về.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It no longer exists.</source>
+        <translation>Nó không còn tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Another account&apos;s IP whitelist: sign in as that account to revert it.</source>
+        <translation>Danh sách IP được phép của tài khoản khác: hãy đăng nhập bằng tài khoản đó để hoàn nguyên.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The signed-in account&apos;s own status: sign in as another administrator.</source>
+        <translation>Trạng thái của chính tài khoản đang đăng nhập: hãy đăng nhập bằng quản trị viên khác.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>at line %1 (record %2): %3</source>
+        <translation>tại dòng %1 (bản ghi %2): %3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>it does not match its signed checkpoints (%1)</source>
+        <translation>không khớp với các điểm kiểm tra đã ký (%1)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Nothing was sent.</source>
+        <translation>Chưa gửi gì.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This session is read-only: it cannot revert.</source>
+        <translation>Phiên này chỉ đọc: không thể hoàn nguyên.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The journal does not verify, so nothing in it is reverted: %1.</source>
+        <translation>Nhật ký không qua được kiểm tra nên không hoàn nguyên gì trong đó: %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The journal has a break at line %1 (record %2: %3) after record %4: records may be missing there, so nothing is reverted across it.</source>
+        <translation>Nhật ký có chỗ đứt tại dòng %1 (bản ghi %2: %3) sau bản ghi %4: có thể thiếu bản ghi ở đó nên không hoàn nguyên vượt qua chỗ đứt.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Record %1 was made on %2 (profile %3), not on the server signed in to (%4): sign in there to revert it.</source>
+        <translation>Bản ghi %1 được tạo trên %2 (hồ sơ kết nối %3), không phải trên máy chủ đang đăng nhập (%4): hãy đăng nhập vào đó để hoàn nguyên.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal records no change of this job: nothing to revert.</source>
+        <translation>Nhật ký không ghi thay đổi nào của công việc này: không có gì để hoàn nguyên.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The journal has no such change: %1.</source>
+        <translation>Nhật ký không có thay đổi này: %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select the records to revert.</source>
+        <translation>Hãy chọn các bản ghi cần hoàn nguyên.</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueue</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <source>Item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation type="unfinished">Loại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation type="unfinished">Tên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">Trạng thái</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">Cổng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">Tổ chức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoke</source>
+        <translation type="unfinished">Thu hồi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Account</source>
+        <translation type="unfinished">Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation type="unfinished">Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+25"/>
         <source>Name</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:25)</translatorcomment>
         <translation>Tên</translation>
@@ -7347,7 +8270,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+14"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
     </message>
@@ -7394,7 +8317,7 @@
         <translation>Đã xóa vai trò %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+148"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+149"/>
         <source>Choose a role to see its permissions.</source>
         <translation>Chọn một vai trò để xem các quyền của nó.</translation>
     </message>
@@ -7529,7 +8452,7 @@
 <context>
     <name>SavedViews</name>
     <message>
-        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <location filename="../src/portal_admin/ui/lists/saved_views.py" line="+139"/>
         <source>The view “%1” no longer exists.</source>
         <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
         <translation>Chế độ xem “%1” không còn nữa.</translation>
@@ -7596,7 +8519,7 @@
         <translation>Chế độ xem cần có tên.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/lists/saved_view_dialog.py" line="+25"/>
         <source>Save view</source>
         <translation>Lưu chế độ xem</translation>
     </message>
@@ -7624,7 +8547,7 @@
 <context>
     <name>SecretField</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/secrets.py" line="+66"/>
         <source>Unchanged (type to replace)</source>
         <translation>Không đổi (nhập để thay thế)</translation>
     </message>
@@ -7632,7 +8555,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panel_base.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+183"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -7647,7 +8570,7 @@
         <translation>Lỗi</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
         <source>Sign in to see this panel.</source>
         <translation>Đăng nhập để xem bảng này.</translation>
     </message>
@@ -7655,7 +8578,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
         <source>Successful</source>
         <translation>Thành công</translation>
     </message>
@@ -7713,7 +8636,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
         <source>Device</source>
         <translation>Thiết bị</translation>
     </message>
@@ -7793,7 +8716,7 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%1 lượt đăng nhập thành công và %2 lượt thất bại từ %3 đến %4</translation>
     </message>
@@ -7810,13 +8733,13 @@
     </message>
     <message>
         <location line="+99"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+28"/>
         <source>Successful</source>
         <translation>Thành công</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+1"/>
         <source>Failed</source>
         <translation>Thất bại</translation>
     </message>
@@ -7826,7 +8749,7 @@
         <translation>%1: %2 thành công, %3 thất bại</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-2"/>
         <source>Day</source>
         <translation>Ngày</translation>
     </message>
@@ -7878,7 +8801,7 @@
 <context>
     <name>SignInFlow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+219"/>
         <source>You can send another code in %1 seconds.</source>
         <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
         <translation>Bạn có thể gửi mã khác sau %1 giây.</translation>
@@ -8493,7 +9416,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
@@ -8527,7 +9450,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
         <source>What</source>
         <translation>Loại</translation>
     </message>
@@ -8687,13 +9610,13 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
+        <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>Tài khoản bị tạm ngưng</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
         <translation>Tạm ngưng</translation>
     </message>
@@ -8716,7 +9639,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
         <location line="+182"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -8870,6 +9793,29 @@
         <location line="+1"/>
         <source>Copy fingerprint</source>
         <translation>Sao chép dấu vân tay</translation>
+    </message>
+</context>
+<context>
+    <name>TypedConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <source>That is not the number of targets.</source>
+        <translation>Đó không phải là số đối tượng.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 (%2): type %3 to confirm:</source>
+        <translation>%1 (%2): nhập %3 để xác nhận:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 targets will change: type %1 to confirm:</source>
+        <translation>Sẽ thay đổi %1 đối tượng: nhập %1 để xác nhận:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Number of targets, to confirm</source>
+        <translation>Số đối tượng, để xác nhận</translation>
     </message>
 </context>
 </TS>

@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>第三方声明</translation>
@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已更改：%1</translation>
@@ -280,23 +280,29 @@
         <translation>%1 不是证据包。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+174"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
         <source>Select one snapshot.</source>
         <translation>请选择一个快照。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+45"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>快照已取消，未保留任何内容。</translation>
     </message>
@@ -381,12 +387,17 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-390"/>
+        <location line="-400"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+392"/>
+        <location line="+402"/>
+        <source>Review campaign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Verify a pack…</source>
         <translation>验证证据包…</translation>
     </message>
@@ -424,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+27"/>
         <source>Email</source>
         <translation>邮箱</translation>
     </message>
@@ -482,7 +493,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+131"/>
         <source>&amp;Institution:</source>
         <translation>机构(&amp;I)：</translation>
     </message>
@@ -578,7 +589,7 @@
 <context>
     <name>AccountsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+16"/>
         <source>Activate</source>
         <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
         <translation>启用</translation>
@@ -624,7 +635,7 @@
         <translation>要停用账号 %1 吗？该账号将被强制退出，在重新启用前无法登录。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+281"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+285"/>
         <source>%1: %2 done.</source>
         <translation>已对 %1 执行“%2”。</translation>
     </message>
@@ -634,7 +645,7 @@
         <translation>%1：%2 → %3</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+195"/>
         <source>&amp;Country:</source>
         <translation>国家/地区(&amp;C)：</translation>
     </message>
@@ -654,12 +665,12 @@
         <translation>电话(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+122"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+123"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（可选）(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+4"/>
         <source>&amp;Remark:</source>
         <translation>备注(&amp;R)：</translation>
     </message>
@@ -669,22 +680,22 @@
         <translation>时区(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-69"/>
         <source>A password reset link was mailed to %1.</source>
         <translation>密码重置链接已发送至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+255"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+256"/>
         <source>Account</source>
         <translation>账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+27"/>
         <source>Account being edited</source>
         <translation>正在编辑的账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-39"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-39"/>
         <location line="+46"/>
         <source>Account details</source>
         <translation>账号详情</translation>
@@ -695,7 +706,7 @@
         <translation>账号 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+194"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+195"/>
         <source>Account id to open</source>
         <translation>要打开的账号 ID</translation>
     </message>
@@ -705,23 +716,23 @@
         <translation>账号 ID，例如 ACC…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-42"/>
         <source>Account name</source>
         <translation>账号名称</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+9"/>
         <source>Accounts</source>
         <translation>账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40"/>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+7"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-14"/>
         <source>Choose an account to see its details.</source>
         <translation>选择一个账号以查看详细信息。</translation>
     </message>
@@ -741,7 +752,7 @@
         <translation>将账号 ID 复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-61"/>
         <source>Could not change the status of %1</source>
         <translation>无法更改 %1 的状态</translation>
     </message>
@@ -751,17 +762,17 @@
         <translation>无法重置 %1 的密码</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+122"/>
         <source>Could not save the account %1</source>
         <translation>无法保存账号 %1</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-48"/>
         <source>Country</source>
         <translation>国家/地区</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+15"/>
         <source>Country:</source>
         <translation>国家/地区：</translation>
     </message>
@@ -771,7 +782,7 @@
         <translation>创建时间：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-20"/>
         <source>Default country</source>
         <translation>默认国家/地区</translation>
     </message>
@@ -791,17 +802,17 @@
         <translation>编辑账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+11"/>
         <source>Edit the account</source>
         <translation>编辑账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+3"/>
         <source>Edit the account %1</source>
         <translation>编辑账号 %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-2"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
@@ -821,22 +832,22 @@
         <translation>机构：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-2"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-3"/>
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-3"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-5"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
@@ -846,12 +857,12 @@
         <translation>未选择账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-24"/>
         <source>Nothing has changed.</source>
         <translation>没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="-4"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
@@ -877,17 +888,17 @@
         <translation>打开具有此 ID 的账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+1"/>
         <source>Phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+35"/>
         <source>Phone number</source>
         <translation>电话号码</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-30"/>
         <source>Phone:</source>
         <translation>电话：</translation>
     </message>
@@ -897,7 +908,7 @@
         <translation>门户：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+4"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
@@ -907,49 +918,49 @@
         <translation>状态更改原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+4"/>
         <source>Remark</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+2"/>
         <source>Remark:</source>
         <translation>备注：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-91"/>
         <source>Reset password</source>
         <translation>重置密码</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+19"/>
         <source>Reset password…</source>
         <translation>重置密码…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+108"/>
         <location line="+9"/>
         <source>Save changes</source>
         <translation>保存更改</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+30"/>
         <source>Save the changes</source>
         <translation>保存更改</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-7"/>
         <source>Save these changes to the account %1?</source>
         <translation>要将这些更改保存到账号 %1 吗？</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+3"/>
         <source>Send a password reset link</source>
         <translation>发送密码重置链接</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-108"/>
         <source>Send a password reset link to the account %1? It is mailed to %2.</source>
         <translation>要向账号 %1 发送密码重置链接吗？链接将发送至 %2。</translation>
     </message>
@@ -959,49 +970,49 @@
         <translation>发送重置链接</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+3"/>
         <source>Status change</source>
         <translation>状态更改</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-25"/>
         <source>Status:</source>
         <translation>状态：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="-28"/>
         <source>Status: %1 → %2</source>
         <extracomment>The server accepts a reason of at most this many characters.</extracomment>
         <translation>状态：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+51"/>
         <source>The account %1 was saved.</source>
         <translation>账号 %1 已保存。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-71"/>
         <source>The name is required.</source>
         <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
         <translation>名称为必填项。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+8"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作将影响%1服务器“%2”。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+33"/>
         <source>Time zone</source>
         <translation>时区</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+5"/>
         <source>Time zone:</source>
         <translation>时区：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+68"/>
         <source>Type to search, e.g. Japan or JP</source>
         <translation>输入以搜索，例如 China 或 CN</translation>
     </message>
@@ -1016,7 +1027,7 @@
         <translation>输入以搜索；不在列表中的代码将按原样提交</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+4"/>
         <source>Updated:</source>
         <translation>更新时间：</translation>
     </message>
@@ -1026,18 +1037,18 @@
         <translation>操作不可用的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+11"/>
         <source>Why, for the audit trail</source>
         <translation>填写原因，用于审计记录</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-196"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>不能更改自己账号的状态。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
@@ -1045,7 +1056,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>服务器拒绝了请求：您的角色不允许执行此操作。请向工作区所有者申请权限。</translation>
@@ -1077,7 +1088,7 @@
         <translation>未找到（代码 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>服务器未接受该门户（代码 4000）：门户类型和域名为必填项，域名不能包含空格；域名和备注各不超过 255 个字符。</translation>
@@ -1093,7 +1104,7 @@
         <translation>未找到该机构（代码 4040）。请检查机构 ID，或留空以使用您自己的机构。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+28"/>
         <source>The server refused: the OWNER role is protected and can never be deleted.</source>
         <extracomment>The 409 answers of role deletion, explained.</extracomment>
         <translation>服务器拒绝了请求：OWNER 角色受保护，永远不能删除。</translation>
@@ -1112,7 +1123,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+201"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
@@ -1198,19 +1209,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+385"/>
+        <location line="+384"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-375"/>
+        <location line="-374"/>
         <source>Imported %1</source>
         <translation>已导入 %1</translation>
     </message>
@@ -1230,7 +1241,7 @@
         <translation>此会话为只读：无法制定批量更改。</translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+204"/>
         <source>This job is being run by another window or program.</source>
         <translation>此任务正由另一个窗口或程序运行。</translation>
     </message>
@@ -1256,12 +1267,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+200"/>
+        <location line="+194"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-163"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -1412,12 +1423,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+41"/>
+        <location line="+35"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-34"/>
         <source>&amp;Export the plan…</source>
         <translation>导出计划(&amp;E)…</translation>
     </message>
@@ -1435,16 +1446,6 @@
         <location line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>对 %1 个目标执行(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>PRODUCTION: type %1 to confirm:</source>
-        <translation>生产环境：输入 %1 以确认：</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Number of targets, to confirm</source>
-        <translation>目标数量（用于确认）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1485,7 +1486,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -1687,6 +1688,79 @@
         <source>Cancel invitations</source>
         <translation>取消邀请</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Revert</source>
+        <translation>撤销</translation>
+    </message>
+</context>
+<context>
+    <name>Campaigns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <source>All items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undecided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not in this campaign.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation type="unfinished">文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a campaign file, or it is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation type="unfinished">%1 由更新版本的程序创建。</translation>
+    </message>
 </context>
 <context>
     <name>ChangePassword</name>
@@ -1776,7 +1850,7 @@
 <context>
     <name>ChannelColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_model.py" line="+44"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1834,7 +1908,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+305"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+306"/>
         <source>&amp;Category:</source>
         <translation>类别(&amp;C)：</translation>
     </message>
@@ -1978,7 +2052,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+237"/>
         <source>&amp;From address:</source>
         <translation>发件人地址(&amp;F)：</translation>
     </message>
@@ -2166,7 +2240,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：无</translation>
     </message>
@@ -2184,7 +2258,7 @@
 <context>
     <name>ChannelTypeColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_model.py" line="+25"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -2242,7 +2316,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+209"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/type_dialog.py" line="+210"/>
         <source>&amp;Code:</source>
         <translation>代码(&amp;C)：</translation>
     </message>
@@ -2351,7 +2425,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+190"/>
         <source>&amp;Code:</source>
         <translation>代码(&amp;C)：</translation>
     </message>
@@ -2402,12 +2476,12 @@
         <translation>无法创建渠道类型</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>Could not delete the channel type</source>
         <translation>无法删除渠道类型</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-51"/>
         <source>Could not disable the channel type</source>
         <translation>无法禁用渠道类型</translation>
     </message>
@@ -2417,7 +2491,7 @@
         <translation>无法启用渠道类型</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-45"/>
         <source>Could not save the channel type</source>
         <translation>无法保存渠道类型</translation>
     </message>
@@ -2427,7 +2501,7 @@
         <translation>创建时间</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+195"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2437,17 +2511,17 @@
         <translation>删除渠道类型</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-130"/>
         <source>Delete the channel type</source>
         <translation>删除渠道类型</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+132"/>
         <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
         <translation>要删除渠道类型“%1”（%2）吗？此操作无法撤消。</translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-198"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
@@ -2540,7 +2614,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+235"/>
         <source>&amp;Active only</source>
         <translation>仅已启用(&amp;A)</translation>
     </message>
@@ -2612,12 +2686,12 @@
         <translation>类别</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+273"/>
         <source>Could not activate the channel</source>
         <translation>无法启用渠道</translation>
     </message>
     <message>
-        <location line="-84"/>
+        <location line="-85"/>
         <source>Could not check the %1 settings</source>
         <translation>无法检查 %1 设置</translation>
     </message>
@@ -2627,17 +2701,17 @@
         <translation>无法创建渠道</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Could not deactivate the channel</source>
         <translation>无法停用渠道</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Could not delete the channel</source>
         <translation>无法删除渠道</translation>
     </message>
     <message>
-        <location line="-190"/>
+        <location line="-192"/>
         <source>Could not load the categories</source>
         <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
         <translation>无法加载类别</translation>
@@ -2668,7 +2742,7 @@
         <translation>默认</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+299"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2678,17 +2752,17 @@
         <translation>删除渠道</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-211"/>
         <source>Delete the channel</source>
         <translation>删除渠道</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+213"/>
         <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
         <translation>要删除渠道“%1”（%2）吗？此操作无法撤消。</translation>
     </message>
     <message>
-        <location line="-281"/>
+        <location line="-283"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
@@ -2756,7 +2830,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作将影响%1服务器“%2”。</translation>
     </message>
@@ -2779,7 +2853,7 @@
 <context>
     <name>ConnectionState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="-15"/>
         <source>Not connected</source>
         <translation>未连接</translation>
     </message>
@@ -2802,7 +2876,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>代码</translation>
@@ -2978,7 +3052,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -3102,7 +3176,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
@@ -3190,7 +3264,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>请将此报告发送给本程序的技术支持。</translation>
     </message>
@@ -3848,9 +3922,9 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
         <source>%1 s</source>
-        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
@@ -3962,7 +4036,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>增加 %1 毫秒延迟</translation>
@@ -4089,17 +4163,21 @@
 <context>
     <name>EnumLabels</name>
     <message>
-        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+19"/>
+        <location line="+59"/>
+        <location line="+60"/>
         <source>Active</source>
+        <extracomment>Own labels by enumeration, found by its type name or its constants path. The enumerations with labels of the program&apos;s own, for ``shown``&apos;s ``kind``. An enumeration: its listing, type name (``UserAccountStatus``) or constants path.</extracomment>
         <translation>正常</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-118"/>
+        <location line="+82"/>
         <source>Suspended</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-81"/>
         <source>Pending setup</source>
         <translation>待初始化</translation>
     </message>
@@ -4110,11 +4188,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+80"/>
         <source>Deactivated</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-79"/>
         <source>Registered</source>
         <translation>已注册</translation>
     </message>
@@ -4163,11 +4242,275 @@
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message>
+        <location line="+42"/>
+        <source>Inactive</source>
+        <translation type="unfinished">未启用</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+54"/>
+        <source>Enabled</source>
+        <translation type="unfinished">已启用</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>E-mail code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+26"/>
+        <source>E-mail</source>
+        <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In the app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Activated</source>
+        <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">门户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">机构</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation type="unfinished">语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation type="unfinished">时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation type="unfinished">国家/地区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation type="unfinished">备注</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation type="unfinished">电话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type</source>
+        <translation type="unfinished">类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation type="unfinished">描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permissions</source>
+        <translation type="unfinished">权限数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Members</source>
+        <translation type="unfinished">成员数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expires</source>
+        <translation type="unfinished">过期时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation type="unfinished">代码</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Category</source>
+        <translation type="unfinished">类别</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Default</source>
+        <translation type="unfinished">默认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation type="unfinished">首选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation type="unfinished">已验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation type="unfinished">备用码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session settings</source>
+        <translation type="unfinished">会话设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation type="unfinished">操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid for (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation type="unfinished">工作区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal type</source>
+        <translation type="unfinished">门户类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain</source>
+        <translation type="unfinished">域名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation type="unfinished">显示顺序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
         <source>built-in</source>
         <translation>内置</translation>
     </message>
@@ -4185,7 +4528,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+47"/>
         <source>PRODUCTION</source>
         <translation>生产环境</translation>
     </message>
@@ -4208,7 +4551,7 @@
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/widgets/error_dialog.py" line="+98"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
@@ -4261,7 +4604,7 @@
 <context>
     <name>ErrorInfo</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+22"/>
         <source>You are not signed in, or your sign-in has expired.</source>
         <translation>您尚未登录，或登录已过期。</translation>
     </message>
@@ -4383,7 +4726,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
@@ -4407,7 +4750,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>导出为 CSV</translation>
@@ -4481,7 +4824,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+37"/>
         <source>Invitee email</source>
         <translation>受邀人邮箱</translation>
     </message>
@@ -4534,7 +4877,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+228"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -4692,17 +5035,17 @@
 <context>
     <name>Invitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+25"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+72"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+328"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="+328"/>
         <source>All statuses</source>
         <translation>所有状态</translation>
     </message>
@@ -4717,12 +5060,12 @@
         <translation>取消所选邀请</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+42"/>
         <source>Cannot be accepted: %1</source>
         <translation>无法接受：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-38"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="-38"/>
         <source>Could not cancel the invitation to %1</source>
         <translation>无法取消对 %1 的邀请</translation>
     </message>
@@ -4797,7 +5140,7 @@
         <translation>操作不可用的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="-3"/>
         <source>already accepted</source>
         <translation>已接受</translation>
     </message>
@@ -4842,7 +5185,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -4909,7 +5252,7 @@
         <translation>%1 个条目无效：请更正或删除后再保存。</translation>
     </message>
     <message>
-        <location line="+260"/>
+        <location line="+269"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -4934,7 +5277,7 @@
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-179"/>
         <source>(unknown)</source>
         <translation>（未知）</translation>
     </message>
@@ -4944,12 +5287,12 @@
         <translation>1 个条目无效：请更正或删除后再保存。</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+264"/>
         <source>Add the entry</source>
         <translation>添加条目</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-168"/>
         <location line="+37"/>
         <source>Change the IP whitelist.</source>
         <translation>更改 IP 白名单。</translation>
@@ -4960,27 +5303,27 @@
         <translation>仍然继续</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+81"/>
         <source>Could not disable the IP whitelist</source>
         <translation>无法禁用 IP 白名单</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-25"/>
         <source>Could not enable the IP whitelist</source>
         <translation>无法启用 IP 白名单</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-23"/>
         <source>Could not save the IP whitelist</source>
         <translation>无法保存 IP 白名单</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+37"/>
         <source>Disable the IP whitelist.</source>
         <translation>禁用 IP 白名单。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>Disable the whitelist</source>
         <translation>禁用白名单</translation>
     </message>
@@ -5030,7 +5373,7 @@
         <translation>保存白名单</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-250"/>
         <source>The address you connect from is not known.</source>
         <translation>无法确定您当前的连接地址。</translation>
     </message>
@@ -5055,7 +5398,7 @@
         <translation>有未保存的更改。</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+250"/>
         <source>Whitelist entries</source>
         <translation>白名单条目</translation>
     </message>
@@ -5065,7 +5408,7 @@
         <translation>白名单状态</translation>
     </message>
     <message>
-        <location line="-237"/>
+        <location line="-246"/>
         <source>You connect from %1, which the whitelist contains.</source>
         <translation>您当前的连接地址 %1 在白名单中。</translation>
     </message>
@@ -5080,7 +5423,7 @@
         <translation>您可能会把自己锁在外面</translation>
     </message>
     <message>
-        <location line="+175"/>
+        <location line="+184"/>
         <source>Your address</source>
         <translation>您的地址</translation>
     </message>
@@ -5088,7 +5431,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -5133,12 +5476,12 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+151"/>
         <source>Select one job.</source>
         <translation>请选择一个作业。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+77"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此计算机上进行的批量更改。已暂停或中断的任务可以继续：会先重新读取结果未知的目标，因此不会重复更改。</translation>
     </message>
@@ -5159,6 +5502,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Re&amp;vert the job…</source>
+        <translation>撤销此任务(&amp;V)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Bulk jobs</source>
         <translation>批量任务</translation>
     </message>
@@ -5176,7 +5524,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5243,7 +5591,7 @@
         <translation>已发送，结果未记录</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+171"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日志为空：此计算机尚未发送任何变更。</translation>
     </message>
@@ -5308,7 +5656,17 @@
         <translation>证据包…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Revert…</source>
+        <translation>撤销(&amp;R)…</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Set the selected changes back to their values before</source>
+        <translation>将所选更改恢复为更改前的值</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>A signed zip of the records shown: CSV and a report</source>
         <translation>所显示记录的签名 zip：CSV 和报告</translation>
     </message>
@@ -5335,9 +5693,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``PagedList.set_empty_action``).</extracomment>
         <translation>重试</translation>
     </message>
     <message>
@@ -5361,9 +5719,9 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+313"/>
+        <location line="+320"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
@@ -5373,19 +5731,19 @@
     </message>
     <message>
         <location line="+141"/>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>复制 ID</translation>
     </message>
     <message>
         <location line="-35"/>
         <source>Row actions</source>
-        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The translation context of the menu&apos;s texts (they began in the list widget, then ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>行操作</translation>
     </message>
     <message>
@@ -5419,7 +5777,7 @@
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -5514,7 +5872,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>所有结果</translation>
@@ -5664,7 +6022,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>已锁定</translation>
@@ -5685,17 +6043,19 @@
         <translation>重新登录以解锁</translation>
     </message>
     <message>
-        <location line="+418"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
         <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>无法打开面板“%1”。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+77"/>
         <source>No keyring: the sign-in is kept in memory only</source>
+        <extracomment>Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>无密钥环：登录状态仅保存在内存中</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+90"/>
         <source>Not signed in</source>
         <translation>未登录</translation>
     </message>
@@ -5705,7 +6065,7 @@
         <translation>当前登录账号</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+76"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -5810,7 +6170,7 @@
         <translation>请在左侧选择一个面板。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+15"/>
         <source>Connection state</source>
         <translation>连接状态</translation>
     </message>
@@ -5843,7 +6203,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+101"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+102"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -5881,7 +6241,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -5994,7 +6354,7 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/validation.py" line="+26"/>
         <source>%1 is required.</source>
         <translation>%1为必填项。</translation>
     </message>
@@ -6037,7 +6397,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>无法进行更改：%1</translation>
@@ -6051,7 +6411,7 @@
         <translation>无法加载选项列表</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>错误</translation>
@@ -6070,7 +6430,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+174"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
         <source>Invitation statuses to show</source>
         <translation>要显示的邀请状态</translation>
     </message>
@@ -6088,7 +6448,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>本安装的密钥</translation>
@@ -6198,7 +6558,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
+        <location filename="../src/portal_admin/ui/mainwindow/palette_entries.py" line="+21"/>
         <source>Refresh the current panel</source>
         <translation>刷新当前面板</translation>
     </message>
@@ -6228,18 +6588,17 @@
         <translation>退出</translation>
     </message>
     <message>
-        <location line="+293"/>
+        <location line="+38"/>
         <source>Language: %1</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>语言：%1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>View: %1</source>
         <translation>视图：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
         <source>Panel</source>
         <translation>面板</translation>
     </message>
@@ -6299,7 +6658,7 @@
 <context>
     <name>Panels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/__init__.py" line="+34"/>
         <source>Accounts</source>
         <translation>账号</translation>
     </message>
@@ -6314,7 +6673,7 @@
         <translation>门户</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/__init__.py" line="+30"/>
         <source>Invitations</source>
         <translation>邀请</translation>
     </message>
@@ -6324,7 +6683,7 @@
         <translation>我的邀请</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/__init__.py" line="+31"/>
         <source>Notification channel types</source>
         <translation>通知渠道类型</translation>
     </message>
@@ -6334,7 +6693,7 @@
         <translation>通知渠道</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/reference/__init__.py" line="+30"/>
         <source>Constants</source>
         <translation>常量</translation>
     </message>
@@ -6344,7 +6703,7 @@
         <translation>个人资料</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/security/__init__.py" line="+40"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
@@ -6364,12 +6723,12 @@
         <translation>IP 白名单</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>批量任务</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
         <source>Access reviews</source>
         <translation>访问审查</translation>
     </message>
@@ -6377,6 +6736,11 @@
         <location line="+9"/>
         <source>Journal</source>
         <translation>变更日志</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
+        <source>Review campaigns</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6395,7 +6759,7 @@
 <context>
     <name>PortalsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+8"/>
         <source>Active</source>
         <translation>已启用</translation>
     </message>
@@ -6430,7 +6794,7 @@
         <translation>机构</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+62"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 个字符</translation>
     </message>
@@ -6455,23 +6819,23 @@
         <translation>类型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+74"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+74"/>
         <source>Choose a portal type.</source>
         <extracomment>The created portal record. (code, label) pairs of the portal types. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>请选择门户类型。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+15"/>
         <source>Choose a portal type…</source>
         <translation>选择门户类型…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+53"/>
         <source>Could not create the portal</source>
         <translation>无法创建门户</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-23"/>
         <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
         <translation>为机构创建门户。服务器不提供门户列表，下表仅显示本次会话中创建的门户。</translation>
     </message>
@@ -6486,12 +6850,12 @@
         <translation>创建门户</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-23"/>
         <source>Create the portal %1.</source>
         <translation>创建门户 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-25"/>
         <source>Created portal</source>
         <translation>已创建的门户</translation>
     </message>
@@ -6501,13 +6865,13 @@
         <translation>创建时间：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-129"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-129"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-23"/>
         <source>Domain</source>
         <translation>域名</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+20"/>
         <source>Domain:</source>
         <translation>域名：</translation>
     </message>
@@ -6562,13 +6926,13 @@
         <translation>本次会话中创建的门户：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+12"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-14"/>
         <source>Remark</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+21"/>
         <source>Remark:</source>
         <translation>备注：</translation>
     </message>
@@ -6578,7 +6942,7 @@
         <translation>状态：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+93"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+93"/>
         <source>The domain is longer than %1 characters.</source>
         <translation>域名超过 %1 个字符。</translation>
     </message>
@@ -6588,18 +6952,18 @@
         <translation>域名为必填项。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-81"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-81"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>门户 %1 已创建。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+13"/>
         <source>The remark is longer than %1 characters.</source>
         <translation>备注超过 %1 个字符。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+79"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+79"/>
         <source>Type:</source>
         <translation>类型：</translation>
     </message>
@@ -6617,7 +6981,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>配置未保存：它由您的组织管理，或已有同名的受管理配置。</translation>
     </message>
@@ -6630,7 +6994,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>服务器没有提供可固定的证书。</translation>
@@ -6926,7 +7290,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+38"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translation>邮箱</translation>
@@ -7082,7 +7446,7 @@
 <context>
     <name>ProfileTransfer</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/profiles/transfer.py" line="+40"/>
         <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
         <translation>无法导入该文件：%1 %2。未导入任何内容。</translation>
     </message>
@@ -7157,7 +7521,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>请为配置命名。</translation>
     </message>
@@ -7221,9 +7585,568 @@
     </message>
 </context>
 <context>
+    <name>RevertWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>更改前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>更改后</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why, and what to do instead</source>
+        <translation>原因及替代做法</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+260"/>
+        <source>Revert</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>Set back</source>
+        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Revert every change of bulk job %1 back to its value before.</source>
+        <translation>将批量任务 %1 的每项更改恢复为更改前的值。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Revert the changes of journal records %1 back to their value before.</source>
+        <translation>将变更日志记录 %1 的更改恢复为更改前的值。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The revert&apos;s plan</source>
+        <translation>撤销计划</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading and verifying the journal, then the targets…</source>
+        <translation>正在读取并验证变更日志，然后读取目标…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Nothing has been sent. To set back: %1; skipped: %2.</source>
+        <translation>尚未发送任何内容。待恢复：%1；跳过：%2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Export the plan…</source>
+        <translation>导出计划(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run the revert (%1)</source>
+        <translation>执行撤销(&amp;R)（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>RevertWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <source>Status</source>
+        <extracomment>The values a revert sets back, by the key its records use.</extracomment>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>国家/地区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist entries</source>
+        <translation>IP 白名单条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enabled</source>
+        <translation>IP 白名单已启用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation>渠道状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation>渠道名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default channel</source>
+        <translation>默认渠道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type status</source>
+        <translation>渠道类型状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type name</source>
+        <translation>渠道类型名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type description</source>
+        <translation>渠道类型描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation>显示顺序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon</source>
+        <translation>图标</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Changed since</source>
+        <extracomment>A skipped line, in a few words (the plan&apos;s column).</extracomment>
+        <translation>之后已被更改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already back</source>
+        <translation>已是原值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not allowed</source>
+        <translation>不允许</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not reversible</source>
+        <translation>无法撤销</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No value before</source>
+        <translation>无更改前的值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Was refused</source>
+        <translation>已被拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gone</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Another account&apos;s</source>
+        <translation>属于其他账户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your own status</source>
+        <translation>您自己的状态</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A password-reset mail cannot be taken back.</source>
+        <extracomment>Why a kind of change cannot be set back, and what can be done instead.</extracomment>
+        <translation>密码重置邮件无法撤回。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tell the person to ignore the mail; its link expires.</source>
+        <translation>请告知对方忽略该邮件；其链接会过期。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A password is never recorded, so it cannot be set back.</source>
+        <translation>密码从不被记录，因此无法恢复。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a new password.</source>
+        <translation>请设置新密码。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A settings check changed nothing.</source>
+        <translation>设置检查未更改任何内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to do.</source>
+        <translation>无需任何操作。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>New backup codes replaced the earlier ones.</source>
+        <translation>新的备用代码已替换之前的代码。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the new codes, or generate another set.</source>
+        <translation>请保留新代码，或再生成一组。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A revoked authenticator cannot be restored.</source>
+        <translation>已撤销的身份验证器无法恢复。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enrol the authenticator again.</source>
+        <translation>请重新注册身份验证器。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A deleted role cannot be restored.</source>
+        <translation>已删除的角色无法恢复。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create the role again with its permissions and members.</source>
+        <translation>请重新创建该角色及其权限和成员。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This program cannot remove a portal.</source>
+        <translation>本程序无法删除门户。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the server&apos;s operator to remove it.</source>
+        <translation>请联系服务器运维人员删除。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A sent invitation cannot be unsent.</source>
+        <translation>已发送的邀请无法撤回。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel it in the Invitations panel.</source>
+        <translation>请在“邀请”面板中取消它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A cancelled invitation cannot be reopened.</source>
+        <translation>已取消的邀请无法重新打开。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite the person again.</source>
+        <translation>请重新邀请此人。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>A revert does not delete what was created.</source>
+        <translation>撤销不会删除已创建的内容。</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Delete it in the Notifications panel.</source>
+        <translation>请在通知面板中删除它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>What was deleted cannot be restored.</source>
+        <translation>已删除的内容无法恢复。</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Create it again.</source>
+        <translation>请重新创建。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a cut-off record</source>
+        <extracomment>Why the journal does not verify (``journal.Problem.reason``).</extracomment>
+        <translation>一条被截断的记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line that is not a record</source>
+        <translation>一行不是记录的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record edited after it was written</source>
+        <translation>一条写入后被修改的记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record removed or moved</source>
+        <translation>一条被删除或移动的记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>records out of order</source>
+        <translation>记录顺序错乱</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Set back from %1 to %2.</source>
+        <translation>从 %1 恢复为 %2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Changed since the record: before %1, after %2, now %3. Check who changed it; set it by hand if it should still go back.</source>
+        <translation>记录之后已被更改：更改前 %1，更改后 %2，当前 %3。请查明是谁更改的；如仍需恢复，请手动设置。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Already back: the value now is the value before (%1).</source>
+        <translation>已是原值：当前值即更改前的值（%1）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
+        <translation>%1 无法直接变为 %2（从 %1 可变为：%3）。请先将其改为其中之一。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This change cannot be set back.</source>
+        <translation>此更改无法恢复。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The record has no usable value before the change. Set it by hand (after: %1).</source>
+        <translation>该记录没有可用的更改前的值。请手动设置（更改后：%1）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The change was refused: nothing to set back.</source>
+        <translation>该更改已被拒绝：无需恢复。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It no longer exists.</source>
+        <translation>它已不存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Another account&apos;s IP whitelist: sign in as that account to revert it.</source>
+        <translation>这是其他账户的 IP 白名单：请以该账户登录后再撤销。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The signed-in account&apos;s own status: sign in as another administrator.</source>
+        <translation>这是当前登录账户自身的状态：请以其他管理员身份登录。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>at line %1 (record %2): %3</source>
+        <translation>在第 %1 行（记录 %2）：%3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>it does not match its signed checkpoints (%1)</source>
+        <translation>与其签名检查点不一致（%1）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Nothing was sent.</source>
+        <translation>未发送任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This session is read-only: it cannot revert.</source>
+        <translation>此会话为只读：无法撤销。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The journal does not verify, so nothing in it is reverted: %1.</source>
+        <translation>变更日志未通过验证，因此不会撤销其中任何内容：%1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The journal has a break at line %1 (record %2: %3) after record %4: records may be missing there, so nothing is reverted across it.</source>
+        <translation>变更日志在记录 %4 之后的第 %1 行（记录 %2：%3）处有断点：那里可能缺少记录，因此不会跨越该断点进行撤销。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Record %1 was made on %2 (profile %3), not on the server signed in to (%4): sign in there to revert it.</source>
+        <translation>记录 %1 是在 %2（连接配置 %3）上产生的，而不是在当前登录的服务器（%4）上：请登录该服务器后再撤销。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal records no change of this job: nothing to revert.</source>
+        <translation>变更日志中没有此任务的更改记录：无需撤销。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The journal has no such change: %1.</source>
+        <translation>变更日志中没有此更改：%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select the records to revert.</source>
+        <translation>请选择要撤销的记录。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueue</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <source>Item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation type="unfinished">类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation type="unfinished">名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">门户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">机构</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoke</source>
+        <translation type="unfinished">撤销</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation type="unfinished">角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+25"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -7261,7 +8184,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+284"/>
         <source>%n role(s)</source>
         <translation>%n 个角色</translation>
     </message>
@@ -7276,13 +8199,13 @@
         <translation>选择一个角色以查看其权限。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+134"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+134"/>
         <source>Choose a role.</source>
         <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>请选择一个角色。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+3"/>
         <source>Copy id</source>
         <translation>复制 ID</translation>
     </message>
@@ -7292,23 +8215,23 @@
         <translation>复制角色 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+57"/>
         <source>Could not delete the role %1</source>
         <translation>无法删除角色 %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+7"/>
         <source>Created:</source>
         <translation>创建时间：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-28"/>
         <location line="+2"/>
         <source>Delete role</source>
         <translation>删除角色</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+8"/>
         <source>Delete role…</source>
         <translation>删除角色…</translation>
     </message>
@@ -7318,12 +8241,12 @@
         <translation>删除角色</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-11"/>
         <source>Delete the role %1? This cannot be undone.</source>
         <translation>要删除角色 %1 吗？此操作无法撤消。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-12"/>
         <source>Description:</source>
         <translation>描述：</translation>
     </message>
@@ -7390,7 +8313,7 @@
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-18"/>
         <source>The OWNER role is protected: it can never be deleted.</source>
         <translation>OWNER 角色受保护，永远不能删除。</translation>
     </message>
@@ -7405,17 +8328,17 @@
         <translation>该角色正被 %n 名成员使用：请先为他们分配其他角色，再删除此角色。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-27"/>
         <source>The roles could not be loaded.</source>
         <translation>无法加载角色。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+17"/>
         <source>The server refuses if members still hold the role.</source>
         <translation>如果仍有成员拥有该角色，服务器将拒绝删除。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-4"/>
         <source>The workspace has no roles.</source>
         <translation>该工作区没有角色。</translation>
     </message>
@@ -7435,7 +8358,7 @@
         <translation>无法删除角色的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
     </message>
@@ -7443,7 +8366,7 @@
 <context>
     <name>SavedViews</name>
     <message>
-        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <location filename="../src/portal_admin/ui/lists/saved_views.py" line="+139"/>
         <source>The view “%1” no longer exists.</source>
         <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
         <translation>视图“%1”已不存在。</translation>
@@ -7510,7 +8433,7 @@
         <translation>视图需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/lists/saved_view_dialog.py" line="+25"/>
         <source>Save view</source>
         <translation>保存视图</translation>
     </message>
@@ -7538,7 +8461,7 @@
 <context>
     <name>SecretField</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/secrets.py" line="+66"/>
         <source>Unchanged (type to replace)</source>
         <translation>未更改（输入新值以替换）</translation>
     </message>
@@ -7546,7 +8469,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panel_base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
@@ -7561,7 +8484,7 @@
         <translation>请求 ID：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
         <source>Sign in to see this panel.</source>
         <translation>登录后即可查看此面板。</translation>
     </message>
@@ -7569,7 +8492,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
@@ -7627,7 +8550,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -7707,7 +8630,7 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3 至 %4 期间，登录成功 %1 次，失败 %2 次</translation>
     </message>
@@ -7718,7 +8641,7 @@
     </message>
     <message>
         <location line="-29"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+29"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -7735,12 +8658,12 @@
     </message>
     <message>
         <location line="+99"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-1"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-1"/>
         <source>Day</source>
         <translation>日期</translation>
     </message>
@@ -7792,7 +8715,7 @@
 <context>
     <name>SignInFlow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+219"/>
         <source>You can send another code in %1 seconds.</source>
         <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
         <translation>%1 秒后可重新发送验证码。</translation>
@@ -8407,7 +9330,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内置沙箱接受已预先填入的令牌。</translation>
@@ -8441,7 +9364,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
         <source>What</source>
         <translation>类别</translation>
     </message>
@@ -8601,13 +9524,13 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
+        <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>已暂停的账号</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
         <translation>已暂停</translation>
     </message>
@@ -8630,7 +9553,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
         <location line="+182"/>
         <source>Name</source>
         <translation>名称</translation>
@@ -8784,6 +9707,29 @@
         <location line="+1"/>
         <source>Copy fingerprint</source>
         <translation>复制指纹</translation>
+    </message>
+</context>
+<context>
+    <name>TypedConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <source>That is not the number of targets.</source>
+        <translation>这不是目标数量。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 (%2): type %3 to confirm:</source>
+        <translation>%1（%2）：输入 %3 以确认：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 targets will change: type %1 to confirm:</source>
+        <translation>将更改 %1 个目标：输入 %1 以确认：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Number of targets, to confirm</source>
+        <translation>目标数量（用于确认）</translation>
     </message>
 </context>
 </TS>

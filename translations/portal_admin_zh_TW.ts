@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/about.py" line="+74"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>第三方聲明</translation>
@@ -84,7 +84,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -164,7 +164,7 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已變更：%1</translation>
@@ -280,23 +280,29 @@
         <translation>%1 不是證據套件。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+174"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
         <source>Select one snapshot.</source>
         <translation>請選擇一個快照。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+45"/>
         <source>The snapshot was cancelled; nothing was kept.</source>
         <translation>快照已取消，未保留任何內容。</translation>
     </message>
@@ -381,12 +387,17 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="-390"/>
+        <location line="-400"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+392"/>
+        <location line="+402"/>
+        <source>Review campaign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Verify a pack…</source>
         <translation>驗證證據套件…</translation>
     </message>
@@ -424,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+27"/>
         <source>Email</source>
         <translation>電子郵件</translation>
     </message>
@@ -482,7 +493,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_filter_bar.py" line="+131"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+131"/>
         <source>&amp;Institution:</source>
         <translation>機構(&amp;I)：</translation>
     </message>
@@ -578,7 +589,7 @@
 <context>
     <name>AccountsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+16"/>
         <source>Activate</source>
         <extracomment>Status actions in display order, with the button text and the confirm button text.</extracomment>
         <translation>啟用</translation>
@@ -624,7 +635,7 @@
         <translation>要停用帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+281"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+285"/>
         <source>%1: %2 done.</source>
         <translation>已對 %1 執行「%2」。</translation>
     </message>
@@ -634,7 +645,7 @@
         <translation>%1：%2 → %3</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+194"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+195"/>
         <source>&amp;Country:</source>
         <translation>國家/地區(&amp;C)：</translation>
     </message>
@@ -654,12 +665,12 @@
         <translation>電話(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+122"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+123"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（選填）(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+4"/>
         <source>&amp;Remark:</source>
         <translation>備註(&amp;R)：</translation>
     </message>
@@ -669,22 +680,22 @@
         <translation>時區(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-69"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-69"/>
         <source>A password reset link was mailed to %1.</source>
         <translation>密碼重設連結已寄至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+255"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+256"/>
         <source>Account</source>
         <translation>帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+27"/>
         <source>Account being edited</source>
         <translation>正在編輯的帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-39"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-39"/>
         <location line="+46"/>
         <source>Account details</source>
         <translation>帳號詳細資料</translation>
@@ -695,7 +706,7 @@
         <translation>帳號 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+194"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+195"/>
         <source>Account id to open</source>
         <translation>要開啟的帳號 ID</translation>
     </message>
@@ -705,23 +716,23 @@
         <translation>帳號 ID，例如 ACC…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-42"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-42"/>
         <source>Account name</source>
         <translation>帳號名稱</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="+9"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+9"/>
         <source>Accounts</source>
         <translation>帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+40"/>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+7"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-14"/>
         <source>Choose an account to see its details.</source>
         <translation>選擇帳號以檢視詳細資料。</translation>
     </message>
@@ -741,7 +752,7 @@
         <translation>將帳號 ID 複製到剪貼簿</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-61"/>
         <source>Could not change the status of %1</source>
         <translation>無法變更 %1 的狀態</translation>
     </message>
@@ -751,17 +762,17 @@
         <translation>無法重設 %1 的密碼</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+122"/>
         <source>Could not save the account %1</source>
         <translation>無法儲存帳號 %1</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-48"/>
         <source>Country</source>
         <translation>國家/地區</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+15"/>
         <source>Country:</source>
         <translation>國家/地區：</translation>
     </message>
@@ -771,7 +782,7 @@
         <translation>建立時間：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-20"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-20"/>
         <source>Default country</source>
         <translation>預設國家/地區</translation>
     </message>
@@ -791,17 +802,17 @@
         <translation>編輯帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+11"/>
         <source>Edit the account</source>
         <translation>編輯帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+3"/>
         <source>Edit the account %1</source>
         <translation>編輯帳號 %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-2"/>
         <source>Edit…</source>
         <translation>編輯…</translation>
     </message>
@@ -821,22 +832,22 @@
         <translation>機構：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-2"/>
         <source>Language</source>
         <translation>語言</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-3"/>
         <source>Language:</source>
         <translation>語言：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-3"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-5"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-5"/>
         <source>Name:</source>
         <translation>名稱：</translation>
     </message>
@@ -846,12 +857,12 @@
         <translation>未選擇帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-24"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-24"/>
         <source>Nothing has changed.</source>
         <translation>沒有任何變更。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_panel.py" line="-4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="-4"/>
         <source>Open</source>
         <translation>開啟</translation>
     </message>
@@ -877,17 +888,17 @@
         <translation>開啟此 ID 的帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+1"/>
         <source>Phone</source>
         <translation>電話</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+35"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+35"/>
         <source>Phone number</source>
         <translation>電話號碼</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-30"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-30"/>
         <source>Phone:</source>
         <translation>電話：</translation>
     </message>
@@ -897,7 +908,7 @@
         <translation>入口網站：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+4"/>
         <source>Question</source>
         <translation>問題</translation>
     </message>
@@ -907,49 +918,49 @@
         <translation>狀態變更原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+1"/>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+4"/>
         <source>Remark</source>
         <translation>備註</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+2"/>
         <source>Remark:</source>
         <translation>備註：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-91"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-91"/>
         <source>Reset password</source>
         <translation>重設密碼</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+19"/>
         <source>Reset password…</source>
         <translation>重設密碼…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+108"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+108"/>
         <location line="+9"/>
         <source>Save changes</source>
         <translation>儲存變更</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+30"/>
         <source>Save the changes</source>
         <translation>儲存變更</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-7"/>
         <source>Save these changes to the account %1?</source>
         <translation>要將這些變更儲存至帳號 %1 嗎？</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+3"/>
         <source>Send a password reset link</source>
         <translation>寄送密碼重設連結</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-108"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-108"/>
         <source>Send a password reset link to the account %1? It is mailed to %2.</source>
         <translation>要寄送密碼重設連結給帳號 %1 嗎？連結將寄至 %2。</translation>
     </message>
@@ -959,49 +970,49 @@
         <translation>寄送重設連結</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+3"/>
         <source>Status change</source>
         <translation>狀態變更</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="-25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="-25"/>
         <source>Status:</source>
         <translation>狀態：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="-28"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="-28"/>
         <source>Status: %1 → %2</source>
         <extracomment>The server accepts a reason of at most this many characters.</extracomment>
         <translation>狀態：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+51"/>
         <source>The account %1 was saved.</source>
         <translation>帳號 %1 已儲存。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="-71"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="-71"/>
         <source>The name is required.</source>
         <extracomment>Field key -&gt; (client keyword, account attribute).</extracomment>
         <translation>名稱為必填。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+8"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+33"/>
         <source>Time zone</source>
         <translation>時區</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+5"/>
         <source>Time zone:</source>
         <translation>時區：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/edit_dialog.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+68"/>
         <source>Type to search, e.g. Japan or JP</source>
         <translation>輸入以搜尋，例如 Taiwan 或 TW</translation>
     </message>
@@ -1016,7 +1027,7 @@
         <translation>輸入以搜尋；不在清單中的代碼會依原樣送出</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_detail.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+4"/>
         <source>Updated:</source>
         <translation>更新時間：</translation>
     </message>
@@ -1026,18 +1037,18 @@
         <translation>無法執行操作的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/status_dialog.py" line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/status_dialog.py" line="+11"/>
         <source>Why, for the audit trail</source>
         <translation>填寫原因，供稽核記錄使用</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/accounts_controller.py" line="-193"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-196"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>無法變更自己帳號的狀態。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>「%1」&lt;%2&gt;</translation>
     </message>
@@ -1045,7 +1056,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/common.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>伺服器拒絕了請求：您的角色不允許執行此操作。請向工作區擁有者申請權限。</translation>
@@ -1077,7 +1088,7 @@
         <translation>找不到（代碼 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>伺服器不接受此入口網站（代碼 4000）：入口網站類型和網域為必填，網域不可包含空格；網域和備註各不得超過 255 個字元。</translation>
@@ -1093,7 +1104,7 @@
         <translation>找不到此機構（代碼 4040）。請檢查機構 ID，或留空以使用您自己的機構。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+28"/>
         <source>The server refused: the OWNER role is protected and can never be deleted.</source>
         <extracomment>The 409 answers of role deletion, explained.</extracomment>
         <translation>伺服器拒絕了請求：OWNER 角色受保護，永遠無法刪除。</translation>
@@ -1112,7 +1123,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/backup_codes.py" line="+201"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
         <source>&amp;Copy</source>
         <translation>複製(&amp;C)</translation>
     </message>
@@ -1198,19 +1209,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+240"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>清單 (*.csv *.txt);;所有檔案 (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+385"/>
+        <location line="+384"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-375"/>
+        <location line="-374"/>
         <source>Imported %1</source>
         <translation>已匯入 %1</translation>
     </message>
@@ -1230,7 +1241,7 @@
         <translation>此工作階段為唯讀：無法擬定批次變更。</translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location line="+204"/>
         <source>This job is being run by another window or program.</source>
         <translation>此工作正由另一個視窗或程式執行。</translation>
     </message>
@@ -1256,12 +1267,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+200"/>
+        <location line="+194"/>
         <source>Pause</source>
         <translation>暫停</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-163"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 檔案 (*.csv)</translation>
     </message>
@@ -1412,12 +1423,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+41"/>
+        <location line="+35"/>
         <source>Close</source>
         <translation>關閉</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-34"/>
         <source>&amp;Export the plan…</source>
         <translation>匯出計畫(&amp;E)…</translation>
     </message>
@@ -1435,16 +1446,6 @@
         <location line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>對 %1 個目標執行(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>PRODUCTION: type %1 to confirm:</source>
-        <translation>正式環境：輸入 %1 以確認：</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Number of targets, to confirm</source>
-        <translation>目標數量（用於確認）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1485,7 +1486,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
         <source>Target</source>
         <translation>目標</translation>
     </message>
@@ -1687,6 +1688,79 @@
         <source>Cancel invitations</source>
         <translation>取消邀請</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Revert</source>
+        <translation>還原</translation>
+    </message>
+</context>
+<context>
+    <name>Campaigns</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <source>All items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undecided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not in this campaign.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation type="unfinished">檔案 %1 不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a campaign file, or it is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation type="unfinished">%1 由較新版本的程式建立。</translation>
+    </message>
 </context>
 <context>
     <name>ChangePassword</name>
@@ -1776,7 +1850,7 @@
 <context>
     <name>ChannelColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_model.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_model.py" line="+44"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
@@ -1834,7 +1908,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channel_dialog.py" line="+305"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+306"/>
         <source>&amp;Category:</source>
         <translation>類別(&amp;C)：</translation>
     </message>
@@ -1978,7 +2052,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/settings_forms.py" line="+237"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+237"/>
         <source>&amp;From address:</source>
         <translation>寄件者地址(&amp;F)：</translation>
     </message>
@@ -2166,7 +2240,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：無</translation>
     </message>
@@ -2184,7 +2258,7 @@
 <context>
     <name>ChannelTypeColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_model.py" line="+25"/>
         <source>Code</source>
         <translation>代碼</translation>
     </message>
@@ -2242,7 +2316,7 @@
 <context>
     <name>ChannelTypeDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/type_dialog.py" line="+209"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/type_dialog.py" line="+210"/>
         <source>&amp;Code:</source>
         <translation>代碼(&amp;C)：</translation>
     </message>
@@ -2351,7 +2425,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/types_panel.py" line="+188"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+190"/>
         <source>&amp;Code:</source>
         <translation>代碼(&amp;C)：</translation>
     </message>
@@ -2402,12 +2476,12 @@
         <translation>無法建立管道類型</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>Could not delete the channel type</source>
         <translation>無法刪除管道類型</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-51"/>
         <source>Could not disable the channel type</source>
         <translation>無法停用管道類型</translation>
     </message>
@@ -2417,7 +2491,7 @@
         <translation>無法啟用管道類型</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-45"/>
         <source>Could not save the channel type</source>
         <translation>無法儲存管道類型</translation>
     </message>
@@ -2427,7 +2501,7 @@
         <translation>建立時間</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+195"/>
         <source>Delete</source>
         <translation>刪除</translation>
     </message>
@@ -2437,17 +2511,17 @@
         <translation>刪除管道類型</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-130"/>
         <source>Delete the channel type</source>
         <translation>刪除管道類型</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+132"/>
         <source>Delete the channel type “%1” (%2)? This cannot be undone.</source>
         <translation>要刪除管道類型「%1」（%2）嗎？此操作無法復原。</translation>
     </message>
     <message>
-        <location line="-196"/>
+        <location line="-198"/>
         <source>Description</source>
         <translation>說明</translation>
     </message>
@@ -2540,7 +2614,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/channels_panel.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+235"/>
         <source>&amp;Active only</source>
         <translation>僅限已啟用(&amp;A)</translation>
     </message>
@@ -2612,12 +2686,12 @@
         <translation>類別</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+273"/>
         <source>Could not activate the channel</source>
         <translation>無法啟用管道</translation>
     </message>
     <message>
-        <location line="-84"/>
+        <location line="-85"/>
         <source>Could not check the %1 settings</source>
         <translation>無法檢查 %1 設定</translation>
     </message>
@@ -2627,17 +2701,17 @@
         <translation>無法建立管道</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Could not deactivate the channel</source>
         <translation>無法停用管道</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Could not delete the channel</source>
         <translation>無法刪除管道</translation>
     </message>
     <message>
-        <location line="-190"/>
+        <location line="-192"/>
         <source>Could not load the categories</source>
         <extracomment>Categories a new channel may use: the enabled channel types.</extracomment>
         <translation>無法載入類別</translation>
@@ -2668,7 +2742,7 @@
         <translation>預設</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+299"/>
         <source>Delete</source>
         <translation>刪除</translation>
     </message>
@@ -2678,17 +2752,17 @@
         <translation>刪除管道</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-211"/>
         <source>Delete the channel</source>
         <translation>刪除管道</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+213"/>
         <source>Delete the channel “%1” (%2)? This cannot be undone.</source>
         <translation>要刪除管道「%1」（%2）嗎？此操作無法復原。</translation>
     </message>
     <message>
-        <location line="-281"/>
+        <location line="-283"/>
         <source>Description</source>
         <translation>說明</translation>
     </message>
@@ -2756,7 +2830,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/confirm.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
@@ -2779,7 +2853,7 @@
 <context>
     <name>ConnectionState</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-15"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="-15"/>
         <source>Not connected</source>
         <translation>未連線</translation>
     </message>
@@ -2802,7 +2876,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>代碼</translation>
@@ -2978,7 +3052,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>示範信箱僅在內建沙箱中提供。</translation>
@@ -3102,7 +3176,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/detail.py" line="+80"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
         <source>Host</source>
         <translation>主機</translation>
     </message>
@@ -3190,7 +3264,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>請將此報告傳送給本程式的技術支援。</translation>
     </message>
@@ -3848,9 +3922,9 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
         <source>%1 s</source>
-        <extracomment>The icon of each outcome (``ui/icons.py``).</extracomment>
+        <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
@@ -3962,7 +4036,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor_words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>增加 %1 毫秒延遲</translation>
@@ -4089,17 +4163,21 @@
 <context>
     <name>EnumLabels</name>
     <message>
-        <location filename="../src/portal_admin/ui/enum_labels.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/enum_labels.py" line="+19"/>
+        <location line="+59"/>
+        <location line="+60"/>
         <source>Active</source>
+        <extracomment>Own labels by enumeration, found by its type name or its constants path. The enumerations with labels of the program&apos;s own, for ``shown``&apos;s ``kind``. An enumeration: its listing, type name (``UserAccountStatus``) or constants path.</extracomment>
         <translation>正常</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-118"/>
+        <location line="+82"/>
         <source>Suspended</source>
         <translation>已停權</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-81"/>
         <source>Pending setup</source>
         <translation>待初始化</translation>
     </message>
@@ -4110,11 +4188,12 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+80"/>
         <source>Deactivated</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-79"/>
         <source>Registered</source>
         <translation>已註冊</translation>
     </message>
@@ -4163,11 +4242,275 @@
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message>
+        <location line="+42"/>
+        <source>Inactive</source>
+        <translation type="unfinished">未啟用</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+54"/>
+        <source>Enabled</source>
+        <translation type="unfinished">已啟用</translation>
+    </message>
+    <message>
+        <location line="-53"/>
+        <source>Disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>E-mail code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+26"/>
+        <source>E-mail</source>
+        <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>SMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In the app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Activated</source>
+        <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Name</source>
+        <translation type="unfinished">名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">入口網站</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">機構</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation type="unfinished">語言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation type="unfinished">時區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation type="unfinished">國家/地區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation type="unfinished">備註</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation type="unfinished">電話</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type</source>
+        <translation type="unfinished">類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation type="unfinished">說明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Permissions</source>
+        <translation type="unfinished">權限數</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Members</source>
+        <translation type="unfinished">成員數</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expires</source>
+        <translation type="unfinished">到期時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation type="unfinished">代碼</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Category</source>
+        <translation type="unfinished">類別</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Default</source>
+        <translation type="unfinished">預設</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primary</source>
+        <translation type="unfinished">主要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified</source>
+        <translation type="unfinished">已驗證</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backup codes</source>
+        <translation type="unfinished">備用碼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session settings</source>
+        <translation type="unfinished">工作階段設定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation type="unfinished">操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation type="unfinished">訊息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid for (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation type="unfinished">工作區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal type</source>
+        <translation type="unfinished">入口網站類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain</source>
+        <translation type="unfinished">網域</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation type="unfinished">顯示順序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
         <source>built-in</source>
         <translation>內建</translation>
     </message>
@@ -4185,7 +4528,7 @@
 <context>
     <name>EnvironmentType</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+47"/>
         <source>PRODUCTION</source>
         <translation>正式環境</translation>
     </message>
@@ -4208,7 +4551,7 @@
 <context>
     <name>ErrorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_dialog.py" line="+98"/>
+        <location filename="../src/portal_admin/ui/widgets/error_dialog.py" line="+98"/>
         <source>Error</source>
         <translation>錯誤</translation>
     </message>
@@ -4261,7 +4604,7 @@
 <context>
     <name>ErrorInfo</name>
     <message>
-        <location filename="../src/portal_admin/ui/error_info.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/error_info.py" line="+22"/>
         <source>You are not signed in, or your sign-in has expired.</source>
         <translation>您尚未登入，或登入已過期。</translation>
     </message>
@@ -4383,7 +4726,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
@@ -4407,7 +4750,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>匯出為 CSV</translation>
@@ -4481,7 +4824,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+37"/>
         <source>Invitee email</source>
         <translation>受邀者電子郵件</translation>
     </message>
@@ -4534,7 +4877,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/dialogs.py" line="+228"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+228"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -4692,17 +5035,17 @@
 <context>
     <name>Invitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/models.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+25"/>
         <source>Yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+72"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="+328"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="+328"/>
         <source>All statuses</source>
         <translation>所有狀態</translation>
     </message>
@@ -4717,12 +5060,12 @@
         <translation>取消所選邀請</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+42"/>
         <source>Cannot be accepted: %1</source>
         <translation>無法接受：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/panel.py" line="-38"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/panel.py" line="-38"/>
         <source>Could not cancel the invitation to %1</source>
         <translation>無法取消對 %1 的邀請</translation>
     </message>
@@ -4797,7 +5140,7 @@
         <translation>無法執行操作的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/formatting.py" line="-3"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="-3"/>
         <source>already accepted</source>
         <translation>已接受</translation>
     </message>
@@ -4842,7 +5185,7 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/ip_whitelist.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
         <location line="+217"/>
         <source>Address or network</source>
         <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
@@ -4909,7 +5252,7 @@
         <translation>%1 個項目無效：請更正或移除後再儲存。</translation>
     </message>
     <message>
-        <location line="+260"/>
+        <location line="+269"/>
         <source>&amp;Add</source>
         <translation>新增(&amp;A)</translation>
     </message>
@@ -4934,7 +5277,7 @@
         <translation>儲存(&amp;S)</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-179"/>
         <source>(unknown)</source>
         <translation>（未知）</translation>
     </message>
@@ -4944,12 +5287,12 @@
         <translation>1 個項目無效：請更正或移除後再儲存。</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+264"/>
         <source>Add the entry</source>
         <translation>新增項目</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-168"/>
         <location line="+37"/>
         <source>Change the IP whitelist.</source>
         <translation>變更 IP 白名單。</translation>
@@ -4960,27 +5303,27 @@
         <translation>仍要繼續</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+81"/>
         <source>Could not disable the IP whitelist</source>
         <translation>無法停用 IP 白名單</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-25"/>
         <source>Could not enable the IP whitelist</source>
         <translation>無法啟用 IP 白名單</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-23"/>
         <source>Could not save the IP whitelist</source>
         <translation>無法儲存 IP 白名單</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+37"/>
         <source>Disable the IP whitelist.</source>
         <translation>停用 IP 白名單。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>Disable the whitelist</source>
         <translation>停用白名單</translation>
     </message>
@@ -5030,7 +5373,7 @@
         <translation>儲存白名單</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-250"/>
         <source>The address you connect from is not known.</source>
         <translation>無法確定您目前的連線位址。</translation>
     </message>
@@ -5055,7 +5398,7 @@
         <translation>有未儲存的變更。</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+250"/>
         <source>Whitelist entries</source>
         <translation>白名單項目</translation>
     </message>
@@ -5065,7 +5408,7 @@
         <translation>白名單狀態</translation>
     </message>
     <message>
-        <location line="-237"/>
+        <location line="-246"/>
         <source>You connect from %1, which the whitelist contains.</source>
         <translation>您目前的連線位址 %1 在白名單中。</translation>
     </message>
@@ -5080,7 +5423,7 @@
         <translation>您可能會將自己鎖在外面</translation>
     </message>
     <message>
-        <location line="+175"/>
+        <location line="+184"/>
         <source>Your address</source>
         <translation>您的位址</translation>
     </message>
@@ -5088,7 +5431,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/panel.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
         <source>Job</source>
         <translation>工作</translation>
     </message>
@@ -5133,12 +5476,12 @@
         <translation>帳號</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+151"/>
         <source>Select one job.</source>
         <translation>請選擇一個工作。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+77"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
     </message>
@@ -5159,6 +5502,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Re&amp;vert the job…</source>
+        <translation>還原此工作(&amp;V)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Bulk jobs</source>
         <translation>批次工作</translation>
     </message>
@@ -5176,7 +5524,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5243,7 +5591,7 @@
         <translation>已送出，結果未記錄</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+171"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
@@ -5308,7 +5656,17 @@
         <translation>證據套件…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Revert…</source>
+        <translation>還原(&amp;R)…</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Set the selected changes back to their values before</source>
+        <translation>將所選變更還原為變更前的值</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>A signed zip of the records shown: CSV and a report</source>
         <translation>所顯示記錄的簽署 zip：CSV 與報告</translation>
     </message>
@@ -5335,9 +5693,9 @@
 <context>
     <name>ListView</name>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="+121"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="+121"/>
         <source>Retry</source>
-        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``ListView.set_empty_action``).</extracomment>
+        <extracomment>How many rows fitting a column to its contents looks at (those on screen first). From this width (px) the detail pane sits beside the list; under it, below the list. The narrowest a fitted column gets to spare a horizontal scroll bar (px). Qt&apos;s &quot;no limit&quot; for a widget&apos;s size. The state&apos;s icon, above the text (``set_icon``). &quot;Clear filters&quot;, shown when filters hide every row. The panel&apos;s own first step on an empty list (``PagedList.set_empty_action``).</extracomment>
         <translation>重試</translation>
     </message>
     <message>
@@ -5361,9 +5719,9 @@
         <translation>清除清單的篩選條件</translation>
     </message>
     <message>
-        <location line="+313"/>
+        <location line="+320"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
         <translation>匯出失敗</translation>
     </message>
     <message>
@@ -5373,19 +5731,19 @@
     </message>
     <message>
         <location line="+141"/>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="+289"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>複製</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/table_actions.py" line="-48"/>
+        <location filename="../src/portal_admin/ui/lists/table_actions.py" line="-48"/>
         <source>Copy id</source>
         <translation>複製 ID</translation>
     </message>
     <message>
         <location line="-35"/>
         <source>Row actions</source>
-        <extracomment>The translation context of the menu&apos;s texts (they began in ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
+        <extracomment>The translation context of the menu&apos;s texts (they began in the list widget, then ``ListView``). Enter or a double click on a row: the row object (open it, or do its main thing). Delete: the chosen row objects (start the delete action, with its confirmation). F2: the current row object (edit it).</extracomment>
         <translation>列操作</translation>
     </message>
     <message>
@@ -5419,7 +5777,7 @@
         <translation>複製 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/list_view.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
         <source>Loading…</source>
         <translation>正在載入…</translation>
     </message>
@@ -5514,7 +5872,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>所有結果</translation>
@@ -5664,7 +6022,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>已鎖定</translation>
@@ -5685,17 +6043,19 @@
         <translation>重新登入以解除鎖定</translation>
     </message>
     <message>
-        <location line="+418"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
         <source>The panel “%1” could not be opened.</source>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>無法開啟「%1」面板。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+77"/>
         <source>No keyring: the sign-in is kept in memory only</source>
+        <extracomment>Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>無金鑰圈：登入狀態僅保存在記憶體中</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+90"/>
         <source>Not signed in</source>
         <translation>未登入</translation>
     </message>
@@ -5705,7 +6065,7 @@
         <translation>目前登入的帳號</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+76"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -5810,7 +6170,7 @@
         <translation>請從左側選擇面板。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+15"/>
         <source>Connection state</source>
         <translation>連線狀態</translation>
     </message>
@@ -5843,7 +6203,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/message_bar.py" line="+101"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+102"/>
         <source>Dismiss</source>
         <translation>關閉</translation>
     </message>
@@ -5881,7 +6241,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -5994,7 +6354,7 @@
 <context>
     <name>NotificationChecks</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/validation.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/validation.py" line="+26"/>
         <source>%1 is required.</source>
         <translation>%1為必填。</translation>
     </message>
@@ -6037,7 +6397,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/record_panel.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>無法進行變更：%1</translation>
@@ -6051,7 +6411,7 @@
         <translation>無法載入選項清單</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/common.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
         <source>Error</source>
         <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
         <translation>錯誤</translation>
@@ -6070,7 +6430,7 @@
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/own.py" line="+174"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
         <source>Invitation statuses to show</source>
         <translation>要顯示的邀請狀態</translation>
     </message>
@@ -6088,7 +6448,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>此安裝的金鑰</translation>
@@ -6198,7 +6558,7 @@
 <context>
     <name>Palette</name>
     <message>
-        <location filename="../src/portal_admin/ui/main_window.py" line="-700"/>
+        <location filename="../src/portal_admin/ui/mainwindow/palette_entries.py" line="+21"/>
         <source>Refresh the current panel</source>
         <translation>重新整理目前面板</translation>
     </message>
@@ -6228,18 +6588,17 @@
         <translation>結束</translation>
     </message>
     <message>
-        <location line="+293"/>
+        <location line="+38"/>
         <source>Language: %1</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Shown when no keyring can keep the sign-in: it lasts only while the program runs.</extracomment>
         <translation>語言：%1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>View: %1</source>
         <translation>檢視：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
         <source>Panel</source>
         <translation>面板</translation>
     </message>
@@ -6299,7 +6658,7 @@
 <context>
     <name>Panels</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/__init__.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/__init__.py" line="+34"/>
         <source>Accounts</source>
         <translation>帳號</translation>
     </message>
@@ -6314,7 +6673,7 @@
         <translation>入口網站</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/invitations/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/__init__.py" line="+30"/>
         <source>Invitations</source>
         <translation>邀請</translation>
     </message>
@@ -6324,7 +6683,7 @@
         <translation>我的邀請</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/__init__.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/__init__.py" line="+31"/>
         <source>Notification channel types</source>
         <translation>通知管道類型</translation>
     </message>
@@ -6334,7 +6693,7 @@
         <translation>通知管道</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/__init__.py" line="+30"/>
+        <location filename="../src/portal_admin/ui/panels/reference/__init__.py" line="+30"/>
         <source>Constants</source>
         <translation>常數</translation>
     </message>
@@ -6344,7 +6703,7 @@
         <translation>個人資料</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/__init__.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/security/__init__.py" line="+40"/>
         <source>Sessions</source>
         <translation>工作階段</translation>
     </message>
@@ -6364,12 +6723,12 @@
         <translation>IP 白名單</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/jobs/__init__.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/__init__.py" line="+23"/>
         <source>Bulk jobs</source>
         <translation>批次工作</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/__init__.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
         <source>Access reviews</source>
         <translation>存取審查</translation>
     </message>
@@ -6377,6 +6736,11 @@
         <location line="+9"/>
         <source>Journal</source>
         <translation>變更日誌</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
+        <source>Review campaigns</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6395,7 +6759,7 @@
 <context>
     <name>PortalsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+8"/>
         <source>Active</source>
         <translation>已啟用</translation>
     </message>
@@ -6430,7 +6794,7 @@
         <translation>機構</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+62"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 個字元</translation>
     </message>
@@ -6455,23 +6819,23 @@
         <translation>類型(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+74"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+74"/>
         <source>Choose a portal type.</source>
         <extracomment>The created portal record. (code, label) pairs of the portal types. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>請選擇入口網站類型。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+15"/>
         <source>Choose a portal type…</source>
         <translation>選擇入口網站類型…</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+53"/>
         <source>Could not create the portal</source>
         <translation>無法建立入口網站</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-23"/>
         <source>Create a portal for an institution. The server offers no way to list portals: the table below shows only the portals created in this session.</source>
         <translation>為機構建立入口網站。伺服器不提供入口網站清單，下表僅顯示本次工作階段中建立的入口網站。</translation>
     </message>
@@ -6486,12 +6850,12 @@
         <translation>建立入口網站</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-23"/>
         <source>Create the portal %1.</source>
         <translation>建立入口網站 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-25"/>
         <source>Created portal</source>
         <translation>已建立的入口網站</translation>
     </message>
@@ -6501,13 +6865,13 @@
         <translation>建立時間：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="-129"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-23"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="-129"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-23"/>
         <source>Domain</source>
         <translation>網域</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+20"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+20"/>
         <source>Domain:</source>
         <translation>網域：</translation>
     </message>
@@ -6562,13 +6926,13 @@
         <translation>本次工作階段中建立的入口網站：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+12"/>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+12"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-14"/>
         <source>Remark</source>
         <translation>備註</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+21"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+21"/>
         <source>Remark:</source>
         <translation>備註：</translation>
     </message>
@@ -6578,7 +6942,7 @@
         <translation>狀態：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+93"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+93"/>
         <source>The domain is longer than %1 characters.</source>
         <translation>網域超過 %1 個字元。</translation>
     </message>
@@ -6588,18 +6952,18 @@
         <translation>網域為必填。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="-81"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-81"/>
         <source>The portal %1 was created.</source>
         <extracomment>Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>入口網站 %1 已建立。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_controller.py" line="+13"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+13"/>
         <source>The remark is longer than %1 characters.</source>
         <translation>備註超過 %1 個字元。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/portals_panel.py" line="+79"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+79"/>
         <source>Type:</source>
         <translation>類型：</translation>
     </message>
@@ -6617,7 +6981,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_actions.py" line="+77"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>設定檔未儲存：它由您的組織管理，或已有同名的受管理設定檔。</translation>
     </message>
@@ -6630,7 +6994,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_editor.py" line="+298"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>伺服器沒有提供可釘選的憑證。</translation>
@@ -6926,7 +7290,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/reference/profile_panel.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+38"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translation>電子郵件</translation>
@@ -7082,7 +7446,7 @@
 <context>
     <name>ProfileTransfer</name>
     <message>
-        <location filename="../src/portal_admin/ui/profile_transfer.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/profiles/transfer.py" line="+40"/>
         <source>The file cannot be imported: %1 %2. Nothing was imported.</source>
         <translation>無法匯入該檔案：%1 %2。未匯入任何內容。</translation>
     </message>
@@ -7157,7 +7521,7 @@
 <context>
     <name>ProfileValidation</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles.py" line="+16"/>
+        <location filename="../src/portal_admin/ui/profiles/store.py" line="+16"/>
         <source>The profile needs a name.</source>
         <translation>請為設定檔命名。</translation>
     </message>
@@ -7221,9 +7585,568 @@
     </message>
 </context>
 <context>
+    <name>RevertWindow</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <source>Target</source>
+        <translation>目標</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>變更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>變更後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Now</source>
+        <translation>目前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>計畫</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why, and what to do instead</source>
+        <translation>原因及替代做法</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+260"/>
+        <source>Revert</source>
+        <translation>還原</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <source>Set back</source>
+        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <translation>還原</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 檔案 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Revert every change of bulk job %1 back to its value before.</source>
+        <translation>將批次工作 %1 的每項變更還原為變更前的值。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Revert the changes of journal records %1 back to their value before.</source>
+        <translation>將變更日誌記錄 %1 的變更還原為變更前的值。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The revert&apos;s plan</source>
+        <translation>還原計畫</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading and verifying the journal, then the targets…</source>
+        <translation>正在讀取並驗證變更日誌，然後讀取目標…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Nothing has been sent. To set back: %1; skipped: %2.</source>
+        <translation>尚未傳送任何內容。待還原：%1；略過：%2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>none</source>
+        <translation>無</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Export the plan…</source>
+        <translation>匯出計畫(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>關閉</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run the revert (%1)</source>
+        <translation>執行還原(&amp;R)（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>RevertWords</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <source>Status</source>
+        <extracomment>The values a revert sets back, by the key its records use.</extracomment>
+        <translation>狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone</source>
+        <translation>電話</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remark</source>
+        <translation>備註</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language</source>
+        <translation>語言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>時區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Country</source>
+        <translation>國家/地區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist entries</source>
+        <translation>IP 白名單項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist enabled</source>
+        <translation>IP 白名單已啟用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel status</source>
+        <translation>管道狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel name</source>
+        <translation>管道名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default channel</source>
+        <translation>預設管道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type status</source>
+        <translation>管道類型狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type name</source>
+        <translation>管道類型名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel type description</source>
+        <translation>管道類型描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Display order</source>
+        <translation>顯示順序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Icon</source>
+        <translation>圖示</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Changed since</source>
+        <extracomment>A skipped line, in a few words (the plan&apos;s column).</extracomment>
+        <translation>之後已被變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Already back</source>
+        <translation>已是原值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not allowed</source>
+        <translation>不允許</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not reversible</source>
+        <translation>無法還原</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No value before</source>
+        <translation>無變更前的值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Was refused</source>
+        <translation>已被拒絕</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gone</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Another account&apos;s</source>
+        <translation>屬於其他帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your own status</source>
+        <translation>您自己的狀態</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A password-reset mail cannot be taken back.</source>
+        <extracomment>Why a kind of change cannot be set back, and what can be done instead.</extracomment>
+        <translation>密碼重設郵件無法收回。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tell the person to ignore the mail; its link expires.</source>
+        <translation>請告知對方忽略該郵件；其連結會過期。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A password is never recorded, so it cannot be set back.</source>
+        <translation>密碼從不被記錄，因此無法還原。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set a new password.</source>
+        <translation>請設定新密碼。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A settings check changed nothing.</source>
+        <translation>設定檢查未變更任何內容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to do.</source>
+        <translation>無需任何操作。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>New backup codes replaced the earlier ones.</source>
+        <translation>新的備用代碼已取代先前的代碼。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the new codes, or generate another set.</source>
+        <translation>請保留新代碼，或再產生一組。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A revoked authenticator cannot be restored.</source>
+        <translation>已撤銷的驗證器無法還原。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enrol the authenticator again.</source>
+        <translation>請重新註冊驗證器。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A deleted role cannot be restored.</source>
+        <translation>已刪除的角色無法還原。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create the role again with its permissions and members.</source>
+        <translation>請重新建立該角色及其權限和成員。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This program cannot remove a portal.</source>
+        <translation>本程式無法移除入口網站。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the server&apos;s operator to remove it.</source>
+        <translation>請聯絡伺服器維運人員移除。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A sent invitation cannot be unsent.</source>
+        <translation>已傳送的邀請無法收回。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel it in the Invitations panel.</source>
+        <translation>請在「邀請」面板中取消它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A cancelled invitation cannot be reopened.</source>
+        <translation>已取消的邀請無法重新開啟。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite the person again.</source>
+        <translation>請重新邀請此人。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>A revert does not delete what was created.</source>
+        <translation>還原不會刪除已建立的內容。</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Delete it in the Notifications panel.</source>
+        <translation>請在通知面板中刪除它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+4"/>
+        <source>What was deleted cannot be restored.</source>
+        <translation>已刪除的內容無法還原。</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+4"/>
+        <source>Create it again.</source>
+        <translation>請重新建立。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>a cut-off record</source>
+        <extracomment>Why the journal does not verify (``journal.Problem.reason``).</extracomment>
+        <translation>一筆被截斷的記錄</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a line that is not a record</source>
+        <translation>一行不是記錄的內容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record edited after it was written</source>
+        <translation>一筆寫入後被修改的記錄</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a record removed or moved</source>
+        <translation>一筆被刪除或移動的記錄</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>records out of order</source>
+        <translation>記錄順序錯亂</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Set back from %1 to %2.</source>
+        <translation>從 %1 還原為 %2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Changed since the record: before %1, after %2, now %3. Check who changed it; set it by hand if it should still go back.</source>
+        <translation>記錄之後已被變更：變更前 %1，變更後 %2，目前 %3。請查明是誰變更的；如仍需還原，請手動設定。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Already back: the value now is the value before (%1).</source>
+        <translation>已是原值：目前值即變更前的值（%1）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
+        <translation>%1 無法直接變為 %2（從 %1 可變為：%3）。請先將其改為其中之一。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This change cannot be set back.</source>
+        <translation>此變更無法還原。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The record has no usable value before the change. Set it by hand (after: %1).</source>
+        <translation>該記錄沒有可用的變更前的值。請手動設定（變更後：%1）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The change was refused: nothing to set back.</source>
+        <translation>該變更已被拒絕：無需還原。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It no longer exists.</source>
+        <translation>它已不存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Another account&apos;s IP whitelist: sign in as that account to revert it.</source>
+        <translation>這是其他帳號的 IP 白名單：請以該帳號登入後再還原。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The signed-in account&apos;s own status: sign in as another administrator.</source>
+        <translation>這是目前登入帳號本身的狀態：請以其他管理員身分登入。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>at line %1 (record %2): %3</source>
+        <translation>在第 %1 行（記錄 %2）：%3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>it does not match its signed checkpoints (%1)</source>
+        <translation>與其簽章檢查點不一致（%1）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Nothing was sent.</source>
+        <translation>未傳送任何內容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This session is read-only: it cannot revert.</source>
+        <translation>此工作階段為唯讀：無法還原。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The journal does not verify, so nothing in it is reverted: %1.</source>
+        <translation>變更日誌未通過驗證，因此不會還原其中任何內容：%1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The journal has a break at line %1 (record %2: %3) after record %4: records may be missing there, so nothing is reverted across it.</source>
+        <translation>變更日誌在記錄 %4 之後的第 %1 行（記錄 %2：%3）處有斷點：那裡可能缺少記錄，因此不會跨越該斷點進行還原。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Record %1 was made on %2 (profile %3), not on the server signed in to (%4): sign in there to revert it.</source>
+        <translation>記錄 %1 是在 %2（設定檔 %3）上產生的，而不是在目前登入的伺服器（%4）上：請登入該伺服器後再還原。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The journal records no change of this job: nothing to revert.</source>
+        <translation>變更日誌中沒有此工作的變更記錄：無需還原。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The journal has no such change: %1.</source>
+        <translation>變更日誌中沒有此變更：%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select the records to revert.</source>
+        <translation>請選擇要還原的記錄。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueue</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <source>Item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation type="unfinished">類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation type="unfinished">名稱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation type="unfinished">狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Portal</source>
+        <translation type="unfinished">入口網站</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation type="unfinished">機構</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoke</source>
+        <translation type="unfinished">撤銷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation type="unfinished">角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+25"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
@@ -7261,7 +8184,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+283"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+284"/>
         <source>%n role(s)</source>
         <translation>%n 個角色</translation>
     </message>
@@ -7276,13 +8199,13 @@
         <translation>選擇角色以檢視其權限。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+134"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+134"/>
         <source>Choose a role.</source>
         <extracomment>The role the detail shows (None: nothing chosen). &quot;loading&quot;, &quot;ready&quot;, &quot;empty&quot; or &quot;error&quot;. The panel: it keeps the tasks and knows what the signed-in account may do.</extracomment>
         <translation>請選擇角色。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+3"/>
         <source>Copy id</source>
         <translation>複製 ID</translation>
     </message>
@@ -7292,23 +8215,23 @@
         <translation>複製角色 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+57"/>
         <source>Could not delete the role %1</source>
         <translation>無法刪除角色 %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+7"/>
         <source>Created:</source>
         <translation>建立時間：</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-28"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-28"/>
         <location line="+2"/>
         <source>Delete role</source>
         <translation>刪除角色</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="+8"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+8"/>
         <source>Delete role…</source>
         <translation>刪除角色…</translation>
     </message>
@@ -7318,12 +8241,12 @@
         <translation>刪除角色</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-11"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-11"/>
         <source>Delete the role %1? This cannot be undone.</source>
         <translation>要刪除角色 %1 嗎？此操作無法復原。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-12"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-12"/>
         <source>Description:</source>
         <translation>說明：</translation>
     </message>
@@ -7390,7 +8313,7 @@
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-18"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-18"/>
         <source>The OWNER role is protected: it can never be deleted.</source>
         <translation>OWNER 角色受保護，永遠無法刪除。</translation>
     </message>
@@ -7405,17 +8328,17 @@
         <translation>此角色正由 %n 位成員使用：請先為他們指派其他角色，再刪除此角色。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-27"/>
         <source>The roles could not be loaded.</source>
         <translation>無法載入角色。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="+17"/>
         <source>The server refuses if members still hold the role.</source>
         <translation>如果仍有成員擁有此角色，伺服器會拒絕刪除。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_panel.py" line="-4"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="-4"/>
         <source>The workspace has no roles.</source>
         <translation>此工作區沒有角色。</translation>
     </message>
@@ -7435,7 +8358,7 @@
         <translation>無法刪除角色的原因</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/accounts/roles_controller.py" line="-144"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_controller.py" line="-144"/>
         <source>“%1”</source>
         <translation>「%1」</translation>
     </message>
@@ -7443,7 +8366,7 @@
 <context>
     <name>SavedViews</name>
     <message>
-        <location filename="../src/portal_admin/ui/view_keeper.py" line="+116"/>
+        <location filename="../src/portal_admin/ui/lists/saved_views.py" line="+139"/>
         <source>The view “%1” no longer exists.</source>
         <extracomment>How long the list must stay unchanged before its state is written. The view shown or the list of views changed (the button&apos;s text follows). Something went wrong that the person should read (a translated sentence).</extracomment>
         <translation>檢視「%1」已不存在。</translation>
@@ -7510,7 +8433,7 @@
         <translation>檢視需要一個名稱。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/view_name_dialog.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/lists/saved_view_dialog.py" line="+25"/>
         <source>Save view</source>
         <translation>儲存檢視</translation>
     </message>
@@ -7538,7 +8461,7 @@
 <context>
     <name>SecretField</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/notifications/secrets.py" line="+66"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/secrets.py" line="+66"/>
         <source>Unchanged (type to replace)</source>
         <translation>未變更（輸入新值以取代）</translation>
     </message>
@@ -7546,7 +8469,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panel_base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
         <source>Error</source>
         <translation>錯誤</translation>
     </message>
@@ -7561,7 +8484,7 @@
         <translation>請求 ID：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/common.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
         <source>Sign in to see this panel.</source>
         <translation>登入後即可檢視此面板。</translation>
     </message>
@@ -7569,7 +8492,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
@@ -7627,7 +8550,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/sessions.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
         <source>Device</source>
         <translation>裝置</translation>
     </message>
@@ -7707,7 +8630,7 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3 至 %4 期間，登入成功 %1 次，失敗 %2 次</translation>
     </message>
@@ -7718,7 +8641,7 @@
     </message>
     <message>
         <location line="-29"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="+29"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失敗</translation>
     </message>
@@ -7735,12 +8658,12 @@
     </message>
     <message>
         <location line="+99"/>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-1"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/views/security/chart_table.py" line="-1"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="-1"/>
         <source>Day</source>
         <translation>日期</translation>
     </message>
@@ -7792,7 +8715,7 @@
 <context>
     <name>SignInFlow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/flow.py" line="+218"/>
+        <location filename="../src/portal_admin/ui/signin/flow.py" line="+219"/>
         <source>You can send another code in %1 seconds.</source>
         <extracomment>list[MfaMethod] offered by the server for the current login session. Seconds until another email code may be sent (0: now). Seconds left in the login session (0 when none runs). Signed in: the account&apos;s email. The selected connection profile changed. An email address the pages should show (after setup or a change of page).</extracomment>
         <translation>%1 秒後可再次傳送驗證碼。</translation>
@@ -8407,7 +9330,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+438"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
@@ -8441,7 +9364,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/diff_view.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
         <source>What</source>
         <translation>類別</translation>
     </message>
@@ -8601,13 +9524,13 @@
 <context>
     <name>Tour</name>
     <message>
-        <location filename="../src/portal_admin/ui/tour.py" line="+330"/>
+        <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
         <translation>已暫停的帳號</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/tour_dialogs.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
         <translation>已暫停</translation>
     </message>
@@ -8630,7 +9553,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/views/evidence/trust_dialog.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
         <location line="+182"/>
         <source>Name</source>
         <translation>名稱</translation>
@@ -8784,6 +9707,29 @@
         <location line="+1"/>
         <source>Copy fingerprint</source>
         <translation>複製指紋</translation>
+    </message>
+</context>
+<context>
+    <name>TypedConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <source>That is not the number of targets.</source>
+        <translation>這不是目標數量。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 (%2): type %3 to confirm:</source>
+        <translation>%1（%2）：輸入 %3 以確認：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 targets will change: type %1 to confirm:</source>
+        <translation>將變更 %1 個目標：輸入 %1 以確認：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Number of targets, to confirm</source>
+        <translation>目標數量（用於確認）</translation>
     </message>
 </context>
 </TS>

@@ -61,7 +61,7 @@ COLUMNS = (
 )
 
 
-def tr(source: str) -> str:
+def translated(source: str) -> str:
     """``source`` in the current language (context ``RevertWindow``)."""
     return QCoreApplication.translate("RevertWindow", source)
 
@@ -69,7 +69,7 @@ def tr(source: str) -> str:
 def run_window(panel: Any) -> BulkDialog:
     """The bulk window that runs (or shows) a revert's job."""
     dialog = BulkDialog(panel, Sources("accounts"), "revert")
-    dialog.setWindowTitle(tr("Revert"))
+    dialog.setWindowTitle(QCoreApplication.translate("RevertWindow", "Revert"))
     return dialog
 
 
@@ -230,7 +230,9 @@ class RevertWindow(QDialog):
                 words.shown_value(record.get("before")),
                 words.shown_value(record.get("after")),
                 words.shown_value(record.get("now")),
-                words.skip_word(item.skip) if item.skip else tr("Set back"),
+                words.skip_word(item.skip)
+                if item.skip
+                else QCoreApplication.translate("RevertWindow", "Set back"),
                 words.explain(item),
             )
             for c, text in enumerate(cells):
@@ -296,7 +298,7 @@ class RevertWindow(QDialog):
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix("csv")
         dialog.selectFile(f"{self.job.id}-plan.csv")
-        dialog.setNameFilter(tr("CSV files (*.csv)"))
+        dialog.setNameFilter(QCoreApplication.translate("RevertWindow", "CSV files (*.csv)"))
         dialog.fileSelected.connect(lambda path: self.export(Path(path)))
         dialog.open()
 
@@ -307,7 +309,9 @@ class RevertWindow(QDialog):
         try:
             return jobs.write_revert_plan(self.job, path)
         except OSError as exc:
-            self.summary.setText(fill(tr("%1: %2"), path, exc))
+            self.summary.setText(
+                fill(QCoreApplication.translate("RevertWindow", "%1: %2"), path, exc)
+            )
             return 0
 
     # -- closing -------------------------------------------------------------------------------
@@ -325,25 +329,38 @@ class RevertWindow(QDialog):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.setWindowTitle(tr("Revert"))
+        self.setWindowTitle(QCoreApplication.translate("RevertWindow", "Revert"))
         if self.job_id is not None:
             self.heading.setText(
                 fill(
-                    tr("Revert every change of bulk job %1 back to its value before."), self.job_id
+                    QCoreApplication.translate(
+                        "RevertWindow",
+                        "Revert every change of bulk job %1 back to its value before.",
+                    ),
+                    self.job_id,
                 )
             )
         else:
             self.heading.setText(
                 fill(
-                    tr("Revert the changes of journal records %1 back to their value before."),
+                    QCoreApplication.translate(
+                        "RevertWindow",
+                        "Revert the changes of journal records %1 back to their value before.",
+                    ),
                     ", ".join(str(s) for s in self.seqs),
                 )
             )
-        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
-        self.table.setAccessibleName(tr("The revert's plan"))
+        self.table.setHorizontalHeaderLabels([translated(c) for c in COLUMNS])
+        self.table.setAccessibleName(
+            QCoreApplication.translate("RevertWindow", "The revert's plan")
+        )
         set_tone(self.summary, "error" if self.state == "refused" else None)
         if self.state == "planning":
-            self.summary.setText(tr("Reading and verifying the journal, then the targets\u2026"))
+            self.summary.setText(
+                QCoreApplication.translate(
+                    "RevertWindow", "Reading and verifying the journal, then the targets\u2026"
+                )
+            )
         elif self.state == "refused":
             self.summary.setText(getattr(self, "refusal", ""))
         elif self.job is not None:
@@ -353,14 +370,22 @@ class RevertWindow(QDialog):
             )
             self.summary.setText(
                 fill(
-                    tr("Nothing has been sent. To set back: %1; skipped: %2."),
+                    QCoreApplication.translate(
+                        "RevertWindow", "Nothing has been sent. To set back: %1; skipped: %2."
+                    ),
                     self.to_change(),
-                    skips or tr("none"),
+                    skips or QCoreApplication.translate("RevertWindow", "none"),
                 )
             )
-        self.export_button.setText(tr("&Export the plan\u2026"))
-        self.close_button.setText(tr("Close"))
-        self.run_button.setText(fill(tr("&Run the revert (%1)"), self.to_change()))
+        self.export_button.setText(
+            QCoreApplication.translate("RevertWindow", "&Export the plan\u2026")
+        )
+        self.close_button.setText(QCoreApplication.translate("RevertWindow", "Close"))
+        self.run_button.setText(
+            fill(
+                QCoreApplication.translate("RevertWindow", "&Run the revert (%1)"), self.to_change()
+            )
+        )
         self.typed.retranslateUi()
 
     def changeEvent(self, event: Any) -> None:

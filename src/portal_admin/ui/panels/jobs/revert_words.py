@@ -22,7 +22,7 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 CONTEXT = "RevertWords"
 
 
-def tr(source: str) -> str:
+def translated(source: str) -> str:
     """``source`` in the current language (context ``RevertWords``)."""
     return QCoreApplication.translate(CONTEXT, source)
 
@@ -139,7 +139,7 @@ def key_word(record: dict[str, Any]) -> str:
     """The value a line sets back, in words (the operation for a change that names none)."""
     key = str(record.get("key") or "")
     if key in KEYS:
-        return tr(KEYS[key])
+        return translated(KEYS[key])
     return key or str(record.get("operation") or "")
 
 
@@ -147,7 +147,7 @@ def skip_word(code: str | None) -> str:
     """A skip in a few words ("" for a planned line; the code itself when unknown)."""
     if not code:
         return ""
-    return tr(SKIPS[code]) if code in SKIPS else code
+    return translated(SKIPS[code]) if code in SKIPS else code
 
 
 def shown_value(value: Any) -> str:
@@ -162,23 +162,34 @@ def explain(item: Item) -> str:
     code = item.skip
     before, after, now = (shown_value(record.get(k)) for k in ("before", "after", "now"))
     if not code:
-        return fill(tr("Set back from %1 to %2."), now, before)
+        return fill(
+            QCoreApplication.translate("RevertWords", "Set back from %1 to %2."), now, before
+        )
     if code == jobs.RevertSkip.CHANGED_SINCE:
         return fill(
-            tr(
+            QCoreApplication.translate(
+                "RevertWords",
                 "Changed since the record: before %1, after %2, now %3. Check who changed it; "
-                "set it by hand if it should still go back."
+                "set it by hand if it should still go back.",
             ),
             before,
             after,
             now,
         )
     if code == jobs.Skip.NO_CHANGE:
-        return fill(tr("Already back: the value now is the value before (%1)."), before)
+        return fill(
+            QCoreApplication.translate(
+                "RevertWords", "Already back: the value now is the value before (%1)."
+            ),
+            before,
+        )
     if code == jobs.Skip.NOT_ALLOWED:
         allowed = ", ".join(ACCOUNT_TRANSITIONS.get(norm(record.get("now")), {}).values())
         return fill(
-            tr("%1 cannot become %2 directly (from %1: %3). Change it to one of those first."),
+            QCoreApplication.translate(
+                "RevertWords",
+                "%1 cannot become %2 directly (from %1: %3). Change it to one of those first.",
+            ),
             now,
             before,
             allowed or "\u2013",
@@ -188,20 +199,29 @@ def explain(item: Item) -> str:
             str(record.get("operation") or ""),
             (QT_TRANSLATE_NOOP("RevertWords", "This change cannot be set back."), ""),
         )
-        return f"{tr(why)} {tr(instead)}".strip()
+        return f"{translated(why)} {translated(instead)}".strip()
     if code == jobs.RevertSkip.NO_BEFORE:
         return fill(
-            tr("The record has no usable value before the change. Set it by hand (after: %1)."),
+            QCoreApplication.translate(
+                "RevertWords",
+                "The record has no usable value before the change. Set it by hand (after: %1).",
+            ),
             after,
         )
     if code == jobs.RevertSkip.NOT_APPLIED:
-        return tr("The change was refused: nothing to set back.")
+        return QCoreApplication.translate(
+            "RevertWords", "The change was refused: nothing to set back."
+        )
     if code == jobs.Skip.NOT_FOUND:
-        return tr("It no longer exists.")
+        return QCoreApplication.translate("RevertWords", "It no longer exists.")
     if code == jobs.RevertSkip.OTHER_ACCOUNT:
-        return tr("Another account's IP whitelist: sign in as that account to revert it.")
+        return QCoreApplication.translate(
+            "RevertWords", "Another account's IP whitelist: sign in as that account to revert it."
+        )
     if code == jobs.Skip.SELF:
-        return tr("The signed-in account's own status: sign in as another administrator.")
+        return QCoreApplication.translate(
+            "RevertWords", "The signed-in account's own status: sign in as another administrator."
+        )
     return str(record.get("why") or code)
 
 
@@ -213,13 +233,18 @@ def _journal_problem(verification: Verification | None) -> str:
         first = verification.problems[0]
         reason = JOURNAL_REASONS.get(first.reason)
         return fill(
-            tr("at line %1 (record %2): %3"),
+            QCoreApplication.translate("RevertWords", "at line %1 (record %2): %3"),
             first.line,
             first.seq if first.seq is not None else "?",
-            tr(reason) if reason else first.reason,
+            translated(reason) if reason else first.reason,
         )
     if verification.anchor:
-        return fill(tr("it does not match its signed checkpoints (%1)"), verification.anchor[0])
+        return fill(
+            QCoreApplication.translate(
+                "RevertWords", "it does not match its signed checkpoints (%1)"
+            ),
+            verification.anchor[0],
+        )
     return ""
 
 
@@ -233,35 +258,42 @@ def refusal(
     """Why a revert cannot be planned (``jobs.RevertError`` or the kiosk's ReadOnlyError), in
     words; each ends by saying nothing was sent. ``verification``: the journal's, to name its
     break; ``signed_in``: the server and profile signed in to, as the person knows them."""
-    nothing = tr("Nothing was sent.")
+    nothing = QCoreApplication.translate("RevertWords", "Nothing was sent.")
     code = getattr(exc, "code", "")
     message = str(exc)
     if not isinstance(exc, jobs.RevertError):
-        return f"{tr('This session is read-only: it cannot revert.')} {nothing}"
+        text = QCoreApplication.translate(
+            "RevertWords", "This session is read-only: it cannot revert."
+        )
+        return f"{text} {nothing}"
     if code == "JOURNAL_BROKEN":
         text = fill(
-            tr("The journal does not verify, so nothing in it is reverted: %1."),
+            QCoreApplication.translate(
+                "RevertWords", "The journal does not verify, so nothing in it is reverted: %1."
+            ),
             _journal_problem(verification) or message,
         )
     elif code == "ACROSS_BREAK" and (match := _BREAK.search(message)):
         line, seq, reason, first = match.groups()
         word = JOURNAL_REASONS.get(reason)
         text = fill(
-            tr(
+            QCoreApplication.translate(
+                "RevertWords",
                 "The journal has a break at line %1 (record %2: %3) after record %4: records "
-                "may be missing there, so nothing is reverted across it."
+                "may be missing there, so nothing is reverted across it.",
             ),
             line,
             seq,
-            tr(word) if word else reason,
+            translated(word) if word else reason,
             first,
         )
     elif code == "OTHER_SERVER" and (match := _OTHER.search(message)):
         seq, server, profile = match.groups()
         text = fill(
-            tr(
+            QCoreApplication.translate(
+                "RevertWords",
                 "Record %1 was made on %2 (profile %3), not on the server signed in to (%4): "
-                "sign in there to revert it."
+                "sign in there to revert it.",
             ),
             seq,
             server,
@@ -269,11 +301,16 @@ def refusal(
             signed_in,
         )
     elif code == "NO_SUCH_JOB":
-        text = tr("The journal records no change of this job: nothing to revert.")
+        text = QCoreApplication.translate(
+            "RevertWords", "The journal records no change of this job: nothing to revert."
+        )
     elif code == "NO_SUCH_RECORD":
-        text = fill(tr("The journal has no such change: %1."), message)
+        text = fill(
+            QCoreApplication.translate("RevertWords", "The journal has no such change: %1."),
+            message,
+        )
     elif code == "NOTHING":
-        text = tr("Select the records to revert.")
+        text = QCoreApplication.translate("RevertWords", "Select the records to revert.")
     else:
         text = message
     return f"{text} {nothing}"
