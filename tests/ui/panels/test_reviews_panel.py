@@ -202,7 +202,7 @@ def test_own_account_flagged_and_refused(
 ) -> None:
     panel = opened(loop, make_panel(), campaign_path)
     row = row_of(panel, REVIEWER)
-    assert "OWN" in panel.model.index(row, 6).data()
+    assert "Own account" in panel.model.index(row, 6).data()
     select(panel, REVIEWER)
     assert "Your own account" in panel.detail.text()
     panel.justification.setText("still here")

@@ -41,6 +41,7 @@ from portal_admin.evidence import keys
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, reviewer_of
 from portal_admin.reviews.decisions import decide, needs_justification
+from portal_admin.ui import enum_labels
 from portal_admin.ui.error_info import ErrorInfo, describe_error
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.panels.accounts.message_bar import MessageBar
@@ -49,10 +50,11 @@ from portal_admin.ui.panels.evidence import packing
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.tour.screenshots import TourStep
 
 from . import work
 from .create_dialog import CreateDialog
-from .queue_model import QueueModel, decision_words
+from .queue_model import QueueModel, decision_words, flag_words
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,12 @@ NOT_A_CAMPAIGN = {
     "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
         "Campaigns", "%1 was made by a newer version of the program."
     ),
+}
+OUTCOMES = {
+    "revoked and done": QT_TRANSLATE_NOOP("Campaigns", "Revoked and done"),
+    "revoked, not done": QT_TRANSLATE_NOOP("Campaigns", "Revoked, not done"),
+    "kept, changed meanwhile": QT_TRANSLATE_NOOP("Campaigns", "Kept, changed meanwhile"),
+    "appeared after the scope": QT_TRANSLATE_NOOP("Campaigns", "Appeared after the scope"),
 }
 #: What each key of the queue decides.
 KEYS = {
@@ -147,6 +155,7 @@ class CampaignsPanel(PanelBase):
         self.reviewer.setObjectName("campaignReviewer")
         self.reviewer.editingFinished.connect(self._reviewer_changed)
         self.reviewer_label.setBuddy(self.reviewer)
+        self.reviewer.setMinimumWidth(240)
         # filters
         self.show_filter = QComboBox(self)
         self.show_filter.setObjectName("campaignShow")
@@ -167,6 +176,7 @@ class CampaignsPanel(PanelBase):
         for combo in (self.show_filter, self.flag_filter, self.decision_portal,
                       self.institution_filter):  # fmt: skip
             combo.activated.connect(lambda _i: self.apply_filters())
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         # the queue
         self.model = QueueModel(self)
         self.table = QTableView(self)
@@ -177,7 +187,7 @@ class CampaignsPanel(PanelBase):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((220, 80, 160, 90, 80, 90, 110)):
+        for column, width in enumerate((230, 80, 160, 100, 120, 100, 180)):
             self.table.setColumnWidth(column, width)
         # the item's detail once per move (a move changes both the current row and the selection)
         self._detail_timer = QTimer(self)
@@ -244,6 +254,9 @@ class CampaignsPanel(PanelBase):
         self.closing.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.closing.horizontalHeader().setStretchLastSection(True)
         self.closing.verticalHeader().setVisible(False)
+        self.closing.setWordWrap(False)
+        for column, width in enumerate((260, 220, 140)):
+            self.closing.setColumnWidth(column, width)
         self.closing.setVisible(False)
         self._progress_timer = QTimer(self)
         self._progress_timer.setSingleShot(True)
@@ -392,7 +405,7 @@ class CampaignsPanel(PanelBase):
         self.flag_filter.clear()
         self.flag_filter.addItem(_tr("Any flag"), None)
         for code, n in campaign.flag_counts().items():
-            self.flag_filter.addItem(f"{code} ({n})", code)
+            self.flag_filter.addItem(f"{flag_words(code)} ({n})", code)
         for combo, column, anything in (
             (self.decision_portal, "portal", _tr("Any portal")),
             (self.institution_filter, "institution", _tr("Any institution")),
@@ -633,7 +646,9 @@ class CampaignsPanel(PanelBase):
                          decided.justification)
                 )  # fmt: skip
         self.detail.setText("\n".join(lines))
-        if not self.justification.text().strip():
+        if not self.justification.isEnabled():
+            self._set_required(self.justification.toolTip())  # signed off or closed: why
+        elif not self.justification.text().strip():
             flagged = bool(item.flag_count) or item.id in self.model.own
             self._set_required(
                 _tr(
@@ -692,6 +707,9 @@ class CampaignsPanel(PanelBase):
         for button in (self.keep_button, self.revoke_button, self.dont_know_button):
             button.setEnabled(campaign is not None and not frozen)
             button.setToolTip(why)
+        self.justification.setEnabled(campaign is not None and not frozen)
+        self.justification.setToolTip(why)
+        self._detail_timer.start()  # the hint below the field says why
         open_ = campaign is not None and not (campaign.meta.get("closed"))
         self.sign_button.setEnabled(open_)
         self.verify_button.setEnabled(campaign is not None)
@@ -862,7 +880,10 @@ class CampaignsPanel(PanelBase):
         self.closing.setRowCount(len(rows))
         for r, row in enumerate(rows):
             for c, value in enumerate(row):
-                self.closing.setItem(r, c, QTableWidgetItem(str(value)))
+                text = _tr(OUTCOMES[value]) if c == 1 and value in OUTCOMES else str(value)
+                if c == 2:
+                    text = enum_labels.own_label(enum_labels.ACCOUNT_STATUS, text) or text
+                self.closing.setItem(r, c, QTableWidgetItem(text))
         self.closing.setVisible(True)
 
     def _ask_pack(self) -> None:
@@ -932,3 +953,17 @@ class CampaignsPanel(PanelBase):
             self._show_progress()
         self._enable()
         self._current_changed()
+
+    # -- the tour --------------------------------------------------------------------------------
+
+    async def tour_steps(self) -> list[TourStep]:
+        """The review queue, then the closing check (``tour.py``)."""
+        from .tour import steps
+
+        return steps(self, kiosk=False)
+
+    async def kiosk_tour_steps(self) -> list[TourStep]:
+        """The review queue, without Remediate."""
+        from .tour import steps
+
+        return steps(self, kiosk=True)

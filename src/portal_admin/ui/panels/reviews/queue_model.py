@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 )
 
 from portal_admin.reviews import Campaign, Item, Query
+from portal_admin.ui import enum_labels
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 
 Index = QModelIndex | QPersistentModelIndex
@@ -40,6 +41,15 @@ KINDS = {
     "role": QT_TRANSLATE_NOOP("ReviewQueue", "Role"),
     "invitation": QT_TRANSLATE_NOOP("ReviewQueue", "Invitation"),
 }
+FLAGS = {
+    "NEW": QT_TRANSLATE_NOOP("ReviewQueue", "New"),
+    "REACTIVATED": QT_TRANSLATE_NOOP("ReviewQueue", "Reactivated"),
+    "ADMIN": QT_TRANSLATE_NOOP("ReviewQueue", "Administrator"),
+    "STALE": QT_TRANSLATE_NOOP("ReviewQueue", "Not updated"),
+    "EXPIRED": QT_TRANSLATE_NOOP("ReviewQueue", "Expired"),
+    "WRITE": QT_TRANSLATE_NOOP("ReviewQueue", "Writes"),
+    "OWN": QT_TRANSLATE_NOOP("ReviewQueue", "Own account"),
+}
 #: Rows fetched at once, and pages kept.
 PAGE = 200
 KEPT_PAGES = 16
@@ -55,6 +65,11 @@ _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ReviewQueue", text)
+
+
+def flag_words(code: str) -> str:
+    """A flag's short name in the current language (the code when unknown)."""
+    return _tr(FLAGS[code]) if code in FLAGS else code
 
 
 def decision_words(code: str | None) -> str:
@@ -193,9 +208,18 @@ class QueueModel(QAbstractTableModel):
         if column == 1:
             return _tr(KINDS.get(item.kind, item.kind))
         if column == 6:
-            return " ".join(self.flag_codes(item))
+            return ", ".join(flag_words(code) for code in self.flag_codes(item))
         if column == 7:
             return decision_words(item.decision)
+        if column == 3 and item.status:
+            kind = (
+                enum_labels.INVITATION_STATUS
+                if item.kind == "invitation"
+                else (enum_labels.ACCOUNT_STATUS)
+            )
+            return enum_labels.own_label(kind, item.status) or item.status
+        if column == 4 and item.portal:
+            return enum_labels.own_label(enum_labels.PORTAL_TYPE, item.portal) or item.portal
         value = (item.name, item.status, item.portal, item.institution)[column - 2]
         return value or ""
 

@@ -73,7 +73,12 @@ def check_closing(path: Path, snapshot: Path, account: str) -> dict[str, int]:
 def closing_rows(path: Path, limit: int = 1000) -> list[tuple[Any, ...]]:
     """The closing check's first rows."""
     with Campaign.open(path) as campaign:
-        return [tuple(r) for r in closings.closing_rows(campaign)[:limit]]
+        rows = campaign.conn.execute(
+            "SELECT coalesce(i.label, c.item), c.outcome, c.current, c.detail FROM closing AS c"
+            " LEFT JOIN items AS i ON i.id = c.item ORDER BY c.outcome, c.item LIMIT ?",
+            (limit,),
+        )
+        return [tuple(r) for r in rows]
 
 
 def write_pack(path: Path, out: Path, store: keys.SecretStore | None) -> dict[str, Any]:
