@@ -1,6 +1,6 @@
-"""The tour's revert stop (#30): two accounts suspended, one of them changed again afterwards,
-and the plan of reverting both from the Journal panel: one line set back, one skipped as
-changed since, with its value before, after and now (``revert-journal.png``,
+"""The tour's revert stop (#30): two accounts' status changed, one of them changed again
+afterwards, and the plan of reverting both from the Journal panel: one line set back, one
+skipped as changed since, with its value before, after and now (``revert-journal.png``,
 ``revert-plan.png``). Not in the kiosk, which offers no revert."""
 
 from __future__ import annotations
@@ -20,20 +20,53 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-async def make_changes(client: Any) -> tuple[str, str]:
-    """Suspend two active accounts (their status before recorded), then change the first
-    again as someone else would after it: deactivated. Returns the two ids."""
+#: The change each stop makes, by the status the account has (the tour's earlier stops may
+#: have suspended the active ones).
+WAY = {"ACTIVE": "SUSPEND", "SUSPENDED": "ACTIVATE"}
+
+
+async def make_changes(client: Any) -> dict[str, str]:
+    """Change two accounts' status (suspend an active one, activate a suspended one; the
+    status before recorded), then change the first again as someone else would after it:
+    deactivated. Returns each account's id and the action the revert sets back."""
     me = await client.auth.profile()
-    page = await client.accounts.query(status="ACTIVE", size=20)
-    first, second = [a for a in page.items if a.biz_id != me.biz_id][:2]
-    for account in (first, second):
+    page = await client.accounts.query(size=100)
+    chosen = [
+        a
+        for a in page.items
+        if a.biz_id != me.biz_id and a.account_status and a.account_status.code in WAY
+    ][:2]
+    if len(chosen) < 2:
+        raise RuntimeError("no two accounts to change")
+    done = {}
+    for account in chosen:
+        action = WAY[account.account_status.code]
         await before.described(
-            before.account_status(account, "SUSPEND"),
-            client.accounts.change_status(account.biz_id, "SUSPEND"),
+            before.account_status(account, action),
+            client.accounts.change_status(account.biz_id, action),
         )
+        done[account.biz_id] = action
     # The same target changed again (as a second client would): the revert must leave it.
-    await client.accounts.change_status(first.biz_id, "DEACTIVATE")
-    return first.biz_id, second.biz_id
+    await client.accounts.change_status(chosen[0].biz_id, "DEACTIVATE")
+    return done
+
+
+def select_changes(panel: Any, changes: dict[str, str]) -> int:
+    """Select in the Journal panel the newest record of each change; how many."""
+    table = panel.table
+    table.clearSelection()
+    mode = table.selectionMode()
+    table.setSelectionMode(table.SelectionMode.MultiSelection)
+    left = dict(changes)
+    for n, record in enumerate(panel.shown_rows):  # newest first
+        targets = record.get("targets") or []
+        action = (record.get("fields") or {}).get("action")
+        hit = next((t for t in targets if left.get(t) == action), None)
+        if record.get("kind") == "change" and hit is not None:
+            table.selectRow(n)
+            del left[hit]
+    table.setSelectionMode(mode)
+    return len(changes) - len(left)
 
 
 async def visit_revert(app: Application, workspace: Workspace, tour: Tour) -> None:
@@ -42,7 +75,7 @@ async def visit_revert(app: Application, workspace: Workspace, tour: Tour) -> No
 
     main = workspace.window
     try:
-        ids = set(await make_changes(workspace.service.client))
+        changes = await make_changes(workspace.service.client)
     except Exception as exc:
         tour.problem(f"revert stop: the changes failed: {type(exc).__name__}: {exc}")
         return
@@ -52,15 +85,8 @@ async def visit_revert(app: Application, workspace: Workspace, tour: Tour) -> No
         return
     await panel.reload()
     await quiet(app)
-    table = panel.table
-    table.clearSelection()
-    mode = table.selectionMode()
-    table.setSelectionMode(table.SelectionMode.MultiSelection)
-    for n, record in enumerate(panel.shown_rows):
-        suspended = (record.get("before") or {}).get("status") == "ACTIVE"
-        if record.get("kind") == "change" and suspended and set(record.get("targets") or []) & ids:
-            table.selectRow(n)
-    table.setSelectionMode(mode)
+    if select_changes(panel, changes) != len(changes):
+        tour.problem("revert stop: the changes are not in the journal")
     await tour.shot(main, "revert-journal", 0.3)
     window = panel.open_revert()
     if window is None:

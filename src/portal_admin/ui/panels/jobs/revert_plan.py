@@ -246,13 +246,13 @@ class RevertWindow(QDialog):
 
     def lines(self) -> list[list[str]]:
         """The plan's cells as shown (tests and the tour read them)."""
-        return [
-            [
-                self.table.item(r, c).text() if self.table.item(r, c) else ""
-                for c in range(self.table.columnCount())
-            ]
-            for r in range(self.table.rowCount())
-        ]
+
+        def text(r: int, c: int) -> str:
+            cell = self.table.item(r, c)
+            return cell.text() if cell is not None else ""
+
+        columns = range(self.table.columnCount())
+        return [[text(r, c) for c in columns] for r in range(self.table.rowCount())]
 
     # -- running -------------------------------------------------------------------------------
 
