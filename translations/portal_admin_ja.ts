@@ -293,7 +293,7 @@
     <message>
         <location line="+5"/>
         <source>An access-review campaign of the selected snapshot</source>
-        <translation type="unfinished"></translation>
+        <translation>選択したスナップショットのアクセスレビューキャンペーン</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -394,7 +394,7 @@
     <message>
         <location line="+402"/>
         <source>Review campaign…</source>
-        <translation type="unfinished"></translation>
+        <translation>レビューキャンペーン…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1695,71 +1695,492 @@
     </message>
 </context>
 <context>
+    <name>CampaignCreate</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <source>There is no snapshot yet: take one in Access reviews first.</source>
+        <translation>スナップショットがまだありません。先に「アクセスレビュー」で取得してください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Give the campaign a name.</source>
+        <translation>キャンペーンに名前を付けてください。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>New access-review campaign</source>
+        <translation>新しいアクセスレビューキャンペーン</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Snapshot:</source>
+        <translation>スナップショット(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名前(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Due:</source>
+        <translation>期限(&amp;D):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Revoke by:</source>
+        <translation>取り消し方法(&amp;R):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File:</source>
+        <translation>ファイル(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Suspending the account</source>
+        <translation>アカウントを一時停止する</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Deactivating the account</source>
+        <translation>アカウントを無効化する</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
         <source>All items</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての項目</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Undecided</source>
-        <translation type="unfinished"></translation>
+        <translation>未決定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flagged</source>
-        <translation type="unfinished"></translation>
+        <translation>フラグ付き</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kept</source>
-        <translation type="unfinished"></translation>
+        <translation>維持</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation type="unfinished"></translation>
+        <translation>取り消し</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>判断できない</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 はあなた自身のアカウントです。別のレビュー担当者が判断します。何も記録されていません。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 はサインオフ済みです。判断は確定しています。何も記録されていません。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>キャンペーンは終了しています。判断は確定済みです。何も記録されていません。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is not in this campaign.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 はこのキャンペーンに含まれていません。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The file %1 does not exist.</source>
-        <translation type="unfinished">ファイル %1 は存在しません。</translation>
+        <translation>ファイル %1 は存在しません。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 is not a campaign file, or it is damaged.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 はキャンペーンファイルではないか、破損しています。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 was made by a newer version of the program.</source>
-        <translation type="unfinished">%1 は新しいバージョンのプログラムで作成されました。</translation>
+        <translation>%1 は新しいバージョンのプログラムで作成されています。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revoked and done</source>
+        <translation>取り消し済み・完了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked, not done</source>
+        <translation>取り消し・未完了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept, changed meanwhile</source>
+        <translation>維持・その間に変更あり</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Appeared after the scope</source>
+        <translation>範囲の後に出現</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A justification is required to revoke.</source>
+        <extracomment>What each key of the queue decides.</extracomment>
+        <translation>取り消しには理由が必要です。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A justification is required for Don&apos;t know.</source>
+        <translation>「判断できない」には理由が必要です。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A justification is required to keep a flagged item.</source>
+        <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
+    </message>
+    <message>
+        <location line="+230"/>
+        <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This file cannot be used as a campaign.</source>
+        <translation>このファイルはキャンペーンとして使用できません。</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>The campaign could not be created.</source>
+        <translation>キャンペーンを作成できませんでした。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+634"/>
+        <source>Any flag</source>
+        <translation>すべてのフラグ</translation>
+    </message>
+    <message>
+        <location line="-630"/>
+        <location line="+632"/>
+        <source>Any portal</source>
+        <translation>すべてのポータル</translation>
+    </message>
+    <message>
+        <location line="-628"/>
+        <location line="+631"/>
+        <source>Any institution</source>
+        <translation>すべての機関</translation>
+    </message>
+    <message>
+        <location line="-583"/>
+        <source>Who is deciding?</source>
+        <translation>判断するのは誰ですか？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enter your name (your e-mail) as the reviewer first.</source>
+        <translation>先にレビュー担当者としてあなたの名前（メールアドレス）を入力してください。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This name cannot be used.</source>
+        <translation>この名前は使用できません。</translation>
+    </message>
+    <message>
+        <location line="+129"/>
+        <source>The decision was refused.</source>
+        <translation>判断は拒否されました。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Every item the filter shows is decided.</source>
+        <translation>フィルターで表示されるすべての項目が判断済みです。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 items selected: one decision and one justification for all.</source>
+        <translation>%1 件の項目を選択中：すべてに同じ判断と同じ理由を適用します。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your own account: another reviewer decides it.</source>
+        <translation>あなた自身のアカウントです。別のレビュー担当者が判断します。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 by %2 on %3: %4</source>
+        <translation>%1（%2、%3）：%4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <translation>取り消し、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A justification is required for Revoke and for Don&apos;t know.</source>
+        <translation>取り消しと判断できないには理由が必要です。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
+        <translation>%2 件中 %1 件判断済み：維持 %3、取り消し %4、判断できない %5。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>By reviewer: %1.</source>
+        <translation>レビュー担当者別：%1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1. Closed.</source>
+        <translation>期限 %1。終了済み。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Due %1: overdue, %2 items late.</source>
+        <translation>期限 %1：期限超過、%2 件が遅延。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1.</source>
+        <translation>期限 %1。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The campaign is closed: decisions are final.</source>
+        <translation>キャンペーンは終了しています。判断は確定済みです。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed off: the decisions are frozen.</source>
+        <translation>サインオフ済み：判断は確定しています。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Sign in to do this: it reads the server.</source>
+        <translation>サインインしてから実行してください。サーバーを読み取ります。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The campaign was not signed off.</source>
+        <translation>キャンペーンはサインオフされませんでした。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
+        <translation>%1 がサインオフしました：%2 件、鍵 %3。このフィンガープリントを別の経路で管理者に伝えてください。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Nothing in this campaign is signed off yet.</source>
+        <translation>このキャンペーンにはまだサインオフがありません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The sign-off verifies: %1.</source>
+        <translation>サインオフを検証しました：%1。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off.</source>
+        <translation>サインオフ後にキャンペーンが変更されています。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Nothing was remediated.</source>
+        <translation>是正は行われませんでした。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
+        <translation>職務分掌：%1 はこの是正で実行される判断を行ったか、サインオフしています。別の管理者が実行してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You reviewed this campaign.</source>
+        <translation>あなたはこのキャンペーンをレビューしました。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No signed-off Revoke to carry out.</source>
+        <translation>実行すべきサインオフ済みの取り消しはありません。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The campaign was not closed.</source>
+        <translation>キャンペーンは終了されませんでした。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
+        <translation>終了しました。取り消し済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Open a campaign file…</source>
+        <translation>キャンペーンファイルを開く…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New campaign from a snapshot…</source>
+        <translation>スナップショットから新しいキャンペーン…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No campaign open</source>
+        <translation>キャンペーンが開かれていません</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;viewer:</source>
+        <translation>レビュー担当者(&amp;V):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Justification:</source>
+        <translation>理由(&amp;J):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
+        <translation>理由（取り消し、判断できない、フラグ付き項目の維持では必須）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Keep</source>
+        <translation>維持(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the access (K in the queue)</source>
+        <translation>アクセスを維持する（キューでは K）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Revoke</source>
+        <translation>取り消し(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revoke the access (R in the queue)</source>
+        <translation>アクセスを取り消す（キューでは R）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Don&apos;t know</source>
+        <translation>判断できない(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Someone else must decide (D in the queue)</source>
+        <translation>他の人が判断する必要があります（キューでは D）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next undecided</source>
+        <translation>次の未決定(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>N in the queue; J moves to the justification, Esc back</source>
+        <translation>キューでは N。J で理由欄へ、Esc で戻る</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign off…</source>
+        <translation>サインオフ…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify</source>
+        <translation>検証</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remediate…</source>
+        <translation>是正…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>キャンペーンを終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>証跡パック…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search e-mail, name or id</source>
+        <translation>メール、名前、ID で検索</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Item</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State at closing</source>
+        <translation>終了時の状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Detail</source>
+        <translation>詳細</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Review queue</source>
+        <translation>レビューキュー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Campaigns</source>
+        <translation>キャンペーン</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignsTour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <source>Q4 access review</source>
+        <translation>第4四半期アクセスレビュー</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Still on the support team</source>
+        <translation>現在もサポートチームに所属</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Left the company in October</source>
+        <translation>10月に退職</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Contractor: ask the project lead</source>
+        <translation>委託社員：プロジェクトリーダーに確認</translation>
     </message>
 </context>
 <context>
@@ -4494,7 +4915,7 @@
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">チャネル名</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4504,7 +4925,7 @@
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">チャネルの状態</translation>
     </message>
 </context>
 <context>
@@ -5526,7 +5947,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5593,7 +6014,7 @@
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+198"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
@@ -5618,7 +6039,7 @@
         <translation>チェーンが %1 行目（レコード %2）で壊れています: %3。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>%1 records written to %2.</source>
         <translation>%1 件のレコードを %2 に書き出しました。</translation>
     </message>
@@ -6430,6 +6851,150 @@
     </message>
 </context>
 <context>
+    <name>OperationTitles</name>
+    <message>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <source>Ask for a password reset</source>
+        <extracomment>The title of every mutating operation, by id.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change own password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the first password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enforce the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop enforcing the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Generate backup codes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mail a password reset link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change account status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit an account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite someone</source>
+        <translation type="unfinished">ユーザーを招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel an invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Disable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Activate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check the incoming mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check the outgoing mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a portal</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OwnInvitations</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
@@ -6742,7 +7307,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
         <source>Review campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>レビューキャンペーン</translation>
     </message>
 </context>
 <context>
@@ -8075,74 +8640,109 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
         <source>Item</source>
-        <translation type="unfinished"></translation>
+        <translation>項目</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kind</source>
-        <translation type="unfinished">種類</translation>
+        <translation>種類</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Name</source>
-        <translation type="unfinished">名前</translation>
+        <translation>名前</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">ステータス</translation>
+        <translation>ステータス</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">ポータル</translation>
+        <translation>ポータル</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">機関</translation>
+        <translation>機関</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flags</source>
-        <translation type="unfinished"></translation>
+        <translation>フラグ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Decision</source>
-        <translation type="unfinished"></translation>
+        <translation>判断</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Keep</source>
-        <translation type="unfinished"></translation>
+        <translation>維持</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation type="unfinished">無効化</translation>
+        <translation>取り消し</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>判断できない</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Account</source>
-        <translation type="unfinished">アカウント</translation>
+        <translation>アカウント</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Role</source>
-        <translation type="unfinished">ロール</translation>
+        <translation>ロール</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New</source>
+        <translation>新規</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reactivated</source>
+        <translation>再有効化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Administrator</source>
+        <translation>管理者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not updated</source>
+        <translation>長期間未更新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>期限切れ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Writes</source>
+        <translation>書き込み権限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Own account</source>
+        <translation>本人のアカウント</translation>
     </message>
 </context>
 <context>
@@ -9368,7 +9968,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
         <source>What</source>
         <translation>種類</translation>
     </message>
@@ -9384,8 +9984,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Name</source>
-        <translation>名前</translation>
+        <source>Name or e-mail</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9459,9 +10059,9 @@
         <translation>変更</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+123"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
-        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown. The server&apos;s labels each snapshot keeps (old, new).</extracomment>
         <translation>%2 件中、最初の %1 件の変更を表示しています。エクスポートにはすべて含まれます。</translation>
     </message>
     <message>

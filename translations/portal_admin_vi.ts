@@ -293,7 +293,7 @@
     <message>
         <location line="+5"/>
         <source>An access-review campaign of the selected snapshot</source>
-        <translation type="unfinished"></translation>
+        <translation>Đợt rà soát quyền truy cập từ ảnh chụp đã chọn</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -394,7 +394,7 @@
     <message>
         <location line="+402"/>
         <source>Review campaign…</source>
-        <translation type="unfinished"></translation>
+        <translation>Đợt rà soát…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1706,71 +1706,492 @@
     </message>
 </context>
 <context>
+    <name>CampaignCreate</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <source>There is no snapshot yet: take one in Access reviews first.</source>
+        <translation>Chưa có ảnh chụp nào: hãy chụp một ảnh trong Rà soát quyền truy cập trước.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Give the campaign a name.</source>
+        <translation>Hãy đặt tên cho đợt rà soát.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>New access-review campaign</source>
+        <translation>Đợt rà soát quyền truy cập mới</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Snapshot:</source>
+        <translation>Ảnh &amp;chụp:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>Tê&amp;n:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Due:</source>
+        <translation>&amp;Hạn:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Revoke by:</source>
+        <translation>Thu &amp;hồi bằng cách:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File:</source>
+        <translation>&amp;Tệp:</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Suspending the account</source>
+        <translation>Tạm ngưng tài khoản</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Deactivating the account</source>
+        <translation>Vô hiệu hóa tài khoản</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
         <source>All items</source>
-        <translation type="unfinished"></translation>
+        <translation>Tất cả mục</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Undecided</source>
-        <translation type="unfinished"></translation>
+        <translation>Chưa quyết định</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flagged</source>
-        <translation type="unfinished"></translation>
+        <translation>Có cờ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kept</source>
-        <translation type="unfinished"></translation>
+        <translation>Đã giữ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation type="unfinished"></translation>
+        <translation>Đã thu hồi</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>Không rõ</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 là tài khoản của chính bạn: người rà soát khác sẽ quyết định. Chưa ghi nhận gì.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 đã được ký xác nhận: quyết định đã bị khóa. Chưa ghi nhận gì.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Đợt rà soát đã đóng: các quyết định là cuối cùng. Chưa ghi nhận gì.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is not in this campaign.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 không thuộc đợt rà soát này.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The file %1 does not exist.</source>
-        <translation type="unfinished">Tệp %1 không tồn tại.</translation>
+        <translation>Tệp %1 không tồn tại.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 is not a campaign file, or it is damaged.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 không phải tệp đợt rà soát, hoặc đã bị hỏng.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 was made by a newer version of the program.</source>
-        <translation type="unfinished">%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
+        <translation>%1 được tạo bởi phiên bản chương trình mới hơn.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revoked and done</source>
+        <translation>Đã thu hồi và hoàn tất</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked, not done</source>
+        <translation>Đã thu hồi, chưa thực hiện</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept, changed meanwhile</source>
+        <translation>Đã giữ, có thay đổi trong thời gian đó</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Appeared after the scope</source>
+        <translation>Xuất hiện sau phạm vi</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A justification is required to revoke.</source>
+        <extracomment>What each key of the queue decides.</extracomment>
+        <translation>Cần có lý do để thu hồi.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A justification is required for Don&apos;t know.</source>
+        <translation>Cần có lý do cho “Không rõ”.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A justification is required to keep a flagged item.</source>
+        <translation>Cần có lý do để giữ một mục có cờ.</translation>
+    </message>
+    <message>
+        <location line="+230"/>
+        <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>Đợt rà soát (*.review);;Mọi tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This file cannot be used as a campaign.</source>
+        <translation>Không thể dùng tệp này làm đợt rà soát.</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>The campaign could not be created.</source>
+        <translation>Không thể tạo đợt rà soát.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+634"/>
+        <source>Any flag</source>
+        <translation>Mọi cờ</translation>
+    </message>
+    <message>
+        <location line="-630"/>
+        <location line="+632"/>
+        <source>Any portal</source>
+        <translation>Mọi cổng</translation>
+    </message>
+    <message>
+        <location line="-628"/>
+        <location line="+631"/>
+        <source>Any institution</source>
+        <translation>Mọi tổ chức</translation>
+    </message>
+    <message>
+        <location line="-583"/>
+        <source>Who is deciding?</source>
+        <translation>Ai đang quyết định?</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enter your name (your e-mail) as the reviewer first.</source>
+        <translation>Hãy nhập tên của bạn (e-mail của bạn) làm người rà soát trước.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This name cannot be used.</source>
+        <translation>Không thể dùng tên này.</translation>
+    </message>
+    <message>
+        <location line="+129"/>
+        <source>The decision was refused.</source>
+        <translation>Quyết định bị từ chối.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Every item the filter shows is decided.</source>
+        <translation>Mọi mục mà bộ lọc hiển thị đều đã được quyết định.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 items selected: one decision and one justification for all.</source>
+        <translation>Đã chọn %1 mục: một quyết định và một lý do cho tất cả.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your own account: another reviewer decides it.</source>
+        <translation>Tài khoản của chính bạn: người rà soát khác sẽ quyết định.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 by %2 on %3: %4</source>
+        <translation>%1 bởi %2 lúc %3: %4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <translation>Cần có lý do khi Thu hồi, khi Không rõ, và khi Giữ một mục có cờ.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A justification is required for Revoke and for Don&apos;t know.</source>
+        <translation>Cần có lý do khi Thu hồi và khi Không rõ.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
+        <translation>Đã quyết định %1 / %2: giữ %3, thu hồi %4, không rõ %5.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>By reviewer: %1.</source>
+        <translation>Theo người rà soát: %1.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1. Closed.</source>
+        <translation>Hạn %1. Đã đóng.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Due %1: overdue, %2 items late.</source>
+        <translation>Hạn %1: quá hạn, %2 mục trễ.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1.</source>
+        <translation>Hạn %1.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The campaign is closed: decisions are final.</source>
+        <translation>Đợt rà soát đã đóng: các quyết định là cuối cùng.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed off: the decisions are frozen.</source>
+        <translation>Đã ký xác nhận: các quyết định đã bị khóa.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Sign in to do this: it reads the server.</source>
+        <translation>Hãy đăng nhập để làm việc này: nó đọc máy chủ.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The campaign was not signed off.</source>
+        <translation>Đợt rà soát chưa được ký xác nhận.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
+        <translation>Đã được %1 ký xác nhận: %2 mục, khóa %3. Hãy gửi dấu vân tay này cho quản trị viên qua một kênh khác.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Nothing in this campaign is signed off yet.</source>
+        <translation>Chưa có gì trong đợt rà soát này được ký xác nhận.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The sign-off verifies: %1.</source>
+        <translation>Chữ ký xác nhận hợp lệ: %1.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off.</source>
+        <translation>Đợt rà soát đã bị thay đổi sau khi ký xác nhận.</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Nothing was remediated.</source>
+        <translation>Chưa khắc phục gì.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
+        <translation>Phân tách nhiệm vụ: %1 đã đưa ra hoặc ký xác nhận các quyết định mà lần khắc phục này thực hiện. Nên để quản trị viên khác chạy.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You reviewed this campaign.</source>
+        <translation>Bạn đã rà soát đợt này.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No signed-off Revoke to carry out.</source>
+        <translation>Không có quyết định Thu hồi đã ký xác nhận nào để thực hiện.</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The campaign was not closed.</source>
+        <translation>Đợt rà soát chưa được đóng.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
+        <translation>Đã đóng. Đã thu hồi và hoàn tất: %1; chưa thực hiện: %2; đã giữ, có thay đổi: %3; xuất hiện sau phạm vi: %4.</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Open a campaign file…</source>
+        <translation>Mở tệp đợt rà soát…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New campaign from a snapshot…</source>
+        <translation>Đợt rà soát mới từ ảnh chụp…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No campaign open</source>
+        <translation>Chưa mở đợt rà soát nào</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;viewer:</source>
+        <translation>Người rà &amp;soát:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Justification:</source>
+        <translation>&amp;Lý do:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
+        <translation>Vì sao (bắt buộc khi Thu hồi, Không rõ, và Giữ một mục có cờ)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Keep</source>
+        <translation>&amp;Giữ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the access (K in the queue)</source>
+        <translation>Giữ quyền truy cập (K trong hàng đợi)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Thu hồi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revoke the access (R in the queue)</source>
+        <translation>Thu hồi quyền truy cập (R trong hàng đợi)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Don&apos;t know</source>
+        <translation>&amp;Không rõ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Someone else must decide (D in the queue)</source>
+        <translation>Người khác phải quyết định (D trong hàng đợi)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next undecided</source>
+        <translation>Mục chưa quyết định tiếp &amp;theo</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>N in the queue; J moves to the justification, Esc back</source>
+        <translation>N trong hàng đợi; J chuyển đến lý do, Esc quay lại</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign off…</source>
+        <translation>Ký xác nhận…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify</source>
+        <translation>Kiểm tra</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remediate…</source>
+        <translation>Khắc phục…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>Đóng đợt rà soát</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>Gói bằng chứng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search e-mail, name or id</source>
+        <translation>Tìm e-mail, tên hoặc mã</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Item</source>
+        <translation>Mục</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>Kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State at closing</source>
+        <translation>Trạng thái khi đóng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Detail</source>
+        <translation>Chi tiết</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Review queue</source>
+        <translation>Hàng đợi rà soát</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Campaigns</source>
+        <translation>Đợt rà soát</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignsTour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <source>Q4 access review</source>
+        <translation>Rà soát quyền truy cập quý 4</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Still on the support team</source>
+        <translation>Vẫn thuộc nhóm hỗ trợ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Left the company in October</source>
+        <translation>Đã nghỉ việc vào tháng 10</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Contractor: ask the project lead</source>
+        <translation>Nhân viên hợp đồng: hỏi trưởng dự án</translation>
     </message>
 </context>
 <context>
@@ -4538,7 +4959,7 @@
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">Tên kênh</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4548,7 +4969,7 @@
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">Trạng thái kênh</translation>
     </message>
 </context>
 <context>
@@ -5577,7 +5998,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5644,7 +6065,7 @@
         <translation>Đã gửi, chưa ghi nhận kết quả</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+198"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
@@ -5669,7 +6090,7 @@
         <translation>Chuỗi BỊ HỎNG tại dòng %1 (bản ghi %2): %3.</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>%1 records written to %2.</source>
         <translation>Đã ghi %1 bản ghi vào %2.</translation>
     </message>
@@ -6488,6 +6909,150 @@
     </message>
 </context>
 <context>
+    <name>OperationTitles</name>
+    <message>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <source>Ask for a password reset</source>
+        <extracomment>The title of every mutating operation, by id.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change own password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the first password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enforce the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop enforcing the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Generate backup codes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mail a password reset link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change account status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit an account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite someone</source>
+        <translation type="unfinished">Mời một người</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel an invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Disable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Activate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check the incoming mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check the outgoing mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a portal</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OwnInvitations</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+172"/>
@@ -6800,7 +7365,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
         <source>Review campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>Đợt rà soát</translation>
     </message>
 </context>
 <context>
@@ -8152,74 +8717,109 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
         <source>Item</source>
-        <translation type="unfinished"></translation>
+        <translation>Mục</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kind</source>
-        <translation type="unfinished">Loại</translation>
+        <translation>Loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Name</source>
-        <translation type="unfinished">Tên</translation>
+        <translation>Tên</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">Trạng thái</translation>
+        <translation>Trạng thái</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">Cổng</translation>
+        <translation>Cổng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">Tổ chức</translation>
+        <translation>Tổ chức</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flags</source>
-        <translation type="unfinished"></translation>
+        <translation>Cờ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Decision</source>
-        <translation type="unfinished"></translation>
+        <translation>Quyết định</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Keep</source>
-        <translation type="unfinished"></translation>
+        <translation>Giữ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation type="unfinished">Thu hồi</translation>
+        <translation>Thu hồi</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>Không rõ</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Account</source>
-        <translation type="unfinished">Tài khoản</translation>
+        <translation>Tài khoản</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Role</source>
-        <translation type="unfinished">Vai trò</translation>
+        <translation>Vai trò</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New</source>
+        <translation>Mới</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reactivated</source>
+        <translation>Đã kích hoạt lại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Administrator</source>
+        <translation>Quản trị viên</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not updated</source>
+        <translation>Lâu không cập nhật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>Đã hết hạn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Writes</source>
+        <translation>Có quyền ghi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Own account</source>
+        <translation>Tài khoản của chính mình</translation>
     </message>
 </context>
 <context>
@@ -9450,7 +10050,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
         <source>What</source>
         <translation>Loại</translation>
     </message>
@@ -9466,8 +10066,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Name</source>
-        <translation>Tên</translation>
+        <source>Name or e-mail</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9541,9 +10141,9 @@
         <translation>đã thay đổi</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+123"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
-        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown. The server&apos;s labels each snapshot keeps (old, new).</extracomment>
         <translation>Đang hiển thị %1 thay đổi đầu tiên trong %2; tệp xuất chứa tất cả.</translation>
     </message>
     <message>

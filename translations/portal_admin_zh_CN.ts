@@ -293,7 +293,7 @@
     <message>
         <location line="+5"/>
         <source>An access-review campaign of the selected snapshot</source>
-        <translation type="unfinished"></translation>
+        <translation>基于所选快照的访问审查活动</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -394,7 +394,7 @@
     <message>
         <location line="+402"/>
         <source>Review campaign…</source>
-        <translation type="unfinished"></translation>
+        <translation>审查活动…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1695,71 +1695,492 @@
     </message>
 </context>
 <context>
+    <name>CampaignCreate</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <source>There is no snapshot yet: take one in Access reviews first.</source>
+        <translation>还没有快照：请先在“访问审查”中获取一个。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Give the campaign a name.</source>
+        <translation>请为审查活动命名。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>New access-review campaign</source>
+        <translation>新建访问审查活动</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Snapshot:</source>
+        <translation>快照(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Due:</source>
+        <translation>截止日期(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Revoke by:</source>
+        <translation>撤销方式(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Suspending the account</source>
+        <translation>暂停账户</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Deactivating the account</source>
+        <translation>停用账户</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
         <source>All items</source>
-        <translation type="unfinished"></translation>
+        <translation>全部项目</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Undecided</source>
-        <translation type="unfinished"></translation>
+        <translation>未决定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flagged</source>
-        <translation type="unfinished"></translation>
+        <translation>已标记</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kept</source>
-        <translation type="unfinished"></translation>
+        <translation>已保留</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation type="unfinished"></translation>
+        <translation>已撤销</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>不确定</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是您自己的账户：须由另一位审查人决定。未记录任何内容。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已签署确认：其决定已冻结。未记录任何内容。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>审查活动已关闭：决定为最终结果。未记录任何内容。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is not in this campaign.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不在此审查活动中。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The file %1 does not exist.</source>
-        <translation type="unfinished">文件 %1 不存在。</translation>
+        <translation>文件 %1 不存在。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 is not a campaign file, or it is damaged.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是审查活动文件，或已损坏。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 was made by a newer version of the program.</source>
-        <translation type="unfinished">%1 由更新版本的程序创建。</translation>
+        <translation>%1 由更新版本的程序创建。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revoked and done</source>
+        <translation>已撤销并完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked, not done</source>
+        <translation>已撤销，未完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept, changed meanwhile</source>
+        <translation>已保留，期间有变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Appeared after the scope</source>
+        <translation>范围之后出现</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A justification is required to revoke.</source>
+        <extracomment>What each key of the queue decides.</extracomment>
+        <translation>撤销需要填写理由。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A justification is required for Don&apos;t know.</source>
+        <translation>“不确定”需要填写理由。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A justification is required to keep a flagged item.</source>
+        <translation>保留已标记的项目需要填写理由。</translation>
+    </message>
+    <message>
+        <location line="+230"/>
+        <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>审查活动 (*.review);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This file cannot be used as a campaign.</source>
+        <translation>此文件不能用作审查活动。</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>The campaign could not be created.</source>
+        <translation>无法创建审查活动。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+634"/>
+        <source>Any flag</source>
+        <translation>任意标记</translation>
+    </message>
+    <message>
+        <location line="-630"/>
+        <location line="+632"/>
+        <source>Any portal</source>
+        <translation>任意门户</translation>
+    </message>
+    <message>
+        <location line="-628"/>
+        <location line="+631"/>
+        <source>Any institution</source>
+        <translation>任意机构</translation>
+    </message>
+    <message>
+        <location line="-583"/>
+        <source>Who is deciding?</source>
+        <translation>由谁决定？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enter your name (your e-mail) as the reviewer first.</source>
+        <translation>请先输入您的名字（您的电子邮件）作为审查人。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This name cannot be used.</source>
+        <translation>不能使用此名字。</translation>
+    </message>
+    <message>
+        <location line="+129"/>
+        <source>The decision was refused.</source>
+        <translation>决定被拒绝。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Every item the filter shows is decided.</source>
+        <translation>筛选显示的所有项目均已决定。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 items selected: one decision and one justification for all.</source>
+        <translation>已选择 %1 个项目：对全部项目使用同一决定和同一理由。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your own account: another reviewer decides it.</source>
+        <translation>您自己的账户：须由另一位审查人决定。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 by %2 on %3: %4</source>
+        <translation>%1，由 %2 于 %3 决定：%4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <translation>撤销、不确定以及保留已标记的项目都需要填写理由。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A justification is required for Revoke and for Don&apos;t know.</source>
+        <translation>撤销和不确定需要填写理由。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
+        <translation>已决定 %1 / %2：保留 %3，撤销 %4，不确定 %5。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>By reviewer: %1.</source>
+        <translation>按审查人：%1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1. Closed.</source>
+        <translation>截止 %1。已关闭。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Due %1: overdue, %2 items late.</source>
+        <translation>截止 %1：已逾期，%2 个项目逾期。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1.</source>
+        <translation>截止 %1。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The campaign is closed: decisions are final.</source>
+        <translation>审查活动已关闭：决定为最终结果。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed off: the decisions are frozen.</source>
+        <translation>已签署确认：决定已冻结。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Sign in to do this: it reads the server.</source>
+        <translation>请登录后再执行：此操作需要读取服务器。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The campaign was not signed off.</source>
+        <translation>审查活动未签署确认。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
+        <translation>由 %1 签署确认：%2 个项目，密钥 %3。请通过其他渠道将此指纹告知管理员。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Nothing in this campaign is signed off yet.</source>
+        <translation>此审查活动尚无任何签署确认。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The sign-off verifies: %1.</source>
+        <translation>签署确认验证通过：%1。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off.</source>
+        <translation>审查活动在签署确认后被更改。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Nothing was remediated.</source>
+        <translation>未执行任何整改。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
+        <translation>职责分离：%1 做出或签署确认了此次整改所执行的决定。应由另一位管理员执行。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You reviewed this campaign.</source>
+        <translation>您审查过此活动。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No signed-off Revoke to carry out.</source>
+        <translation>没有需要执行的已签署确认的撤销。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The campaign was not closed.</source>
+        <translation>审查活动未关闭。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
+        <translation>已关闭。已撤销并完成：%1；未完成：%2；已保留但期间有变更：%3；范围之后出现：%4。</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Open a campaign file…</source>
+        <translation>打开审查活动文件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New campaign from a snapshot…</source>
+        <translation>从快照新建审查活动…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No campaign open</source>
+        <translation>未打开审查活动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;viewer:</source>
+        <translation>审查人(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Justification:</source>
+        <translation>理由(&amp;J)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
+        <translation>原因（撤销、不确定以及保留已标记项目时必填）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Keep</source>
+        <translation>保留(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the access (K in the queue)</source>
+        <translation>保留访问权限（在队列中按 K）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Revoke</source>
+        <translation>撤销(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revoke the access (R in the queue)</source>
+        <translation>撤销访问权限（在队列中按 R）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Don&apos;t know</source>
+        <translation>不确定(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Someone else must decide (D in the queue)</source>
+        <translation>须由其他人决定（在队列中按 D）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next undecided</source>
+        <translation>下一个未决定(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>N in the queue; J moves to the justification, Esc back</source>
+        <translation>在队列中按 N；按 J 转到理由，按 Esc 返回</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign off…</source>
+        <translation>签署确认…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remediate…</source>
+        <translation>整改…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>关闭审查活动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search e-mail, name or id</source>
+        <translation>搜索电子邮件、名称或 ID</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State at closing</source>
+        <translation>关闭时状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Review queue</source>
+        <translation>审查队列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Campaigns</source>
+        <translation>审查活动</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignsTour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <source>Q4 access review</source>
+        <translation>第四季度访问审查</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Still on the support team</source>
+        <translation>仍在支持团队</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Left the company in October</source>
+        <translation>已于十月离职</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Contractor: ask the project lead</source>
+        <translation>外包人员：请询问项目负责人</translation>
     </message>
 </context>
 <context>
@@ -4494,7 +4915,7 @@
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">渠道名称</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4504,7 +4925,7 @@
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">渠道状态</translation>
     </message>
 </context>
 <context>
@@ -5524,7 +5945,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5591,7 +6012,7 @@
         <translation>已发送，结果未记录</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+198"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日志为空：此计算机尚未发送任何变更。</translation>
     </message>
@@ -5616,7 +6037,7 @@
         <translation>链在第 %1 行（记录 %2）处已损坏：%3。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>%1 records written to %2.</source>
         <translation>已将 %1 条记录写入 %2。</translation>
     </message>
@@ -6428,6 +6849,150 @@
     </message>
 </context>
 <context>
+    <name>OperationTitles</name>
+    <message>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <source>Ask for a password reset</source>
+        <extracomment>The title of every mutating operation, by id.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change own password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the first password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enforce the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop enforcing the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Generate backup codes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mail a password reset link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change account status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit an account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite someone</source>
+        <translation type="unfinished">邀请成员</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel an invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Disable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Activate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check the incoming mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check the outgoing mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a portal</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OwnInvitations</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
@@ -6740,7 +7305,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
         <source>Review campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>审查活动</translation>
     </message>
 </context>
 <context>
@@ -8073,74 +8638,109 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
         <source>Item</source>
-        <translation type="unfinished"></translation>
+        <translation>项目</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kind</source>
-        <translation type="unfinished">类型</translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">门户</translation>
+        <translation>门户</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">机构</translation>
+        <translation>机构</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flags</source>
-        <translation type="unfinished"></translation>
+        <translation>标记</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Decision</source>
-        <translation type="unfinished"></translation>
+        <translation>决定</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Keep</source>
-        <translation type="unfinished"></translation>
+        <translation>保留</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation type="unfinished">撤销</translation>
+        <translation>撤销</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>不确定</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Account</source>
-        <translation type="unfinished"></translation>
+        <translation>账户</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Role</source>
-        <translation type="unfinished">角色</translation>
+        <translation>角色</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>邀请</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reactivated</source>
+        <translation>已重新激活</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Administrator</source>
+        <translation>管理员</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not updated</source>
+        <translation>长期未更新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Writes</source>
+        <translation>可写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Own account</source>
+        <translation>本人账户</translation>
     </message>
 </context>
 <context>
@@ -9364,7 +9964,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
         <source>What</source>
         <translation>类别</translation>
     </message>
@@ -9380,8 +9980,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Name</source>
-        <translation>名称</translation>
+        <source>Name or e-mail</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9455,9 +10055,9 @@
         <translation>变更</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+123"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
-        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown. The server&apos;s labels each snapshot keeps (old, new).</extracomment>
         <translation>显示 %2 处变更中的前 %1 处；导出包含全部变更。</translation>
     </message>
     <message>

@@ -293,7 +293,7 @@
     <message>
         <location line="+5"/>
         <source>An access-review campaign of the selected snapshot</source>
-        <translation type="unfinished"></translation>
+        <translation>以所選快照建立存取審查活動</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -394,7 +394,7 @@
     <message>
         <location line="+402"/>
         <source>Review campaign…</source>
-        <translation type="unfinished"></translation>
+        <translation>審查活動…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1695,71 +1695,492 @@
     </message>
 </context>
 <context>
+    <name>CampaignCreate</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <source>There is no snapshot yet: take one in Access reviews first.</source>
+        <translation>尚無快照：請先在「存取審查」中擷取一個。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Give the campaign a name.</source>
+        <translation>請為審查活動命名。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>New access-review campaign</source>
+        <translation>新增存取審查活動</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Snapshot:</source>
+        <translation>快照(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Due:</source>
+        <translation>截止日期(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Revoke by:</source>
+        <translation>撤銷方式(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;File:</source>
+        <translation>檔案(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Suspending the account</source>
+        <translation>停用帳戶（暫停）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Deactivating the account</source>
+        <translation>停用帳戶（永久）</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
         <source>All items</source>
-        <translation type="unfinished"></translation>
+        <translation>全部項目</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Undecided</source>
-        <translation type="unfinished"></translation>
+        <translation>未決定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flagged</source>
-        <translation type="unfinished"></translation>
+        <translation>已標記</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kept</source>
-        <translation type="unfinished"></translation>
+        <translation>已保留</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation type="unfinished"></translation>
+        <translation>已撤銷</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>不確定</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是您自己的帳戶：須由另一位審查人決定。未記錄任何內容。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is signed off: its decision is frozen. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已簽署確認：其決定已凍結。未記錄任何內容。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The campaign is closed: decisions are final. Nothing was recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>審查活動已關閉：決定為最終結果。未記錄任何內容。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 is not in this campaign.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不在此審查活動中。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The file %1 does not exist.</source>
-        <translation type="unfinished">檔案 %1 不存在。</translation>
+        <translation>檔案 %1 不存在。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 is not a campaign file, or it is damaged.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是審查活動檔案，或已損毀。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 was made by a newer version of the program.</source>
-        <translation type="unfinished">%1 由較新版本的程式建立。</translation>
+        <translation>%1 由較新版本的程式建立。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revoked and done</source>
+        <translation>已撤銷並完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoked, not done</source>
+        <translation>已撤銷，未完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept, changed meanwhile</source>
+        <translation>已保留，期間有變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Appeared after the scope</source>
+        <translation>範圍之後出現</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A justification is required to revoke.</source>
+        <extracomment>What each key of the queue decides.</extracomment>
+        <translation>撤銷需要填寫理由。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A justification is required for Don&apos;t know.</source>
+        <translation>「不確定」需要填寫理由。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A justification is required to keep a flagged item.</source>
+        <translation>保留已標記的項目需要填寫理由。</translation>
+    </message>
+    <message>
+        <location line="+230"/>
+        <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>審查活動 (*.review);;所有檔案 (*)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>This file cannot be used as a campaign.</source>
+        <translation>此檔案無法作為審查活動使用。</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>The campaign could not be created.</source>
+        <translation>無法建立審查活動。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+634"/>
+        <source>Any flag</source>
+        <translation>任意標記</translation>
+    </message>
+    <message>
+        <location line="-630"/>
+        <location line="+632"/>
+        <source>Any portal</source>
+        <translation>任意入口網站</translation>
+    </message>
+    <message>
+        <location line="-628"/>
+        <location line="+631"/>
+        <source>Any institution</source>
+        <translation>任意機構</translation>
+    </message>
+    <message>
+        <location line="-583"/>
+        <source>Who is deciding?</source>
+        <translation>由誰決定？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enter your name (your e-mail) as the reviewer first.</source>
+        <translation>請先輸入您的名稱（您的電子郵件）作為審查人。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This name cannot be used.</source>
+        <translation>無法使用此名稱。</translation>
+    </message>
+    <message>
+        <location line="+129"/>
+        <source>The decision was refused.</source>
+        <translation>決定遭拒絕。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Every item the filter shows is decided.</source>
+        <translation>篩選顯示的所有項目均已決定。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 items selected: one decision and one justification for all.</source>
+        <translation>已選擇 %1 個項目：對全部項目使用同一決定和同一理由。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Your own account: another reviewer decides it.</source>
+        <translation>您自己的帳戶：須由另一位審查人決定。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 by %2 on %3: %4</source>
+        <translation>%1，由 %2 於 %3 決定：%4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <translation>撤銷、不確定以及保留已標記的項目都需要填寫理由。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A justification is required for Revoke and for Don&apos;t know.</source>
+        <translation>撤銷和不確定需要填寫理由。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
+        <translation>已決定 %1 / %2：保留 %3，撤銷 %4，不確定 %5。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>By reviewer: %1.</source>
+        <translation>依審查人：%1。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1. Closed.</source>
+        <translation>截止 %1。已關閉。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Due %1: overdue, %2 items late.</source>
+        <translation>截止 %1：已逾期，%2 個項目逾期。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Due %1.</source>
+        <translation>截止 %1。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The campaign is closed: decisions are final.</source>
+        <translation>審查活動已關閉：決定為最終結果。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed off: the decisions are frozen.</source>
+        <translation>已簽署確認：決定已凍結。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Sign in to do this: it reads the server.</source>
+        <translation>請登入後再執行：此操作需要讀取伺服器。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The campaign was not signed off.</source>
+        <translation>審查活動未簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
+        <translation>由 %1 簽署確認：%2 個項目，金鑰 %3。請透過其他管道將此指紋告知管理員。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Nothing in this campaign is signed off yet.</source>
+        <translation>此審查活動尚無任何簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The sign-off verifies: %1.</source>
+        <translation>簽署確認驗證通過：%1。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off.</source>
+        <translation>審查活動在簽署確認後遭變更。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Nothing was remediated.</source>
+        <translation>未執行任何補救。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
+        <translation>職責分離：%1 做出或簽署確認了此次補救所執行的決定。應由另一位管理員執行。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>You reviewed this campaign.</source>
+        <translation>您審查過此活動。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No signed-off Revoke to carry out.</source>
+        <translation>沒有需要執行的已簽署確認的撤銷。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The campaign was not closed.</source>
+        <translation>審查活動未關閉。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
+        <translation>已關閉。已撤銷並完成：%1；未完成：%2；已保留但期間有變更：%3；範圍之後出現：%4。</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Open a campaign file…</source>
+        <translation>開啟審查活動檔案…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New campaign from a snapshot…</source>
+        <translation>從快照新增審查活動…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No campaign open</source>
+        <translation>未開啟審查活動</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;viewer:</source>
+        <translation>審查人(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Justification:</source>
+        <translation>理由(&amp;J)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
+        <translation>原因（撤銷、不確定以及保留已標記項目時必填）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Keep</source>
+        <translation>保留(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the access (K in the queue)</source>
+        <translation>保留存取權限（在佇列中按 K）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Revoke</source>
+        <translation>撤銷(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revoke the access (R in the queue)</source>
+        <translation>撤銷存取權限（在佇列中按 R）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Don&apos;t know</source>
+        <translation>不確定(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Someone else must decide (D in the queue)</source>
+        <translation>須由其他人決定（在佇列中按 D）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next undecided</source>
+        <translation>下一個未決定(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>N in the queue; J moves to the justification, Esc back</source>
+        <translation>在佇列中按 N；按 J 移至理由，按 Esc 返回</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign off…</source>
+        <translation>簽署確認…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify</source>
+        <translation>驗證</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remediate…</source>
+        <translation>補救…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>關閉審查活動</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence pack…</source>
+        <translation>證據套件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search e-mail, name or id</source>
+        <translation>搜尋電子郵件、名稱或 ID</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Item</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State at closing</source>
+        <translation>關閉時狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Detail</source>
+        <translation>詳細資料</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Review queue</source>
+        <translation>審查佇列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Campaigns</source>
+        <translation>審查活動</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignsTour</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <source>Q4 access review</source>
+        <translation>第四季存取審查</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Still on the support team</source>
+        <translation>仍在支援團隊</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Left the company in October</source>
+        <translation>已於十月離職</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Contractor: ask the project lead</source>
+        <translation>約聘人員：請詢問專案負責人</translation>
     </message>
 </context>
 <context>
@@ -4494,7 +4915,7 @@
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">管道名稱</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4504,7 +4925,7 @@
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">管道狀態</translation>
     </message>
 </context>
 <context>
@@ -5524,7 +5945,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -5591,7 +6012,7 @@
         <translation>已送出，結果未記錄</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+198"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
@@ -5616,7 +6037,7 @@
         <translation>鏈在第 %1 行（記錄 %2）處已損毀：%3。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>%1 records written to %2.</source>
         <translation>已將 %1 筆記錄寫入 %2。</translation>
     </message>
@@ -6428,6 +6849,150 @@
     </message>
 </context>
 <context>
+    <name>OperationTitles</name>
+    <message>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <source>Ask for a password reset</source>
+        <extracomment>The title of every mutating operation, by id.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset the password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change own password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the first password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enforce the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop enforcing the IP whitelist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Generate backup codes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove the authenticator app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mail a password reset link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change account status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit an account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invite someone</source>
+        <translation type="unfinished">邀請成員</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel an invitation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Disable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enable a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit a channel type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Activate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deactivate a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit a channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check the incoming mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Check the outgoing mail settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete a role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create a portal</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OwnInvitations</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
@@ -6740,7 +7305,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/__init__.py" line="+25"/>
         <source>Review campaigns</source>
-        <translation type="unfinished"></translation>
+        <translation>審查活動</translation>
     </message>
 </context>
 <context>
@@ -8073,74 +8638,109 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
         <source>Item</source>
-        <translation type="unfinished"></translation>
+        <translation>項目</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Kind</source>
-        <translation type="unfinished">類型</translation>
+        <translation>類型</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Name</source>
-        <translation type="unfinished">名稱</translation>
+        <translation>名稱</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">狀態</translation>
+        <translation>狀態</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">入口網站</translation>
+        <translation>入口網站</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">機構</translation>
+        <translation>機構</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Flags</source>
-        <translation type="unfinished"></translation>
+        <translation>標記</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Decision</source>
-        <translation type="unfinished"></translation>
+        <translation>決定</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Keep</source>
-        <translation type="unfinished"></translation>
+        <translation>保留</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation type="unfinished">撤銷</translation>
+        <translation>撤銷</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Don&apos;t know</source>
-        <translation type="unfinished"></translation>
+        <translation>不確定</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Account</source>
-        <translation type="unfinished"></translation>
+        <translation>帳戶</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Role</source>
-        <translation type="unfinished">角色</translation>
+        <translation>角色</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reactivated</source>
+        <translation>已重新啟用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Administrator</source>
+        <translation>管理員</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not updated</source>
+        <translation>長期未更新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expired</source>
+        <translation>已過期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Writes</source>
+        <translation>可寫入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Own account</source>
+        <translation>本人帳戶</translation>
     </message>
 </context>
 <context>
@@ -9364,7 +9964,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
         <source>What</source>
         <translation>類別</translation>
     </message>
@@ -9380,8 +9980,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Name</source>
-        <translation>名稱</translation>
+        <source>Name or e-mail</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9455,9 +10055,9 @@
         <translation>變更</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+123"/>
         <source>The first %1 of %2 changes are shown; exports hold all of them.</source>
-        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown.</extracomment>
+        <extracomment>Rows shown at most; the export writes every change. &quot;csv&quot; or &quot;pack&quot;: the person asked to export what is shown. The server&apos;s labels each snapshot keeps (old, new).</extracomment>
         <translation>顯示 %2 項變更中的前 %1 項；匯出包含全部變更。</translation>
     </message>
     <message>

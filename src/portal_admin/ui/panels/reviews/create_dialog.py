@@ -110,10 +110,16 @@ class CreateDialog(QDialog):
         """Ask for the campaign (the panel creates it and hides this dialog)."""
         path = self.snapshot.currentData()
         if path is None:
-            self.show_error(_tr("There is no snapshot yet: take one in Access reviews first."))
+            self.show_error(
+                QCoreApplication.translate(
+                    "CampaignCreate", "There is no snapshot yet: take one in Access reviews first."
+                )
+            )
             return
         if not self.name.text().strip():
-            self.show_error(_tr("Give the campaign a name."))
+            self.show_error(
+                QCoreApplication.translate("CampaignCreate", "Give the campaign a name.")
+            )
             return
         self.error.hide()
         self.createRequested.emit(Path(self.file.text().strip()), Path(path), self.settings())
@@ -124,15 +130,27 @@ class CreateDialog(QDialog):
         self.error.setVisible(bool(text))
 
     def retranslateUi(self) -> None:
-        self.setWindowTitle(_tr("New access-review campaign"))
+        self.setWindowTitle(
+            QCoreApplication.translate("CampaignCreate", "New access-review campaign")
+        )
         for label, text in zip(
             self.labels,
-            (_tr("&Snapshot:"), _tr("&Name:"), _tr("&Due:"), _tr("&Revoke by:"), _tr("&File:")),
+            (
+                QCoreApplication.translate("CampaignCreate", "&Snapshot:"),
+                QCoreApplication.translate("CampaignCreate", "&Name:"),
+                QCoreApplication.translate("CampaignCreate", "&Due:"),
+                QCoreApplication.translate("CampaignCreate", "&Revoke by:"),
+                QCoreApplication.translate("CampaignCreate", "&File:"),
+            ),
             strict=True,
         ):
             label.setText(text)
         current = self.revocation.currentIndex()
         self.revocation.clear()
-        self.revocation.addItem(_tr("Suspending the account"), "SUSPEND")
-        self.revocation.addItem(_tr("Deactivating the account"), "DEACTIVATE")
+        self.revocation.addItem(
+            QCoreApplication.translate("CampaignCreate", "Suspending the account"), "SUSPEND"
+        )
+        self.revocation.addItem(
+            QCoreApplication.translate("CampaignCreate", "Deactivating the account"), "DEACTIVATE"
+        )
         self.revocation.setCurrentIndex(max(current, 0))

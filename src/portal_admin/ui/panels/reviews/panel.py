@@ -108,10 +108,18 @@ def _tr(text: str) -> str:
 def needs_words(decision: Decision, flagged: bool) -> str:
     """Why a justification is required, in words."""
     if decision is Decision.REVOKE:
-        return _tr("A justification is required to revoke.")
+        return QCoreApplication.translate("Campaigns", "A justification is required to revoke.")
     if decision is Decision.DONT_KNOW:
-        return _tr("A justification is required for Don't know.")
-    return _tr("A justification is required to keep a flagged item.") if flagged else ""
+        return QCoreApplication.translate(
+            "Campaigns", "A justification is required for Don't know."
+        )
+    return (
+        QCoreApplication.translate(
+            "Campaigns", "A justification is required to keep a flagged item."
+        )
+        if flagged
+        else ""
+    )
 
 
 class CampaignsPanel(PanelBase):
@@ -187,7 +195,7 @@ class CampaignsPanel(PanelBase):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((230, 80, 160, 100, 120, 100, 180)):
+        for column, width in enumerate((230, 80, 160, 100, 150, 100, 180)):
             self.table.setColumnWidth(column, width)
         # the item's detail once per move (a move changes both the current row and the selection)
         self._detail_timer = QTimer(self)
@@ -336,7 +344,7 @@ class CampaignsPanel(PanelBase):
     def _ask_open(self) -> None:
         packing.ask_open(
             self,
-            _tr("Campaigns (*.review);;All files (*)"),
+            QCoreApplication.translate("Campaigns", "Campaigns (*.review);;All files (*)"),
             lambda path: self.spawn(self.open_file(path)),
         )
 
@@ -348,7 +356,10 @@ class CampaignsPanel(PanelBase):
             template = NOT_A_CAMPAIGN.get(exc.code, NOT_A_CAMPAIGN["NOT_A_CAMPAIGN"])
             self.message.show_error(
                 ErrorInfo(
-                    _tr("This file cannot be used as a campaign."), fill(_tr(template), path.name)
+                    QCoreApplication.translate(
+                        "Campaigns", "This file cannot be used as a campaign."
+                    ),
+                    fill(_tr(template), path.name),
                 )
             )
             return None
@@ -390,7 +401,12 @@ class CampaignsPanel(PanelBase):
         except CampaignError as exc:
             if self.create_dialog is not None:
                 self.create_dialog.show_error(str(exc))
-            self.message.show_error(ErrorInfo(_tr("The campaign could not be created."), str(exc)))
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate("Campaigns", "The campaign could not be created."),
+                    str(exc),
+                )
+            )
             return None
         if self.create_dialog is not None:
             self.create_dialog.hide()
@@ -403,12 +419,16 @@ class CampaignsPanel(PanelBase):
         if campaign is None:
             return
         self.flag_filter.clear()
-        self.flag_filter.addItem(_tr("Any flag"), None)
+        self.flag_filter.addItem(QCoreApplication.translate("Campaigns", "Any flag"), None)
         for code, n in campaign.flag_counts().items():
             self.flag_filter.addItem(f"{flag_words(code)} ({n})", code)
         for combo, column, anything in (
-            (self.decision_portal, "portal", _tr("Any portal")),
-            (self.institution_filter, "institution", _tr("Any institution")),
+            (self.decision_portal, "portal", QCoreApplication.translate("Campaigns", "Any portal")),
+            (
+                self.institution_filter,
+                "institution",
+                QCoreApplication.translate("Campaigns", "Any institution"),
+            ),
         ):
             combo.clear()
             combo.addItem(anything, None)
@@ -455,8 +475,10 @@ class CampaignsPanel(PanelBase):
         if not name:
             self.message.show_error(
                 ErrorInfo(
-                    _tr("Who is deciding?"),
-                    _tr("Enter your name (your e-mail) as the reviewer first."),
+                    QCoreApplication.translate("Campaigns", "Who is deciding?"),
+                    QCoreApplication.translate(
+                        "Campaigns", "Enter your name (your e-mail) as the reviewer first."
+                    ),
                 )
             )
             self.reviewer.setFocus()
@@ -466,7 +488,12 @@ class CampaignsPanel(PanelBase):
             try:
                 found = await asyncio.to_thread(reviewer_of, name, self.key_store)
             except CampaignError as exc:
-                self.message.show_error(ErrorInfo(_tr("This name cannot be used."), str(exc)))
+                self.message.show_error(
+                    ErrorInfo(
+                        QCoreApplication.translate("Campaigns", "This name cannot be used."),
+                        str(exc),
+                    )
+                )
                 return None
             except keys.KeyUnavailable as exc:
                 self.message.show_error(packing.failure(exc))
@@ -591,7 +618,9 @@ class CampaignsPanel(PanelBase):
             label = found.label if found is not None else exc.item
         template = REFUSED.get(exc.code)
         summary = fill(_tr(template), label) if template else str(exc)
-        self.message.show_error(ErrorInfo(_tr("The decision was refused."), summary))
+        self.message.show_error(
+            ErrorInfo(QCoreApplication.translate("Campaigns", "The decision was refused."), summary)
+        )
 
     def next_undecided(self, after: int | None = None) -> int | None:
         """Select the next undecided item the filter keeps (after the current one, then from
@@ -608,7 +637,9 @@ class CampaignsPanel(PanelBase):
         )
         found = campaign.page(undecided, after=after, limit=1) or campaign.page(undecided, limit=1)
         if not found:
-            self.detail.setText(_tr("Every item the filter shows is decided."))
+            self.detail.setText(
+                QCoreApplication.translate("Campaigns", "Every item the filter shows is decided.")
+            )
             return None
         row = self.model.row_of(found[0].seq)
         if row is None:
@@ -631,18 +662,29 @@ class CampaignsPanel(PanelBase):
         lines = [f"{item.label} — {item.id}"]
         if rows > 1:
             lines = [
-                fill(_tr("%1 items selected: one decision and one justification for all."), rows)
+                fill(
+                    QCoreApplication.translate(
+                        "Campaigns",
+                        "%1 items selected: one decision and one justification for all.",
+                    ),
+                    rows,
+                )
             ]
         else:
             for flag in campaign.flags_of([item.seq]).get(item.seq, []) if item.flag_count else []:
-                lines.append(f"{flag.code}: {flag.reason}")
+                lines.append(f"{flag_words(flag.code)}: {flag.reason}")
             if item.id in self.model.own:
-                lines.append(_tr("Your own account: another reviewer decides it."))
+                lines.append(
+                    QCoreApplication.translate(
+                        "Campaigns", "Your own account: another reviewer decides it."
+                    )
+                )
             decided = campaign.decision_of(item)
             if decided is not None:
+                when = decided.decided_at[:16].replace("T", " ")
+                said = QCoreApplication.translate("Campaigns", "%1 by %2 on %3: %4")
                 lines.append(
-                    fill(_tr("%1 by %2 on %3: %4"), decision_words(decided.decision),
-                         decided.reviewer, decided.decided_at[:16].replace("T", " "),
+                    fill(said, decision_words(decided.decision), decided.reviewer, when,
                          decided.justification)
                 )  # fmt: skip
         self.detail.setText("\n".join(lines))
@@ -651,12 +693,15 @@ class CampaignsPanel(PanelBase):
         elif not self.justification.text().strip():
             flagged = bool(item.flag_count) or item.id in self.model.own
             self._set_required(
-                _tr(
+                QCoreApplication.translate(
+                    "Campaigns",
                     "A justification is required for Revoke, for Don't know, and for Keep on a"
-                    " flagged item."
+                    " flagged item.",
                 )
                 if flagged
-                else _tr("A justification is required for Revoke and for Don't know.")
+                else QCoreApplication.translate(
+                    "Campaigns", "A justification is required for Revoke and for Don't know."
+                )
             )
 
     def _set_required(self, text: str) -> None:
@@ -676,22 +721,32 @@ class CampaignsPanel(PanelBase):
 
     def _show_progress(self, today: date | None = None) -> None:
         s = self.stats
-        text = fill(_tr("%1 of %2 decided: %3 kept, %4 revoked, %5 don't know."),
-                    s.decided, s.items, s.kept, s.revoked, s.dont_know)  # fmt: skip
+        said = QCoreApplication.translate(
+            "Campaigns", "%1 of %2 decided: %3 kept, %4 revoked, %5 don't know."
+        )
+        text = fill(said, s.decided, s.items, s.kept, s.revoked, s.dont_know)
         if s.reviewers:
             each = "; ".join(f"{name}: {n}" for name, n in s.reviewers[:8])
-            text += " " + fill(_tr("By reviewer: %1."), each)
+            text += " " + fill(QCoreApplication.translate("Campaigns", "By reviewer: %1."), each)
         self.progress.setText(text)
         meta = self.campaign.meta if self.campaign else {}
         due = str(meta.get("due") or "")
         today = today or datetime.now(UTC).date()
         late = bool(due) and today.isoformat() > due and s.decided < s.items
         if s.closed:
-            self.due.setText(fill(_tr("Due %1. Closed."), due))
+            self.due.setText(fill(QCoreApplication.translate("Campaigns", "Due %1. Closed."), due))
         elif late:
-            self.due.setText(fill(_tr("Due %1: overdue, %2 items late."), due, s.overdue))
+            self.due.setText(
+                fill(
+                    QCoreApplication.translate("Campaigns", "Due %1: overdue, %2 items late."),
+                    due,
+                    s.overdue,
+                )
+            )
         else:
-            self.due.setText(fill(_tr("Due %1."), due) if due else "")
+            self.due.setText(
+                fill(QCoreApplication.translate("Campaigns", "Due %1."), due) if due else ""
+            )
         set_tone(self.due, "error" if late and not s.closed else None)
         self.due.setProperty("overdue", late and not s.closed)
         self._enable()
@@ -701,9 +756,11 @@ class CampaignsPanel(PanelBase):
         frozen = bool(campaign and (campaign.meta.get("closed") or campaign.is_signed()))
         why = ""
         if campaign is not None and campaign.meta.get("closed"):
-            why = _tr("The campaign is closed: decisions are final.")
+            why = QCoreApplication.translate(
+                "Campaigns", "The campaign is closed: decisions are final."
+            )
         elif frozen:
-            why = _tr("Signed off: the decisions are frozen.")
+            why = QCoreApplication.translate("Campaigns", "Signed off: the decisions are frozen.")
         for button in (self.keep_button, self.revoke_button, self.dont_know_button):
             button.setEnabled(campaign is not None and not frozen)
             button.setToolTip(why)
@@ -717,7 +774,11 @@ class CampaignsPanel(PanelBase):
         online = self.client is not None
         self.remediate_button.setEnabled(open_ and online and not self.kiosk)
         self.close_button.setEnabled(open_ and online)
-        offline = "" if online else _tr("Sign in to do this: it reads the server.")
+        offline = (
+            ""
+            if online
+            else QCoreApplication.translate("Campaigns", "Sign in to do this: it reads the server.")
+        )
         self.remediate_button.setToolTip(offline)
         self.close_button.setToolTip(offline)
 
@@ -733,7 +794,12 @@ class CampaignsPanel(PanelBase):
         try:
             done = await asyncio.to_thread(work.sign, self.campaign.path, name, self.key_store)
         except CampaignError as exc:
-            self.message.show_error(ErrorInfo(_tr("The campaign was not signed off."), str(exc)))
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate("Campaigns", "The campaign was not signed off."),
+                    str(exc),
+                )
+            )
             return None
         except keys.KeyUnavailable as exc:
             self.message.show_error(packing.failure(exc))
@@ -741,9 +807,10 @@ class CampaignsPanel(PanelBase):
         self.campaign.reload_meta()
         self.message.show_notice(
             fill(
-                _tr(
+                QCoreApplication.translate(
+                    "Campaigns",
                     "Signed off by %1: %2 items, key %3. Give this fingerprint to the"
-                    " administrator by another channel."
+                    " administrator by another channel.",
                 ),
                 done.reviewer,
                 done.items,
@@ -760,13 +827,21 @@ class CampaignsPanel(PanelBase):
         check = await asyncio.to_thread(work.verify, self.campaign.path)
         who = "; ".join(f"{s.reviewer} ({s.fingerprint})" for s in check.signoffs)
         if check.status == "unsigned":
-            self.message.show_notice(_tr("Nothing in this campaign is signed off yet."))
+            self.message.show_notice(
+                QCoreApplication.translate(
+                    "Campaigns", "Nothing in this campaign is signed off yet."
+                )
+            )
         elif check.status == "intact":
-            self.message.show_notice(fill(_tr("The sign-off verifies: %1."), who))
+            self.message.show_notice(
+                fill(QCoreApplication.translate("Campaigns", "The sign-off verifies: %1."), who)
+            )
         else:
             self.message.show_error(
                 ErrorInfo(
-                    _tr("The campaign changed since it was signed off."),
+                    QCoreApplication.translate(
+                        "Campaigns", "The campaign changed since it was signed off."
+                    ),
                     "\n".join(check.problems[:20]),
                 )
             )
@@ -797,7 +872,11 @@ class CampaignsPanel(PanelBase):
             )  # fmt: skip
             plan = await remediation.remediate(self.campaign, self.client, context)
         except CampaignError as exc:
-            self.message.show_error(ErrorInfo(_tr("Nothing was remediated."), str(exc)))
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate("Campaigns", "Nothing was remediated."), str(exc)
+                )
+            )
             return None
         except Exception as exc:
             self.message.show_error(describe_error(exc))
@@ -806,16 +885,23 @@ class CampaignsPanel(PanelBase):
         warning = ""
         if plan.same_person:
             warning = fill(
-                _tr(
+                QCoreApplication.translate(
+                    "Campaigns",
                     "Separation of duties: %1 decided or signed off decisions this"
-                    " remediation carries out. Another administrator should run it."
+                    " remediation carries out. Another administrator should run it.",
                 ),
                 plan.administrator,
             )
-            self.message.show_error(ErrorInfo(_tr("You reviewed this campaign."), warning))
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate("Campaigns", "You reviewed this campaign."), warning
+                )
+            )
         accounts = [j for j in plan.jobs if j.meta()["kind"] != "cancel-invitation"]
         if not plan.jobs:
-            self.message.show_notice(_tr("No signed-off Revoke to carry out."))
+            self.message.show_notice(
+                QCoreApplication.translate("Campaigns", "No signed-off Revoke to carry out.")
+            )
             return plan
         job = (accounts or plan.jobs)[0]
         area = "accounts" if accounts else "invitations"
@@ -853,7 +939,12 @@ class CampaignsPanel(PanelBase):
             )  # fmt: skip
             counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
         except CampaignError as exc:
-            self.message.show_error(ErrorInfo(_tr("The campaign was not closed."), str(exc)))
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate("Campaigns", "The campaign was not closed."),
+                    str(exc),
+                )
+            )
             return None
         except Exception as exc:
             self.message.show_error(describe_error(exc))
@@ -861,9 +952,10 @@ class CampaignsPanel(PanelBase):
         self.campaign.reload_meta()
         self.message.show_notice(
             fill(
-                _tr(
+                QCoreApplication.translate(
+                    "Campaigns",
                     "Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3;"
-                    " appeared after the scope: %4."
+                    " appeared after the scope: %4.",
                 ),
                 *counts.values(),
             )
@@ -913,42 +1005,71 @@ class CampaignsPanel(PanelBase):
         self._writer.submit(self._close_writer)
 
     def retranslateUi(self) -> None:
-        self.open_button.setText(_tr("Open a campaign file…"))
-        self.new_button.setText(_tr("New campaign from a snapshot…"))
-        self.title.setText(self.campaign.name if self.campaign else _tr("No campaign open"))
-        self.reviewer_label.setText(_tr("Re&viewer:"))
-        self.justification_label.setText(_tr("&Justification:"))
-        self.justification.setPlaceholderText(
-            _tr("Why (required for Revoke, Don't know, and Keep on a flagged item)")
+        self.open_button.setText(QCoreApplication.translate("Campaigns", "Open a campaign file…"))
+        self.new_button.setText(
+            QCoreApplication.translate("Campaigns", "New campaign from a snapshot…")
         )
-        self.keep_button.setText(_tr("&Keep"))
-        self.keep_button.setToolTip(_tr("Keep the access (K in the queue)"))
-        self.revoke_button.setText(_tr("&Revoke"))
-        self.revoke_button.setToolTip(_tr("Revoke the access (R in the queue)"))
-        self.dont_know_button.setText(_tr("&Don't know"))
-        self.dont_know_button.setToolTip(_tr("Someone else must decide (D in the queue)"))
-        self.next_button.setText(_tr("&Next undecided"))
-        self.next_button.setToolTip(_tr("N in the queue; J moves to the justification, Esc back"))
-        self.sign_button.setText(_tr("Sign off…"))
-        self.verify_button.setText(_tr("Verify"))
-        self.remediate_button.setText(_tr("Remediate…"))
-        self.close_button.setText(_tr("Close the campaign"))
-        self.pack_button.setText(_tr("Evidence pack…"))
-        self.text_filter.setPlaceholderText(_tr("Search e-mail, name or id"))
+        self.title.setText(
+            self.campaign.name
+            if self.campaign
+            else QCoreApplication.translate("Campaigns", "No campaign open")
+        )
+        self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Re&viewer:"))
+        self.justification_label.setText(QCoreApplication.translate("Campaigns", "&Justification:"))
+        self.justification.setPlaceholderText(
+            QCoreApplication.translate(
+                "Campaigns", "Why (required for Revoke, Don't know, and Keep on a flagged item)"
+            )
+        )
+        self.keep_button.setText(QCoreApplication.translate("Campaigns", "&Keep"))
+        self.keep_button.setToolTip(
+            QCoreApplication.translate("Campaigns", "Keep the access (K in the queue)")
+        )
+        self.revoke_button.setText(QCoreApplication.translate("Campaigns", "&Revoke"))
+        self.revoke_button.setToolTip(
+            QCoreApplication.translate("Campaigns", "Revoke the access (R in the queue)")
+        )
+        self.dont_know_button.setText(QCoreApplication.translate("Campaigns", "&Don't know"))
+        self.dont_know_button.setToolTip(
+            QCoreApplication.translate("Campaigns", "Someone else must decide (D in the queue)")
+        )
+        self.next_button.setText(QCoreApplication.translate("Campaigns", "&Next undecided"))
+        self.next_button.setToolTip(
+            QCoreApplication.translate(
+                "Campaigns", "N in the queue; J moves to the justification, Esc back"
+            )
+        )
+        self.sign_button.setText(QCoreApplication.translate("Campaigns", "Sign off…"))
+        self.verify_button.setText(QCoreApplication.translate("Campaigns", "Verify"))
+        self.remediate_button.setText(QCoreApplication.translate("Campaigns", "Remediate…"))
+        self.close_button.setText(QCoreApplication.translate("Campaigns", "Close the campaign"))
+        self.pack_button.setText(QCoreApplication.translate("Campaigns", "Evidence pack…"))
+        self.text_filter.setPlaceholderText(
+            QCoreApplication.translate("Campaigns", "Search e-mail, name or id")
+        )
         current = self.show_filter.currentIndex()
         self.show_filter.clear()
         for code, words in SHOW:
             self.show_filter.addItem(_tr(words), code)
         self.show_filter.setCurrentIndex(max(current, 0))
         if self.flag_filter.count():
-            self.flag_filter.setItemText(0, _tr("Any flag"))
-            self.decision_portal.setItemText(0, _tr("Any portal"))
-            self.institution_filter.setItemText(0, _tr("Any institution"))
+            self.flag_filter.setItemText(0, QCoreApplication.translate("Campaigns", "Any flag"))
+            self.decision_portal.setItemText(
+                0, QCoreApplication.translate("Campaigns", "Any portal")
+            )
+            self.institution_filter.setItemText(
+                0, QCoreApplication.translate("Campaigns", "Any institution")
+            )
         self.closing.setHorizontalHeaderLabels(
-            [_tr("Item"), _tr("Outcome"), _tr("State at closing"), _tr("Detail")]
+            [
+                QCoreApplication.translate("Campaigns", "Item"),
+                QCoreApplication.translate("Campaigns", "Outcome"),
+                QCoreApplication.translate("Campaigns", "State at closing"),
+                QCoreApplication.translate("Campaigns", "Detail"),
+            ]
         )
-        self.table.setAccessibleName(_tr("Review queue"))
-        self.setAccessibleName(_tr("Campaigns"))
+        self.table.setAccessibleName(QCoreApplication.translate("Campaigns", "Review queue"))
+        self.setAccessibleName(QCoreApplication.translate("Campaigns", "Campaigns"))
         if self.campaign is not None:
             self._show_progress()
         self._enable()
