@@ -8253,7 +8253,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Run the revert (%1)</source>
-        <translation>元に戻す処理を実行(&amp;R)（%1）</translation>
+        <translation>元に戻す処理を実行（%1）(&amp;R)</translation>
     </message>
 </context>
 <context>

@@ -8251,7 +8251,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Run the revert (%1)</source>
-        <translation>执行撤销(&amp;R)（%1）</translation>
+        <translation>执行撤销（%1）(&amp;R)</translation>
     </message>
 </context>
 <context>

@@ -8251,7 +8251,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Run the revert (%1)</source>
-        <translation>執行還原(&amp;R)（%1）</translation>
+        <translation>執行還原（%1）(&amp;R)</translation>
     </message>
 </context>
 <context>
