@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence.diff import Change, SnapshotDiff
+from portal_admin.evidence.value_labels import Labels, served_label, snapshot_labels
+from portal_admin.ui.enum_labels import field_label, value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 
@@ -25,7 +27,7 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("SnapshotDiff", "What"),
     QT_TRANSLATE_NOOP("SnapshotDiff", "Change"),
     QT_TRANSLATE_NOOP("SnapshotDiff", "Id"),
-    QT_TRANSLATE_NOOP("SnapshotDiff", "Name"),
+    QT_TRANSLATE_NOOP("SnapshotDiff", "Name or e-mail"),
     QT_TRANSLATE_NOOP("SnapshotDiff", "Field"),
     QT_TRANSLATE_NOOP("SnapshotDiff", "Before"),
     QT_TRANSLATE_NOOP("SnapshotDiff", "After"),
@@ -64,6 +66,8 @@ class DiffView(QWidget):
         super().__init__(parent)
         self.setObjectName("snapshotDiff")
         self.diff: SnapshotDiff | None = None
+        #: The server's labels each snapshot keeps (old, new).
+        self._labels: tuple[Labels, Labels] = ({}, {})
         self._matching = 0
         self.title = QLabel(self)
         self.title.setObjectName("diffTitle")
@@ -118,6 +122,7 @@ class DiffView(QWidget):
     def show_diff(self, diff: SnapshotDiff) -> None:
         """Show ``diff`` (filters kept)."""
         self.diff = diff
+        self._labels = (snapshot_labels(diff.old), snapshot_labels(diff.new))
         self._fill()
         self.table.resizeColumnsToContents()
         self.retranslateUi()
@@ -133,19 +138,29 @@ class DiffView(QWidget):
         rows = changes[:SHOWN]
         self.table.setRowCount(len(rows))
         for r, c in enumerate(rows):
-            values = (
-                _tr(KINDS.get(c.kind, c.kind)),
-                _tr(CHANGES.get(c.change, c.change)),
-                c.id,
-                c.label,
-                c.field,
-                c.before,
-                c.after,
-            )
-            for col, value in enumerate(values):
-                self.table.setItem(r, col, QTableWidgetItem(value))
+            for col, (value, code) in enumerate(self.cells(c)):
+                item = QTableWidgetItem(value)
+                # the full text (a cell may be cut short), and the code where a label shows
+                item.setToolTip(value if code in ("", value) else f"{value}\n{code}")
+                self.table.setItem(r, col, item)
         self._matching = len(changes)
         self._describe_rows()
+
+    def cells(self, c: Change) -> tuple[tuple[str, str], ...]:
+        """A change's cells as shown, each with the code it shows (the field's name, the
+        values' codes): labels from the snapshots, else the program's own, else in words."""
+        old, new = self._labels
+        before = served_label(old, c.kind, c.field, c.before)
+        after = served_label(new, c.kind, c.field, c.after)
+        return (
+            (_tr(KINDS.get(c.kind, c.kind)), c.kind),
+            (_tr(CHANGES.get(c.change, c.change)), c.change),
+            (c.id, ""),
+            (c.label, ""),
+            (field_label(c.field) if c.field else "", c.field),
+            (value_label(c.field, c.before, before, row_kind=c.kind), c.before),
+            (value_label(c.field, c.after, after, row_kind=c.kind), c.after),
+        )
 
     def _describe_rows(self) -> None:
         matching = self._matching

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.operation_titles import change_sentence, operation_title
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
@@ -90,9 +91,11 @@ def shown(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def cell(record: dict[str, Any], key: str) -> str:
-    """One cell of the table."""
+    """One cell of the table: the operation by its title, the change as a sentence."""
     if key == "fields":
-        return _change(record)
+        return change_sentence(record)
+    if key == "operation":
+        return operation_title(record.get("operation"))
     if key == "time":
         return str(record.get("time", ""))[:19].replace("T", " ")
     if key == "outcome":
@@ -101,6 +104,20 @@ def cell(record: dict[str, Any], key: str) -> str:
         outcome = str(record.get("outcome", ""))
         return QCoreApplication.translate("JournalPanel", OUTCOMES.get(outcome, outcome))
     return _text(record.get(key))
+
+
+def code_of(record: dict[str, Any], key: str) -> str:
+    """What a cell shows in codes (its tooltip, beside the full text)."""
+    if key == "fields":
+        return _change(record)
+    if key in ("operation", "outcome"):
+        return _text(record.get(key))
+    return ""
+
+
+def export_labels(record: dict[str, Any]) -> tuple[str, str, str]:
+    """A record's labels for the CSV export: its operation, outcome and change as shown."""
+    return cell(record, "operation"), cell(record, "outcome"), cell(record, "fields")
 
 
 class JournalPanel(PanelBase):
@@ -184,7 +201,13 @@ class JournalPanel(PanelBase):
     def _read(self) -> tuple[list[dict[str, Any]], list[str], journal.Verification]:
         records = shown(list(journal.read(self.path)))
         # What the text filter searches, made once here: not on every keystroke.
-        texts = [json.dumps(r, ensure_ascii=False).casefold() for r in records]
+        # The codes and the words shown (an operation's title, the change's sentence).
+        texts = [
+            " ".join(
+                (json.dumps(r, ensure_ascii=False), cell(r, "operation"), cell(r, "fields"))
+            ).casefold()
+            for r in records
+        ]
 
         def mine() -> str | None:  # read only when the journal has checkpoints
             return trust.own_fingerprint(self.key_store)
@@ -210,7 +233,12 @@ class JournalPanel(PanelBase):
         self.table.setRowCount(len(rows))
         for r, record in enumerate(rows):
             for c, (key, _title) in enumerate(COLUMNS):
-                self.table.setItem(r, c, QTableWidgetItem(cell(record, key)))
+                text = cell(record, key)
+                item = QTableWidgetItem(text)
+                code = code_of(record, key)
+                # the full text (a cell may be cut short), and the codes behind a label
+                item.setToolTip(text if code in ("", text) else f"{text}\n{code}")
+                self.table.setItem(r, c, item)
         if rows and not self._fitted:
             self._fitted = True
             self.table.resizeColumnsToContents()
@@ -310,8 +338,13 @@ class JournalPanel(PanelBase):
                 )
                 self.message.show_notice(packing.written(path, manifest))
                 return len(records)
-            write = journal.export_csv if kind == "csv" else journal.export_json
-            n = await asyncio.to_thread(write, records, path)
+            if kind == "csv":  # the labels as shown, beside the codes
+                labels = {id(r): export_labels(r) for r in records}
+                n = await asyncio.to_thread(
+                    journal.export_csv, records, path, ",", lambda r: labels[id(r)]
+                )
+            else:
+                n = await asyncio.to_thread(journal.export_json, records, path)
         except (keys.KeyUnavailable, OSError) as exc:
             self.message.show_error(packing.failure(exc))
             return 0
