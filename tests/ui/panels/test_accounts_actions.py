@@ -99,7 +99,8 @@ def test_suspend_declined_then_accepted_with_reason(
     assert panel.controller.model.index(index.row(), 2).data() == fresh.account_status.label
     assert panel.detail.values["status"].text().endswith("(SUSPENDED)")
     assert offered(panel) == ["ACTIVATE", "DEACTIVATE", "EDIT", "RESET"]
-    assert "SUSPEND" in panel.message.text or "Suspend" in panel.message.text
+    # a sentence naming the account (#31), not "Suspend done."
+    assert panel.message.text.startswith("The account ") and "was suspended." in panel.message.text
     assert panel.view.table.currentIndex().row() == index.row()  # the list was not reset
 
 

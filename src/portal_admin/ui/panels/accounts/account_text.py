@@ -40,6 +40,27 @@ STATUS_ACTIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: What a status action did, said as a sentence naming the account.
+ACTION_DONE: dict[str, str] = {
+    "ACTIVATE": QT_TRANSLATE_NOOP("AccountsPanel", "The account %1 was activated."),
+    "SUSPEND": QT_TRANSLATE_NOOP("AccountsPanel", "The account %1 was suspended."),
+    "DEACTIVATE": QT_TRANSLATE_NOOP("AccountsPanel", "The account %1 was deactivated."),
+}
+
+
+def action_done(action: str, account: Any) -> str:
+    """The success line of a status action: "The account “Ann” <ann@…> was activated."."""
+    template = ACTION_DONE.get(action)
+    if template is None:
+        return fill(
+            QCoreApplication.translate(
+                "AccountsPanel", "The status of the account %1 was changed."
+            ),
+            account_name(account),
+        )
+    return fill(tr(template), account_name(account))
+
+
 def tr(text: str) -> str:
     """Translate in the AccountsPanel context."""
     return QCoreApplication.translate(CTX, text)

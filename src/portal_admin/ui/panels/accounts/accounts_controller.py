@@ -26,7 +26,7 @@ from ...permissions import Permissions
 from .account_detail import EDIT, RESET, ActionState
 from .account_filter import AccountFilter
 from .account_model import COLUMNS, AccountsModel, account_fetcher
-from .account_text import STATUS_ACTIONS, account_name, action_text
+from .account_text import STATUS_ACTIONS, account_name, action_done
 from .common import enum_code, explain
 from .dialog_events import DialogEvents
 from .edit_dialog import AccountEditDialog
@@ -280,13 +280,7 @@ class AccountsController(QObject):
         if await self.runner.run(op) is None:
             return False
         await self.load_detail(account.biz_id)
-        self.noticeShown.emit(
-            fill(
-                QCoreApplication.translate("AccountsPanel", "%1: %2 done."),
-                account_name(account),
-                action_text(action),
-            )
-        )
+        self.noticeShown.emit(action_done(action, account))
         return True
 
     async def _status_label(self, code: str) -> str | None:
