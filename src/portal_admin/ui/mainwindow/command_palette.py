@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QLabel,
     QLineEdit,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from portal_admin.ui.error_info import describe_error
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
@@ -123,6 +125,8 @@ class CommandPalette(QDialog):
         self.lookup = lookup
         self.found: list[Entry] = []  # the server's answer for the current text
         self.shown: list[Entry] = []
+        #: Where the focus was when the palette opened: it goes back there on closing.
+        self.return_to: QWidget | None = QApplication.focusWidget()
         self._task: asyncio.Task[None] | None = None
         self.search = QLineEdit(self)
         self.search.setObjectName("paletteSearch")
@@ -242,11 +246,32 @@ class CommandPalette(QDialog):
         entry = self.shown[row]
         self.accept()  # (cancels a lookup under way: ``done``)
         entry.run()
+        focused = QApplication.focusWidget()
+        if focused is None or not focused.isVisible():  # the entry hid where the focus was
+            self._focus_window()
 
     def done(self, result: int) -> None:
-        """Closing cancels a lookup under way."""
+        """Closing cancels a lookup under way and gives the focus back where it was."""
         self._cancel_lookup()
         super().done(result)
+        target = self.return_to
+        if target is not None and isValid(target) and target.isVisible() and target.isEnabled():
+            target.window().activateWindow()
+            target.setFocus(Qt.FocusReason.PopupFocusReason)
+        else:
+            self._focus_window()
+
+    def _focus_window(self) -> None:
+        """Show the focus somewhere in the window under the palette (its first control)."""
+        parent = self.parentWidget()
+        if parent is None or not isValid(parent):
+            return
+        window = parent.window()
+        window.activateWindow()
+        focused = QApplication.focusWidget()
+        if focused is None or not focused.isVisible() or focused.window() is not window:
+            window.setFocus(Qt.FocusReason.PopupFocusReason)
+            window.focusNextChild()
 
     def retranslateUi(self) -> None:
         """Every text in the current language."""
