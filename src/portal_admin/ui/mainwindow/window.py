@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -167,8 +167,8 @@ class MainWindow(QMainWindow):
         self.retranslateUi()
         if self.guard is not None:
             self.guard.walk(self)
-        if self._specs:
-            self.show_panel(self._specs[0].id)
+        # No panel is built here: the first is built when the window is first shown (or its
+        # panel first asked for), each other one when first selected.
 
     def _fit_navigation(self) -> None:
         """Wide enough for the longest panel title in the current language, never truncated."""
@@ -379,7 +379,8 @@ class MainWindow(QMainWindow):
         return None
 
     def current_panel(self) -> QWidget | None:
-        """The panel shown, if any."""
+        """The panel shown, if any (the first panel is built now if it was not yet)."""
+        self._show_first_panel()
         widget = self.stack.currentWidget()
         return None if widget is self.placeholder else widget
 
@@ -537,6 +538,16 @@ class MainWindow(QMainWindow):
         return await self.window_lock.try_unlock()
 
     # -- Qt events -----------------------------------------------------------------------------
+
+    def _show_first_panel(self) -> None:
+        """Select (and so build) the first panel, unless a panel is selected already."""
+        if self.nav.currentRow() < 0 and self._specs:
+            self.show_panel(self._specs[0].id)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        # Before the first paint, so that the window never shows without its panel.
+        self._show_first_panel()
+        super().showEvent(event)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
