@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -544,10 +544,13 @@ class MainWindow(QMainWindow):
         if self.nav.currentRow() < 0 and self._specs:
             self.show_panel(self._specs[0].id)
 
-    def showEvent(self, event: QShowEvent) -> None:
-        # Before the first paint, so that the window never shows without its panel.
-        self._show_first_panel()
-        super().showEvent(event)
+    def setVisible(self, visible: bool) -> None:
+        # Before the window becomes visible (show() comes here): built into a hidden window,
+        # the panel's widgets are not shown and laid out one by one, and the first paint
+        # has the panel.
+        if visible:
+            self._show_first_panel()
+        super().setVisible(visible)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
