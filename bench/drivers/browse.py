@@ -41,7 +41,7 @@ def build_window(context: Any) -> tuple[Any, Any, str]:
     kind = "accounts panel"
     if registry.get("accounts") is None:
         registry.register(PanelSpec("accounts", "Accounts", fallback_panel, order=0))
-        kind = "ListView fallback"
+        kind = "PagedList fallback"
     window = MainWindow(context.profile, context.runner, registry, context=context)
     window.resize(1280, 800)
     window.show()

@@ -3,9 +3,10 @@ prints one JSON line with the peak RSS.
 
 ``baseline``: the minimal PySide6 program (one window shown, one loop turn). ``app``: the
 in-process sandbox on the seeded database, signed in, the main window with every registered
-panel, each selected in turn and left to load (until the client has had no request under way
-for a moment); with ``--snapshot``, then an access-review snapshot of every account taken
-from the Access reviews panel; then the peak RSS of the process (``ru_maxrss``).
+panel, each selected in turn (with ``--only ID``, only those) and left to load (until the
+client has had no request under way for a moment); with ``--snapshot``, then an access-review
+snapshot of every account taken from the Access reviews panel; then the peak RSS of the process
+(``ru_maxrss``).
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ async def baseline() -> dict[str, Any]:
     return {"peak_rss_kib": peak_rss_kib()}
 
 
-async def app(db: Path, accounts: int, snapshot: bool = False) -> dict[str, Any]:
+async def app(
+    db: Path, accounts: int, snapshot: bool = False, only: list[str] | None = None
+) -> dict[str, Any]:
     from portal_admin.ui.mainwindow.window import MainWindow
     from portal_admin.ui.panels import register_all
     from portal_admin.ui.panels.registry import PanelRegistry
@@ -59,6 +62,8 @@ async def app(db: Path, accounts: int, snapshot: bool = False) -> dict[str, Any]
     visited = []
     settled = True
     for spec in registry:
+        if only is not None and spec.id not in only:
+            continue
         window.show_panel(spec.id)
         await next_turn()
         settled = await flight.settle() and settled
@@ -87,6 +92,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path)
     parser.add_argument("--accounts", type=int, default=100_000)
     parser.add_argument("--snapshot", action="store_true", help="then take a snapshot")
+    parser.add_argument("--only", action="append", help="visit only this panel (repeatable)")
     args = parser.parse_args()
     _qapp, loop = qt_loop()
     with loop:
@@ -95,7 +101,7 @@ def main() -> None:
         else:
             if args.db is None:
                 sys.exit("--db is required")
-            result = loop.run_until_complete(app(args.db, args.accounts, args.snapshot))
+            result = loop.run_until_complete(app(args.db, args.accounts, args.snapshot, args.only))
     print(json.dumps(result), flush=True)
 
 

@@ -244,3 +244,25 @@ def test_dark_screenshot(qapp, qtbot, shots: Path) -> None:
         window.grab().save(str(shots / "main-window-dark.png"))
     finally:
         theme.set_mode(ThemeMode.LIGHT)
+
+
+def test_a_panel_is_built_when_first_shown_not_with_the_window(qtbot) -> None:  # type: ignore[no-untyped-def]
+    built: list[str] = []
+    window = MainWindow(PROD, OperationRunner(), registry(built))
+    qtbot.addWidget(window)
+    assert built == []  # building the window builds no panel
+    assert window.stack.currentWidget() is window.placeholder
+    window.show()
+    assert built == ["accounts"]  # the first, when the window is first shown
+    assert window.current_panel() is window._panels["accounts"]
+    window.show_panel("roles")
+    window.show_panel("accounts")
+    assert built == ["accounts", "roles"]  # each once
+
+
+def test_the_first_panel_is_built_when_asked_for_before_the_window_shows(qtbot) -> None:  # type: ignore[no-untyped-def]
+    built: list[str] = []
+    window = MainWindow(PROD, OperationRunner(), registry(built))
+    qtbot.addWidget(window)
+    panel = window.current_panel()
+    assert built == ["accounts"] and panel is window._panels["accounts"]

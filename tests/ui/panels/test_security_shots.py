@@ -15,7 +15,8 @@ from test_security_support import shot, show
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.security.backup_codes import MASK
 from portal_admin.ui.panels.security.history import LoginHistoryPanel
-from portal_admin.ui.panels.security.ip_whitelist import ENTRY, IpWhitelistPanel
+from portal_admin.ui.panels.security.ip_whitelist import IpWhitelistPanel
+from portal_admin.ui.panels.security.ip_whitelist_model import ENTRY
 from portal_admin.ui.panels.security.mfa import MfaPanel
 from portal_admin.ui.panels.security.sessions import SessionsPanel
 from portal_admin.ui.theme.tones import tone_color

@@ -13,7 +13,8 @@ from test_security_support import with_answer
 
 from portal_admin.client import PortalClient
 from portal_admin.client.records import IpWhitelist
-from portal_admin.ui.panels.security.ip_whitelist import ENTRY, KIND, EntriesModel, IpWhitelistPanel
+from portal_admin.ui.panels.security.ip_whitelist import IpWhitelistPanel
+from portal_admin.ui.panels.security.ip_whitelist_model import ENTRY, KIND, EntriesModel
 
 SEEDED = ["203.0.113.0/24", "198.51.100.23", "2001:db8::/32"]
 

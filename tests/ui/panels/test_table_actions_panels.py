@@ -32,7 +32,8 @@ from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.panels.security.history import LoginHistoryPanel
-from portal_admin.ui.panels.security.ip_whitelist import ENTRY, KIND, IpWhitelistPanel
+from portal_admin.ui.panels.security.ip_whitelist import IpWhitelistPanel
+from portal_admin.ui.panels.security.ip_whitelist_model import ENTRY, KIND
 from portal_admin.ui.panels.security.mfa import MfaPanel
 from portal_admin.ui.panels.security.sessions import SessionsPanel
 

@@ -111,7 +111,7 @@ def test_text_on_its_own_background_reaches_aa() -> None:
 MAY_NAME_COLOURS = {
     "panels/accounts/message_bar.py",
     "panels/base.py",
-    "panels/security/ip_whitelist.py",
+    "panels/security/ip_entry_delegate.py",
     "mainwindow/window.py",
     "widgets/banner.py",
     "signin/pages.py",  # the environment chip: the banner's colours

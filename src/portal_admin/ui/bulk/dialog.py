@@ -24,25 +24,11 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QButtonGroup,
-    QComboBox,
     QDialog,
     QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
-    QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
-    QRadioButton,
-    QSpinBox,
     QStackedWidget,
-    QTableView,
     QVBoxLayout,
-    QWidget,
 )
 
 from portal_admin import jobs
@@ -50,13 +36,11 @@ from portal_admin.client.errors import ReadOnlyError
 from portal_admin.files.csv_rules import DELIMITERS
 from portal_admin.jobs import targets as pick
 from portal_admin.ui.i18n.text import fill
-from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.theme.tones import set_tone
 
 from ..error_info import describe_error
-from ..widgets.typed_confirm import TypedConfirm
-from .plan_model import PlanModel
+from .pages import ChoosePage, PlanPage, RunPage
 from .words import IMPORT_ERRORS, KINDS, PAUSES, REASONS, STATES, word
 
 log = logging.getLogger(__name__)
@@ -98,10 +82,68 @@ class BulkDialog(QDialog):
         self.imported: str | None = None
         self.last_progress: jobs.Progress | None = None
         kinds = ACCOUNT_KINDS if sources.area == "accounts" else INVITATION_KINDS
+        self.choose_page = ChoosePage(self, kinds, bool(sources.selected))
+        self.plan_page = PlanPage(self)
+        self.run_page = RunPage(self, self.plan_page.plan_model)
+        # The pages' widgets, by the names the dialog's logic (and its tests) use.
+        self.kind = self.choose_page.kind
+        self.status_action = self.choose_page.status_action
+        self.field = self.choose_page.field
+        self.value = self.choose_page.value
+        self.reason = self.choose_page.reason
+        self.message = self.choose_page.message
+        self.days = self.choose_page.days
+        self.form = self.choose_page.form
+        self.labels = self.choose_page.labels
+        self.source_group = self.choose_page.source_group
+        self.use_selected = self.choose_page.use_selected
+        self.use_matching = self.choose_page.use_matching
+        self.use_list = self.choose_page.use_list
+        self.older = self.choose_page.older
+        self.paste = self.choose_page.paste
+        self.import_button = self.choose_page.import_button
+        self.import_note = self.choose_page.import_note
+        self.older_label = self.choose_page.older_label
+        self.targets_label = self.choose_page.targets_label
+        self.plan_button = self.choose_page.plan_button
+        self.close_button = self.choose_page.close_button
+        self.summary = self.plan_page.summary
+        self.plan_model = self.plan_page.plan_model
+        self.table = self.plan_page.table
+        self.plan_actions = self.plan_page.plan_actions
+        self.export_plan = self.plan_page.export_plan
+        self.concurrency_label = self.plan_page.concurrency_label
+        self.concurrency = self.plan_page.concurrency
+        self.typed = self.plan_page.typed
+        self.confirm = self.plan_page.confirm
+        self.back = self.plan_page.back
+        self.run_button = self.plan_page.run_button
+        self.progress = self.run_page.progress
+        self.counts = self.run_page.counts
+        self.rate = self.run_page.rate
+        self.pause_note = self.run_page.pause_note
+        self.result_table = self.run_page.result_table
+        self.result_actions = self.run_page.result_actions
+        self.pause_button = self.run_page.pause_button
+        self.cancel_button = self.run_page.cancel_button
+        self.save_result = self.run_page.save_result
+        self.done_button = self.run_page.done_button
+        self.import_button.clicked.connect(self._choose_file)
+        self.plan_button.clicked.connect(self._on_plan)
+        self.close_button.clicked.connect(self.close)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self.export_plan.clicked.connect(lambda: self._save_csv(plan=True))
+        self.typed.changed.connect(self._update_run_button)
+        self.back.clicked.connect(self._back_to_choose)
+        self.run_button.clicked.connect(self._on_run)
+        self.pause_button.clicked.connect(self._pause_or_resume)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.save_result.clicked.connect(lambda: self._save_csv(plan=False))
+        self.done_button.clicked.connect(self.close)
         self.pages = QStackedWidget(self)
-        self.pages.addWidget(self._choose_page(kinds))
-        self.pages.addWidget(self._plan_page())
-        self.pages.addWidget(self._run_page())
+        self.pages.addWidget(self.choose_page)
+        self.pages.addWidget(self.plan_page)
+        self.pages.addWidget(self.run_page)
         self.error = QLabel(self)
         self.error.setObjectName("bulkError")
         self.error.setWordWrap(True)
@@ -117,101 +159,6 @@ class BulkDialog(QDialog):
         self.resize(760, 560)
 
     # -- page 1: choose ------------------------------------------------------------------------
-
-    def _choose_page(self, kinds: Sequence[str]) -> QWidget:
-        page = QWidget(self)
-        self.kind = QComboBox(page)
-        self.kind.setObjectName("bulkKind")
-        for k in kinds:
-            self.kind.addItem(k, k)
-        self.status_action = QComboBox(page)
-        for action in ("SUSPEND", "ACTIVATE", "DEACTIVATE"):
-            self.status_action.addItem(action, action)
-        self.field = QComboBox(page)
-        for name in ("language", "timezone", "country", "remark"):
-            self.field.addItem(name, name)
-        self.value = QLineEdit(page)
-        self.value.setObjectName("bulkValue")
-        self.reason = QLineEdit(page)
-        self.reason.setObjectName("bulkReason")
-        self.message = QLineEdit(page)
-        self.days = QSpinBox(page)
-        self.days.setRange(1, 365)
-        self.days.setValue(7)
-        self.form = QFormLayout()
-        self.labels: dict[str, QLabel] = {}
-        for key, widget in (
-            ("kind", self.kind),
-            ("status", self.status_action),
-            ("field", self.field),
-            ("value", self.value),
-            ("reason", self.reason),
-            ("message", self.message),
-            ("days", self.days),
-        ):
-            label = QLabel(page)
-            label.setBuddy(widget)
-            self.labels[key] = label
-            self.form.addRow(label, widget)
-
-        self.source_group = QButtonGroup(page)
-        self.use_selected = QRadioButton(page)
-        self.use_matching = QRadioButton(page)
-        self.use_list = QRadioButton(page)
-        self.use_selected.setObjectName("bulkUseSelected")
-        self.use_matching.setObjectName("bulkUseMatching")
-        self.use_list.setObjectName("bulkUseList")
-        for i, button in enumerate((self.use_selected, self.use_matching, self.use_list)):
-            self.source_group.addButton(button, i)
-        self.older = QSpinBox(page)
-        self.older.setRange(0, 3650)
-        self.older.setValue(30)
-        self.paste = QPlainTextEdit(page)
-        self.paste.setObjectName("bulkPaste")
-        self.paste.setMaximumHeight(110)
-        self.import_button = QPushButton(page)
-        self.import_button.setObjectName("bulkImport")
-        self.import_button.clicked.connect(self._choose_file)
-        self.import_note = QLabel(page)
-        self.import_note.setWordWrap(True)
-        matching_row = QHBoxLayout()
-        matching_row.addWidget(self.use_matching)
-        self.older_label = QLabel(page)
-        matching_row.addWidget(self.older_label)
-        matching_row.addWidget(self.older)
-        matching_row.addStretch(1)
-        list_row = QHBoxLayout()
-        list_row.addWidget(self.use_list)
-        list_row.addWidget(self.import_button)
-        list_row.addStretch(1)
-        self.targets_label = QLabel(page)
-        self.plan_button = QPushButton(page)
-        self.plan_button.setObjectName("bulkPlan")
-        self.plan_button.setDefault(True)
-        self.plan_button.clicked.connect(self._on_plan)
-        self.close_button = QPushButton(page)
-        self.close_button.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.close_button)
-        buttons.addWidget(self.plan_button)
-        layout = QVBoxLayout(page)
-        layout.addLayout(self.form)
-        layout.addSpacing(8)
-        layout.addWidget(self.targets_label)
-        layout.addWidget(self.use_selected)
-        layout.addLayout(matching_row)
-        layout.addLayout(list_row)
-        layout.addWidget(self.paste)
-        layout.addWidget(self.import_note)
-        layout.addStretch(1)
-        layout.addLayout(buttons)
-        has_selection = bool(self.sources.selected)
-        self.use_selected.setEnabled(has_selection)
-        (self.use_selected if has_selection else self.use_matching).setChecked(True)
-        self.paste.textChanged.connect(lambda: self.use_list.setChecked(True))
-        self.kind.currentIndexChanged.connect(self._kind_changed)
-        return page
 
     def _kind_changed(self, *_args: object) -> None:
         kind = self.kind.currentData()
@@ -368,59 +315,6 @@ class BulkDialog(QDialog):
 
     # -- page 2: plan --------------------------------------------------------------------------
 
-    def _plan_page(self) -> QWidget:
-        page = QWidget(self)
-        self.summary = QLabel(page)
-        self.summary.setObjectName("bulkSummary")
-        self.summary.setWordWrap(True)
-        self.plan_model = PlanModel(page)
-        self.table = QTableView(page)
-        self.table.setObjectName("bulkPlanTable")
-        self.table.setModel(self.plan_model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setDefaultSectionSize(115)
-        self.table.horizontalHeader().resizeSection(0, 250)
-        # Read only: the menu copies the selected lines (several at once).
-        self.plan_actions = TableActions(self.table)
-        self.plan_actions.set_multi_select()
-        self.export_plan = QPushButton(page)
-        self.export_plan.setObjectName("bulkExportPlan")
-        self.export_plan.clicked.connect(lambda: self._save_csv(plan=True))
-        self.concurrency_label = QLabel(page)
-        self.concurrency = QSpinBox(page)
-        self.concurrency.setObjectName("bulkConcurrency")
-        self.concurrency.setRange(1, jobs.runner.MAX_CONCURRENCY)
-        self.concurrency.setValue(jobs.DEFAULT_CONCURRENCY)
-        self.concurrency_label.setBuddy(self.concurrency)
-        self.typed = TypedConfirm(page)  # the number typed, when jobs.confirmation_needed says
-        self.confirm = self.typed.field
-        self.typed.changed.connect(self._update_run_button)
-        self.back = QPushButton(page)
-        self.back.clicked.connect(self._back_to_choose)
-        self.run_button = QPushButton(page)
-        self.run_button.setObjectName("bulkRun")
-        self.run_button.clicked.connect(self._on_run)
-        options = QHBoxLayout()
-        options.addWidget(self.export_plan)
-        options.addStretch(1)
-        options.addWidget(self.concurrency_label)
-        options.addWidget(self.concurrency)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.back)
-        buttons.addStretch(1)
-        buttons.addWidget(self.typed)
-        buttons.addWidget(self.run_button)
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(options)
-        layout.addLayout(buttons)
-        return page
-
     @property
     def production(self) -> bool:
         """True when every change on this profile is confirmed first."""
@@ -453,53 +347,6 @@ class BulkDialog(QDialog):
         self.pages.setCurrentIndex(0)
 
     # -- page 3: run ---------------------------------------------------------------------------
-
-    def _run_page(self) -> QWidget:
-        page = QWidget(self)
-        self.progress = QProgressBar(page)
-        self.progress.setObjectName("bulkProgress")
-        self.counts = QLabel(page)
-        self.counts.setObjectName("bulkCounts")
-        self.rate = QLabel(page)
-        self.rate.setObjectName("bulkRate")
-        self.pause_note = QLabel(page)
-        self.pause_note.setObjectName("bulkPauseNote")
-        self.pause_note.setWordWrap(True)
-        self.result_table = QTableView(page)
-        self.result_table.setModel(self.plan_model)
-        self.result_table.verticalHeader().setVisible(False)
-        self.result_table.horizontalHeader().setStretchLastSection(True)
-        self.result_table.horizontalHeader().setDefaultSectionSize(115)
-        self.result_table.horizontalHeader().resizeSection(0, 250)
-        self.result_table.setWordWrap(False)
-        self.result_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.result_actions = TableActions(self.result_table)
-        self.result_actions.set_multi_select()
-        self.pause_button = QPushButton(page)
-        self.pause_button.setObjectName("bulkPause")
-        self.pause_button.clicked.connect(self._pause_or_resume)
-        self.cancel_button = QPushButton(page)
-        self.cancel_button.setObjectName("bulkCancel")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.save_result = QPushButton(page)
-        self.save_result.setObjectName("bulkSaveResult")
-        self.save_result.clicked.connect(lambda: self._save_csv(plan=False))
-        self.done_button = QPushButton(page)
-        self.done_button.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.pause_button)
-        buttons.addWidget(self.cancel_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.save_result)
-        buttons.addWidget(self.done_button)
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.counts)
-        layout.addWidget(self.rate)
-        layout.addWidget(self.pause_note)
-        layout.addWidget(self.result_table, 1)
-        layout.addLayout(buttons)
-        return page
 
     @async_slot()
     async def _on_run(self) -> None:
@@ -662,48 +509,14 @@ class BulkDialog(QDialog):
         super().closeEvent(event)
 
     def retranslateUi(self) -> None:
-        """Texts in the current language."""
+        """Texts in the current language: the pages' own, then those that follow the state."""
         kind = self.kind.currentData()
         self.setWindowTitle(
             fill(QCoreApplication.translate("BulkDialog", "Bulk change: %1"), word(KINDS, kind))
         )
-        for i in range(self.kind.count()):
-            self.kind.setItemText(i, word(KINDS, self.kind.itemData(i)))
-        for i, text in enumerate(
-            (
-                QCoreApplication.translate("BulkDialog", "Suspend"),
-                QCoreApplication.translate("BulkDialog", "Activate"),
-                QCoreApplication.translate("BulkDialog", "Deactivate"),
-            )
-        ):
-            self.status_action.setItemText(i, text)
-        for i, text in enumerate(
-            (
-                QCoreApplication.translate("BulkDialog", "Default language"),
-                QCoreApplication.translate("BulkDialog", "Time zone"),
-                QCoreApplication.translate("BulkDialog", "Country"),
-                QCoreApplication.translate("BulkDialog", "Remark"),
-            )
-        ):
-            self.field.setItemText(i, text)
-        texts = {
-            "kind": QCoreApplication.translate("BulkDialog", "&Action:"),
-            "status": QCoreApplication.translate("BulkDialog", "&New status:"),
-            "field": QCoreApplication.translate("BulkDialog", "&Field:"),
-            "value": QCoreApplication.translate("BulkDialog", "&Value:"),
-            "reason": QCoreApplication.translate("BulkDialog", "&Reason:"),
-            "message": QCoreApplication.translate("BulkDialog", "&Message:"),
-            "days": QCoreApplication.translate("BulkDialog", "&Expires after (days):"),
-        }
-        for key, text in texts.items():
-            self.labels[key].setText(text)
-        self.value.setPlaceholderText(
-            QCoreApplication.translate("BulkDialog", "e.g. ja, Asia/Tokyo, JP")
-        )
-        self.reason.setPlaceholderText(
-            QCoreApplication.translate("BulkDialog", "Optional; kept with the change")
-        )
-        self.targets_label.setText(QCoreApplication.translate("BulkDialog", "Targets:"))
+        self.choose_page.retranslateUi()
+        self.plan_page.retranslateUi()
+        self.run_page.retranslateUi()
         self.use_selected.setText(
             fill(
                 QCoreApplication.translate("BulkDialog", "The %1 selected rows"),
@@ -728,41 +541,11 @@ class BulkDialog(QDialog):
             self.use_matching.setText(
                 QCoreApplication.translate("BulkDialog", "Every pending invitation")
             )
-        self.older_label.setText(
-            QCoreApplication.translate("BulkDialog", "created at least this many days ago:")
-        )
-        self.use_list.setText(
-            QCoreApplication.translate(
-                "BulkDialog", "A list of emails or ids (paste it or import a CSV)"
-            )
-        )
-        self.paste.setPlaceholderText(
-            QCoreApplication.translate(
-                "BulkDialog", "One email or id per line, or CSV with an email or id column"
-            )
-        )
-        self.paste.setAccessibleName(QCoreApplication.translate("BulkDialog", "Emails or ids"))
-        self.import_button.setText(QCoreApplication.translate("BulkDialog", "&Import a file\u2026"))
         if self.plan_button.isEnabled():
             self.plan_button.setText(QCoreApplication.translate("BulkDialog", "&Plan (dry run)"))
-        self.close_button.setText(QCoreApplication.translate("BulkDialog", "Close"))
-        self.export_plan.setText(QCoreApplication.translate("BulkDialog", "&Export the plan\u2026"))
-        self.concurrency_label.setText(
-            QCoreApplication.translate("BulkDialog", "&Requests at once:")
-        )
-        self.back.setText(QCoreApplication.translate("BulkDialog", "&Back"))
         count = self.to_change()
         self.run_button.setText(
             fill(QCoreApplication.translate("BulkDialog", "&Run on %1 targets"), count)
-        )
-        self.table.setAccessibleName(QCoreApplication.translate("BulkDialog", "The plan"))
-        self.table.setAccessibleDescription(
-            QCoreApplication.translate(
-                "BulkDialog", "Every target with what the change would do to it"
-            )
-        )
-        self.result_table.setAccessibleName(
-            QCoreApplication.translate("BulkDialog", "Targets and their results")
         )
         if self.job is not None:
             skips = ", ".join(
@@ -778,9 +561,6 @@ class BulkDialog(QDialog):
                     skips or QCoreApplication.translate("BulkDialog", "none"),
                 )
             )
-        self.cancel_button.setText(QCoreApplication.translate("BulkDialog", "&Cancel the job"))
-        self.save_result.setText(QCoreApplication.translate("BulkDialog", "&Save the result\u2026"))
-        self.done_button.setText(QCoreApplication.translate("BulkDialog", "Close"))
         if self.last_progress is not None:
             self.show_progress(self.last_progress)
         else:

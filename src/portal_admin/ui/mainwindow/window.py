@@ -167,8 +167,8 @@ class MainWindow(QMainWindow):
         self.retranslateUi()
         if self.guard is not None:
             self.guard.walk(self)
-        if self._specs:
-            self.show_panel(self._specs[0].id)
+        # No panel is built here: the first is built when the window is first shown (or its
+        # panel first asked for), each other one when first selected.
 
     def _fit_navigation(self) -> None:
         """Wide enough for the longest panel title in the current language, never truncated."""
@@ -379,7 +379,8 @@ class MainWindow(QMainWindow):
         return None
 
     def current_panel(self) -> QWidget | None:
-        """The panel shown, if any."""
+        """The panel shown, if any (the first panel is built now if it was not yet)."""
+        self._show_first_panel()
         widget = self.stack.currentWidget()
         return None if widget is self.placeholder else widget
 
@@ -537,6 +538,19 @@ class MainWindow(QMainWindow):
         return await self.window_lock.try_unlock()
 
     # -- Qt events -----------------------------------------------------------------------------
+
+    def _show_first_panel(self) -> None:
+        """Select (and so build) the first panel, unless a panel is selected already."""
+        if self.nav.currentRow() < 0 and self._specs:
+            self.show_panel(self._specs[0].id)
+
+    def setVisible(self, visible: bool) -> None:
+        # Before the window becomes visible (show() comes here): built into a hidden window,
+        # the panel's widgets are not shown and laid out one by one, and the first paint
+        # has the panel.
+        if visible:
+            self._show_first_panel()
+        super().setVisible(visible)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)

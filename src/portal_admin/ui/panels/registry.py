@@ -23,7 +23,7 @@ Conventions for panels (all optional, looked up by name on the panel widget):
 
 - ``"service"``: the :class:`~portal_admin.ui.session.client_service.ClientService`.
 - ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it). Read the
-  server's lists through it (``panel_base.ConstantsSource``): it is emptied and emits
+  server's lists through it (``panels.base.ConstantsSource``): it is emptied and emits
   ``cleared`` on a language switch, when the panels load their lists again (keep no copies).
 - ``"live_profile"``: the :class:`LiveProfile` of the signed-in account: ``client.auth.profile()``
   fetched once per sign-in and shared (the header's fetch included). Panels await
