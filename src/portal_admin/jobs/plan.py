@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Iterable, Sized
+from collections.abc import AsyncIterable, Callable, Iterable, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +11,7 @@ from portal_admin.client import PortalClient
 from portal_admin.client.errors import ReadOnlyError
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import ENCODING, write_rows
+from portal_admin.protocol.labels import code_in_words
 
 from .actions import Action, Skip, Target
 from .runner import DEFAULT_CONCURRENCY
@@ -115,11 +116,59 @@ RESULT_HEADER = (
 )
 
 
-def write_plan(job: JobFile, path: Path, *, delimiter: str = ",") -> int:
-    """The dry run as CSV: every line with its current and new value or skip reason."""
-    rows = ((i.target_id, i.label, i.current, i.new, i.skip or "") for i in job.items())
+#: A value's label for a person: (the field it is a value of, its code) -> text.
+Labeller = Callable[[str, str], str]
+#: The columns the plan and the result files add after their own: the labels of the codes.
+PLAN_LABELS = ("current (label)", "new (label)", "skipped because (label)")
+RESULT_LABELS = ("before (label)", "after (label)", "outcome (label)", "error code (label)")
+
+
+def changed_field(job: JobFile) -> str | None:
+    """The field every line of ``job`` changes (``status``, ``remark`` ...), or None when the
+    lines differ (a revert names its own, per line, as ``key``) or nothing is set."""
+    meta = job.meta()
+    if meta.get("kind") == "status":
+        return "status"
+    field = (meta.get("params") or {}).get("field")
+    return str(field) if field else None
+
+
+def in_words(field: str, code: str) -> str:
+    """The label without the server's lists or a translation: an account status's code in
+    words ("SUSPENDED": "Suspended"); any other value as it is."""
+    return code_in_words(code) if field == "status" and code else code
+
+
+def _labels(job: JobFile, label: Labeller | None) -> Callable[[Any, str], str]:
+    field, name = changed_field(job), label or in_words
+
+    def of(item: Any, value: str) -> str:
+        return name(field or str(item.record.get("key") or ""), value) if value else ""
+
+    return of
+
+
+def write_plan(
+    job: JobFile, path: Path, *, delimiter: str = ",", label: Labeller | None = None
+) -> int:
+    """The dry run as CSV: every line with its current and new value or skip reason, then the
+    same as a person reads them (``label``; by default the codes in words)."""
+    of = _labels(job, label)
+    rows = (
+        (
+            i.target_id,
+            i.label,
+            i.current,
+            i.new,
+            i.skip or "",
+            of(i, i.current),
+            of(i, i.new),
+            code_in_words(i.skip) if i.skip else "",
+        )
+        for i in job.items()
+    )
     with atomic_open(path, encoding=ENCODING, newline="") as fh:
-        return write_rows(fh, [PLAN_HEADER, *rows], delimiter) - 1
+        return write_rows(fh, [(*PLAN_HEADER, *PLAN_LABELS), *rows], delimiter) - 1
 
 
 def outcome(item: Any) -> str:
@@ -129,21 +178,33 @@ def outcome(item: Any) -> str:
     return str(item.state)
 
 
-def write_result(job: JobFile, path: Path, *, delimiter: str = ",") -> int:
-    """The result file: every target's before, after, outcome, code, request id and time."""
-    rows = (
-        (
+def write_result(
+    job: JobFile, path: Path, *, delimiter: str = ",", label: Labeller | None = None
+) -> int:
+    """The result file: every target's before, after, outcome, code, request id and time,
+    then the codes as a person reads them (``label``; by default the codes in words)."""
+    of = _labels(job, label)
+
+    def row(i: Any) -> tuple[str, ...]:
+        after = i.after if i.after is not None else ""
+        code = i.skip if i.state is ItemState.SKIPPED else (i.error_code or "")
+        done = outcome(i)
+        return (
             i.target_id,
             i.label,
             i.current,
-            i.after if i.after is not None else "",
-            outcome(i),
-            i.skip if i.state is ItemState.SKIPPED else (i.error_code or ""),
+            after,
+            done,
+            code or "",
             i.request_id or "",
             i.finished_at or "",
             i.note or "",
+            of(i, i.current),
+            of(i, after),
+            code_in_words(done),
+            code_in_words(code) if code else "",
         )
-        for i in job.items()
-    )
+
+    rows = (row(i) for i in job.items())
     with atomic_open(path, encoding=ENCODING, newline="") as fh:
-        return write_rows(fh, [RESULT_HEADER, *rows], delimiter) - 1
+        return write_rows(fh, [(*RESULT_HEADER, *RESULT_LABELS), *rows], delimiter) - 1

@@ -322,3 +322,37 @@ def test_the_kiosk_has_no_bulk_actions(
     assert jobs.list_jobs() == []
     dialog.close()
     panel.close_tasks()
+
+
+def test_the_plan_shows_labels_with_their_codes_and_the_export_carries_both(
+    loop: qasync.QEventLoop, accounts: AccountsPanel, tmp_path: Path
+) -> None:
+    import csv
+
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    model = accounts.controller.model
+    active = [i for i in range(model.rowCount()) if model.row_at(i).account_status.code == "ACTIVE"]
+    select_rows(accounts, range(active[1], active[1] + 1))
+    dialog = open_bulk(accounts, "status")
+    job = run(loop, dialog.plan())
+    assert job is not None
+    plan = dialog.plan_model
+    cells = [plan.index(0, c).data() for c in (1, 2)]
+    assert cells == ["Active", "Suspended"]  # not ACTIVE and SUSPENDED
+    tip = Qt.ItemDataRole.ToolTipRole
+    assert plan.index(0, 2).data(tip) == "Suspended (SUSPENDED)"
+    out = tmp_path / "plan.csv"
+    assert dialog.save(out, plan=True) == 1
+    with out.open(encoding="utf-8-sig", newline="") as fh:
+        line = next(csv.DictReader(fh))
+    assert (line["new"], line["new (label)"]) == ("SUSPENDED", "Suspended")
+    languages = LanguageManager()
+    languages.set_language("vi")
+    try:
+        run(loop, settle(0.05))  # LanguageChange reaches the dialog
+        assert [plan.index(0, c).data() for c in (1, 2)] == ["Đang hoạt động", "Bị tạm ngưng"]
+        assert plan.index(0, 2).data(tip) == "Bị tạm ngưng (SUSPENDED)"
+    finally:
+        languages.set_language("en")
+    dialog.close()

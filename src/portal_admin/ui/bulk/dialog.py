@@ -39,6 +39,7 @@ from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.theme.tones import set_tone
 
+from ..enum_labels import value_label
 from ..error_info import describe_error
 from .pages import ChoosePage, PlanPage, RunPage
 from .words import IMPORT_ERRORS, KINDS, PAUSES, REASONS, STATES, word
@@ -327,7 +328,7 @@ class BulkDialog(QDialog):
     def show_plan(self) -> None:
         """The plan page for ``self.job``."""
         assert self.job is not None
-        self.plan_model.set_items(self.job.items())
+        self.plan_model.show_job(self.job)
         self.pages.setCurrentIndex(1)
         self.typed.require(
             jobs.confirmation_needed(self.job, self.production), self.panel.context.profile
@@ -388,7 +389,7 @@ class BulkDialog(QDialog):
             self._update_run_buttons(running=False)
             OPEN.pop(self.job.id, None)
         self.show_progress(progress)
-        self.plan_model.set_items(self.job.items())
+        self.plan_model.show_job(self.job)
         self.panel.runner.publish({self.sources.area})
         return progress
 
@@ -477,7 +478,7 @@ class BulkDialog(QDialog):
         assert self.job is not None
         write = jobs.write_plan if plan else jobs.write_result
         try:
-            return write(self.job, path, delimiter=DELIMITERS[delimiter])
+            return write(self.job, path, delimiter=DELIMITERS[delimiter], label=value_label)
         except OSError as exc:
             self.show_error(fill(QCoreApplication.translate("BulkDialog", "%1: %2"), path, exc))
             return 0
@@ -571,4 +572,5 @@ class BulkDialog(QDialog):
 
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslateUi()
+            self.plan_model.retranslate()
         super().changeEvent(event)

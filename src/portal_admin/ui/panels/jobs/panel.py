@@ -221,7 +221,7 @@ class JobsPanel(PanelBase):
             dialog = self._dialog(row)
             dialog.job = jobs.JobFile.open(row.path)
             dialog.runner = None
-            dialog.plan_model.set_items(dialog.job.items())
+            dialog.plan_model.show_job(dialog.job)
             dialog.pages.setCurrentIndex(2)
             dialog._update_run_buttons(running=False)
         dialog.show()

@@ -909,7 +909,7 @@ class CampaignsPanel(PanelBase):
         dialog.job = job
         if plan.resumed:
             dialog.runner = None
-            dialog.plan_model.set_items(job.items())
+            dialog.plan_model.show_job(job)
             dialog.pages.setCurrentIndex(2)
             dialog._update_run_buttons(running=False)
         else:
