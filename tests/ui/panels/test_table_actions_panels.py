@@ -239,7 +239,7 @@ def test_portals_enter_shows_the_portal_and_the_menu_copies(
     table = panel.table
     assert table.selectionMode() == EXTENDED
     select(table, 0, 1)
-    assert texts(panel.table_actions.context_menu()) == [*SEVERAL, "Copy ids"]
+    assert texts(panel.table_actions.context_menu()) == ["&Revert\u2026", *SEVERAL, "Copy ids"]
     select(table, 1)
     qtbot.keyClick(table, Qt.Key.Key_Return)
     assert panel.created_values["id"].text() == str(first.id)
@@ -284,13 +284,13 @@ def test_jobs_menu_show_and_resume_for_one_job_enter_shows_it(
     assert len(panel.rows) == 2 and table.selectionMode() == EXTENDED
     select(table, 0)
     menu = panel.table_actions.context_menu()
-    assert texts(menu) == ["&Show\u2026", "&Resume", *ONE, "Copy id"]
-    assert all(a.isEnabled() for a in menu.actions()[:2])
+    assert texts(menu) == ["&Show\u2026", "&Resume", "Re&vert the job\u2026", *ONE, "Copy id"]
+    assert all(a.isEnabled() for a in menu.actions()[:3])
     select(table, 0, 1)
     menu = panel.table_actions.context_menu()
-    show, resume = menu.actions()[:2]
-    assert not show.isEnabled() and not resume.isEnabled()
-    assert show.toolTip() == resume.toolTip() == "Select one job."
+    show, resume, revert = menu.actions()[:3]
+    assert not show.isEnabled() and not resume.isEnabled() and not revert.isEnabled()
+    assert show.toolTip() == resume.toolTip() == revert.toolTip() == "Select one job."
     assert panel.selected() is None
     panel.table_actions.copy_id()
     assert sorted(clipboard().splitlines()) == sorted(j.id for j in made)
@@ -329,7 +329,7 @@ def test_the_journal_copies_several_records_and_their_request_ids(
     run(loop, panel.reload())
     assert panel.table.selectionMode() == EXTENDED
     select(panel.table, 0, 1)
-    assert texts(panel.table_actions.context_menu()) == [*SEVERAL, "Copy ids"]
+    assert texts(panel.table_actions.context_menu()) == ["&Revert\u2026", *SEVERAL, "Copy ids"]
     panel.table_actions.copy_id()
     assert clipboard() == "req-3\nreq-2"  # newest first
     panel.table_actions.copy_rows_csv()

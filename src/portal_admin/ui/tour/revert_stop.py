@@ -6,6 +6,7 @@ skipped as changed since, with its value before, after and now (``revert-journal
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from portal_admin.client import before
@@ -14,8 +15,6 @@ from .screenshots import settle
 
 if TYPE_CHECKING:
     from portal_admin.ui.mainwindow.workspace import Workspace
-
-    from .runner import Application, Tour
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +68,11 @@ def select_changes(panel: Any, changes: dict[str, str]) -> int:
     return len(changes) - len(left)
 
 
-async def visit_revert(app: Application, workspace: Workspace, tour: Tour) -> None:
-    """The Journal panel with the two suspensions selected, then the revert's plan."""
-    from .runner import quiet
-
+async def visit_revert(
+    workspace: Workspace, tour: Any, quiet: Callable[[], Awaitable[None]]
+) -> None:
+    """The Journal panel with the two changes selected, then the revert's plan. ``tour`` is
+    the runner's ``Tour``; ``quiet()`` waits until the program is idle."""
     main = workspace.window
     try:
         changes = await make_changes(workspace.service.client)
@@ -84,7 +84,7 @@ async def visit_revert(app: Application, workspace: Workspace, tour: Tour) -> No
         tour.problem("revert stop: no journal panel")
         return
     await panel.reload()
-    await quiet(app)
+    await quiet()
     if select_changes(panel, changes) != len(changes):
         tour.problem("revert stop: the changes are not in the journal")
     await tour.shot(main, "revert-journal", 0.3)

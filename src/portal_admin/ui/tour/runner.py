@@ -441,7 +441,7 @@ async def tour_all(app: Application, tour: Tour) -> list[Path]:
     if app.kiosk is None:  # the kiosk offers no revert
         from .revert_stop import visit_revert
 
-        await visit_revert(app, workspace, tour)
+        await visit_revert(workspace, tour, lambda: quiet(app))
     if app.kiosk is not None:
         await kiosk_idle_sign_out(app, workspace, tour)
     log.info("tour: %d pictures, %d problems", len(tour.saved), len(tour.problems))
