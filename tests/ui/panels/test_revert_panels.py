@@ -6,6 +6,7 @@ refused with their message, nothing sent."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -327,3 +328,21 @@ def test_a_record_of_another_profile_is_refused(
     text = window.summary.text()
     assert "(profile Staging), not on the server signed in to" in text
     assert "sign in there to revert it. Nothing was sent." in text
+
+
+def test_a_window_closed_while_planning_keeps_no_plan(
+    loop: qasync.QEventLoop, qtbot: QtBot, journaled: PortalClient, panel_context: Make
+) -> None:
+    job = run(loop, suspend(journaled, 2))
+    window = RevertWindow(JournalPanel(panel_context(journaled)), job_id=job.id)
+    qtbot.addWidget(window)
+    window.show()
+
+    async def close_meanwhile() -> jobs.JobFile | None:
+        planning = asyncio.ensure_future(window.plan())
+        await asyncio.sleep(0)
+        window.close()
+        return await planning
+
+    assert run(loop, close_meanwhile()) is None and window.job is None
+    assert [p.name for p in jobs.list_jobs()] == [f"{job.id}.job.sqlite3"]

@@ -102,6 +102,8 @@ class RevertWindow(QDialog):
         #: The task making the plan (set by the panel that opened the window).
         self.planning: asyncio.Task[jobs.JobFile | None] | None = None
         self.state = "idle"  # planning, planned, refused, handed
+        #: Set once the window is closed: a plan that arrives then is discarded.
+        self.closed = False
         self.heading = QLabel(self)
         self.heading.setObjectName("revertHeading")
         self.heading.setWordWrap(True)
@@ -191,6 +193,9 @@ class RevertWindow(QDialog):
         except Exception as exc:
             log.info("revert plan failed: %r", exc)
             self._show_refusal(describe_error(exc).as_text())
+            return None
+        if self.closed:  # closed while planning: the plan is not kept
+            job.discard()
             return None
         self.job = job
         self.state = "planned"
@@ -322,6 +327,9 @@ class RevertWindow(QDialog):
             self.job = None
 
     def closeEvent(self, event: Any) -> None:
+        self.closed = True
+        if self.planning is not None and not self.planning.done():
+            self.planning.cancel()
         self._discard()
         super().closeEvent(event)
 
