@@ -106,7 +106,7 @@ def test_revert_selected_records_from_the_journal_panel(
     assert window.job is not None and window.to_change() == 2
     assert "Nothing has been sent. To set back: 2; skipped: none." in window.summary.text()
     assert [line[1:6] for line in window.lines()] == [
-        ["Status", "ACTIVE", "SUSPENDED", "SUSPENDED", "Set back"]
+        ["Status", "Active", "Suspended", "Suspended", "Set back"]  # labels, not codes
     ] * 2
     assert not window.typed.isVisible()  # sandbox, 2 targets: nothing to type
     assert run(loop, statuses(journaled, ids)) == dict.fromkeys(ids, "SUSPENDED")  # dry run
@@ -171,8 +171,8 @@ def test_a_target_changed_since_shows_before_after_and_now(
     lines = {line[0]: line for line in window.lines()}
     label = next(i.label for i in window.job.items() if i.target_id == first)  # type: ignore[union-attr]
     changed = lines[label]
-    assert changed[1:6] == ["Status", "ACTIVE", "SUSPENDED", "DEACTIVATED", "Changed since"]
-    assert "before ACTIVE, after SUSPENDED, now DEACTIVATED" in changed[6]
+    assert changed[1:6] == ["Status", "Active", "Suspended", "Deactivated", "Changed since"]
+    assert "before Active, after Suspended, now Deactivated" in changed[6]
     assert "set it by hand" in changed[6]
     assert window.to_change() == 1
     assert "1 \u00d7 Changed since" in window.summary.text()

@@ -232,9 +232,9 @@ class RevertWindow(QDialog):
             cells = (
                 item.label,
                 words.key_word(record),
-                words.shown_value(record.get("before")),
-                words.shown_value(record.get("after")),
-                words.shown_value(record.get("now")),
+                words.shown_value(record.get("before"), str(record.get("key") or "")),
+                words.shown_value(record.get("after"), str(record.get("key") or "")),
+                words.shown_value(record.get("now"), str(record.get("key") or "")),
                 words.skip_word(item.skip)
                 if item.skip
                 else QCoreApplication.translate("RevertWindow", "Set back"),

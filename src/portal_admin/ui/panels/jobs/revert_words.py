@@ -17,6 +17,7 @@ from portal_admin.evidence.journal import Verification
 from portal_admin.jobs.reversible import norm
 from portal_admin.jobs.store import Item
 from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
+from portal_admin.ui.enum_labels import snake, value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 CONTEXT = "RevertWords"
@@ -150,17 +151,30 @@ def skip_word(code: str | None) -> str:
     return translated(SKIPS[code]) if code in SKIPS else code
 
 
-def shown_value(value: Any) -> str:
-    """A value as the plan shows it ("–" for none)."""
+#: What a line's value is a value of, for its label: (field, kind of row) by the line's key.
+_VALUE_OF = {
+    "status": ("status", None),
+    "channelStatus": ("status", "channel"),
+    "typeStatus": ("status", "channel type"),
+}
+
+
+def shown_value(value: Any, key: str = "") -> str:
+    """A value as the plan shows it, as the person reads it ("Suspended", not SUSPENDED; "–"
+    for none)."""
     text = norm(value)
-    return text if text else "\u2013"
+    if not text:
+        return "\u2013"
+    field, kind = _VALUE_OF.get(key, (snake(key), None))
+    return value_label(field, text, row_kind=kind) if key else text
 
 
 def explain(item: Item) -> str:
     """Why a line is skipped and what can be done instead ("" for a planned line)."""
     record: dict[str, Any] = item.record
     code = item.skip
-    before, after, now = (shown_value(record.get(k)) for k in ("before", "after", "now"))
+    key = str(record.get("key") or "")
+    before, after, now = (shown_value(record.get(k), key) for k in ("before", "after", "now"))
     if not code:
         return fill(
             QCoreApplication.translate("RevertWords", "Set back from %1 to %2."), now, before
@@ -184,7 +198,10 @@ def explain(item: Item) -> str:
             before,
         )
     if code == jobs.Skip.NOT_ALLOWED:
-        allowed = ", ".join(ACCOUNT_TRANSITIONS.get(norm(record.get("now")), {}).values())
+        allowed = ", ".join(
+            shown_value(v, key)
+            for v in ACCOUNT_TRANSITIONS.get(norm(record.get("now")), {}).values()
+        )
         return fill(
             QCoreApplication.translate(
                 "RevertWords",
