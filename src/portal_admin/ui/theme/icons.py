@@ -51,6 +51,7 @@ ICONS: dict[str, str] = {
     "nav.jobs": "layers",
     "nav.journal": "scroll-text",
     "nav.reviews": "clipboard-check",
+    "nav.campaigns": "circle-check",
     # actions
     "action.refresh": "refresh-cw",
     "action.export": "file-down",

@@ -24,7 +24,7 @@ def register(registry: PanelRegistry) -> None:
             "campaigns",
             QT_TRANSLATE_NOOP("Panels", "Review campaigns"),
             _campaigns,
-            icon="nav.reviews",
+            icon="nav.campaigns",
             order=365,
         )
     )
