@@ -1014,7 +1014,7 @@ class CampaignsPanel(PanelBase):
             if self.campaign
             else QCoreApplication.translate("Campaigns", "No campaign open")
         )
-        self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Re&viewer:"))
+        self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Revie&wer:"))
         self.justification_label.setText(QCoreApplication.translate("Campaigns", "&Justification:"))
         self.justification.setPlaceholderText(
             QCoreApplication.translate(

@@ -9,7 +9,7 @@ import asyncio
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
@@ -18,12 +18,10 @@ from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Decision, Settings
 from portal_admin.ui.tour.screenshots import TourStep
 
-if TYPE_CHECKING:
-    from .panel import CampaignsPanel
 
-
-def steps(panel: CampaignsPanel, *, kiosk: bool) -> list[TourStep]:
-    """The queue, then (not in the kiosk) the closing check."""
+def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
+    """The queue, then (not in the kiosk) the closing check (``panel``: the CampaignsPanel;
+    not imported here, which imports this module)."""
     folder: list[Path] = []
 
     async def queue() -> QWidget:
