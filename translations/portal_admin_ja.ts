@@ -635,12 +635,28 @@
         <translation>アカウント %1 を無効化しますか？サインアウトされ、再び有効化されるまでサインインできなくなります。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+285"/>
-        <source>%1: %2 done.</source>
-        <translation>%1：%2しました。</translation>
+        <location line="+11"/>
+        <source>The account %1 was activated.</source>
+        <extracomment>What a status action did, said as a sentence naming the account.</extracomment>
+        <translation>アカウント %1 を有効にしました。</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+1"/>
+        <source>The account %1 was suspended.</source>
+        <translation>アカウント %1 を一時停止しました。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The account %1 was deactivated.</source>
+        <translation>アカウント %1 を無効にしました。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The status of the account %1 was changed.</source>
+        <translation>アカウント %1 のステータスを変更しました。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -752,12 +768,12 @@
         <translation>アカウント ID をクリップボードにコピーします</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-55"/>
         <source>Could not change the status of %1</source>
         <translation>%1 のステータスを変更できませんでした</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+45"/>
         <source>Could not reset the password of %1</source>
         <translation>%1 のパスワードをリセットできませんでした</translation>
     </message>
@@ -867,12 +883,7 @@
         <translation>開く</translation>
     </message>
     <message>
-        <location line="-7"/>
-        <source>Open by &amp;id:</source>
-        <translation>ID で開く(&amp;I):</translation>
-    </message>
-    <message>
-        <location line="-3"/>
+        <location line="-10"/>
         <source>There are no accounts yet.</source>
         <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>アカウントはまだありません。</translation>
@@ -883,7 +894,12 @@
         <translation>このフィルターに一致するアカウントはありません。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>&amp;Open by id:</source>
+        <translation>ID で開く(&amp;O):</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Open the account with this id</source>
         <translation>この ID のアカウントを開く</translation>
     </message>
@@ -1042,13 +1058,13 @@
         <translation>監査記録に残す理由</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-196"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-190"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>自分のアカウントのステータスは変更できません。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+18"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>「%1」&lt;%2&gt;</translation>
     </message>
@@ -1209,19 +1225,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>リスト (*.csv *.txt);;すべてのファイル (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+384"/>
+        <location line="+284"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-374"/>
+        <location line="-274"/>
         <source>Imported %1</source>
         <translation>%1 を読み込みました</translation>
     </message>
@@ -1241,7 +1257,7 @@
         <translation>このセッションは閲覧専用です。一括変更は計画できません。</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location line="+104"/>
         <source>This job is being run by another window or program.</source>
         <translation>このジョブは別のウィンドウまたはプログラムで実行中です。</translation>
     </message>
@@ -1267,12 +1283,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+194"/>
+        <location line="+127"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-96"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -1287,7 +1303,7 @@
         <translation>一括変更：%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
         <translation>一時停止</translation>
     </message>
@@ -1372,7 +1388,7 @@
         <translation>対象:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+7"/>
         <source>The %1 selected rows</source>
         <translation>選択した %1 行</translation>
     </message>
@@ -1392,7 +1408,7 @@
         <translation>保留中のすべての招待</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+2"/>
         <source>created at least this many days ago:</source>
         <translation>作成から経過した日数（以上）:</translation>
     </message>
@@ -1417,18 +1433,18 @@
         <translation>ファイルを読み込む(&amp;I)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+3"/>
         <source>&amp;Plan (dry run)</source>
         <translation>計画を作成（ドライラン）(&amp;P)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+35"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+1"/>
+        <location line="+122"/>
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-66"/>
         <source>&amp;Export the plan…</source>
         <translation>計画をエクスポート(&amp;E)…</translation>
     </message>
@@ -1443,12 +1459,12 @@
         <translation>戻る(&amp;B)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>%1 件の対象に実行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+1"/>
         <source>The plan</source>
         <translation>計画</translation>
     </message>
@@ -1458,12 +1474,12 @@
         <translation>各対象と、変更によってその対象に起こること</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+55"/>
         <source>Targets and their results</source>
         <translation>対象とその結果</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+9"/>
         <source>Nothing has been sent. %1 targets will change; skipped: %2</source>
         <translation>まだ何も送信していません。%1 件の対象が変更されます。スキップ：%2</translation>
     </message>
@@ -1473,7 +1489,7 @@
         <translation>なし</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+2"/>
         <source>&amp;Cancel the job</source>
         <translation>ジョブを取り消す(&amp;C)</translation>
     </message>
@@ -1486,7 +1502,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+24"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -2046,8 +2062,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Re&amp;viewer:</source>
-        <translation>レビュー担当者(&amp;V):</translation>
+        <source>Revie&amp;wer:</source>
+        <translation>レビュー担当者(&amp;W):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2163,7 +2179,7 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
         <source>Q4 access review</source>
         <translation>第4四半期アクセスレビュー</translation>
     </message>
@@ -2861,12 +2877,7 @@
         <translation>編集(&amp;E)…</translation>
     </message>
     <message>
-        <location line="-12"/>
-        <source>&amp;Enabled only</source>
-        <translation>有効のみ(&amp;E)</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="-5"/>
         <source>&amp;New…</source>
         <translation>新規(&amp;N)…</translation>
     </message>
@@ -2892,7 +2903,12 @@
         <translation>コード</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+55"/>
+        <source>Ena&amp;bled only</source>
+        <translation>有効のみ(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>Could not create the channel type</source>
         <translation>チャネルタイプを作成できませんでした</translation>
     </message>
@@ -4666,266 +4682,277 @@
     <message>
         <location line="+42"/>
         <source>Inactive</source>
-        <translation type="unfinished">無効</translation>
+        <translation>無効</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+54"/>
         <source>Enabled</source>
-        <translation type="unfinished">有効</translation>
+        <translation>有効</translation>
     </message>
     <message>
         <location line="-53"/>
         <source>Disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>無効</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Owner</source>
-        <translation type="unfinished"></translation>
+        <translation>オーナー</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Custom</source>
-        <translation type="unfinished"></translation>
+        <translation>カスタム</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>E-mail code</source>
-        <translation type="unfinished"></translation>
+        <translation>メールのコード</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Authenticator app</source>
-        <translation type="unfinished"></translation>
+        <translation>認証アプリ</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+26"/>
         <source>E-mail</source>
         <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>メールアドレス</translation>
     </message>
     <message>
         <location line="-25"/>
         <source>SMS</source>
-        <translation type="unfinished"></translation>
+        <translation>SMS</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>Webhook</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>In the app</source>
-        <translation type="unfinished"></translation>
+        <translation>アプリ内</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Activated</source>
         <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>有効化</translation>
     </message>
     <message>
         <location line="+20"/>
         <source>Name</source>
-        <translation type="unfinished">名前</translation>
+        <translation>名前</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">ステータス</translation>
+        <translation>ステータス</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">ポータル</translation>
+        <translation>ポータル</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">機関</translation>
+        <translation>機関</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Language</source>
-        <translation type="unfinished">言語</translation>
+        <translation>言語</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Time zone</source>
-        <translation type="unfinished">タイムゾーン</translation>
+        <translation>タイムゾーン</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Country</source>
-        <translation type="unfinished"></translation>
+        <translation>国</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remark</source>
-        <translation type="unfinished">備考</translation>
+        <translation>備考</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Phone</source>
-        <translation type="unfinished">電話番号</translation>
+        <translation>電話番号</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type</source>
-        <translation type="unfinished">種別</translation>
+        <translation>種別</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Description</source>
-        <translation type="unfinished">説明</translation>
+        <translation>説明</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Permissions</source>
-        <translation type="unfinished">権限</translation>
+        <translation>権限</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Members</source>
-        <translation type="unfinished">メンバー</translation>
+        <translation>メンバー</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Expires</source>
-        <translation type="unfinished">有効期限</translation>
+        <translation>有効期限</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Code</source>
-        <translation type="unfinished">コード</translation>
+        <translation>コード</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Category</source>
-        <translation type="unfinished">カテゴリ</translation>
+        <translation>カテゴリ</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Default</source>
-        <translation type="unfinished">既定</translation>
+        <translation>既定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Primary</source>
-        <translation type="unfinished">プライマリ</translation>
+        <translation>プライマリ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Verified</source>
-        <translation type="unfinished">確認済み</translation>
+        <translation>確認済み</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>IP whitelist enforced</source>
-        <translation type="unfinished"></translation>
+        <translation>IP ホワイトリストの適用</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Backup codes</source>
-        <translation type="unfinished">バックアップコード</translation>
+        <translation>バックアップコード</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Session settings</source>
-        <translation type="unfinished">セッションの設定</translation>
+        <translation>セッションの設定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Action</source>
-        <translation type="unfinished">操作</translation>
+        <translation>操作</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>理由</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Message</source>
-        <translation type="unfinished">メッセージ</translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Valid for (days)</source>
-        <translation type="unfinished"></translation>
+        <translation>有効日数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Workspace</source>
-        <translation type="unfinished">ワークスペース</translation>
+        <translation>ワークスペース</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal type</source>
-        <translation type="unfinished">ポータル種別</translation>
+        <translation>ポータル種別</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Domain</source>
-        <translation type="unfinished">ドメイン</translation>
+        <translation>ドメイン</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>IP addresses</source>
-        <translation type="unfinished"></translation>
+        <translation>IP アドレス</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type code</source>
-        <translation type="unfinished"></translation>
+        <translation>種別コード</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type name</source>
-        <translation type="unfinished"></translation>
+        <translation>種別名</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type description</source>
-        <translation type="unfinished"></translation>
+        <translation>種別の説明</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type value</source>
-        <translation type="unfinished"></translation>
+        <translation>種別の値</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type status</source>
-        <translation type="unfinished"></translation>
+        <translation>種別の状態</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Display order</source>
-        <translation type="unfinished">表示順</translation>
+        <translation>表示順</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Icon address</source>
-        <translation type="unfinished"></translation>
+        <translation>アイコンのアドレス</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished">チャネル名</translation>
+        <translation>チャネル名</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel category</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネルのカテゴリ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished">チャネルの状態</translation>
+        <translation>チャネルの状態</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Yes</source>
+        <extracomment>Prefixes a request body puts before a field&apos;s own name (``accountRemark``: the remark). Which enumeration a field&apos;s values belong to, by field (the kind of row decides &quot;status&quot;). Which enumeration a ``status`` or ``type`` belongs to, by the kind of row (the diff&apos;s kinds). Fields whose values are yes or no.</extracomment>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>いいえ</translation>
     </message>
 </context>
 <context>
@@ -5508,7 +5535,12 @@
         <translation>このフィルターに一致する招待はありません。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>&amp;Status:</source>
+        <translation>ステータス(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Filter by email, inviter or message</source>
         <translation>メールアドレス、招待者、メッセージで絞り込み</translation>
     </message>
@@ -5548,12 +5580,7 @@
         <translation>ステータスの絞り込み</translation>
     </message>
     <message>
-        <location line="-2"/>
-        <source>Status:</source>
-        <translation>ステータス:</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Text filter</source>
         <translation>テキストで絞り込み</translation>
     </message>
@@ -5608,14 +5635,13 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
-        <location line="+217"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+33"/>
         <source>Address or network</source>
-        <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
         <translation>アドレスまたはネットワーク</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+1"/>
         <source>Kind</source>
         <translation>種類</translation>
     </message>
@@ -5670,7 +5696,7 @@
         <translation>IPv4/IPv6 アドレスまたは CIDR ネットワークではありません。</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+211"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 件のエントリが無効です。保存するには修正するか削除してください。</translation>
     </message>
@@ -5751,7 +5777,12 @@
         <translation>許可リストを無効にする</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+20"/>
+        <source>Rever&amp;t</source>
+        <translation>元に戻す(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Discard the changes</source>
         <translation>変更を破棄</translation>
     </message>
@@ -5781,12 +5812,7 @@
         <translation>新しいエントリの検証</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Re&amp;vert</source>
-        <translation>元に戻す(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="-2"/>
+        <location line="+4"/>
         <source>Remove the selected entry</source>
         <translation>選択したエントリを削除</translation>
     </message>
@@ -5925,8 +5951,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Re&amp;vert the job…</source>
-        <translation>ジョブを元に戻す(&amp;V)…</translation>
+        <source>Rever&amp;t the job…</source>
+        <translation>ジョブを元に戻す(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6466,7 +6492,7 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>パネル「%1」を開けませんでした。</translation>
@@ -6488,7 +6514,7 @@
         <translation>サインイン中のアカウント</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+89"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -6856,148 +6882,189 @@
         <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>パスワードのリセットを依頼</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reset the password</source>
-        <translation type="unfinished"></translation>
+        <translation>パスワードのリセット</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Change own password</source>
-        <translation type="unfinished"></translation>
+        <translation>自分のパスワードの変更</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Set the first password</source>
-        <translation type="unfinished"></translation>
+        <translation>最初のパスワードの設定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Set the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>IP ホワイトリストの設定</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Enforce the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>IP ホワイトリストの適用</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Stop enforcing the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>IP ホワイトリストの適用停止</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Generate backup codes</source>
-        <translation type="unfinished"></translation>
+        <translation>バックアップコードの生成</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove the authenticator app</source>
-        <translation type="unfinished"></translation>
+        <translation>認証アプリの削除</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mail a password reset link</source>
-        <translation type="unfinished"></translation>
+        <translation>パスワードリセットのリンクを送信</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Change account status</source>
-        <translation type="unfinished"></translation>
+        <translation>アカウントのステータス変更</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Edit an account</source>
-        <translation type="unfinished"></translation>
+        <translation>アカウントの編集</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invite someone</source>
-        <translation type="unfinished">ユーザーを招待</translation>
+        <translation>ユーザーを招待</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel an invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>招待の取り消し</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネル種別の作成</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネル種別の削除</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Disable a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネル種別の無効化</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Enable a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネル種別の有効化</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Edit a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネル種別の編集</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Activate a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネルの有効化</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネルの作成</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Deactivate a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネルの無効化</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネルの削除</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Edit a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>チャネルの編集</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Check the incoming mail settings</source>
-        <translation type="unfinished"></translation>
+        <translation>受信メール設定の確認</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Check the outgoing mail settings</source>
-        <translation type="unfinished"></translation>
+        <translation>送信メール設定の確認</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a role</source>
-        <translation type="unfinished"></translation>
+        <translation>ロールの削除</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a portal</source>
-        <translation type="unfinished"></translation>
+        <translation>ポータルの作成</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>(none)</source>
+        <extracomment>The kind of row an operation&apos;s ``status`` belongs to, by the id&apos;s prefix.</extracomment>
+        <translation>(なし)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (was %2)</source>
+        <translation>%1 (変更前: %2)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>reason: %1</source>
+        <translation>理由: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reason: %1</source>
+        <translation>理由: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+172"/>
+        <source>&amp;Show:</source>
+        <translation>表示(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Invitation statuses to show</source>
         <translation>表示する招待のステータス</translation>
     </message>
@@ -7005,11 +7072,6 @@
         <location line="+2"/>
         <source>My invitations</source>
         <translation>自分宛ての招待</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Show:</source>
-        <translation>表示:</translation>
     </message>
 </context>
 <context>
@@ -7165,7 +7227,7 @@
         <translation>ビュー: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+48"/>
         <source>Panel</source>
         <translation>パネル</translation>
     </message>
@@ -7185,9 +7247,10 @@
         <translation>保存済みビュー</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+112"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
+        <extracomment>Where the focus was when the palette opened: it goes back there on closing.</extracomment>
         <translation>アカウントを検索しています…</translation>
     </message>
     <message>
@@ -7201,7 +7264,7 @@
         <translation>このメールアドレス、名前、ID のアカウントはありません。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+65"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>コマンドパレット</translation>
@@ -7453,7 +7516,12 @@
         <translation>ポータル種別</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+16"/>
+        <source>Portals created in this &amp;session:</source>
+        <translation>このセッションで作成したポータル(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Portals</source>
         <translation>ポータル</translation>
     </message>
@@ -7463,13 +7531,8 @@
         <translation>このセッションで作成したポータル</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Portals created in this session:</source>
-        <translation>このセッションで作成したポータル:</translation>
-    </message>
-    <message>
         <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+12"/>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-11"/>
         <source>Remark</source>
         <translation>備考</translation>
     </message>
@@ -8190,14 +8253,14 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+260"/>
+        <location line="+268"/>
         <source>Revert</source>
         <translation>元に戻す</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-100"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
         <translation>元に戻す</translation>
     </message>
     <message>
@@ -8211,7 +8274,7 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
         <translation>一括ジョブ %1 のすべての変更を変更前の値に戻します。</translation>
     </message>
@@ -8259,7 +8322,7 @@
 <context>
     <name>RevertWords</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+33"/>
         <source>Status</source>
         <extracomment>The values a revert sets back, by the key its records use.</extracomment>
         <translation>状態</translation>
@@ -8537,8 +8600,9 @@
         <translation>順序が乱れたレコード</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+45"/>
         <source>Set back from %1 to %2.</source>
+        <extracomment>What a line&apos;s value is a value of, for its label: (field, kind of row) by the line&apos;s key.</extracomment>
         <translation>%1 から %2 に戻します。</translation>
     </message>
     <message>
@@ -8552,7 +8616,7 @@
         <translation>すでに元の値です：現在の値は変更前の値（%1）です。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
         <translation>%1 から %2 には直接変更できません（%1 から変更できるもの：%3）。先にそのいずれかに変更してください。</translation>
     </message>
@@ -9178,6 +9242,10 @@
     </message>
     <message>
         <location line="+201"/>
+        <source>&amp;Active sessions</source>
+        <translation>アクティブなセッション(&amp;A)</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>アクティブなセッション</translation>
@@ -9985,7 +10053,7 @@
     <message>
         <location line="+1"/>
         <source>Name or e-mail</source>
-        <translation type="unfinished"></translation>
+        <translation>名前またはメールアドレス</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -646,6 +646,27 @@
         <translation>Vô hiệu hóa tài khoản %1? Tài khoản sẽ bị đăng xuất và không thể đăng nhập cho tới khi được kích hoạt lại.</translation>
     </message>
     <message>
+        <location line="+11"/>
+        <source>The account %1 was activated.</source>
+        <extracomment>What a status action did, said as a sentence naming the account.</extracomment>
+        <translation>Đã kích hoạt tài khoản %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The account %1 was suspended.</source>
+        <translation>Đã tạm ngưng tài khoản %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The account %1 was deactivated.</source>
+        <translation>Đã vô hiệu hóa tài khoản %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The status of the account %1 was changed.</source>
+        <translation>Đã đổi trạng thái của tài khoản %1.</translation>
+    </message>
+    <message>
         <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+211"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
@@ -777,7 +798,7 @@
         <translation>Chi tiết tài khoản</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+18"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
@@ -793,12 +814,7 @@
         <translation>Không thể thay đổi trạng thái của %1</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>%1: %2 done.</source>
-        <translation>%1: %2 thành công.</translation>
-    </message>
-    <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Reset password</source>
         <translation>Đặt lại mật khẩu</translation>
     </message>
@@ -892,7 +908,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Open by &amp;id:</source>
+        <source>&amp;Open by id:</source>
         <translation>Mở theo &amp;ID:</translation>
     </message>
     <message>
@@ -1220,19 +1236,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+384"/>
+        <location line="+284"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="-374"/>
+        <location line="-274"/>
         <source>Imported %1</source>
         <translation>Đã nhập %1</translation>
     </message>
@@ -1252,7 +1268,7 @@
         <translation>Phiên này chỉ đọc: không thể lập kế hoạch thay đổi hàng loạt.</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location line="+104"/>
         <source>This job is being run by another window or program.</source>
         <translation>Công việc này đang được chạy bởi một cửa sổ hoặc chương trình khác.</translation>
     </message>
@@ -1278,12 +1294,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+194"/>
+        <location line="+127"/>
         <source>Pause</source>
         <translation>Tạm dừng</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-96"/>
         <source>CSV files (*.csv)</source>
         <translation>Tệp CSV (*.csv)</translation>
     </message>
@@ -1298,7 +1314,7 @@
         <translation>Thay đổi hàng loạt: %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
         <translation>Tạm ngưng</translation>
     </message>
@@ -1383,7 +1399,7 @@
         <translation>Đối tượng:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+7"/>
         <source>The %1 selected rows</source>
         <translation>%1 dòng đã chọn</translation>
     </message>
@@ -1403,7 +1419,7 @@
         <translation>Mọi lời mời đang chờ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+2"/>
         <source>created at least this many days ago:</source>
         <translation>được tạo cách đây ít nhất số ngày:</translation>
     </message>
@@ -1428,18 +1444,18 @@
         <translation>Nhậ&amp;p tệp…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+3"/>
         <source>&amp;Plan (dry run)</source>
         <translation>Lập &amp;kế hoạch (chạy thử)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+35"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+1"/>
+        <location line="+122"/>
         <source>Close</source>
         <translation>Đóng</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-66"/>
         <source>&amp;Export the plan…</source>
         <translation>&amp;Xuất kế hoạch…</translation>
     </message>
@@ -1454,12 +1470,12 @@
         <translation>&amp;Quay lại</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>&amp;Chạy trên %1 đối tượng</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+1"/>
         <source>The plan</source>
         <translation>Kế hoạch</translation>
     </message>
@@ -1469,12 +1485,12 @@
         <translation>Từng đối tượng và điều thay đổi sẽ làm với nó</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+55"/>
         <source>Targets and their results</source>
         <translation>Các đối tượng và kết quả</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+9"/>
         <source>Nothing has been sent. %1 targets will change; skipped: %2</source>
         <translation>Chưa gửi gì. Sẽ thay đổi %1 đối tượng; bỏ qua: %2</translation>
     </message>
@@ -1484,7 +1500,7 @@
         <translation>không có</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+2"/>
         <source>&amp;Cancel the job</source>
         <translation>Hủy công &amp;việc</translation>
     </message>
@@ -1497,7 +1513,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+24"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -2057,7 +2073,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Re&amp;viewer:</source>
+        <source>Revie&amp;wer:</source>
         <translation>Người rà &amp;soát:</translation>
     </message>
     <message>
@@ -2073,7 +2089,7 @@
     <message>
         <location line="+4"/>
         <source>&amp;Keep</source>
-        <translation>&amp;Giữ</translation>
+        <translation>G&amp;iữ</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2103,7 +2119,7 @@
     <message>
         <location line="+2"/>
         <source>&amp;Next undecided</source>
-        <translation>Mục chưa quyết định tiếp &amp;theo</translation>
+        <translation>&amp;Mục chưa quyết định tiếp theo</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2174,7 +2190,7 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
         <source>Q4 access review</source>
         <translation>Rà soát quyền truy cập quý 4</translation>
     </message>
@@ -2986,7 +3002,7 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>&amp;Enabled only</source>
+        <source>Ena&amp;bled only</source>
         <translation>Chỉ loại đang &amp;bật</translation>
     </message>
     <message>
@@ -4710,266 +4726,277 @@
     <message>
         <location line="+42"/>
         <source>Inactive</source>
-        <translation type="unfinished">Không hoạt động</translation>
+        <translation>Không hoạt động</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+54"/>
         <source>Enabled</source>
-        <translation type="unfinished">Đã bật</translation>
+        <translation>Đang bật</translation>
     </message>
     <message>
         <location line="-53"/>
         <source>Disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>Đang tắt</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Owner</source>
-        <translation type="unfinished"></translation>
+        <translation>Chủ sở hữu</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Custom</source>
-        <translation type="unfinished"></translation>
+        <translation>Tùy chỉnh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>E-mail code</source>
-        <translation type="unfinished"></translation>
+        <translation>Mã qua email</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Authenticator app</source>
-        <translation type="unfinished"></translation>
+        <translation>Ứng dụng xác thực</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+26"/>
         <source>E-mail</source>
         <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Email</translation>
     </message>
     <message>
         <location line="-25"/>
         <source>SMS</source>
-        <translation type="unfinished"></translation>
+        <translation>SMS</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>Webhook</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>In the app</source>
-        <translation type="unfinished"></translation>
+        <translation>Trong ứng dụng</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Activated</source>
         <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Đã kích hoạt</translation>
     </message>
     <message>
         <location line="+20"/>
         <source>Name</source>
-        <translation type="unfinished">Tên</translation>
+        <translation>Tên</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">Trạng thái</translation>
+        <translation>Trạng thái</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">Cổng</translation>
+        <translation>Cổng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">Tổ chức</translation>
+        <translation>Tổ chức</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Language</source>
-        <translation type="unfinished">Ngôn ngữ</translation>
+        <translation>Ngôn ngữ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Time zone</source>
-        <translation type="unfinished">Múi giờ</translation>
+        <translation>Múi giờ</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Country</source>
-        <translation type="unfinished">Quốc gia</translation>
+        <translation>Quốc gia</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remark</source>
-        <translation type="unfinished">Ghi chú</translation>
+        <translation>Ghi chú</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Phone</source>
-        <translation type="unfinished">Điện thoại</translation>
+        <translation>Điện thoại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type</source>
-        <translation type="unfinished">Loại</translation>
+        <translation>Loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Description</source>
-        <translation type="unfinished">Mô tả</translation>
+        <translation>Mô tả</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Permissions</source>
-        <translation type="unfinished">Quyền</translation>
+        <translation>Quyền</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Members</source>
-        <translation type="unfinished">Thành viên</translation>
+        <translation>Thành viên</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Expires</source>
-        <translation type="unfinished">Hết hạn</translation>
+        <translation>Hết hạn</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Code</source>
-        <translation type="unfinished">Mã</translation>
+        <translation>Mã</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Category</source>
-        <translation type="unfinished">Danh mục</translation>
+        <translation>Danh mục</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Default</source>
-        <translation type="unfinished">Mặc định</translation>
+        <translation>Mặc định</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Primary</source>
-        <translation type="unfinished">Chính</translation>
+        <translation>Chính</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Verified</source>
-        <translation type="unfinished">Đã xác minh</translation>
+        <translation>Đã xác minh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>IP whitelist enforced</source>
-        <translation type="unfinished"></translation>
+        <translation>Áp dụng danh sách IP cho phép</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Backup codes</source>
-        <translation type="unfinished">Mã dự phòng</translation>
+        <translation>Mã dự phòng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Session settings</source>
-        <translation type="unfinished">Cài đặt phiên</translation>
+        <translation>Cài đặt phiên</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Action</source>
-        <translation type="unfinished">Thao tác</translation>
+        <translation>Thao tác</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Lý do</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Lời nhắn</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Valid for (days)</source>
-        <translation type="unfinished"></translation>
+        <translation>Hiệu lực (ngày)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Workspace</source>
-        <translation type="unfinished">Không gian làm việc</translation>
+        <translation>Không gian làm việc</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal type</source>
-        <translation type="unfinished">Loại cổng</translation>
+        <translation>Loại cổng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Domain</source>
-        <translation type="unfinished">Tên miền</translation>
+        <translation>Tên miền</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>IP addresses</source>
-        <translation type="unfinished"></translation>
+        <translation>Địa chỉ IP</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type code</source>
-        <translation type="unfinished"></translation>
+        <translation>Mã loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type name</source>
-        <translation type="unfinished"></translation>
+        <translation>Tên loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type description</source>
-        <translation type="unfinished"></translation>
+        <translation>Mô tả loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type value</source>
-        <translation type="unfinished"></translation>
+        <translation>Giá trị loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type status</source>
-        <translation type="unfinished"></translation>
+        <translation>Trạng thái loại</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Display order</source>
-        <translation type="unfinished">Thứ tự hiển thị</translation>
+        <translation>Thứ tự hiển thị</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Icon address</source>
-        <translation type="unfinished"></translation>
+        <translation>Địa chỉ biểu tượng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished">Tên kênh</translation>
+        <translation>Tên kênh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel category</source>
-        <translation type="unfinished"></translation>
+        <translation>Danh mục kênh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished">Trạng thái kênh</translation>
+        <translation>Trạng thái kênh</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Yes</source>
+        <extracomment>Prefixes a request body puts before a field&apos;s own name (``accountRemark``: the remark). Which enumeration a field&apos;s values belong to, by field (the kind of row decides &quot;status&quot;). Which enumeration a ``status`` or ``type`` belongs to, by the kind of row (the diff&apos;s kinds). Fields whose values are yes or no.</extracomment>
+        <translation>Có</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>Không</translation>
     </message>
 </context>
 <context>
@@ -5607,8 +5634,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Status:</source>
-        <translation>Trạng thái:</translation>
+        <source>&amp;Status:</source>
+        <translation>&amp;Trạng thái:</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5659,14 +5686,13 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
-        <location line="+217"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+33"/>
         <source>Address or network</source>
-        <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
         <translation>Địa chỉ hoặc mạng</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+1"/>
         <source>Kind</source>
         <translation>Loại</translation>
     </message>
@@ -5721,7 +5747,7 @@
         <translation>Không phải địa chỉ IPv4, IPv6 hay mạng CIDR.</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+211"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 mục không hợp lệ: hãy sửa hoặc xóa chúng để lưu.</translation>
     </message>
@@ -5868,7 +5894,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Re&amp;vert</source>
+        <source>Rever&amp;t</source>
         <translation>&amp;Hoàn tác</translation>
     </message>
     <message>
@@ -5976,7 +6002,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Re&amp;vert the job…</source>
+        <source>Rever&amp;t the job…</source>
         <translation>&amp;Hoàn nguyên công việc…</translation>
     </message>
     <message>
@@ -6517,7 +6543,7 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
@@ -6539,7 +6565,7 @@
         <translation>Tài khoản đang đăng nhập</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+89"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -6601,7 +6627,7 @@
     <message>
         <location line="+2"/>
         <source>&amp;File</source>
-        <translation>&amp;Tệp</translation>
+        <translation>Tệ&amp;p</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -6626,7 +6652,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;View</source>
-        <translation>&amp;Xem</translation>
+        <translation>X&amp;em</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -6914,150 +6940,186 @@
         <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Yêu cầu đặt lại mật khẩu</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reset the password</source>
-        <translation type="unfinished"></translation>
+        <translation>Đặt lại mật khẩu</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Change own password</source>
-        <translation type="unfinished"></translation>
+        <translation>Đổi mật khẩu của mình</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Set the first password</source>
-        <translation type="unfinished"></translation>
+        <translation>Đặt mật khẩu đầu tiên</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Set the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>Đặt danh sách IP cho phép</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Enforce the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>Áp dụng danh sách IP cho phép</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Stop enforcing the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>Ngừng áp dụng danh sách IP cho phép</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Generate backup codes</source>
-        <translation type="unfinished"></translation>
+        <translation>Tạo mã dự phòng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove the authenticator app</source>
-        <translation type="unfinished"></translation>
+        <translation>Gỡ ứng dụng xác thực</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mail a password reset link</source>
-        <translation type="unfinished"></translation>
+        <translation>Gửi liên kết đặt lại mật khẩu</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Change account status</source>
-        <translation type="unfinished"></translation>
+        <translation>Đổi trạng thái tài khoản</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Edit an account</source>
-        <translation type="unfinished"></translation>
+        <translation>Sửa tài khoản</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invite someone</source>
-        <translation type="unfinished">Mời một người</translation>
+        <translation>Mời người dùng</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel an invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>Hủy lời mời</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>Tạo loại kênh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>Xóa loại kênh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Disable a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>Tắt loại kênh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Enable a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>Bật loại kênh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Edit a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>Sửa loại kênh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Activate a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>Kích hoạt kênh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>Tạo kênh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Deactivate a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>Ngừng kích hoạt kênh</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>Xóa kênh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Edit a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>Sửa kênh</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Check the incoming mail settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Kiểm tra cài đặt nhận thư</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Check the outgoing mail settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Kiểm tra cài đặt gửi thư</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a role</source>
-        <translation type="unfinished"></translation>
+        <translation>Xóa vai trò</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a portal</source>
-        <translation type="unfinished"></translation>
+        <translation>Tạo cổng</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>(none)</source>
+        <extracomment>The kind of row an operation&apos;s ``status`` belongs to, by the id&apos;s prefix.</extracomment>
+        <translation>(không có)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (was %2)</source>
+        <translation>%1 (trước đó: %2)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>reason: %1</source>
+        <translation>lý do: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reason: %1</source>
+        <translation>Lý do: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation>, </translation>
     </message>
 </context>
 <context>
     <name>OwnInvitations</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+172"/>
-        <source>Show:</source>
-        <translation>Hiển thị:</translation>
+        <source>&amp;Show:</source>
+        <translation>&amp;Hiển thị:</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -7223,7 +7285,7 @@
         <translation>Chế độ xem: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+48"/>
         <source>Panel</source>
         <translation>Bảng</translation>
     </message>
@@ -7243,9 +7305,10 @@
         <translation>Chế độ xem đã lưu</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+112"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
+        <extracomment>Where the focus was when the palette opened: it goes back there on closing.</extracomment>
         <translation>Đang tìm tài khoản…</translation>
     </message>
     <message>
@@ -7259,7 +7322,7 @@
         <translation>Không có tài khoản nào có email, tên hoặc mã này.</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+65"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>Bảng lệnh</translation>
@@ -7475,7 +7538,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Remark:</source>
-        <translation>&amp;Ghi chú:</translation>
+        <translation>Ghi &amp;chú:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -7534,8 +7597,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Portals created in this session:</source>
-        <translation>Các cổng đã tạo trong phiên này:</translation>
+        <source>Portals created in this &amp;session:</source>
+        <translation>Các cổng đã tạo trong phiên &amp;này:</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -8267,14 +8330,14 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+260"/>
+        <location line="+268"/>
         <source>Revert</source>
         <translation>Hoàn nguyên</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-100"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
         <translation>Đưa về</translation>
     </message>
     <message>
@@ -8288,7 +8351,7 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
         <translation>Đưa mọi thay đổi của công việc hàng loạt %1 về giá trị trước đó.</translation>
     </message>
@@ -8336,7 +8399,7 @@
 <context>
     <name>RevertWords</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+33"/>
         <source>Status</source>
         <extracomment>The values a revert sets back, by the key its records use.</extracomment>
         <translation>Trạng thái</translation>
@@ -8614,8 +8677,9 @@
         <translation>các bản ghi sai thứ tự</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+45"/>
         <source>Set back from %1 to %2.</source>
+        <extracomment>What a line&apos;s value is a value of, for its label: (field, kind of row) by the line&apos;s key.</extracomment>
         <translation>Đưa từ %1 về %2.</translation>
     </message>
     <message>
@@ -8629,7 +8693,7 @@
         <translation>Đã về giá trị cũ: giá trị hiện tại là giá trị trước đó (%1).</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
         <translation>%1 không thể chuyển thẳng sang %2 (từ %1 có thể sang: %3). Hãy đổi sang một trong số đó trước.</translation>
     </message>
@@ -9267,6 +9331,10 @@
     </message>
     <message>
         <location line="+137"/>
+        <source>&amp;Active sessions</source>
+        <translation>Phiên đang &amp;hoạt động</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>Phiên đang hoạt động</translation>
@@ -9663,7 +9731,7 @@
     <message>
         <location line="+2"/>
         <source>Ne&amp;w…</source>
-        <translation>&amp;Mới…</translation>
+        <translation>Mớ&amp;i…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -10067,7 +10135,7 @@
     <message>
         <location line="+1"/>
         <source>Name or e-mail</source>
-        <translation type="unfinished"></translation>
+        <translation>Tên hoặc email</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -635,12 +635,28 @@
         <translation>要停用账号 %1 吗？该账号将被强制退出，在重新启用前无法登录。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+285"/>
-        <source>%1: %2 done.</source>
-        <translation>已对 %1 执行“%2”。</translation>
+        <location line="+11"/>
+        <source>The account %1 was activated.</source>
+        <extracomment>What a status action did, said as a sentence naming the account.</extracomment>
+        <translation>账号 %1 已激活。</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+1"/>
+        <source>The account %1 was suspended.</source>
+        <translation>账号 %1 已暂停。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The account %1 was deactivated.</source>
+        <translation>账号 %1 已停用。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The status of the account %1 was changed.</source>
+        <translation>账号 %1 的状态已更改。</translation>
+    </message>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -752,12 +768,12 @@
         <translation>将账号 ID 复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-61"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-55"/>
         <source>Could not change the status of %1</source>
         <translation>无法更改 %1 的状态</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+45"/>
         <source>Could not reset the password of %1</source>
         <translation>无法重置 %1 的密码</translation>
     </message>
@@ -867,12 +883,7 @@
         <translation>打开</translation>
     </message>
     <message>
-        <location line="-7"/>
-        <source>Open by &amp;id:</source>
-        <translation>按 ID 打开(&amp;I)：</translation>
-    </message>
-    <message>
-        <location line="-3"/>
+        <location line="-10"/>
         <source>There are no accounts yet.</source>
         <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>还没有账号。</translation>
@@ -883,7 +894,12 @@
         <translation>没有符合这些筛选条件的账号。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>&amp;Open by id:</source>
+        <translation>按 ID 打开(&amp;O)：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Open the account with this id</source>
         <translation>打开具有此 ID 的账号</translation>
     </message>
@@ -1042,13 +1058,13 @@
         <translation>填写原因，用于审计记录</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-196"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="-190"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>不能更改自己账号的状态。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_text.py" line="+18"/>
         <source>“%1” &lt;%2&gt;</source>
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
@@ -1209,19 +1225,19 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+241"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
         <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+384"/>
+        <location line="+284"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-374"/>
+        <location line="-274"/>
         <source>Imported %1</source>
         <translation>已导入 %1</translation>
     </message>
@@ -1241,7 +1257,7 @@
         <translation>此会话为只读：无法制定批量更改。</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location line="+104"/>
         <source>This job is being run by another window or program.</source>
         <translation>此任务正由另一个窗口或程序运行。</translation>
     </message>
@@ -1267,12 +1283,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+194"/>
+        <location line="+127"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-96"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -1287,7 +1303,7 @@
         <translation>批量更改：%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
         <translation>暂停使用</translation>
     </message>
@@ -1372,7 +1388,7 @@
         <translation>目标：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+7"/>
         <source>The %1 selected rows</source>
         <translation>选中的 %1 行</translation>
     </message>
@@ -1392,7 +1408,7 @@
         <translation>所有待处理的邀请</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+2"/>
         <source>created at least this many days ago:</source>
         <translation>创建时间至少在这么多天前：</translation>
     </message>
@@ -1417,18 +1433,18 @@
         <translation>导入文件(&amp;I)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+3"/>
         <source>&amp;Plan (dry run)</source>
         <translation>制定计划（试运行）(&amp;P)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+35"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+1"/>
+        <location line="+122"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-66"/>
         <source>&amp;Export the plan…</source>
         <translation>导出计划(&amp;E)…</translation>
     </message>
@@ -1443,12 +1459,12 @@
         <translation>返回(&amp;B)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+3"/>
         <source>&amp;Run on %1 targets</source>
         <translation>对 %1 个目标执行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+1"/>
         <source>The plan</source>
         <translation>计划</translation>
     </message>
@@ -1458,12 +1474,12 @@
         <translation>每个目标以及更改将对其产生的影响</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+55"/>
         <source>Targets and their results</source>
         <translation>目标及其结果</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+9"/>
         <source>Nothing has been sent. %1 targets will change; skipped: %2</source>
         <translation>尚未发送任何内容。将更改 %1 个目标；跳过：%2</translation>
     </message>
@@ -1473,7 +1489,7 @@
         <translation>无</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+2"/>
         <source>&amp;Cancel the job</source>
         <translation>取消任务(&amp;C)</translation>
     </message>
@@ -1486,7 +1502,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+22"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+24"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -2046,8 +2062,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Re&amp;viewer:</source>
-        <translation>审查人(&amp;V)：</translation>
+        <source>Revie&amp;wer:</source>
+        <translation>审查人(&amp;W)：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2163,7 +2179,7 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
         <source>Q4 access review</source>
         <translation>第四季度访问审查</translation>
     </message>
@@ -2861,12 +2877,7 @@
         <translation>编辑(&amp;E)…</translation>
     </message>
     <message>
-        <location line="-12"/>
-        <source>&amp;Enabled only</source>
-        <translation>仅已启用(&amp;E)</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="-5"/>
         <source>&amp;New…</source>
         <translation>新建(&amp;N)…</translation>
     </message>
@@ -2892,7 +2903,12 @@
         <translation>代码</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+55"/>
+        <source>Ena&amp;bled only</source>
+        <translation>仅已启用(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+71"/>
         <source>Could not create the channel type</source>
         <translation>无法创建渠道类型</translation>
     </message>
@@ -4589,7 +4605,7 @@
         <location line="+60"/>
         <source>Active</source>
         <extracomment>Own labels by enumeration, found by its type name or its constants path. The enumerations with labels of the program&apos;s own, for ``shown``&apos;s ``kind``. An enumeration: its listing, type name (``UserAccountStatus``) or constants path.</extracomment>
-        <translation>正常</translation>
+        <translation>活动</translation>
     </message>
     <message>
         <location line="-118"/>
@@ -4666,266 +4682,277 @@
     <message>
         <location line="+42"/>
         <source>Inactive</source>
-        <translation type="unfinished">未启用</translation>
+        <translation>未启用</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+54"/>
         <source>Enabled</source>
-        <translation type="unfinished">已启用</translation>
+        <translation>已启用</translation>
     </message>
     <message>
         <location line="-53"/>
         <source>Disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>已停用</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Owner</source>
-        <translation type="unfinished"></translation>
+        <translation>所有者</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Custom</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>E-mail code</source>
-        <translation type="unfinished"></translation>
+        <translation>邮件验证码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Authenticator app</source>
-        <translation type="unfinished"></translation>
+        <translation>身份验证器应用</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+26"/>
         <source>E-mail</source>
         <extracomment>Field names a person reads: the snapshot&apos;s columns, and the request bodies&apos; names the journal keeps (``accountRemark``), by name.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>邮箱</translation>
     </message>
     <message>
         <location line="-25"/>
         <source>SMS</source>
-        <translation type="unfinished"></translation>
+        <translation>短信</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>Webhook</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>In the app</source>
-        <translation type="unfinished"></translation>
+        <translation>应用内</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Activated</source>
         <extracomment>What an account status action leads to, said as its result (&quot;Suspended&quot;).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>已激活</translation>
     </message>
     <message>
         <location line="+20"/>
         <source>Name</source>
-        <translation type="unfinished">名称</translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal</source>
-        <translation type="unfinished">门户</translation>
+        <translation>门户</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Institution</source>
-        <translation type="unfinished">机构</translation>
+        <translation>机构</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Language</source>
-        <translation type="unfinished">语言</translation>
+        <translation>语言</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Time zone</source>
-        <translation type="unfinished">时区</translation>
+        <translation>时区</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Country</source>
-        <translation type="unfinished">国家/地区</translation>
+        <translation>国家/地区</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remark</source>
-        <translation type="unfinished">备注</translation>
+        <translation>备注</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Phone</source>
-        <translation type="unfinished">电话</translation>
+        <translation>电话</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type</source>
-        <translation type="unfinished">类型</translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Description</source>
-        <translation type="unfinished">描述</translation>
+        <translation>描述</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Permissions</source>
-        <translation type="unfinished">权限数</translation>
+        <translation>权限</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Members</source>
-        <translation type="unfinished">成员数</translation>
+        <translation>成员</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Expires</source>
-        <translation type="unfinished">过期时间</translation>
+        <translation>过期时间</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Code</source>
-        <translation type="unfinished">代码</translation>
+        <translation>代码</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Category</source>
-        <translation type="unfinished">类别</translation>
+        <translation>类别</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Default</source>
-        <translation type="unfinished">默认</translation>
+        <translation>默认</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Primary</source>
-        <translation type="unfinished">首选</translation>
+        <translation>首选</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Verified</source>
-        <translation type="unfinished">已验证</translation>
+        <translation>已验证</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>IP whitelist enforced</source>
-        <translation type="unfinished"></translation>
+        <translation>强制执行 IP 白名单</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Backup codes</source>
-        <translation type="unfinished">备用码</translation>
+        <translation>备用码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Session settings</source>
-        <translation type="unfinished">会话设置</translation>
+        <translation>会话设置</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Action</source>
-        <translation type="unfinished">操作</translation>
+        <translation>操作</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Valid for (days)</source>
-        <translation type="unfinished"></translation>
+        <translation>有效期（天）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Workspace</source>
-        <translation type="unfinished">工作区</translation>
+        <translation>工作区</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Portal type</source>
-        <translation type="unfinished">门户类型</translation>
+        <translation>门户类型</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Domain</source>
-        <translation type="unfinished">域名</translation>
+        <translation>域名</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>IP addresses</source>
-        <translation type="unfinished"></translation>
+        <translation>IP 地址</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type code</source>
-        <translation type="unfinished"></translation>
+        <translation>类型代码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type name</source>
-        <translation type="unfinished"></translation>
+        <translation>类型名称</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type description</source>
-        <translation type="unfinished"></translation>
+        <translation>类型描述</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type value</source>
-        <translation type="unfinished"></translation>
+        <translation>类型值</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Type status</source>
-        <translation type="unfinished"></translation>
+        <translation>类型状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Display order</source>
-        <translation type="unfinished">显示顺序</translation>
+        <translation>显示顺序</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Icon address</source>
-        <translation type="unfinished"></translation>
+        <translation>图标地址</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel name</source>
-        <translation type="unfinished">渠道名称</translation>
+        <translation>渠道名称</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel category</source>
-        <translation type="unfinished"></translation>
+        <translation>渠道类别</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Channel status</source>
-        <translation type="unfinished">渠道状态</translation>
+        <translation>渠道状态</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Yes</source>
+        <extracomment>Prefixes a request body puts before a field&apos;s own name (``accountRemark``: the remark). Which enumeration a field&apos;s values belong to, by field (the kind of row decides &quot;status&quot;). Which enumeration a ``status`` or ``type`` belongs to, by the kind of row (the diff&apos;s kinds). Fields whose values are yes or no.</extracomment>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>否</translation>
     </message>
 </context>
 <context>
@@ -5506,7 +5533,12 @@
         <translation>没有符合这些筛选条件的邀请。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>&amp;Status:</source>
+        <translation>状态(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Filter by email, inviter or message</source>
         <translation>按邮箱、邀请人或附言筛选</translation>
     </message>
@@ -5546,12 +5578,7 @@
         <translation>状态筛选</translation>
     </message>
     <message>
-        <location line="-2"/>
-        <source>Status:</source>
-        <translation>状态：</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Text filter</source>
         <translation>文本筛选</translation>
     </message>
@@ -5606,14 +5633,13 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+62"/>
-        <location line="+217"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+33"/>
         <source>Address or network</source>
-        <extracomment>Emitted when the number of invalid entries or the edited state may have changed.</extracomment>
         <translation>地址或网段</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+1"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -5668,7 +5694,7 @@
         <translation>不是有效的 IPv4/IPv6 地址或 CIDR 网段。</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist.py" line="+211"/>
         <source>%1 entries are not valid: correct or remove them to save.</source>
         <translation>%1 个条目无效：请更正或删除后再保存。</translation>
     </message>
@@ -5749,7 +5775,12 @@
         <translation>禁用白名单</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+20"/>
+        <source>Rever&amp;t</source>
+        <translation>还原(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Discard the changes</source>
         <translation>放弃更改</translation>
     </message>
@@ -5779,12 +5810,7 @@
         <translation>新条目检查结果</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Re&amp;vert</source>
-        <translation>还原(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="-2"/>
+        <location line="+4"/>
         <source>Remove the selected entry</source>
         <translation>删除所选条目</translation>
     </message>
@@ -5923,8 +5949,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Re&amp;vert the job…</source>
-        <translation>撤销此任务(&amp;V)…</translation>
+        <source>Rever&amp;t the job…</source>
+        <translation>撤销此任务(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6464,7 +6490,7 @@
         <translation>重新登录以解锁</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
         <translation>无法打开面板“%1”。</translation>
@@ -6486,7 +6512,7 @@
         <translation>当前登录账号</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+89"/>
         <source>System Portal Admin — %1</source>
         <translation>System Portal Admin — %1</translation>
     </message>
@@ -6854,148 +6880,189 @@
         <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>申请重置密码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Reset the password</source>
-        <translation type="unfinished"></translation>
+        <translation>重置密码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Change own password</source>
-        <translation type="unfinished"></translation>
+        <translation>修改自己的密码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Set the first password</source>
-        <translation type="unfinished"></translation>
+        <translation>设置初始密码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Set the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>设置 IP 白名单</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Enforce the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>启用 IP 白名单</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Stop enforcing the IP whitelist</source>
-        <translation type="unfinished"></translation>
+        <translation>停用 IP 白名单</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Generate backup codes</source>
-        <translation type="unfinished"></translation>
+        <translation>生成备用码</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Remove the authenticator app</source>
-        <translation type="unfinished"></translation>
+        <translation>移除身份验证器应用</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mail a password reset link</source>
-        <translation type="unfinished"></translation>
+        <translation>发送密码重置链接</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Change account status</source>
-        <translation type="unfinished"></translation>
+        <translation>更改账号状态</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Edit an account</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑账号</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Invite someone</source>
-        <translation type="unfinished">邀请成员</translation>
+        <translation>邀请用户</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel an invitation</source>
-        <translation type="unfinished"></translation>
+        <translation>取消邀请</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>创建渠道类型</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>删除渠道类型</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Disable a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>停用渠道类型</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Enable a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>启用渠道类型</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Edit a channel type</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑渠道类型</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Activate a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>启用渠道</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>创建渠道</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Deactivate a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>停用渠道</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>删除渠道</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Edit a channel</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑渠道</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Check the incoming mail settings</source>
-        <translation type="unfinished"></translation>
+        <translation>检查收信设置</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Check the outgoing mail settings</source>
-        <translation type="unfinished"></translation>
+        <translation>检查发信设置</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Delete a role</source>
-        <translation type="unfinished"></translation>
+        <translation>删除角色</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Create a portal</source>
-        <translation type="unfinished"></translation>
+        <translation>创建门户</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>(none)</source>
+        <extracomment>The kind of row an operation&apos;s ``status`` belongs to, by the id&apos;s prefix.</extracomment>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (was %2)</source>
+        <translation>%1（原为 %2）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1：%2 → %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>
     <name>OwnInvitations</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+174"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/own.py" line="+172"/>
+        <source>&amp;Show:</source>
+        <translation>显示(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Invitation statuses to show</source>
         <translation>要显示的邀请状态</translation>
     </message>
@@ -7003,11 +7070,6 @@
         <location line="+2"/>
         <source>My invitations</source>
         <translation>我的邀请</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Show:</source>
-        <translation>显示：</translation>
     </message>
 </context>
 <context>
@@ -7163,7 +7225,7 @@
         <translation>视图：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/mainwindow/command_palette.py" line="+48"/>
         <source>Panel</source>
         <translation>面板</translation>
     </message>
@@ -7183,9 +7245,10 @@
         <translation>已保存的视图</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+112"/>
         <location line="+30"/>
         <source>Looking for accounts…</source>
+        <extracomment>Where the focus was when the palette opened: it goes back there on closing.</extracomment>
         <translation>正在查找账户…</translation>
     </message>
     <message>
@@ -7199,7 +7262,7 @@
         <translation>没有账户使用此电子邮件、名称或 ID。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+65"/>
         <location line="+1"/>
         <source>Command palette</source>
         <translation>命令面板</translation>
@@ -7476,7 +7539,12 @@
         <translation>门户类型</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+16"/>
+        <source>Portals created in this &amp;session:</source>
+        <translation>本次会话中创建的门户(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Portals</source>
         <translation>门户</translation>
     </message>
@@ -7486,13 +7554,8 @@
         <translation>本次会话中创建的门户</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Portals created in this session:</source>
-        <translation>本次会话中创建的门户：</translation>
-    </message>
-    <message>
         <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+12"/>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-14"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="-11"/>
         <source>Remark</source>
         <translation>备注</translation>
     </message>
@@ -8188,14 +8251,14 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+260"/>
+        <location line="+268"/>
         <source>Revert</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-100"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window).</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
         <translation>恢复</translation>
     </message>
     <message>
@@ -8209,7 +8272,7 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
         <translation>将批量任务 %1 的每项更改恢复为更改前的值。</translation>
     </message>
@@ -8257,7 +8320,7 @@
 <context>
     <name>RevertWords</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_words.py" line="+33"/>
         <source>Status</source>
         <extracomment>The values a revert sets back, by the key its records use.</extracomment>
         <translation>状态</translation>
@@ -8535,8 +8598,9 @@
         <translation>记录顺序错乱</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+45"/>
         <source>Set back from %1 to %2.</source>
+        <extracomment>What a line&apos;s value is a value of, for its label: (field, kind of row) by the line&apos;s key.</extracomment>
         <translation>从 %1 恢复为 %2。</translation>
     </message>
     <message>
@@ -8550,7 +8614,7 @@
         <translation>已是原值：当前值即更改前的值（%1）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>%1 cannot become %2 directly (from %1: %3). Change it to one of those first.</source>
         <translation>%1 无法直接变为 %2（从 %1 可变为：%3）。请先将其改为其中之一。</translation>
     </message>
@@ -9176,6 +9240,10 @@
     </message>
     <message>
         <location line="+201"/>
+        <source>&amp;Active sessions</source>
+        <translation>活动会话(&amp;A)</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Active sessions</source>
         <translation>活动会话</translation>
@@ -9981,7 +10049,7 @@
     <message>
         <location line="+1"/>
         <source>Name or e-mail</source>
-        <translation type="unfinished"></translation>
+        <translation>名称或邮箱</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -283,9 +283,9 @@ class CampaignsPanel(PanelBase):
         head.addWidget(self.reviewer_label)
         head.addWidget(self.reviewer)
         filters = QHBoxLayout()
-        for widget in (self.show_filter, self.flag_filter, self.decision_portal,
-                       self.institution_filter):  # fmt: skip
-            filters.addWidget(widget)
+        for combo in (self.show_filter, self.flag_filter, self.decision_portal,
+                      self.institution_filter):  # fmt: skip
+            filters.addWidget(combo)
         filters.addWidget(self.text_filter, 1)
         form = QHBoxLayout()
         form.addWidget(self.justification_label)
@@ -387,14 +387,14 @@ class CampaignsPanel(PanelBase):
         if self.create_dialog is None:
             self.create_dialog = CreateDialog(self.folder, self)
             self.create_dialog.createRequested.connect(
-                lambda path, snap, settings: self.spawn(self.create(path, snap, settings))
+                lambda path, snap, settings: self.spawn(self.create_campaign(path, snap, settings))
             )
         self.create_dialog.fill_snapshots(snapshot)
         self.create_dialog.show()
         self.create_dialog.raise_()
         return self.create_dialog
 
-    async def create(self, path: Path, snapshot: Path, settings: Any) -> Campaign | None:
+    async def create_campaign(self, path: Path, snapshot: Path, settings: Any) -> Campaign | None:
         """Make the campaign from ``snapshot`` (a worker thread) and open it."""
         try:
             await asyncio.to_thread(work.create, path, snapshot, settings)
@@ -656,7 +656,7 @@ class CampaignsPanel(PanelBase):
         campaign = self.campaign
         item = self.model.item(self.table.currentIndex().row()) if campaign else None
         rows = len(self.table.selectionModel().selectedRows()) if campaign else 0
-        if item is None:
+        if item is None or campaign is None:
             self.detail.setText("")
             return
         lines = [f"{item.label} — {item.id}"]

@@ -33,7 +33,7 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
         )
         name = QCoreApplication.translate("CampaignsTour", "Q4 access review")
         settings = Settings(name, "2026-12-31", reviewer=panel.reviewer.text())
-        await panel.create(folder[0] / "q4.review", scope, settings)
+        await panel.create_campaign(folder[0] / "q4.review", scope, settings)
         for _ in range(3):  # Keep three items, each the next undecided after the last
             item = panel.model.item(panel.table.currentIndex().row())
             if item is not None and item.id in panel.model.own:  # another reviewer's to decide
@@ -53,12 +53,14 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
         )
         await panel.update_progress()
         panel.table.setFocus()
-        return panel
+        shown: QWidget = panel
+        return shown
 
     async def closing() -> QWidget:
         await panel.sign_off()
         await panel.close_campaign()
-        return panel
+        shown: QWidget = panel
+        return shown
 
     async def tidy(_widget: QWidget) -> None:
         for made in folder:
