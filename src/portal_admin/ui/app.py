@@ -144,6 +144,8 @@ class Application:
         self._service_factory = service_factory or default
         self.service: ClientService | None = None
         self.sign_in_window: SignInWindow | None = None
+        #: Campaign files opened from the sign-in window, without a session.
+        self.offline_reviews: list[Any] = []
         self.workspace: Workspace | None = None
         self.resume_offer: Any = None
         self.profile: Profile = sandbox_profile()
@@ -270,6 +272,7 @@ class Application:
         # The kiosk offers its pinned profile only, without an editor.
         window.allow_profile_editing(self.kiosk is None)
         window.profileEditRequested.connect(lambda p: self.edit_profile(window, p))
+        window.campaignReviewRequested.connect(self.review_offline)
         self.sign_in_window = window
         if self.close_refusal is not None:  # kiosk: full screen, no way to close it
             self.close_refusal.watch(window)
@@ -282,6 +285,19 @@ class Application:
         else:
             window.show()
         window.raise_()
+        return window
+
+    def review_offline(self) -> Any:
+        """Open a campaign file in a window of its own, without signing in (the kiosk's
+        panel in the kiosk: no remediation)."""
+        from .panels.reviews.offline import OfflineReviewWindow
+
+        assert self.service is not None
+        window = OfflineReviewWindow(
+            self.runner, self.service.profile, kiosk=self.kiosk is not None
+        )
+        self.offline_reviews.append(window)
+        window.ask_for_file()
         return window
 
     def _close_sign_in(self, window: SignInWindow) -> None:

@@ -149,3 +149,24 @@ def test_signed_out_the_panel_decides_and_signs(
     assert run(loop, panel.sign_off()) is not None
     assert not panel.remediate_button.isEnabled() and not panel.close_button.isEnabled()
     assert "Sign in" in panel.close_button.toolTip()
+
+
+def test_a_campaign_file_is_reviewed_without_signing_in(
+    loop: qasync.QEventLoop, qtbot: Any, campaign_path: Path, runner: OperationRunner
+) -> None:
+    from portal_admin.ui.panels.reviews.offline import OfflineReviewWindow
+
+    store = {"evidence_key_store": keys.MemoryStore()}  # not the real keyring
+    window = OfflineReviewWindow(runner, sandbox_profile(), kiosk=True, extras=store)
+    qtbot.addWidget(window)
+    window.show()
+    panel = window.panel
+    assert panel.context.client is None and panel.kiosk
+    panel.reviewer.setText("offline.reviewer@example.test")
+    panel._reviewer_changed()
+    run(loop, panel.open_file(campaign_path))
+    item_id = revoke_first_tenant_account(loop, panel)
+    assert panel.campaign is not None
+    assert panel.campaign.item(item_id).decision == "REVOKE"  # type: ignore[union-attr]
+    assert not panel.remediate_button.isVisibleTo(window)  # the kiosk never remediates
+    assert "not signed in" in window.windowTitle()

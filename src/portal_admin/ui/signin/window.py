@@ -66,6 +66,8 @@ class SignInWindow(QWidget):
     signedIn = Signal(str)
     #: The person asked to edit a profile (or to make one: None); the program opens the editor.
     profileEditRequested = Signal(object)
+    #: The person asked to review a campaign file without signing in (docs/reviews.md).
+    campaignReviewRequested = Signal()
     #: The person closed the window (without signing in, or after).
     closed = Signal()
     #: The window was painted for the first time (it is on screen).
@@ -99,7 +101,9 @@ class SignInWindow(QWidget):
         self._error: ErrorPanel | None = None  # built with the first error (see ``error``)
         self.busy = BusyBar(self)
         self.mailbox_button = button(self, "demoMailboxButton")
+        self.review_button = button(self, "reviewCampaignButton")
         footer = QHBoxLayout()
+        footer.addWidget(self.review_button)
         footer.addStretch(1)
         footer.addWidget(self.mailbox_button)
         content = QVBoxLayout()
@@ -133,6 +137,7 @@ class SignInWindow(QWidget):
         flow.profileChanged.connect(self._profile_changed)
         c.profileSelected.connect(self._profile_selected)
         c.editProfileRequested.connect(self.profileEditRequested)
+        self.review_button.clicked.connect(self.campaignReviewRequested)
         c.sign_in_button.clicked.connect(lambda: self._run(self.submit_credentials))
         c.password.returnPressed.connect(lambda: self._run(self.submit_credentials))
         c.email.returnPressed.connect(c.password.setFocus)
@@ -324,6 +329,7 @@ class SignInWindow(QWidget):
         self.credentials.email.setReadOnly(True)
         self.credentials.profile_combo.setEnabled(False)
         self.allow_profile_editing(False)
+        self.review_button.hide()  # unlocking is for the signed-in person only
         self.credentials.set_unlocking()
         self.retranslateUi()
         self.credentials.password.setFocus()
@@ -469,6 +475,15 @@ class SignInWindow(QWidget):
         )
         self.mailbox_button.setAccessibleName(
             QCoreApplication.translate("SignInWindow", "Open the demo mailbox")
+        )
+        self.review_button.setText(
+            QCoreApplication.translate("SignInWindow", "Re&view a campaign file\u2026")
+        )
+        self.review_button.setToolTip(
+            QCoreApplication.translate(
+                "SignInWindow",
+                "Decide an access-review campaign from its file alone, without signing in",
+            )
         )
         self.stack.setAccessibleName(QCoreApplication.translate("SignInWindow", "Sign-in steps"))
         # texts made from the profile
