@@ -6877,6 +6877,14 @@
     </message>
 </context>
 <context>
+    <name>OfflineReview</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <source>Review campaign (not signed in)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OperationTitles</name>
     <message>
         <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
@@ -10002,9 +10010,9 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
     </message>
     <message>
@@ -10028,7 +10036,17 @@
         <translation>デモ用メールボックスを開く</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>Re&amp;view a campaign file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decide an access-review campaign from its file alone, without signing in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Sign-in steps</source>
         <translation>サインインの手順</translation>
     </message>

@@ -6935,6 +6935,14 @@
     </message>
 </context>
 <context>
+    <name>OfflineReview</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <source>Review campaign (not signed in)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OperationTitles</name>
     <message>
         <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
@@ -10084,9 +10092,9 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
     </message>
     <message>
@@ -10110,7 +10118,17 @@
         <translation>Mở hộp thư demo</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>Re&amp;view a campaign file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decide an access-review campaign from its file alone, without signing in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Sign-in steps</source>
         <translation>Các bước đăng nhập</translation>
     </message>

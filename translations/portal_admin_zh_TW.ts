@@ -6875,6 +6875,14 @@
     </message>
 </context>
 <context>
+    <name>OfflineReview</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <source>Review campaign (not signed in)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OperationTitles</name>
     <message>
         <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
@@ -9998,9 +10006,9 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+439"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
-        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
+        <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
     </message>
     <message>
@@ -10024,7 +10032,17 @@
         <translation>開啟示範信箱</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>Re&amp;view a campaign file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decide an access-review campaign from its file alone, without signing in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Sign-in steps</source>
         <translation>登入步驟</translation>
     </message>

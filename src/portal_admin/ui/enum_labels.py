@@ -230,9 +230,9 @@ def yes_no(value: object) -> str:
     """A yes-or-no value as a word (``1``, ``true``, ``True`` -> "Yes")."""
     text = str(value).strip().casefold()
     if text in ("1", "true", "yes"):
-        return QCoreApplication.translate(CTX, "Yes")
+        return QCoreApplication.translate("EnumLabels", "Yes")
     if text in ("0", "false", "no"):
-        return QCoreApplication.translate(CTX, "No")
+        return QCoreApplication.translate("EnumLabels", "No")
     return str(value)
 
 

@@ -103,36 +103,47 @@ def change_sentence(record: Mapping[str, Any]) -> str:
     "Field: value" when the value before is not known)."""
     operation = str(record.get("operation") or "")
     row_kind = _row_kind(operation)
-    fields = record.get("fields")
-    before = record.get("before")
-    after = record.get("after")
-    fields = fields if isinstance(fields, Mapping) else {}
-    before = before if isinstance(before, Mapping) else {}
-    after = after if isinstance(after, Mapping) else {}
+    fields = _mapping(record.get("fields"))
+    before = _mapping(record.get("before"))
+    after = _mapping(record.get("after"))
+    none = QCoreApplication.translate("OperationTitles", "(none)")
     parts: list[str] = []
     action = fields.get("action")
     if isinstance(action, str) and action:
-        parts.append(own_label("AccountAction", action) or code_in_words(action))
+        done = own_label("AccountAction", action) or code_in_words(action)
         if "status" in before:
-            parts[0] = fill(_tr("%1 (was %2)"), parts[0], value_label("status", before["status"]))
-    reason = fields.get("reason")
+            was = value_label("status", before["status"])
+            done = fill(QCoreApplication.translate("OperationTitles", "%1 (was %2)"), done, was)
+        parts.append(done)
     shown = {"action", "reason"} | ({"status"} if action else set())
     for name in dict.fromkeys([*after, *fields, *before]):
         if name in shown:
             continue
-        new = after.get(name, fields.get(name))
         label = field_label(str(name))
+        new = value_label(str(name), after.get(name, fields.get(name)), row_kind=row_kind)
         if name in before:
+            old = value_label(str(name), before[name], row_kind=row_kind)
             text = fill(
-                _tr("%1: %2 → %3"),
+                QCoreApplication.translate("OperationTitles", "%1: %2 → %3"),
                 label,
-                value_label(str(name), before[name], row_kind=row_kind) or _tr("(none)"),
-                value_label(str(name), new, row_kind=row_kind) or _tr("(none)"),
+                old or none,
+                new or none,
             )
         else:
-            text = fill(_tr("%1: %2"), label, value_label(str(name), new, row_kind=row_kind))
+            text = fill(QCoreApplication.translate("OperationTitles", "%1: %2"), label, new)
         parts.append(text)
+    reason = fields.get("reason")
     if isinstance(reason, str) and reason.strip():
-        template = _tr("reason: %1") if parts else _tr("Reason: %1")
-        parts.append(fill(template, reason.strip()))
-    return _tr(", ").join(parts)
+        if parts:
+            parts.append(
+                fill(QCoreApplication.translate("OperationTitles", "reason: %1"), reason.strip())
+            )
+        else:
+            parts.append(
+                fill(QCoreApplication.translate("OperationTitles", "Reason: %1"), reason.strip())
+            )
+    return QCoreApplication.translate("OperationTitles", ", ").join(parts)
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import qasync
 from panel_support import run
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from portal_admin.evidence import journal as jr
@@ -34,7 +35,7 @@ LANGUAGES = ("zh_CN", "zh_TW", "ja", "vi")
 
 
 @pytest.fixture
-def languages() -> Iterator[LanguageManager]:
+def languages(qapp: QApplication) -> Iterator[LanguageManager]:
     manager = LanguageManager()
     try:
         yield manager

@@ -284,7 +284,7 @@ def test_jobs_menu_show_and_resume_for_one_job_enter_shows_it(
     assert len(panel.rows) == 2 and table.selectionMode() == EXTENDED
     select(table, 0)
     menu = panel.table_actions.context_menu()
-    assert texts(menu) == ["&Show\u2026", "&Resume", "Re&vert the job\u2026", *ONE, "Copy id"]
+    assert texts(menu) == ["&Show\u2026", "&Resume", "Rever&t the job\u2026", *ONE, "Copy id"]
     assert all(a.isEnabled() for a in menu.actions()[:3])
     select(table, 0, 1)
     menu = panel.table_actions.context_menu()

@@ -187,7 +187,7 @@ class AccountsPanel(PanelBase):
             QCoreApplication.translate("AccountsPanel", "There are no accounts yet."),
             QCoreApplication.translate("AccountsPanel", "No accounts match these filters."),
         )
-        self.lookup_label.setText(QCoreApplication.translate("AccountsPanel", "Open by &id:"))
+        self.lookup_label.setText(QCoreApplication.translate("AccountsPanel", "&Open by id:"))
         self.lookup.setPlaceholderText(
             QCoreApplication.translate("AccountsPanel", "Account id, e.g. ACC\u2026")
         )

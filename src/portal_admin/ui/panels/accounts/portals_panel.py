@@ -302,7 +302,7 @@ class PortalsPanel(PanelBase):
             QCoreApplication.translate("PortalsPanel", "Portals created in this session")
         )
         self.session_label.setText(
-            QCoreApplication.translate("PortalsPanel", "Portals created in this session:")
+            QCoreApplication.translate("PortalsPanel", "Portals created in this &session:")
         )
         titles = {
             "id": QCoreApplication.translate("PortalsPanel", "Id:"),

@@ -169,7 +169,7 @@ class OwnInvitationsWidget(TaskPanel):
         self.reload_when_shown()
 
     def retranslateUi(self) -> None:
-        self.statuses_label.setText(QCoreApplication.translate("OwnInvitations", "Show:"))
+        self.statuses_label.setText(QCoreApplication.translate("OwnInvitations", "&Show:"))
         self.statuses.setAccessibleName(
             QCoreApplication.translate("OwnInvitations", "Invitation statuses to show")
         )

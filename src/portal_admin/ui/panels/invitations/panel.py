@@ -326,7 +326,7 @@ class InvitationsPanel(TaskPanel):
         if self.status_filter.count() == 0:
             self.status_filter.addItem("", None)
         self.status_filter.setItemText(0, QCoreApplication.translate("Invitations", "All statuses"))
-        self.status_label.setText(QCoreApplication.translate("Invitations", "Status:"))
+        self.status_label.setText(QCoreApplication.translate("Invitations", "&Status:"))
         self.status_filter.setAccessibleName(
             QCoreApplication.translate("Invitations", "Status filter")
         )

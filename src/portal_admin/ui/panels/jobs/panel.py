@@ -283,7 +283,7 @@ class JobsPanel(PanelBase):
         self.refresh_button.setText(QCoreApplication.translate("JobsPanel", "Refresh"))
         self.resume_button.setText(QCoreApplication.translate("JobsPanel", "&Resume"))
         self.show_button.setText(QCoreApplication.translate("JobsPanel", "&Show\u2026"))
-        self.revert_button.setText(QCoreApplication.translate("JobsPanel", "Re&vert the job\u2026"))
+        self.revert_button.setText(QCoreApplication.translate("JobsPanel", "Rever&t the job\u2026"))
         self.table.setAccessibleName(QCoreApplication.translate("JobsPanel", "Bulk jobs"))
         self.folder_note.setText(
             fill(QCoreApplication.translate("JobsPanel", "Job files: %1"), jobs.jobs_dir())

@@ -201,7 +201,7 @@ class ChannelTypesPanel(RecordPanel):
         self.status_filter.setItemText(
             0, QCoreApplication.translate("ChannelTypesPanel", "Any status")
         )
-        self.enabled_only.setText(QCoreApplication.translate("ChannelTypesPanel", "&Enabled only"))
+        self.enabled_only.setText(QCoreApplication.translate("ChannelTypesPanel", "Ena&bled only"))
         self.enabled_only.setAccessibleName(
             QCoreApplication.translate("ChannelTypesPanel", "Enabled only")
         )

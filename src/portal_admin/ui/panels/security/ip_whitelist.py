@@ -488,7 +488,7 @@ class IpWhitelistPanel(SecurityPanel):
         self.remove_button.setAccessibleName(
             QCoreApplication.translate("IpWhitelistPanel", "Remove the selected entry")
         )
-        self.revert_button.setText(QCoreApplication.translate("IpWhitelistPanel", "Re&vert"))
+        self.revert_button.setText(QCoreApplication.translate("IpWhitelistPanel", "Rever&t"))
         self.revert_button.setAccessibleName(
             QCoreApplication.translate("IpWhitelistPanel", "Discard the changes")
         )

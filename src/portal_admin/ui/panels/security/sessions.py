@@ -245,7 +245,7 @@ class SessionsPanel(SecurityPanel):
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""
-        self.sessions_label.setText(QCoreApplication.translate("SessionsPanel", "Active sessions"))
+        self.sessions_label.setText(QCoreApplication.translate("SessionsPanel", "&Active sessions"))
         self.table.setAccessibleName(QCoreApplication.translate("SessionsPanel", "Active sessions"))
         self.refresh_button.setText(QCoreApplication.translate("SessionsPanel", "Refresh"))
         self.refresh_button.setAccessibleName(
