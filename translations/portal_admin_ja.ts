@@ -6881,7 +6881,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
         <source>Review campaign (not signed in)</source>
-        <translation type="unfinished"></translation>
+        <translation>キャンペーンのレビュー（サインインなし）</translation>
     </message>
 </context>
 <context>
@@ -10038,12 +10038,12 @@
     <message>
         <location line="+3"/>
         <source>Re&amp;view a campaign file…</source>
-        <translation type="unfinished"></translation>
+        <translation>キャンペーンファイルをレビュー(&amp;V)…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
-        <translation type="unfinished"></translation>
+        <translation>サインインせずに、アクセスレビューのキャンペーンをファイルだけで判断します</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -6939,7 +6939,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
         <source>Review campaign (not signed in)</source>
-        <translation type="unfinished"></translation>
+        <translation>Xem xét đợt rà soát (chưa đăng nhập)</translation>
     </message>
 </context>
 <context>
@@ -10120,12 +10120,12 @@
     <message>
         <location line="+3"/>
         <source>Re&amp;view a campaign file…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Xem xét tệp đợt rà soát…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
-        <translation type="unfinished"></translation>
+        <translation>Quyết định một đợt rà soát quyền truy cập chỉ từ tệp của nó, không cần đăng nhập</translation>
     </message>
     <message>
         <location line="+5"/>

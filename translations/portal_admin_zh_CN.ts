@@ -6879,7 +6879,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
         <source>Review campaign (not signed in)</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅审查活动（未登录）</translation>
     </message>
 </context>
 <context>
@@ -10034,12 +10034,12 @@
     <message>
         <location line="+3"/>
         <source>Re&amp;view a campaign file…</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅审查活动文件(&amp;V)…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
-        <translation type="unfinished"></translation>
+        <translation>无需登录，仅凭文件对访问审查活动作出决定</translation>
     </message>
     <message>
         <location line="+5"/>

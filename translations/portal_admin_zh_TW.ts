@@ -6879,7 +6879,7 @@
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
         <source>Review campaign (not signed in)</source>
-        <translation type="unfinished"></translation>
+        <translation>審閱審查活動（未登入）</translation>
     </message>
 </context>
 <context>
@@ -10034,12 +10034,12 @@
     <message>
         <location line="+3"/>
         <source>Re&amp;view a campaign file…</source>
-        <translation type="unfinished"></translation>
+        <translation>審閱審查活動檔案(&amp;V)…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
-        <translation type="unfinished"></translation>
+        <translation>無需登入，僅憑檔案對存取審查活動作出決定</translation>
     </message>
     <message>
         <location line="+5"/>

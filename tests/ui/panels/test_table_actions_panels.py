@@ -239,7 +239,7 @@ def test_portals_enter_shows_the_portal_and_the_menu_copies(
     table = panel.table
     assert table.selectionMode() == EXTENDED
     select(table, 0, 1)
-    assert texts(panel.table_actions.context_menu()) == ["&Revert\u2026", *SEVERAL, "Copy ids"]
+    assert texts(panel.table_actions.context_menu()) == [*SEVERAL, "Copy ids"]
     select(table, 1)
     qtbot.keyClick(table, Qt.Key.Key_Return)
     assert panel.created_values["id"].text() == str(first.id)
