@@ -152,7 +152,6 @@ def program(
         loop.run_until_complete(asyncio.wait(pending, timeout=5))
 
 
-
 async def sign_in(app: Application) -> None:
     window = app.sign_in_window
     assert window is not None
