@@ -14,7 +14,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.evidence import journal, pack
-from portal_admin.evidence.diff import HEADER, Change
+from portal_admin.evidence.diff import HEADER, Change, SnapshotDiff
 from portal_admin.evidence.value_labels import LABEL_HEADER, snapshot_labels
 
 
@@ -35,6 +35,8 @@ class FakeDiff:
 
     def counts(self) -> dict[tuple[str, str], int]:
         return {}
+
+    table = SnapshotDiff.table  # the real table over these snapshots and changes
 
 
 def snapshot(path: Path, labels: list[tuple[str, str, str]]) -> FakeSnapshot:

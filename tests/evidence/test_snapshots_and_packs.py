@@ -4,6 +4,7 @@ evidence packs and their verification (tampering: changed, added, removed; not a
 from __future__ import annotations
 
 import asyncio
+import csv
 import sqlite3
 import subprocess
 import sys
@@ -137,6 +138,11 @@ async def test_a_diff_finds_each_seeded_change(admin: PortalClient, tmp_path: Pa
     assert counts[("invitation", "added")] == 1
     assert [c.id for c in diff.filtered(kind="account", text="moved")] == [b.biz_id]
     assert diff.write_csv(tmp_path / "diff.csv") == len(diff.changes)
+    with (tmp_path / "diff.csv").open(encoding="utf-8-sig", newline="") as fh:
+        lines = list(csv.DictReader(fh))
+    status = next(r for r in lines if r["id"] == a.biz_id and r["field"] == "status")
+    assert (status["before"], status["after"]) == ("ACTIVE", "SUSPENDED")  # the codes
+    assert status["after_label"] not in ("", "SUSPENDED")  # and beside them, the label
 
 
 @pytest.fixture

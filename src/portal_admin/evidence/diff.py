@@ -83,11 +83,32 @@ class SnapshotDiff:
                 continue
             yield c
 
+    def table(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+        """The changes with their codes, then field, before and after as a person reads them
+        (the snapshots' labels, else the code in words): one table for the CSV and the pack."""
+        from .value_labels import LABEL_HEADER, change_labels, snapshot_labels
+
+        old, new = snapshot_labels(self.old), snapshot_labels(self.new)
+        rows: list[tuple[str, ...]] = [
+            (
+                c.kind,
+                c.change,
+                c.id,
+                c.label,
+                c.field,
+                c.before,
+                c.after,
+                *change_labels(c, old, new),
+            )
+            for c in self.changes
+        ]
+        return (*HEADER, *LABEL_HEADER), rows
+
     def write_csv(self, path: Path, delimiter: str = "comma") -> int:
-        """The changes as CSV (the program's CSV rules)."""
-        rows = ((c.kind, c.change, c.id, c.label, c.field, c.before, c.after) for c in self.changes)
+        """The changes as CSV (the program's CSV rules), codes and labels."""
+        header, rows = self.table()
         with atomic_open(path, encoding=ENCODING, newline="") as fh:
-            return write_rows(fh, [HEADER, *rows], DELIMITERS[delimiter]) - 1
+            return write_rows(fh, [header, *rows], DELIMITERS[delimiter]) - 1
 
 
 def _text(value: object) -> str:

@@ -532,15 +532,7 @@ def snapshot_summary(snapshot: Any) -> dict[str, Any]:
 def diff_tables(diff: Any) -> dict[str, Table]:
     """A snapshot diff's changes, for a pack: the codes, then the field, before and after as
     a person reads them (the snapshots' labels, else the code in words)."""
-    from .diff import HEADER
-    from .value_labels import LABEL_HEADER, change_labels, snapshot_labels
-
-    old, new = snapshot_labels(diff.old), snapshot_labels(diff.new)
-    rows = [
-        (c.kind, c.change, c.id, c.label, c.field, c.before, c.after, *change_labels(c, old, new))
-        for c in diff.changes
-    ]
-    return {"changes": ((*HEADER, *LABEL_HEADER), rows)}
+    return {"changes": diff.table()}
 
 
 def diff_summary(diff: Any) -> dict[str, Any]:

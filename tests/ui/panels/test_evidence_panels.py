@@ -132,9 +132,12 @@ def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
     assert run(loop, reviews.write_diff_csv(out)) == len(result.changes)
     with out.open(encoding="utf-8-sig", newline="") as fh:
         rows = list(csv.reader(fh))
-    assert rows[0] == ["kind", "change", "id", "label", "field", "before", "after"]
-    assert ["account", "changed", suspended, "status", "ACTIVE", "SUSPENDED"] in [
-        [r[0], r[1], r[3], r[4], r[5], r[6]] for r in rows[1:]
+    assert rows[0] == [
+        *("kind", "change", "id", "label", "field", "before", "after"),
+        *("field_label", "before_label", "after_label"),  # the codes, then their labels
+    ]
+    assert ["account", "changed", suspended, "status", "ACTIVE", "SUSPENDED", "Suspended"] in [
+        [r[0], r[1], r[3], r[4], r[5], r[6], r[9]] for r in rows[1:]
     ]
     diff_pack = tmp_path / "diff.zip"
     manifest = run(loop, reviews.write_diff_pack(diff_pack))
