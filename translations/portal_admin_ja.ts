@@ -7034,7 +7034,7 @@
         <translation>(なし)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>%1 (was %2)</source>
         <translation>%1 (変更前: %2)</translation>
     </message>
@@ -7049,7 +7049,17 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>bulk job %1</source>
+        <translation>一括ジョブ %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>reverts %1</source>
+        <translation>レコード %1 を元に戻す</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>reason: %1</source>
         <translation>理由: %1</translation>
     </message>

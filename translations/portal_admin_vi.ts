@@ -7092,7 +7092,7 @@
         <translation>(không có)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>%1 (was %2)</source>
         <translation>%1 (trước đó: %2)</translation>
     </message>
@@ -7107,7 +7107,17 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>bulk job %1</source>
+        <translation>công việc hàng loạt %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>reverts %1</source>
+        <translation>hoàn tác bản ghi %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>reason: %1</source>
         <translation>lý do: %1</translation>
     </message>

@@ -7032,7 +7032,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>%1 (was %2)</source>
         <translation>%1（原为 %2）</translation>
     </message>
@@ -7047,7 +7047,17 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>bulk job %1</source>
+        <translation>批量任务 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>reverts %1</source>
+        <translation>撤销记录 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>reason: %1</source>
         <translation>原因：%1</translation>
     </message>

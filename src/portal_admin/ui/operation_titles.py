@@ -104,11 +104,17 @@ def change_sentence(record: Mapping[str, Any]) -> str:
     operation = str(record.get("operation") or "")
     row_kind = _row_kind(operation)
     fields = _mapping(record.get("fields"))
-    before = _mapping(record.get("before"))
-    after = _mapping(record.get("after"))
+    before = dict(_mapping(record.get("before")))
+    after = dict(_mapping(record.get("after")))
     none = QCoreApplication.translate("OperationTitles", "(none)")
     parts: list[str] = []
     action = fields.get("action")
+    job, reverts = after.pop("job", None), after.pop("reverts", None)
+    # A bulk job records the one value it changes as "value": named for what it is.
+    named = "status" if action else next((k for k in fields if k not in ("action", "reason")), "")
+    for values in (before, after):
+        if "value" in values and named:
+            values[named] = values.pop("value")
     if isinstance(action, str) and action:
         done = own_label("AccountAction", action) or code_in_words(action)
         if "status" in before:
@@ -132,6 +138,11 @@ def change_sentence(record: Mapping[str, Any]) -> str:
         else:
             text = fill(QCoreApplication.translate("OperationTitles", "%1: %2"), label, new)
         parts.append(text)
+    if job:
+        parts.append(fill(QCoreApplication.translate("OperationTitles", "bulk job %1"), job))
+    if isinstance(reverts, list) and reverts:
+        seqs = ", ".join(str(n) for n in reverts)
+        parts.append(fill(QCoreApplication.translate("OperationTitles", "reverts %1"), seqs))
     reason = fields.get("reason")
     if isinstance(reason, str) and reason.strip():
         if parts:

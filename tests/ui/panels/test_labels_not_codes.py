@@ -170,6 +170,12 @@ SENTENCES = {
 }
 
 
+BULK = {
+    "en": "Suspended (was Active), bulk job J1, reason: audit",
+    "ja": "一時停止 (変更前: 有効)、一括ジョブ J1、理由: audit",
+}
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_journal_reads_as_sentences(languages: LanguageManager, lang: str) -> None:
     languages.set_language(lang)
@@ -180,6 +186,13 @@ def test_the_journal_reads_as_sentences(languages: LanguageManager, lang: str) -
         cell(CODES, "operation"),
     ) == SENTENCES[lang]
     assert change_sentence({"operation": "accounts.status", "fields": {"action": "ACTIVATE"}})
+    bulk = {
+        "operation": "accounts.status",
+        "fields": {"action": "SUSPEND", "reason": "audit"},
+        "before": {"value": "ACTIVE"},
+        "after": {"value": "SUSPENDED", "job": "J1"},
+    }
+    assert change_sentence(bulk) == BULK[lang]  # a bulk job's record: no "value", no "job:"
     assert field_label("accountRemark") == field_label("remark")
 
 
