@@ -120,6 +120,28 @@ def export_labels(record: dict[str, Any]) -> tuple[str, str, str]:
     return cell(record, "operation"), cell(record, "outcome"), cell(record, "fields")
 
 
+def read_journal(
+    path: Path, key_store: keys.SecretStore | None
+) -> tuple[list[dict[str, Any]], list[str], journal.Verification]:
+    """The records shown, what the text filter searches and the verification (in a worker
+    thread: a plain function, so that the thread never holds the panel, which must be deleted
+    on the GUI thread)."""
+    records = shown(list(journal.read(path)))
+    # What the text filter searches, made once here: not on every keystroke.
+    # The codes and the words shown (an operation's title, the change's sentence).
+    texts = [
+        " ".join(
+            (json.dumps(r, ensure_ascii=False), cell(r, "operation"), cell(r, "fields"))
+        ).casefold()
+        for r in records
+    ]
+
+    def mine() -> str | None:  # read only when the journal has checkpoints
+        return trust.own_fingerprint(key_store)
+
+    return records, texts, journal.verify(path, expected_key=mine)
+
+
 class JournalPanel(PanelBase):
     """The journal of changes."""
 
@@ -193,26 +215,12 @@ class JournalPanel(PanelBase):
 
     async def reload(self) -> object:
         """Read and verify the journal (in a worker thread)."""
-        self.records, self._texts, self.verification = await asyncio.to_thread(self._read)
+        self.records, self._texts, self.verification = await asyncio.to_thread(
+            read_journal, self.path, self.key_store
+        )
         self._show()
         self.loaded = True
         return self.records
-
-    def _read(self) -> tuple[list[dict[str, Any]], list[str], journal.Verification]:
-        records = shown(list(journal.read(self.path)))
-        # What the text filter searches, made once here: not on every keystroke.
-        # The codes and the words shown (an operation's title, the change's sentence).
-        texts = [
-            " ".join(
-                (json.dumps(r, ensure_ascii=False), cell(r, "operation"), cell(r, "fields"))
-            ).casefold()
-            for r in records
-        ]
-
-        def mine() -> str | None:  # read only when the journal has checkpoints
-            return trust.own_fingerprint(self.key_store)
-
-        return records, texts, journal.verify(self.path, expected_key=mine)
 
     def refresh(self) -> None:
         """F5: read the journal again."""

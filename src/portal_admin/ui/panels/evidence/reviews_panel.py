@@ -101,6 +101,34 @@ class _TrustingNone(trust.TrustStore):
         return []
 
 
+def own_of(
+    provider: Callable[[], str | None] | None, key_store: keys.SecretStore | None
+) -> str | None:
+    """This installation's fingerprint (the provider's when given), None without a key.
+
+    This and :func:`check_pack` run in worker threads: plain functions, so that a thread never
+    holds the panel (which must be deleted on the GUI thread)."""
+    try:
+        return provider() if provider is not None else trust.own_fingerprint(key_store)
+    except keys.KeyUnavailable:
+        return None
+
+
+def check_pack(
+    path: Path,
+    trust_store: Any,
+    provider: Callable[[], str | None] | None,
+    key_store: keys.SecretStore | None,
+) -> tuple[PackVerification, str | None, str]:
+    """(the check, this installation's fingerprint, why the trusted keys could not be read);
+    with an unreadable list of trusted keys the pack is checked trusting none."""
+    own = own_of(provider, key_store)
+    try:
+        return verify_pack(path, trust=trust_store, own=own), own, ""
+    except trust.TrustError as exc:
+        return verify_pack(path, trust=_TrustingNone(), own=own), own, str(exc)
+
+
 class ReviewsPanel(PanelBase):
     """Snapshots of this computer's folder (and files opened), their diff, packs."""
 
@@ -467,28 +495,13 @@ class ReviewsPanel(PanelBase):
             self._trust_store = trust.TrustStore()
         return self._trust_store
 
-    def _own(self) -> str | None:
-        try:
-            if self.own_fingerprint is not None:
-                return self.own_fingerprint()
-            return trust.own_fingerprint(self.key_store)
-        except keys.KeyUnavailable:
-            return None
-
-    def _check(self, path: Path) -> tuple[PackVerification, str | None, str]:
-        """(the check, this installation's fingerprint, why the trusted keys could not be
-        read); with an unreadable list of trusted keys the pack is checked trusting none."""
-        own = self._own()
-        try:
-            return verify_pack(path, trust=self.trust_store, own=own), own, ""
-        except trust.TrustError as exc:
-            return verify_pack(path, trust=_TrustingNone(), own=own), own, str(exc)
-
     async def verify_file(self, path: Path) -> PackVerification:
         """Check a pack's signer, signature and every file's hash, and show what was found
         (signer first) in the pack check dialog."""
         self.message.clear()
-        check, own, unreadable = await asyncio.to_thread(self._check, path)
+        check, own, unreadable = await asyncio.to_thread(
+            check_pack, path, self.trust_store, self.own_fingerprint, self.key_store
+        )
         if unreadable:
             self.message.show_error(
                 ErrorInfo(
@@ -519,7 +532,7 @@ class ReviewsPanel(PanelBase):
             self.trusted_dialog.raise_()
             self.trusted_dialog.activateWindow()
             return self.trusted_dialog
-        own = await asyncio.to_thread(self._own)
+        own = await asyncio.to_thread(own_of, self.own_fingerprint, self.key_store)
         dialog = TrustedKeysDialog(self.trust_store, own, parent or self)
         dialog.changed.connect(self._trust_changed)
         dialog.finished.connect(dialog.deleteLater)

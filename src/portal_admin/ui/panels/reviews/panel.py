@@ -122,6 +122,29 @@ def needs_words(decision: Decision, flagged: bool) -> str:
     )
 
 
+class DecisionWriter:
+    """The writer thread's own connection to the campaign file. No Qt and no reference to the
+    panel: a panel whose last reference the writer thread dropped would be deleted there,
+    off the GUI thread (a crash)."""
+
+    def __init__(self) -> None:
+        self.campaign: Campaign | None = None
+
+    def write(self, path: Path, *args: Any) -> int:
+        """``decide`` on this thread's connection to the campaign at ``path``."""
+        if self.campaign is None or self.campaign.path != path:
+            self.close()
+            self.campaign = Campaign.open(path)
+        self.campaign.reload_meta()  # closed meanwhile?
+        return decide(self.campaign, *args, source="desktop")
+
+    def close(self) -> None:
+        """Close the connection (on the writer thread)."""
+        if self.campaign is not None:
+            self.campaign.close()
+            self.campaign = None
+
+
 class CampaignsPanel(PanelBase):
     """One campaign file at a time: its queue, the decision form, the campaign's steps."""
 
@@ -207,7 +230,7 @@ class CampaignsPanel(PanelBase):
         #: Decisions are written by one thread of their own (its own connection to the file):
         #: the fsync of each transaction never holds the loop; one decision at a time.
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="campaign-writer")
-        self._writing: Campaign | None = None
+        self._writing = DecisionWriter()
         self._deciding = asyncio.Lock()
         self.table.installEventFilter(self)
         # the decision form
@@ -539,19 +562,6 @@ class CampaignsPanel(PanelBase):
         found = (self.model.item(r) for r in rows)
         return [i.id for i in found if i is not None]
 
-    def _write(self, path: Path, *args: Any) -> int:
-        """In the writer thread: ``decide`` on its own connection to the campaign at ``path``."""
-        if self._writing is None or self._writing.path != path:
-            self._close_writer()
-            self._writing = Campaign.open(path)
-        self._writing.reload_meta()  # closed meanwhile?
-        return decide(self._writing, *args, source="desktop")
-
-    def _close_writer(self) -> None:
-        if self._writing is not None:
-            self._writing.close()
-            self._writing = None
-
     async def decide(self, decision: Decision) -> int:
         """Record ``decision`` for the selected items with the justification typed; on to the
         next undecided. A refusal says why and keeps what was typed. Keys pressed while a
@@ -582,7 +592,7 @@ class CampaignsPanel(PanelBase):
         path = self.campaign.path
         try:
             n = await asyncio.get_running_loop().run_in_executor(
-                self._writer, self._write, path, ids, decision, text, reviewer
+                self._writer, self._writing.write, path, ids, decision, text, reviewer
             )
         except CampaignError as exc:
             self.show_refusal(exc)
@@ -1002,7 +1012,7 @@ class CampaignsPanel(PanelBase):
     def close_tasks(self) -> None:
         """Cancel the panel's tasks; the writer thread closes its connection."""
         super().close_tasks()
-        self._writer.submit(self._close_writer)
+        self._writer.submit(self._writing.close)
 
     def retranslateUi(self) -> None:
         self.open_button.setText(QCoreApplication.translate("Campaigns", "Open a campaign file…"))
