@@ -126,7 +126,9 @@ def test_create_from_a_snapshot(
     scope.rename(tmp_path / "snaps" / "scope.sqlite")
     panel = make_panel()
     panel.folder = tmp_path / "snaps"
-    dialog = panel.open_create()
+    panel.new_button.click()  # as a person does: the button's click passes no snapshot
+    dialog = panel.create_dialog
+    assert dialog is not None and dialog.isVisible()
     assert dialog.snapshot.count() == 1
     dialog.name.setText("Spring review")
     dialog.file.setText(str(tmp_path / "spring.review"))

@@ -172,7 +172,7 @@ class CampaignsPanel(PanelBase):
         self.open_button.clicked.connect(self._ask_open)
         self.new_button = QPushButton(self)
         self.new_button.setObjectName("newCampaign")
-        self.new_button.clicked.connect(self.open_create)
+        self.new_button.clicked.connect(lambda: self.open_create())  # clicked passes a bool
         self.title = QLabel(self)
         self.title.setObjectName("campaignTitle")
         self.title.setStyleSheet("font-weight: bold;")
