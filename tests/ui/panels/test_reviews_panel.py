@@ -160,6 +160,10 @@ def test_keyboard_decides_and_moves_to_the_next_undecided(
     run(loop, panel.update_progress())
     assert panel.progress.text().startswith("3 of ")
     assert f"{REVIEWER}: 3" in panel.progress.text()  # per reviewer
+    undecided = [r for r in range(panel.model.rowCount()) if panel.model.item(r).decision is None]
+    panel.table.selectRow(undecided[1])  # the next button goes on after it, not from the top
+    panel.next_button.click()  # the button (its click passes no row)
+    assert panel.table.currentIndex().row() == undecided[2]
 
 
 @pytest.mark.parametrize(

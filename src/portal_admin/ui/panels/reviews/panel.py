@@ -258,7 +258,7 @@ class CampaignsPanel(PanelBase):
                                  (self.revoke_button, Decision.REVOKE),
                                  (self.dont_know_button, Decision.DONT_KNOW)):  # fmt: skip
             button.clicked.connect(lambda _c=False, d=decision: self.spawn(self.decide(d)))
-        self.next_button.clicked.connect(self.next_undecided)
+        self.next_button.clicked.connect(lambda: self.next_undecided())  # clicked passes a bool
         back = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.justification)
         back.setContext(Qt.ShortcutContext.WidgetShortcut)
         back.activated.connect(self.table.setFocus)
