@@ -285,7 +285,7 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+202"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -342,7 +342,7 @@
         <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+21"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
     </message>
@@ -387,12 +387,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-400"/>
+        <location line="-385"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+402"/>
+        <location line="+387"/>
         <source>Review campaign…</source>
         <translation>レビューキャンペーン…</translation>
     </message>
@@ -1867,7 +1867,7 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+253"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
@@ -1884,24 +1884,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+634"/>
+        <location line="+621"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-630"/>
-        <location line="+632"/>
+        <location line="-617"/>
+        <location line="+619"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-628"/>
-        <location line="+631"/>
+        <location line="-615"/>
+        <location line="+618"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-583"/>
+        <location line="-570"/>
         <source>Who is deciding?</source>
         <translation>判断するのは誰ですか？</translation>
     </message>
@@ -1916,7 +1916,7 @@
         <translation>この名前は使用できません。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+116"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
@@ -6040,7 +6040,7 @@
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+206"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
@@ -8722,7 +8722,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -8825,6 +8825,42 @@
         <location line="+1"/>
         <source>Own account</source>
         <translation>本人のアカウント</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>not updated for %1 days (since %2)</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
+        <translation>%1 日間更新なし（%2 以降）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pending, expired on %1</source>
+        <translation>保留中、%1 に期限切れ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>holds write permissions: %1</source>
+        <translation>書き込み権限を保持: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a system-portal (administrator) account</source>
+        <translation>システムポータル（管理者）アカウント</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the reviewer&apos;s own account: another reviewer decides it</source>
+        <translation>レビュー担当者本人のアカウント: 別のレビュー担当者が判断します</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not in the earlier snapshot %1</source>
+        <translation>以前のスナップショット %1 になし</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not in the earlier campaign&apos;s scope %1</source>
+        <translation>以前のキャンペーンの範囲 %1 になし</translation>
     </message>
 </context>
 <context>

@@ -285,7 +285,7 @@
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+202"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
@@ -342,7 +342,7 @@
         <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+21"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
     </message>
@@ -387,12 +387,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-400"/>
+        <location line="-385"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+402"/>
+        <location line="+387"/>
         <source>Review campaign…</source>
         <translation>Đợt rà soát…</translation>
     </message>
@@ -1878,7 +1878,7 @@
         <translation>Cần có lý do để giữ một mục có cờ.</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+253"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>Đợt rà soát (*.review);;Mọi tệp (*)</translation>
@@ -1895,24 +1895,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+634"/>
+        <location line="+621"/>
         <source>Any flag</source>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-630"/>
-        <location line="+632"/>
+        <location line="-617"/>
+        <location line="+619"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-628"/>
-        <location line="+631"/>
+        <location line="-615"/>
+        <location line="+618"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-583"/>
+        <location line="-570"/>
         <source>Who is deciding?</source>
         <translation>Ai đang quyết định?</translation>
     </message>
@@ -1927,7 +1927,7 @@
         <translation>Không thể dùng tên này.</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+116"/>
         <source>The decision was refused.</source>
         <translation>Quyết định bị từ chối.</translation>
     </message>
@@ -6091,7 +6091,7 @@
         <translation>Đã gửi, chưa ghi nhận kết quả</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+206"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
@@ -8799,7 +8799,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
         <source>Item</source>
         <translation>Mục</translation>
     </message>
@@ -8902,6 +8902,42 @@
         <location line="+1"/>
         <source>Own account</source>
         <translation>Tài khoản của chính mình</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>not updated for %1 days (since %2)</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
+        <translation>không cập nhật trong %1 ngày (từ %2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pending, expired on %1</source>
+        <translation>đang chờ, đã hết hạn vào %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>holds write permissions: %1</source>
+        <translation>có quyền ghi: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a system-portal (administrator) account</source>
+        <translation>tài khoản cổng hệ thống (quản trị viên)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the reviewer&apos;s own account: another reviewer decides it</source>
+        <translation>tài khoản của chính người rà soát: người rà soát khác sẽ quyết định</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not in the earlier snapshot %1</source>
+        <translation>không có trong ảnh chụp trước %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not in the earlier campaign&apos;s scope %1</source>
+        <translation>không có trong phạm vi đợt rà soát trước %1</translation>
     </message>
 </context>
 <context>

@@ -285,7 +285,7 @@
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+202"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
@@ -342,7 +342,7 @@
         <translation>证据包 (*.zip);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+21"/>
         <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
         <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
     </message>
@@ -387,12 +387,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-400"/>
+        <location line="-385"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+402"/>
+        <location line="+387"/>
         <source>Review campaign…</source>
         <translation>审查活动…</translation>
     </message>
@@ -1867,7 +1867,7 @@
         <translation>保留已标记的项目需要填写理由。</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+253"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>审查活动 (*.review);;所有文件 (*)</translation>
@@ -1884,24 +1884,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+634"/>
+        <location line="+621"/>
         <source>Any flag</source>
         <translation>任意标记</translation>
     </message>
     <message>
-        <location line="-630"/>
-        <location line="+632"/>
+        <location line="-617"/>
+        <location line="+619"/>
         <source>Any portal</source>
         <translation>任意门户</translation>
     </message>
     <message>
-        <location line="-628"/>
-        <location line="+631"/>
+        <location line="-615"/>
+        <location line="+618"/>
         <source>Any institution</source>
         <translation>任意机构</translation>
     </message>
     <message>
-        <location line="-583"/>
+        <location line="-570"/>
         <source>Who is deciding?</source>
         <translation>由谁决定？</translation>
     </message>
@@ -1916,7 +1916,7 @@
         <translation>不能使用此名字。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+116"/>
         <source>The decision was refused.</source>
         <translation>决定被拒绝。</translation>
     </message>
@@ -6038,7 +6038,7 @@
         <translation>已发送，结果未记录</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+206"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <translation>日志为空：此计算机尚未发送任何变更。</translation>
     </message>
@@ -8720,7 +8720,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
         <source>Item</source>
         <translation>项目</translation>
     </message>
@@ -8823,6 +8823,42 @@
         <location line="+1"/>
         <source>Own account</source>
         <translation>本人账户</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>not updated for %1 days (since %2)</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
+        <translation>%1 天未更新（自 %2 起）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pending, expired on %1</source>
+        <translation>待处理，已于 %1 过期</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>holds write permissions: %1</source>
+        <translation>拥有写入权限：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a system-portal (administrator) account</source>
+        <translation>系统门户（管理员）账户</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the reviewer&apos;s own account: another reviewer decides it</source>
+        <translation>审阅人本人的账户：由另一位审阅人决定</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not in the earlier snapshot %1</source>
+        <translation>不在之前的快照 %1 中</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not in the earlier campaign&apos;s scope %1</source>
+        <translation>不在之前审查活动的范围 %1 中</translation>
     </message>
 </context>
 <context>

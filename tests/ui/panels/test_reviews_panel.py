@@ -343,3 +343,21 @@ def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(
     dialog = campaigns.create_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.snapshot.currentData() == tmp_path / "scope.sqlite"
+
+
+def test_flag_reasons_are_said_in_the_interface_language(qapp: Any) -> None:
+    from portal_admin.ui.i18n.translators import LanguageManager
+    from portal_admin.ui.panels.reviews.queue_model import reason_words
+
+    stale = "not updated for 256 days (since 2026-03-15)"
+    assert reason_words(stale) == stale  # English as the engine wrote it
+    languages = LanguageManager()
+    languages.set_language("ja")
+    try:
+        assert reason_words(stale) == "256 日間更新なし（2026-03-15 以降）"
+        assert reason_words("a system-portal (administrator) account") == (
+            "システムポータル（管理者）アカウント"
+        )
+        assert reason_words("something new") == "something new"  # unknown: as written
+    finally:
+        languages.set_language("en")

@@ -54,7 +54,7 @@ from portal_admin.ui.tour.screenshots import TourStep
 
 from . import work
 from .create_dialog import CreateDialog
-from .queue_model import QueueModel, decision_words, flag_words
+from .queue_model import QueueModel, decision_words, flag_words, reason_words
 
 log = logging.getLogger(__name__)
 
@@ -682,7 +682,7 @@ class CampaignsPanel(PanelBase):
             ]
         else:
             for flag in campaign.flags_of([item.seq]).get(item.seq, []) if item.flag_count else []:
-                lines.append(f"{flag_words(flag.code)}: {flag.reason}")
+                lines.append(f"{flag_words(flag.code)}: {reason_words(flag.reason)}")
             if item.id in self.model.own:
                 lines.append(
                     QCoreApplication.translate(

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -17,7 +18,7 @@ from PySide6.QtCore import (
 
 from portal_admin.reviews import Campaign, Item, Query
 from portal_admin.ui import enum_labels
-from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -70,6 +71,46 @@ def _tr(text: str) -> str:
 def flag_words(code: str) -> str:
     """A flag's short name in the current language (the code when unknown)."""
     return _tr(FLAGS[code]) if code in FLAGS else code
+
+
+#: A flag's reason as the engine words it (English, kept in the file), and the same sentence
+#: in the program's languages: (pattern, template); each group fills %1, %2 ...
+_REASONS = (
+    (
+        r"not updated for (\d+) days \(since ([\d-]+)\)",
+        QT_TRANSLATE_NOOP("ReviewQueue", "not updated for %1 days (since %2)"),
+    ),
+    (r"pending, expired on ([\d-]+)", QT_TRANSLATE_NOOP("ReviewQueue", "pending, expired on %1")),
+    (
+        r"holds write permissions: (.+)",
+        QT_TRANSLATE_NOOP("ReviewQueue", "holds write permissions: %1"),
+    ),
+    (
+        r"a system-portal \(administrator\) account",
+        QT_TRANSLATE_NOOP("ReviewQueue", "a system-portal (administrator) account"),
+    ),
+    (
+        r"the reviewer's own account: another reviewer decides it",
+        QT_TRANSLATE_NOOP("ReviewQueue", "the reviewer's own account: another reviewer decides it"),
+    ),
+    (
+        r"not in the earlier snapshot(?: of ([\d-]+))?",
+        QT_TRANSLATE_NOOP("ReviewQueue", "not in the earlier snapshot %1"),
+    ),
+    (
+        r"not in the earlier campaign's scope(?: of ([\d-]+))?",
+        QT_TRANSLATE_NOOP("ReviewQueue", "not in the earlier campaign's scope %1"),
+    ),
+)
+
+
+def reason_words(reason: str) -> str:
+    """A flag's reason in the current language (as the engine wrote it when unknown)."""
+    for pattern, template in _REASONS:
+        found = re.fullmatch(pattern, reason)
+        if found:
+            return fill(_tr(template), *(g or "" for g in found.groups())).strip()
+    return reason
 
 
 def decision_words(code: str | None) -> str:
