@@ -164,7 +164,9 @@ def test_a_target_changed_since_shows_before_after_and_now(
     first, second = [i.target_id for i in job.items()]
     # Someone changes the first one again after the job (as a second client would).
     run(loop, journaled.accounts.change_status(first, "DEACTIVATE"))
-    window = RevertWindow(JournalPanel(panel_context(journaled)), job_id=job.id)
+    journal_panel = JournalPanel(panel_context(journaled))
+    qtbot.addWidget(journal_panel)  # deleted by qtbot, on this thread, after the test
+    window = RevertWindow(journal_panel, job_id=job.id)
     qtbot.addWidget(window)
     window.show()
     run(loop, window.plan())
@@ -194,7 +196,9 @@ def test_production_needs_the_number_typed(
     ids = [i.target_id for i in job.items()]
     context = panel_context(journaled)
     context.profile = context.profile.replace(environment=EnvironmentType.PRODUCTION)
-    window = RevertWindow(JournalPanel(context), job_id=job.id)
+    journal_panel = JournalPanel(context)
+    qtbot.addWidget(journal_panel)  # deleted by qtbot, on this thread, after the test
+    window = RevertWindow(journal_panel, job_id=job.id)
     qtbot.addWidget(window)
     window.show()
     run(loop, window.plan())
@@ -236,7 +240,9 @@ def test_over_the_threshold_the_number_is_typed_off_production(
 
     job = run(loop, remark_all(), timeout=120)
     count = job.counts()["done"]
-    window = RevertWindow(JournalPanel(panel_context(journaled)), job_id=job.id)
+    journal_panel = JournalPanel(panel_context(journaled))
+    qtbot.addWidget(journal_panel)  # deleted by qtbot, on this thread, after the test
+    window = RevertWindow(journal_panel, job_id=job.id)
     qtbot.addWidget(window)
     window.show()
     run(loop, window.plan())
@@ -298,7 +304,9 @@ def test_a_broken_journal_is_refused_with_its_break_named(
     record["before"] = {"status": "DEACTIVATED"}  # edited after it was written
     lines[number] = json.dumps(record)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    window = RevertWindow(JournalPanel(panel_context(journaled)), job_id=job.id)
+    journal_panel = JournalPanel(panel_context(journaled))
+    qtbot.addWidget(journal_panel)  # deleted by qtbot, on this thread, after the test
+    window = RevertWindow(journal_panel, job_id=job.id)
     qtbot.addWidget(window)
     window.show()
     assert run(loop, window.plan()) is None
@@ -322,7 +330,9 @@ def test_a_record_of_another_profile_is_refused(
         job = run(loop, suspend(admin, 1))
     finally:
         stop()
-    window = RevertWindow(JournalPanel(panel_context(admin)), job_id=job.id)
+    journal_panel = JournalPanel(panel_context(admin))
+    qtbot.addWidget(journal_panel)  # deleted by qtbot, on this thread, after the test
+    window = RevertWindow(journal_panel, job_id=job.id)
     qtbot.addWidget(window)
     assert run(loop, window.plan()) is None
     text = window.summary.text()
@@ -334,7 +344,9 @@ def test_a_window_closed_while_planning_keeps_no_plan(
     loop: qasync.QEventLoop, qtbot: QtBot, journaled: PortalClient, panel_context: Make
 ) -> None:
     job = run(loop, suspend(journaled, 2))
-    window = RevertWindow(JournalPanel(panel_context(journaled)), job_id=job.id)
+    journal_panel = JournalPanel(panel_context(journaled))
+    qtbot.addWidget(journal_panel)  # deleted by qtbot, on this thread, after the test
+    window = RevertWindow(journal_panel, job_id=job.id)
     qtbot.addWidget(window)
     window.show()
 
