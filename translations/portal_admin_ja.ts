@@ -10088,6 +10088,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Review a campaign file</source>
+        <translation>キャンペーンファイルをレビュー</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
         <translation>サインインせずに、アクセスレビューのキャンペーンをファイルだけで判断します</translation>
     </message>

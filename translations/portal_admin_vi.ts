@@ -10170,6 +10170,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Review a campaign file</source>
+        <translation>Xem xét tệp đợt rà soát</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
         <translation>Quyết định một đợt rà soát quyền truy cập chỉ từ tệp của nó, không cần đăng nhập</translation>
     </message>

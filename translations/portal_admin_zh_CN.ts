@@ -10084,6 +10084,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Review a campaign file</source>
+        <translation>审阅审查活动文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
         <translation>无需登录，仅凭文件对访问审查活动作出决定</translation>
     </message>

@@ -10084,6 +10084,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Review a campaign file</source>
+        <translation>審閱審查活動檔案</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Decide an access-review campaign from its file alone, without signing in</source>
         <translation>無需登入，僅憑檔案對存取審查活動作出決定</translation>
     </message>

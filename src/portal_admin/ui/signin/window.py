@@ -479,6 +479,9 @@ class SignInWindow(QWidget):
         self.review_button.setText(
             QCoreApplication.translate("SignInWindow", "Re&view a campaign file\u2026")
         )
+        self.review_button.setAccessibleName(
+            QCoreApplication.translate("SignInWindow", "Review a campaign file")
+        )
         self.review_button.setToolTip(
             QCoreApplication.translate(
                 "SignInWindow",
