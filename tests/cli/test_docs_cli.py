@@ -2,35 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+from support.docs import first_sh_block, run_block
 
 
 def test_the_first_sh_block_runs(tmp_path: Path) -> None:
-    block = re.findall(r"```sh\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)[0]
+    block = first_sh_block("cli.md")
     assert "portal-admin-cli --sandbox bulk status" in block and "--dry-run" in block
-    bin_dir = Path(sys.executable).parent
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-        "HOME": str(tmp_path / "home"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
-    done = subprocess.run(
-        ["sh", "-e", "-c", block],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_block(block, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "suspended.csv").read_text(encoding="utf-8-sig").startswith('"id"')
     plan = (tmp_path / "plan.csv").read_text(encoding="utf-8-sig").splitlines()

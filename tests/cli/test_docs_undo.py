@@ -4,13 +4,9 @@ suspension, its revert, and a query showing the accounts active again."""
 from __future__ import annotations
 
 import csv
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "undo.md"
+from support.docs import first_sh_block, run_block
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -19,25 +15,9 @@ def rows(path: Path) -> list[dict[str, str]]:
 
 
 def test_the_first_sh_block_runs(tmp_path: Path) -> None:
-    block = re.findall(r"```sh\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)[0]
+    block = first_sh_block("undo.md")
     assert "bulk status --action suspend" in block and "jobs revert" in block
-    bin_dir = Path(sys.executable).parent
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-        "HOME": str(tmp_path / "home"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
-    done = subprocess.run(
-        ["sh", "-e", "-c", block],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_block(block, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     suspended = {r["target id"] for r in rows(tmp_path / "suspended.csv") if r["outcome"] == "done"}
     assert suspended
