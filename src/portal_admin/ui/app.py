@@ -501,6 +501,10 @@ def _run(options: StartOptions, argv: Sequence[str], early_log: EarlyLog) -> int
         return 2
     qapp = create_qapp(argv)
     application = Application(qapp, options, early_log=early_log)
+    # SIGTERM or Ctrl+C before the asyncio loop takes over (main() installs its own handlers)
+    # ends the program through its shutdown hooks, not with the default exit 143.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda _sig, _frame: application.request_quit())
     window = application.start_or_refuse()
     if window is None:
         return 2

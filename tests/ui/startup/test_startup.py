@@ -242,3 +242,37 @@ def test_start_up_probe_reports_the_first_window(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "BENCH-FIRST-WINDOW SignInWindow"
+
+
+TERMINATED_AT_FIRST_WINDOW = """
+import os, signal, sys
+from portal_admin.ui.startup import loop_bridge
+
+shown = loop_bridge.show_first
+
+
+def show_first(window):
+    os.kill(os.getpid(), signal.SIGTERM)  # the worst moment: before the asyncio loop runs
+    return shown(window)
+
+
+loop_bridge.show_first = show_first
+from portal_admin.ui.main import main
+
+sys.exit(main(["--sandbox"]))
+"""
+
+
+def test_sigterm_before_the_event_loop_ends_the_program_cleanly(tmp_path: Path) -> None:
+    """A service manager or a session end may stop the program as soon as its window shows."""
+    result = subprocess.run(
+        [sys.executable, "-c", TERMINATED_AT_FIRST_WINDOW],
+        capture_output=True,
+        text=True,
+        env=program_env(tmp_path),
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    log_file = tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log"
+    assert "portal-admin stopped (0)" in log_file.read_text(encoding="utf-8")
