@@ -164,7 +164,7 @@
         <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>変更: %1</translation>
@@ -270,7 +270,7 @@
         <translation>指定した鍵とは別の鍵で署名されています</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+75"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>パック %1 は署名後に変更されています。</translation>
     </message>
@@ -2171,7 +2171,37 @@
         <translation>レビューキュー</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Show items</source>
+        <translation>表示する項目</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Filter by flag</source>
+        <translation>フラグで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter by portal</source>
+        <translation>ポータルで絞り込み</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by institution</source>
+        <translation>機関で絞り込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search the queue</source>
+        <translation>キューを検索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing check</source>
+        <translation>終了時の確認</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Campaigns</source>
         <translation>キャンペーン</translation>
     </message>
@@ -7095,7 +7125,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>このインストールの鍵</translation>
@@ -7116,8 +7146,9 @@
         <translation>信頼済みの鍵「%1」</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>不明（署名を検証できません。下の鍵はパックが名乗っているだけです）</translation>
     </message>
     <message>
@@ -7141,7 +7172,7 @@
         <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+213"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>証跡パックの確認</translation>
@@ -10294,24 +10325,24 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
-        <location line="+182"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
+        <location line="+181"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location line="-181"/>
-        <location line="+180"/>
+        <location line="-180"/>
+        <location line="+179"/>
         <source>Fingerprint</source>
         <translation>フィンガープリント</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-178"/>
         <source>Added</source>
         <translation>追加日時</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
         <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
         <translation>鍵のフィンガープリントではありません。フィンガープリントは 16 進数 64 桁（0–9、a–f）で、署名者の「バージョン情報」ウィンドウに表示されるものです。スペースの有無は問いません。</translation>

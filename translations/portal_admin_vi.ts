@@ -164,7 +164,7 @@
         <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>đã thay đổi: %1</translation>
@@ -270,7 +270,7 @@
         <translation>nó được ký bằng một khóa khác với khóa đã chỉ định</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+75"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
     </message>
@@ -2182,7 +2182,37 @@
         <translation>Hàng đợi rà soát</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Show items</source>
+        <translation>Mục hiển thị</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Filter by flag</source>
+        <translation>Lọc theo cờ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter by portal</source>
+        <translation>Lọc theo cổng</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by institution</source>
+        <translation>Lọc theo tổ chức</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search the queue</source>
+        <translation>Tìm trong hàng đợi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing check</source>
+        <translation>Kiểm tra khi đóng</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Campaigns</source>
         <translation>Đợt rà soát</translation>
     </message>
@@ -7153,7 +7183,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>khóa của bản cài đặt này</translation>
@@ -7174,8 +7204,9 @@
         <translation>khóa tin cậy “%1”</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>không rõ (chữ ký không hợp lệ; khóa bên dưới chỉ là khóa mà gói tự nhận)</translation>
     </message>
     <message>
@@ -7199,7 +7230,7 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+213"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -10376,24 +10407,24 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
-        <location line="+182"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
+        <location line="+181"/>
         <source>Name</source>
         <translation>Tên</translation>
     </message>
     <message>
-        <location line="-181"/>
-        <location line="+180"/>
+        <location line="-180"/>
+        <location line="+179"/>
         <source>Fingerprint</source>
         <translation>Dấu vân tay</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-178"/>
         <source>Added</source>
         <translation>Ngày thêm</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
         <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
         <translation>Đây không phải là dấu vân tay của khóa. Dấu vân tay gồm 64 chữ số thập lục phân (0–9, a–f), như cửa sổ Giới thiệu của người ký hiển thị; khoảng trắng không quan trọng.</translation>

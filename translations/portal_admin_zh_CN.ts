@@ -164,7 +164,7 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已更改：%1</translation>
@@ -270,7 +270,7 @@
         <translation>它由指定密钥以外的密钥签名</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+75"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>证据包 %1 在签名后被更改过。</translation>
     </message>
@@ -2171,7 +2171,37 @@
         <translation>审查队列</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Show items</source>
+        <translation>显示的项目</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Filter by flag</source>
+        <translation>按标记筛选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter by portal</source>
+        <translation>按门户筛选</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by institution</source>
+        <translation>按机构筛选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search the queue</source>
+        <translation>搜索队列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing check</source>
+        <translation>关闭时检查</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Campaigns</source>
         <translation>审查活动</translation>
     </message>
@@ -7093,7 +7123,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>本安装的密钥</translation>
@@ -7114,8 +7144,9 @@
         <translation>受信任的密钥“%1”</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>未知（签名验证失败；下面的密钥只是证据包自称的密钥）</translation>
     </message>
     <message>
@@ -7139,7 +7170,7 @@
         <translation>其文件与清单一致，但任何人都可以生成密钥并用它签名证据包。请通过其他渠道（当面或电话）将上面的指纹与签名者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对。如果二者相同，请信任该密钥并再次检查证据包。</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+213"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>证据包检查</translation>
@@ -10290,24 +10321,24 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
-        <location line="+182"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
+        <location line="+181"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-181"/>
-        <location line="+180"/>
+        <location line="-180"/>
+        <location line="+179"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-178"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
         <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
         <translation>这不是密钥指纹。指纹是 64 位十六进制数字（0–9、a–f），与签名者的“关于”窗口中显示的一致；空格无关紧要。</translation>

@@ -164,7 +164,7 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
         <source>changed: %1</source>
         <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
         <translation>已變更：%1</translation>
@@ -270,7 +270,7 @@
         <translation>它由指定金鑰以外的金鑰簽署</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+75"/>
         <source>The pack %1 was changed after it was signed.</source>
         <translation>證據套件 %1 在簽署後遭到變更。</translation>
     </message>
@@ -2171,7 +2171,37 @@
         <translation>審查佇列</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Show items</source>
+        <translation>顯示的項目</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Filter by flag</source>
+        <translation>依標記篩選</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter by portal</source>
+        <translation>依入口網站篩選</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter by institution</source>
+        <translation>依機構篩選</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search the queue</source>
+        <translation>搜尋佇列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing check</source>
+        <translation>關閉時檢查</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Campaigns</source>
         <translation>審查活動</translation>
     </message>
@@ -7093,7 +7123,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-75"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>此安裝的金鑰</translation>
@@ -7114,8 +7144,9 @@
         <translation>受信任的金鑰「%1」</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
+        <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>未知（簽章驗證失敗；下方的金鑰只是證據套件自稱的金鑰）</translation>
     </message>
     <message>
@@ -7139,7 +7170,7 @@
         <translation>其檔案與清單一致，但任何人都可以產生金鑰並用它簽署證據套件。請透過其他管道（當面或電話）將上方的指紋與簽署者從其程式「說明 &gt; 關於」中唸給您的指紋進行比對。如果兩者相同，請信任該金鑰並再次檢查證據套件。</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+213"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>證據套件檢查</translation>
@@ -10290,24 +10321,24 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+39"/>
-        <location line="+182"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
+        <location line="+181"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
     <message>
-        <location line="-181"/>
-        <location line="+180"/>
+        <location line="-180"/>
+        <location line="+179"/>
         <source>Fingerprint</source>
         <translation>指紋</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-178"/>
         <source>Added</source>
         <translation>新增時間</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>This is not a key fingerprint. A fingerprint is 64 hexadecimal digits (0–9, a–f), as the signer&apos;s About window shows it; spaces do not matter.</source>
         <extracomment>The table&apos;s role holding a row&apos;s fingerprint (the own key&apos;s row holds none).</extracomment>
         <translation>這不是金鑰指紋。指紋是 64 位十六進位數字（0–9、a–f），與簽署者的「關於」視窗中顯示的一致；空格無關緊要。</translation>

@@ -116,7 +116,7 @@ MAY_NAME_COLOURS = {
     "widgets/banner.py",
     "signin/pages.py",  # the environment chip: the banner's colours
 }
-_TEXT_COLOUR = re.compile(r"(?<![-\w])color:\s*(#|rgb|[a-z]+\s*;)", re.IGNORECASE)
+_TEXT_COLOUR = re.compile(r"(?<![-\w])color:\s*(#|rgb|\{|[a-z]+\s*;)", re.IGNORECASE)
 
 
 def test_no_other_text_colour_is_hard_coded() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence.pack import PackVerification
 from portal_admin.evidence.trust import TrustedKey, TrustStore
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.theme.tones import set_tone
 
 from .trust_dialog import AddKeyDialog, fingerprint_field
 
@@ -90,7 +91,8 @@ SIGNERS = {
     "untrusted": QT_TRANSLATE_NOOP("PackCheck", "a key you do not trust"),
 }
 
-_GOOD, _WARN, _BAD = "#1b5e20", "#8a5a00", "#8a1c1c"
+#: Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.
+_GOOD, _WARN, _BAD = "success", "warning", "error"
 
 
 def _tr(text: str) -> str:
@@ -164,14 +166,22 @@ def verdict_text(check: PackVerification) -> tuple[str, str]:
     )
 
 
-def _color(check: PackVerification) -> tuple[str, str]:
-    """(the signer's colour, the verdict's colour)."""
+def _tones(check: PackVerification) -> tuple[str, str]:
+    """(the signer's tone, the verdict's tone)."""
     if SIGNATURE_FAILS in check.problems or not check.fingerprint:
         signer = _BAD
     else:
         signer = _GOOD if check.trust in ("own", "trusted", "pinned") else _WARN
     verdict = {"intact": _GOOD, "untrusted": _WARN}.get(check.status, _BAD)
     return signer, verdict
+
+
+def _bold(font: QFont, *, larger: bool = False) -> QFont:
+    font = QFont(font)
+    font.setBold(True)
+    if larger and font.pointSizeF() > 0:
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+    return font
 
 
 class PackCheckDialog(QDialog):
@@ -197,6 +207,7 @@ class PackCheckDialog(QDialog):
         self.signer_label = QLabel(self)
         self.signer = QLabel(self)
         self.signer.setObjectName("packSigner")
+        self.signer.setFont(_bold(self.signer.font()))
         self.signer.setWordWrap(True)
         self.signer.setTextFormat(Qt.TextFormat.PlainText)
         self.signer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -209,6 +220,7 @@ class PackCheckDialog(QDialog):
         self.copy_button.clicked.connect(self.copy_fingerprint)
         self.verdict = QLabel(self)
         self.verdict.setObjectName("packVerdict")
+        self.verdict.setFont(_bold(self.verdict.font(), larger=True))
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.TextFormat.PlainText)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -286,11 +298,11 @@ class PackCheckDialog(QDialog):
         check = self.check
         if check is None:
             return
-        signer_color, verdict_color = _color(check)
+        signer_tone, verdict_tone = _tones(check)
         self.file.setText(check.path.name)
         self.file.setToolTip(str(check.path))
         self.signer.setText(signer_text(check))
-        self.signer.setStyleSheet(f"font-weight: bold; color: {signer_color};")
+        set_tone(self.signer, signer_tone)
         self.fingerprint.setText(check.fingerprint)
         self.fingerprint.setCursorPosition(0)
         has_key = bool(check.fingerprint)
@@ -298,7 +310,7 @@ class PackCheckDialog(QDialog):
             widget.setVisible(has_key)
         verdict, advice = verdict_text(check)
         self.verdict.setText(verdict)
-        self.verdict.setStyleSheet(f"font-weight: bold; font-size: 12pt; color: {verdict_color};")
+        set_tone(self.verdict, verdict_tone)
         self.advice.setText(advice)
         self.advice.setVisible(bool(advice))
         self.problems.clear()

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence.trust import TrustedKey, TrustError, TrustStore, normalize_fingerprint
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.theme.tones import set_tone
 
 from .diff_view import _when
 
@@ -42,7 +43,6 @@ COLUMNS = (
 )
 #: The table's role holding a row's fingerprint (the own key's row holds none).
 FINGERPRINT_ROLE = Qt.ItemDataRole.UserRole + 1
-_ERROR_STYLE = "color: #8a1c1c;"
 
 
 def _tr(text: str) -> str:
@@ -108,7 +108,7 @@ class AddKeyDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.setStyleSheet(_ERROR_STYLE)
+        set_tone(self.error, "error")
         self.error.hide()
         self.fingerprint_label = QLabel(self)
         self.fingerprint_label.setBuddy(self.fingerprint)
@@ -348,7 +348,7 @@ class TrustedKeysDialog(QDialog):
         if not self.keys and not self.problem:
             lines.append(QCoreApplication.translate("TrustedKeys", "No other key is trusted yet."))
         self.note.setText("\n".join(lines))
-        self.note.setStyleSheet(_ERROR_STYLE if self.problem else "")
+        set_tone(self.note, "error" if self.problem else None)
         self.note.setVisible(bool(lines))
 
     def selected_fingerprint(self) -> tuple[str, str | None] | None:

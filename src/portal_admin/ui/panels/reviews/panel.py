@@ -1079,6 +1079,18 @@ class CampaignsPanel(PanelBase):
             ]
         )
         self.table.setAccessibleName(QCoreApplication.translate("Campaigns", "Review queue"))
+        # the filters and the closing check have no label of their own: a screen reader names
+        # them by these
+        for widget, name in (
+            (self.show_filter, QCoreApplication.translate("Campaigns", "Show items")),
+            (self.flag_filter, QCoreApplication.translate("Campaigns", "Filter by flag")),
+            (self.decision_portal, QCoreApplication.translate("Campaigns", "Filter by portal")),
+            (self.institution_filter,
+             QCoreApplication.translate("Campaigns", "Filter by institution")),
+            (self.text_filter, QCoreApplication.translate("Campaigns", "Search the queue")),
+            (self.closing, QCoreApplication.translate("Campaigns", "Closing check")),
+        ):  # fmt: skip
+            widget.setAccessibleName(name)
         self.setAccessibleName(QCoreApplication.translate("Campaigns", "Campaigns"))
         if self.campaign is not None:
             self._show_progress()
