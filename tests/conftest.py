@@ -21,3 +21,31 @@ for _var, _sub in (
     ("XDG_STATE_HOME", "state"),
 ):
     os.environ[_var] = os.path.join(_HOME, _sub)
+
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+from support import operations_record  # noqa: E402
+
+#: Checks the record of every UI test of the session, so it runs after them.
+RUNS_LAST = "tests/ui/test_reachability.py::"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the reachability check to the end of the run."""
+    last = [item for item in items if item.nodeid.startswith(RUNS_LAST)]
+    if last:
+        items[:] = [item for item in items if not item.nodeid.startswith(RUNS_LAST)] + last
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _record_operations(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Record the operations UI code sends, when the reachability check will read them: this
+    session runs every UI test, or PORTAL_ADMIN_RECORD_OPS names the file of its own run."""
+    to_file = os.environ.get("PORTAL_ADMIN_RECORD_OPS")
+    if not to_file and not operations_record.whole_ui_suites_run(request.session):
+        yield
+        return
+    with operations_record.recording(to_file):
+        yield
