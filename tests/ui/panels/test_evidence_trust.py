@@ -132,6 +132,11 @@ def test_an_untrusted_signer_comes_first_and_the_pack_is_not_intact(
     )
     assert "intact" not in text
     assert dialog.trust_button.isVisible()
+    # coloured by the theme's tones, so a dark theme keeps them readable
+    assert (dialog.signer.property("tone"), dialog.verdict.property("tone")) == (
+        "warning",
+        "warning",
+    )
     dialog.copy_fingerprint()
     from PySide6.QtGui import QGuiApplication
 
@@ -172,6 +177,10 @@ def test_a_pack_of_this_installation_says_so(
     assert dialog.signer.text() == "this installation's key"
     assert dialog.fingerprint.text() == fingerprint(mine)
     assert not dialog.problems.isVisible() and not dialog.advice.isVisible()
+    assert (dialog.signer.property("tone"), dialog.verdict.property("tone")) == (
+        "success",
+        "success",
+    )
 
 
 def test_a_changed_pack_names_its_problems_and_a_broken_signature_names_no_signer(
@@ -190,6 +199,7 @@ def test_a_changed_pack_names_its_problems_and_a_broken_signature_names_no_signe
     items = [dialog.problems.item(i).text() for i in range(dialog.problems.count())]
     assert "in the zip twice: accounts.csv" in items
     assert "was changed after it was signed" in dialog.verdict.text()
+    assert dialog.verdict.property("tone") == "error"
     run(loop, settle(0.1))
     save_screenshot(dialog, SHOTS / "evidence-pack-changed.png")
 
@@ -293,6 +303,7 @@ def test_a_bad_fingerprint_is_refused_and_the_form_kept(
     ask.ok_button.click()
     assert ask.isVisible() and ask.error.isVisible()
     assert "This is not a key fingerprint" in ask.error.text()
+    assert ask.error.property("tone") == "error"
     run(loop, settle(0.1))
     save_screenshot(ask, SHOTS / "evidence-trust-add-error.png")
     assert ask.fingerprint.text() == "abcd 1234 not hex" and ask.name.text() == COLLEAGUE
