@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from test_accounts_support import settle
 from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.ui.bulk.dialog import BulkDialog
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
 from portal_admin.ui.panels.invitations.panel import InvitationsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
@@ -295,6 +297,15 @@ def test_the_jobs_panel_resumes_an_interrupted_job(
     qtbot.addWidget(panel)
     panel.show()
     assert [r.state for r in panel.rows] == ["interrupted"]
+    # the words and the local time are shown; the job file's codes and UTC time on hover
+    created = panel.table.item(0, 7)
+    assert created.toolTip() == panel.rows[0].created
+    assert created.text() == format_datetime(datetime.fromisoformat(panel.rows[0].created))
+    assert "T" not in created.text()
+    assert panel.table.item(0, 2).text() == "Interrupted"
+    assert panel.table.item(0, 2).toolTip() == "interrupted"
+    kind = panel.table.item(0, 1)
+    assert (kind.text(), kind.toolTip()) == ("Set a field", panel.rows[0].kind)
     panel.table.selectRow(0)
     assert panel.resume_button.isEnabled()
     progress = run(loop, panel.resume_selected())

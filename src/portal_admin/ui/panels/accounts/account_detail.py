@@ -19,12 +19,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.theme.tones import set_tone
 
 from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE, Kind
 from ...error_info import ErrorInfo
 from .account_text import STATUS_ACTIONS, action_text
-from .common import enum_code, enum_text, format_datetime
+from .common import enum_code, enum_text
 from .message_bar import MessageBar
 
 EDIT = "EDIT"

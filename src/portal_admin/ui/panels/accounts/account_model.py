@@ -7,12 +7,13 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.paged_model import Column, FetchPage, PagedTableModel, SortSpec
 
 from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE
 from .account_filter import AccountFilter
-from .common import enum_text, format_datetime
+from .common import enum_text
 
 CTX = "AccountColumns"
 

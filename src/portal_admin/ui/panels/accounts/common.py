@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from datetime import datetime
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
+from PySide6.QtCore import QCoreApplication
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 
@@ -56,16 +55,6 @@ def explain(exc: BaseException, overrides: Mapping[str, str] | None = None) -> E
     if text:
         info = dataclasses.replace(info, summary=tr_error(text))
     return info
-
-
-def format_datetime(value: object) -> str:
-    """A timestamp in the UI language's short format (QLocale), in local time."""
-    if value is None:
-        return ""
-    if not isinstance(value, datetime):
-        return str(value)
-    stamp = QDateTime.fromMSecsSinceEpoch(int(value.timestamp() * 1000)).toLocalTime()
-    return QLocale().toString(stamp, QLocale.FormatType.ShortFormat)
 
 
 def enum_text(item: object, kind: Kind = None) -> str:

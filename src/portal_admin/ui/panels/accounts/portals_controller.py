@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.paged_model import Column
 from portal_admin.ui.panels.base import ConstantsSource, PanelBase
@@ -20,7 +21,7 @@ from portal_admin.ui.widgets.confirm import confirm_production_change
 
 from ...enum_labels import PORTAL_TYPE, shown
 from ...operations import Op
-from .common import enum_code, explain, format_datetime
+from .common import enum_code, explain
 from .list_model import RecordListModel
 
 CTX = "PortalsPanel"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_model import RowRole
 from portal_admin.ui.lists.table_actions import TableActions
@@ -28,7 +29,6 @@ from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
 
-from .common import format_datetime
 from .message_bar import MessageBar
 from .picker import Picker
 from .portals_controller import MAX_LENGTH, PortalsController, status_text

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.paged_model import RIGHT, Column
 
-from .common import enum_text, format_datetime
+from .common import enum_text
 from .list_model import RecordListModel
 
 CTX = "RoleColumns"

@@ -24,13 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.lists.paged_model import RowRole
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
 
-from .common import enum_code, enum_text, format_datetime
+from .common import enum_code, enum_text
 from .message_bar import MessageBar
 from .roles_controller import RolesController
 from .roles_model import member_count

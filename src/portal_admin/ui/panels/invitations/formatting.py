@@ -8,9 +8,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from portal_admin.protocol.enums import INVITATION_FINAL
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import fill
 
 from ...enum_labels import INVITATION_STATUS, shown
@@ -27,18 +28,6 @@ def _plural(translated: str, n: int) -> str:
 def utc_now() -> datetime:
     """The current time, timezone-aware."""
     return datetime.now(UTC)
-
-
-def format_datetime(value: datetime | None, locale: QLocale | None = None) -> str:
-    """``value`` in the local time zone, in the locale's short format ("" for None)."""
-    if value is None:
-        return ""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    moment = QDateTime.fromMSecsSinceEpoch(
-        int(value.timestamp() * 1000), QTimeZone.systemTimeZone()
-    )
-    return (locale or QLocale()).toString(moment, QLocale.FormatType.ShortFormat)
 
 
 def relative_expiry(expires_at: datetime | None, now: datetime) -> str:

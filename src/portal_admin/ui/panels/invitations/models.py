@@ -10,6 +10,7 @@ from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.paged_model import AnyIndex, Column, FetchPage, PagedTableModel
 
@@ -17,16 +18,11 @@ from .formatting import (
     Clock,
     cannot_accept_reason,
     expiry_text,
-    format_datetime,
     status_label,
     utc_now,
 )
 
 _C = "InvitationColumns"
-
-
-def _when(value: object) -> str:
-    return format_datetime(value) if value is not None else ""  # type: ignore[arg-type]
 
 
 def workspace_columns(clock: Clock = utc_now) -> list[Column[Invitation]]:
@@ -74,7 +70,7 @@ def workspace_columns(clock: Clock = utc_now) -> list[Column[Invitation]]:
             lambda i: i.created_at,
             sort_field="created",
             context=_C,
-            format=_when,
+            format=format_datetime,
         ),
         Column(
             "id",
@@ -137,7 +133,7 @@ def own_columns(clock: Clock = utc_now) -> list[Column[Invitation]]:
             lambda i: i.created_at,
             sort_field="created",
             context=_C,
-            format=_when,
+            format=format_datetime,
         ),
     ]
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin import jobs
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
@@ -87,7 +88,7 @@ def read_jobs(folder: Path | None = None) -> list[JobRow]:
                     str(meta["kind"]),
                     state,
                     job.counts(),
-                    str(meta.get("created_at", ""))[:19].replace("T", " "),
+                    str(meta.get("created_at", "")),
                     str(meta.get("account", "")),
                     str(meta.get("server", "")),
                     meta.get("pause_reason"),
@@ -170,15 +171,19 @@ class JobsPanel(PanelBase):
                 row.counts.get("failed", 0) + row.counts.get("unknown", 0),
                 row.counts.get("skipped", 0),
                 left,
-                row.created,
+                format_datetime(row.created),  # local time, in the reader's format
                 row.account,
             )
+            # what the job file holds, for the words and the local time shown
+            codes = {1: row.kind, 2: row.state, 7: row.created}
             for c, value in enumerate(cells):
                 item = QTableWidgetItem(str(value))
                 if isinstance(value, int):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
+                if codes.get(c):
+                    item.setToolTip(codes[c])
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self._selection_changed()

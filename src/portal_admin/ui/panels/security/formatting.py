@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, QTimeZone
+from PySide6.QtCore import QCoreApplication, QLocale
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 _CONTEXT = "SecurityText"
@@ -18,20 +19,9 @@ LOGIN_RESULT_LABELS = {
 }
 
 
-def to_qdatetime(moment: datetime) -> QDateTime:
-    """A QDateTime in local time for an aware (or UTC-naive) datetime."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    millis = int(moment.timestamp() * 1000)
-    return QDateTime.fromMSecsSinceEpoch(millis, QTimeZone.systemTimeZone())
-
-
 def format_time(moment: datetime | None, locale: QLocale | None = None) -> str:
     """Local date and time in the locale's short format; empty for None."""
-    if moment is None:
-        return ""
-    locale = locale or QLocale()
-    return locale.toString(to_qdatetime(moment), QLocale.FormatType.ShortFormat)
+    return format_datetime(moment, locale)
 
 
 def relative_time(moment: datetime | None, now: datetime | None = None) -> str:
