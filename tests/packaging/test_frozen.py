@@ -3,7 +3,9 @@ that each carries the licence and the third-party notices, run lintian, appstrea
 desktop-file-validate, then run the frozen program and the installed .deb.
 
 Slow (about two minutes to build) but run by .ci/run: an installer that misses a keyring
-backend, a Qt plugin or a translation fails on an administrator's machine, not here.
+backend, a Qt plugin or a translation fails on an administrator's machine, not here. .ci/run
+builds the installers once, from the same checkout, for the start-up benchmark and these tests,
+and names the folder in ``PORTAL_ADMIN_BUILT_DIST``; without it the tests build their own.
 """
 
 from __future__ import annotations
@@ -32,9 +34,16 @@ if shutil.which("dpkg-deb") is None or not sys.platform.startswith("linux"):
 pytest.importorskip("PyInstaller", reason="PyInstaller is in the test extra; not installed here")
 
 
+#: A folder packaging/build.py filled from this checkout (.ci/run's one build), if any.
+BUILT_DIST = os.environ.get("PORTAL_ADMIN_BUILT_DIST")
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The build's output folder (bundle, .tar.gz, .deb), built once for the module."""
+    """The build's output folder (bundle, .tar.gz, .deb, wheel), built once for the module
+    (or the one .ci/run built)."""
+    if BUILT_DIST:
+        return Path(BUILT_DIST)
     out = tmp_path_factory.mktemp("dist")
     work = tmp_path_factory.mktemp("work")
     result = subprocess.run(
