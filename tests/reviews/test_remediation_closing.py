@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -179,3 +180,26 @@ async def test_a_campaign_changed_after_sign_off_is_not_remediated(
         assert refused.value.code == "CHANGED"
         assert refused.value.item == f"account:{active[0].biz_id}"
     assert not list(tmp_path.glob("*.job.sqlite3"))
+
+
+async def test_the_check_before_remediating_runs_off_the_event_loop(
+    tmp_path: Path, client: PortalClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """About a second at 100,000 items: the desktop's event loop does not wait it out."""
+    threads: list[threading.Thread] = []
+    real = remediation.verify
+
+    def recording(campaign: Any, expected: str | None = None) -> Any:
+        threads.append(threading.current_thread())
+        return real(campaign, expected)
+
+    monkeypatch.setattr(remediation, "verify", recording)
+    scope = await take_snapshot(client, tmp_path / "scope.sqlite3", server="sandbox://built-in")
+    settings = Settings("Q4", "2026-12-31")
+    with (
+        create_campaign(tmp_path / "c.review", scope, settings) as campaign,
+        pytest.raises(CampaignError) as unsigned,
+    ):
+        await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
+    assert unsigned.value.code == "NOT_SIGNED"
+    assert threads and threading.main_thread() not in threads

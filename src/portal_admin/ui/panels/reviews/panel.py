@@ -868,10 +868,6 @@ class CampaignsPanel(PanelBase):
 
         if self.campaign is None or self.client is None or self.kiosk:
             return None
-        check = await asyncio.to_thread(work.verify, self.campaign.path)
-        if check.status != "intact":
-            await self.verify()
-            return None
         try:
             me = await self.context.live_profile()
             profile = self.context.profile
@@ -882,6 +878,9 @@ class CampaignsPanel(PanelBase):
             )  # fmt: skip
             plan = await remediation.remediate(self.campaign, self.client, context)
         except CampaignError as exc:
+            if exc.code in ("CHANGED", "NOT_SIGNED"):  # the check says what and where
+                await self.verify()
+                return None
             self.message.show_error(
                 ErrorInfo(
                     QCoreApplication.translate("Campaigns", "Nothing was remediated."), str(exc)
