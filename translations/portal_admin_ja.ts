@@ -435,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+74"/>
         <source>Country</source>
         <translation>国</translation>
     </message>
@@ -701,7 +701,7 @@
         <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+256"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+257"/>
         <source>Account</source>
         <translation>アカウント</translation>
     </message>
@@ -1072,7 +1072,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>サーバーが拒否しました。あなたのロールではこの操作は許可されていません。ワークスペースのオーナーに権限を依頼してください。</translation>
@@ -1104,7 +1104,7 @@
         <translation>見つかりません（コード 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+33"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>サーバーがポータルを受け付けませんでした（コード 4000）。ポータル種別と空白を含まないドメインが必要です。ドメインと備考はそれぞれ 255 文字以内です。</translation>
@@ -1831,7 +1831,12 @@
         <translation>%1 は新しいバージョンのプログラムで作成されています。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガーまたはビューが含まれています。知らないうちに判断を書き換えるおそれがあるため、開きませんでした。所有者からファイルをもう一度受け取ってください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Revoked and done</source>
         <translation>取り消し済み・完了</translation>
     </message>
@@ -1884,24 +1889,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+621"/>
+        <location line="+620"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-617"/>
-        <location line="+619"/>
+        <location line="-616"/>
+        <location line="+618"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-615"/>
-        <location line="+618"/>
+        <location line="-614"/>
+        <location line="+617"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-570"/>
+        <location line="-569"/>
         <source>Who is deciding?</source>
         <translation>判断するのは誰ですか？</translation>
     </message>
@@ -2016,7 +2021,7 @@
         <translation>サインオフ後にキャンペーンが変更されています。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Nothing was remediated.</source>
         <translation>是正は行われませんでした。</translation>
     </message>
@@ -5304,7 +5309,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+123"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+119"/>
         <source>Can be accepted</source>
         <translation>承諾可否</translation>
     </message>
@@ -5520,7 +5525,7 @@
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+61"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -5910,7 +5915,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
         <source>Job</source>
         <translation>ジョブ</translation>
     </message>
@@ -5955,7 +5960,7 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location line="+155"/>
         <source>Select one job.</source>
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
@@ -8897,7 +8902,7 @@
 <context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+49"/>
         <source>Description</source>
         <translation>説明</translation>
     </message>
@@ -8935,7 +8940,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+284"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+285"/>
         <source>%n role(s)</source>
         <translation>%n 件のロール</translation>
     </message>
@@ -9243,7 +9248,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+16"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
@@ -9258,7 +9263,7 @@
         <translation>ブロック</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+29"/>
         <source>%1 days ago</source>
         <translation>%1 日前</translation>
     </message>

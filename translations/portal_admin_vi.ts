@@ -435,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+28"/>
         <source>Email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/account_model.py:23)</translatorcomment>
         <translation>Email</translation>
@@ -667,7 +667,7 @@
         <translation>Đã đổi trạng thái của tài khoản %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+211"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+212"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
     </message>
@@ -1083,7 +1083,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>Máy chủ từ chối: vai trò của bạn không cho phép thao tác này. Hãy xin quyền từ chủ sở hữu không gian làm việc.</translation>
@@ -1115,7 +1115,7 @@
         <translation>Không tìm thấy (mã 4040).</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+33"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>Máy chủ không chấp nhận cổng (mã 4000): cần có loại cổng và tên miền không chứa dấu cách; tên miền và ghi chú mỗi trường tối đa 255 ký tự.</translation>
@@ -1842,7 +1842,12 @@
         <translation>%1 được tạo bởi phiên bản chương trình mới hơn.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 chứa trigger hoặc view mà chương trình này không bao giờ đặt vào một đợt rà soát. Tệp đã bị từ chối: chúng có thể thay đổi quyết định mà bạn không hay biết. Hãy xin lại tệp từ người sở hữu.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Revoked and done</source>
         <translation>Đã thu hồi và hoàn tất</translation>
     </message>
@@ -1895,24 +1900,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+621"/>
+        <location line="+620"/>
         <source>Any flag</source>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-617"/>
-        <location line="+619"/>
+        <location line="-616"/>
+        <location line="+618"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-615"/>
-        <location line="+618"/>
+        <location line="-614"/>
+        <location line="+617"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-570"/>
+        <location line="-569"/>
         <source>Who is deciding?</source>
         <translation>Ai đang quyết định?</translation>
     </message>
@@ -2027,7 +2032,7 @@
         <translation>Đợt rà soát đã bị thay đổi sau khi ký xác nhận.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Nothing was remediated.</source>
         <translation>Chưa khắc phục gì.</translation>
     </message>
@@ -5346,7 +5351,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+33"/>
         <source>Invitee email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
         <translation>Email người được mời</translation>
@@ -5571,7 +5576,7 @@
         <translation>Có</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+52"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+41"/>
         <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
@@ -5961,7 +5966,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
         <source>Job</source>
         <translation>Công việc</translation>
     </message>
@@ -6006,7 +6011,7 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location line="+155"/>
         <source>Select one job.</source>
         <translation>Hãy chọn một tác vụ.</translation>
     </message>
@@ -8974,7 +8979,7 @@
 <context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+26"/>
         <source>Name</source>
         <translatorcomment>Used at run time but not found by lupdate (views/accounts/roles_model.py:25)</translatorcomment>
         <translation>Tên</translation>
@@ -9066,7 +9071,7 @@
         <translation>Đã xóa vai trò %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+149"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+150"/>
         <source>Choose a role to see its permissions.</source>
         <translation>Chọn một vai trò để xem các quyền của nó.</translation>
     </message>
@@ -9327,7 +9332,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+16"/>
         <source>Successful</source>
         <translation>Thành công</translation>
     </message>
@@ -9342,7 +9347,7 @@
         <translation>Bị chặn</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+18"/>
         <source>in the future</source>
         <translation>trong tương lai</translation>
     </message>

@@ -435,7 +435,7 @@
 <context>
     <name>AccountColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+28"/>
         <source>Email</source>
         <translation>邮箱</translation>
     </message>
@@ -701,7 +701,7 @@
         <translation>密码重置链接已发送至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+256"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+257"/>
         <source>Account</source>
         <translation>账号</translation>
     </message>
@@ -1072,7 +1072,7 @@
 <context>
     <name>AdminErrors</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/common.py" line="+21"/>
         <source>The server refused: your role does not allow this action. Ask a workspace owner for the permission.</source>
         <extracomment>Clearer summaries for the codes these panels meet (per-panel overrides win).</extracomment>
         <translation>服务器拒绝了请求：您的角色不允许执行此操作。请向工作区所有者申请权限。</translation>
@@ -1104,7 +1104,7 @@
         <translation>未找到（代码 4040）。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_controller.py" line="+33"/>
         <source>The server did not accept the portal (code 4000): a portal type and a domain without spaces are required; domain and remark have at most 255 characters each.</source>
         <extracomment>Domain and remark limits (section 8).</extracomment>
         <translation>服务器未接受该门户（代码 4000）：门户类型和域名为必填项，域名不能包含空格；域名和备注各不超过 255 个字符。</translation>
@@ -1831,7 +1831,12 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 包含本程序从不放入审查活动的触发器或视图。它们可能在你不知情时更改决定，因此已拒绝打开。请向文件所有者重新索取该文件。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Revoked and done</source>
         <translation>已撤销并完成</translation>
     </message>
@@ -1884,24 +1889,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+621"/>
+        <location line="+620"/>
         <source>Any flag</source>
         <translation>任意标记</translation>
     </message>
     <message>
-        <location line="-617"/>
-        <location line="+619"/>
+        <location line="-616"/>
+        <location line="+618"/>
         <source>Any portal</source>
         <translation>任意门户</translation>
     </message>
     <message>
-        <location line="-615"/>
-        <location line="+618"/>
+        <location line="-614"/>
+        <location line="+617"/>
         <source>Any institution</source>
         <translation>任意机构</translation>
     </message>
     <message>
-        <location line="-570"/>
+        <location line="-569"/>
         <source>Who is deciding?</source>
         <translation>由谁决定？</translation>
     </message>
@@ -2016,7 +2021,7 @@
         <translation>审查活动在签署确认后被更改。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Nothing was remediated.</source>
         <translation>未执行任何整改。</translation>
     </message>
@@ -5302,7 +5307,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+33"/>
         <source>Invitee email</source>
         <translation>受邀人邮箱</translation>
     </message>
@@ -5518,7 +5523,7 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+72"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+61"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -5908,7 +5913,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+35"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -5953,7 +5958,7 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location line="+155"/>
         <source>Select one job.</source>
         <translation>请选择一个作业。</translation>
     </message>
@@ -8895,7 +8900,7 @@
 <context>
     <name>RoleColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_model.py" line="+26"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -8933,7 +8938,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+284"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+285"/>
         <source>%n role(s)</source>
         <translation>%n 个角色</translation>
     </message>
@@ -9241,7 +9246,7 @@
 <context>
     <name>SecurityText</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/security/formatting.py" line="+16"/>
         <source>Successful</source>
         <translation>成功</translation>
     </message>
@@ -9256,7 +9261,7 @@
         <translation>已拦截</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+29"/>
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>

@@ -149,6 +149,37 @@ def test_what_is_not_a_campaign_is_named(tmp_path: Path, scope: Path, campaign: 
     assert "newer program" in str(newer.value) and "format 99" in str(newer.value)
 
 
+def test_a_campaign_carrying_triggers_or_views_is_refused(campaign: Campaign) -> None:
+    """A campaign file passed from hand to hand could carry SQL that runs on our own writes:
+    a trigger turning each Revoke into a Keep as it is recorded, before the sign-off."""
+    path = campaign.path
+    campaign.close()
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TRIGGER soften AFTER INSERT ON decisions BEGIN"
+        " UPDATE items SET decision = 'KEEP' WHERE id = NEW.item; END"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(CampaignError) as refused:
+        Campaign.open(path)
+    assert refused.value.code == "FOREIGN_SQL"
+    assert "trigger 'soften'" in str(refused.value)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER soften")
+    conn.execute("CREATE VIEW queue AS SELECT * FROM items")
+    conn.commit()
+    conn.close()
+    with pytest.raises(CampaignError) as viewed:
+        Campaign.open(path)
+    assert "view 'queue'" in str(viewed.value)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP VIEW queue")
+    conn.commit()
+    conn.close()
+    Campaign.open(path).close()  # without them, the same file opens
+
+
 def test_the_queue_pages_and_filters_in_sql(tmp_path: Path) -> None:
     scope = make_snapshot(
         tmp_path / "big.sqlite3",

@@ -102,8 +102,9 @@ CREATE INDEX decisions_item ON decisions (item, seq);
 class CampaignError(Exception):
     """A file that cannot be used as a campaign, or a change the campaign refuses.
 
-    ``code``: NOT_FOUND, NOT_A_CAMPAIGN, NEWER_SCHEMA, FROZEN, CLOSED, BAD_INPUT, SELF,
-    UNKNOWN_ITEM, OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED, CHANGED. ``item``/``line`` name where.
+    ``code``: NOT_FOUND, NOT_A_CAMPAIGN, FOREIGN_SQL (triggers or views), NEWER_SCHEMA,
+    FROZEN, CLOSED, BAD_INPUT, SELF, UNKNOWN_ITEM, OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED,
+    CHANGED. ``item``/``line`` name where.
     """
 
     def __init__(
@@ -229,6 +230,7 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(path, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout=5000")
+    conn.execute("PRAGMA trusted_schema=OFF")  # a file's schema calls no function with effects
     if not read_only:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
@@ -287,12 +289,24 @@ class Campaign:
                     r[0]
                     for r in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
                 }
+                foreign = probe.execute(
+                    "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view')"
+                    " ORDER BY type, name"
+                ).fetchall()
             finally:
                 probe.close()
         except (sqlite3.DatabaseError, ValueError):
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file") from None
         if meta.get("kind") != KIND:
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
+        if foreign:  # this program makes neither: SQL that runs on our writes could change
+            # a decision after it is made, before it is signed off
+            named = ", ".join(f"{kind} {name!r}" for kind, name in foreign[:5])
+            raise CampaignError(
+                "FOREIGN_SQL",
+                f"{path.name} carries SQL this program never puts in a campaign ({named}):"
+                " refused, since it could change decisions behind the reviewer's back",
+            )
         schema = meta.get("schema")
         if isinstance(schema, int) and schema <= SCHEMA_VERSION and not tables >= TABLES:
             missing = ", ".join(sorted(TABLES - tables))

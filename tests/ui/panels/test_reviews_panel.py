@@ -12,18 +12,20 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import run
+from panel_support import SHOTS, run
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from tests.reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
 from portal_admin.evidence import keys
 from portal_admin.reviews import Campaign, Settings, create_campaign
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.panels.reviews.panel import CampaignsPanel
 from portal_admin.ui.panels.reviews.queue_model import QueueModel
 from portal_admin.ui.profiles.store import sandbox_profile
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 REVIEWER = "rev@example.test"
 
@@ -310,6 +312,32 @@ def test_not_a_campaign_is_said_plainly(
     panel = make_panel()
     assert run(loop, panel.open_file(scope)) is None
     assert "not a campaign file" in panel.message.text
+
+
+def test_a_campaign_carrying_a_trigger_is_refused_and_said_so(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    with sqlite3.connect(campaign_path) as conn:  # it would turn each Revoke into a Keep
+        conn.execute(
+            "CREATE TRIGGER soften AFTER INSERT ON decisions BEGIN"
+            " UPDATE items SET decision = 'KEEP' WHERE id = NEW.item; END"
+        )
+    panel = make_panel()
+    panel.resize(900, 400)
+    panel.show()
+    assert run(loop, panel.open_file(campaign_path)) is None
+    assert panel.campaign is None
+    assert "carries triggers or views" in panel.message.text
+    assert "behind your back" in panel.message.text
+    save_screenshot(panel, SHOTS / "campaign-foreign-sql.png")
+    languages = LanguageManager()
+    languages.set_language("ja")
+    try:
+        assert run(loop, panel.open_file(campaign_path)) is None
+        assert "トリガー" in panel.message.text
+        save_screenshot(panel, SHOTS / "campaign-foreign-sql-ja.png")
+    finally:
+        languages.set_language("en")
 
 
 def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(

@@ -86,6 +86,11 @@ NOT_A_CAMPAIGN = {
     "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
         "Campaigns", "%1 was made by a newer version of the program."
     ),
+    "FOREIGN_SQL": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "%1 carries triggers or views this program never puts in a campaign. It was refused:"
+        " they could change decisions behind your back. Ask for the file again from its owner.",
+    ),
 }
 OUTCOMES = {
     "revoked and done": QT_TRANSLATE_NOOP("Campaigns", "Revoked and done"),
