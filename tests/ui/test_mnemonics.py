@@ -29,17 +29,13 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from portal_admin.client import MemoryTokenStore
 from portal_admin.ui.app import Application
-from portal_admin.ui.panels.registry import wait_idle
-from portal_admin.ui.profiles.store import Profile, ProfileStore
-from portal_admin.ui.session.client_service import ClientService
-from portal_admin.ui.session.sandbox_factory import create_sandbox_app, transport_for_app
-from portal_admin.ui.session.sandbox_tools import SandboxTools
-from portal_admin.ui.startup.options import StartOptions
+from portal_admin.ui.panels import register_all
+from portal_admin.ui.panels.registry import PanelRegistry, wait_idle
+from portal_admin.ui.session.sandbox_factory import create_sandbox_app
+from support.program import build_program, sign_in_otp
 
 T = TypeVar("T")
-ADMIN = "admin@sandbox.test"
 LANGUAGES = ("en", "zh_CN", "zh_TW", "ja", "vi")
 
 
@@ -123,22 +119,7 @@ def program(
 ) -> Iterator[Application]:
     """The program with every panel, on the sandbox (the sign-in window shows)."""
     sandbox = create_sandbox_app(":memory:", seed_accounts=5, test_clock=True)
-
-    def service(profile: Profile, language: str | None) -> ClientService:
-        return ClientService(
-            profile,
-            language=language,
-            transport_factory=lambda _p: transport_for_app(sandbox),
-            token_store=MemoryTokenStore(),
-        )
-
-    app = Application(
-        qapp,
-        StartOptions(sandbox=True, lang="en"),
-        store=ProfileStore(tmp_path / "profiles.json"),
-        service_factory=service,
-    )
-    app.start()
+    app = build_program(qapp, tmp_path, sandbox, register_all(PanelRegistry()))
     yield app
     loop.run_until_complete(app.close())
     app.languages.set_language("en")
@@ -146,20 +127,6 @@ def program(
     pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
     if pending:
         loop.run_until_complete(asyncio.wait(pending, timeout=5))
-
-
-async def sign_in(app: Application) -> None:
-    window = app.sign_in_window
-    assert window is not None
-    window.fill_demo_admin()
-    assert await window.submit_credentials()
-    window.mfa.select_method("OTP")
-    assert app.service is not None
-    tools = app.service.sandbox_tools()
-    assert isinstance(tools, SandboxTools)
-    window.mfa.code.setText(await tools.totp(ADMIN))
-    assert await window.submit_code()
-    await wait_idle(app.runner)
 
 
 async def walk(app: Application, lang: str) -> list[str]:
@@ -199,7 +166,7 @@ def test_mnemonics_in_every_window_and_language(
         assert program.sign_in_window is not None
         found += problems(f"{lang} sign-in", program.sign_in_window)
     program.languages.set_language("en")
-    run(loop, sign_in(program))
+    run(loop, sign_in_otp(program))
     for lang in LANGUAGES:
         found += run(loop, walk(program, lang))
     assert not found, "\n".join(found)

@@ -145,14 +145,12 @@ def change_sentence(record: Mapping[str, Any]) -> str:
         parts.append(fill(QCoreApplication.translate("OperationTitles", "reverts %1"), seqs))
     reason = fields.get("reason")
     if isinstance(reason, str) and reason.strip():
-        if parts:
-            parts.append(
-                fill(QCoreApplication.translate("OperationTitles", "reason: %1"), reason.strip())
-            )
-        else:
-            parts.append(
-                fill(QCoreApplication.translate("OperationTitles", "Reason: %1"), reason.strip())
-            )
+        template = (
+            QCoreApplication.translate("OperationTitles", "reason: %1")
+            if parts
+            else QCoreApplication.translate("OperationTitles", "Reason: %1")
+        )
+        parts.append(fill(template, reason.strip()))
     return QCoreApplication.translate("OperationTitles", ", ").join(parts)
 
 

@@ -229,12 +229,11 @@ class RevertWindow(QDialog):
         self.table.setRowCount(len(items))
         for r, item in enumerate(items):
             record = item.record
+            key = str(record.get("key") or "")
             cells = (
                 item.label,
                 words.key_word(record),
-                words.shown_value(record.get("before"), str(record.get("key") or "")),
-                words.shown_value(record.get("after"), str(record.get("key") or "")),
-                words.shown_value(record.get("now"), str(record.get("key") or "")),
+                *(words.shown_value(record.get(k), key) for k in ("before", "after", "now")),
                 words.skip_word(item.skip)
                 if item.skip
                 else QCoreApplication.translate("RevertWindow", "Set back"),

@@ -9,7 +9,7 @@ import asyncio
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
@@ -53,14 +53,12 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
         )
         await panel.update_progress()
         panel.table.setFocus()
-        shown: QWidget = panel
-        return shown
+        return cast(QWidget, panel)
 
     async def closing() -> QWidget:
         await panel.sign_off()
         await panel.close_campaign()
-        shown: QWidget = panel
-        return shown
+        return cast(QWidget, panel)
 
     async def tidy(_widget: QWidget) -> None:
         for made in folder:

@@ -19,11 +19,6 @@ LOGIN_RESULT_LABELS = {
 }
 
 
-def format_time(moment: datetime | None, locale: QLocale | None = None) -> str:
-    """Local date and time in the locale's short format; empty for None."""
-    return format_datetime(moment, locale)
-
-
 def relative_time(moment: datetime | None, now: datetime | None = None) -> str:
     """How long ago ``moment`` was ("just now", "5 minutes ago", "3 days ago")."""
     if moment is None:
@@ -51,10 +46,10 @@ def relative_time(moment: datetime | None, now: datetime | None = None) -> str:
 def time_with_relative(
     moment: datetime | None, now: datetime | None = None, locale: QLocale | None = None
 ) -> str:
-    """``format_time`` followed by the relative time in brackets."""
+    """``format_datetime`` followed by the relative time in brackets."""
     if moment is None:
         return ""
-    return f"{format_time(moment, locale)} ({relative_time(moment, now)})"
+    return f"{format_datetime(moment, locale)} ({relative_time(moment, now)})"
 
 
 _OS_PATTERNS = (

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import LoginHistoryItem
 from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.lists.paged_model import Column, PagedTableModel, SortSpec
@@ -38,7 +39,7 @@ from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
 from .chart_table import DayCountModel
 from .common import SecurityPanel
-from .formatting import format_time, login_result_label, shorten_user_agent
+from .formatting import login_result_label, shorten_user_agent
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ COLUMNS: tuple[Column[LoginHistoryItem], ...] = (
         lambda r: r.login_time,
         sort_field="loginTime",
         context=_CONTEXT,
-        format=lambda v: format_time(v) if isinstance(v, datetime) else "",
+        format=lambda v: format_datetime(v) if isinstance(v, datetime) else "",
     ),
     Column(
         "result",

@@ -19,9 +19,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from portal_admin.client.records import IpEntry
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 
-from .formatting import format_time
 from .ip_rules import EntryCheck, EntryKind, Problem, check_entry
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -167,7 +167,7 @@ class EntriesModel(QAbstractTableModel):
             if column == KIND:
                 return describe_check(check)
             created = self._created.get(self._texts[row].strip())
-            return format_time(created) if created else ""
+            return format_datetime(created) if created else ""
         if role == Qt.ItemDataRole.ToolTipRole:
             return describe_check(check)
         if not check.valid and column in (ENTRY, KIND):

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import BackupCodeSummary
 from portal_admin.protocol.labels import item_label
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
@@ -39,7 +40,7 @@ from portal_admin.ui.widgets.confirm import confirm
 from ...operations import Op
 from .backup_codes import BackupCodesDialog
 from .common import SecurityPanel
-from .formatting import format_time, yes_no
+from .formatting import yes_no
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ class MfaModel(QAbstractTableModel):
             if column == PRIMARY:
                 return yes_no(row.is_primary)
             return (
-                format_time(row.verified_at)
+                format_datetime(row.verified_at)
                 if row.verified_at
                 else QCoreApplication.translate("MfaPanel", "Not verified")
             )

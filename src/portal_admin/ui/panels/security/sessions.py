@@ -27,13 +27,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
 
 from .common import SecurityPanel
-from .formatting import format_time, shorten_user_agent, time_with_relative, yes_no
+from .formatting import shorten_user_agent, time_with_relative, yes_no
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 Clock = Callable[[], datetime]
@@ -95,7 +96,7 @@ class SessionsModel(QAbstractTableModel):
                 return row.user_agent or ""
             if column in (LOGIN, ACTIVITY):
                 moment = row.login_time if column == LOGIN else row.last_activity_time
-                return format_time(moment)
+                return format_datetime(moment)
             return self._text(row, column)
         if role == Qt.ItemDataRole.FontRole and row.is_current:
             font = QFont()
