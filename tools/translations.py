@@ -3,6 +3,12 @@
     python tools/translations.py update    # pyside6-lupdate over src/portal_admin/ui
     python tools/translations.py compile   # pyside6-lrelease into src/portal_admin/ui/i18n
     python tools/translations.py report    # finished / unfinished / missing; exit 1 unless all done
+    python tools/translations.py fill F... # update, then fill translations from JSON files
+
+A fill file (``translations/pending/*.json``) is a list of ``{"context": ..., "source": ...,
+"zh_CN": ..., "zh_TW": ..., "ja": ..., "vi": ...}`` (a list of forms for a plural). Work on a
+branch of its own writes its new strings there, so that merging branches never depends on
+merging the .ts files' line numbers: after a merge, ``update`` and ``fill`` rebuild them.
 
 The build (setup.py) calls :func:`compile_all`, so a fresh clone and an installed package both
 carry compiled ``.qm`` files. Uses only the standard library and the lupdate/lrelease binaries
@@ -141,10 +147,57 @@ def report() -> dict[str, Counts]:
     return result
 
 
+def fill(files: list[Path]) -> int:
+    """Update the .ts files, then set each translation the fill files give; returns how many."""
+    import json  # noqa: PLC0415 - only for fill
+
+    lupdate([ts_path(s) for s in LANGUAGES])
+    entries = [e for f in files for e in json.loads(f.read_text(encoding="utf-8"))]
+    filled = 0
+    for suffix in LANGUAGES:
+        ts = ts_path(suffix)
+        tree = ET.parse(ts)  # noqa: S314 - our own .ts files
+        found: dict[tuple[str, str], ET.Element] = {}
+        for context in tree.getroot().iter("context"):
+            name = context.findtext("name") or ""
+            for message in context.iter("message"):
+                found[(name, message.findtext("source") or "")] = message
+        for entry in entries:
+            message = found.get((entry["context"], entry["source"]))
+            text = entry.get(suffix)
+            if message is None or text is None:
+                continue
+            tr = message.find("translation")
+            if tr is None:
+                tr = ET.SubElement(message, "translation")
+            tr.attrib.pop("type", None)
+            if isinstance(text, list):
+                for child in list(tr):
+                    tr.remove(child)
+                tr.text = None
+                for form in text:
+                    ET.SubElement(tr, "numerusform").text = form
+            else:
+                tr.text = text
+            filled += 1
+        ET.indent(tree, space="    ")
+        body = ET.tostring(tree.getroot(), encoding="unicode")
+        ts.write_text(
+            '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n",
+            encoding="utf-8",
+        )
+    lupdate([ts_path(s) for s in LANGUAGES])  # back to lupdate's own layout
+    return filled
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("update", "compile", "report"))
+    parser.add_argument("command", choices=("update", "compile", "report", "fill"))
+    parser.add_argument("files", nargs="*", type=Path, help="fill: the JSON files")
     args = parser.parse_args(argv)
+    if args.command == "fill":
+        print(f"{fill(args.files)} translations set")
+        return 0
     if args.command == "update":
         lupdate([ts_path(s) for s in LANGUAGES])
         return 0

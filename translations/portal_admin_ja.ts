@@ -6356,7 +6356,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+50"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>すべて</translation>
@@ -6725,7 +6725,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+50"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -7094,17 +7094,17 @@
         <translation>レコード %1 を元に戻す</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>reason: %1</source>
         <translation>理由: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Reason: %1</source>
         <translation>理由: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -8307,7 +8307,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+268"/>
+        <location line="+267"/>
         <source>Revert</source>
         <translation>元に戻す</translation>
     </message>
@@ -9263,7 +9263,7 @@
         <translation>ブロック</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+24"/>
         <source>%1 days ago</source>
         <translation>%1 日前</translation>
     </message>
@@ -9306,7 +9306,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+44"/>
         <source>Device</source>
         <translation>デバイス</translation>
     </message>

@@ -7,7 +7,7 @@
         <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
         <location line="+2"/>
         <source>Third-party notices</source>
-        <translation>Thông báo của bên thứ ba</translation>
+        <translation>Thông báo bên thứ ba</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -6407,7 +6407,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+50"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>Mọi kết quả</translation>
@@ -6776,7 +6776,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+50"/>
         <source>Method</source>
         <translation>Phương thức</translation>
     </message>
@@ -7152,17 +7152,17 @@
         <translation>hoàn tác bản ghi %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>reason: %1</source>
         <translation>lý do: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Reason: %1</source>
         <translation>Lý do: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, </source>
         <translation>, </translation>
     </message>
@@ -8384,7 +8384,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+268"/>
+        <location line="+267"/>
         <source>Revert</source>
         <translation>Hoàn nguyên</translation>
     </message>
@@ -9347,7 +9347,7 @@
         <translation>Bị chặn</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+13"/>
         <source>in the future</source>
         <translation>trong tương lai</translation>
     </message>
@@ -9390,7 +9390,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+44"/>
         <source>Device</source>
         <translation>Thiết bị</translation>
     </message>

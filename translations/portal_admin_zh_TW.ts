@@ -6354,7 +6354,7 @@
 <context>
     <name>LoginHistoryPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/history.py" line="+50"/>
         <source>All results</source>
         <extracomment>Result filter choices: (key, server value, source text).</extracomment>
         <translation>所有結果</translation>
@@ -6723,7 +6723,7 @@
 <context>
     <name>MfaPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/security/mfa.py" line="+50"/>
         <source>Method</source>
         <translation>方式</translation>
     </message>
@@ -7092,17 +7092,17 @@
         <translation>還原紀錄 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -8305,7 +8305,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+268"/>
+        <location line="+267"/>
         <source>Revert</source>
         <translation>還原</translation>
     </message>
@@ -9261,7 +9261,7 @@
         <translation>已封鎖</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+24"/>
         <source>%1 days ago</source>
         <translation>%1 天前</translation>
     </message>
@@ -9304,7 +9304,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+44"/>
         <source>Device</source>
         <translation>裝置</translation>
     </message>
