@@ -67,7 +67,8 @@ def reviewer_name(name: str) -> str:
 
 def reviewer_of(name: str, store: keys.SecretStore | None = None) -> Reviewer:
     """The reviewer ``name`` with this installation's key (``store``: where it is kept; the
-    OS keyring by default). ``KeyUnavailable`` without a keyring."""
+    keyring or the key file by default). ``KeyUnavailable`` when it can be neither read nor
+    made."""
     return Reviewer(reviewer_name(name), keys.fingerprint(keys.signing_key(store).public_key()))
 
 
