@@ -33,6 +33,21 @@ def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def no_keyring() -> Iterator[None]:
+    """No usable keyring, as ``PYTHON_KEYRING_BACKEND=keyring.backends.fail.Keyring`` gives
+    (a kiosk image, a server, a CI runner); the previous backend is put back after."""
+    import keyring
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The operation id of every request the command line's clients finished."""
     operations: list[str] = []
