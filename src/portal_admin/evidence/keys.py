@@ -23,9 +23,8 @@ import base64
 import binascii
 import contextlib
 import hashlib
+import logging
 import os
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -36,8 +35,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from portal_admin.files.atomic import fsync_dir
+from portal_admin.files.owner_only import write_owner_only
 from portal_admin.files.paths import data_dir
+
+log = logging.getLogger("portal_admin.evidence.keys")
 
 SERVICE = "portal-admin"
 USERNAME = "evidence-signing-key"
@@ -45,8 +46,6 @@ USERNAME = "evidence-signing-key"
 KEY_FILE_NAME = "signing-key.pem"
 #: The environment variable holding the key file's passphrase (when it has one).
 PASSPHRASE_ENV = "PORTAL_ADMIN_KEY_PASSPHRASE"
-#: Owner read and write only (as ssh keeps a private key).
-FILE_MODE = 0o600
 #: A key file is a few hundred bytes: a bigger one is not ours.
 MAX_KEY_FILE = 16_384
 
@@ -197,40 +196,11 @@ class FileStore:
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
         )
         try:
-            _write_new_private(self.path, pem)
+            write_owner_only(self.path, pem, replace=False)
         except OSError as exc:
             raise KeyUnavailable(
                 f"the key file {self.path} cannot be written: {exc.strerror or exc}"
             ) from None
-
-
-def _write_new_private(path: Path, data: bytes) -> None:
-    """Create ``path`` holding ``data``, owner-only, whole or not at all; FileExistsError is
-    not raised when it exists already (the existing file is left as it is)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    fd = os.open(tmp, flags, FILE_MODE)
-    try:
-        try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, FILE_MODE)  # whatever the umask
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(tmp, path)  # fails when the file exists: never replace a key
-        except FileExistsError:
-            return
-        except OSError:  # a file system without hard links (FAT): a plain rename
-            if path.exists():
-                return
-            os.replace(tmp, path)
-        fsync_dir(path.parent)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
 
 
 class InstallationStore:
@@ -298,11 +268,6 @@ def place_of(store: SecretStore | None = None) -> KeyPlace:
     return _place_of(store if store is not None else installation_store())
 
 
-#: Called once with the key's place when a key is made in a file (the command line prints a
-#: note; the desktop shows its own notice).
-on_file_key_made: Callable[[KeyPlace], None] | None = None
-
-
 def _raw(key: Ed25519PrivateKey) -> bytes:
     return key.private_bytes(
         serialization.Encoding.Raw,
@@ -332,8 +297,12 @@ def signing_key(store: SecretStore | None = None) -> Ed25519PrivateKey:
     if not kept:  # a store that accepts and forgets
         raise KeyUnavailable("the signing key was not kept")
     place = _place_of(store)
-    if place.kind == "file" and on_file_key_made is not None:
-        on_file_key_made(place)
+    if place.kind == "file":  # said once (the command line prints it on standard error)
+        log.warning(
+            "no usable keyring: this installation's signing key was made in %s; whoever can"
+            " read that file can sign as this installation",
+            place.describe(),
+        )
     return _load(kept)
 
 
