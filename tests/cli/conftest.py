@@ -106,7 +106,7 @@ def loopback(served: ServedSandbox, *extra: str) -> list[str]:
         served.base_url,
         "--access-code",
         "SANDBOX",
-        "--email",
+        "--user",
         ADMIN,
         "--password-env",
         "PORTAL_PASSWORD",

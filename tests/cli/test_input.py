@@ -75,7 +75,10 @@ def test_a_missing_file_and_an_unwritable_output(
         (["--sandbox", "bulk", "reset-password", "--ids", "A", "--status", "ACTIVE"], "filters"),
         (["--sandbox", "bulk", "reset-password", "--ids", " , "], "--ids names nothing"),
         (["--sandbox", "bulk", "cancel-invitations"], "--all-pending/--older-than"),
-        (["--sandbox", "bulk", "reset-password", "--ids", "A", "--concurrency", "0"], "at least"),
+        (
+            ["--sandbox", "bulk", "reset-password", "--ids", "A", "--concurrency", "0"],
+            "from 1 to 64",
+        ),
         (["accounts", "query"], "name a server"),
         (["--sandbox", "--profile", "x", "accounts", "query"], "choose one of --sandbox"),
         (["--profile", "nowhere", "accounts", "query"], "no connection profile called"),
