@@ -160,6 +160,11 @@ def _running(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:
     group.add_argument(
         "--progress", action="store_true", help="show progress even when stderr is no terminal"
     )
+    group.add_argument(
+        "--format", choices=("text", "json"), default="text",
+        help="json: the plan (--dry-run) or the result as JSON lines, to --out or standard"
+        " output (the result CSV is still kept beside the job file)",
+    )  # fmt: skip
 
 
 def _accounts(areas: Any) -> None:
@@ -171,7 +176,7 @@ def _accounts(areas: Any) -> None:
     query.add_argument(
         "--sort", default="accountEmail,asc", type=options.sort, help="FIELD,asc|desc"
     )
-    query.add_argument("--format", choices=("csv", "json"), default="csv")
+    query.add_argument("--format", choices=("csv", "json"), default="csv", help="json: JSON lines")
     query.add_argument("--out", metavar="FILE", help="default: standard output")
     query.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
 
@@ -228,13 +233,19 @@ def _jobs(areas: Any) -> None:
     jobs = areas.add_parser("jobs", help="bulk jobs kept on this computer").add_subparsers(
         dest="command", required=True, metavar="COMMAND"
     )
-    _command(jobs, "list", "job_commands:list_jobs", "every job, newest first", connects=False)
+    listed = _command(
+        jobs, "list", "job_commands:list_jobs", "every job, newest first", connects=False
+    )
+    listed.add_argument(
+        "--format", choices=("text", "json"), default="text", help="json: JSON lines"
+    )
     show = _command(
         jobs, "show", "job_commands:show_job", "one job: its lines as CSV", connects=False
     )
     show.add_argument("job", metavar="ID", help="a job id (or its start)")
     show.add_argument("--out", metavar="FILE", help="default: standard output")
     show.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    show.add_argument("--format", choices=("csv", "json"), default="csv", help="json: JSON lines")
     resume = _command(
         jobs,
         "resume",
@@ -504,7 +515,12 @@ def _doctor(areas: Any) -> None:
     )
     proxies.add_argument("--no-proxy", action="store_true", help="no proxy, whatever is set")
     output = doctor.add_argument_group("report")
-    output.add_argument("--json", action="store_true", help="the report as JSON")
+    output.add_argument(
+        "--format", choices=("text", "json"), default="text", help="the report as text or JSON"
+    )
+    output.add_argument(
+        "--json", dest="format", action="store_const", const="json", help="= --format json"
+    )
     output.add_argument("--out", metavar="FILE", help="also save the report to FILE")
     output.add_argument(
         "--timeout", type=options.seconds, default=10.0, metavar="S", help="seconds per step (10)"
