@@ -186,9 +186,7 @@ def may_import(text: str) -> dict[str, set[str]]:
         if len(cells) != 3 or not cells[0].startswith("`"):
             continue
         names = [n.rstrip("/") for n in re.findall(r"`([^`]+)`", cells[0])]
-        allowed = {
-            n if "." in n or n.endswith("/") else n for n in re.findall(r"`([^`]+)`", cells[2])
-        }
+        allowed = {n.rstrip("/") for n in re.findall(r"`([^`]+)`", cells[2])}
         words = cells[2]
         if "every room" in words:
             allowed.add(EVERY)
