@@ -175,11 +175,7 @@ class JobsPanel(PanelBase):
         dialog = OPEN.get(row.id)
         if dialog is None:
             dialog = self._dialog(row)
-            dialog.job = jobs.JobFile.open(row.path)
-            dialog.runner = None
-            dialog.plan_model.show_job(dialog.job)
-            dialog.pages.setCurrentIndex(2)
-            dialog._update_run_buttons(running=False)
+            dialog.show_job(jobs.JobFile.open(row.path))
         dialog.show()
         dialog.raise_()
         return dialog
