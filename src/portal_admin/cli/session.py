@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -27,9 +26,11 @@ from portal_admin.connection.profiles import (
     client_options,
     sandbox_profile,
 )
+from portal_admin.files.terminal import printable
 from portal_admin.jobs import JobContext
 
 from .errors import UsageError
+from .output import say
 from .recording import recorded
 from .session_file import token_store
 from .signin import SANDBOX_ADMIN, ask, sign_in
@@ -134,8 +135,8 @@ async def logout(args: Any) -> int:
     ) as client:
         if await client.auth.resume(email) is None:
             await store.delete(profile.name, email)
-            print(f"no kept session for {email}", file=sys.stderr)
+            say(f"no kept session for {printable(email)}")
             return 0
         await client.auth.logout()
-    print(f"signed out: {email}", file=sys.stderr)
+    say(f"signed out: {printable(email)}")
     return 0
