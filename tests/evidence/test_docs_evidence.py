@@ -23,15 +23,13 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
     }
-    done = subprocess.run(
-        ["sh", "-e", "-c", block],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+
+    def shell(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+
+    done = shell("sh", "-e", "-c", block)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "review.zip: intact" in done.stdout
     assert "account changed:" in done.stdout
@@ -48,14 +46,6 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
     path = tmp_path / "data" / "portal-admin" / "journal" / "journal.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:-1]))  # one whole record less: the chain alone agrees
-    cut = subprocess.run(
-        ["portal-admin-cli", "journal", "verify"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    cut = shell("portal-admin-cli", "journal", "verify")
     assert cut.returncode == 1, cut.stdout + cut.stderr
     assert "truncated: the last checkpoint names seq" in cut.stdout
