@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 from portal_admin.evidence import keys
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.theme.tones import set_tone
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +64,16 @@ class KeyNotice(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("keyNotice")
-        self.setStyleSheet(
-            "QFrame#keyNotice { background: #fff4e5; border-bottom: 1px solid #e0b070; }"
-            " QFrame#keyNotice QLabel { color: #4a3000; }"
+        self.setStyleSheet(  # the theme's colours, light or dark
+            "QFrame#keyNotice { background: palette(alternate-base);"
+            " border-bottom: 1px solid palette(mid); }"
         )
         self.place: keys.KeyPlace | None = None
         self.text = QLabel(self)
         self.text.setObjectName("keyNoticeText")
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # a path is shown as it is
         self.text.setWordWrap(True)
+        set_tone(self.text, "warning")
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.dismiss = QPushButton(self)
         self.dismiss.setObjectName("keyNoticeDismiss")
