@@ -50,3 +50,13 @@ def write_text(text: str, out: str | None) -> None:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+
+
+def write_lines(lines: Iterable[str], out: str | None) -> None:
+    """Lines (each with its line end), streamed to ``out`` (atomically) or standard output."""
+    if out:
+        with atomic_open(Path(out), newline="") as fh:
+            fh.writelines(lines)
+    else:
+        sys.stdout.writelines(lines)
+        sys.stdout.flush()
