@@ -2,9 +2,11 @@
 
 Each destination's :meth:`Destination.send` returns only once the destination accepted the
 batch: for syslog, the bytes were written and flushed to the connection (and the connection
-was still open afterwards); for a file, written and fsynced; for HEC, the collector answered
-``Success`` and, when it acknowledges (indexer acknowledgement), the ack was seen. Anything
-else raises :class:`DestinationError`, with a sentence for people.
+was still open afterwards), and :meth:`Destination.finish` confirms at the end of a run that
+the receiver read everything (it answers the end of the stream by closing its side: a reset
+or no answer instead is a broken connection); for a file, written and fsynced; for HEC, the
+collector answered ``Success`` and, when it acknowledges (indexer acknowledgement), the ack
+was seen. Anything else raises :class:`DestinationError`, with a sentence for people.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ TIMEOUT = 30.0
 #: Seconds to wait after a handshake for a receiver that hangs up at once (one that refused
 #: the client certificate after a TLS 1.3 handshake, which the client sees only then).
 SETTLE = 0.3
+#: Seconds a receiver has to close its side after the end of the stream.
+FINISH = 10.0
 DEFAULT_TOKEN_ENV = "PORTAL_ADMIN_HEC_TOKEN"
 SCHEMES = ("syslog+tls", "syslog+tcp", "file", "hec+https")
 
@@ -74,8 +78,12 @@ class Destination(Protocol):
     def send(self, messages: Sequence[bytes]) -> None:
         """Deliver ``messages`` (each one message, no framing); raise DestinationError."""
 
+    def finish(self) -> None:
+        """End the connection, if any, once the receiver confirmed it read everything sent
+        on it; raise DestinationError (``broken``) when it did not."""
+
     def close(self) -> None:
-        """Close the connection, if any (cleanly; never raises)."""
+        """Close the connection, if any, at once (after an error; never raises)."""
 
 
 def _tls_context(options: Options) -> ssl.SSLContext:
@@ -201,16 +209,37 @@ class SyslogDestination:
             ) from None
         self._check_open(self._sock, 0.0, "after a write")
 
-    def close(self) -> None:
+    def finish(self) -> None:
+        """Send the end of the stream (TLS close_notify, then TCP FIN) and wait for the
+        receiver to close its side: it does so once it has read all that came before."""
         sock, self._sock = self._sock, None
         if sock is None:
             return
-        with contextlib.suppress(OSError, ssl.SSLError):
+        try:
+            sock.settimeout(FINISH)
+            raw = sock
             if isinstance(sock, ssl.SSLSocket):
-                sock.settimeout(2.0)
-                sock.unwrap()
-        with contextlib.suppress(OSError):
-            sock.close()
+                try:
+                    raw = sock.unwrap()
+                except (ssl.SSLEOFError, ssl.SSLZeroReturnError):
+                    return  # it read our close_notify and closed: everything was read
+            raw.shutdown(socket.SHUT_WR)
+            while raw.recv(65536):
+                pass
+        except (OSError, ssl.SSLError) as exc:
+            raise DestinationError(
+                f"{self.label}: the receiver did not confirm it read everything ({exc})",
+                broken=True,
+            ) from None
+        finally:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def close(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.close()
 
 
 class FileDestination:
@@ -234,6 +263,9 @@ class FileDestination:
                 os.close(fd)
         except OSError as exc:
             raise DestinationError(f"{self.label}: cannot write ({exc.strerror})") from None
+
+    def finish(self) -> None:
+        pass
 
     def close(self) -> None:
         pass
@@ -323,6 +355,9 @@ class HecDestination:
                 )
             time.sleep(pause)
             pause = min(pause * 2, 2.0)
+
+    def finish(self) -> None:
+        self.close()
 
     def close(self) -> None:
         conn, self._conn = self._conn, None

@@ -9,9 +9,12 @@ drained). A destination that fails ends the run with :class:`DestinationError`, 
 where the destination's last accepted batch left it.
 
 Syslog has no acknowledgement: a batch counts as accepted once written and flushed, and a
-receiver that goes away can take with it what sat in the sockets' buffers. So when a syslog
-connection breaks, the cursor is set back by the batches of the last :data:`REWIND` bytes
-written on it: they are sent again next time, and the receiver drops them by hash.
+receiver that goes away can take with it what sat in the sockets' buffers. So whenever the
+journal is drained (the end of a ``--once`` run, each pause while following, a stop) the
+connection is ended and the receiver must confirm it read everything (it closes its side);
+when a syslog connection breaks instead, the cursor is set back by the batches of the last
+:data:`REWIND` bytes written on it since the last confirmation: they are sent again next
+time, and the receiver drops them by hash.
 """
 
 from __future__ import annotations
@@ -177,8 +180,9 @@ class Forwarder:
         if isinstance(channel, str) and channel:
             if self.cursor.channel:
                 destination.channel = self.cursor.channel  # type: ignore[attr-defined]
-            else:
-                self.cursor.channel = channel
+            else:  # kept at once: an acknowledgement pending at a failure is asked for
+                self.cursor.channel = channel  # on the same channel next time
+                save(self.cursor_file, self.cursor)
 
     # --- the run ----------------------------------------------------------------------------
 
@@ -213,6 +217,7 @@ class Forwarder:
                 if cp_fh is not None:
                     cp_pos = self._read_checkpoints(cp_fh, cp_pos, cp_limit, reads, report)
                 if not reads:
+                    self._finish(window, report)  # drained: the receiver confirms it
                     if not follow:
                         break
                     stop.wait(poll)
@@ -239,6 +244,7 @@ class Forwarder:
                 while window and window[0][0] < sent - REWIND:
                     window.popleft()
                 self._advance(reads, report)
+            self._finish(window, report)
         finally:
             for fh in (journal_fh, cp_fh):
                 if fh is not None:
@@ -307,6 +313,17 @@ class Forwarder:
                 report.checkpoints += 1
         cursor.updated = datetime.now(UTC).isoformat(timespec="milliseconds")
         save(self.cursor_file, cursor)
+
+    def _finish(self, window: collections.deque[tuple[int, Cursor]], report: Report) -> None:
+        """End the connection once the receiver confirmed it read everything; when it did
+        not, set the cursor back (:meth:`_rewind`) and raise."""
+        try:
+            self.destination.finish()
+        except DestinationError as exc:
+            if exc.broken and self.destination.unacknowledged:
+                self._rewind(window, report)
+            raise
+        window.clear()
 
     def _rewind(self, window: collections.deque[tuple[int, Cursor]], report: Report) -> None:
         """Set the cursor back to before the batches a broken connection may have lost."""
