@@ -159,9 +159,12 @@ def test_every_record_arrives_once_through_kill_and_restart(
         )
     assert set(records) == set(every_hash)  # nothing lost, nothing foreign
     assert set(cps) == set(wanted_cps)
-    # Repeated: at most the batch in flight at the kill (10 records, their checkpoints).
+    # Repeated: exactly the records sent after the cursor the kill left on disk (it is
+    # written behind the sending, so a few batches of 10 may lag), once each.
     assert all(n <= 2 for n in records.values())
-    assert sum(records.values()) - len(records) <= 10
+    repeated = [n for n, h in enumerate(every_hash, start=1) if records[h] == 2]
+    assert repeated == list(range(killed_at + 1, killed_at + 1 + len(repeated)))
+    assert len(repeated) <= 500
 
 
 def test_the_json_format_rebuilds_a_journal_that_verifies(tmp_path: Path) -> None:
@@ -219,6 +222,6 @@ def test_a_receiver_requiring_a_client_certificate_refuses_one_without(tmp_path:
         )  # fmt: skip
         time.sleep(0.5)
     assert refused.returncode == 1, refused.stderr
-    assert "syslog+tls://127.0.0.1" in refused.stderr
+    assert "the receiver closed the connection (a client certificate needed?)" in refused.stderr
     assert _cursor_seq(journal, receiver, data) == 0  # nothing counted as accepted
     assert receiver.received() == []

@@ -366,7 +366,7 @@ def _forwarding(journal: Any) -> None:
     )  # fmt: skip
     forward.add_argument("--journal", metavar="PATH", help="default: this computer's journal")
     forward.add_argument(
-        "--batch", type=int, default=500, metavar="N", help="records a batch (500)"
+        "--batch", type=int, default=1000, metavar="N", help="records a batch (1000)"
     )
     forward.add_argument(
         "--poll",

@@ -29,9 +29,11 @@ from typing import Any, Protocol
 
 #: Seconds to connect, and for one write or HTTP exchange.
 TIMEOUT = 30.0
-#: Seconds to wait after a handshake for a receiver that hangs up at once (one that refused
-#: the client certificate after a TLS 1.3 handshake, which the client sees only then).
-SETTLE = 0.3
+#: Seconds a connection must have stayed open before its end is confirmed: a receiver that
+#: refuses a client (a certificate it does not accept, after a TLS 1.3 handshake that the
+#: client saw succeed) hangs up at once, and ending the stream looks the same whether it read
+#: everything or refused (rsyslog answers close_notify by closing, without its own).
+HOLD = 0.25
 #: Seconds a receiver has to close its side after the end of the stream.
 FINISH = 10.0
 DEFAULT_TOKEN_ENV = "PORTAL_ADMIN_HEC_TOKEN"
@@ -154,6 +156,7 @@ class SyslogDestination:
     def __init__(self, host: str, port: int, tls: ssl.SSLContext | None, label: str) -> None:
         self.host, self.port, self.tls, self.label = host, port, tls, label
         self._sock: socket.socket | None = None
+        self._opened = 0.0
 
     def _connect(self) -> socket.socket:
         try:
@@ -169,7 +172,8 @@ class SyslogDestination:
             except (ssl.SSLError, OSError) as exc:
                 raw.close()
                 raise DestinationError(f"{self.label}: the TLS handshake failed ({exc})") from None
-        self._check_open(sock, SETTLE, "right after connecting (a client certificate needed?)")
+        self._opened = time.monotonic()
+        self._check_open(sock, 0.0, "right after connecting (a client certificate needed?)")
         return sock
 
     def _check_open(self, sock: socket.socket, wait: float, when: str) -> None:
@@ -212,9 +216,12 @@ class SyslogDestination:
     def finish(self) -> None:
         """Send the end of the stream (TLS close_notify, then TCP FIN) and wait for the
         receiver to close its side: it does so once it has read all that came before."""
-        sock, self._sock = self._sock, None
+        sock = self._sock
         if sock is None:
             return
+        held = self._opened + HOLD - time.monotonic()
+        self._check_open(sock, max(0.0, held), "(a client certificate needed?)")
+        self._sock = None
         try:
             sock.settimeout(FINISH)
             raw = sock

@@ -79,16 +79,25 @@ def printusascii(text: str, limit: int) -> str:
     return cleaned or "-"
 
 
+def _shown(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def visible(text: str) -> str:
     """``text`` with every control character (and line separator) shown as ``\\uXXXX``."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _CONTROL.sub(_shown, text) if _CONTROL.search(text) else text
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _text(value: Any) -> str:
     """A value as text: strings as they are, anything else as compact JSON."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if type(value) is int:
+        return str(value)
+    return _ENCODER.encode(value)
 
 
 def _cut(text: str, limit: int | None) -> tuple[str, bool]:
@@ -97,18 +106,27 @@ def _cut(text: str, limit: int | None) -> tuple[str, bool]:
     return text[:limit] + "...", True
 
 
-def _fields(item: Item) -> list[tuple[str, Any]]:
-    """The (name, value) pairs a message carries, in order; the long ones last."""
+_CHECKPOINT_FIELDS = ("seq", "hash", "reason", "key", "public_key", "signature", "format")
+_RECORD_FIELDS = (
+    "seq", "hash", "prev", "segment", "kind", "operation", "outcome", "code", "account",
+    "profile", "server", "request_id", "http_status", "intent_seq", "reason", "after_seq",
+    "targets", "fields", "before", "after",
+)  # fmt: skip
+_EMPTY: tuple[Any, ...] = (None, "", [], {})
+
+
+def _fields(item: Item) -> list[tuple[str, str]]:
+    """The (name, text) pairs a message carries, in order; the long ones last."""
     line = item.line
     if item.kind == "checkpoint":
-        wanted = ("seq", "hash", "reason", "key", "public_key", "signature", "format")
-        return [("kind", "checkpoint"), *((n, line.get(n)) for n in wanted if n in line)]
-    names = (
-        "seq", "hash", "prev", "segment", "kind", "operation", "outcome", "code", "account",
-        "profile", "server", "request_id", "http_status", "intent_seq", "reason", "after_seq",
-        "targets", "fields", "before", "after",
-    )  # fmt: skip
-    return [(n, line.get(n)) for n in names if line.get(n) not in (None, "", [], {})]
+        found = [(n, line.get(n)) for n in _CHECKPOINT_FIELDS if n in line]
+        return [("kind", "checkpoint"), *((n, _text(v)) for n, v in found)]
+    pairs = []
+    for name in _RECORD_FIELDS:
+        value = line.get(name)
+        if value not in _EMPTY:
+            pairs.append((name, _text(value)))
+    return pairs
 
 
 #: Fields never cut to fit (a real one is short); longer than :data:`_SHORT`, a hostile one is.
@@ -119,9 +137,9 @@ _WHOLE = frozenset(
 _SHORT = 128
 
 
-def _capped(name: str, value: Any, cap: int | None) -> tuple[str, bool]:
+def _capped(name: str, text: str, cap: int | None) -> tuple[str, bool]:
     """A field's text, cut to ``cap`` (the fields in :data:`_WHOLE` to :data:`_SHORT`)."""
-    return _cut(_text(value), _SHORT if name in _WHOLE else cap)
+    return _cut(text, _SHORT if name in _WHOLE else cap)
 
 
 def _severity(item: Item) -> str:
@@ -151,8 +169,13 @@ def _timestamp(item: Item) -> str:
 # --- RFC 5424 ---------------------------------------------------------------------------------
 
 
+_SD_SPECIAL = re.compile('["\\\\\\]\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+
+
 def sd_escape(text: str) -> str:
     """An SD-PARAM value escaped per RFC 5424 (``\\``, ``"``, ``]``), controls shown."""
+    if not _SD_SPECIAL.search(text):
+        return text
     return visible(text.replace("\\", "\\\\").replace('"', '\\"').replace("]", "\\]"))
 
 
@@ -165,15 +188,19 @@ def syslog_header(item: Item, host: str) -> str:
 
 def rfc5424(item: Item, host: str, limit: int = MAX_MESSAGE) -> bytes:
     """An RFC 5424 message: the item's fields as structured data, a summary as MSG."""
+    fields = _fields(item)
 
     def build(cap: int | None) -> tuple[bytes, list[str]]:
-        params: list[str] = []
         cut: list[str] = []
-        for name, value in _fields(item):
-            text, was_cut = _capped(name, value, cap)
-            if was_cut:
-                cut.append(name)
-            params.append(f'{name}="{sd_escape(text)}"')
+        if cap is None:  # the common case, kept quick
+            params = [f'{name}="{sd_escape(value)}"' for name, value in fields]
+        else:
+            params = []
+            for name, value in fields:
+                text, was_cut = _capped(name, value, cap)
+                if was_cut:
+                    cut.append(name)
+                params.append(f'{name}="{sd_escape(text)}"')
         if cut:
             params.append(f'truncated="{",".join(cut)}"')
         element = f"[{SD_ID} {' '.join(params)}]"
@@ -255,6 +282,7 @@ def cef(item: Item, host: str, limit: int = MAX_MESSAGE) -> bytes:
     else:
         signature_id, keys = _text(line.get("operation") or line.get("kind", "change")), _CEF_KEYS
     name = summary(item)
+    fields = _fields(item)
     header = "|".join(
         cef_header_escape(part)
         for part in (
@@ -275,7 +303,7 @@ def cef(item: Item, host: str, limit: int = MAX_MESSAGE) -> bytes:
         if stamp != "-" and (ms := _epoch_ms(stamp)) is not None:
             pairs.append(("rt", str(ms)))
         pairs.append(("dvchost", host))
-        for field, value in _fields(item):
+        for field, value in fields:
             if field not in keys:
                 continue
             key, label = keys[field]

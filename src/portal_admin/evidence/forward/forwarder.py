@@ -37,7 +37,7 @@ from .cursor import Cursor, CursorError, JournalRewritten, cursor_path, every, l
 from .destinations import Destination, DestinationError
 
 #: Records per batch, and the most bytes of messages in one.
-BATCH = 500
+BATCH = 1000
 BATCH_BYTES = 1 << 20
 #: What a broken syslog connection may have lost: its last bytes sent (both sides' socket
 #: buffers, generously).
@@ -149,6 +149,69 @@ def checkpoint_position(fh: IO[bytes], cursor: Cursor, path: Path) -> int:
     return end
 
 
+class _Saver:
+    """Writes the newest cursor handed to it, durably, in a thread of its own: the fsyncs
+    overlap the next batch instead of holding it up. A cursor only ever names batches the
+    destination accepted; after a kill the file may lag a batch or two behind (those are
+    sent again, and dropped by hash), never run ahead."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._cond = threading.Condition()
+        self._pending: Cursor | None = None
+        self._busy = False
+        self._closed = False
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._loop, name="cursor-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, cursor: Cursor) -> None:
+        with self._cond:
+            self._raise()
+            self._pending = dataclasses.replace(cursor)
+            self._cond.notify_all()
+
+    def flush(self) -> None:
+        """Wait until the newest cursor handed over is on disk."""
+        with self._cond:
+            while self._pending is not None or self._busy:
+                self._cond.wait()
+            self._raise()
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            with self._cond:
+                self._closed = True
+                self._cond.notify_all()
+            self._thread.join()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None and not self._closed:
+                    self._cond.wait()
+                if self._pending is None:
+                    return
+                cursor, self._pending = self._pending, None
+                self._busy = True
+            try:
+                save(self.path, cursor)
+            except OSError as exc:
+                with self._cond:
+                    self._error = exc
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+
 class Forwarder:
     """Sends one journal (and its checkpoints) to one destination from its cursor."""
 
@@ -202,6 +265,7 @@ class Forwarder:
         sent = 0
         journal_fh: IO[bytes] | None = None
         cp_fh: IO[bytes] | None = None
+        self._saver = _Saver(self.cursor_file)
         try:
             while not stop.is_set():
                 if journal_fh is None and self.journal.exists():
@@ -250,6 +314,7 @@ class Forwarder:
                 if fh is not None:
                     fh.close()
             self.destination.close()
+            self._saver.close()
         return report
 
     def _read_records(self, fh: IO[bytes], pos: int, reads: list[_Read], report: Report) -> int:
@@ -312,7 +377,7 @@ class Forwarder:
                 cursor.checkpoints += 1
                 report.checkpoints += 1
         cursor.updated = datetime.now(UTC).isoformat(timespec="milliseconds")
-        save(self.cursor_file, cursor)
+        self._saver.put(cursor)
 
     def _finish(self, window: collections.deque[tuple[int, Cursor]], report: Report) -> None:
         """End the connection once the receiver confirmed it read everything; when it did
@@ -332,7 +397,8 @@ class Forwarder:
         back = window[0][1]
         back.channel, back.updated = self.cursor.channel, self.cursor.updated
         self.cursor = back
-        save(self.cursor_file, back)
+        self._saver.put(back)
+        self._saver.flush()
         report.rewound_to = back.seq
 
 
