@@ -20,8 +20,8 @@ from typing import Any
 from portal_admin.evidence import journal
 from portal_admin.evidence.forward import cursor as cursors
 from portal_admin.evidence.forward import destinations, forwarder
-from portal_admin.evidence.forward.formats import visible
 from portal_admin.evidence.forward.rebuild import rebuild as rebuild_journal
+from portal_admin.files.terminal import printable
 
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .output import say, writable, write_csv, write_lines
@@ -38,14 +38,14 @@ def _status() -> int:
     for standing in found:
         c = standing.cursor
         if c is None:
-            print(f"{standing.path}: {visible(standing.problem)}")
+            print(f"{standing.path}: {printable(standing.problem)}")
             continue
-        print(f"{visible(c.destination)}  ({c.format})")
-        print(f"  journal     {visible(c.journal)}")
+        print(f"{printable(c.destination)}  ({c.format})")
+        print(f"  journal     {printable(c.journal)}")
         where = f"seq {c.seq}, hash {c.hash}" if c.started else "nothing sent yet"
         print(f"  cursor      {where}; {c.checkpoints} checkpoint(s) sent; updated {c.updated}")
         if standing.problem:
-            print(f"  PROBLEM     {visible(standing.problem)}")
+            print(f"  PROBLEM     {printable(standing.problem)}")
         else:
             print(
                 f"  behind      {standing.records_behind} record(s),"
@@ -99,9 +99,9 @@ def forward(args: Any) -> int:
             cursors.cursor_path(destination.label, path).unlink(missing_ok=True)
         run = forwarder.Forwarder(path, destination, args.format, batch=args.batch)
     except destinations.UnusableDestination as exc:
-        raise UsageError(visible(str(exc))) from None
+        raise UsageError(printable(str(exc))) from None
     except cursors.CursorError as exc:
-        say(f"journal forward: {visible(str(exc))}")
+        say(f"journal forward: {printable(str(exc))}")
         return EXIT_FAILED
     stop = threading.Event()
     try:
@@ -109,13 +109,13 @@ def forward(args: Any) -> int:
             report = run.run(follow=not args.once, stop=stop, poll=args.poll)
     except destinations.DestinationError as exc:
         _said(run, None)
-        say(f"journal forward: {visible(str(exc))}")
+        say(f"journal forward: {printable(str(exc))}")
         if run.cursor.started:
             say(f"  kept: {destination.label} has every record up to seq {run.cursor.seq};"
                 " the next run sends the rest")  # fmt: skip
         return EXIT_FAILED
     except cursors.JournalRewritten as exc:
-        say(f"journal forward: {visible(str(exc))}")
+        say(f"journal forward: {printable(str(exc))}")
         return EXIT_FAILED
     _said(run, report)
     return EXIT_OK
