@@ -34,11 +34,14 @@ from .receivers import (
     signatures,
 )
 
-pytestmark = pytest.mark.skipif(
-    rsyslogd() is None,
-    reason="rsyslogd with rsyslog-gnutls is not installed (apt-get install rsyslog"
-    " rsyslog-gnutls; .ci/run installs them)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        rsyslogd() is None,
+        reason="rsyslogd with rsyslog-gnutls is not installed (apt-get install rsyslog"
+        " rsyslog-gnutls; .ci/run installs them)",
+    ),
+]
 
 CLI = [sys.executable, "-m", "portal_admin.cli"]
 
