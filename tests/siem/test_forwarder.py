@@ -321,3 +321,21 @@ def test_sigterm_ends_following_cleanly(tmp_path: Path) -> None:
     _, said = child.communicate(timeout=20)
     assert child.returncode == 0, said
     assert "30 record(s) and 0 checkpoint(s) sent" in said and "Traceback" not in said
+
+
+def test_lines_that_are_not_records_are_skipped_and_counted(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    make_journal(journal, 5, None)
+    lines = journal.read_bytes().splitlines(keepends=True)
+    damage = [  # damage and forgeries no cursor may ever name
+        b"not json\n",
+        b'{"seq": 4, "hash": "zz\\n]\\"", "prev": "x"}\n',
+        b'{"seq": "5", "hash": "' + b"a" * 64 + b'"}\n',
+        b"[1, 2]\n",
+    ]
+    journal.write_bytes(b"".join([*lines[:3], *damage, *lines[3:]]))
+    out = tmp_path / "out.jsonl"
+    report = _file_forwarder(journal, out, tmp_path / "c").run()
+    assert (report.records, report.unreadable) == (5, 4)
+    again = _file_forwarder(journal, out, tmp_path / "c")  # its cursor loads
+    assert again.cursor.seq == 5 and again.run().records == 0

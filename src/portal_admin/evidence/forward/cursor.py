@@ -28,7 +28,8 @@ from portal_admin.files.paths import data_dir
 FORMAT = 1
 #: The hash of "no record yet": the journal's genesis.
 GENESIS = "0" * 64
-_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+#: What a record's hash is: 64 lowercase hex digits.
+HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 _SLUG = re.compile(r"[^A-Za-z0-9.-]+")
 
 
@@ -113,7 +114,7 @@ def load(path: Path) -> Cursor | None:
         raise CursorError(f"{path}: not a forwarding cursor ({exc})") from None
     except (ValueError, TypeError):
         raise CursorError(f"{path}: not a forwarding cursor") from None
-    if not _HEX64.match(cursor.hash) or cursor.seq < 0 or cursor.offset < -1:
+    if not HEX64.match(cursor.hash) or cursor.seq < 0 or cursor.offset < -1:
         raise CursorError(f"{path}: not a forwarding cursor (its seq or hash)")
     return cursor
 

@@ -20,6 +20,7 @@ time, and the receiver drops them by hash.
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import json
 import os
@@ -33,7 +34,16 @@ from typing import IO, Any
 from portal_admin.evidence import checkpoints as checkpoint_files
 
 from . import formats
-from .cursor import Cursor, CursorError, JournalRewritten, cursor_path, every, load, save
+from .cursor import (
+    HEX64,
+    Cursor,
+    CursorError,
+    JournalRewritten,
+    cursor_path,
+    every,
+    load,
+    save,
+)
 from .destinations import Destination, DestinationError
 
 #: Records per batch, and the most bytes of messages in one.
@@ -65,11 +75,13 @@ class _Read:
 
 
 def _record(raw: bytes) -> dict[str, Any] | None:
+    """A record's line, or None when it is not one (not JSON, no seq, a hash that is not 64
+    hex digits: no cursor may ever name such a thing)."""
     try:
         line = json.loads(raw)
     except ValueError:
         return None
-    if not isinstance(line, dict) or not isinstance(line.get("hash"), str):
+    if not isinstance(line, dict) or not HEX64.match(str(line.get("hash"))):
         return None
     if not isinstance(line.get("seq"), int) or isinstance(line.get("seq"), bool):
         return None
@@ -77,6 +89,7 @@ def _record(raw: bytes) -> dict[str, Any] | None:
 
 
 def _checkpoint(raw: bytes) -> dict[str, Any] | None:
+    """A checkpoint's line (a seq, the hash it names, a signature), or None."""
     line = _record(raw)
     return line if line is not None and isinstance(line.get("signature"), str) else None
 
@@ -309,12 +322,16 @@ class Forwarder:
                     window.popleft()
                 self._advance(reads, report)
             self._finish(window, report)
+        except BaseException:
+            with contextlib.suppress(OSError):  # the first failure is the one to tell
+                self._saver.close()
+            raise
         finally:
             for fh in (journal_fh, cp_fh):
                 if fh is not None:
                     fh.close()
             self.destination.close()
-            self._saver.close()
+        self._saver.close()
         return report
 
     def _read_records(self, fh: IO[bytes], pos: int, reads: list[_Read], report: Report) -> int:
