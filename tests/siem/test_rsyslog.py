@@ -225,6 +225,8 @@ def test_a_receiver_requiring_a_client_certificate_refuses_one_without(tmp_path:
         )  # fmt: skip
         time.sleep(0.5)
     assert refused.returncode == 1, refused.stderr
-    assert "the receiver closed the connection (a client certificate needed?)" in refused.stderr
+    # Seen right after the handshake, after a write or at the end (when depends on timing).
+    said = refused.stderr
+    assert "the receiver closed the connection" in said or "the connection broke" in said, said
     assert _cursor_seq(journal, receiver, data) == 0  # nothing counted as accepted
     assert receiver.received() == []
