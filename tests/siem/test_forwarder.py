@@ -139,6 +139,10 @@ def test_a_hostile_cursor_file_is_refused_by_name(
 @pytest.mark.parametrize(
     ("url", "words"),
     [
+        ("file:///tmp/x --poll 0", "must be above 0"),
+        ("file:///tmp/x --batch -1", "must be above 0"),
+        ("file:///tmp/x --client-key k.pem", "--client-key goes with --client-cert"),
+        ("syslog+tls://127.0.0.1:9 --ca-bundle /nonexistent.pem", "the TLS files cannot be used"),
         ("gopher://x:1", "unknown destination"),
         ("syslog+tls://user:secret@host:6514", "no user, password or query"),
         ("syslog+tls://host", "a HOST:PORT is needed"),
@@ -151,7 +155,9 @@ def test_unusable_destinations_exit_2_and_never_show_a_password(
 ) -> None:
     journal = tmp_path / "journal.jsonl"
     make_journal(journal, 1, None)
-    assert main(["journal", "forward", "--once", "--to", url, "--journal", str(journal)]) == 2
+    url, *more = url.split()
+    argv = ["journal", "forward", "--once", "--to", url, "--journal", str(journal), *more]
+    assert main(argv) == 2
     said = capsys.readouterr().err
     assert words in said and "secret" not in said
 

@@ -92,6 +92,8 @@ def forward(args: Any) -> int:
     )
     if args.client_key and not args.client_cert:
         raise UsageError("journal forward: --client-key goes with --client-cert")
+    if args.poll <= 0 or args.batch <= 0 or args.ack_timeout <= 0:
+        raise UsageError("journal forward: --poll, --batch and --ack-timeout must be above 0")
     path = _journal_path(args)
     try:
         destination = destinations.open_destination(args.to, options)
@@ -108,11 +110,10 @@ def forward(args: Any) -> int:
         with _stopped_by_signals(stop):
             report = run.run(follow=not args.once, stop=stop, poll=args.poll)
     except destinations.DestinationError as exc:
-        _said(run, None)
         say(f"journal forward: {printable(str(exc))}")
         if run.cursor.started:
-            say(f"  kept: {destination.label} has every record up to seq {run.cursor.seq};"
-                " the next run sends the rest")  # fmt: skip
+            say(f"  kept: {printable(destination.label)} has every record up to seq"
+                f" {run.cursor.seq}; the next run sends the rest")  # fmt: skip
         return EXIT_FAILED
     except cursors.JournalRewritten as exc:
         say(f"journal forward: {printable(str(exc))}")
@@ -121,14 +122,13 @@ def forward(args: Any) -> int:
     return EXIT_OK
 
 
-def _said(run: forwarder.Forwarder, report: forwarder.Report | None) -> None:
-    if report is None:
-        return
+def _said(run: forwarder.Forwarder, report: forwarder.Report) -> None:
+    """The run's summary for the person."""
     where = f"at seq {run.cursor.seq}" if run.cursor.started else "no record yet"
     skipped = f"; {report.unreadable} unreadable line(s) skipped" if report.unreadable else ""
     say(
         f"{report.records} record(s) and {report.checkpoints} checkpoint(s) sent to"
-        f" {run.destination.label}; {where}{skipped}"
+        f" {printable(run.destination.label)}; {where}{skipped}"
     )
 
 
