@@ -305,6 +305,11 @@ def test_status_lists_destinations_and_how_far_behind(
     said = capsys.readouterr().out
     block = said[said.index(out.as_uri()) :]
     assert "seq 120" in block and "behind      95 record(s), 1 checkpoint(s)" in block
+    journal.rename(tmp_path / "moved.jsonl")
+    assert main(["journal", "forward", "--status"]) == 0
+    block = capsys.readouterr().out
+    block = block[block.index(out.as_uri()) :]
+    assert "PROBLEM     " in block and "the journal is not there" in block
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")

@@ -447,6 +447,9 @@ def standings(base: Path | None = None) -> list[Standing]:
             continue
         journal = Path(found.journal)
         cps = checkpoint_files.checkpoints_path(journal)
+        if found.started and not journal.exists():
+            out.append(Standing(path, found, problem=f"{journal}: the journal is not there"))
+            continue
         try:
             records = checkpoints = 0
             if journal.exists():
