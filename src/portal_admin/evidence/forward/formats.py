@@ -112,7 +112,6 @@ _RECORD_FIELDS = (
     "profile", "server", "request_id", "http_status", "intent_seq", "reason", "after_seq",
     "targets", "fields", "before", "after",
 )  # fmt: skip
-_EMPTY: tuple[Any, ...] = (None, "", [], {})
 
 
 def _fields(item: Item) -> list[tuple[str, str]]:
@@ -122,10 +121,11 @@ def _fields(item: Item) -> list[tuple[str, str]]:
         found = [(n, line.get(n)) for n in _CHECKPOINT_FIELDS if n in line]
         return [("kind", "checkpoint"), *((n, _text(v)) for n, v in found)]
     pairs = []
+    get = line.get
     for name in _RECORD_FIELDS:
-        value = line.get(name)
-        if value not in _EMPTY:
-            pairs.append((name, _text(value)))
+        value = get(name)
+        if value or (type(value) is int):  # None, "", [] and {} are left out; 0 is not
+            pairs.append((name, value if type(value) is str else _text(value)))
     return pairs
 
 
