@@ -177,21 +177,28 @@ class SyslogDestination:
         return sock
 
     def _check_open(self, sock: socket.socket, wait: float, when: str) -> None:
-        """Raise when the receiver closed the connection or wrote to it (a syslog receiver
-        never writes: anything readable is an alert or the end)."""
-        pending = isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
-        readable = pending or bool(select.select([sock], [], [], wait)[0])
-        if not readable:
-            return
+        """Raise when the receiver closed the connection or wrote to it within ``wait``
+        seconds (a syslog receiver never writes: anything but TLS's own housekeeping, such
+        as a session ticket, is an alert or the end)."""
+        deadline = time.monotonic() + wait
+        reason = ""
         try:
-            sock.setblocking(False)
-            data = sock.recv(1)
-        except (ssl.SSLWantReadError, BlockingIOError):
-            return
-        except (ssl.SSLError, OSError) as exc:
-            reason = str(exc)
-        else:
-            reason = "the receiver closed the connection" if not data else "unexpected data"
+            while not reason:
+                pending = isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
+                left = max(0.0, deadline - time.monotonic())
+                if not pending and not select.select([sock], [], [], left)[0]:
+                    return
+                try:
+                    sock.setblocking(False)
+                    data = sock.recv(1)
+                except (ssl.SSLWantReadError, BlockingIOError):
+                    if time.monotonic() >= deadline:
+                        return
+                    continue  # housekeeping read: go on waiting
+                except (ssl.SSLError, OSError) as exc:
+                    reason = str(exc)
+                else:
+                    reason = "the receiver closed the connection" if not data else "unexpected data"
         finally:
             with contextlib.suppress(OSError):
                 sock.settimeout(TIMEOUT)
