@@ -44,6 +44,7 @@ class Collector(ThreadingHTTPServer):
         self.next_ack = 0
         self.channels: set[str] = set()
         self.polls = 0
+        self.html = False
         self.lock = threading.Lock()
 
 
@@ -72,6 +73,13 @@ class Handler(BaseHTTPRequestHandler):
             self._answer(400, {"text": "Data channel is missing", "code": 10})
             return
         url = urllib.parse.urlsplit(self.path)
+        if collector.html:  # a proxy's page where the collector should answer
+            data = b"<html>Welcome</html>"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
         with collector.lock:
             if url.path == "/services/collector/event":
                 events, decoder, text, at = [], json.JSONDecoder(), body.decode(), 0
@@ -221,3 +229,18 @@ def test_a_wrong_or_missing_token(
     assert "refused (HTTP 401, code 4: Invalid token)" in said
     assert "wrong-token" not in said
     assert collector.indexed == [] and not collector.waiting
+
+
+def test_a_page_that_is_not_the_collectors_answer_is_no_acceptance(
+    tmp_path: Path, collector: Collector, pki: Pki, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    monkeypatch.setenv("PORTAL_ADMIN_HEC_TOKEN", TOKEN)
+    journal = tmp_path / "journal.jsonl"
+    make_journal(journal, 12, None)
+    collector.html = True
+    assert main(_forward(journal, collector, pki)) == 1
+    assert "not a collector's answer" in capsys.readouterr().err
+    collector.html = False
+    assert main(_forward(journal, collector, pki)) == 0
+    assert "12 record(s)" in capsys.readouterr().err  # nothing was counted the first time

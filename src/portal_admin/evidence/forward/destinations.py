@@ -340,8 +340,11 @@ class HecDestination:
             data = {}
         if not isinstance(data, dict):
             data = {}
-        if answer.status != 200 or data.get("code", 0) != 0:
-            text = str(data.get("text", ""))[:200].encode("ascii", "replace").decode()
+        # The event endpoint says {"text": "Success", "code": 0}; the ack endpoint {"acks":
+        # ...}. Anything else (a proxy's page, an empty body) is not an acceptance.
+        code = data.get("code", 0 if "acks" in data else None)
+        if answer.status != 200 or code != 0:
+            text = str(data.get("text", "not a collector's answer"))[:200]
             raise DestinationError(
                 f"{self.label}: refused (HTTP {answer.status}, code {data.get('code')}: {text})"
             )
