@@ -144,6 +144,7 @@ def test_a_hostile_cursor_file_is_refused_by_name(
         ("file:///tmp/x --client-key k.pem", "--client-key goes with --client-cert"),
         ("syslog+tls://127.0.0.1:9 --ca-bundle /nonexistent.pem", "the TLS files cannot be used"),
         ("gopher://x:1", "unknown destination"),
+        ("file:///tmp/x --journal /nonexistent/journal.jsonl", "no such journal"),
         ("syslog+tls://user:secret@host:6514", "no user, password or query"),
         ("syslog+tls://host", "a HOST:PORT is needed"),
         ("syslog+tcp://host:99999", "a HOST:PORT is needed"),

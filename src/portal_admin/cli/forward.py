@@ -95,6 +95,8 @@ def forward(args: Any) -> int:
     if args.poll <= 0 or args.batch <= 0 or args.ack_timeout <= 0:
         raise UsageError("journal forward: --poll, --batch and --ack-timeout must be above 0")
     path = _journal_path(args)
+    if args.journal and not path.is_file():
+        raise UsageError(f"{path}: no such journal")
     try:
         destination = destinations.open_destination(args.to, options)
         if args.reset:
