@@ -32,10 +32,13 @@ def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def no_keyring() -> Iterator[None]:
     """No usable keyring, as ``PYTHON_KEYRING_BACKEND=keyring.backends.fail.Keyring`` gives
-    (a kiosk image, a server, a CI runner); the previous backend is put back after."""
+    (a kiosk image, a server, a CI runner), unless a test sets a keyring of its own; the
+    previous backend is put back after. Without it, keyring's own choice could fall on a test
+    module's in-memory backend (a ``KeyringBackend`` subclass is a candidate once defined),
+    and every later command would resume from it."""
     import keyring
     from keyring.backends import fail
 
