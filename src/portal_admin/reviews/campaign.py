@@ -548,18 +548,25 @@ def _check(path: Path, budget: float) -> int:
     """Check the file at ``path`` as data (read-only, within ``budget`` seconds); its schema
     version, or ``CampaignError``. ``sqlite3.DatabaseError`` for a file SQLite cannot read."""
     conn = opening.read_only(path, budget)
-    watchdog = threading.Timer(budget, conn.interrupt) if budget != float("inf") else None
+
+    def stop() -> None:
+        with contextlib.suppress(sqlite3.Error):  # closed meanwhile: nothing to stop
+            conn.interrupt()
+
+    watchdog = threading.Timer(budget, stop) if budget != float("inf") else None
     if watchdog is not None:  # the integrity check is one long step: stopped from outside
         watchdog.daemon = True
         watchdog.start()
     try:
-        conn.arm(budget)
-        conn.budget = budget
+        conn.until = time.monotonic() + budget  # the whole check, not each statement
         conn.execute("BEGIN")  # one read transaction: every check sees the same file
         rows = opening.schema_rows(conn)
         versions = tuple(range(1, SCHEMA_VERSION + 1))
+        alien = opening.foreign(rows, versions)
         meta_rows = {r for v in versions for r in opening.expected(v) if r[1] == "meta"}
         if not any(r in meta_rows for r in rows):
+            if any(name.casefold() in _NAMES for _t, name, _tb, _s in rows):
+                _refuse_foreign(path, alien)  # a campaign whose meta is something else
             raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
         try:  # a table of exactly our shape: reading it runs nothing of the file's
             meta = opening.read_meta_rows(conn, path.name)
@@ -577,15 +584,7 @@ def _check(path: Path, budget: float) -> int:
                 f"was made by a newer program (campaign format {schema};"
                 f" this program reads up to {SCHEMA_VERSION})",
             )
-        alien = opening.foreign(rows, versions)
-        if alien:  # SQL that runs on our writes could change a decision after it is made
-            named = ", ".join(alien[:5]) + (f" and {len(alien) - 5} more" if len(alien) > 5 else "")
-            raise _refuse(
-                path,
-                "FOREIGN_SQL",
-                f"carries SQL this program never puts in a campaign ({named}):"
-                " refused, since it could change decisions behind the reviewer's back",
-            )
+        _refuse_foreign(path, alien)
         missing, other = opening.differences(rows, schema)
         tables = [n for n in missing if n in TABLES]
         if tables:
@@ -603,11 +602,29 @@ def _check(path: Path, budget: float) -> int:
             raise _refuse(path, "DAMAGED", f"is damaged (integrity check: {found}): refused")
         _check_meta(path, meta)
         conn.execute("COMMIT")
+        if time.monotonic() > conn.until:  # past the budget between two looks at the clock
+            raise sqlite3.OperationalError("interrupted")
         return schema
     finally:
         if watchdog is not None:
             watchdog.cancel()
         conn.close()
+
+
+#: Names of this program's tables (casefolded).
+_NAMES = frozenset(name.casefold() for name in TABLES)
+
+
+def _refuse_foreign(path: Path, alien: list[str]) -> None:
+    """FOREIGN_SQL naming the objects, when there are any."""
+    if alien:  # SQL that runs on our writes could change a decision after it is made
+        named = ", ".join(alien[:5]) + (f" and {len(alien) - 5} more" if len(alien) > 5 else "")
+        raise _refuse(
+            path,
+            "FOREIGN_SQL",
+            f"carries SQL this program never puts in a campaign ({named}):"
+            " refused, since it could change decisions behind the reviewer's back",
+        )
 
 
 def _check_meta(path: Path, meta: dict[str, Any]) -> None:

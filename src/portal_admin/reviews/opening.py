@@ -42,10 +42,12 @@ class Budgeted(sqlite3.Connection):
 
     budget: float = 120.0
     deadline: float = float("inf")
+    #: A time (``time.monotonic()``) no statement runs past, whatever its own budget.
+    until: float = float("inf")
 
-    def arm(self, seconds: float | None = None) -> None:
-        """Start the budget now (``seconds``: this budget instead of ``budget``)."""
-        self.deadline = time.monotonic() + (self.budget if seconds is None else seconds)
+    def arm(self) -> None:
+        """Start a statement's budget now."""
+        self.deadline = min(time.monotonic() + self.budget, self.until)
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         self.arm()
