@@ -26,6 +26,7 @@ from portal_admin.reviews import (
     Campaign,
     CampaignError,
     Reviewer,
+    closing,
     decide,
     opening,
     remediation,
@@ -37,6 +38,8 @@ from portal_admin.reviews import pack as review_pack
 from portal_admin.reviews.campaign import INDEXES, SCHEMA
 from portal_admin.reviews.signoff import _digest, _payload
 from portal_admin.reviews.split_merge import merge, split
+
+from .support import account, make_snapshot
 
 KEPT, REVOKED = "account:ACC000001", "account:ACC000002"
 
@@ -186,13 +189,26 @@ def test_metadata_that_is_not_json_is_named(signed: Path) -> None:
     assert error.code == "DAMAGED" and "'due' is not JSON" in str(error)
 
 
-def test_a_file_with_a_path_sqlite_would_read_as_a_uri(tmp_path: Path, signed: Path) -> None:
+def test_close_and_reopen_in_a_folder_sqlite_would_read_as_a_uri(
+    tmp_path: Path, signed: Path
+) -> None:
+    """Create, decide, sign (the fixture), close, reopen: in a folder whose name holds what a
+    SQLite URI reads as a fragment, a query and an escape (the closing snapshot is attached
+    by URI). Closing changes no schema and writes JSON: the closed file opens again."""
     folder = tmp_path / "Q4 #2 100%?"
     folder.mkdir()
     moved = folder / "c.review"
     shutil.copy(signed, moved)
+    end = make_snapshot(folder / "end #1.sqlite3", [account(n) for n in range(1, 4)])
     with Campaign.open(moved) as campaign:
         assert verify(campaign).status == "intact"
+        counts = closing.check(campaign, end, close_as="admin@example.test")
+        assert counts["revoked, not done"] == 1
+        campaign.reload_meta()
+    with Campaign.open(moved) as reopened:
+        assert reopened.meta["closed"] is True and reopened.meta["closed_unremediated"] == 1
+        assert verify(reopened).status == "intact"
+        assert len(closing.closing_rows(reopened)) >= 1
 
 
 # What remediation acts on is what was signed -------------------------------------------------
