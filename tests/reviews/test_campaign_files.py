@@ -453,3 +453,43 @@ def test_one_neutralising_function(signed: Path) -> None:
     assert shown("a\u202eb\nc") == "a\\u202eb\\nc"
     assert shown("plain: é, 中文") == "plain: é, 中文"
     assert shown("x" * 300).endswith("...") and len(shown("x" * 300)) == 203
+
+
+@pytest.mark.parametrize(
+    ("action", "target", "source", "why"),
+    [
+        ("SUSPEND", "ACC000001", "mine", "ACC000001, which no signed-off Revoke names"),
+        ("DEACTIVATE", "ACC000002", "mine", "would DEACTIVATE accounts, not SUSPEND them"),
+        ("SUSPEND", "ACC000002", "another", "is not this campaign's"),
+    ],
+)
+async def test_a_recorded_job_that_is_not_the_signed_remediation_is_never_run(
+    tmp_path: Path, signed: Path, reviewer: Reviewer, store: keys.MemoryStore,
+    action: str, target: str, source: str, why: str,
+) -> None:  # fmt: skip
+    """The campaign's record of its remediation jobs is not signed: a job it names whose
+    lines, action or campaign are not the signed-off Revokes' is refused, nothing run."""
+    from portal_admin import jobs
+
+    with Campaign.open(signed) as campaign:
+        mark = campaign.campaign_id if source == "mine" else "00000000-other"
+        job = jobs.JobFile.create(
+            {"kind": "status", "params": {"action": action, "reason": "x"},
+             "source": f"access review 'Q4' ({mark})", "profile": "p", "server": "s",
+             "account": "a"},
+            [(target, "someone", {}, "ACTIVE", "SUSPENDED", None)],
+            tmp_path / "jobs",
+        )  # fmt: skip
+        with campaign.transaction() as conn:
+            campaign.set_meta(conn, remediation={"jobs": [{"file": str(job.path)}]})
+        job.close()
+        context = jobs.JobContext("p", "s", "admin@example.test", "ADM1")
+        with pytest.raises(CampaignError) as refused_run:
+            await remediation.remediate(
+                campaign,
+                None,
+                context,
+                folder=tmp_path / "jobs",
+                key_store=store,  # type: ignore[arg-type]
+            )
+    assert refused_run.value.code == "CHANGED" and why in str(refused_run.value)
