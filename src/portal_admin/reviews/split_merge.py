@@ -225,7 +225,8 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
             "an item unknown to the campaign" if row[1] else "an item the campaign has differently"
         )
         raise CampaignError(
-            "UNKNOWN_ITEM", f"{path.name}: {what}: {printable(row[0], 100)}; nothing of this file merged",
+            "UNKNOWN_ITEM",
+            f"{path.name}: {what}: {printable(row[0], 100)}; nothing of this file merged",
             item=row[0],
         )  # fmt: skip
     row = conn.execute(
@@ -264,6 +265,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "FROZEN",
-            f"{path.name}: changes {printable(row[0], 100)}, signed off here; nothing of this file merged",
+            f"{path.name}: changes {printable(row[0], 100)}, signed off here;"
+            " nothing of this file merged",
             item=row[0],
         )
