@@ -28,7 +28,7 @@ OUTCOMES = (
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
 #: Each decided item ``i`` with its latest decision ``l.decision`` in the history (never the
 #: queue's derived column), from ``temp.latest``, made once per check by :func:`_latest`.
-LATEST = "temp.latest AS l CROSS JOIN items AS i ON i.id = l.item"
+LATEST = "items AS i JOIN temp.latest AS l ON l.seq = i.seq"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -134,42 +134,12 @@ def check(
 
 
 def _latest(conn: Any) -> None:
-    """``temp.latest``: each decided item's latest decision in the history."""
+    """``temp.latest``: each decided item's latest decision in the history, by item seq."""
     conn.execute("DROP TABLE IF EXISTS temp.latest")
+    conn.execute("CREATE TEMP TABLE latest (seq INTEGER PRIMARY KEY, decision TEXT NOT NULL)")
     conn.execute(
-        "CREATE TEMP TABLE latest (item TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID"
-    )
-    conn.execute(
-        "INSERT INTO temp.latest SELECT d.item, d.decision FROM"
+        "INSERT INTO temp.latest SELECT i.seq, d.decision FROM"
         " (SELECT item, max(seq) AS last FROM decisions GROUP BY item) AS m"
-        " JOIN decisions AS d ON d.seq = m.last"
+        " JOIN decisions AS d ON d.seq = m.last JOIN items AS i ON i.id = m.item"
     )
     conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
-
-
-async def close(
-    campaign: Campaign,
-    client: PortalClient,
-    *,
-    snapshot_path: Path | None = None,
-    account: str = "",
-    profile: str = "",
-) -> dict[str, int]:
-    """Take the closing snapshot (beside the campaign file unless ``snapshot_path``), check
-    every decision against it, and mark the campaign closed (decisions are final)."""
-    path = snapshot_path or campaign.path.with_name(
-        f"{campaign.path.name}.closing-{now_iso()[:19].replace(':', '')}.sqlite3"
-    )
-    taken = await take_snapshot(
-        client, path, profile=profile, server=str(client.base_url), account=account
-    )
-    return check(campaign, taken, close_as=account)
-
-
-def closing_rows(campaign: Campaign) -> list[tuple[Any, ...]]:
-    """The closing check's rows: item, outcome, the state now, what changed."""
-    return list(
-        campaign.conn.execute(
-            "SELECT item, outcome, current, detail FROM closing ORDER BY outcome, item"
-        )
-    )
