@@ -143,3 +143,31 @@ def _latest(conn: Any) -> None:
         " JOIN decisions AS d ON d.seq = m.last JOIN items AS i ON i.id = m.item"
     )
     conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
+
+
+async def close(
+    campaign: Campaign,
+    client: PortalClient,
+    *,
+    snapshot_path: Path | None = None,
+    account: str = "",
+    profile: str = "",
+) -> dict[str, int]:
+    """Take the closing snapshot (beside the campaign file unless ``snapshot_path``), check
+    every decision against it, and mark the campaign closed (decisions are final)."""
+    path = snapshot_path or campaign.path.with_name(
+        f"{campaign.path.name}.closing-{now_iso()[:19].replace(':', '')}.sqlite3"
+    )
+    taken = await take_snapshot(
+        client, path, profile=profile, server=str(client.base_url), account=account
+    )
+    return check(campaign, taken, close_as=account)
+
+
+def closing_rows(campaign: Campaign) -> list[tuple[Any, ...]]:
+    """The closing check's rows: item, outcome, the state now, what changed."""
+    return list(
+        campaign.conn.execute(
+            "SELECT item, outcome, current, detail FROM closing ORDER BY outcome, item"
+        )
+    )
