@@ -339,6 +339,17 @@ class Campaign:
             raise _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})") from None
         except sqlite3.DatabaseError as exc:
             raise _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})") from None
+        return cls._connected(path, version)
+
+    @classmethod
+    def made_here(cls, path: Path) -> Campaign:
+        """A campaign file this process has just written and renamed into place (``create``):
+        its schema is ours by construction, so the checks of a received file are not run
+        again; the connection is hardened all the same."""
+        return cls._connected(Path(path), SCHEMA_VERSION)
+
+    @classmethod
+    def _connected(cls, path: Path, version: int) -> Campaign:
         restrict(path)
         conn = connect(path)
         try:

@@ -138,11 +138,10 @@ def _latest(conn: Any) -> None:
     conn.execute("DROP TABLE IF EXISTS temp.latest")
     conn.execute("CREATE TEMP TABLE latest (seq INTEGER PRIMARY KEY, decision TEXT NOT NULL)")
     conn.execute(
-        "INSERT INTO temp.latest SELECT i.seq, d.decision FROM"
-        " (SELECT item, max(seq) AS last FROM decisions GROUP BY item) AS m"
-        " JOIN decisions AS d ON d.seq = m.last JOIN items AS i ON i.id = m.item"
+        "INSERT INTO temp.latest SELECT i.seq, d.decision FROM items AS i"
+        " JOIN decisions AS d ON d.seq = (SELECT max(h.seq) FROM decisions AS h"
+        " WHERE h.item = i.id)"
     )
-    conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
 
 
 async def close(

@@ -164,7 +164,7 @@ def create_campaign(
         conn.execute("BEGIN")
 
     write_new(path, meta, fill)
-    return Campaign.open(path)
+    return Campaign.made_here(path)
 
 
 def _items(conn: sqlite3.Connection, scope: ScopeFilter) -> None:
