@@ -285,7 +285,7 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -372,7 +372,17 @@
         <translation>キャンセル</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>スナップショットの一覧を再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>選択した 2 件を比較</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>レビューキャンペーン…</translation>
     </message>
@@ -3524,7 +3534,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -3535,7 +3545,7 @@
         <translation>%1 宛てのメールはまだありません。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>デモ用メールボックス — サンドボックス</translation>
     </message>
@@ -5915,7 +5925,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+37"/>
         <source>Job</source>
         <translation>ジョブ</translation>
     </message>
@@ -5960,7 +5970,7 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+165"/>
         <source>Select one job.</source>
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
@@ -6008,7 +6018,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6053,9 +6063,9 @@
         <translation>リクエスト ID</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+29"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal.</extracomment>
         <translation>成功</translation>
     </message>
     <message>
@@ -6075,8 +6085,9 @@
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
     <message>
@@ -6126,6 +6137,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>ジャーナルを再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>CSV エクスポート…</translation>
     </message>
@@ -9225,7 +9246,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
@@ -10092,7 +10113,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
