@@ -5245,7 +5245,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>CSV にエクスポート</translation>
@@ -5314,6 +5314,22 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>%2 行中 %1 行をエクスポートしました…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+29"/>
+        <source>Open folder</source>
+        <translation>フォルダーを開く</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Export finished</source>
+        <translation>エクスポート完了</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Open the folder of the exported file</source>
+        <translation>エクスポートしたファイルのフォルダーを開く</translation>
     </message>
 </context>
 <context>
@@ -6224,7 +6240,7 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+322"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
         <translation>エクスポートに失敗しました</translation>

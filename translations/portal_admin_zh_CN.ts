@@ -5243,7 +5243,7 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>导出为 CSV</translation>
@@ -5312,6 +5312,22 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>已导出 %1/%2 行…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+29"/>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Export finished</source>
+        <translation>导出完成</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Open the folder of the exported file</source>
+        <translation>打开导出文件所在的文件夹</translation>
     </message>
 </context>
 <context>
@@ -6222,7 +6238,7 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+322"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
         <translation>导出失败</translation>

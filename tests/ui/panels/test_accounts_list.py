@@ -6,19 +6,22 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import re
 from collections.abc import Callable
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
 import qasync
 from panel_support import run
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from pytestqt.qtbot import QtBot
 from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
+from portal_admin.ui.lists.export_dialog import ExportDoneBox, ExportOptionsDialog
 from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
 from portal_admin.ui.panels.registry import PanelContext
 
@@ -288,12 +291,22 @@ def test_opening_by_id(loop: qasync.QEventLoop, panel: AccountsPanel) -> None:
 
 
 def test_csv_export_of_a_filtered_view(
-    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient, tmp_path: Path
+    loop: qasync.QEventLoop,
+    panel: AccountsPanel,
+    admin: PortalClient,
+    tmp_path: Path,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     suspended = run(loop, admin.accounts.query(status="SUSPENDED", size=100))
     assert suspended.total_items >= 2
     target = suspended.items[0]
-    run(loop, admin.accounts.update(target.biz_id, account_name='=HYPERLINK("x")'))
+    run(
+        loop,
+        admin.accounts.update(
+            target.biz_id, account_name='=HYPERLINK("x")', account_phone="+1 555 0100"
+        ),
+    )
     panel.filters.status.setCurrentIndex(panel.filters.status.findData("SUSPENDED"))
     run(loop, idle(panel))
     path = tmp_path / "suspended.csv"
@@ -310,13 +323,29 @@ def test_csv_export_of_a_filtered_view(
     raw = path.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with BOM
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
-    assert rows[0] == ["Email", "Name", "Status", "Portal", "Phone", "Created", "Updated"]
+    # the id first (hidden in the list, but a file's row must name its record)
+    assert rows[0] == ["Id", "Email", "Name", "Status", "Portal", "Phone", "Created", "Updated"]
     assert len(rows) - 1 == suspended.total_items
-    by_email = {r[0]: r for r in rows[1:]}
-    assert by_email[target.account_email][1] == '\'=HYPERLINK("x")'  # neutralized
-    labels = {r[2] for r in rows[1:]}
+    by_email = {r[1]: r for r in rows[1:]}
+    mine = by_email[target.account_email]
+    assert mine[0] == target.biz_id
+    assert mine[2] == '\'=HYPERLINK("x")'  # neutralized
+    assert mine[5] == "+1 555 0100"  # a phone number is not mangled
+    # moments in ISO 8601, UTC: not the locale's "11/27/26 5:42 PM" with its narrow space
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", mine[6])
+    assert mine[6] == target.created_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert "\u202f" not in raw.decode("utf-8-sig")
+    labels = {r[3] for r in rows[1:]}
     assert labels == {target.account_status.label}
-    assert all(not r[1].startswith("=") for r in rows[1:])
+    assert all(not r[2].startswith("=") for r in rows[1:])
+    # The confirmation names the row count and offers the folder.
+    done = run(loop, wait_window(ExportDoneBox))
+    assert f"{suspended.total_items} row(s) exported to" in done.text()
+    assert str(path) in done.text()
+    opened: list[QUrl] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    qtbot.mouseClick(done.open_folder_button, Qt.MouseButton.LeftButton)
+    assert opened == [QUrl.fromLocalFile(str(tmp_path))]
 
 
 def test_uses_the_shared_constants_cache(

@@ -431,10 +431,12 @@ class PagedList(QWidget):
 
     async def export(self) -> Any:
         """The export flow; returns the written path or None."""
+        from .csv_export import exported_columns
         from .export_dialog import run_export
 
         visible = [c for i, c in enumerate(self.model.columns) if not self.table.isColumnHidden(i)]
-        return await run_export(self, visible, self.model.query(), self._export_name)
+        columns = exported_columns(self.model.columns, visible)
+        return await run_export(self, columns, self.model.query(), self._export_name)
 
     def _export_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
