@@ -666,7 +666,7 @@
         <translation>アカウント %1 のステータスを変更しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -5317,17 +5317,22 @@
     </message>
     <message>
         <location line="+18"/>
-        <location line="+29"/>
+        <location line="+24"/>
         <source>Open folder</source>
         <translation>フォルダーを開く</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <source>Export finished</source>
         <translation>エクスポート完了</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>%n 行を %1 にエクスポートしました。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Open the folder of the exported file</source>
         <translation>エクスポートしたファイルのフォルダーを開く</translation>
     </message>
@@ -6240,9 +6245,9 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+322"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
@@ -6251,7 +6256,7 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>コピー</translation>
@@ -6298,7 +6303,7 @@
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
@@ -6338,7 +6343,12 @@
         <translation>さらに読み込み中…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>%n 件選択中</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>更新</translation>

@@ -813,7 +813,7 @@
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+203"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+208"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
@@ -5359,17 +5359,22 @@
     </message>
     <message>
         <location line="+18"/>
-        <location line="+29"/>
+        <location line="+24"/>
         <source>Open folder</source>
         <translation>Mở thư mục</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <source>Export finished</source>
         <translation>Đã xuất xong</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>Đã xuất %n dòng vào %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Open the folder of the exported file</source>
         <translation>Mở thư mục chứa tệp đã xuất</translation>
     </message>
@@ -6291,9 +6296,9 @@
         <translation>Xóa bộ lọc của danh sách</translation>
     </message>
     <message>
-        <location line="+322"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
@@ -6302,7 +6307,7 @@
         <translation>Cột</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
@@ -6349,7 +6354,7 @@
         <translation>Sao chép các mã</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>Đang tải…</translation>
     </message>
@@ -6389,7 +6394,12 @@
         <translation>Đang tải thêm…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>Đã chọn %n</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>Làm mới</translation>

@@ -666,7 +666,7 @@
         <translation>账号 %1 的状态已更改。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -5315,17 +5315,22 @@
     </message>
     <message>
         <location line="+18"/>
-        <location line="+29"/>
+        <location line="+24"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-4"/>
         <source>Export finished</source>
         <translation>导出完成</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>已将 %n 行导出到 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Open the folder of the exported file</source>
         <translation>打开导出文件所在的文件夹</translation>
     </message>
@@ -6238,9 +6243,9 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+322"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
@@ -6249,7 +6254,7 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>复制</translation>
@@ -6296,7 +6301,7 @@
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -6336,7 +6341,12 @@
         <translation>正在加载更多…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>已选择 %n 项</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>刷新</translation>

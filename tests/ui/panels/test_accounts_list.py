@@ -369,3 +369,59 @@ def test_uses_the_shared_constants_cache(
     assert cache.asked == ["user-portal-types", "user-account-statuses"]
     assert "SUSPENDED" in p.filters.status.codes()
     p.close_tasks()
+
+
+def test_the_status_filter_offers_every_status_the_list_shows(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel, admin: PortalClient
+) -> None:
+    """REGISTERED (the other listing) is offered, and filters; the popup shows each label
+    whole, however narrow the box."""
+    picker = panel.filters.status
+    assert {"REGISTERED", "DEACTIVATED"} <= set(picker.codes())
+    registered = run(loop, admin.accounts.query(status="REGISTERED", size=1)).total_items
+    assert registered > 0
+    picker.setFocus()
+    picker.setCurrentIndex(picker.findData("REGISTERED"))
+    run(loop, idle(panel))
+    assert picker.currentText() == "Registered (REGISTERED)"
+    assert panel.controller.model.total == registered
+    picker.setFixedWidth(90)  # narrower than its labels
+    qtbot.keyClick(picker, Qt.Key.Key_F4)  # opens the popup, as Alt+Down does
+    view = picker.view()
+    qtbot.waitUntil(view.isVisible)
+    metrics = view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(picker.itemText(i)) for i in range(picker.count()))
+    assert view.viewport().width() >= widest
+    picker.hidePopup()
+
+
+def test_columns_are_refitted_and_the_selection_counted(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel
+) -> None:
+    view = panel.view
+    table = view.table
+    email = 0
+    panel.resize(640, 660)  # a narrow window: the widest columns gave way
+    run(loop, settle(0.3))
+    narrow = table.columnWidth(email)
+    wanted = min(table.sizeHintForColumn(email), 340)
+    assert narrow < wanted
+    panel.resize(2400, 900)  # maximised
+    run(loop, settle(0.3))
+    assert table.columnWidth(email) >= wanted
+    # "3 selected" beside the row count (the accounts list selects several for bulk changes)
+    table.setFocus()
+    table.selectRow(0)
+    for row in (1, 2):
+        rect = table.visualRect(table.model().index(row, 1))
+        qtbot.mouseClick(
+            table.viewport(),
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.ControlModifier,
+            rect.center(),
+        )
+    assert len(view.selected_rows()) == 3
+    assert "3 selected" in view.status.text()
+    assert "Showing" in view.status.text()
+    table.clearSelection()
+    assert "selected" not in view.status.text()

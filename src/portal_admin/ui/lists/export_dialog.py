@@ -189,14 +189,9 @@ class ExportDoneBox(QMessageBox):
     def retranslateUi(self) -> None:
         """Texts in the current language."""
         self.setWindowTitle(QCoreApplication.translate("ExportDialog", "Export finished"))
-        self.setText(
-            fill(
-                QCoreApplication.translate(
-                    "ExportDialog", "%n row(s) exported to %1.", None, self.rows
-                ),
-                self.path,
-            )
-        )
+        n = self.rows
+        done = QCoreApplication.translate("ExportDialog", "%n row(s) exported to %1.", None, n)
+        self.setText(fill(done, self.path))
         self.open_folder_button.setText(QCoreApplication.translate("ExportDialog", "Open folder"))
         self.open_folder_button.setAccessibleName(
             QCoreApplication.translate("ExportDialog", "Open the folder of the exported file")
