@@ -5221,9 +5221,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+192"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
     </message>
     <message>
@@ -5240,6 +5239,351 @@
         <location line="+7"/>
         <source>The file could not be written.</source>
         <translation>ファイルを書き込めませんでした。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-165"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>スナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>2 つのスナップショットの比較</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>ジャーナル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>レコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>フィルター</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>ジャーナルの先頭ハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>ジャーナルが無傷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>署名済みチェックポイント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>スナップショットの対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>接続プロファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>取得者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完了日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>プログラムのバージョン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>古いスナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>新しいスナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>署名キー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 許可リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多要素認証</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>チャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知チャネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>定数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>セグメント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>サーバー時刻</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>変更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>変更後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP ステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>インテント番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>ハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>直前のハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公開鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>署名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>招待者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>ワークスペース</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>エントリ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>ラベル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>フィールド (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>変更前 (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>変更後 (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>証跡パック: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>先頭の %1 行を表示、全体は %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>いいえ</translation>
     </message>
 </context>
 <context>

@@ -5263,9 +5263,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+192"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
     </message>
     <message>
@@ -5282,6 +5281,351 @@
         <location line="+7"/>
         <source>The file could not be written.</source>
         <translation>Không thể ghi tệp.</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-165"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>Ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>So sánh hai ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>Nhật ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>Bản ghi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>Từ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>Đến</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>Bộ lọc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>Đầu nhật ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>Nhật ký nguyên vẹn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>Điểm kiểm tra đã ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>Ảnh chụp của</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>Hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>Người chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>Bắt đầu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>Kết thúc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>Phiên bản chương trình</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>Ảnh chụp cũ hơn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>Ảnh chụp mới hơn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>Khóa ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>Danh sách IP cho phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>Xác thực đa yếu tố</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>Loại kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>Kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>Hằng số</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>Thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>Số thứ tự</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>Phân đoạn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>Loại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>Thời gian</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>Giờ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>Thao tác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>Đối tượng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>Trường</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>Trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>Sau</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>Kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>Trạng thái HTTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>Số thứ tự ý định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>Mã băm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>Mã băm trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>Khóa</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>Khóa công khai</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>Chữ ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>Định dạng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>Người mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>Không gian làm việc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>Mục</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>Danh sách</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>Giá trị</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>Nhãn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>Thay đổi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>Trường</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>Trường (nhãn)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>Trước (nhãn)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>Sau (nhãn)</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>Gói bằng chứng: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 dòng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>hiển thị %1 dòng đầu, toàn bộ trong %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>có</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>không</translation>
     </message>
 </context>
 <context>

@@ -5219,9 +5219,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+192"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
     </message>
     <message>
@@ -5238,6 +5237,351 @@
         <location line="+7"/>
         <source>The file could not be written.</source>
         <translation>无法写入文件。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-165"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>两个快照的比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>变更日志</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>筛选条件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>变更日志末端</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>变更日志完好</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>已签名的检查点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>快照对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>获取者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完成时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>程序版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>较早的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>较新的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>签名密钥</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名单</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多因素认证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>渠道类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知渠道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>常量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>服务器时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP 状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>意图序号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>上一个哈希</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>签名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>邀请人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>字段（标签）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>之前（标签）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>之后（标签）</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>证据包：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>显示前 %1 行，全部见 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
     </message>
 </context>
 <context>

@@ -5219,9 +5219,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+192"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
     </message>
     <message>
@@ -5238,6 +5237,351 @@
         <location line="+7"/>
         <source>The file could not be written.</source>
         <translation>無法寫入檔案。</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-165"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>兩個快照的比較</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>變更日誌</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>記錄</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>篩選條件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>變更日誌末端</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>變更日誌完好</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>已簽署的檢查點</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>快照對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>擷取者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完成時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>程式版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>較早的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>較新的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>簽署金鑰</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多重要素驗證</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>管道類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知管道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>常數</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>序號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>伺服器時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>伺服器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP 狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>意圖序號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>雜湊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>上一個雜湊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公開金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>簽章</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>建立時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>邀請者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>工作區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>清單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>標籤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>欄位（標籤）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>之前（標籤）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>之後（標籤）</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>證據套件：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>顯示前 %1 列，全部見 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
     </message>
 </context>
 <context>
