@@ -658,7 +658,7 @@
     <message>
         <location line="+1"/>
         <source>The account %1 was deactivated.</source>
-        <translation>アカウント %1 を無効にしました。</translation>
+        <translation>アカウント %1 を無効化しました。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1755,7 +1755,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Revoke by:</source>
-        <translation>取り消し方法(&amp;R):</translation>
+        <translation>剥奪の方法(&amp;R):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1798,7 +1798,7 @@
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation>取り消し</translation>
+        <translation>剥奪</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1848,12 +1848,12 @@
     <message>
         <location line="+7"/>
         <source>Revoked and done</source>
-        <translation>取り消し済み・完了</translation>
+        <translation>剥奪済み・完了</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked, not done</source>
-        <translation>取り消し・未完了</translation>
+        <translation>剥奪・未完了</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1869,7 +1869,7 @@
         <location line="+17"/>
         <source>A justification is required to revoke.</source>
         <extracomment>What each key of the queue decides.</extracomment>
-        <translation>取り消しには理由が必要です。</translation>
+        <translation>剥奪には理由が必要です。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1958,17 +1958,17 @@
     <message>
         <location line="+11"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
-        <translation>取り消し、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
+        <translation>剥奪、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>A justification is required for Revoke and for Don&apos;t know.</source>
-        <translation>取り消しと判断できないには理由が必要です。</translation>
+        <translation>剥奪と判断できないには理由が必要です。</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
-        <translation>%2 件中 %1 件判断済み：維持 %3、取り消し %4、判断できない %5。</translation>
+        <translation>%2 件中 %1 件判断済み：維持 %3、剥奪 %4、判断できない %5。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2048,7 +2048,7 @@
     <message>
         <location line="+6"/>
         <source>No signed-off Revoke to carry out.</source>
-        <translation>実行すべきサインオフ済みの取り消しはありません。</translation>
+        <translation>実行すべきサインオフ済みの剥奪はありません。</translation>
     </message>
     <message>
         <location line="+41"/>
@@ -2058,7 +2058,7 @@
     <message>
         <location line="+11"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
-        <translation>終了しました。取り消し済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
+        <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
         <location line="+53"/>
@@ -2088,7 +2088,7 @@
     <message>
         <location line="+2"/>
         <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
-        <translation>理由（取り消し、判断できない、フラグ付き項目の維持では必須）</translation>
+        <translation>理由（剥奪、判断できない、フラグ付き項目の維持では必須）</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2103,12 +2103,12 @@
     <message>
         <location line="+2"/>
         <source>&amp;Revoke</source>
-        <translation>取り消し(&amp;R)</translation>
+        <translation>剥奪(&amp;R)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Revoke the access (R in the queue)</source>
-        <translation>アクセスを取り消す（キューでは R）</translation>
+        <translation>アクセス権を剥奪（キューでは R）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -7164,7 +7164,7 @@
     <message>
         <location line="-36"/>
         <source>Could not revoke the authenticator</source>
-        <translation>認証アプリを無効化できませんでした</translation>
+        <translation>認証アプリを失効させられませんでした</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -7195,18 +7195,18 @@
     <message>
         <location line="+166"/>
         <source>Revoke</source>
-        <translation>無効化</translation>
+        <translation>失効</translation>
     </message>
     <message>
         <location line="+102"/>
         <source>Revoke authenticator…</source>
-        <translation>認証アプリを無効化…</translation>
+        <translation>認証アプリを失効…</translation>
     </message>
     <message>
         <location line="-108"/>
         <location line="+111"/>
         <source>Revoke the authenticator</source>
-        <translation>認証アプリを無効化</translation>
+        <translation>認証アプリを失効させる</translation>
     </message>
     <message>
         <location line="-110"/>
@@ -7396,7 +7396,7 @@
     <message>
         <location line="+3"/>
         <source>Disable a channel type</source>
-        <translation>チャネル種別の無効化</translation>
+        <translation>チャネルタイプを無効にする</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -8721,12 +8721,12 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>一括ジョブ %1 のすべての変更を変更前の値に戻します。</translation>
+        <translation>一括ジョブ %1 のすべての変更を元に戻し、変更前の値にします。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>ジャーナルのレコード %1 の変更を変更前の値に戻します。</translation>
+        <translation>ジャーナルのレコード %1 の変更を元に戻し、変更前の値にします。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -8947,7 +8947,7 @@
     <message>
         <location line="+3"/>
         <source>A revoked authenticator cannot be restored.</source>
-        <translation>取り消した認証アプリは復元できません。</translation>
+        <translation>失効させた認証アプリは復元できません。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9196,7 +9196,7 @@
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation>取り消し</translation>
+        <translation>剥奪</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -7479,7 +7479,7 @@
     <message>
         <location line="+1"/>
         <source>Deactivate a channel</source>
-        <translation>Ngừng kích hoạt kênh</translation>
+        <translation>Vô hiệu hóa kênh</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -7540,7 +7540,7 @@
     <message>
         <location line="+3"/>
         <source>reverts %1</source>
-        <translation>hoàn tác bản ghi %1</translation>
+        <translation>hoàn nguyên bản ghi %1</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8798,12 +8798,12 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>Đưa mọi thay đổi của công việc hàng loạt %1 về giá trị trước đó.</translation>
+        <translation>Hoàn nguyên mọi thay đổi của công việc hàng loạt %1 về giá trị trước đó.</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>Đưa các thay đổi của bản ghi nhật ký %1 về giá trị trước đó.</translation>
+        <translation>Hoàn nguyên các thay đổi của bản ghi nhật ký %1 về giá trị trước đó.</translation>
     </message>
     <message>
         <location line="+9"/>

@@ -1315,7 +1315,7 @@
     <message>
         <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
-        <translation>暂停使用</translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1717,7 +1717,7 @@
     <message>
         <location line="+1"/>
         <source>Revert</source>
-        <translation>撤销</translation>
+        <translation>还原</translation>
     </message>
 </context>
 <context>
@@ -1770,7 +1770,7 @@
     <message>
         <location line="+3"/>
         <source>Deactivating the account</source>
-        <translation>停用账户</translation>
+        <translation>停用账号</translation>
     </message>
 </context>
 <context>
@@ -6360,7 +6360,7 @@
     <message>
         <location line="+1"/>
         <source>Rever&amp;t the job…</source>
-        <translation>撤销此任务(&amp;T)…</translation>
+        <translation>还原此任务(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6526,7 +6526,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Revert…</source>
-        <translation>撤销(&amp;R)…</translation>
+        <translation>还原(&amp;R)…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -7480,7 +7480,7 @@
     <message>
         <location line="+3"/>
         <source>reverts %1</source>
-        <translation>撤销记录 %1</translation>
+        <translation>还原记录 %1</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8698,7 +8698,7 @@
         <location line="+12"/>
         <location line="+267"/>
         <source>Revert</source>
-        <translation>撤销</translation>
+        <translation>还原</translation>
     </message>
     <message>
         <location line="-100"/>
@@ -8719,17 +8719,17 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>将批量任务 %1 的每项更改恢复为更改前的值。</translation>
+        <translation>将批量任务 %1 的每项更改还原为更改前的值。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>将变更日志记录 %1 的更改恢复为更改前的值。</translation>
+        <translation>将变更日志记录 %1 的更改还原为更改前的值。</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The revert&apos;s plan</source>
-        <translation>撤销计划</translation>
+        <translation>还原计划</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -8759,7 +8759,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Run the revert (%1)</source>
-        <translation>执行撤销（%1）(&amp;R)</translation>
+        <translation>执行还原（%1）(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -8874,7 +8874,7 @@
     <message>
         <location line="+1"/>
         <source>Not reversible</source>
-        <translation>无法撤销</translation>
+        <translation>无法还原</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -8996,7 +8996,7 @@
         <location line="+3"/>
         <location line="+4"/>
         <source>A revert does not delete what was created.</source>
-        <translation>撤销不会删除已创建的内容。</translation>
+        <translation>还原不会删除已创建的内容。</translation>
     </message>
     <message>
         <location line="-3"/>
@@ -9086,7 +9086,7 @@
     <message>
         <location line="+2"/>
         <source>Another account&apos;s IP whitelist: sign in as that account to revert it.</source>
-        <translation>这是其他账户的 IP 白名单：请以该账户登录后再撤销。</translation>
+        <translation>这是其他账户的 IP 白名单：请以该账户登录后再还原。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -9111,27 +9111,27 @@
     <message>
         <location line="+4"/>
         <source>This session is read-only: it cannot revert.</source>
-        <translation>此会话为只读：无法撤销。</translation>
+        <translation>此会话为只读：无法还原。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>The journal does not verify, so nothing in it is reverted: %1.</source>
-        <translation>变更日志未通过验证，因此不会撤销其中任何内容：%1。</translation>
+        <translation>变更日志未通过验证，因此不会还原其中任何内容：%1。</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The journal has a break at line %1 (record %2: %3) after record %4: records may be missing there, so nothing is reverted across it.</source>
-        <translation>变更日志在记录 %4 之后的第 %1 行（记录 %2：%3）处有断点：那里可能缺少记录，因此不会跨越该断点进行撤销。</translation>
+        <translation>变更日志在记录 %4 之后的第 %1 行（记录 %2：%3）处有断点：那里可能缺少记录，因此不会跨越该断点进行还原。</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Record %1 was made on %2 (profile %3), not on the server signed in to (%4): sign in there to revert it.</source>
-        <translation>记录 %1 是在 %2（连接配置 %3）上产生的，而不是在当前登录的服务器（%4）上：请登录该服务器后再撤销。</translation>
+        <translation>记录 %1 是在 %2（连接配置 %3）上产生的，而不是在当前登录的服务器（%4）上：请登录该服务器后再还原。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The journal records no change of this job: nothing to revert.</source>
-        <translation>变更日志中没有此任务的更改记录：无需撤销。</translation>
+        <translation>变更日志中没有此任务的更改记录：无需还原。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -9141,7 +9141,7 @@
     <message>
         <location line="+4"/>
         <source>Select the records to revert.</source>
-        <translation>请选择要撤销的记录。</translation>
+        <translation>请选择要还原的记录。</translation>
     </message>
 </context>
 <context>

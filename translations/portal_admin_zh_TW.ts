@@ -653,7 +653,7 @@
     <message>
         <location line="+1"/>
         <source>The account %1 was suspended.</source>
-        <translation>帳號 %1 已停權。</translation>
+        <translation>帳號 %1 已暫停。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1315,7 +1315,7 @@
     <message>
         <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
-        <translation>停用</translation>
+        <translation>暫停</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1325,7 +1325,7 @@
     <message>
         <location line="+1"/>
         <source>Deactivate</source>
-        <translation>註銷</translation>
+        <translation>停用</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1770,7 +1770,7 @@
     <message>
         <location line="+3"/>
         <source>Deactivating the account</source>
-        <translation>停用帳戶（永久）</translation>
+        <translation>停用帳號</translation>
     </message>
 </context>
 <context>
@@ -4656,7 +4656,7 @@
         <location line="-118"/>
         <location line="+82"/>
         <source>Suspended</source>
-        <translation>已停權</translation>
+        <translation>已暫停</translation>
     </message>
     <message>
         <location line="-81"/>
@@ -8945,7 +8945,7 @@
     <message>
         <location line="+3"/>
         <source>A revoked authenticator cannot be restored.</source>
-        <translation>已撤銷的驗證器無法還原。</translation>
+        <translation>已撤銷的驗證器無法恢復。</translation>
     </message>
     <message>
         <location line="+1"/>
