@@ -617,17 +617,17 @@
     <message>
         <location line="+5"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend account</source>
-        <translation>暫停帳號</translation>
+        <translation>停權帳號</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
-        <translation>要暫停帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
+        <translation>要停權帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -653,7 +653,7 @@
     <message>
         <location line="+1"/>
         <source>The account %1 was suspended.</source>
-        <translation>帳號 %1 已暫停。</translation>
+        <translation>帳號 %1 已停權。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1315,7 +1315,7 @@
     <message>
         <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4656,7 +4656,7 @@
         <location line="-118"/>
         <location line="+82"/>
         <source>Suspended</source>
-        <translation>已暫停</translation>
+        <translation>已停權</translation>
     </message>
     <message>
         <location line="-81"/>
@@ -10691,27 +10691,27 @@
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
-        <translation>已暫停的帳號</translation>
+        <translation>已停權的帳號</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
-        <translation>已暫停</translation>
+        <translation>已停權</translation>
     </message>
     <message>
         <location line="+38"/>
         <source>Suspend the account</source>
-        <translation>暫停帳號</translation>
+        <translation>停權帳號</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend the account ann@example.com.</source>
-        <translation>暫停帳號 ann@example.com。</translation>
+        <translation>停權帳號 ann@example.com。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
 </context>
 <context>
