@@ -5,6 +5,7 @@ lists (the id a hover away)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from portal_admin.evidence import journal as jr
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence.recorder import attach, journal_at
 from portal_admin.jobs.targets import all_accounts
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
@@ -170,3 +172,47 @@ def test_the_snapshots_list_follows_its_folder(
     run(loop, wait_for(lambda: len(panel.snapshots) == 1, timeout=10))
     assert panel.table.rowCount() == 1
     assert QCoreApplication.translate("AccessReviews", "Refresh") == panel.refresh_button.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_picture_of_the_journal_after_a_revert(
+    loop: qasync.QEventLoop,
+    qtbot: QtBot,
+    journaled: PortalClient,
+    panel_context: Make,
+    shots: Path,
+    language: str,
+) -> None:
+    """The Journal panel after a revert: its Refresh button, the accounts by name (looked at
+    in English and Japanese). The revert runs before the language is switched: a closed revert
+    window that receives the language change crashes the process, on main too (reported)."""
+    job = run(loop, suspend(journaled, 2))
+    jobs_panel = JobsPanel(panel_context(journaled))
+    window = RevertWindow(jobs_panel, job_id=job.id)
+    run(loop, window.plan())
+    assert run(loop, window.run()) is not None
+    journal_at().flush()
+    assert window.run_dialog is not None
+    window.run_dialog.close()
+    window.close()
+    jobs_panel.close_tasks()
+    run(loop, jobs_panel.wait_idle())
+    for gone in (window.run_dialog, window, jobs_panel):  # not there when the language changes
+        gone.deleteLater()
+    run(loop, asyncio.sleep(0.05))
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = JournalPanel(panel_context(journaled), path=jr.default_journal_path())
+        qtbot.addWidget(panel)
+        panel.resize(1300, 420)
+        panel.show()
+        run(loop, wait_for(lambda: panel.loaded and not panel.loading))
+        run(loop, panel.wait_idle())
+        names = {run(loop, journaled.accounts.get(i.target_id)).account_name for i in job.items()}
+        shown = {panel.table.item(r, 4).text() for r in range(panel.table.rowCount())}
+        assert names <= shown and panel.table.rowCount() == 4  # two changes, two set back
+        assert panel.refresh_button.text() == QCoreApplication.translate("JournalPanel", "Refresh")
+        save_screenshot(panel, shots / f"journal-after-revert-{language}.png")
+    finally:
+        languages.set_language("en")
