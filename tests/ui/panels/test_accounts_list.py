@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import qasync
 from panel_support import run
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from pytestqt.qtbot import QtBot
 from test_accounts_support import drain, settle, shot, wait_window
@@ -24,6 +24,7 @@ from portal_admin.client import PortalClient
 from portal_admin.ui.lists.export_dialog import ExportDoneBox, ExportOptionsDialog
 from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 Make = Callable[..., PanelContext]
 
@@ -425,3 +426,35 @@ def test_columns_are_refitted_and_the_selection_counted(
     assert "Showing" in view.status.text()
     table.clearSelection()
     assert "selected" not in view.status.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_picture_of_the_export_confirmation(
+    loop: qasync.QEventLoop, panel: AccountsPanel, tmp_path: Path, shots: Path, language: str
+) -> None:
+    """The confirmation after an export, looked at in English and Japanese."""
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    languages = LanguageManager()
+    languages.set_language(language)
+    path = tmp_path / "accounts.csv"
+    try:
+
+        async def export() -> Any:
+            task = asyncio.ensure_future(panel.view.export())
+            options = await wait_window(ExportOptionsDialog)
+            options.path_edit.setText(str(path))
+            options.buttons.accepted.emit()
+            return await task
+
+        assert run(loop, export()) == path
+        done = run(loop, wait_window(ExportDoneBox))
+        total = panel.controller.model.total
+        assert total is not None and str(total) in done.text() and str(path) in done.text()
+        assert done.open_folder_button.text() == QCoreApplication.translate(
+            "ExportDialog", "Open folder"
+        )
+        save_screenshot(done, shots / f"export-done-{language}.png")
+        done.close()
+    finally:
+        languages.set_language("en")
