@@ -272,6 +272,8 @@ def test_the_kiosk_offers_no_revert(
             qtbot.addWidget(panel)
             panel.show()
         run(loop, journal.reload())
+        for panel in (journal, jobs_panel):  # their files are read in worker threads
+            run(loop, panel.wait_idle())
         assert journal.revert_button.isHidden() and jobs_panel.revert_button.isHidden()
         journal.apply_permissions()
         jobs_panel.apply_permissions()
