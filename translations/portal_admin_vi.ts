@@ -5263,7 +5263,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+192"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
     </message>
@@ -5286,7 +5286,7 @@
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-165"/>
+        <location line="-157"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>Ảnh chụp</translation>
@@ -5602,9 +5602,9 @@
         <translation>Sau (nhãn)</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Evidence pack: %1</source>
-        <extracomment>Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
         <translation>Gói bằng chứng: %1</translation>
     </message>
     <message>
@@ -6480,9 +6480,9 @@
         <translation>Mã yêu cầu</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>Thành công</translation>
     </message>
     <message>
@@ -6496,9 +6496,9 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>Đã gửi, chưa ghi nhận kết quả</translation>
     </message>
     <message>
@@ -7372,7 +7372,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>Yêu cầu đặt lại mật khẩu</translation>

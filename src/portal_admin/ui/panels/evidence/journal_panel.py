@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
-from portal_admin.ui.operation_titles import change_sentence, operation_title
+from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operation_title
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
@@ -76,11 +76,6 @@ def _change(record: dict[str, Any]) -> str:
     return text
 
 
-OUTCOMES = {
-    "ok": QT_TRANSLATE_NOOP("JournalPanel", "Succeeded"),
-    "failed": QT_TRANSLATE_NOOP("JournalPanel", "Refused"),
-    "unknown": QT_TRANSLATE_NOOP("JournalPanel", "Unknown"),
-}
 #: An intent whose outcome record is missing: the program stopped before the answer.
 PENDING = QT_TRANSLATE_NOOP("JournalPanel", "Sent, outcome not recorded")
 

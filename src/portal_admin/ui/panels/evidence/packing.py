@@ -11,7 +11,9 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from portal_admin.evidence import keys, pack
+from portal_admin.ui.enum_labels import field_kind, field_label, value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.operation_titles import OUTCOMES, operation_title
 
 from ...error_info import ErrorInfo
 
@@ -113,6 +115,13 @@ REPORT_NAMES = {
     "before_label": QT_TRANSLATE_NOOP("EvidenceReport", "Before (label)"),
     "after_label": QT_TRANSLATE_NOOP("EvidenceReport", "After (label)"),
 }
+#: The names the program's field labels already name (translated in ``enum_labels``).
+FIELD_NAMES = (
+    *("email", "name", "status", "portal", "institution", "language", "timezone", "country"),
+    *("remark", "type", "description", "permissions", "member_count", "expires", "code"),
+    *("enabled", "category", "active", "is_default", "is_primary", "verified", "method"),
+    *("account", "reason"),
+)
 #: Columns of the snapshot tables whose codes the program labels, by the kind of row.
 ROW_KINDS = {"accounts": "account", "invitations": "invitation", "roles": "role"}
 ROW_KINDS.update({"channels": "channel", "channel_types": "channel type"})
@@ -123,10 +132,6 @@ UNLABELLED = frozenset({"id", "email", "name", "hash", "prev", "request_id", "ta
 def _report_value(table: str, column: str, code: str) -> str | None:
     """A code's label in a pack's report (called in the worker thread: translate is
     thread-safe): an operation's title, a journal outcome, an enumeration's label."""
-    from portal_admin.ui.enum_labels import field_kind, value_label
-    from portal_admin.ui.operation_titles import operation_title
-
-    from .journal_panel import OUTCOMES
 
     if column in UNLABELLED:
         return None
@@ -142,17 +147,10 @@ def _report_value(table: str, column: str, code: str) -> str | None:
 
 def report_words() -> pack.ReportWords:
     """The pack report's words in the program's language (made on the GUI thread)."""
-    from portal_admin.ui.enum_labels import field_label
-
-    names = {name: _tr_report(text) for name, text in REPORT_NAMES.items()}
-    for name in ("email", "name", "status", "portal", "institution", "language", "timezone"):
-        names[name] = field_label(name)
-    for name in ("country", "remark", "type", "description", "permissions", "member_count"):
-        names[name] = field_label(name)
-    for name in ("expires", "code", "enabled", "category", "active", "is_default"):
-        names[name] = field_label(name)
-    for name in ("is_primary", "verified", "method", "account", "reason"):
-        names[name] = field_label(name)
+    names = {
+        name: QCoreApplication.translate("EvidenceReport", t) for name, t in REPORT_NAMES.items()
+    }
+    names.update({name: field_label(name) for name in FIELD_NAMES})
     locale = QLocale()
     return pack.ReportWords(
         language=locale.bcp47Name() or "en",
@@ -165,10 +163,6 @@ def report_words() -> pack.ReportWords:
         value=_report_value,
         number=locale.toString,
     )
-
-
-def _tr_report(text: str) -> str:
-    return QCoreApplication.translate("EvidenceReport", text)
 
 
 def _write(
