@@ -1,6 +1,7 @@
 """README.md and docs/: every page is in the manual's index (docs/README.md), every link leads
-to a file of the repository, no path points outside it, the built-in sandbox's mailbox is named by the buttons the sign-in window really shows, and
-the shell examples say where the commands come from (the virtual environment)."""
+to a file of the repository, no path points outside it, the built-in sandbox's mailbox is named
+by the buttons the sign-in window really shows, and the shell examples say where the commands
+come from (the virtual environment)."""
 
 from __future__ import annotations
 
