@@ -28,7 +28,7 @@ OUTCOMES = (
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
 #: Each decided item ``i`` with its latest decision ``l.decision`` in the history (never the
 #: queue's derived column), from ``temp.latest``, made once per check by :func:`_latest`.
-LATEST = "items AS i JOIN temp.latest AS l ON l.seq = i.seq"
+LATEST = "temp.latest AS l CROSS JOIN items AS i ON i.seq = l.seq"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -142,6 +142,7 @@ def _latest(conn: Any) -> None:
         " JOIN decisions AS d ON d.seq = (SELECT max(h.seq) FROM decisions AS h"
         " WHERE h.item = i.id)"
     )
+    conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
 
 
 async def close(
