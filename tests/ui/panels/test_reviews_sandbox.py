@@ -13,6 +13,7 @@ import qasync
 from panel_support import ADMIN, AUDITOR, run
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from test_reviews_support import CAMPAIGN_SHOTS, click_and_answer, open_through_dialog
 
 from portal_admin.client import PortalClient
 from portal_admin.evidence import keys
@@ -75,7 +76,8 @@ def test_remediation_runs_as_a_bulk_job_and_warns_the_same_person(
     panel = make_panel(admin, ADMIN[0])
     run(loop, panel.open_file(campaign_path))
     revoked = revoke_first_tenant_account(loop, panel)
-    assert run(loop, panel.sign_off()) is not None
+    click_and_answer(loop, panel, panel.sign_button)
+    assert panel.campaign is not None and panel.campaign.is_signed()
     assert panel.remediate_button.isVisible() and panel.remediate_button.isEnabled()
     plan = run(loop, panel.remediate())
     assert plan is not None and plan.same_person
@@ -102,7 +104,7 @@ def test_remediation_by_another_administrator_has_no_warning(
     panel = make_panel(admin, "someone.else@example.test")
     run(loop, panel.open_file(campaign_path))
     revoke_first_tenant_account(loop, panel)
-    run(loop, panel.sign_off())
+    click_and_answer(loop, panel, panel.sign_button)
     plan = run(loop, panel.remediate())
     assert plan is not None and not plan.same_person
     assert "Separation of duties" not in panel.message.text
@@ -128,10 +130,13 @@ def test_kiosk_does_everything_but_the_remediation(
         assert run(loop, panel.remediate()) is None  # refused whatever the button
         assert panel.bulk_dialog is None
         revoke_first_tenant_account(loop, panel)  # decide
-        assert run(loop, panel.sign_off()) is not None  # sign
+        click_and_answer(loop, panel, panel.sign_button)  # sign
+        assert panel.campaign is not None and panel.campaign.is_signed()
         assert run(loop, panel.verify()).status == "intact"  # verify
-        counts = run(loop, panel.close_campaign())  # close, with the closing check
-        assert counts is not None and counts["revoked, not done"] == 1
+        asked = click_and_answer(loop, panel, panel.close_button)  # close, with the check
+        assert "Signed-off Revokes not carried out: 1." in asked
+        assert panel.campaign.meta.get("closed")
+        assert "not done: 1" in panel.message.text
         assert panel.closing.isVisible() and panel.closing.rowCount() >= 1
         assert "Closed" in panel.due.text()
         manifest = run(loop, panel.write_pack(tmp_path / "pack.zip"))  # pack
@@ -146,7 +151,8 @@ def test_signed_out_the_panel_decides_and_signs(
     panel = make_panel(None, "offline.reviewer@example.test")
     run(loop, panel.open_file(campaign_path))
     revoke_first_tenant_account(loop, panel)
-    assert run(loop, panel.sign_off()) is not None
+    click_and_answer(loop, panel, panel.sign_button)
+    assert panel.campaign is not None and panel.campaign.is_signed()
     assert not panel.remediate_button.isEnabled() and not panel.close_button.isEnabled()
     assert "Sign in" in panel.close_button.toolTip()
 
@@ -170,3 +176,44 @@ def test_a_campaign_file_is_reviewed_without_signing_in(
     assert panel.campaign.item(item_id).decision == "REVOKE"  # type: ignore[union-attr]
     assert not panel.remediate_button.isVisibleTo(window)  # the kiosk never remediates
     assert "not signed in" in window.windowTitle()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_close_asks_naming_the_revokes_not_carried_out_and_the_file_reopens(
+    loop: qasync.QEventLoop,
+    admin: PortalClient,
+    campaign_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    language: str,
+) -> None:
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = make_panel(admin, ADMIN[0])
+        open_through_dialog(loop, panel, campaign_path)
+        assert panel.campaign is not None
+        revoke_first_tenant_account(loop, panel)
+        click_and_answer(loop, panel, panel.sign_button)
+        shot = CAMPAIGN_SHOTS / f"close-confirm-{language}.png"
+        asked = click_and_answer(loop, panel, panel.close_button, accept=False, shot=shot)
+        if language == "en":
+            assert "Signed-off Revokes not carried out: 1." in asked
+        assert "1" in asked
+        assert not panel.campaign.meta.get("closed")  # Cancel: nothing happened
+        assert panel.close_button.isEnabled()
+        click_and_answer(loop, panel, panel.close_button, accept=True)
+        assert panel.campaign.meta.get("closed")
+        assert panel.closing.isVisible() and panel.closing.rowCount() == 1
+        assert not panel.close_button.isEnabled()
+        if language == "en":
+            assert "Closed. Revoked and done: 0; not done: 1" in panel.message.text
+        open_through_dialog(loop, panel, campaign_path)  # the same file, the same session
+        assert panel.campaign is not None and panel.campaign.meta.get("closed")
+        if language == "en":
+            assert "damaged" not in panel.message.text
+        assert panel.closing.isVisible()
+        assert not panel.keep_button.isEnabled()
+    finally:
+        languages.set_language("en")

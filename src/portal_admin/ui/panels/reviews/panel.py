@@ -27,7 +27,9 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTableWidget,
@@ -52,8 +54,9 @@ from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.tour.screenshots import TourStep
 
-from . import work
+from . import confirmations, queue_columns, refusals, work
 from .create_dialog import CreateDialog
+from .plain import plain, tooltip
 from .queue_model import QueueModel, decision_words, flag_words, reason_words
 
 log = logging.getLogger(__name__)
@@ -66,32 +69,13 @@ SHOW = (
     ("REVOKE", QT_TRANSLATE_NOOP("Campaigns", "Revoked")),
     ("DONT_KNOW", QT_TRANSLATE_NOOP("Campaigns", "Don't know")),
 )
-REFUSED = {
-    "SELF": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 is your own account: another reviewer decides it. Nothing was recorded."
-    ),
-    "FROZEN": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 is signed off: its decision is frozen. Nothing was recorded."
-    ),
-    "CLOSED": QT_TRANSLATE_NOOP(
-        "Campaigns", "The campaign is closed: decisions are final. Nothing was recorded."
-    ),
-    "UNKNOWN_ITEM": QT_TRANSLATE_NOOP("Campaigns", "%1 is not in this campaign."),
-}
-NOT_A_CAMPAIGN = {
-    "NOT_FOUND": QT_TRANSLATE_NOOP("Campaigns", "The file %1 does not exist."),
-    "NOT_A_CAMPAIGN": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 is not a campaign file, or it is damaged."
-    ),
-    "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 was made by a newer version of the program."
-    ),
-    "FOREIGN_SQL": QT_TRANSLATE_NOOP(
-        "Campaigns",
-        "%1 carries triggers or views this program never puts in a campaign. It was refused:"
-        " they could change decisions behind your back. Ask for the file again from its owner.",
-    ),
-}
+#: How long the checks of a file may take before the panel gives up on it (seconds).
+OPEN_LIMIT = 10.0
+TOO_SLOW = QT_TRANSLATE_NOOP(
+    "Campaigns",
+    "Reading %1 took too long: it was given up. A campaign file opens in a moment; this one may"
+    " be built to hold the program.",
+)
 OUTCOMES = {
     "revoked and done": QT_TRANSLATE_NOOP("Campaigns", "Revoked and done"),
     "revoked, not done": QT_TRANSLATE_NOOP("Campaigns", "Revoked, not done"),
@@ -170,6 +154,8 @@ class CampaignsPanel(PanelBase):
         self._reviewers: dict[str, Reviewer] = {}
         self.create_dialog: CreateDialog | None = None
         self.bulk_dialog: Any = None
+        #: The question asked before a step (sign off, close) while it shows.
+        self.question: QMessageBox | None = None
         self.message = MessageBar(self)
         # the campaign's line
         self.open_button = QPushButton(self)
@@ -181,6 +167,9 @@ class CampaignsPanel(PanelBase):
         self.title = QLabel(self)
         self.title.setObjectName("campaignTitle")
         self.title.setStyleSheet("font-weight: bold;")
+        # a long title is cut, never widens the window (the queue's width is the decision's)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setMinimumWidth(80)
         self.due = QLabel(self)
         self.due.setObjectName("campaignDue")
         self.progress = QLabel(self)
@@ -191,7 +180,7 @@ class CampaignsPanel(PanelBase):
         self.reviewer.setObjectName("campaignReviewer")
         self.reviewer.editingFinished.connect(self._reviewer_changed)
         self.reviewer_label.setBuddy(self.reviewer)
-        self.reviewer.setMinimumWidth(240)
+        self.reviewer.setMinimumWidth(160)
         # filters
         self.show_filter = QComboBox(self)
         self.show_filter.setObjectName("campaignShow")
@@ -222,9 +211,7 @@ class CampaignsPanel(PanelBase):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((230, 80, 160, 100, 150, 100, 180)):
-            self.table.setColumnWidth(column, width)
+        queue_columns.lay_out(self.table)
         # the item's detail once per move (a move changes both the current row and the selection)
         self._detail_timer = QTimer(self)
         self._detail_timer.setSingleShot(True)
@@ -294,6 +281,8 @@ class CampaignsPanel(PanelBase):
         for column, width in enumerate((260, 220, 140)):
             self.closing.setColumnWidth(column, width)
         self.closing.setVisible(False)
+        # the file's text (title, due date, reviewers' names) is shown as written, never as HTML
+        plain(self.title, self.due, self.progress, self.required)
         self._progress_timer = QTimer(self)
         self._progress_timer.setSingleShot(True)
         self._progress_timer.setInterval(200)
@@ -304,10 +293,9 @@ class CampaignsPanel(PanelBase):
 
     def _layout(self) -> None:
         head = QHBoxLayout()
-        for widget in (self.open_button, self.new_button, self.title):
+        for widget in (self.open_button, self.new_button):
             head.addWidget(widget)
-        head.addStretch(1)
-        head.addWidget(self.due)
+        head.addWidget(self.title, 1)
         head.addWidget(self.reviewer_label)
         head.addWidget(self.reviewer)
         filters = QHBoxLayout()
@@ -341,7 +329,10 @@ class CampaignsPanel(PanelBase):
         layout = QVBoxLayout(self)
         layout.addWidget(self.message)
         layout.addLayout(head)
-        layout.addWidget(self.progress)
+        status = QHBoxLayout()  # the counts and the due date, under the title
+        status.addWidget(self.progress, 1)
+        status.addWidget(self.due)
+        layout.addLayout(status)
         layout.addLayout(filters)
         layout.addWidget(split, 1)
         layout.addLayout(steps)
@@ -377,19 +368,22 @@ class CampaignsPanel(PanelBase):
         )
 
     async def open_file(self, path: Path) -> Campaign | None:
-        """Show the campaign at ``path`` (a clear message when it is not one)."""
+        """Show the campaign at ``path``: the engine's checks of the file run in a worker
+        thread, with a time limit (a hostile file never holds the window); a refusal says
+        its cause in the reader's language."""
+        summary = QCoreApplication.translate("Campaigns", "This file cannot be used as a campaign.")
         try:
-            campaign = Campaign.open(path)  # milliseconds: on the loop, where it is used
+            await asyncio.wait_for(asyncio.to_thread(work.check_open, path), OPEN_LIMIT)
+            # checked: the loop's own connection (the queue's SQL runs on it) opens at once
+            campaign = Campaign.open(path)
         except CampaignError as exc:
-            template = NOT_A_CAMPAIGN.get(exc.code, NOT_A_CAMPAIGN["NOT_A_CAMPAIGN"])
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate(
-                        "Campaigns", "This file cannot be used as a campaign."
-                    ),
-                    fill(_tr(template), path.name),
-                )
-            )
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return None
+        except TimeoutError:
+            self.message.show_error(ErrorInfo(summary, fill(_tr(TOO_SLOW), path.name)))
+            return None
+        except OSError as exc:
+            self.message.show_error(ErrorInfo(summary, describe_error(exc).summary))
             return None
         if self.campaign is not None:
             self.campaign.close()
@@ -631,11 +625,8 @@ class CampaignsPanel(PanelBase):
         if self.campaign is not None and exc.item:
             found = self.campaign.item(exc.item)
             label = found.label if found is not None else exc.item
-        template = REFUSED.get(exc.code)
-        summary = fill(_tr(template), label) if template else str(exc)
-        self.message.show_error(
-            ErrorInfo(QCoreApplication.translate("Campaigns", "The decision was refused."), summary)
-        )
+        summary = QCoreApplication.translate("Campaigns", "The decision was refused.")
+        self.message.show_error(refusals.refusal(summary, exc, label, refusals.DECISION))
 
     def next_undecided(self, after: int | None = None) -> int | None:
         """Select the next undecided item the filter keeps (after the current one, then from
@@ -730,7 +721,13 @@ class CampaignsPanel(PanelBase):
         """Read the counts again (a worker thread) and show them."""
         if self.campaign is None:
             return self.stats
-        self.stats = await asyncio.to_thread(work.progress, self.campaign.path, today)
+        path = self.campaign.path
+        try:
+            self.stats = await asyncio.to_thread(work.progress, path, today)
+        except CampaignError as exc:
+            summary = QCoreApplication.translate("Campaigns", "The campaign cannot be read now.")
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return self.stats
         self._show_progress(today)
         return self.stats
 
@@ -806,20 +803,24 @@ class CampaignsPanel(PanelBase):
         name = self.reviewer.text().strip()
         if await self.reviewer_key() is None:
             return None
+        campaign = self.campaign
+        await self.update_progress()  # the undecided items, counted now
+        if self.campaign is not campaign:
+            return None  # another campaign was opened meanwhile
+        undecided = self.stats.items - self.stats.decided
+        box, button = confirmations.sign_off_box(self, campaign.name, undecided)
+        if not await self._ask(box, button) or self.campaign is not campaign:
+            return None
         try:
-            done = await asyncio.to_thread(work.sign, self.campaign.path, name, self.key_store)
+            done = await asyncio.to_thread(work.sign, campaign.path, name, self.key_store)
+            campaign.reload_meta()
         except CampaignError as exc:
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "The campaign was not signed off."),
-                    str(exc),
-                )
-            )
+            summary = QCoreApplication.translate("Campaigns", "The campaign was not signed off.")
+            self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
             return None
         except keys.KeyUnavailable as exc:
             self.message.show_error(packing.failure(exc))
             return None
-        self.campaign.reload_meta()
         self.message.show_notice(
             fill(
                 QCoreApplication.translate(
@@ -839,7 +840,12 @@ class CampaignsPanel(PanelBase):
         """Check the sign-offs (a worker thread); name what changed since."""
         if self.campaign is None:
             return None
-        check = await asyncio.to_thread(work.verify, self.campaign.path)
+        try:
+            check = await asyncio.to_thread(work.verify, self.campaign.path)
+        except CampaignError as exc:
+            summary = QCoreApplication.translate("Campaigns", "The sign-offs were not checked.")
+            self.message.show_error(refusals.refusal(summary, exc, self.campaign.path.name))
+            return None
         who = "; ".join(f"{s.reviewer} ({s.fingerprint})" for s in check.signoffs)
         if check.status == "unsigned":
             self.message.show_notice(
@@ -937,33 +943,40 @@ class CampaignsPanel(PanelBase):
     # -- closing, pack ---------------------------------------------------------------------------
 
     async def close_campaign(self) -> dict[str, int] | None:
-        """Take the closing snapshot, check every decision against it (a worker thread) and
-        close the campaign; show the check."""
-        if self.campaign is None or self.client is None:
+        """Ask first, naming the signed-off Revokes not carried out (closing leaves them for
+        good); then take the closing snapshot, check every decision against it (a worker
+        thread) and close the campaign; show the check. Any failure is said on screen."""
+        campaign, client = self.campaign, self.client
+        if campaign is None or client is None:
             return None
-        path = self.campaign.path
+        path = campaign.path
+        summary = QCoreApplication.translate("Campaigns", "The campaign was not closed.")
+        try:
+            not_done = await asyncio.to_thread(work.revokes_not_done, path)
+        except CampaignError as exc:
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return None
+        box, button = confirmations.close_box(self, campaign.name, not_done)
+        if not await self._ask(box, button) or self.campaign is not campaign:
+            return None
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H%M%S")
         taken_path = path.with_name(f"{path.name}.closing-{stamp}.sqlite3")
         try:
             me = await self.context.live_profile()
             account = str(getattr(me, "account_email", "") or "")
             await snapshots.take_snapshot(
-                self.client, taken_path, profile=self.context.profile.name,
-                server=str(self.client.base_url), account=account,
+                client, taken_path, profile=self.context.profile.name,
+                server=str(client.base_url), account=account,
             )  # fmt: skip
             counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
+            campaign.reload_meta()
         except CampaignError as exc:
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "The campaign was not closed."),
-                    str(exc),
-                )
-            )
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
             return None
-        except Exception as exc:
-            self.message.show_error(describe_error(exc))
+        except Exception as exc:  # the server, the snapshot file: said, never only logged
+            info = describe_error(exc)
+            self.message.show_error(ErrorInfo(summary, info.summary, code=info.code))
             return None
-        self.campaign.reload_meta()
         self.message.show_notice(
             fill(
                 QCoreApplication.translate(
@@ -991,6 +1004,14 @@ class CampaignsPanel(PanelBase):
                     text = enum_labels.own_label(enum_labels.ACCOUNT_STATUS, text) or text
                 self.closing.setItem(r, c, QTableWidgetItem(text))
         self.closing.setVisible(True)
+
+    async def _ask(self, box: QMessageBox, confirm: QWidget) -> bool:
+        """Ask ``box`` (kept as ``question`` while it shows); True when confirmed."""
+        self.question = box
+        try:
+            return await confirmations.answer(box, confirm)
+        finally:
+            self.question = None
 
     def _ask_pack(self) -> None:
         if self.campaign is not None:
@@ -1028,6 +1049,7 @@ class CampaignsPanel(PanelBase):
             if self.campaign
             else QCoreApplication.translate("Campaigns", "No campaign open")
         )
+        self.title.setToolTip(tooltip(self.campaign.name) if self.campaign else "")  # when cut
         self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Revie&wer:"))
         self.justification_label.setText(QCoreApplication.translate("Campaigns", "&Justification:"))
         self.justification.setPlaceholderText(
@@ -1083,6 +1105,7 @@ class CampaignsPanel(PanelBase):
             ]
         )
         self.table.setAccessibleName(QCoreApplication.translate("Campaigns", "Review queue"))
+        queue_columns.size_decision(self.table)
         # the filters and the closing check have no label of their own: a screen reader names
         # them by these
         for widget, name in (

@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from portal_admin import jobs
 from portal_admin.evidence import keys
 from portal_admin.reviews import Campaign, Settings, Signoff, Verification, create_campaign, signoff
 from portal_admin.reviews import closing as closings
@@ -46,6 +47,12 @@ def progress(path: Path, today: date | None = None) -> Progress:
         )  # fmt: skip
 
 
+def check_open(path: Path) -> None:
+    """Every check the engine makes of a file before using it as a campaign (``CampaignError``
+    says why not)."""
+    Campaign.open(path).close()
+
+
 def create(path: Path, snapshot: Path, settings: Settings) -> None:
     """A new campaign file from a snapshot."""
     create_campaign(path, snapshot, settings).close()
@@ -68,6 +75,30 @@ def check_closing(path: Path, snapshot: Path, account: str) -> dict[str, int]:
     """The closing check against ``snapshot``; the campaign is closed by ``account``."""
     with Campaign.open(path) as campaign:
         return closings.check(campaign, snapshot, close_as=account)
+
+
+def revokes_not_done(path: Path) -> int:
+    """Signed-off Revokes the campaign's remediation jobs have not carried out (all of them
+    when it was never remediated): what closing would leave for good."""
+    with Campaign.open(path) as campaign:
+        refs = {
+            r[0]
+            for r in campaign.conn.execute(
+                "SELECT ref FROM items WHERE decision = 'REVOKE'"
+                " AND id IN (SELECT item FROM signed_items)"
+            )
+        }
+        done: set[str] = set()
+        for planned in (campaign.meta.get("remediation") or {}).get("jobs", []):
+            try:
+                job = jobs.JobFile.open(Path(planned["file"]))
+            except (jobs.JobFileError, KeyError, TypeError):
+                continue
+            try:
+                done.update(i.target_id for i in job.items([jobs.ItemState.DONE]))
+            finally:
+                job.close()
+        return len(refs - done)
 
 
 def closing_rows(path: Path, limit: int = 1000) -> list[tuple[Any, ...]]:
