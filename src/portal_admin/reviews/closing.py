@@ -13,8 +13,10 @@ from typing import Any
 from portal_admin.client import PortalClient
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot, take_snapshot
 
+from . import opening
 from .campaign import Campaign, CampaignError, now_iso
 from .create import ScopeFilter
+from .remediation import unremediated
 
 OUTCOMES = (
     "revoked and done",
@@ -24,6 +26,8 @@ OUTCOMES = (
 )
 #: Statuses that mean a revocation is in place.
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
+#: The latest decision of the item ``i`` in the history (never the queue's derived column).
+LATEST = "(SELECT d.decision FROM decisions AS d WHERE d.item = i.id ORDER BY d.seq DESC LIMIT 1)"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -46,7 +50,8 @@ def check(
     )
     where, args = scope.sql("c.")
     conn = campaign.conn
-    conn.execute("ATTACH DATABASE ? AS c", (f"file:{snapshot.path}?mode=ro",))
+    left = len(unremediated(campaign)) if close_as is not None else 0
+    conn.execute("ATTACH DATABASE ? AS c", (opening.uri(snapshot.path),))
     try:
         with campaign.transaction():
             conn.execute("DELETE FROM closing")
@@ -56,22 +61,22 @@ def check(
                 f" ({marks}) THEN 'revoked and done' ELSE 'revoked, not done' END,"
                 " coalesce(c.status, 'no longer on the server'), ''"
                 " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
-                " WHERE i.kind = 'account' AND i.decision = 'REVOKE'",
+                f" WHERE i.kind = 'account' AND {LATEST} = 'REVOKE'",
                 done,
             )
             conn.execute(
-                "INSERT INTO closing (item, outcome, current, detail)"
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.id IS NULL THEN 'revoked and done'"
                 " ELSE 'revoked, not done' END, coalesce(c.name, 'no longer on the server'), ''"
                 " FROM items AS i LEFT JOIN c.roles AS c ON c.id = i.ref"
-                " WHERE i.kind = 'role' AND i.decision = 'REVOKE'"
+                f" WHERE i.kind = 'role' AND {LATEST} = 'REVOKE'"
             )
             conn.execute(
-                "INSERT INTO closing (item, outcome, current, detail)"
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.status = 'PENDING' THEN 'revoked, not done'"
                 " ELSE 'revoked and done' END, coalesce(c.status, 'no longer on the server'), ''"
                 " FROM items AS i LEFT JOIN c.invitations AS c ON c.id = i.ref"
-                " WHERE i.kind = 'invitation' AND i.decision = 'REVOKE'"
+                f" WHERE i.kind = 'invitation' AND {LATEST} = 'REVOKE'"
             )
             differs = " OR ".join(f"i.{a} IS NOT c.{b}" for a, b in FIELDS)
             detail = " || ".join(
@@ -86,7 +91,8 @@ def check(
                 " CASE WHEN c.id IS NULL THEN 'no longer on the server'"
                 f" ELSE rtrim({detail}, '; ') END"
                 " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
-                f" WHERE i.kind = 'account' AND i.decision = 'KEEP' AND (c.id IS NULL OR {differs})"
+                f" WHERE i.kind = 'account' AND {LATEST} = 'KEEP'"
+                f" AND (c.id IS NULL OR {differs})"
             )
             conn.execute(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
@@ -112,7 +118,13 @@ def check(
                 },
             )
             if close_as is not None:
-                campaign.set_meta(conn, closed=True, closed_at=now_iso(), closed_by=close_as)
+                campaign.set_meta(
+                    conn,
+                    closed=True,
+                    closed_at=now_iso(),
+                    closed_by=close_as,
+                    closed_unremediated=left,
+                )
     finally:
         conn.execute("DETACH DATABASE c")
     return result

@@ -887,7 +887,9 @@ class CampaignsPanel(PanelBase):
                 str(getattr(me, "account_email", "") or ""), getattr(me, "biz_id", None),
                 str(profile.environment),
             )  # fmt: skip
-            plan = await remediation.remediate(self.campaign, self.client, context)
+            plan = await remediation.remediate(
+                self.campaign, self.client, context, key_store=self.key_store
+            )
         except CampaignError as exc:
             if exc.code in ("CHANGED", "NOT_SIGNED"):  # the check says what and where
                 await self.verify()
