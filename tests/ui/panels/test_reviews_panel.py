@@ -17,10 +17,16 @@ import qasync
 from panel_support import SHOTS, run
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from test_reviews_support import CAMPAIGN_SHOTS, click_and_answer, open_through_dialog
+from test_reviews_support import (
+    CAMPAIGN_SHOTS,
+    click_and_answer,
+    open_through_dialog,
+    signed_in_as,
+)
 from tests.reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
 from portal_admin.evidence import keys
+from portal_admin.evidence.trust import TrustStore
 from portal_admin.reviews import Campaign, Settings, create_campaign
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.operations import OperationRunner
@@ -58,18 +64,22 @@ def campaign_path(tmp_path: Path, scope: Path) -> Path:
 
 @pytest.fixture
 def make_panel(
-    qtbot: Any, tmp_path: Path, runner: OperationRunner
+    loop: qasync.QEventLoop, qtbot: Any, tmp_path: Path, runner: OperationRunner
 ) -> Callable[..., CampaignsPanel]:
+    """A panel whose reviewer is this installation's key and the account REVIEWER (the
+    profile the server would give: ``signed_in_as``)."""
     store = keys.MemoryStore()
 
     def make(client: Any = None, **extras: Any) -> CampaignsPanel:
+        extras.setdefault("live_profile", signed_in_as(REVIEWER, "ACC000006"))
+        extras.setdefault("evidence_trust_store", TrustStore(tmp_path / "trusted_keys.json"))
         context = PanelContext(runner, sandbox_profile(), client, extras)
         panel = CampaignsPanel(context, folder=tmp_path, key_store=store)
         qtbot.addWidget(panel)
         panel.resize(1100, 700)
         panel.show()
-        panel.reviewer.setText(REVIEWER)
-        panel._reviewer_changed()
+        run(loop, panel.wait_idle())  # shown: it reads who reviews
+        assert panel.identity is not None
         return panel
 
     return make
@@ -330,7 +340,7 @@ def test_a_campaign_carrying_a_trigger_is_refused_and_said_so(
     panel.show()
     assert run(loop, panel.open_file(campaign_path)) is None
     assert panel.campaign is None
-    assert "carries triggers or views" in panel.message.text
+    assert "carries triggers, views, tables or indexes" in panel.message.text
     assert "behind your back" in panel.message.text
     save_screenshot(panel, SHOTS / "campaign-foreign-sql.png")
     languages = LanguageManager()
@@ -407,7 +417,6 @@ def test_the_decision_stays_in_view_at_any_width(
     window.show()
     window.resize(width, 720)
     panel = window.panel
-    panel.reviewer.setText(REVIEWER)
     assert run(loop, panel.open_file(campaign_path)) is not None
     select(panel, "user1@example.test")
     key(loop, panel, Qt.Key.Key_K)
@@ -542,10 +551,27 @@ def endless_meta(path: Path) -> Path:
 
 
 def test_a_hostile_file_never_holds_the_window(
-    loop: qasync.QEventLoop, tmp_path: Path, make_panel: Callable[..., CampaignsPanel]
+    loop: qasync.QEventLoop,
+    tmp_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The engine's checks of a file run in a worker thread: made a second slower here (the
+    real checks, after a pause), the window's loop keeps turning while they run, and the
+    engine's named refusal of the file is said."""
+    import threading
+
     from PySide6.QtCore import QTimer
 
+    checked_on: list[threading.Thread] = []
+    real_open = Campaign.open.__func__  # type: ignore[attr-defined]
+
+    def slow_open(cls: type[Campaign], path: Path, **kwargs: Any) -> Campaign:
+        checked_on.append(threading.current_thread())
+        time.sleep(1.0)
+        return real_open(cls, path, **kwargs)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Campaign, "open", classmethod(slow_open))
     panel = make_panel()
     hostile = endless_meta(tmp_path / "endless.review")
     ticks: list[float] = []
@@ -558,8 +584,36 @@ def test_a_hostile_file_never_holds_the_window(
     took = time.monotonic() - started
     timer.stop()
     assert panel.campaign is None
+    assert checked_on and threading.main_thread() not in checked_on
     assert "This file cannot be used as a campaign." in panel.message.text
-    assert "damaged" not in panel.message.text  # the real cause, by name
+    assert "carries triggers, views, tables or indexes" in panel.message.text  # by name
+    assert "FOREIGN_SQL" in panel.message.text
     # the loop ran all along: no gap between two ticks much longer than the interval
     gaps = [b - a for a, b in zip([started, *ticks], [*ticks, time.monotonic()], strict=True)]
-    assert len(ticks) >= took / 0.1 and max(gaps) < 0.5, (took, max(gaps))
+    assert took >= 1.0 and max(gaps) < 0.3, (took, max(gaps))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_file_past_its_time_limit_is_given_up_by_name(
+    loop: qasync.QEventLoop,
+    campaign_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+) -> None:
+    from portal_admin.ui.panels.reviews import panel as campaigns
+
+    monkeypatch.setattr(campaigns, "OPEN_LIMIT", 0.0)  # any file is too slow now
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = make_panel()
+        open_through_dialog(loop, panel, campaign_path)
+        assert panel.campaign is None
+        assert "TOO_SLOW" in panel.message.text
+        if language == "en":
+            assert "Reading q4.review took too long: it was given up." in panel.message.text
+        else:
+            assert "took too long" not in panel.message.text  # said in Japanese
+    finally:
+        languages.set_language("en")

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import qasync
 from panel_support import answer_box, run
 from PySide6.QtWidgets import QAbstractButton, QFileDialog
+
+from portal_admin.ui.panels.registry import LiveProfile
 
 #: Where the campaign screenshots go (looked at in English and Japanese).
 CAMPAIGN_SHOTS = Path("/tmp/shots/campaign-desktop")
@@ -38,3 +41,13 @@ def open_through_dialog(loop: qasync.QEventLoop, panel: Any, path: Path) -> None
     dialog.selectFile(str(path))
     dialog.accept()
     run(loop, panel.wait_idle())
+
+
+def signed_in_as(email: str, account_id: str) -> LiveProfile:
+    """The live profile of a signed-in account (what ``GET /profile`` says), for a panel's
+    context without a client."""
+
+    async def fetch() -> Any:
+        return SimpleNamespace(biz_id=account_id, account_email=email)
+
+    return LiveProfile(fetch)

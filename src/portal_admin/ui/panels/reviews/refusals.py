@@ -22,8 +22,24 @@ NOT_OPENED = {
     ),
     "FOREIGN_SQL": QT_TRANSLATE_NOOP(
         "Campaigns",
-        "%1 carries triggers or views this program never puts in a campaign. It was refused:"
-        " they could change decisions behind your back. Ask for the file again from its owner.",
+        "%1 carries triggers, views, tables or indexes this program never puts in a campaign."
+        " It was refused: they could change decisions behind your back. Ask for the file"
+        " again from its owner.",
+    ),
+    "SCHEMA": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "%1 is not laid out as this program's campaign files are: a table or an index is"
+        " missing or defined otherwise. It was refused. Ask for the file again from its owner.",
+    ),
+    "DAMAGED": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "%1 is damaged: the database's own check or its settings fail. Ask for the file again"
+        " from its owner.",
+    ),
+    "TOO_SLOW": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "Reading %1 took too long: it was given up. A campaign file opens in moments; this one"
+        " may be built to hold the program.",
     ),
 }
 #: A decision refused (``%1``: the item's name).
@@ -48,6 +64,21 @@ STEP = {
     "NOT_SIGNED": QT_TRANSLATE_NOOP("Campaigns", "Nothing in this campaign is signed off yet."),
     "CHANGED": QT_TRANSLATE_NOOP("Campaigns", "The campaign changed since it was signed off."),
     "BAD_INPUT": QT_TRANSLATE_NOOP("Campaigns", "The campaign refused it: %1"),
+    "UNTRUSTED": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "A sign-off is by a key this installation does not trust. Compare its fingerprint with"
+        " the reviewer's by another channel, then trust the key (Remediate… lists the signers).",
+    ),
+    "OLD_SIGNOFF": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "A sign-off was made by an earlier version of the program and does not cover the"
+        " revocation action: the reviewer signs off again with this version.",
+    ),
+    "UNDECIDED": QT_TRANSLATE_NOOP(
+        "Campaigns",
+        "More items are undecided than when you were asked: nothing was signed. Sign off again"
+        " to be asked anew.",
+    ),
 }
 
 

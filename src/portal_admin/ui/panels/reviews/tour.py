@@ -29,14 +29,15 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
     folder: list[Path] = []
 
     async def queue() -> QWidget:
-        await panel.reload()  # the reviewer's name from the signed-in account
+        await panel.reload()  # who reviews: this installation's key, the signed-in account
+        account = panel.identity.account_email if panel.identity is not None else ""
         folder.append(Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="portal-admin-")))
         scope = folder[0] / "scope.sqlite"
         await snapshots.take_snapshot(
-            panel.client, scope, server=str(panel.client.base_url), account=panel.reviewer.text()
+            panel.client, scope, server=str(panel.client.base_url), account=account
         )
         name = QCoreApplication.translate("CampaignsTour", "Q4 access review")
-        settings = Settings(name, "2026-12-31", reviewer=panel.reviewer.text())
+        settings = Settings(name, "2026-12-31", reviewer=account)
         await panel.create_campaign(folder[0] / "q4.review", scope, settings)
         for _ in range(3):  # Keep three items, each the next undecided after the last
             item = panel.model.item(panel.table.currentIndex().row())
