@@ -16,31 +16,33 @@ from portal_admin.ui.widgets.dialogs import ask
 from .plain import plain
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("CampaignConfirm", text, None, n)
-
-
 def sign_off_box(parent: QWidget, campaign: str, undecided: int) -> tuple[QMessageBox, QWidget]:
     """The question before signing off ``campaign`` (its title) with ``undecided`` items not
     decided yet, and its confirm button."""
     if undecided:
-        text = _tr("Items still undecided: %n. Sign off anyway?", undecided)
-        more = _tr(
+        text = QCoreApplication.translate(
+            "CampaignConfirm", "Items still undecided: %n. Sign off anyway?", None, undecided
+        )
+        more = QCoreApplication.translate(
+            "CampaignConfirm",
             "Signing off freezes the file: the undecided items stay undecided for good, shown"
             " as not reviewed in the evidence pack, and no one can decide them in this file."
             " Every decision made is frozen as it is.",
         )
-        button = _tr("Sign off with %n undecided", undecided)
-    else:
-        text = _tr("Every item is decided. Sign off?")
-        more = _tr(
-            "Signing off freezes every decision of the file as it is: no one can change them"
-            " in this file afterwards."
+        button = QCoreApplication.translate(
+            "CampaignConfirm", "Sign off with %n undecided", None, undecided
         )
-        button = _tr("Sign off")
+    else:
+        text = QCoreApplication.translate("CampaignConfirm", "Every item is decided. Sign off?")
+        more = QCoreApplication.translate(
+            "CampaignConfirm",
+            "Signing off freezes every decision of the file as it is: no one can change them"
+            " in this file afterwards.",
+        )
+        button = QCoreApplication.translate("CampaignConfirm", "Sign off")
     box, confirm = build_confirm_box(
         parent,
-        title=fill(_tr("Sign off “%1”"), campaign),
+        title=fill(QCoreApplication.translate("CampaignConfirm", "Sign off “%1”"), campaign),
         text=text,
         confirm_text=button,
         destructive=bool(undecided),
@@ -55,19 +57,27 @@ def close_box(parent: QWidget, campaign: str, not_done: int) -> tuple[QMessageBo
     """The question before closing ``campaign`` (its title) with ``not_done`` signed-off
     Revokes not carried out, and its confirm button."""
     if not_done:
-        text = _tr("Signed-off Revokes not carried out: %n. Close the campaign anyway?", not_done)
-        button = _tr("Close with %n not carried out", not_done)
+        text = QCoreApplication.translate(
+            "CampaignConfirm",
+            "Signed-off Revokes not carried out: %n. Close the campaign anyway?",
+            None,
+            not_done,
+        )
+        button = QCoreApplication.translate(
+            "CampaignConfirm", "Close with %n not carried out", None, not_done
+        )
     else:
-        text = _tr("Close the campaign?")
-        button = _tr("Close the campaign")
-    more = _tr(
+        text = QCoreApplication.translate("CampaignConfirm", "Close the campaign?")
+        button = QCoreApplication.translate("CampaignConfirm", "Close the campaign")
+    more = QCoreApplication.translate(
+        "CampaignConfirm",
         "Closing takes a snapshot of the server, checks every decision against it and makes"
         " every decision final. Remediation is no longer possible from this campaign: a"
-        " Revoke not carried out by then stays not done, and the closing check says so."
+        " Revoke not carried out by then stays not done, and the closing check says so.",
     )
     box, confirm = build_confirm_box(
         parent,
-        title=fill(_tr("Close “%1”"), campaign),
+        title=fill(QCoreApplication.translate("CampaignConfirm", "Close “%1”"), campaign),
         text=text,
         confirm_text=button,
         destructive=True,

@@ -47,8 +47,8 @@ COLUMNS = (
 )
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("CampaignRemediation", text, None, n)
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CampaignRemediation", text)
 
 
 class RemediationDialog(QDialog):
@@ -177,29 +177,38 @@ class RemediationDialog(QDialog):
 
     def _describe(self) -> None:
         check = self.check
-        self.setWindowTitle(fill(_tr("Remediate “%1”"), self.campaign))
+        self.setWindowTitle(
+            fill(QCoreApplication.translate("CampaignRemediation", "Remediate “%1”"), self.campaign)
+        )
         self._selection_changed()
         if check is None:
             return
         untrusted = len(check.untrusted)
         if check.status == "unsigned":
-            refused = _tr("Nothing in this campaign is signed off: there is nothing to remediate.")
+            refused = QCoreApplication.translate(
+                "CampaignRemediation",
+                "Nothing in this campaign is signed off: there is nothing to remediate.",
+            )
         elif check.status != "intact":
-            refused = _tr(
+            refused = QCoreApplication.translate(
+                "CampaignRemediation",
                 "The campaign changed since it was signed off: it is not remediated. Verify"
-                " names what changed."
+                " names what changed.",
             )
         elif untrusted:
-            refused = _tr(
+            refused = QCoreApplication.translate(
+                "CampaignRemediation",
                 "Remediation is refused until every signer's key is trusted here; not trusted:"
                 " %n. Compare each fingerprint with the reviewer's by another channel (in"
                 " person or by telephone), then trust the key.",
+                None,
                 untrusted,
             )
         elif check.old_format:
-            refused = _tr(
+            refused = QCoreApplication.translate(
+                "CampaignRemediation",
                 "A sign-off was made by an earlier version of the program and does not cover"
-                " the revocation action: the reviewer signs off again with this version."
+                " the revocation action: the reviewer signs off again with this version.",
             )
         else:
             refused = ""
@@ -208,9 +217,10 @@ class RemediationDialog(QDialog):
         self.plan_button.setEnabled(not refused)
         if self.reasons:
             self.duties.setText(
-                _tr(
+                QCoreApplication.translate(
+                    "CampaignRemediation",
                     "Separation of duties: you are one of the reviewers of what this"
-                    " remediation carries out. Another administrator should run it."
+                    " remediation carries out. Another administrator should run it.",
                 )
                 + "\n"
                 + "\n".join(self.reasons)
@@ -256,22 +266,37 @@ class RemediationDialog(QDialog):
     def retranslateUi(self) -> None:
         """Texts in the current language."""
         self.intro.setText(
-            _tr(
+            QCoreApplication.translate(
+                "CampaignRemediation",
                 "The signed-off Revokes are carried out as a bulk job, planned from each"
                 " account's state now. Check who signed off first: compare each key's"
-                " fingerprint with the one the reviewer gave you by another channel."
+                " fingerprint with the one the reviewer gave you by another channel.",
             )
         )
         self.table.setHorizontalHeaderLabels([_tr(c) for c in COLUMNS])
-        self.table.setAccessibleName(_tr("Sign-offs"))
-        self.copy_button.setText(_tr("&Copy"))
-        self.copy_button.setToolTip(_tr("Copy the fingerprint"))
-        self.fingerprint_label.setText(_tr("Key &fingerprint:"))
-        self.trust_button.setText(_tr("&Trust this key…"))
-        self.keys_button.setText(_tr("Trusted &keys…"))
-        self.plan_button.setText(_tr("&Plan the remediation"))
-        self.duties.setAccessibleName(_tr("Separation of duties"))
-        self.refused.setAccessibleName(_tr("Why remediation is refused"))
+        self.table.setAccessibleName(QCoreApplication.translate("CampaignRemediation", "Sign-offs"))
+        self.copy_button.setText(QCoreApplication.translate("CampaignRemediation", "&Copy"))
+        self.copy_button.setToolTip(
+            QCoreApplication.translate("CampaignRemediation", "Copy the fingerprint")
+        )
+        self.fingerprint_label.setText(
+            QCoreApplication.translate("CampaignRemediation", "Key &fingerprint:")
+        )
+        self.trust_button.setText(
+            QCoreApplication.translate("CampaignRemediation", "&Trust this key…")
+        )
+        self.keys_button.setText(
+            QCoreApplication.translate("CampaignRemediation", "Trusted &keys…")
+        )
+        self.plan_button.setText(
+            QCoreApplication.translate("CampaignRemediation", "&Plan the remediation")
+        )
+        self.duties.setAccessibleName(
+            QCoreApplication.translate("CampaignRemediation", "Separation of duties")
+        )
+        self.refused.setAccessibleName(
+            QCoreApplication.translate("CampaignRemediation", "Why remediation is refused")
+        )
         if self.check is not None:
             self.show_check(self.campaign, self.check, self.reasons)
         else:

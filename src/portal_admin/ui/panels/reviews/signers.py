@@ -41,16 +41,20 @@ def trust_words(signoff: Signoff) -> str:
 def account_words(signoff: Signoff) -> str:
     """The server account the signer was signed in as (its id too), or that they were not."""
     if signoff.account_email and signoff.account_id:
-        return fill(_tr("%1 (account %2)"), signoff.account_email, signoff.account_id)
+        return fill(
+            QCoreApplication.translate("CampaignSigners", "%1 (account %2)"),
+            signoff.account_email,
+            signoff.account_id,
+        )
     if signoff.account_email or signoff.account_id:
         return signoff.account_email or signoff.account_id
-    return _tr("Not signed in")
+    return QCoreApplication.translate("CampaignSigners", "Not signed in")
 
 
 def line(signoff: Signoff) -> str:
     """One sign-off in a line: reviewer, account, key and trust."""
     return fill(
-        _tr("%1 (%2), key %3: %4"),
+        QCoreApplication.translate("CampaignSigners", "%1 (%2), key %3: %4"),
         signoff.reviewer,
         account_words(signoff),
         signoff.fingerprint,
@@ -78,9 +82,23 @@ def same_person(check: Verification, administrator: Reviewer) -> list[str]:
     for s in check.signoffs:
         found = how(s.fingerprint, s.account_id, s.account_email)
         if found == "key":
-            reasons.append(fill(_tr("%1 signed off with this installation's key."), s.reviewer))
+            reasons.append(
+                fill(
+                    QCoreApplication.translate(
+                        "CampaignSigners", "%1 signed off with this installation's key."
+                    ),
+                    s.reviewer,
+                )
+            )
         elif found == "account":
-            reasons.append(fill(_tr("%1 signed off as your server account."), s.reviewer))
+            reasons.append(
+                fill(
+                    QCoreApplication.translate(
+                        "CampaignSigners", "%1 signed off as your server account."
+                    ),
+                    s.reviewer,
+                )
+            )
     decided: dict[tuple[str, str], int] = {}
     for d in check.revokes:
         found = how(d.fingerprint, d.account_id, d.account_email)
