@@ -461,7 +461,11 @@ def test_text_from_the_file_is_shown_as_written(
             " WHERE id = 'account:<b>A1</b>'",
             (reason,),
         )
-    panel = opened(loop, make_panel(), campaign_path)
+    panel = make_panel()
+    labels = (panel.title, panel.due, panel.progress, panel.detail, panel.reviewer)
+    for label in labels:  # checked first: rendered as HTML, the title would read /dev/zero
+        assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
+    opened(loop, panel, campaign_path)
     run(loop, panel.update_progress())
     select(panel, "user1@example.test")
     shown = {
