@@ -352,7 +352,7 @@ def split(args: Any) -> int:
         except campaigns.CampaignError as exc:
             if exc.code in _USAGE:
                 raise UsageError(str(exc)) from None
-            return _refused(Refused(str(exc)))
+            return _refused(Refused(f"refused ({exc.code}): {exc}"))
         for path in paths:
             with campaigns.Campaign.open(path) as part:
                 out(f"{path}\t{part.meta.get('part')}\t{part.count():,} items")
@@ -405,7 +405,7 @@ def sign(args: Any) -> int:
                 ) from None
             if exc.code in _USAGE:
                 raise _fail(exc) from None
-            return _refused(Refused(str(exc)))
+            return _refused(Refused(f"refused ({exc.code}): {exc}"))
     say(
         f"signed off by {done.reviewer}: {done.items:,} items ({undecided:,} undecided: they"
         f" stay not reviewed) at {done.signed_at}"
@@ -468,7 +468,7 @@ async def remediate(args: Any) -> int:
             except campaigns.CampaignError as exc:
                 if exc.code in _USAGE:
                     raise UsageError(str(exc)) from None
-                return _refused(Refused(str(exc)))
+                return _refused(Refused(f"refused ({exc.code}): {exc}"))
             except TrustError as exc:
                 raise UsageError(str(exc)) from None
             for s in plan.signoffs:
