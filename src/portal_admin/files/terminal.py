@@ -1,14 +1,37 @@
-"""Text from a file, a server or a person, as it may be written to a terminal (no Qt).
+"""Text from outside as it may be written to a terminal: the functions every command-line
+output of a name, a value or a message from a file, a server or a person goes through (no Qt).
 
-One function for every command line and report that prints such text: a crafted name cannot
-move the cursor, clear the screen, recolour a line or reorder what follows (bidirectional
-overrides), so it cannot paint a verdict the program did not write.
+A terminal obeys what it is sent: an escape sequence in a campaign's reviewer name could clear
+the line and paint a fake "intact", a carriage return overwrite it, a bidirectional override
+reverse it. :func:`printable` turns every character that is not printable (control, format,
+surrogate, private-use, unassigned, line and paragraph separators, and every whitespace but the
+plain space) into a visible escape (``\\x1b``, ``\\u202e``), so such text can only ever be read;
+:func:`shown` does the same with Python's escapes and a default length limit (the review
+commands' reports).
 """
 
 from __future__ import annotations
 
-#: The longest text shown by default (the rest is cut, with "...").
+#: The longest text :func:`shown` shows by default (the rest is cut, with "...").
 LIMIT = 200
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def printable(text: object, limit: int | None = None) -> str:
+    """``text`` (``str()`` of it) with what a terminal would obey made visible, cut at
+    ``limit`` characters (an ellipsis says so)."""
+    value = str(text)
+    if limit is not None and len(value) > limit:
+        value = value[:limit] + "..."
+    if value.isprintable():
+        return value
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in value)
 
 
 def shown(text: object, limit: int | None = LIMIT) -> str:
