@@ -966,13 +966,10 @@ class CampaignsPanel(PanelBase):
         area = "accounts" if accounts else "invitations"
         bulk = BulkDialog(self, Sources(area), "status" if accounts else "cancel-invitation")
         plain(bulk.error)  # the warning names reviewers from the file
-        bulk.job = job
         if plan.resumed:
-            bulk.runner = None
-            bulk.plan_model.show_job(job)
-            bulk.pages.setCurrentIndex(2)
-            bulk._update_run_buttons(running=False)
+            bulk.show_job(job)
         else:
+            bulk.job = job
             bulk.show_plan()
         if warning:
             bulk.show_error(warning)
