@@ -621,3 +621,27 @@ def test_a_file_past_its_time_limit_is_given_up_by_name(
             assert "took too long" not in panel.message.text  # said in Japanese
     finally:
         languages.set_language("en")
+
+
+def test_settings_that_cannot_be_read_are_said_not_logged(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    """The file's settings become unreadable while it is open (a value that is not JSON: the
+    JSONDecodeError once only logged): deciding, F5 and signing off each say the file is
+    damaged, by name and code, and change nothing."""
+    panel = opened(loop, make_panel(), campaign_path)
+    with sqlite3.connect(campaign_path) as conn:
+        conn.execute("UPDATE meta SET value = '{not json' WHERE key = 'due'")
+    conn.close()
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+    assert decision(campaign_path, "user1@example.test") is None
+    assert "q4.review is damaged" in panel.message.text and "DAMAGED" in panel.message.text
+    panel.message.clear()
+    panel.refresh()  # F5
+    assert "q4.review is damaged" in panel.message.text
+    panel.message.clear()
+    panel.sign_button.click()
+    run(loop, panel.wait_idle())
+    assert "DAMAGED" in panel.message.text
+    assert panel.question is None  # refused before asking

@@ -124,7 +124,7 @@ class DecisionWriter:
         if self.campaign is None or self.campaign.path != path:
             self.close()
             self.campaign = Campaign.open(path)
-        self.campaign.reload_meta()  # closed meanwhile?
+        work.reload_meta(self.campaign)  # closed meanwhile?
         return decide(self.campaign, *args, source="desktop")
 
     def close(self) -> None:
@@ -353,7 +353,14 @@ class CampaignsPanel(PanelBase):
     def refresh(self) -> None:
         """F5: read the file again."""
         if self.campaign is not None:
-            self.campaign.reload_meta()
+            try:
+                work.reload_meta(self.campaign)
+            except CampaignError as exc:
+                summary = QCoreApplication.translate(
+                    "Campaigns", "The campaign cannot be read now."
+                )
+                self.message.show_error(refusals.refusal(summary, exc, self.campaign.path.name))
+                return
             self.model.reload()
             self._enable()
             self._progress_timer.start()
@@ -605,7 +612,9 @@ class CampaignsPanel(PanelBase):
             self.justification.setFocus()
             return
         label = exc.item or ""
-        if self.campaign is not None and exc.item:
+        if self.campaign is not None and exc.code in refusals.NOT_OPENED:
+            label = self.campaign.path.name  # the file's refusal: the file is named
+        elif self.campaign is not None and exc.item:
             found = self.campaign.item(exc.item)
             label = found.label if found is not None else exc.item
         summary = QCoreApplication.translate("Campaigns", "The decision was refused.")
@@ -803,7 +812,7 @@ class CampaignsPanel(PanelBase):
                     allow_undecided=undecided > 0,
                 )
             )  # fmt: skip
-            campaign.reload_meta()
+            work.reload_meta(campaign)
         except CampaignError as exc:
             self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
             return None
@@ -939,7 +948,7 @@ class CampaignsPanel(PanelBase):
             plan = await remediation.remediate(
                 campaign, client, context, key_store=self.key_store, trust_store=self.trust_store
             )
-            campaign.reload_meta()
+            work.reload_meta(campaign)
         except CampaignError as exc:
             self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
             await self.check_signers()  # the dialog says which signer or item
@@ -1006,7 +1015,7 @@ class CampaignsPanel(PanelBase):
                 server=str(client.base_url), account=account,
             )  # fmt: skip
             counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
-            campaign.reload_meta()
+            work.reload_meta(campaign)
         except CampaignError as exc:
             self.message.show_error(refusals.refusal(summary, exc, path.name))
             return None

@@ -70,6 +70,15 @@ def reopen(path: Path) -> Campaign:
         raise CampaignError("DAMAGED", f"{path.name} cannot be opened ({exc})") from None
 
 
+def reload_meta(campaign: Campaign) -> None:
+    """Read the campaign's settings again (signed off or closed meanwhile?); ``CampaignError``
+    DAMAGED when they cannot be read now (not JSON, or the file unreadable)."""
+    try:
+        campaign.reload_meta()
+    except (sqlite3.DatabaseError, ValueError) as exc:
+        raise CampaignError("DAMAGED", f"{campaign.path.name} cannot be read ({exc})") from None
+
+
 def progress(path: Path, today: date | None = None) -> Progress:
     """Decided of total, per decision and per reviewer, and overdue items."""
     with reopen(path) as campaign:
