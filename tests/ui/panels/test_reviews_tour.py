@@ -61,6 +61,7 @@ def test_tour_stops(
             assert names == [
                 "campaigns-queue.png",
                 "campaigns-sign-off.png",
+                "campaigns-remediation.png",
                 "campaigns-close.png",
                 "campaigns-closing.png",
             ]

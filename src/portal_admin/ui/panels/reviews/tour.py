@@ -1,7 +1,8 @@
 """The Campaigns panel's stops of ``--tour``: the review queue (a campaign made from a
 snapshot of the sandbox, a few items decided, the next one chosen with its justification
 typed) and, signed in as an administrator, the question before signing off (naming the
-items left undecided), the question before closing, and the closing check. The kiosk tour
+items left undecided), the remediation dialog (the signers, their keys and trust), the
+question before closing, and the closing check. The kiosk tour
 shows the queue (without Remediate). Files go to a folder of their own, removed after."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton, QWidget
 
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Decision, Settings
@@ -81,6 +82,17 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
     async def sign_off() -> QWidget:
         return await question(panel.sign_button)
 
+    async def remediation() -> QWidget:
+        """Remediate…: who signed, their key and its trust (the administrator's own here)."""
+        panel.remediate_button.click()
+        await panel.wait_idle()
+        dialog = panel.remediation_dialog
+        return cast(QWidget, dialog if dialog is not None and dialog.isVisible() else panel)
+
+    async def dismissed(widget: QWidget) -> None:
+        if isinstance(widget, QDialog):
+            widget.reject()
+
     async def close() -> QWidget:
         return await question(panel.close_button)
 
@@ -97,6 +109,7 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
     return [
         TourStep("campaigns-queue", queue),
         TourStep("campaigns-sign-off", sign_off, confirmed),
+        TourStep("campaigns-remediation", remediation, dismissed),
         TourStep("campaigns-close", close, confirmed),
         TourStep("campaigns-closing", closing, tidy),
     ]
