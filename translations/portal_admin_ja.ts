@@ -1834,7 +1834,12 @@
 <context>
     <name>CampaignIdentity</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>鍵がありません：このコンピューターには判断に使えるキーリングがありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Reading this installation&apos;s key…</source>
         <translation>このインストールの鍵を読み取っています…</translation>
     </message>
@@ -2158,9 +2163,8 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+267"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
     </message>
     <message>
@@ -2175,24 +2179,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+691"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-687"/>
-        <location line="+689"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-685"/>
-        <location line="+688"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-527"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
@@ -2227,8 +2231,10 @@
         <translation>取り消しと判断できないには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="-344"/>
+        <location line="+364"/>
         <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>現在キャンペーンを読み取れません。</translation>
     </message>
     <message>
@@ -2317,7 +2323,7 @@
         <translation>実行すべきサインオフ済みの取り消しはありません。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>キャンペーンは終了されませんでした。</translation>
     </message>
@@ -2342,7 +2348,7 @@
         <translation>キャンペーンが開かれていません</translation>
     </message>
     <message>
-        <location line="-239"/>
+        <location line="-236"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>サインオフは検証できましたが、署名者の鍵がこのインストールで信頼されていません。信頼されるまで是正は拒否されます。</translation>
     </message>
@@ -2354,7 +2360,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+232"/>
+        <location line="+229"/>
         <source>Reviewer:</source>
         <translation>レビュー担当者:</translation>
     </message>
@@ -2502,7 +2508,7 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
         <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第4四半期アクセスレビュー</translation>

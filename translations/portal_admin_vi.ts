@@ -1845,7 +1845,12 @@
 <context>
     <name>CampaignIdentity</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>Không có khóa: máy tính này không có kho khóa dùng được để quyết định.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Reading this installation&apos;s key…</source>
         <translation>Đang đọc khóa của bản cài đặt này…</translation>
     </message>
@@ -2169,9 +2174,8 @@
         <translation>Cần có lý do để giữ một mục có cờ.</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+267"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>Đợt rà soát (*.review);;Mọi tệp (*)</translation>
     </message>
     <message>
@@ -2186,24 +2190,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+691"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-687"/>
-        <location line="+689"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-685"/>
-        <location line="+688"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-527"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>Quyết định bị từ chối.</translation>
     </message>
@@ -2238,8 +2242,10 @@
         <translation>Cần có lý do khi Thu hồi và khi Không rõ.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="-344"/>
+        <location line="+364"/>
         <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>Hiện không đọc được đợt rà soát.</translation>
     </message>
     <message>
@@ -2328,7 +2334,7 @@
         <translation>Không có quyết định Thu hồi đã ký xác nhận nào để thực hiện.</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>Đợt rà soát chưa được đóng.</translation>
     </message>
@@ -2353,7 +2359,7 @@
         <translation>Chưa mở đợt rà soát nào</translation>
     </message>
     <message>
-        <location line="-239"/>
+        <location line="-236"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>Các lần ký xác nhận hợp lệ, nhưng khóa của một người ký không được bản cài đặt này tin cậy: việc khắc phục bị từ chối cho đến khi khóa được tin cậy.</translation>
     </message>
@@ -2365,7 +2371,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+232"/>
+        <location line="+229"/>
         <source>Reviewer:</source>
         <translation>Người rà soát:</translation>
     </message>
@@ -2513,7 +2519,7 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
         <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>Rà soát quyền truy cập quý 4</translation>

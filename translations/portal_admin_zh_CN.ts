@@ -1834,7 +1834,12 @@
 <context>
     <name>CampaignIdentity</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+51"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>没有密钥：此计算机没有可用于作出决定的密钥环。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Reading this installation&apos;s key…</source>
         <translation>正在读取本安装的密钥…</translation>
     </message>
@@ -2158,9 +2163,8 @@
         <translation>保留已标记的项目需要填写理由。</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+267"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>审查活动 (*.review);;所有文件 (*)</translation>
     </message>
     <message>
@@ -2175,24 +2179,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+691"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>任意标记</translation>
     </message>
     <message>
-        <location line="-687"/>
-        <location line="+689"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>任意门户</translation>
     </message>
     <message>
-        <location line="-685"/>
-        <location line="+688"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>任意机构</translation>
     </message>
     <message>
-        <location line="-527"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>决定被拒绝。</translation>
     </message>
@@ -2227,8 +2231,10 @@
         <translation>撤销和不确定需要填写理由。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="-344"/>
+        <location line="+364"/>
         <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>现在无法读取此审查活动。</translation>
     </message>
     <message>
@@ -2317,7 +2323,7 @@
         <translation>没有需要执行的已签署确认的撤销。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>审查活动未关闭。</translation>
     </message>
@@ -2342,7 +2348,7 @@
         <translation>未打开审查活动</translation>
     </message>
     <message>
-        <location line="-239"/>
+        <location line="-236"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>签署确认验证通过，但本安装不信任某位签署人的密钥：在信任之前拒绝整改。</translation>
     </message>
@@ -2354,7 +2360,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+232"/>
+        <location line="+229"/>
         <source>Reviewer:</source>
         <translation>审查人：</translation>
     </message>
@@ -2502,7 +2508,7 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
         <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第四季度访问审查</translation>

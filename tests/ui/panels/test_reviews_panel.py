@@ -645,3 +645,34 @@ def test_settings_that_cannot_be_read_are_said_not_logged(
     run(loop, panel.wait_idle())
     assert "DAMAGED" in panel.message.text
     assert panel.question is None  # refused before asking
+
+
+def test_without_a_keyring_nobody_decides_and_it_is_said(
+    loop: qasync.QEventLoop,
+    campaign_path: Path,
+    tmp_path: Path,
+    runner: OperationRunner,
+    qtbot: Any,
+) -> None:
+    """No usable keyring: the reviewer is a key, so the panel says there is none (the
+    reviewer's line and the message bar) and records nothing."""
+
+    class Locked:
+        def get(self) -> str | None:
+            raise keys.KeyUnavailable("locked")
+
+        def set(self, value: str) -> None:
+            raise keys.KeyUnavailable("locked")
+
+    context = PanelContext(runner, sandbox_profile(), None, {})
+    panel = CampaignsPanel(context, folder=tmp_path, key_store=Locked())
+    qtbot.addWidget(panel)
+    panel.show()
+    run(loop, panel.wait_idle())
+    assert panel.identity is None and "No key" in panel.reviewer.text()
+    assert "no usable keyring" in panel.message.text
+    opened(loop, panel, campaign_path)
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+    assert decision(campaign_path, "user1@example.test") is None
+    assert "no usable keyring" in panel.message.text

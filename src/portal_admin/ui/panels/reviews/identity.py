@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from portal_admin.evidence import keys
-from portal_admin.reviews import Reviewer
+from portal_admin.reviews import CampaignError, Reviewer
 from portal_admin.reviews.decisions import reviewer_name
 from portal_admin.ui.i18n.text import fill
 
@@ -40,13 +40,18 @@ async def load(context: Any, key_store: keys.SecretStore | None, online: bool) -
             account_email = str(getattr(me, "account_email", "") or "")
     try:
         name = reviewer_name(account_email or account_id or fingerprint)
-    except Exception:  # a server's email that is not one line of text: the key names them
+    except CampaignError:  # a server's e-mail that is not one line of text: the key names them
         name = fingerprint
     return Reviewer(name, fingerprint, account_id, account_email)
 
 
-def words(reviewer: Reviewer | None) -> str:
-    """The reviewer in a line: the account (when signed in) and the key's fingerprint."""
+def words(reviewer: Reviewer | None, *, keyless: bool = False) -> str:
+    """The reviewer in a line: the account (when signed in) and the key's fingerprint
+    (``keyless``: this computer has no usable keyring, so nobody can decide here)."""
+    if keyless:
+        return QCoreApplication.translate(
+            "CampaignIdentity", "No key: this computer has no usable keyring to decide with."
+        )
     if reviewer is None:
         return QCoreApplication.translate("CampaignIdentity", "Reading this installation's key…")
     if reviewer.account_email or reviewer.account_id:

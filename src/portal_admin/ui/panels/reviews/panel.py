@@ -154,6 +154,8 @@ class CampaignsPanel(PanelBase):
         self.stats = work.Progress()
         #: Who reviews: this installation's key and the signed-in account (``identity.py``).
         self.identity: Reviewer | None = None
+        #: This computer has no usable keyring: nobody can decide here.
+        self.keyless = False
         self.create_dialog: CreateDialog | None = None
         self.bulk_dialog: Any = None
         self.remediation_dialog: RemediationDialog | None = None
@@ -489,13 +491,16 @@ class CampaignsPanel(PanelBase):
         """Who reviews (read once): this installation's key and, signed in, the account;
         None, said in the message bar, without a keyring."""
         if self.identity is None:
+            self.keyless = False
             online = self.client is not None or "live_profile" in self.context.extras
             try:
                 self.identity = await identity.load(self.context, self.key_store, online)
             except keys.KeyUnavailable as exc:
                 self.message.show_error(packing.failure(exc))
+                self.keyless = True
+                self.reviewer.setText(identity.words(None, keyless=True))
                 return None
-            self.reviewer.setText(identity.words(self.identity))
+            self.reviewer.setText(identity.words(self.identity, keyless=self.keyless))
             self._mark_own()
             self._current_changed()
         return self.identity
@@ -1097,7 +1102,7 @@ class CampaignsPanel(PanelBase):
         )
         self.title.setToolTip(tooltip(self.campaign.name) if self.campaign else "")  # when cut
         self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Reviewer:"))
-        self.reviewer.setText(identity.words(self.identity))
+        self.reviewer.setText(identity.words(self.identity, keyless=self.keyless))
         self.justification_label.setText(QCoreApplication.translate("Campaigns", "&Justification:"))
         self.justification.setPlaceholderText(
             QCoreApplication.translate(
