@@ -26,6 +26,7 @@ from portal_admin.reviews import (
     Campaign,
     CampaignError,
     Reviewer,
+    closing,
     decide,
     opening,
     remediation,
@@ -37,6 +38,8 @@ from portal_admin.reviews import pack as review_pack
 from portal_admin.reviews.campaign import INDEXES, SCHEMA
 from portal_admin.reviews.signoff import _digest, _payload
 from portal_admin.reviews.split_merge import merge, split
+
+from .support import account, make_snapshot
 
 KEPT, REVOKED = "account:ACC000001", "account:ACC000002"
 
@@ -186,13 +189,26 @@ def test_metadata_that_is_not_json_is_named(signed: Path) -> None:
     assert error.code == "DAMAGED" and "'due' is not JSON" in str(error)
 
 
-def test_a_file_with_a_path_sqlite_would_read_as_a_uri(tmp_path: Path, signed: Path) -> None:
+def test_close_and_reopen_in_a_folder_sqlite_would_read_as_a_uri(
+    tmp_path: Path, signed: Path
+) -> None:
+    """Create, decide, sign (the fixture), close, reopen: in a folder whose name holds what a
+    SQLite URI reads as a fragment, a query and an escape (the closing snapshot is attached
+    by URI). Closing changes no schema and writes JSON: the closed file opens again."""
     folder = tmp_path / "Q4 #2 100%?"
     folder.mkdir()
     moved = folder / "c.review"
     shutil.copy(signed, moved)
+    end = make_snapshot(folder / "end #1.sqlite3", [account(n) for n in range(1, 4)])
     with Campaign.open(moved) as campaign:
         assert verify(campaign).status == "intact"
+        counts = closing.check(campaign, end, close_as="admin@example.test")
+        assert counts["revoked, not done"] == 1
+        campaign.reload_meta()
+    with Campaign.open(moved) as reopened:
+        assert reopened.meta["closed"] is True and reopened.meta["closed_unremediated"] == 1
+        assert verify(reopened).status == "intact"
+        assert len(closing.closing_rows(reopened)) >= 1
 
 
 # What remediation acts on is what was signed -------------------------------------------------
@@ -437,3 +453,43 @@ def test_one_neutralising_function(signed: Path) -> None:
     assert shown("a\u202eb\nc") == "a\\u202eb\\nc"
     assert shown("plain: é, 中文") == "plain: é, 中文"
     assert shown("x" * 300).endswith("...") and len(shown("x" * 300)) == 203
+
+
+@pytest.mark.parametrize(
+    ("action", "target", "source", "why"),
+    [
+        ("SUSPEND", "ACC000001", "mine", "ACC000001, which no signed-off Revoke names"),
+        ("DEACTIVATE", "ACC000002", "mine", "would DEACTIVATE accounts, not SUSPEND them"),
+        ("SUSPEND", "ACC000002", "another", "is not this campaign's"),
+    ],
+)
+async def test_a_recorded_job_that_is_not_the_signed_remediation_is_never_run(
+    tmp_path: Path, signed: Path, reviewer: Reviewer, store: keys.MemoryStore,
+    action: str, target: str, source: str, why: str,
+) -> None:  # fmt: skip
+    """The campaign's record of its remediation jobs is not signed: a job it names whose
+    lines, action or campaign are not the signed-off Revokes' is refused, nothing run."""
+    from portal_admin import jobs
+
+    with Campaign.open(signed) as campaign:
+        mark = campaign.campaign_id if source == "mine" else "00000000-other"
+        job = jobs.JobFile.create(
+            {"kind": "status", "params": {"action": action, "reason": "x"},
+             "source": f"access review 'Q4' ({mark})", "profile": "p", "server": "s",
+             "account": "a"},
+            [(target, "someone", {}, "ACTIVE", "SUSPENDED", None)],
+            tmp_path / "jobs",
+        )  # fmt: skip
+        with campaign.transaction() as conn:
+            campaign.set_meta(conn, remediation={"jobs": [{"file": str(job.path)}]})
+        job.close()
+        context = jobs.JobContext("p", "s", "admin@example.test", "ADM1")
+        with pytest.raises(CampaignError) as refused_run:
+            await remediation.remediate(
+                campaign,
+                None,
+                context,
+                folder=tmp_path / "jobs",
+                key_store=store,  # type: ignore[arg-type]
+            )
+    assert refused_run.value.code == "CHANGED" and why in str(refused_run.value)

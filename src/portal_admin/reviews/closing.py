@@ -26,8 +26,9 @@ OUTCOMES = (
 )
 #: Statuses that mean a revocation is in place.
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
-#: The latest decision of the item ``i`` in the history (never the queue's derived column).
-LATEST = "(SELECT d.decision FROM decisions AS d WHERE d.item = i.id ORDER BY d.seq DESC LIMIT 1)"
+#: The latest decision of the item ``i`` in the history (never the queue's derived column),
+#: from ``temp.latest``, made once per check by :func:`_latest`.
+LATEST = "(SELECT l.decision FROM temp.latest AS l WHERE l.item = i.id)"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -54,6 +55,7 @@ def check(
     conn.execute("ATTACH DATABASE ? AS c", (opening.uri(snapshot.path),))
     try:
         with campaign.transaction():
+            _latest(conn)
             conn.execute("DELETE FROM closing")
             conn.execute(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
@@ -126,8 +128,22 @@ def check(
                     closed_unremediated=left,
                 )
     finally:
+        conn.execute("DROP TABLE IF EXISTS temp.latest")
         conn.execute("DETACH DATABASE c")
     return result
+
+
+def _latest(conn: Any) -> None:
+    """``temp.latest``: each decided item's latest decision in the history."""
+    conn.execute("DROP TABLE IF EXISTS temp.latest")
+    conn.execute(
+        "CREATE TEMP TABLE latest (item TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute(
+        "INSERT INTO temp.latest SELECT d.item, d.decision FROM"
+        " (SELECT item, max(seq) AS last FROM decisions GROUP BY item) AS m"
+        " JOIN decisions AS d ON d.seq = m.last"
+    )
 
 
 async def close(

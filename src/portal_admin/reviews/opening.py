@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from portal_admin.files.sqlite_uri import sqlite_uri
+
 #: Instructions of SQLite's virtual machine between two looks at the clock.
 STEPS = 20_000
 #: The most rows the meta table may have, and the longest value (characters).
@@ -84,9 +86,9 @@ def harden(conn: Budgeted, budget: float) -> None:
 
 
 def uri(path: Path, mode: str = "ro") -> str:
-    """A SQLite URI for ``path`` (percent-encoded: ``?``, ``#`` and ``%`` in a folder's name
-    are part of the name; absolute, so Windows' drive letters work too)."""
-    return f"{Path(path).resolve().as_uri()}?mode={mode}"
+    """A SQLite URI for ``path`` (``files.sqlite_uri``: ``?``, ``#`` and ``%`` in a folder's
+    name are part of the name)."""
+    return sqlite_uri(path, mode)
 
 
 def read_only(path: Path, budget: float) -> Budgeted:

@@ -207,6 +207,16 @@ async def remediate(
     manual = [i for i in revokes if rows[i].kind == "role"]
     conn = campaign.conn
     found_again = existing_jobs(campaign) or []
+    for job in found_again:  # the campaign's record of its jobs is not signed: check them
+        foreign = _not_signed(job, campaign.campaign_id, check)
+        if foreign is not None:
+            for each in found_again:
+                each.close()
+            raise CampaignError(
+                "CHANGED",
+                f"the remediation job recorded in this campaign ({job.path.name}) {foreign}:"
+                " refused; nothing is run",
+            )
     if any(j.state() != jobs.JobState.PLANNED or j.is_locked_elsewhere() for j in found_again):
         marked = {
             r[0]: r[1]
@@ -297,6 +307,29 @@ async def remediate(
         made, administrator, reviewers, same, False,
         {k: v for k, v in changed.items() if v}, manual, fingerprints, reasons, check.signoffs,
     )  # fmt: skip
+
+
+def _not_signed(job: jobs.JobFile, campaign_id: str, check: Verification) -> str | None:
+    """Why a job file the campaign names is not this campaign's remediation of what was signed
+    (None: it is): another source, another action than the signed revocation, or a target no
+    signed-off Revoke names."""
+    meta = job.meta()
+    if not str(meta.get("source", "")).endswith(f"({campaign_id})"):
+        return "is not this campaign's"
+    kind = meta.get("kind")
+    if kind == "status":
+        action = (meta.get("params") or {}).get("action")
+        if action != check.revocation:
+            return f"would {action} accounts, not {check.revocation} them as signed"
+        refs = {d.ref for d in check.revokes if d.kind == "account"}
+    elif kind == "cancel-invitation":
+        refs = {d.ref for d in check.revokes if d.kind == "invitation"}
+    else:
+        return f"is a {kind} job"
+    for line in job.items():
+        if line.target_id not in refs:
+            return f"holds {line.target_id}, which no signed-off Revoke names"
+    return None
 
 
 def discard_unrecorded(campaign: Campaign, folder: Path | None = None) -> int:
