@@ -6,7 +6,7 @@ takes the scope's snapshot itself, ``remediate`` and ``close``. The reviewer is 
 ``--reviewer`` (offline commands) and is identified by this installation's key (the OS
 keyring: the key that signs evidence packs); the commands that sign in also know the
 server's identity of the person (``GET /profile``). Every text from a file or a server is
-printed through ``files.terminal.shown`` (no escape sequence reaches the terminal). Exit
+printed through ``files.terminal.printable`` (no escape sequence reaches the terminal). Exit
 status: 0 done, 1 refused by the campaign (a verification that finds changes, a merge or
 decision refused, a remediation refused or that did not finish), 2 the command line or an
 input file cannot be used (a hostile or damaged campaign file included; nothing recorded),
@@ -29,7 +29,7 @@ from typing import Any
 from portal_admin.evidence import keys
 from portal_admin.evidence.snapshot import SnapshotError, take_snapshot
 from portal_admin.evidence.trust import TrustError
-from portal_admin.files.terminal import shown
+from portal_admin.files.terminal import printable
 from portal_admin.reviews import campaign as campaigns
 from portal_admin.reviews import closing, decisions, opening, signoff, split_merge
 from portal_admin.reviews import pack as review_pack
@@ -48,12 +48,12 @@ _USAGE = {
 
 def say(text: str) -> None:
     """A line for the person on standard error, neutralised (text from files and servers)."""
-    _say_raw(shown(text, None))
+    _say_raw(printable(text))
 
 
 def out(text: str) -> None:
     """A line of output on standard output, neutralised."""
-    print(shown(text, None))
+    print(printable(text))
 
 
 STATUS_HEADER = (
@@ -68,7 +68,7 @@ class Refused(Exception):
 
 def _fail(exc: campaigns.CampaignError) -> Exception:
     if exc.code in _USAGE:
-        return UsageError(shown(f"{exc} ({exc.code})", None))
+        return UsageError(printable(f"{exc} ({exc.code})"))
     return Refused(f"refused ({exc.code}): {exc}")
 
 

@@ -41,7 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from portal_admin import __version__
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
-from portal_admin.files.terminal import shown
+from portal_admin.files.terminal import printable
 
 from . import keys
 from . import trust as trusting
@@ -269,7 +269,7 @@ def _trust_of(
 
 def _shown(name: str) -> str:
     """A member's name as it may be printed (a crafted name cannot move a terminal's cursor)."""
-    return shown(name, None)
+    return printable(name)
 
 
 def _declared_directory(fh: IO[bytes]) -> tuple[int, int]:

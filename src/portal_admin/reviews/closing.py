@@ -26,9 +26,9 @@ OUTCOMES = (
 )
 #: Statuses that mean a revocation is in place.
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
-#: The latest decision of the item ``i`` in the history (never the queue's derived column),
-#: from ``temp.latest``, made once per check by :func:`_latest`.
-LATEST = "(SELECT l.decision FROM temp.latest AS l WHERE l.item = i.id)"
+#: Each decided item ``i`` with its latest decision ``l.decision`` in the history (never the
+#: queue's derived column), from ``temp.latest``, made once per check by :func:`_latest`.
+LATEST = "temp.latest AS l CROSS JOIN items AS i ON i.id = l.item"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -62,23 +62,23 @@ def check(
                 " SELECT i.id, CASE WHEN c.id IS NULL OR c.status IN"
                 f" ({marks}) THEN 'revoked and done' ELSE 'revoked, not done' END,"
                 " coalesce(c.status, 'no longer on the server'), ''"
-                " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
-                f" WHERE i.kind = 'account' AND {LATEST} = 'REVOKE'",
+                f" FROM {LATEST} LEFT JOIN c.accounts AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'account' AND l.decision = 'REVOKE'",
                 done,
             )
             conn.execute(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.id IS NULL THEN 'revoked and done'"
                 " ELSE 'revoked, not done' END, coalesce(c.name, 'no longer on the server'), ''"
-                " FROM items AS i LEFT JOIN c.roles AS c ON c.id = i.ref"
-                f" WHERE i.kind = 'role' AND {LATEST} = 'REVOKE'"
+                f" FROM {LATEST} LEFT JOIN c.roles AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'role' AND l.decision = 'REVOKE'"
             )
             conn.execute(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.status = 'PENDING' THEN 'revoked, not done'"
                 " ELSE 'revoked and done' END, coalesce(c.status, 'no longer on the server'), ''"
-                " FROM items AS i LEFT JOIN c.invitations AS c ON c.id = i.ref"
-                f" WHERE i.kind = 'invitation' AND {LATEST} = 'REVOKE'"
+                f" FROM {LATEST} LEFT JOIN c.invitations AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'invitation' AND l.decision = 'REVOKE'"
             )
             differs = " OR ".join(f"i.{a} IS NOT c.{b}" for a, b in FIELDS)
             detail = " || ".join(
@@ -92,8 +92,8 @@ def check(
                 " coalesce(c.status, 'no longer on the server'),"
                 " CASE WHEN c.id IS NULL THEN 'no longer on the server'"
                 f" ELSE rtrim({detail}, '; ') END"
-                " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
-                f" WHERE i.kind = 'account' AND {LATEST} = 'KEEP'"
+                f" FROM {LATEST} LEFT JOIN c.accounts AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'account' AND l.decision = 'KEEP'"
                 f" AND (c.id IS NULL OR {differs})"
             )
             conn.execute(
@@ -144,6 +144,7 @@ def _latest(conn: Any) -> None:
         " (SELECT item, max(seq) AS last FROM decisions GROUP BY item) AS m"
         " JOIN decisions AS d ON d.seq = m.last"
     )
+    conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
 
 
 async def close(

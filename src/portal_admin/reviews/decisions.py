@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from portal_admin.evidence import keys
 from portal_admin.files.csv_rules import FORMULA_TRIGGERS
-from portal_admin.files.terminal import shown
+from portal_admin.files.terminal import printable
 
 from .campaign import Campaign, CampaignError, now_iso
 from .flags import is_own
@@ -121,7 +121,7 @@ class Entry:
 
 
 def _where(entry: Entry) -> str:
-    item = shown(entry.item)
+    item = printable(entry.item, 100)
     return f"line {entry.line} ({item})" if entry.line is not None else item
 
 
@@ -287,14 +287,14 @@ def read_csv(data: bytes) -> list[Entry]:
             if chosen is None:
                 raise CampaignError(
                     "BAD_INPUT",
-                    f"line {line} ({shown(item)}): not a decision: {said[:40]!r}"
+                    f"line {line} ({printable(item, 100)}): not a decision: {said[:40]!r}"
                     " (Keep, Revoke, Don't know)",
                     item=item, line=line,
                 )  # fmt: skip
             if item in seen:
                 raise CampaignError(
                     "BAD_INPUT",
-                    f"line {line} ({shown(item)}): listed before, on line {seen[item]}",
+                    f"line {line} ({printable(item, 100)}): listed before, on line {seen[item]}",
                     item=item, line=line,
                 )  # fmt: skip
             seen[item] = line

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from portal_admin.files.terminal import shown
+from portal_admin.files.terminal import printable
 
 from . import opening
 from .campaign import Campaign, CampaignError
@@ -225,7 +225,8 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
             "an item unknown to the campaign" if row[1] else "an item the campaign has differently"
         )
         raise CampaignError(
-            "UNKNOWN_ITEM", f"{path.name}: {what}: {shown(row[0])}; nothing of this file merged",
+            "UNKNOWN_ITEM",
+            f"{path.name}: {what}: {printable(row[0], 100)}; nothing of this file merged",
             item=row[0],
         )  # fmt: skip
     row = conn.execute(
@@ -252,7 +253,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "CONFLICT",
-            f"{path.name}: {shown(row[0])} is decided differently here;"
+            f"{path.name}: {printable(row[0], 100)} is decided differently here;"
             " nothing of this file merged",
             item=row[0],
         )
@@ -264,6 +265,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "FROZEN",
-            f"{path.name}: changes {shown(row[0])}, signed off here; nothing of this file merged",
+            f"{path.name}: changes {printable(row[0], 100)}, signed off here;"
+            " nothing of this file merged",
             item=row[0],
         )
