@@ -267,16 +267,25 @@ def test_a_campaign_file_is_reviewed_without_signing_in(
     assert "not signed in" in window.windowTitle()
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("language", "folder"), [("en", ""), ("ja", ""), ("en", "Q4 #2 ?50% reviews")]
+)
 def test_close_asks_naming_the_revokes_not_carried_out_and_the_file_reopens(
     loop: qasync.QEventLoop,
     admin: PortalClient,
     campaign_path: Path,
     make_panel: Callable[..., CampaignsPanel],
     language: str,
+    folder: str,
 ) -> None:
+    """Open, close (asked, Cancel, then confirmed) and reopen through the panel's buttons;
+    also in a folder whose name has '#', '?' and '%' (closing once failed there, and the file
+    reopened as "not a campaign")."""
     from portal_admin.ui.i18n.translators import LanguageManager
 
+    if folder:
+        (campaign_path.parent / folder).mkdir()
+        campaign_path = campaign_path.rename(campaign_path.parent / folder / campaign_path.name)
     languages = LanguageManager()
     languages.set_language(language)
     try:
@@ -285,7 +294,7 @@ def test_close_asks_naming_the_revokes_not_carried_out_and_the_file_reopens(
         assert panel.campaign is not None
         revoke_first_tenant_account(loop, panel)
         click_and_answer(loop, panel, panel.sign_button)
-        shot = CAMPAIGN_SHOTS / f"close-confirm-{language}.png"
+        shot = None if folder else CAMPAIGN_SHOTS / f"close-confirm-{language}.png"
         asked = click_and_answer(loop, panel, panel.close_button, accept=False, shot=shot)
         if language == "en":
             assert "Signed-off Revokes not carried out: 1." in asked
