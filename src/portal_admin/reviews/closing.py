@@ -28,7 +28,7 @@ OUTCOMES = (
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
 #: Each decided item ``i`` with its latest decision ``l.decision`` in the history (never the
 #: queue's derived column), from ``temp.latest``, made once per check by :func:`_latest`.
-LATEST = "temp.latest AS l CROSS JOIN items AS i ON i.id = l.item"
+LATEST = "items AS i JOIN temp.latest AS l ON l.seq = i.seq"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -134,15 +134,13 @@ def check(
 
 
 def _latest(conn: Any) -> None:
-    """``temp.latest``: each decided item's latest decision in the history."""
+    """``temp.latest``: each decided item's latest decision in the history, by item seq."""
     conn.execute("DROP TABLE IF EXISTS temp.latest")
+    conn.execute("CREATE TEMP TABLE latest (seq INTEGER PRIMARY KEY, decision TEXT NOT NULL)")
     conn.execute(
-        "CREATE TEMP TABLE latest (item TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID"
-    )
-    conn.execute(
-        "INSERT INTO temp.latest SELECT d.item, d.decision FROM"
+        "INSERT INTO temp.latest SELECT i.seq, d.decision FROM"
         " (SELECT item, max(seq) AS last FROM decisions GROUP BY item) AS m"
-        " JOIN decisions AS d ON d.seq = m.last"
+        " JOIN decisions AS d ON d.seq = m.last JOIN items AS i ON i.id = m.item"
     )
     conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
 
