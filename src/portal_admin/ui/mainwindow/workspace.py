@@ -22,12 +22,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
-<<<<<<< HEAD
 from portal_admin.evidence import keys
-from portal_admin.files.paths import config_dir
-=======
 from portal_admin.files.paths import config_dir, stand_in
->>>>>>> main
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
 from portal_admin.ui.mainwindow.window import MainWindow
