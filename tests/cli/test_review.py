@@ -264,7 +264,7 @@ def test_without_a_keyring_the_key_file_decides_and_signs(
     keyring.set_keyring(fail.Keyring())  # the autouse fixture puts the previous one back
     decisions = csv_file(tmp_path / "d.csv", "account:ACC000001,Keep,")
     assert main(["review", "decide", str(made), decisions, *REVIEWER]) == 0
-    assert main(["review", "sign", str(made), *REVIEWER]) == 0
+    assert main(["review", "sign", str(made), *REVIEWER, "--allow-undecided"]) == 0
     assert main(["review", "pack", str(made), str(tmp_path / "p.zip")]) == 0
     assert keys.key_file_path().exists()
     mine = keys.fingerprint(keys.signing_key().public_key())
