@@ -172,6 +172,48 @@ def test_remote_host_needs_allow_remote() -> None:
     assert "--allow-remote" in result.stderr
 
 
+def test_remote_host_refused_without_accepting_that_sign_in_codes_are_exposed() -> None:
+    """Anyone who reaches the port reads the authenticator's codes and the mailbox: a
+    non-loopback bind needs ``--expose-sign-in-codes`` too, and the refusal says why."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            *("-m", "portal_admin.sandbox.cli", "serve", "--host", "0.0.0.0", "--port", "0"),
+            *("--db", ":memory:", "--allow-remote"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--expose-sign-in-codes" in result.stderr
+    assert "/sandbox/totp" in result.stderr and "sign-in codes" in result.stderr
+
+
+def test_remote_host_served_with_a_loud_warning_and_codes_readable() -> None:
+    server = start_cli(
+        *("--host", "0.0.0.0", "--port", "0", "--db", ":memory:", "--seed-accounts", "5"),
+        *("--allow-remote", "--expose-sign-in-codes"),
+    )
+    try:
+        url = server.base_url.replace("0.0.0.0", "127.0.0.1")
+        answer = httpx.get(f"{url}/sandbox/totp", params={"email": ADMIN[0]}, timeout=10)
+        assert answer.status_code == 200  # what the warning is about
+    finally:
+        rc, stderr = stop_cli(server)
+    assert rc == 0
+    assert "WARNING: the sandbox gives anyone who reaches its port every account's sign-in" in (
+        " ".join(stderr.split())
+    )
+    assert "/sandbox/totp" in stderr and "/sandbox/mailbox" in stderr
+
+
+def test_a_loopback_sandbox_gives_no_warning() -> None:
+    server = start_cli("--port", "0", "--db", ":memory:", "--seed-accounts", "5")
+    rc, stderr = stop_cli(server)
+    assert rc == 0 and "WARNING" not in stderr
+
+
 def test_help_lists_the_contract_flags() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "portal_admin.sandbox.cli", "serve", "--help"],

@@ -30,6 +30,15 @@ def default_db_path() -> Path:
     return Path(user_data_dir("portal-admin", appauthor=False)) / "sandbox.sqlite3"
 
 
+#: What a sandbox reachable from other machines hands out (said before it serves one).
+EXPOSED = (
+    "the sandbox gives anyone who reaches its port every account's sign-in codes: the"
+    " authenticator's current code (/sandbox/totp) and the mailbox of sign-in and reset"
+    " mails (/sandbox/mailbox), with no sign-in. Serve it on a network only for tests, on a"
+    " network you trust."
+)
+
+
 def is_loopback(host: str) -> bool:
     """True for localhost and loopback addresses."""
     if host.lower() == "localhost":
@@ -56,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--test-clock", action="store_true", help="allow /sandbox/clock/advance")
     serve.add_argument("--account-query-shape", choices=("accounts", "content"), default="accounts")
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
+    serve.add_argument(
+        "--expose-sign-in-codes",
+        action="store_true",
+        help="with --allow-remote: accept that anyone who reaches the port reads every"
+        " account's sign-in codes (/sandbox/totp, /sandbox/mailbox)",
+    )
     serve.add_argument(
         "--write-rate-limit",
         type=int,
@@ -171,6 +186,8 @@ def serve(args: argparse.Namespace) -> int:
     shown = f"[{args.host.strip('[]')}]" if ":" in args.host else args.host
 
     def ready() -> None:
+        if not is_loopback(args.host):
+            print(f"WARNING: {EXPOSED}", file=sys.stderr, flush=True)
         print(f"Sandbox listening on http://{shown}:{port}", flush=True)
 
     server = _Server(
@@ -189,8 +206,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
-        if not is_loopback(args.host) and not args.allow_remote:
-            parser.error(f"--host {args.host} is not a loopback address: add --allow-remote")
+        if not is_loopback(args.host):
+            if not args.allow_remote:
+                parser.error(f"--host {args.host} is not a loopback address: add --allow-remote")
+            if not args.expose_sign_in_codes:
+                parser.error(
+                    f"--host {args.host}: {EXPOSED} Add --expose-sign-in-codes to serve it anyway"
+                )
         if not 0 <= args.port <= 65535:
             parser.error("--port must be 0 to 65535")
         if args.seed_accounts < 0:
