@@ -30,12 +30,19 @@ def default_db_path() -> Path:
     return Path(user_data_dir("portal-admin", appauthor=False)) / "sandbox.sqlite3"
 
 
-#: What a sandbox reachable from other machines hands out (said before it serves one).
+#: Said before a sandbox reachable from other machines serves, with or without
+#: ``--expose-sign-in-codes``.
 EXPOSED = (
     "the sandbox gives anyone who reaches its port every account's sign-in codes: the"
-    " authenticator's current code (/sandbox/totp) and the mailbox of sign-in and reset"
-    " mails (/sandbox/mailbox), with no sign-in. Serve it on a network only for tests, on a"
+    " authenticator's secret and current code (/sandbox/totp) and the mailbox of sign-in and"
+    " reset mails (/sandbox/mailbox), with no sign-in. Serve it so only for tests, on a"
     " network you trust."
+)
+KEPT_LOCAL = (
+    "the sandbox is reachable from other machines; its sign-in codes (/sandbox/totp,"
+    " /sandbox/mailbox) answer callers on this machine only (add --expose-sign-in-codes to"
+    " give them to anyone who reaches the port). Its accounts, access code and passwords are"
+    " public: serve it so only for tests."
 )
 
 
@@ -68,8 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--expose-sign-in-codes",
         action="store_true",
-        help="with --allow-remote: accept that anyone who reaches the port reads every"
-        " account's sign-in codes (/sandbox/totp, /sandbox/mailbox)",
+        help="with --allow-remote: let anyone who reaches the port read every account's"
+        " sign-in codes (/sandbox/totp, /sandbox/mailbox); without it they answer loopback only",
     )
     serve.add_argument(
         "--write-rate-limit",
@@ -176,6 +183,7 @@ def serve(args: argparse.Namespace) -> int:
         account_query_shape=args.account_query_shape,
         faults=fault_specs(args),
         write_rate_limit=args.write_rate_limit,
+        sign_in_codes_loopback_only=not (is_loopback(args.host) or args.expose_sign_in_codes),
     )
     app = create_app(config)
     if app.state.faults is not None:
@@ -187,7 +195,8 @@ def serve(args: argparse.Namespace) -> int:
 
     def ready() -> None:
         if not is_loopback(args.host):
-            print(f"WARNING: {EXPOSED}", file=sys.stderr, flush=True)
+            warning = EXPOSED if args.expose_sign_in_codes else KEPT_LOCAL
+            print(f"WARNING: {warning}", file=sys.stderr, flush=True)
         print(f"Sandbox listening on http://{shown}:{port}", flush=True)
 
     server = _Server(
@@ -206,13 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
-        if not is_loopback(args.host):
-            if not args.allow_remote:
-                parser.error(f"--host {args.host} is not a loopback address: add --allow-remote")
-            if not args.expose_sign_in_codes:
-                parser.error(
-                    f"--host {args.host}: {EXPOSED} Add --expose-sign-in-codes to serve it anyway"
-                )
+        if not is_loopback(args.host) and not args.allow_remote:
+            parser.error(f"--host {args.host} is not a loopback address: add --allow-remote")
         if not 0 <= args.port <= 65535:
             parser.error("--port must be 0 to 65535")
         if args.seed_accounts < 0:
