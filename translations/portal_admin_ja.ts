@@ -10330,19 +10330,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>フィンガープリント</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>追加日時</translation>
     </message>
@@ -10360,6 +10360,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>この名前はこのインストール自身の鍵と読めます。誰の鍵かを名前にしてください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>これはこのインストール自身の鍵です。この鍵のパックはすでに信頼されています。</translation>
     </message>

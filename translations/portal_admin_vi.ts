@@ -10412,19 +10412,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>Tên</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>Dấu vân tay</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>Ngày thêm</translation>
     </message>
@@ -10442,6 +10442,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>Tên này đọc giống khóa riêng của bản cài đặt này. Hãy đặt tên theo người sở hữu khóa.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>Đây là khóa của chính bản cài đặt này: các gói của nó đã được tin cậy.</translation>
     </message>

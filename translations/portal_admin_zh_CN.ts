@@ -10326,19 +10326,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
@@ -10356,6 +10356,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>这个名称看起来像本安装自己的密钥。请写明这是谁的密钥。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>这是本安装自己的密钥：其证据包已受信任。</translation>
     </message>

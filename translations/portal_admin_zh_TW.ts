@@ -10326,19 +10326,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>指紋</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>新增時間</translation>
     </message>
@@ -10356,6 +10356,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>這個名稱看起來像此安裝自己的金鑰。請寫明這是誰的金鑰。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>這是此安裝自己的金鑰：其證據套件已受信任。</translation>
     </message>

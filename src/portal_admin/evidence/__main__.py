@@ -182,11 +182,16 @@ def _trust(args: argparse.Namespace, prog: str) -> int:
             return 1
         print(f"no longer trusted: {fingerprint}")
         return 0
+    from .pack import printable  # the one way text from a file reaches the terminal
+
     own = trusting.own_fingerprint()
     print(f"{own}  this installation's key" if own else "no key of this installation yet")
     trusted = store.keys()
     for entry in trusted:
-        print(f"{entry.fingerprint}  {entry.name} (added {entry.added})")
+        print(
+            f"{printable(entry.fingerprint)}  {printable(entry.name)}"
+            f" (added {printable(entry.added)})"
+        )
     return 0
 
 
