@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -46,9 +47,18 @@ async def main(base_url: str, folder: Path, journal: Path, mode: str, arg: str) 
         context = jobs.JobContext(PROFILE, base_url, EMAIL, me.biz_id, "test")
         order.clear()
         if mode == "plan":
-            job = await jobs.plan_job_revert(
-                client, arg, context, journal_path=journal, folder=folder
-            )
+            try:
+                job = await jobs.plan_job_revert(
+                    client,
+                    arg,
+                    context,
+                    journal_path=journal,
+                    folder=folder,
+                    expected_key=os.environ.get("REVERT_KEY"),
+                )
+            except jobs.RevertError as exc:
+                print("REFUSED", exc.code, flush=True)
+                return 3
         else:
             job = jobs.JobFile.open(Path(arg))
         print("JOB", job.path, flush=True)

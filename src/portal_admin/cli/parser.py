@@ -223,6 +223,7 @@ def _jobs(areas: Any) -> None:
         "set back every change a bulk job made (a job of its own; docs/undo.md)",
     )
     revert.add_argument("job", metavar="ID", help="a job id (or its start)")
+    _revert_options(revert)
     _running(revert)
 
 
@@ -316,11 +317,25 @@ def _verification(areas: Any) -> None:
         "set back the values these journal records changed (a job of its own; docs/undo.md)",
     )
     undo.add_argument("seqs", metavar="SEQ", type=int, nargs="+", help="journal record numbers")
+    _revert_options(undo)
     _running(undo)
     check.add_argument(
         "--fingerprint",
         metavar="HEX",
         help="the key the checkpoints must be signed with (default: this installation's)",
+    )
+
+
+def _revert_options(command: Any) -> None:
+    """What ``jobs revert`` and ``journal revert`` take besides ``_running``'s options."""
+    command.add_argument(
+        "--reason", default="", help="why (kept with each change, as a bulk change's reason)"
+    )
+    command.add_argument(
+        "--accept-unauthenticated",
+        action="store_true",
+        help="revert journal records no checkpoint of this installation vouches for and no"
+        " job file confirms (check them first: anyone who can write the journal could add them)",
     )
 
 
