@@ -750,6 +750,16 @@ def write_revert_plan(job: JobFile, path: Path, *, delimiter: str = ",") -> int:
         return write_rows(fh, [REVERT_PLAN_HEADER, *revert_lines(job)], delimiter) - 1
 
 
+async def set_reason(job: JobFile, reason: str) -> None:
+    """Give a planned revert its reason (the desktop asks for it beside Run, after the plan):
+    sent with each status change and kept in each journal record's ``after.reason``.
+    RevertError ``BAD_REASON`` when it is not one (over 500 characters, control characters)."""
+    meta = job.meta()
+    params = {k: v for k, v in (meta.get("params") or {}).items() if k != "reason"}
+    checked = _revert(reason, **params)
+    await job.set_meta(params=checked.params())
+
+
 def is_revert(job: JobFile) -> bool:
     """True for a revert's job file."""
     return job.meta().get("kind") == Revert.kind
