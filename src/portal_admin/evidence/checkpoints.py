@@ -107,7 +107,8 @@ def append(path: Path, checkpoint: Mapping[str, Any]) -> None:
         size = os.fstat(fd).st_size
         if size:
             start = max(0, size - 4096)
-            tail = os.pread(fd, size - start, start)
+            os.lseek(fd, start, os.SEEK_SET)  # a seek and a read: Windows has no positional read
+            tail = os.read(fd, size - start)
             if not tail.endswith(b"\n"):
                 cut = tail.rfind(b"\n")
                 os.ftruncate(fd, start + cut + 1 if cut >= 0 else start)
