@@ -6092,7 +6092,12 @@
         <translation>切断されたレコード（クラッシュ）の後に新しいセグメントが %1 個あります。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>ただし %1 件のレコードは認証されていません（最初はレコード %2）。このインストールのチェックポイントはどれもこれらを保証しておらず、このプログラムが書いたものでもありません。ジョブファイルで確認できない限り、元に戻す処理ではそのままにします。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>ジャーナルが署名付きチェックポイントと一致しません: %1。</translation>
     </message>

@@ -6143,7 +6143,12 @@
         <translation>%1 đoạn mới sau một bản ghi bị cắt (do sự cố).</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>Nhưng %1 bản ghi chưa được xác thực (bản đầu tiên: bản ghi %2): không điểm kiểm tra nào của bản cài đặt này bảo đảm cho chúng và chương trình này không ghi chúng. Việc hoàn nguyên để nguyên chúng trừ khi tệp công việc của chúng xác nhận chúng.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>Nhật ký không khớp với các điểm kiểm tra đã ký: %1.</translation>
     </message>

@@ -6090,7 +6090,12 @@
         <translation>在被截断的记录（崩溃）之后有 %1 个新段。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>但有 %1 条记录未经认证（第一条：记录 %2）：本安装没有任何检查点为它们担保，它们也不是本程序写入的。除非其任务文件能确认它们，撤销时不会处理它们。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>变更日志与其签名检查点不符：%1。</translation>
     </message>

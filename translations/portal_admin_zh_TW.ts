@@ -6090,7 +6090,12 @@
         <translation>在被截斷的記錄（當機）之後有 %1 個新區段。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>但有 %1 筆記錄未經驗證（第一筆：記錄 %2）：此安裝沒有任何檢查點為它們擔保，它們也不是本程式寫入的。除非其工作檔能確認它們，還原時不會處理它們。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>變更日誌與其簽署的檢查點不符：%1。</translation>
     </message>

@@ -88,3 +88,33 @@ def test_a_journal_cut_below_its_checkpoint_is_shown_broken(
         "The journal does not match its signed checkpoints: truncated: the last checkpoint"
         " names seq 4, the journal ends at 2."
     )
+
+
+def test_records_no_one_vouches_for_are_said_to_be_not_authenticated(
+    loop: qasync.QEventLoop,
+    make_panel: Callable[[Path], JournalPanel],
+    tmp_path: Path,
+    store: keys.MemoryStore,
+) -> None:
+    """Two correctly chained records appended by another hand after a clean stop: the chain
+    verifies, but the panel says they are not authenticated (a warning, not a success)."""
+    path = tmp_path / "journal.jsonl"
+    journal = jr.Journal(path, signer=lambda: keys.signing_key(store))
+    for record in (intent("ACC1"), change("ACC1", 1)):
+        journal.append(record)
+    journal.close()  # its checkpoint vouches for seq 1 and 2
+    last = list(jr.read(path))[-1]
+    prev, seq = last["hash"], last["seq"]
+    with path.open("ab") as fh:
+        for target in ("NEVER1", "NEVER2"):
+            seq += 1
+            body = {**change(target, 1), "kind": "change", "seq": seq, "segment": 0, "format": 1}
+            digest = jr.chain_hash(prev, body)
+            fh.write(jr.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
+            prev = digest
+    panel = make_panel(path)
+    run(loop, panel.reload())
+    text = panel.chain.text()
+    assert "The chain verifies: 4 records" in text
+    assert "But 2 record(s) are not authenticated (the first: record 3)" in text
+    assert panel.chain.property("tone") == "warning"
