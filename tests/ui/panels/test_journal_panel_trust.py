@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import run
+from panel_support import SHOTS, run
 from pytestqt.qtbot import QtBot
 
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 
 @pytest.fixture
@@ -90,11 +92,13 @@ def test_a_journal_cut_below_its_checkpoint_is_shown_broken(
     )
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
 def test_records_no_one_vouches_for_are_said_to_be_not_authenticated(
     loop: qasync.QEventLoop,
     make_panel: Callable[[Path], JournalPanel],
     tmp_path: Path,
     store: keys.MemoryStore,
+    language: str,
 ) -> None:
     """Two correctly chained records appended by another hand after a clean stop: the chain
     verifies, but the panel says they are not authenticated (a warning, not a success)."""
@@ -112,9 +116,18 @@ def test_records_no_one_vouches_for_are_said_to_be_not_authenticated(
             digest = jr.chain_hash(prev, body)
             fh.write(jr.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
             prev = digest
-    panel = make_panel(path)
-    run(loop, panel.reload())
-    text = panel.chain.text()
-    assert "The chain verifies: 4 records" in text
-    assert "But 2 record(s) are not authenticated (the first: record 3)" in text
-    assert panel.chain.property("tone") == "warning"
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = make_panel(path)
+        panel.resize(1000, 400)
+        panel.show()
+        run(loop, panel.reload())
+        text = panel.chain.text()
+        english = "But 2 record(s) are not authenticated (the first: record 3)"
+        assert (english in text) == (language == "en"), text
+        assert "2" in text and "3" in text
+        assert panel.chain.property("tone") == "warning"
+        save_screenshot(panel, SHOTS / f"journal-unauthenticated-{language}.png")
+    finally:
+        languages.set_language("en")
