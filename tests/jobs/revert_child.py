@@ -3,7 +3,9 @@
 ``revert_child.py BASE_URL FOLDER JOURNAL plan JOB_ID`` plans the revert of job ``JOB_ID`` from
 the journal and runs it; ``revert_child.py BASE_URL FOLDER JOURNAL resume JOBFILE`` resumes it.
 Its changes are journaled in ``JOURNAL``. It prints ``JOB <path>`` once the plan is written,
-``READ <n>`` (account reads before its first write) and ``CODES <json>`` when it ends.
+``READ <n>`` (account reads before its first write) and ``CODES <json>`` when it ends, or
+``REFUSED <code>`` (exit 3) when the revert cannot be planned. ``REVERT_KEY`` in the
+environment: the fingerprint of "this installation's" key, whose checkpoints it believes.
 """
 
 from __future__ import annotations

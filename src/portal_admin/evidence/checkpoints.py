@@ -1,12 +1,15 @@
 """Signed checkpoints of the journal: its head's seq and hash, signed with the installation key.
 
 The chain alone cannot show that records were cut off the end, or that the whole file was
-rewritten with new hashes. A checkpoint pins the head: a line of ``journal.checkpoints.jsonl``
-beside the journal naming a seq and the hash of the record at that seq, signed (Ed25519) with
-the installation's key (``keys.signing_key``), written every :data:`EVERY` records and when
-the program stops cleanly. Verification then finds a journal shorter than its last checkpoint,
-one whose record at a checkpoint's seq has another hash, and a checkpoint whose signature does
-not verify or that another key signed.
+rewritten with new hashes. A checkpoint pins a record: a line of ``journal.checkpoints.jsonl``
+beside the journal naming a seq and the hash of the record at that seq (the last one its
+writer appended), signed (Ed25519) with the installation's key (``keys.signing_key``),
+written every :data:`EVERY` records and when the program stops cleanly. It anchors every
+record up to its seq, and vouches (``vouches``: ranges of seqs) only for those its writer
+appended: a record another hand added in between is anchored, never vouched for.
+Verification then finds a journal shorter than its last checkpoint, one whose record at a
+checkpoint's seq has another hash, and a checkpoint whose signature does not verify or that
+a key neither this installation's nor trusted signed (it anchors nothing).
 
 Each line is canonical JSON (sorted keys, no spaces) with ``signature``: base64 Ed25519 over
 :data:`CONTEXT` followed by the canonical JSON of the line without ``signature``.

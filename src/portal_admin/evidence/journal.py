@@ -16,8 +16,9 @@ with :meth:`Journal.append_durable`, whose future the client awaits before the r
 leaves. When the file's last record
 is torn or does not verify, the next append first writes a ``segment`` record that names the
 break and chains from the last good record, so journaling goes on and the break stays on
-record. Signed checkpoints (``checkpoints``) pin the head every ``checkpoints.EVERY`` records
-and at a clean stop.
+record. Signed checkpoints (``checkpoints``) pin the last record this object appended every
+``checkpoints.EVERY`` records and at a clean stop, and vouch for the records it appended (never
+for records another hand added): :attr:`Verification.unauthenticated` lists the others.
 """
 
 from __future__ import annotations
