@@ -237,7 +237,7 @@ def trusted_fingerprints() -> list[str]:
     return [k.fingerprint for k in found]
 
 
-#: The journals of this process that appended records, by file.
+#: The journal objects of this process (each knows what it appended).
 _WRITERS: weakref.WeakSet[Journal] = weakref.WeakSet()
 
 
@@ -523,6 +523,7 @@ class Journal:
         #: object wrote itself, never for records another hand appended between them.
         self._written: dict[int, bytes] = {}
         self._unvouched: list[int] = []
+        _WRITERS.add(self)
 
     def append(self, record: Mapping[str, Any], *, durable: bool = False) -> int | None:
         """Queue ``record`` (a change unless it names another ``kind``): in a running loop a
@@ -782,7 +783,6 @@ class Journal:
         """Remember a record this object wrote."""
         self._written[seq] = bytes.fromhex(digest)
         self._unvouched.append(seq)
-        _WRITERS.add(self)
 
     def _cut_torn(self, keep: int) -> None:
         """Set a torn last line aside (kept in ``.torn``) so the file ends with a record."""
