@@ -216,7 +216,7 @@ def test_trust_list_neutralises_the_files_fields(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A trust file edited by hand cannot move the terminal's cursor or recolour it through
-    ``trust list``: its fields are printed through the packs' ``printable``."""
+    ``trust list``: its fields are printed through ``files.terminal.printable``."""
     from portal_admin.evidence import __main__ as evidence_main
     from portal_admin.evidence import trust
 
@@ -241,4 +241,4 @@ def test_trust_list_neutralises_the_files_fields(
     assert evidence_main.main(["trust", "list"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\r" not in out and "\x07" not in out
-    assert "\\x1b[2K\\x1b[1A\\rthis installation's key\\x07" in out
+    assert "\\x1b[2K\\x1b[1A\\x0dthis installation's key\\x07" in out

@@ -12,8 +12,8 @@ from typing import Any
 from portal_admin import jobs
 from portal_admin.connection.profiles import Profile
 from portal_admin.evidence import trust
-from portal_admin.evidence.pack import printable
 from portal_admin.files.csv_rules import DELIMITERS
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.reversible import norm
 
 from .confirm import confirm_job

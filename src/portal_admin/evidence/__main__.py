@@ -30,6 +30,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from portal_admin.files.terminal import printable
+
 from . import journal
 from . import trust as trusting
 
@@ -184,8 +186,6 @@ def _trust(args: argparse.Namespace, prog: str) -> int:
             return 1
         print(f"no longer trusted: {fingerprint}")
         return 0
-    from .pack import printable  # the one way text from a file reaches the terminal
-
     own = trusting.own_fingerprint()
     print(f"{own}  this installation's key" if own else "no key of this installation yet")
     trusted = store.keys()

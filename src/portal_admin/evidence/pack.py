@@ -274,9 +274,8 @@ def _trust_of(
     return "untrusted", ""
 
 
-def printable(name: str) -> str:
-    """Text from a file as it may be printed (a crafted name cannot move a terminal's cursor):
-    escapes for what is not printable."""
+def _shown(name: str) -> str:
+    """A member's name as it may be printed (a crafted name cannot move a terminal's cursor)."""
     return name if name.isprintable() else repr(name)[1:-1]
 
 
@@ -337,7 +336,7 @@ def _examine(path: Path) -> tuple[str, str, list[str]]:
         member = {i.filename: i for i in infos}
         if not counts[MANIFEST] or not counts[SIGNATURE]:
             raise _NotAPack("no manifest or no signature")
-        twice = [f"duplicated: {printable(n)}" for n in sorted(counts) if counts[n] > 1]
+        twice = [f"duplicated: {_shown(n)}" for n in sorted(counts) if counts[n] > 1]
         if counts[MANIFEST] > 1 or counts[SIGNATURE] > 1:
             return "", "", twice
         small: dict[str, bytes] = {}
@@ -361,7 +360,7 @@ def _examine(path: Path) -> tuple[str, str, list[str]]:
         except InvalidSignature:
             problems.append("the manifest's signature does not verify")
         for name, entry in sorted(listed.items()):
-            shown = printable(name)
+            shown = _shown(name)
             if not counts[name]:
                 problems.append(f"removed: {shown}")
             elif counts[name] > 1:
@@ -380,9 +379,9 @@ def _examine(path: Path) -> tuple[str, str, list[str]]:
                     problems.append("public_key.pem is not the manifest's key")
         problems.extend(twice)
         for name in sorted(set(counts) - set(listed) - {MANIFEST, SIGNATURE}):
-            problems.append(f"added: {printable(name)}")
+            problems.append(f"added: {_shown(name)}")
         kind = manifest.get("kind")
-        return keys.fingerprint(public), printable(kind) if isinstance(kind, str) else "", problems
+        return keys.fingerprint(public), _shown(kind) if isinstance(kind, str) else "", problems
 
 
 def _manifest(data: bytes) -> tuple[dict[str, Any], Ed25519PublicKey, dict[str, Any]]:
@@ -393,7 +392,7 @@ def _manifest(data: bytes) -> tuple[dict[str, Any], Ed25519PublicKey, dict[str, 
         seen: dict[str, Any] = {}
         for key, value in pairs:
             if key in seen:
-                raise _NotAPack(f"named twice in the manifest: {printable(key)}")
+                raise _NotAPack(f"named twice in the manifest: {_shown(key)}")
             seen[key] = value
         return seen
 
