@@ -168,14 +168,13 @@ class Verification:
         """One line for people."""
         if self.ok:
             breaks = f", {len(self.breaks)} recorded break(s)" if self.breaks else ""
-            line = f"{self.path}: intact, {self.records} records{breaks}, head {self.head}"
             if self.unauthenticated:
-                line = (
+                return (
                     f"{self.path}: chain intact, {self.records} records{breaks}, head"
                     f" {self.head}; but {len(self.unauthenticated)} record(s) NOT AUTHENTICATED"
                     f" (the first at seq {self.unauthenticated[0]})"
                 )
-            return line
+            return f"{self.path}: intact, {self.records} records{breaks}, head {self.head}"
         if not self.problems:
             return (
                 f"{self.path}: BROKEN: {self.anchor[0]}; {len(self.anchor)} problem(s),"

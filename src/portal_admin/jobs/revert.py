@@ -464,7 +464,8 @@ async def _plan(
     # read, and nothing written, before the journal verifies.
     verification = await verifying
     check_breaks(entries, verification)
-    sure, doubtful = believed(entries, verification, folder)
+    # Job files are read to confirm records: in a worker thread (the desktop's loop runs here).
+    sure, doubtful = await asyncio.to_thread(believed, entries, verification, folder)
     if accept_unauthenticated:
         sure, accepted, doubtful = entries, [e.seq for e in doubtful], []
     else:
