@@ -236,3 +236,27 @@ async def test_a_reason_is_sent_and_journaled(make_portal: Make, tmp_path: Path)
                 portal.client, job.id, context, journal_path=path, folder=tmp_path, reason=bad
             )
         assert caught.value.code == "BAD_REASON"
+
+
+async def test_a_revert_resumed_takes_the_lock_again(make_portal: Make, tmp_path: Path) -> None:
+    """A revert planned earlier and resumed later (its plan's locks are gone with the program
+    that made it) is refused while another revert of the same job is under way."""
+    path = tmp_path / "journal.jsonl"
+    portal, journal = await journaled(make_portal, path, seed_accounts=30)
+    job = await suspend_some(portal, tmp_path, 2)
+    journal.flush()
+    context = await portal.context()
+    options: dict[str, Any] = {"journal_path": path, "folder": tmp_path}
+    earlier = await jobs.plan_job_revert(portal.client, job.id, context, **options)
+    earlier.close()  # the program that planned it stopped
+    other = await jobs.plan_job_revert(portal.client, job.id, context, **options)
+    resumed = jobs.JobFile.open(earlier.path)
+    with pytest.raises(jobs.JobLockedError, match="being planned or run"):
+        await jobs.Runner(portal.client, resumed).run()
+    assert resumed.counts()["planned"] == 2 and portal.sent("accounts.status") == 2  # the job's
+    other.discard()
+    progress = await jobs.Runner(portal.client, resumed).run()
+    assert progress.counts["done"] == 2
+    with pytest.raises(jobs.RevertError, match="being planned or run"):  # held until closed
+        await jobs.plan_job_revert(portal.client, job.id, context, **options)
+    resumed.close()

@@ -67,7 +67,7 @@ from .revert_journal import (
 )
 from .revert_reads import READ_ONE_BY_ONE, account_pages, account_values, read_accounts, read_now
 from .runner import DEFAULT_CONCURRENCY
-from .store import SUFFIX, Item, JobFile, JobFileError, jobs_dir
+from .store import SUFFIX, Item, JobFile, JobFileError, JobLockedError, jobs_dir
 
 
 class RevertSkip:
@@ -271,6 +271,17 @@ class Revert(Action):
             "planned_at": self.planned_at,
             "reason": self.reason,
         }
+
+    def before_run(self, job: Any) -> None:
+        """A revert resumed (its plan no longer holds them) takes the locks of the job or the
+        records it reverts again: JobLockedError while another revert of them is under way."""
+        if job.holding:
+            return
+        names = [f"job {self.of_job}"] if self.of_job else [f"record {s}" for s in self.seqs]
+        try:
+            job.hold(revert_lock.hold(names, job.path.parent))
+        except RevertError as exc:
+            raise JobLockedError(str(exc)) from None
 
     def describe(self) -> str:
         if self.of_job:

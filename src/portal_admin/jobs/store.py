@@ -340,6 +340,11 @@ class JobFile:
         """Keep ``locks`` until this file is closed."""
         self._held.extend(locks)
 
+    @property
+    def holding(self) -> bool:
+        """True when this file keeps locks (see :meth:`hold`)."""
+        return bool(self._held)
+
     def discard(self) -> None:
         """Close and delete the job file (a plan that was only previewed or not confirmed)."""
         self.close()
