@@ -11,6 +11,7 @@ from portal_admin.cli.confirm import confirm_job
 from portal_admin.cli.errors import UsageError
 from portal_admin.cli.main import main
 from portal_admin.evidence import journal as journal_file
+from support.forgery import append_forged
 
 from .conftest import Query, rows
 from .test_loopback import write_profiles
@@ -144,13 +145,8 @@ def test_a_forged_record_is_refused_unless_accepted_and_a_reason_is_kept(
     # Someone who can write the file appends a correctly chained copy naming an account the
     # job never touched.
     victim = next(a["id"] for a in query("--status", "ACTIVE") if a["id"] not in targets)
-    last = list(journal_file.read())[-1]
-    body = {k: v for k, v in genuine.items() if k not in ("prev", "hash", "seq", "intent_seq")}
-    body.update(seq=last["seq"] + 1, targets=[victim], time=journal_file.now_iso())
-    digest = journal_file.chain_hash(last["hash"], body)
-    with path.open("ab") as fh:
-        fh.write(journal_file.canonical({**body, "prev": last["hash"], "hash": digest}) + b"\n")
-    forged = body["seq"]
+    copy = {k: v for k, v in genuine.items() if k not in ("prev", "hash", "seq", "intent_seq")}
+    [forged] = append_forged(path, {**copy, "targets": [victim]})
     sent.clear()
     assert main(["--sandbox", "journal", "revert", str(forged)]) == 2
     err = capsys.readouterr().err

@@ -20,6 +20,7 @@ from portal_admin.cli.main import main as cli_main
 from portal_admin.evidence import checkpoints, keys, packs_of, trust
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence.__main__ import main as evidence_main
+from support.forgery import append_forged
 
 EVERY = 10
 
@@ -280,32 +281,6 @@ def test_hostile_records_and_checkpoints_are_named_not_a_traceback(
     assert any("disagrees with the checkpoint at line 1" in a for a in result.anchor)
 
 
-def forge(path: Path, count: int, **record: object) -> list[int]:
-    """Append ``count`` correctly chained records, as anyone who can write the file can."""
-    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
-    prev, seq = str(rows[-1]["hash"]), int(rows[-1]["seq"])
-    seqs = []
-    with path.open("ab") as fh:
-        for _ in range(count):
-            seq += 1
-            body = {
-                "kind": "change",
-                "time": jr.now_iso(),
-                "operation": "accounts.status",
-                "targets": ["NEVER-TOUCHED"],
-                "outcome": "ok",
-                **record,
-                "seq": seq,
-                "segment": rows[-1]["segment"],
-                "format": jr.FORMAT,
-            }
-            digest = jr.chain_hash(prev, body)
-            fh.write(jr.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
-            prev = digest
-            seqs.append(seq)
-    return seqs
-
-
 def test_a_checkpoint_never_signs_over_records_appended_by_another_hand(
     tmp_path: Path, store: keys.MemoryStore, fingerprint: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -313,7 +288,7 @@ def test_a_checkpoint_never_signs_over_records_appended_by_another_hand(
     journal = jr.Journal(path, signer=signer_of(store), checkpoint_every=EVERY)
     for i in range(3):
         journal.append({"operation": "accounts.update", "targets": [f"ACC{i}"], "outcome": "ok"})
-    forged = forge(path, 2)
+    forged = append_forged(path, *[{"operation": "accounts.status", "targets": ["NEVER"]}] * 2)
     assert forged == [4, 5]
     journal.close()  # a clean stop: its checkpoint names its own last record, not the head
     found = checkpoints.read(path.with_name("journal.checkpoints.jsonl"))

@@ -17,28 +17,12 @@ from portal_admin import jobs
 from portal_admin.evidence import journal as journal_file
 from portal_admin.evidence import keys
 from portal_admin.jobs.revert import RevertSkip
+from support.forgery import append_forged
 
 from .conftest import Portal
 from .test_revert import journaled, run, statuses, suspend_some
 
 Make = Callable[..., Awaitable[Portal]]
-
-
-def forge(path: Path, record: dict[str, Any]) -> int:
-    """Append one correctly chained record, as anyone who can write the file can."""
-    last = list(journal_file.read(path))[-1]
-    body = {
-        "kind": "change",
-        "time": journal_file.now_iso(),
-        **record,
-        "seq": last["seq"] + 1,
-        "segment": last["segment"],
-        "format": journal_file.FORMAT,
-    }
-    digest = journal_file.chain_hash(last["hash"], body)
-    with path.open("ab") as fh:
-        fh.write(journal_file.canonical({**body, "prev": last["hash"], "hash": digest}) + b"\n")
-    return int(body["seq"])
 
 
 def as_another_process() -> None:
@@ -71,8 +55,8 @@ async def forged_job(make_portal: Make, tmp_path: Path) -> tuple[Portal, Any, st
         "before": {"value": "ACTIVE"},
         "after": {"value": "SUSPENDED", "job": job.id},
     }
-    intent = forge(path, {**common, "kind": "intent"})
-    outcome = forge(path, {**common, "outcome": "ok", "intent_seq": intent})
+    [intent] = append_forged(path, {**common, "kind": "intent"})
+    [outcome] = append_forged(path, {**common, "outcome": "ok", "intent_seq": intent})
     return portal, job, victim, [intent, outcome]
 
 

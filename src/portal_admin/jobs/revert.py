@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -568,9 +568,10 @@ async def plan_records_revert(
             f" (it ends at {verification.end_seq})",
         )
     action = _revert(reason, seqs=tuple(wanted), planned_at=time.time())
-    locks = revert_lock.hold(_lock_names(entries), folder)
-    try:
-        job = await _plan(
+    return await _holding(
+        _lock_names(entries),
+        folder,
+        lambda: _plan(
             client,
             entries,
             action,
@@ -581,7 +582,17 @@ async def plan_records_revert(
             source=f"journal records {', '.join(str(s) for s in wanted)}",
             doubtful_refused=True,
             accept_unauthenticated=accept_unauthenticated,
-        )
+        ),
+    )
+
+
+async def _holding(
+    names: Iterable[str], folder: Path | None, planning: Callable[[], Awaitable[JobFile]]
+) -> JobFile:
+    """Plan while holding the revert locks of ``names``; the job file keeps them."""
+    locks = revert_lock.hold(names, folder)
+    try:
+        job = await planning()
     except BaseException:
         revert_lock.release(locks)
         raise
@@ -596,9 +607,9 @@ def _revert(reason: str, **params: Any) -> Revert:
         raise RevertError("BAD_REASON", str(exc)) from None
 
 
-def _lock_names(entries: Iterable[Entry], job_id: str | None = None) -> list[str]:
+def _lock_names(entries: Iterable[Entry]) -> list[str]:
     """The locks a revert of ``entries`` holds: each record's, and each job's they belong to."""
-    names = [] if job_id is None else [f"job {job_id}"]
+    names = []
     for entry in entries:
         names.append(f"record {entry.seq}")
         after = entry.record.get("after")
@@ -629,9 +640,10 @@ async def plan_job_revert(
     if client.read_only:
         _refuse_read_only(client, [])
     action = _revert(reason, of_job=job_id, planned_at=time.time())
-    locks = revert_lock.hold([f"job {job_id}"], folder)
-    try:
-        job = await _plan_job(
+    return await _holding(
+        [f"job {job_id}"],
+        folder,
+        lambda: _plan_job(
             client,
             job_id,
             context,
@@ -641,12 +653,8 @@ async def plan_job_revert(
             concurrency,
             folder,
             accept_unauthenticated,
-        )
-    except BaseException:
-        revert_lock.release(locks)
-        raise
-    job.hold(locks)
-    return job
+        ),
+    )
 
 
 async def _plan_job(

@@ -19,6 +19,7 @@ from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
+from support.forgery import append_forged
 
 
 @pytest.fixture
@@ -107,15 +108,7 @@ def test_records_no_one_vouches_for_are_said_to_be_not_authenticated(
     for record in (intent("ACC1"), change("ACC1", 1)):
         journal.append(record)
     journal.close()  # its checkpoint vouches for seq 1 and 2
-    last = list(jr.read(path))[-1]
-    prev, seq = last["hash"], last["seq"]
-    with path.open("ab") as fh:
-        for target in ("NEVER1", "NEVER2"):
-            seq += 1
-            body = {**change(target, 1), "kind": "change", "seq": seq, "segment": 0, "format": 1}
-            digest = jr.chain_hash(prev, body)
-            fh.write(jr.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
-            prev = digest
+    append_forged(path, change("NEVER1", 1), change("NEVER2", 1))
     languages = LanguageManager()
     languages.set_language(language)
     try:

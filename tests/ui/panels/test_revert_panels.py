@@ -29,6 +29,7 @@ from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.profiles.store import EnvironmentType
 from portal_admin.ui.tour.screenshots import save_screenshot
+from support.forgery import append_forged
 
 Make = Callable[..., PanelContext]
 #: The profile the panel tests' context names (``sandbox_profile()``).
@@ -405,24 +406,21 @@ def test_a_forged_record_is_refused_in_the_readers_language(
     job = run(loop, suspend(journaled, 2))
     path = jr.default_journal_path()
     last = list(jr.read(path))[-1]
-    body = {k: v for k, v in last.items() if k not in ("prev", "hash", "seq", "intent_seq", "time")}
-    body.update(seq=last["seq"] + 1, targets=["NEVER-TOUCHED"], time=jr.now_iso())
-    digest = jr.chain_hash(last["hash"], body)
-    with path.open("ab") as fh:
-        fh.write(jr.canonical({**body, "prev": last["hash"], "hash": digest}) + b"\n")
+    copy = {k: v for k, v in last.items() if k not in ("prev", "hash", "seq", "intent_seq", "time")}
+    [forged] = append_forged(path, {**copy, "targets": ["NEVER-TOUCHED"]})
     languages = LanguageManager()
     languages.set_language(language)
     try:
         panel = JournalPanel(panel_context(journaled))
         qtbot.addWidget(panel)
-        window = RevertWindow(panel, seqs=[body["seq"]])
+        window = RevertWindow(panel, seqs=[forged])
         qtbot.addWidget(window)
         window.show()
         assert run(loop, window.plan()) is None and window.job is None
         text = window.summary.text()
-        english = f"Records {body['seq']} are not authenticated"
+        english = f"Records {forged} are not authenticated"
         assert (english in text) == (language == "en"), text
-        assert str(body["seq"]) in text and "--accept-unauthenticated" not in text
+        assert str(forged) in text and "--accept-unauthenticated" not in text
         save_screenshot(window, SHOTS / f"revert-unauthenticated-{language}.png")
         whole = RevertWindow(panel, job_id=job.id)
         qtbot.addWidget(whole)
