@@ -1293,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -1308,7 +1308,7 @@
         <translation>%1 行目：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>一括変更：%1</translation>
     </message>

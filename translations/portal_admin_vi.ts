@@ -1304,12 +1304,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>Tạm dừng</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>Tệp CSV (*.csv)</translation>
     </message>
@@ -1319,7 +1319,7 @@
         <translation>Dòng %1: %2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>Thay đổi hàng loạt: %1</translation>
     </message>

@@ -1293,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>暫停</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 檔案 (*.csv)</translation>
     </message>
@@ -1308,7 +1308,7 @@
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>批次變更：%1</translation>
     </message>
