@@ -372,6 +372,7 @@ def test_a_reason_typed_beside_run_is_sent_and_journaled(
     panel = JobsPanel(panel_context(journaled))
     qtbot.addWidget(panel)
     panel.show()
+    run(loop, panel.wait_idle())  # the job files are read in a worker thread
     panel.table.selectRow(next(n for n, r in enumerate(panel.rows) if r.id == job.id))
     window = planned(loop, panel.revert_selected())
     assert window.reason.isVisible() and window.reason_label.text() == "&Reason:"
