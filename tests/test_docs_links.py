@@ -1,6 +1,7 @@
-"""README.md and docs/: every link leads to a file of the repository, no path points outside
-it, the built-in sandbox's mailbox is named by the buttons the sign-in window really shows, and
-the shell examples say where the commands come from (the virtual environment)."""
+"""README.md and docs/: every page is in the manual's index (docs/README.md), every link leads
+to a file of the repository, no path points outside it, the built-in sandbox's mailbox is named
+by the buttons the sign-in window really shows, and the shell examples say where the commands
+come from (the virtual environment)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,7 @@ def test_links_stay_in_the_repository(page: Path) -> None:
             continue  # a web address
         found = (page.parent / target).resolve()
         assert found.is_relative_to(ROOT), (page.name, target)
-        if page.parent == ROOT:  # the README's own links, each to a file here
-            assert found.exists(), (page.name, target)
+        assert found.exists(), (page.name, target)
     # a path written in code that leaves the repository (``../shared/...``) is a dead link too
     assert not re.findall(r"`(?:\.\./)+[^`]*\.md`|`shared/[^`]*`", text), page.name
 
@@ -49,3 +49,10 @@ def test_shell_examples_say_where_the_commands_are(page: Path) -> None:
     ]
     if bare:
         assert ". .venv/bin/activate" in text, page.name
+
+
+def test_every_page_is_in_the_index() -> None:
+    index = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([^)#\s]+)", index))
+    pages = {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"}
+    assert pages - linked == set(), "pages docs/README.md does not link"
