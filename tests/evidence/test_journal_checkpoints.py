@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -23,6 +24,13 @@ from portal_admin.evidence.__main__ import main as evidence_main
 from support.forgery import append_forged
 
 EVERY = 10
+
+
+@pytest.fixture(autouse=True)
+def _own_writers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test sees only the journal objects it made: forgetting them (as a later process
+    would) stays inside the test."""
+    monkeypatch.setattr(jr, "_WRITERS", weakref.WeakSet())
 
 
 def signer_of(store: keys.MemoryStore) -> Callable[[], Ed25519PrivateKey]:

@@ -6,6 +6,7 @@ the person accepts them; and two reverts of one job are never planned at once.""
 from __future__ import annotations
 
 import sqlite3
+import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,13 @@ from .conftest import Portal
 from .test_revert import journaled, run, statuses, suspend_some
 
 Make = Callable[..., Awaitable[Portal]]
+
+
+@pytest.fixture(autouse=True)
+def _own_writers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test sees only the journal objects it made: forgetting them (as a later process
+    would) stays inside the test."""
+    monkeypatch.setattr(journal_file, "_WRITERS", weakref.WeakSet())
 
 
 def as_another_process() -> None:
