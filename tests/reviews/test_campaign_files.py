@@ -34,7 +34,7 @@ from portal_admin.reviews import (
     verify,
 )
 from portal_admin.reviews import pack as review_pack
-from portal_admin.reviews.campaign import INDEXES, SCHEMA
+from portal_admin.reviews.schema import INDEXES, SCHEMA
 from portal_admin.reviews.signoff import _digest, _payload
 from portal_admin.reviews.split_merge import merge, split
 

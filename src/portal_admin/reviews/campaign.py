@@ -27,11 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from . import opening
+from .schema import SCHEMA_VERSION, UPGRADES
 
 KIND = "portal-admin access-review campaign"
-#: 2: decisions and sign-offs record the reviewer's server identity (account id and email);
-#: sign-offs record their format (2 covers the revocation action and the identities).
-SCHEMA_VERSION = 2
 #: Seconds ``Campaign.open`` may take by default (the checks of a 100,000-item file take
 #: well under one), and each statement after.
 OPEN_BUDGET = 60.0
@@ -39,72 +37,6 @@ STATEMENT_BUDGET = 120.0
 FILE_MODE = 0o600
 SIDE_FILES = ("-wal", "-shm")
 
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE items (
-    seq INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL,
-    ref TEXT NOT NULL,
-    label TEXT NOT NULL,
-    name TEXT,
-    status TEXT,
-    portal TEXT,
-    institution TEXT,
-    updated TEXT,
-    detail TEXT,
-    flags INTEGER NOT NULL DEFAULT 0,
-    part TEXT NOT NULL DEFAULT '',
-    decision TEXT,
-    decision_seq INTEGER
-);
-CREATE TABLE flags (
-    item INTEGER NOT NULL, code TEXT NOT NULL, reason TEXT NOT NULL,
-    PRIMARY KEY (item, code)
-) WITHOUT ROWID;
-CREATE TABLE decisions (
-    seq INTEGER PRIMARY KEY,
-    item TEXT NOT NULL,
-    decision TEXT NOT NULL,
-    justification TEXT NOT NULL,
-    reviewer TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    decided_at TEXT NOT NULL,
-    source TEXT NOT NULL
-);
-CREATE TABLE signoffs (
-    seq INTEGER PRIMARY KEY,
-    part TEXT NOT NULL,
-    reviewer TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    public_key TEXT NOT NULL,
-    signed_at TEXT NOT NULL,
-    items INTEGER NOT NULL,
-    digest TEXT NOT NULL,
-    signature TEXT NOT NULL UNIQUE
-);
-CREATE TABLE signed_items (
-    signoff INTEGER NOT NULL, item TEXT NOT NULL, digest TEXT NOT NULL,
-    PRIMARY KEY (signoff, item)
-) WITHOUT ROWID;
-CREATE TABLE remediation (
-    item TEXT PRIMARY KEY, job TEXT NOT NULL, current TEXT NOT NULL, changed TEXT NOT NULL
-);
-CREATE TABLE closing (
-    item TEXT PRIMARY KEY, outcome TEXT NOT NULL, current TEXT NOT NULL, detail TEXT NOT NULL
-);
-"""
-#: From one schema version to the next: version N is SCHEMA, INDEXES and the first N - 1 of
-#: these (a new file runs them too, so an upgraded file and a new one have the same schema).
-UPGRADES = (
-    """
-ALTER TABLE decisions ADD COLUMN account_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE decisions ADD COLUMN account_email TEXT NOT NULL DEFAULT '';
-ALTER TABLE signoffs ADD COLUMN account_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE signoffs ADD COLUMN account_email TEXT NOT NULL DEFAULT '';
-ALTER TABLE signoffs ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
-""",
-)
 #: Columns the queue can be sorted by.
 SORTABLE = (
     "seq", "id", "kind", "label", "name", "status", "portal", "institution", "updated",
@@ -114,13 +46,6 @@ SORTABLE = (
 TABLES = frozenset(
     {"meta", "items", "flags", "decisions", "signoffs", "signed_items", "remediation", "closing"}
 )
-#: Built once the items are in (faster than keeping them up to date row by row).
-INDEXES = """
-CREATE INDEX items_decision ON items (decision, seq);
-CREATE INDEX items_flagged ON items (seq) WHERE flags > 0;
-CREATE INDEX flags_code ON flags (code, item);
-CREATE INDEX decisions_item ON decisions (item, seq);
-"""
 
 
 class CampaignError(Exception):

@@ -23,18 +23,8 @@ from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapsho
 from portal_admin.files.atomic import fsync_dir
 
 from . import flags, opening
-from .campaign import (
-    INDEXES,
-    KIND,
-    SCHEMA,
-    SCHEMA_VERSION,
-    UPGRADES,
-    Campaign,
-    CampaignError,
-    now_iso,
-    partial_path,
-    private_file,
-)
+from .campaign import KIND, Campaign, CampaignError, now_iso, partial_path, private_file
+from .schema import INDEXES, SCHEMA, SCHEMA_VERSION, UPGRADES
 
 REVOCATIONS = ("SUSPEND", "DEACTIVATE")
 #: Account statuses that give no access: left out of the scope unless the filter names them.

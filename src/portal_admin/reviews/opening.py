@@ -30,6 +30,8 @@ from typing import Any
 
 from portal_admin.files.sqlite_uri import sqlite_uri
 
+from .schema import INDEXES, SCHEMA, UPGRADES
+
 #: Instructions of SQLite's virtual machine between two looks at the clock.
 STEPS = 20_000
 #: The most rows the meta table may have, and the longest value (characters).
@@ -107,8 +109,6 @@ Row = tuple[str, str, str, str | None]
 def expected(version: int) -> frozenset[Row]:
     """The ``sqlite_master`` rows (type, name, table, SQL) of a campaign file of schema
     ``version`` as this program writes it: SQLite's own rows of the schema built in memory."""
-    from .campaign import INDEXES, SCHEMA, UPGRADES
-
     conn = sqlite3.connect(":memory:")
     try:
         conn.executescript(SCHEMA + INDEXES + "".join(UPGRADES[: version - 1]))
