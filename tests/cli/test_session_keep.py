@@ -65,6 +65,7 @@ def test_the_server_forgets_a_logged_out_session(tmp_path: Path) -> None:
     copy = path.read_bytes()
     assert main(["--sandbox", "logout"]) == 0
     path.write_bytes(copy)  # a copy taken before the logout is worth nothing
+    os.chmod(path, 0o600)  # (kept as the program keeps it: only its token is stale)
     store = session_file.SessionFileStore(path, keep=False)
     assert asyncio.run(store.load(*_only_user(copy))) is not None
     assert _query(tmp_path) == 0  # refused by the server: a new sign-in, not an error
@@ -106,6 +107,7 @@ def test_an_expired_session_is_dropped(tmp_path: Path) -> None:
 def test_a_hostile_session_file_is_not_used(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "s.json"
     path.write_bytes(content)
+    os.chmod(path, 0o600)  # owner-only: its content is what is judged here
     store = session_file.SessionFileStore(path, keep=False)
     assert asyncio.run(store.load("p", "a@b.test")) is None
 

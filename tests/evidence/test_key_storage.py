@@ -125,6 +125,13 @@ def test_a_passphrase_protects_the_file(monkeypatch: pytest.MonkeyPatch) -> None
     assert keys.key_file_path().read_bytes() == pem  # never replaced by a new key
 
 
+def _plant(path: Path, content: bytes) -> None:
+    """A key file of this content, owner-only as the program keeps one (its content is what is
+    judged: ``test_key_file_private.py`` tries the file's mode, owner and kind)."""
+    path.write_bytes(content)
+    os.chmod(path, 0o600)
+
+
 @pytest.mark.parametrize(
     ("content", "said"),
     [
@@ -136,7 +143,7 @@ def test_a_passphrase_protects_the_file(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_damaged_key_file_is_refused_by_name_never_replaced(content: bytes, said: str) -> None:
     path = keys.key_file_path()
     path.parent.mkdir(parents=True)
-    path.write_bytes(content)
+    _plant(path, content)
     with pytest.raises(keys.KeyUnavailable, match=said):
         keys.signing_key(keys.InstallationStore(Broken()))
     assert path.read_bytes() == content
@@ -149,12 +156,13 @@ def test_a_key_file_of_another_kind_is_refused() -> None:
     path = keys.key_file_path()
     path.parent.mkdir(parents=True)
     other = ec.generate_private_key(ec.SECP256R1())
-    path.write_bytes(
+    _plant(
+        path,
         other.private_bytes(
             serialization.Encoding.PEM,
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
-        )
+        ),
     )
     with pytest.raises(keys.KeyUnavailable, match="not an Ed25519"):
         keys.signing_key(keys.InstallationStore(Broken()))

@@ -7,7 +7,10 @@ by its owner only (as ``gh`` keeps its token where there is no keyring), for at 
 :data:`SESSION_SECONDS` from the sign-in; every later command uses it until then, each refresh
 replacing the single-use token in the file. ``portal-admin-cli logout`` ends it: the server
 forgets the token and the file forgets it. An expired or unreadable entry is dropped, never
-used.
+used; so is the whole file when it is not as the program writes it (a link, a FIFO, another
+user's, or one others can read or write: ``files.owner_only.read_private``), said once on
+standard error: a session planted by someone else is never signed in with (session fixation),
+and a FIFO does not hang the command.
 
 The file holds, per profile and account, the refresh token, when the session began and when it
 ends; never a password, a code or an access token.
@@ -25,7 +28,7 @@ from typing import Any
 
 from portal_admin.client import KeyringTokenStore, MemoryTokenStore, TokenStore
 from portal_admin.client.keyring_store import keyring_unavailable_reason
-from portal_admin.files.owner_only import write_owner_only
+from portal_admin.files.owner_only import PrivateFileRefused, read_private, write_owner_only
 from portal_admin.files.paths import data_dir
 
 log = logging.getLogger("portal_admin.cli.session")
@@ -57,6 +60,7 @@ class SessionFileStore:
         self._clock = clock
         self._memory = MemoryTokenStore()
         self._in_file: set[str] = set()
+        self._refused = False
 
     @property
     def persistent(self) -> bool:
@@ -70,23 +74,34 @@ class SessionFileStore:
             return None
         return "no usable keyring: the sign-in lasts for this command only (--keep-session)"
 
+    def _refuse(self, why: str) -> dict[str, dict[str, Any]]:
+        """No session from the file; ``why`` said once (on standard error, the command line's
+        log)."""
+        if not self._refused:
+            self._refused = True
+            log.warning("%s", why)
+        return {}
+
     def _read(self) -> dict[str, dict[str, Any]]:
         try:
-            with self.path.open("rb") as fh:
-                raw = fh.read(MAX_FILE + 1)
+            raw = read_private(self.path, MAX_FILE)
         except FileNotFoundError:
             return {}
+        except PrivateFileRefused as exc:
+            return self._refuse(
+                f"the session file {exc.path} is not used: it {exc.problem}; {exc.remedy}"
+            )
         except OSError as exc:
-            log.warning("the session file %s cannot be read: %s", self.path, exc.strerror)
-            return {}
+            return self._refuse(
+                f"the session file {self.path} cannot be read: {exc.strerror or exc}"
+            )
         try:
-            data = json.loads(raw) if len(raw) <= MAX_FILE else None
+            data = json.loads(raw)
         except ValueError:
             data = None
         sessions = data.get("sessions") if isinstance(data, dict) else None
         if not isinstance(sessions, dict):
-            log.warning("the session file %s is not a session file: it is not used", self.path)
-            return {}
+            return self._refuse(f"the session file {self.path} is not a session file: not used")
         now = self._clock()
         return {
             user: entry

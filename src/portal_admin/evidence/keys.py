@@ -9,7 +9,10 @@ Made on first use. Where it is kept (:func:`installation_store`):
 
 The key file is kept as ssh and minisign keep theirs: a PKCS #8 PEM file of mode 0600 (on
 Windows the data folder is the user's own), written whole or not at all (a temporary file,
-fsynced, then linked into place: a process killed meanwhile leaves no key or a whole one). It
+fsynced, then linked into place: a process killed meanwhile leaves no key or a whole one), and,
+as ssh does, not used when it is no longer so: a link, not a regular file, another user's, or
+open to other users (``files.owner_only.read_private``; ``KeyUnavailable`` says which and how
+to fix it, e.g. ``chmod 600``; on Windows, where access is by ACL, these checks are not made). It
 is encrypted with a passphrase when ``PORTAL_ADMIN_KEY_PASSPHRASE`` is set when it is made,
 and then needs that variable to be read. Only the key's public half ever leaves its store:
 never a log, a journal or a pack. Its fingerprint (SHA-256 of the raw public key, in groups of
@@ -35,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from portal_admin.files.owner_only import write_owner_only
+from portal_admin.files.owner_only import PrivateFileRefused, read_private, write_owner_only
 from portal_admin.files.paths import data_dir
 
 log = logging.getLogger("portal_admin.evidence.keys")
@@ -143,27 +146,31 @@ class FileStore:
 
     def _encrypted(self) -> bool:
         try:
-            with self.path.open("rb") as fh:
-                return b"ENCRYPTED" in fh.readline()
-        except OSError:
+            return b"ENCRYPTED" in read_private(self.path, MAX_KEY_FILE).split(b"\n", 1)[0]
+        except (OSError, PrivateFileRefused):
             return _passphrase() is not None
 
     def exists(self) -> bool:
-        """True when the key file is there."""
-        return self.path.is_file()
+        """True when something is at the key file's name (a link or a FIFO too: :meth:`get`
+        then says why it is not used, rather than a key being made elsewhere)."""
+        return os.path.lexists(self.path)
 
     def get(self) -> str | None:
+        """The key text; None without a file. ``KeyUnavailable`` for a file that cannot be
+        read, is not a signing key, or is not kept privately (a link, not a regular file,
+        another user's, open to others: ``files.owner_only.read_private``)."""
         try:
-            with self.path.open("rb") as fh:
-                pem = fh.read(MAX_KEY_FILE + 1)
+            pem = read_private(self.path, MAX_KEY_FILE)
         except FileNotFoundError:
             return None
+        except PrivateFileRefused as exc:
+            raise KeyUnavailable(
+                f"the key file {exc.path} is not used: it {exc.problem}; {exc.remedy}"
+            ) from None
         except OSError as exc:
             raise KeyUnavailable(
-                f"the key file {self.path} cannot be read: {exc.strerror}"
+                f"the key file {self.path} cannot be read: {exc.strerror or exc}"
             ) from None
-        if len(pem) > MAX_KEY_FILE:
-            raise KeyUnavailable(f"the key file {self.path} is not a signing key (too big)")
         encrypted = b"ENCRYPTED" in pem
         passphrase = _passphrase() if encrypted else None
         if encrypted and passphrase is None:

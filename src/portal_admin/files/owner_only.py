@@ -1,14 +1,23 @@
 """Files readable and writable by their owner only (mode 0600 on POSIX; on Windows the
-program's data folder is the user's own), written whole or not at all.
+program's data folder is the user's own), written whole or not at all, and read back only when
+they are still as the program wrote them.
 
 Used for what the program keeps that no one else may read: the installation key's file when
-there is no keyring, and the command line's kept session.
+there is no keyring, and the command line's kept session. :func:`read_private` is the one way
+to read them: it refuses (:class:`PrivateFileRefused`, naming the file, what is wrong and how
+to fix it) a link, anything but a regular file (a FIFO would block the reader), a file of
+another user or one others can read or write (as ssh refuses an unprotected private key), and
+one bigger than the reader's limit. On Windows the mode bits and owner say nothing (access is
+by ACL, which this module does not read): there only the link, the kind and the size are
+checked, and the file's privacy rests on the user's own data folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import threading
 from pathlib import Path
 
@@ -53,3 +62,108 @@ def write_owner_only(path: Path, data: bytes, *, replace: bool) -> bool:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+class PrivateFileRefused(Exception):
+    """A private file that is not as the program writes it: not read. ``problem`` says what is
+    wrong with it, ``remedy`` what the person can do."""
+
+    def __init__(self, path: Path, problem: str, remedy: str) -> None:
+        self.path = path
+        self.problem = problem
+        self.remedy = remedy
+        super().__init__(f"{path} {problem}: {remedy}")
+
+
+#: Where modes and owners mean something (POSIX): checked there only.
+_POSIX = os.name == "posix"
+
+
+def _current_uid() -> int | None:
+    """The user whose files the program writes (None where there are no user ids)."""
+    geteuid = getattr(os, "geteuid", None)
+    return geteuid() if geteuid is not None else None
+
+
+def _link(path: Path) -> PrivateFileRefused:
+    return PrivateFileRefused(
+        path,
+        "is a link to another file, not a file of its own",
+        "remove the link (the program then makes its own file)",
+    )
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _check(path: Path, info: os.stat_result, limit: int) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise PrivateFileRefused(path, f"is {_kind(info.st_mode)}, not a file", "remove it")
+    if _POSIX:
+        uid = _current_uid()
+        if uid is not None and info.st_uid != uid:
+            raise PrivateFileRefused(
+                path,
+                f"belongs to another user (user id {info.st_uid}, not {uid})",
+                "remove it, or if it is yours, take it back (chown) and run chmod 600 on it",
+            )
+        if info.st_mode & 0o077:
+            raise PrivateFileRefused(
+                path,
+                f"is open to other users (mode {stat.S_IMODE(info.st_mode):04o})",
+                f"if only you ever had it, make it private: chmod 600 {path}; else remove it",
+            )
+    if info.st_size > limit:
+        raise PrivateFileRefused(
+            path, f"is too big ({info.st_size} bytes, at most {limit})", "remove it"
+        )
+
+
+def read_private(path: Path, limit: int) -> bytes:
+    """The content of a file the program keeps private, at most ``limit`` bytes.
+
+    Read only when it is still as :func:`write_owner_only` makes it: the name itself (not a
+    link: ``lstat``, then opened with ``O_NOFOLLOW`` where there is one), a regular file
+    (opened with ``O_NONBLOCK``, so a FIFO does not block, then ``fstat`` on the open file),
+    on POSIX the current user's with no group or other permission bits; otherwise
+    :class:`PrivateFileRefused`. ``FileNotFoundError`` when there is no file; another
+    ``OSError`` when it cannot be read."""
+    if stat.S_ISLNK(os.lstat(path).st_mode):
+        raise _link(path)
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_BINARY", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+    )
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:  # a link put there since the lstat: ELOOP (EMLINK on BSD)
+        if exc.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
+            raise _link(path) from None
+        raise
+    try:
+        _check(path, os.fstat(fd), limit)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:  # it grew since the fstat
+        raise PrivateFileRefused(path, f"is too big (more than {limit} bytes)", "remove it")
+    return b"".join(chunks)
