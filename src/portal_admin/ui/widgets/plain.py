@@ -24,13 +24,18 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, NewType
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox
 
-#: Rich text the program wrote itself, its outside parts escaped (made by :func:`rich_text`).
-TrustedHtml = NewType("TrustedHtml", str)
+
+class TrustedHtml(str):
+    """Rich text the program wrote itself, its outside parts escaped (made by
+    :func:`rich_text`)."""
+
+    __slots__ = ()
+
 
 _PLACE = re.compile(r"%(\d+)")
 
@@ -52,14 +57,17 @@ def plain_tooltip(text: str | None) -> str:
     return f"<p style='white-space:pre-wrap'>{escape(text)}</p>"
 
 
-def rich_text(template: str, *outside: str) -> TrustedHtml:
-    """The program's own rich ``template`` (``%1``, ``%2``… as in Qt's ``arg()``), each outside
-    part escaped before it is put in. Only program-own templates (literals, ``tr()``) belong in
-    ``template``."""
+def rich_text(template: str, *parts: str) -> TrustedHtml:
+    """The program's own rich ``template`` (``%1``, ``%2``… as in Qt's ``arg()``) with ``parts``
+    put in, each escaped unless it is :class:`TrustedHtml` itself. Only program-own templates
+    (literals, ``tr()``) belong in ``template``."""
 
     def part(match: re.Match[str]) -> str:
         number = int(match.group(1))
-        return escape(outside[number - 1]) if 0 < number <= len(outside) else match.group(0)
+        if not 0 < number <= len(parts):
+            return match.group(0)
+        text = parts[number - 1]
+        return text if isinstance(text, TrustedHtml) else escape(text)
 
     return TrustedHtml(_PLACE.sub(part, template))
 
@@ -88,5 +96,7 @@ class PlainMessageBox(QMessageBox):
 
 def set_rich_text(label: QLabel, text: TrustedHtml) -> None:
     """Show the program's own rich text (made by :func:`rich_text`) in ``label``."""
+    if not isinstance(text, TrustedHtml):
+        raise TypeError("set_rich_text() takes rich_text() only")
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setText(text)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
     QTableWidget,
@@ -33,6 +32,7 @@ from portal_admin.ui.operation_titles import change_sentence, operation_title
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ..accounts.message_bar import MessageBar
 from . import packing
@@ -160,7 +160,7 @@ class JournalPanel(PanelBase):
         self.records: list[dict[str, Any]] = []
         self._texts: list[str] = []
         self.verification: journal.Verification | None = None
-        self.chain = QLabel(self)
+        self.chain = PlainLabel(self)
         self.chain.setObjectName("journalChain")
         self.chain.setWordWrap(True)
         self.chain.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -245,7 +245,7 @@ class JournalPanel(PanelBase):
                 item = QTableWidgetItem(text)
                 code = code_of(record, key)
                 # the full text (a cell may be cut short), and the codes behind a label
-                item.setToolTip(text if code in ("", text) else f"{text}\n{code}")
+                item.setToolTip(plain_tooltip(text if code in ("", text) else f"{text}\n{code}"))
                 self.table.setItem(r, c, item)
         if rows and not self._fitted:
             self._fitted = True
