@@ -38,8 +38,10 @@ def test_a_tooltip_shows_the_text_itself(qapp: QApplication, text: str) -> None:
     assert rendered(tip) == text  # ...which shows the outside text literally
 
 
-def test_an_empty_tooltip_stays_empty() -> None:
+def test_a_tooltip_without_markup_characters_is_left_as_it_is() -> None:
     assert plain_tooltip("") == "" and plain_tooltip(None) == ""
+    text = "Mozilla/5.0 (X11; Linux x86_64)\n  two spaces > one"
+    assert plain_tooltip(text) == text and not GuiQt.mightBeRichText(text)
 
 
 def test_hovering_shows_the_tooltip_literally(qtbot: QtBot) -> None:

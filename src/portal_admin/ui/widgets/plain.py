@@ -46,14 +46,17 @@ def escape(text: str) -> str:
 
 
 def plain_tooltip(text: str | None) -> str:
-    """A tooltip showing ``text`` literally: escaped and wrapped (empty stays empty: no tip).
+    """A tooltip showing ``text`` literally (empty stays empty: no tip).
 
-    Qt takes any tooltip that looks like HTML as HTML; the wrapper makes every tooltip rich
-    text of the program's own, with the outside text only as escaped characters in it (line
-    breaks and runs of spaces kept).
+    Qt takes a tooltip for HTML when it holds a tag (``<``) or an entity (``&``); such a text
+    is escaped and wrapped in a paragraph of the program's own, so Qt renders the whole as its
+    rich text with the outside text only as characters in it (line breaks and runs of spaces
+    kept). A text with neither is already shown as it is, and is left so.
     """
     if not text:
         return ""
+    if "<" not in text and "&" not in text:
+        return text
     return f"<p style='white-space:pre-wrap'>{escape(text)}</p>"
 
 
