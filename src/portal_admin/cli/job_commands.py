@@ -11,11 +11,13 @@ from portal_admin import jobs
 from portal_admin.connection import builtin
 from portal_admin.connection.profile_store import ProfileStore
 from portal_admin.connection.profiles import Profile, sandbox_profile
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.plan import outcome
+from portal_admin.jobs.summary import summarize
 
 from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
-from .output import say, writable, write_csv
+from .output import say, writable, write_csv, write_json_lines
 from .running import result_path, run_job
 from .session import connect, named, same_server
 from .words import pause
@@ -59,40 +61,24 @@ def opened(job_id: str) -> Iterator[jobs.JobFile]:
         job.close()
 
 
-def state_of(job: jobs.JobFile, meta: dict[str, Any]) -> str:
-    """The job's state; ``interrupted`` for one left running by a program that died."""
-    state = str(meta["state"])
-    if state == jobs.JobState.RUNNING and not job.is_locked_elsewhere():
-        return "interrupted"
-    return state
-
-
 def list_jobs(args: Any) -> int:
     """``jobs list``: id, action, state, counts, created and server of every job."""
-    del args
+    summaries = [job.as_record() for job in jobs.read_summaries()]
+    if args.format == "json":
+        write_json_lines(summaries, None)
+        return EXIT_OK
     rows: list[tuple[str, ...]] = [(*LIST_HEADER, *LIST_HEADER_END)]
-    for path in jobs.list_jobs():
-        try:
-            job = jobs.JobFile.open(path)
-        except jobs.JobFileError:
-            continue
-        try:
-            meta, counts = job.meta(), job.counts()
-            left = counts["planned"] + counts["sending"]
-            numbers = (counts[k] for k in ("done", "failed", "skipped", "unknown"))
-            rows.append(
-                (
-                    job.id,
-                    str(meta["kind"]),
-                    state_of(job, meta),
-                    *(f"{n:,}" for n in numbers),
-                    f"{left:,}",
-                    str(meta["created_at"])[:19].replace("T", " "),
-                    str(meta.get("server", "")),
-                )
+    for job in summaries:
+        rows.append(
+            (
+                job["id"],
+                job["action"],
+                job["state"],
+                *(f"{job[k]:,}" for k in LIST_HEADER[3:]),
+                job["created"][:19].replace("T", " "),
+                printable(job["server"], 100),
             )
-        finally:
-            job.close()
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
@@ -106,7 +92,7 @@ def show_job(args: Any) -> int:
         action = jobs.action_from(meta["kind"], meta.get("params") or {})
         say(f"job {job.id}: {action.describe()} on {meta.get('source') or 'a list'}")
         say(
-            f"{state_of(job, meta)}"
+            f"{summarize(job).state}"
             + (f" ({pause(meta.get('pause_reason'))})" if meta.get("pause_reason") else "")
             + f"; {meta.get('server', '')} as {meta.get('account', '')}"
             + f"; created {meta.get('created_at', '')}"
@@ -125,9 +111,11 @@ def show_job(args: Any) -> int:
             )
             for i in job.items()
         )
-        write_csv(
-            [SHOW_HEADER, *rows], str(writable(args.out)) if args.out else None, args.delimiter
-        )
+        out = str(writable(args.out)) if args.out else None
+        if args.format == "json":
+            write_json_lines(jobs.result_lines(job), out)
+        else:
+            write_csv([SHOW_HEADER, *rows], out, args.delimiter)
     return EXIT_OK
 
 
@@ -156,8 +144,6 @@ async def resume_job(args: Any) -> int:
             )
         if meta["state"] in (jobs.JobState.FINISHED, jobs.JobState.CANCELLED):
             raise UsageError(f"job {job.id} is {meta['state']}: nothing to resume")
-        if args.concurrency is not None and args.concurrency < 1:
-            raise UsageError("--concurrency must be at least 1")
         out = str(writable(args.out)) if args.out else str(result_path(job, None))
         profile = _profile_of(meta, args)
         args.user = args.user or meta.get("account") or None
@@ -176,4 +162,5 @@ async def resume_job(args: Any) -> int:
                 out=out,
                 delimiter=args.delimiter,
                 progress=args.progress,
+                form=args.format,
             )

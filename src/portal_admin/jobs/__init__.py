@@ -15,11 +15,19 @@ from .actions import (
     action_from,
 )
 from .confirmation import confirmation_needed
-from .plan import JobContext, create_job, write_plan, write_result
+from .plan import (
+    JobContext,
+    create_job,
+    plan_lines,
+    result_lines,
+    write_plan,
+    write_result,
+)
 from .revert import Revert, RevertSkip, plan_job_revert, plan_records_revert, write_revert_plan
 from .revert_journal import RevertError
 from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner, Settling
 from .store import ItemState, JobFile, JobFileError, JobLockedError, JobState, jobs_dir, list_jobs
+from .summary import JobSummary, read_summaries
 from .targets import ImportCode, ImportFailed, Problem, TargetList, decode, parse_list
 
 __all__ = [
@@ -37,6 +45,7 @@ __all__ = [
     "JobFileError",
     "JobLockedError",
     "JobState",
+    "JobSummary",
     "PauseReason",
     "Problem",
     "Progress",
@@ -58,7 +67,10 @@ __all__ = [
     "list_jobs",
     "parse_list",
     "plan_job_revert",
+    "plan_lines",
     "plan_records_revert",
+    "read_summaries",
+    "result_lines",
     "write_plan",
     "write_result",
     "write_revert_plan",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,61 +46,13 @@ NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 INVITATION_KINDS = frozenset({"invite", "cancel-invitation"})
 
 
-@dataclass(frozen=True, slots=True)
-class JobRow:
-    """One job as the panel lists it."""
-
-    path: Path
-    id: str
-    kind: str
-    state: str
-    counts: dict[str, int]
-    created: str
-    account: str
-    server: str
-    pause_reason: str | None
-
-    @property
-    def resumable(self) -> bool:
-        """Paused, or interrupted (its program died while it ran)."""
-        return self.state in ("paused", "interrupted")
+#: One job as the panel lists it.
+JobRow = jobs.JobSummary
 
 
 def read_jobs(folder: Path | None = None) -> list[JobRow]:
-    """Every readable job file, newest first (a job running elsewhere says so)."""
-    rows = []
-    for path in jobs.list_jobs(folder):
-        try:
-            job = jobs.JobFile.open(path)
-        except jobs.JobFileError as exc:
-            log.info("not a job file: %s", exc)
-            continue
-        try:
-            meta = job.meta()
-            state = str(meta["state"])
-            if state == "running" and job.id not in OPEN and not job.is_locked_elsewhere():
-                state = "interrupted"
-            rows.append(
-                JobRow(
-                    path,
-                    job.id,
-                    str(meta["kind"]),
-                    state,
-                    job.counts(),
-                    str(meta.get("created_at", "")),
-                    str(meta.get("account", "")),
-                    str(meta.get("server", "")),
-                    meta.get("pause_reason"),
-                )
-            )
-        finally:
-            job.close()
-    return rows
-
-
-def interrupted_jobs(server: str) -> list[JobRow]:
-    """Jobs on ``server`` that wait to be resumed."""
-    return [row for row in read_jobs() if row.resumable and row.server == server]
+    """Every readable job file, newest first (the jobs this program runs are not interrupted)."""
+    return jobs.read_summaries(folder, running_here=OPEN)
 
 
 class JobsPanel(PanelBase):
@@ -224,11 +175,7 @@ class JobsPanel(PanelBase):
         dialog = OPEN.get(row.id)
         if dialog is None:
             dialog = self._dialog(row)
-            dialog.job = jobs.JobFile.open(row.path)
-            dialog.runner = None
-            dialog.plan_model.show_job(dialog.job)
-            dialog.pages.setCurrentIndex(2)
-            dialog._update_run_buttons(running=False)
+            dialog.show_job(jobs.JobFile.open(row.path))
         dialog.show()
         dialog.raise_()
         return dialog
