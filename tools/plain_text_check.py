@@ -208,6 +208,8 @@ class Checker:
             if isinstance(node, ast.ClassDef):
                 self.check_class(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                if not isinstance(node, ast.Module):
+                    self.check_role_function(node)
                 known = _literal_loop_names(node) | _widget_names(node)
                 for inner in _walk_own(node.body, top=node):
                     if isinstance(inner, ast.Call):
@@ -263,6 +265,27 @@ class Checker:
             ):
                 self.add(node, "addRow with a computed label text (Qt makes an AutoText label)")
 
+    def check_role_function(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A ``data(…, role)`` that answers ToolTipRole: a return no ``if`` on the role guards
+        (the fall-through answer) is a literal or through plain_tooltip()."""
+        names = {a.arg for a in function.args.args}
+        if "role" not in names or not _mentions_tooltip(function):
+            return
+
+        def walk(body: list[ast.stmt]) -> None:
+            for statement in body:
+                if isinstance(statement, ast.Return):
+                    if not is_rich_safe(statement.value) and not _asks_super(statement.value):
+                        self.add(statement, "ToolTipRole may return text without plain_tooltip()")
+                elif isinstance(statement, ast.If):
+                    if "role" not in ast.unparse(statement.test):
+                        walk(statement.body)
+                    walk(statement.orelse)
+                elif isinstance(statement, (ast.For, ast.While, ast.With, ast.Try)):
+                    walk(statement.body)
+
+        walk(function.body)
+
     def check_role_branch(self, node: ast.If) -> None:
         """``if role == ToolTipRole: return X``: X is a literal or through plain_tooltip()."""
         if not _mentions_tooltip(node.test):
@@ -270,6 +293,16 @@ class Checker:
         for inner in _walk_own(node.body, top=node):
             if isinstance(inner, ast.Return) and not is_rich_safe(inner.value):
                 self.add(inner, "ToolTipRole returns text without plain_tooltip()")
+
+
+def _asks_super(node: ast.AST | None) -> bool:
+    """``super().data(…)``: the base model answers (itself under the rule when it is ours)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Call)
+        and _name(node.func.value.func) == "super"
+    )
 
 
 def _is_text(node: ast.AST) -> bool:

@@ -22,15 +22,9 @@ from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import QCoreApplication, QModelIndex, Qt
-from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
-    QHeaderView,
-    QLabel,
-    QTabBar,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
@@ -43,7 +37,7 @@ from portal_admin.ui.profiles.store import Profile, ProfileStore
 from portal_admin.ui.tour import runner as tour_module
 from portal_admin.ui.tour.runner import run_program_tour
 from support.accounts import ADMIN_EMAIL
-from support.hostile import MARKER, stranger_fails_to_sign_in
+from support.hostile import MARKER, Walk, stranger_fails_to_sign_in
 from support.program import build_program
 
 #: A main-window bug that is not about text (tests/reliability/test_known_bugs.py).
@@ -70,74 +64,6 @@ def make_hostile(sandbox: Any) -> None:
         for table, columns in HOSTILE_COLUMNS.items():
             sets = ", ".join(f"{c} = COALESCE({c}, '') || ' ' || ?" for c in columns)
             db.execute(f"UPDATE {table} SET {sets}", (MARKER,) * len(columns))
-
-
-def rendered(html: str) -> str:
-    document = QTextDocument()
-    document.setHtml(html)
-    return document.toPlainText()
-
-
-class Walk:
-    """What the walks found: widgets interpreting the marker, and the literal sightings."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-        self.literal: set[str] = set()
-        self.tooltips: set[str] = set()
-
-    def tip(self, where: str, text: object) -> None:
-        if not isinstance(text, str) or "PWN" not in text:
-            return
-        if MARKER in text:
-            self.problems.append(f"{where}: tooltip holds the markup unescaped: {text[:120]!r}")
-        elif MARKER not in rendered(text):
-            self.problems.append(f"{where}: tooltip does not render the text: {text[:120]!r}")
-        else:
-            self.tooltips.add(where.split(" ")[0])
-
-    def widget(self, stop: str, widget: QWidget) -> None:
-        where = f"{stop} {type(widget).__name__}#{widget.objectName()}"
-        if isinstance(widget, QLabel):
-            text = widget.text()
-            if MARKER in text:
-                if widget.textFormat() != Qt.TextFormat.PlainText and GuiQt.mightBeRichText(text):
-                    self.problems.append(f"{where}: label interprets {text[:120]!r}")
-                else:
-                    self.literal.add(stop)
-        self.tip(f"{stop} {where}", widget.toolTip())
-        if isinstance(widget, QTabBar):
-            for i in range(widget.count()):
-                self.tip(f"{where} tab {i}", widget.tabToolTip(i))
-        if (
-            isinstance(widget, QAbstractItemView)
-            and not isinstance(widget, QHeaderView)  # its model is its table's
-            and widget.model() is not None
-        ):
-            self.model(where, widget.model())
-
-    def model(self, where: str, model: Any, parent: QModelIndex | None = None) -> None:
-        parent = parent or QModelIndex()
-        tip = Qt.ItemDataRole.ToolTipRole
-        try:
-            columns = model.columnCount(parent)
-        except TypeError:  # a list model: one column
-            columns = 1
-        for column in range(columns):
-            self.tip(f"{where} header {column}", model.headerData(column, Qt.Horizontal, tip))
-        for row in range(min(model.rowCount(parent), 200)):
-            for column in range(columns):
-                index = model.index(row, column, parent)
-                display = model.data(index, Qt.ItemDataRole.DisplayRole)
-                if isinstance(display, str) and MARKER in display:
-                    self.literal.add(where.split(" ")[0])
-                self.tip(f"{where} row {row} column {column}", model.data(index, tip))
-
-    def windows(self, stop: str) -> None:
-        for top in QApplication.topLevelWidgets():
-            if top.isVisible():
-                for widget in (top, *top.findChildren(QWidget)):
-                    self.widget(stop, widget)
 
 
 @pytest.fixture

@@ -63,6 +63,15 @@ BAD = {
         "        if role in (_DISPLAY, _TOOLTIP):\n"
         "            return self.text(index)\n"
     ),
+    "a model's fall-through answer": (
+        "class M:\n"
+        "    def data(self, index, role):\n"
+        "        if role == _TOOLTIP and index.column() != 0:\n"
+        "            return None\n"
+        "        if role == _DISPLAY:\n"
+        "            return self.text(index)\n"
+        "        return self.item(index).id\n"
+    ),
     "a label class left in AutoText": (
         "class Counter(QLabel):\n"
         "    def __init__(self, parent):\n"

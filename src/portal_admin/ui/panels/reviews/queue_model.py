@@ -19,6 +19,7 @@ from PySide6.QtCore import (
 from portal_admin.reviews import Campaign, Item, Query
 from portal_admin.ui import enum_labels
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -241,7 +242,7 @@ class QueueModel(QAbstractTableModel):
             return item
         if role == _DISPLAY:
             return self._text(item, column)
-        return item.id
+        return plain_tooltip(item.id)
 
     def _text(self, item: Item, column: int) -> str:
         if column == 0:
