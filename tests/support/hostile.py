@@ -60,6 +60,8 @@ class Walk:
         self.problems: list[str] = []
         self.literal: set[str] = set()
         self.tooltips: set[str] = set()
+        #: The item views (by the program's widget holding them) that showed the marker.
+        self.views: set[str] = set()
 
     def tip(self, where: str, text: object) -> None:
         if not isinstance(text, str) or "PWN" not in text:
@@ -89,10 +91,10 @@ class Walk:
             and not isinstance(widget, QHeaderView)  # its model is its table's
             and widget.model() is not None
         ):
-            self.model(where, widget.model())
+            self.model(where, widget.model(), _owner(widget))
 
-    def model(self, where: str, model: Any, parent: QModelIndex | None = None) -> None:
-        parent = parent or QModelIndex()
+    def model(self, where: str, model: Any, owner: str) -> None:
+        parent = QModelIndex()
         tip = Qt.ItemDataRole.ToolTipRole
         try:
             columns = model.columnCount(parent)
@@ -108,6 +110,7 @@ class Walk:
                 display = model.data(index, Qt.ItemDataRole.DisplayRole)
                 if isinstance(display, str) and MARKER in display:
                     self.literal.add(where.split(" ")[0])
+                    self.views.add(owner)
                 self.tip(f"{where} row {row} column {column}", model.data(index, tip))
 
     def windows(self, stop: str) -> None:
@@ -115,3 +118,14 @@ class Walk:
             if top.isVisible():
                 for widget in (top, *top.findChildren(QWidget)):
                     self.widget(stop, widget)
+
+
+def _owner(widget: QWidget) -> str:
+    """The name of the program's own widget nearest ``widget`` (a panel, a dialog, a list)."""
+    current: QWidget | None = widget
+    while current is not None:
+        name = type(current).__name__
+        if not name.startswith("Q") and name != "PagedList":
+            return name
+        current = current.parentWidget()
+    return type(widget).__name__
