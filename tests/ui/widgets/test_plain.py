@@ -89,3 +89,25 @@ def test_the_programs_own_rich_text_escapes_the_outside_parts(qtbot: QtBot) -> N
     with pytest.raises(TypeError):
         set_rich_text(label, MARKER)  # type: ignore[arg-type] - a plain str is refused
     assert isinstance(table, TrustedHtml)
+
+
+def test_a_confirmation_names_the_account_as_it_is(qtbot: QtBot) -> None:
+    """An account name with markup cannot make the question read another address."""
+    from portal_admin.ui.profiles.store import EnvironmentType, Profile
+    from portal_admin.ui.widgets.confirm import build_confirm_box
+
+    name = "eve@example.test?<br><br>Reset the password of <b>admin@example.test</b>"
+    production = Profile(
+        f"Prod {MARKER}", "https://p.example", environment=EnvironmentType.PRODUCTION
+    )
+    box, _confirm = build_confirm_box(
+        None, title="Reset", text=f"Reset the password of {name}?", confirm_text="Reset",
+        profile=production,
+    )  # fmt: skip
+    qtbot.addWidget(box)
+    labels = {label.objectName(): label for label in box.findChildren(QLabel)}
+    question, production_note = labels["qt_msgbox_label"], labels["qt_msgbox_informativelabel"]
+    assert question.textFormat() == Qt.TextFormat.PlainText
+    assert question.text() == f"Reset the password of {name}?"
+    assert production_note.textFormat() == Qt.TextFormat.PlainText
+    assert MARKER in production_note.text()
