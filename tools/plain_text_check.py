@@ -15,8 +15,9 @@ Qt renders a string that *might be* rich text as HTML in tooltips, in item views
 - ``QFormLayout.addRow(text, …)`` builds an ``AutoText`` label of its own: its text must be a
   literal (or a ``PlainLabel``);
 - a tooltip (``setToolTip``, ``setStatusTip``, ``setWhatsThis``, ``setTabToolTip``,
-  ``QToolTip.showText``, ``setData``/``setItemData`` with ``ToolTipRole``, a model's
-  ``if role == …ToolTip…: return …``) is a literal or made by ``plain_tooltip()`` /
+  ``QToolTip.showText``, ``QWhatsThis.showText``, ``setData``/``setItemData``/``setHeaderData``
+  with ``ToolTipRole``, a model's ``if role == …ToolTip…: return …`` and the answer a
+  ``data(…, role)`` falls through to) is a literal or made by ``plain_tooltip()`` /
   ``rich_text()`` (the program's own rich text with the outside parts escaped).
 
 A *literal* is a string constant or a pure ``tr()``/``QCoreApplication.translate()`` of
@@ -56,6 +57,8 @@ RICH_SAFE = frozenset({"plain_tooltip", "rich_text"})
 TIP_SETTERS = frozenset({"setToolTip", "setStatusTip", "setWhatsThis"})
 BOX_STATICS = frozenset({"information", "warning", "critical", "question", "about"})
 RICH_FORMATS = frozenset({"RichText", "AutoText", "MarkdownText"})
+#: Setters of a role's value: where the value is among the arguments.
+_ROLE_VALUE = {"setData": 0, "setItemData": 1, "setHeaderData": 2}
 
 #: Calls the rule cannot prove and that are right: (path under ui/, the call as ast.unparse
 #: writes it) -> why.
@@ -245,15 +248,16 @@ class Checker:
             self.add(node, f"QMessageBox.{name}() shows AutoText (use PlainMessageBox)")
         elif name == "setTextFormat" and args and _name(args[0]) in RICH_FORMATS:
             self.add(node, "rich text outside ui/widgets/plain.py (use set_rich_text())")
-        elif name in TIP_SETTERS and args and not is_rich_safe(args[0]):
+        elif name in TIP_SETTERS and args and not is_rich_safe(args[-1]):
+            # the text is the last argument (a tree item's column comes first)
             self.add(node, f"{name} without plain_tooltip()")
         elif name == "setTabToolTip" and len(args) > 1 and not is_rich_safe(args[1]):
             self.add(node, "setTabToolTip without plain_tooltip()")
-        elif name == "showText" and owner == "QToolTip":
+        elif name == "showText" and owner in ("QToolTip", "QWhatsThis"):
             if len(args) > 1 and not is_rich_safe(args[1]):
-                self.add(node, "QToolTip.showText without plain_tooltip()")
-        elif name in ("setData", "setItemData") and any(_mentions_tooltip(a) for a in args):
-            value = args[1] if name == "setItemData" and len(args) > 1 else args[0]
+                self.add(node, f"{owner}.showText without plain_tooltip()")
+        elif name in _ROLE_VALUE and any(_mentions_tooltip(a) for a in args):
+            value = args[min(_ROLE_VALUE[name], len(args) - 1)]
             if not is_rich_safe(value):
                 self.add(node, f"{name} of ToolTipRole without plain_tooltip()")
         elif name == "addRow" and owner and len(args) >= 2:
