@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,16 @@ from support.hostile import MARKER, stranger_fails_to_sign_in
 from support.program import build_program, make_program, sign_in_otp
 
 DEV_ZERO = "<img src=file:///dev/zero>"
+
+
+@pytest.fixture
+def started() -> Iterator[list[Application]]:
+    """The programs a test starts; their translators (kept by the QApplication) are taken
+    away after it, so a test in Japanese leaves the next one in English."""
+    apps: list[Application] = []
+    yield apps
+    for app in apps:
+        app.languages.set_language("en")
 
 
 @pytest.fixture
@@ -95,7 +106,12 @@ def test_a_strangers_dev_zero_user_agent_is_escaped_in_the_login_history(
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_hovering_a_hostile_user_agent_shows_it_as_text(
-    qapp: QApplication, loop: qasync.QEventLoop, tmp_path: Path, shots: Path, lang: str
+    qapp: QApplication,
+    loop: qasync.QEventLoop,
+    tmp_path: Path,
+    shots: Path,
+    lang: str,
+    started: list[Application],
 ) -> None:
     sandbox = create_app(SandboxConfig(seed_accounts=4, test_clock=True))
     run(loop, stranger_fails_to_sign_in(sandbox, ADMIN_EMAIL))
@@ -106,6 +122,7 @@ def test_hovering_a_hostile_user_agent_shows_it_as_text(
         tmp_path,
         register_all(PanelRegistry()),
     )
+    started.append(app)
     app.start()
 
     async def hover() -> str:
@@ -154,6 +171,7 @@ def test_the_sign_in_window_shows_the_servers_error_as_text(
     shots: Path,
     monkeypatch: pytest.MonkeyPatch,
     lang: str,
+    started: list[Application],
 ) -> None:
     localized = sandbox_errors.error_message
     monkeypatch.setattr(
@@ -167,6 +185,7 @@ def test_the_sign_in_window_shows_the_servers_error_as_text(
         tmp_path,
         register_all(PanelRegistry()),
     )
+    started.append(app)
     app.start()
     window = app.sign_in_window
     assert window is not None
