@@ -339,11 +339,20 @@ def export_csv(
 ) -> int:
     """Records as CSV (the program's CSV rules): :data:`COLUMNS` then :data:`LABEL_COLUMNS`
     (from ``labels``, default :func:`label_columns`); returns how many."""
-    describe = labels or label_columns
-    rows = ([*(_cell(r.get(c)) for c in COLUMNS), *describe(r)] for r in records)
-    header = (*COLUMNS, *LABEL_COLUMNS)
     with atomic_open(path, encoding=ENCODING, newline="") as fh:
-        return write_rows(fh, [header, *rows], DELIMITERS.get(delimiter, delimiter)) - 1
+        rows = csv_rows(records, labels)
+        return write_rows(fh, rows, DELIMITERS.get(delimiter, delimiter)) - 1
+
+
+def csv_rows(
+    records: Iterable[Mapping[str, Any]], labels: Labeller | None = None
+) -> Iterator[list[Any]]:
+    """The header, then each record's row (:data:`COLUMNS`, then :data:`LABEL_COLUMNS` from
+    ``labels``, default :func:`label_columns`), as a stream."""
+    describe = labels or label_columns
+    yield [*COLUMNS, *LABEL_COLUMNS]
+    for r in records:
+        yield [*(_cell(r.get(c)) for c in COLUMNS), *describe(r)]
 
 
 def export_json(records: Iterable[Mapping[str, Any]], path: Path) -> int:
