@@ -83,3 +83,42 @@ def test_a_hostile_pack_and_trust_file_are_shown_as_text(
     dialog.close()
     assert not walk.problems, "\n".join(walk.problems)
     assert {"pack-check", "trusted-keys", "remove-key"} <= walk.literal, walk.literal
+
+
+def test_a_hostile_journal_is_shown_as_text(
+    loop: qasync.QEventLoop, qtbot: QtBot, runner: OperationRunner, tmp_path: Path
+) -> None:
+    """Every field of a journal record (local malware or a colleague's copy can write any)."""
+    from portal_admin.evidence import journal as jr
+    from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
+
+    path = tmp_path / "journal.jsonl"
+    journal = jr.Journal(path)
+    journal.append(
+        {
+            "operation": f"accounts.status{MARKER}",
+            "targets": [f"ACC1{MARKER}", f"ann@example.com{MARKER}"],
+            "outcome": f"ok{MARKER}",
+            "field": f"status{MARKER}",
+            "before": f"ACTIVE{MARKER}",
+            "after": f"SUSPENDED{MARKER}",
+            "reason": f"left {MARKER}",
+            "request_id": f"req{MARKER}",
+        }
+    )
+    journal.close()
+    context = PanelContext(runner=runner, profile=sandbox_profile(), client=None)
+    panel = JournalPanel(context, path=path, key_store=keys.MemoryStore())
+    qtbot.addWidget(panel)
+    panel.resize(1000, 640)
+    panel.show()
+    try:
+        run(loop, panel.reload())
+        panel.table.selectRow(0)
+        run(loop, settle(0.1))
+        walk = Walk()
+        walk.windows("journal")
+    finally:
+        panel.close_tasks()
+    assert not walk.problems, "\n".join(walk.problems)
+    assert "journal" in walk.literal and "journal" in walk.tooltips
