@@ -122,3 +122,31 @@ def test_a_hostile_journal_is_shown_as_text(
         panel.close_tasks()
     assert not walk.problems, "\n".join(walk.problems)
     assert "journal" in walk.literal and "journal" in walk.tooltips
+
+
+def test_a_diff_of_hostile_snapshots_is_shown_as_text(qtbot: QtBot, tmp_path: Path) -> None:
+    """Two snapshots (a colleague's files) whose accounts carry markup, compared."""
+    from tests.reviews.support import account, make_snapshot
+
+    from portal_admin.evidence.diff import diff_snapshots
+    from portal_admin.ui.panels.evidence.diff_view import DiffView
+
+    def hostile(n: int, status: str) -> tuple[object, ...]:
+        row = list(account(n, status=status, email=f"user{n}@example.test{MARKER}"))
+        row[2] = f"User {n} {MARKER}"
+        return tuple(row)
+
+    old = make_snapshot(tmp_path / "old.sqlite3", [hostile(1, "ACTIVE"), hostile(2, "ACTIVE")])
+    new = make_snapshot(
+        tmp_path / "new.sqlite3",
+        [hostile(1, "SUSPENDED"), hostile(3, f"ACTIVE{MARKER}")],
+    )
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.resize(1000, 500)
+    view.show()
+    view.show_diff(diff_snapshots(old, new))
+    walk = Walk()
+    walk.windows("diff")
+    assert not walk.problems, "\n".join(walk.problems)
+    assert "diff" in walk.literal and "diff" in walk.tooltips
