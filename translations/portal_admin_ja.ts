@@ -285,7 +285,7 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -372,7 +372,17 @@
         <translation>キャンセル</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>スナップショットの一覧を再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>選択した 2 件を比較</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>レビューキャンペーン…</translation>
     </message>
@@ -648,7 +658,7 @@
     <message>
         <location line="+1"/>
         <source>The account %1 was deactivated.</source>
-        <translation>アカウント %1 を無効にしました。</translation>
+        <translation>アカウント %1 を無効化しました。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -656,7 +666,7 @@
         <translation>アカウント %1 のステータスを変更しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -1212,7 +1222,7 @@
 <context>
     <name>BulkButton</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+49"/>
         <source>Bulk changes</source>
         <translation>一括変更</translation>
     </message>
@@ -1232,12 +1242,12 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+284"/>
+        <location line="+293"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-283"/>
         <source>Imported %1</source>
         <translation>%1 を読み込みました</translation>
     </message>
@@ -1283,7 +1293,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+136"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
@@ -1745,7 +1755,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Revoke by:</source>
-        <translation>取り消し方法(&amp;R):</translation>
+        <translation>剥奪の方法(&amp;R):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1788,7 +1798,7 @@
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation>取り消し</translation>
+        <translation>剥奪</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1838,12 +1848,12 @@
     <message>
         <location line="+7"/>
         <source>Revoked and done</source>
-        <translation>取り消し済み・完了</translation>
+        <translation>剥奪済み・完了</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked, not done</source>
-        <translation>取り消し・未完了</translation>
+        <translation>剥奪・未完了</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1859,7 +1869,7 @@
         <location line="+17"/>
         <source>A justification is required to revoke.</source>
         <extracomment>What each key of the queue decides.</extracomment>
-        <translation>取り消しには理由が必要です。</translation>
+        <translation>剥奪には理由が必要です。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1948,17 +1958,17 @@
     <message>
         <location line="+11"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
-        <translation>取り消し、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
+        <translation>剥奪、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>A justification is required for Revoke and for Don&apos;t know.</source>
-        <translation>取り消しと判断できないには理由が必要です。</translation>
+        <translation>剥奪と判断できないには理由が必要です。</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
-        <translation>%2 件中 %1 件判断済み：維持 %3、取り消し %4、判断できない %5。</translation>
+        <translation>%2 件中 %1 件判断済み：維持 %3、剥奪 %4、判断できない %5。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2038,7 +2048,7 @@
     <message>
         <location line="+6"/>
         <source>No signed-off Revoke to carry out.</source>
-        <translation>実行すべきサインオフ済みの取り消しはありません。</translation>
+        <translation>実行すべきサインオフ済みの剥奪はありません。</translation>
     </message>
     <message>
         <location line="+41"/>
@@ -2048,7 +2058,7 @@
     <message>
         <location line="+11"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
-        <translation>終了しました。取り消し済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
+        <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
         <location line="+53"/>
@@ -2078,7 +2088,7 @@
     <message>
         <location line="+2"/>
         <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
-        <translation>理由（取り消し、判断できない、フラグ付き項目の維持では必須）</translation>
+        <translation>理由（剥奪、判断できない、フラグ付き項目の維持では必須）</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2093,12 +2103,12 @@
     <message>
         <location line="+2"/>
         <source>&amp;Revoke</source>
-        <translation>取り消し(&amp;R)</translation>
+        <translation>剥奪(&amp;R)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Revoke the access (R in the queue)</source>
-        <translation>アクセスを取り消す（キューでは R）</translation>
+        <translation>アクセス権を剥奪（キューでは R）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3524,7 +3534,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -3535,7 +3545,7 @@
         <translation>%1 宛てのメールはまだありません。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>デモ用メールボックス — サンドボックス</translation>
     </message>
@@ -5211,9 +5221,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
     </message>
     <message>
@@ -5233,9 +5242,354 @@
     </message>
 </context>
 <context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-157"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>スナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>2 つのスナップショットの比較</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>ジャーナル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>レコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>フィルター</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>ジャーナルの先頭ハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>ジャーナルが無傷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>署名済みチェックポイント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>スナップショットの対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>接続プロファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>取得者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完了日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>プログラムのバージョン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>古いスナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>新しいスナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>署名キー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 許可リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多要素認証</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>チャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知チャネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>定数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>セグメント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>サーバー時刻</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>変更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>変更後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP ステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>インテント番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>ハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>直前のハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公開鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>署名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>招待者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>ワークスペース</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>エントリ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>ラベル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>フィールド (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>変更前 (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>変更後 (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>証跡パック: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>先頭の %1 行を表示、全体は %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>CSV にエクスポート</translation>
@@ -5304,6 +5658,27 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>%2 行中 %1 行をエクスポートしました…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>Open folder</source>
+        <translation>フォルダーを開く</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Export finished</source>
+        <translation>エクスポート完了</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>%n 行を %1 にエクスポートしました。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the folder of the exported file</source>
+        <translation>エクスポートしたファイルのフォルダーを開く</translation>
     </message>
 </context>
 <context>
@@ -5960,12 +6335,13 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+117"/>
         <source>Select one job.</source>
+        <extracomment>One job as the panel lists it.</extracomment>
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+73"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
     </message>
@@ -6008,7 +6384,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6053,9 +6429,9 @@
         <translation>リクエスト ID</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>成功</translation>
     </message>
     <message>
@@ -6069,14 +6445,15 @@
         <translation>不明</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
     <message>
@@ -6126,6 +6503,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>ジャーナルを再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>CSV エクスポート…</translation>
     </message>
@@ -6203,9 +6590,9 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
@@ -6214,7 +6601,7 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>コピー</translation>
@@ -6261,7 +6648,7 @@
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
@@ -6301,7 +6688,12 @@
         <translation>さらに読み込み中…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>%n 件選択中</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>更新</translation>
@@ -6773,7 +7165,7 @@
     <message>
         <location line="-36"/>
         <source>Could not revoke the authenticator</source>
-        <translation>認証アプリを無効化できませんでした</translation>
+        <translation>認証アプリを失効させられませんでした</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -6804,18 +7196,18 @@
     <message>
         <location line="+166"/>
         <source>Revoke</source>
-        <translation>無効化</translation>
+        <translation>失効</translation>
     </message>
     <message>
         <location line="+102"/>
         <source>Revoke authenticator…</source>
-        <translation>認証アプリを無効化…</translation>
+        <translation>認証アプリを失効…</translation>
     </message>
     <message>
         <location line="-108"/>
         <location line="+111"/>
         <source>Revoke the authenticator</source>
-        <translation>認証アプリを無効化</translation>
+        <translation>認証アプリを失効させる</translation>
     </message>
     <message>
         <location line="-110"/>
@@ -6922,7 +7314,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>パスワードのリセットを依頼</translation>
@@ -7005,7 +7397,7 @@
     <message>
         <location line="+3"/>
         <source>Disable a channel type</source>
-        <translation>チャネル種別の無効化</translation>
+        <translation>チャネルタイプを無効にする</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -8330,12 +8722,12 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>一括ジョブ %1 のすべての変更を変更前の値に戻します。</translation>
+        <translation>一括ジョブ %1 のすべての変更を元に戻し、変更前の値にします。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>ジャーナルのレコード %1 の変更を変更前の値に戻します。</translation>
+        <translation>ジャーナルのレコード %1 の変更を元に戻し、変更前の値にします。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -8556,7 +8948,7 @@
     <message>
         <location line="+3"/>
         <source>A revoked authenticator cannot be restored.</source>
-        <translation>取り消した認証アプリは復元できません。</translation>
+        <translation>失効させた認証アプリは復元できません。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -8805,7 +9197,7 @@
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation>取り消し</translation>
+        <translation>剥奪</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9225,7 +9617,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
@@ -10092,7 +10484,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>

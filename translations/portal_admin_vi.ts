@@ -285,7 +285,7 @@
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
@@ -372,7 +372,17 @@
         <translation>Hủy</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>Liệt kê lại các ảnh chụp (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>So sánh hai mục đã chọn</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>Đợt rà soát…</translation>
     </message>
@@ -803,7 +813,7 @@
         <translation>“%1” &lt;%2&gt;</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+203"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+208"/>
         <source>You cannot change the status of your own account.</source>
         <extracomment>The account the detail shows (None: nothing chosen). ErrorInfo of a failure to show in the panel. A translated success text. Filter choices arrived: (portal pairs, status pairs). The panel: it keeps the tasks and knows what the signed-in account may do. The edit dialog while it is open (tests and screenshots look at it).</extracomment>
         <translation>Bạn không thể thay đổi trạng thái tài khoản của chính mình.</translation>
@@ -1223,7 +1233,7 @@
 <context>
     <name>BulkButton</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+49"/>
         <source>Bulk changes</source>
         <translation>Thay đổi hàng loạt</translation>
     </message>
@@ -1243,12 +1253,12 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+284"/>
+        <location line="+293"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-283"/>
         <source>Imported %1</source>
         <translation>Đã nhập %1</translation>
     </message>
@@ -1294,7 +1304,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+136"/>
         <source>Pause</source>
         <translation>Tạm dừng</translation>
     </message>
@@ -3568,7 +3578,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
@@ -3579,7 +3589,7 @@
         <translation>Chưa có email nào được gửi tới %1.</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>Hộp thư demo — sandbox</translation>
     </message>
@@ -5253,9 +5263,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
     </message>
     <message>
@@ -5275,9 +5284,354 @@
     </message>
 </context>
 <context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-157"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>Ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>So sánh hai ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>Nhật ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>Bản ghi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>Từ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>Đến</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>Bộ lọc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>Đầu nhật ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>Nhật ký nguyên vẹn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>Điểm kiểm tra đã ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>Ảnh chụp của</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>Hồ sơ kết nối</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>Người chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>Bắt đầu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>Kết thúc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>Phiên bản chương trình</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>Ảnh chụp cũ hơn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>Ảnh chụp mới hơn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>Khóa ký</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>Danh sách IP cho phép</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>Xác thực đa yếu tố</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>Loại kênh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>Kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>Hằng số</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>Thay đổi</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>Số thứ tự</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>Phân đoạn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>Loại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>Thời gian</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>Giờ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>Thao tác</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>Đối tượng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>Trường</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>Trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>Sau</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>Kết quả</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>Trạng thái HTTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>Số thứ tự ý định</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>Mã băm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>Mã băm trước</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>Khóa</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>Khóa công khai</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>Chữ ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>Định dạng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>Ngày tạo</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>Ngày cập nhật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>Người mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>Không gian làm việc</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>Mục</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>Danh sách</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>Giá trị</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>Nhãn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>Thay đổi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>Trường</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>Trường (nhãn)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>Trước (nhãn)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>Sau (nhãn)</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>Gói bằng chứng: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 dòng</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>hiển thị %1 dòng đầu, toàn bộ trong %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>có</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>không</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>Xuất ra CSV</translation>
@@ -5346,6 +5700,27 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>Đã xuất %1 / %2 dòng…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>Open folder</source>
+        <translation>Mở thư mục</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Export finished</source>
+        <translation>Đã xuất xong</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>Đã xuất %n dòng vào %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the folder of the exported file</source>
+        <translation>Mở thư mục chứa tệp đã xuất</translation>
     </message>
 </context>
 <context>
@@ -6011,12 +6386,13 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+117"/>
         <source>Select one job.</source>
+        <extracomment>One job as the panel lists it.</extracomment>
         <translation>Hãy chọn một tác vụ.</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+73"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>Các thay đổi hàng loạt thực hiện từ máy tính này. Có thể tiếp tục công việc đã tạm dừng hoặc bị gián đoạn: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
     </message>
@@ -6059,7 +6435,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6104,9 +6480,9 @@
         <translation>Mã yêu cầu</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>Thành công</translation>
     </message>
     <message>
@@ -6120,14 +6496,15 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>Đã gửi, chưa ghi nhận kết quả</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
     </message>
     <message>
@@ -6177,6 +6554,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>Đọc lại nhật ký (F5)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>Xuất CSV…</translation>
     </message>
@@ -6254,9 +6641,9 @@
         <translation>Xóa bộ lọc của danh sách</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
@@ -6265,7 +6652,7 @@
         <translation>Cột</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
@@ -6312,7 +6699,7 @@
         <translation>Sao chép các mã</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>Đang tải…</translation>
     </message>
@@ -6352,7 +6739,12 @@
         <translation>Đang tải thêm…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>Đã chọn %n</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>Làm mới</translation>
@@ -6980,7 +7372,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>Yêu cầu đặt lại mật khẩu</translation>
@@ -7088,7 +7480,7 @@
     <message>
         <location line="+1"/>
         <source>Deactivate a channel</source>
-        <translation>Ngừng kích hoạt kênh</translation>
+        <translation>Vô hiệu hóa kênh</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -7149,7 +7541,7 @@
     <message>
         <location line="+3"/>
         <source>reverts %1</source>
-        <translation>hoàn tác bản ghi %1</translation>
+        <translation>hoàn nguyên bản ghi %1</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8407,12 +8799,12 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>Đưa mọi thay đổi của công việc hàng loạt %1 về giá trị trước đó.</translation>
+        <translation>Hoàn nguyên mọi thay đổi của công việc hàng loạt %1 về giá trị trước đó.</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>Đưa các thay đổi của bản ghi nhật ký %1 về giá trị trước đó.</translation>
+        <translation>Hoàn nguyên các thay đổi của bản ghi nhật ký %1 về giá trị trước đó.</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -9309,7 +9701,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+185"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -10174,7 +10566,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>

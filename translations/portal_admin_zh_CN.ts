@@ -285,7 +285,7 @@
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
@@ -372,7 +372,17 @@
         <translation>取消</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>重新列出快照（F5）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>比较所选的两份</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>审查活动…</translation>
     </message>
@@ -656,7 +666,7 @@
         <translation>账号 %1 的状态已更改。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -1212,7 +1222,7 @@
 <context>
     <name>BulkButton</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+49"/>
         <source>Bulk changes</source>
         <translation>批量更改</translation>
     </message>
@@ -1232,12 +1242,12 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+284"/>
+        <location line="+293"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-283"/>
         <source>Imported %1</source>
         <translation>已导入 %1</translation>
     </message>
@@ -1283,7 +1293,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+136"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -1305,7 +1315,7 @@
     <message>
         <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
-        <translation>暂停使用</translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1707,7 +1717,7 @@
     <message>
         <location line="+1"/>
         <source>Revert</source>
-        <translation>撤销</translation>
+        <translation>还原</translation>
     </message>
 </context>
 <context>
@@ -1760,7 +1770,7 @@
     <message>
         <location line="+3"/>
         <source>Deactivating the account</source>
-        <translation>停用账户</translation>
+        <translation>停用账号</translation>
     </message>
 </context>
 <context>
@@ -3524,7 +3534,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -3535,7 +3545,7 @@
         <translation>尚未向 %1 发送任何邮件。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>演示邮箱 — 沙箱</translation>
     </message>
@@ -5209,9 +5219,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
     </message>
     <message>
@@ -5231,9 +5240,354 @@
     </message>
 </context>
 <context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-157"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>两个快照的比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>变更日志</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>筛选条件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>变更日志末端</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>变更日志完好</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>已签名的检查点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>快照对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>获取者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完成时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>程序版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>较早的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>较新的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>签名密钥</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名单</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多因素认证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>渠道类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知渠道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>常量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>服务器时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP 状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>意图序号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>上一个哈希</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>签名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>邀请人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>字段（标签）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>之前（标签）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>之后（标签）</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>证据包：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>显示前 %1 行，全部见 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>导出为 CSV</translation>
@@ -5302,6 +5656,27 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>已导出 %1/%2 行…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Export finished</source>
+        <translation>导出完成</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>已将 %n 行导出到 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the folder of the exported file</source>
+        <translation>打开导出文件所在的文件夹</translation>
     </message>
 </context>
 <context>
@@ -5958,12 +6333,13 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+117"/>
         <source>Select one job.</source>
+        <extracomment>One job as the panel lists it.</extracomment>
         <translation>请选择一个作业。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+73"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此计算机上进行的批量更改。已暂停或中断的任务可以继续：会先重新读取结果未知的目标，因此不会重复更改。</translation>
     </message>
@@ -5985,7 +6361,7 @@
     <message>
         <location line="+1"/>
         <source>Rever&amp;t the job…</source>
-        <translation>撤销此任务(&amp;T)…</translation>
+        <translation>还原此任务(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6006,7 +6382,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6051,9 +6427,9 @@
         <translation>请求 ID</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>成功</translation>
     </message>
     <message>
@@ -6067,14 +6443,15 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>已发送，结果未记录</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>日志为空：此计算机尚未发送任何变更。</translation>
     </message>
     <message>
@@ -6124,6 +6501,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>重新读取变更日志（F5）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
@@ -6140,7 +6527,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Revert…</source>
-        <translation>撤销(&amp;R)…</translation>
+        <translation>还原(&amp;R)…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -6201,9 +6588,9 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
@@ -6212,7 +6599,7 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>复制</translation>
@@ -6259,7 +6646,7 @@
         <translation>复制 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -6299,7 +6686,12 @@
         <translation>正在加载更多…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>已选择 %n 项</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>刷新</translation>
@@ -6920,7 +7312,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>申请重置密码</translation>
@@ -7089,7 +7481,7 @@
     <message>
         <location line="+3"/>
         <source>reverts %1</source>
-        <translation>撤销记录 %1</translation>
+        <translation>还原记录 %1</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8307,7 +8699,7 @@
         <location line="+12"/>
         <location line="+267"/>
         <source>Revert</source>
-        <translation>撤销</translation>
+        <translation>还原</translation>
     </message>
     <message>
         <location line="-100"/>
@@ -8328,17 +8720,17 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>将批量任务 %1 的每项更改恢复为更改前的值。</translation>
+        <translation>将批量任务 %1 的每项更改还原为更改前的值。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>将变更日志记录 %1 的更改恢复为更改前的值。</translation>
+        <translation>将变更日志记录 %1 的更改还原为更改前的值。</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The revert&apos;s plan</source>
-        <translation>撤销计划</translation>
+        <translation>还原计划</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -8368,7 +8760,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Run the revert (%1)</source>
-        <translation>执行撤销（%1）(&amp;R)</translation>
+        <translation>执行还原（%1）(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -8483,7 +8875,7 @@
     <message>
         <location line="+1"/>
         <source>Not reversible</source>
-        <translation>无法撤销</translation>
+        <translation>无法还原</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -8605,7 +8997,7 @@
         <location line="+3"/>
         <location line="+4"/>
         <source>A revert does not delete what was created.</source>
-        <translation>撤销不会删除已创建的内容。</translation>
+        <translation>还原不会删除已创建的内容。</translation>
     </message>
     <message>
         <location line="-3"/>
@@ -8695,7 +9087,7 @@
     <message>
         <location line="+2"/>
         <source>Another account&apos;s IP whitelist: sign in as that account to revert it.</source>
-        <translation>这是其他账户的 IP 白名单：请以该账户登录后再撤销。</translation>
+        <translation>这是其他账户的 IP 白名单：请以该账户登录后再还原。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8720,27 +9112,27 @@
     <message>
         <location line="+4"/>
         <source>This session is read-only: it cannot revert.</source>
-        <translation>此会话为只读：无法撤销。</translation>
+        <translation>此会话为只读：无法还原。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>The journal does not verify, so nothing in it is reverted: %1.</source>
-        <translation>变更日志未通过验证，因此不会撤销其中任何内容：%1。</translation>
+        <translation>变更日志未通过验证，因此不会还原其中任何内容：%1。</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The journal has a break at line %1 (record %2: %3) after record %4: records may be missing there, so nothing is reverted across it.</source>
-        <translation>变更日志在记录 %4 之后的第 %1 行（记录 %2：%3）处有断点：那里可能缺少记录，因此不会跨越该断点进行撤销。</translation>
+        <translation>变更日志在记录 %4 之后的第 %1 行（记录 %2：%3）处有断点：那里可能缺少记录，因此不会跨越该断点进行还原。</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Record %1 was made on %2 (profile %3), not on the server signed in to (%4): sign in there to revert it.</source>
-        <translation>记录 %1 是在 %2（连接配置 %3）上产生的，而不是在当前登录的服务器（%4）上：请登录该服务器后再撤销。</translation>
+        <translation>记录 %1 是在 %2（连接配置 %3）上产生的，而不是在当前登录的服务器（%4）上：请登录该服务器后再还原。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>The journal records no change of this job: nothing to revert.</source>
-        <translation>变更日志中没有此任务的更改记录：无需撤销。</translation>
+        <translation>变更日志中没有此任务的更改记录：无需还原。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -8750,7 +9142,7 @@
     <message>
         <location line="+4"/>
         <source>Select the records to revert.</source>
-        <translation>请选择要撤销的记录。</translation>
+        <translation>请选择要还原的记录。</translation>
     </message>
 </context>
 <context>
@@ -9223,7 +9615,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
@@ -10088,7 +10480,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内置沙箱接受已预先填入的令牌。</translation>

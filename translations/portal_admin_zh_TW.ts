@@ -285,7 +285,7 @@
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
@@ -372,7 +372,17 @@
         <translation>取消</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>重新列出快照（F5）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>比較所選的兩份</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>審查活動…</translation>
     </message>
@@ -607,17 +617,17 @@
     <message>
         <location line="+5"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend account</source>
-        <translation>暫停帳號</translation>
+        <translation>停權帳號</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
-        <translation>要暫停帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
+        <translation>要停權帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -656,7 +666,7 @@
         <translation>帳號 %1 的狀態已變更。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -1212,7 +1222,7 @@
 <context>
     <name>BulkButton</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+49"/>
         <source>Bulk changes</source>
         <translation>批次變更</translation>
     </message>
@@ -1232,12 +1242,12 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+284"/>
+        <location line="+293"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-283"/>
         <source>Imported %1</source>
         <translation>已匯入 %1</translation>
     </message>
@@ -1283,7 +1293,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+136"/>
         <source>Pause</source>
         <translation>暫停</translation>
     </message>
@@ -1305,7 +1315,7 @@
     <message>
         <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
-        <translation>停用</translation>
+        <translation>停權</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1315,7 +1325,7 @@
     <message>
         <location line="+1"/>
         <source>Deactivate</source>
-        <translation>註銷</translation>
+        <translation>停用</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1760,7 +1770,7 @@
     <message>
         <location line="+3"/>
         <source>Deactivating the account</source>
-        <translation>停用帳戶（永久）</translation>
+        <translation>停用帳號</translation>
     </message>
 </context>
 <context>
@@ -3524,7 +3534,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>示範信箱僅在內建沙箱中提供。</translation>
@@ -3535,7 +3545,7 @@
         <translation>尚未寄送任何郵件至 %1。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>示範信箱 — 沙箱</translation>
     </message>
@@ -5209,9 +5219,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
     </message>
     <message>
@@ -5231,9 +5240,354 @@
     </message>
 </context>
 <context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-157"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>兩個快照的比較</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>變更日誌</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>記錄</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>篩選條件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>變更日誌末端</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>變更日誌完好</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>已簽署的檢查點</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>快照對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>擷取者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完成時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>程式版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>較早的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>較新的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>簽署金鑰</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多重要素驗證</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>管道類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知管道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>常數</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>序號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>伺服器時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>伺服器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP 狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>意圖序號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>雜湊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>上一個雜湊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公開金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>簽章</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>建立時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>邀請者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>工作區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>清單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>標籤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>欄位（標籤）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>之前（標籤）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>之後（標籤）</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>證據套件：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>顯示前 %1 列，全部見 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>匯出為 CSV</translation>
@@ -5302,6 +5656,27 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>已匯出 %1/%2 列…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>Open folder</source>
+        <translation>開啟資料夾</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Export finished</source>
+        <translation>匯出完成</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>已將 %n 列匯出至 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the folder of the exported file</source>
+        <translation>開啟匯出檔案所在的資料夾</translation>
     </message>
 </context>
 <context>
@@ -5958,12 +6333,13 @@
         <translation>帳號</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+117"/>
         <source>Select one job.</source>
+        <extracomment>One job as the panel lists it.</extracomment>
         <translation>請選擇一個工作。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+73"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
     </message>
@@ -6006,7 +6382,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6051,9 +6427,9 @@
         <translation>請求 ID</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>成功</translation>
     </message>
     <message>
@@ -6067,14 +6443,15 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>已送出，結果未記錄</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
     <message>
@@ -6124,6 +6501,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>重新讀取變更日誌（F5）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>匯出 CSV…</translation>
     </message>
@@ -6201,9 +6588,9 @@
         <translation>清除清單的篩選條件</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>匯出失敗</translation>
     </message>
     <message>
@@ -6212,7 +6599,7 @@
         <translation>欄位</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>複製</translation>
@@ -6259,7 +6646,7 @@
         <translation>複製 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>正在載入…</translation>
     </message>
@@ -6299,7 +6686,12 @@
         <translation>正在載入更多…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>已選取 %n 項</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>重新整理</translation>
@@ -6920,7 +7312,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>申請重設密碼</translation>
@@ -8554,7 +8946,7 @@
     <message>
         <location line="+3"/>
         <source>A revoked authenticator cannot be restored.</source>
-        <translation>已撤銷的驗證器無法還原。</translation>
+        <translation>已撤銷的驗證器無法恢復。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9223,7 +9615,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
         <source>Error</source>
         <translation>錯誤</translation>
     </message>
@@ -10088,7 +10480,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
@@ -10300,27 +10692,27 @@
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
-        <translation>已暫停的帳號</translation>
+        <translation>已停權的帳號</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
-        <translation>已暫停</translation>
+        <translation>已停權</translation>
     </message>
     <message>
         <location line="+38"/>
         <source>Suspend the account</source>
-        <translation>暫停帳號</translation>
+        <translation>停權帳號</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend the account ann@example.com.</source>
-        <translation>暫停帳號 ann@example.com。</translation>
+        <translation>停權帳號 ann@example.com。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
 </context>
 <context>
