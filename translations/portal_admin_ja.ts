@@ -1293,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -1308,7 +1308,7 @@
         <translation>%1 行目：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>一括変更：%1</translation>
     </message>
@@ -1721,9 +1721,77 @@
     </message>
 </context>
 <context>
+    <name>CampaignConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/confirmations.py" line="+23"/>
+        <source>Items still undecided: %n. Sign off anyway?</source>
+        <translation>未決定の項目：%n 件。それでもサインオフしますか？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Signing off freezes the file: the undecided items stay undecided for good, shown as not reviewed in the evidence pack, and no one can decide them in this file. Every decision made is frozen as it is.</source>
+        <translation>サインオフするとファイルが凍結されます。未決定の項目は未決定のまま確定し、証跡パックでは「未レビュー」と表示され、このファイルでは誰も判断できなくなります。行った判断はすべてそのまま凍結されます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Sign off with %n undecided</source>
+        <translation>未決定 %n 件のままサインオフ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every item is decided. Sign off?</source>
+        <translation>すべての項目が決定済みです。サインオフしますか？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing off freezes every decision of the file as it is: no one can change them in this file afterwards.</source>
+        <translation>サインオフすると、このファイルのすべての判断が現在の状態で凍結されます。以後、このファイルでは誰も変更できません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sign off</source>
+        <translation>サインオフ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign off “%1”</source>
+        <translation>「%1」をサインオフ</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Signed-off Revokes not carried out: %n. Close the campaign anyway?</source>
+        <translation>サインオフ済みで未実行の取り消し：%n 件。それでもキャンペーンを終了しますか？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close with %n not carried out</source>
+        <translation>未実行 %n 件のまま終了</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Close the campaign?</source>
+        <translation>キャンペーンを終了しますか？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>キャンペーンを終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing takes a snapshot of the server, checks every decision against it and makes every decision final. Remediation is no longer possible from this campaign: a Revoke not carried out by then stays not done, and the closing check says so.</source>
+        <translation>終了すると、サーバーのスナップショットを取得し、それに照らしてすべての判断を確認し、すべての判断を確定します。以後、このキャンペーンからは是正できません。それまでに実行されなかった取り消しは未完了のまま残り、終了時の確認にそう表示されます。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Close “%1”</source>
+        <translation>「%1」を終了</translation>
+    </message>
+</context>
+<context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
         <source>There is no snapshot yet: take one in Access reviews first.</source>
         <translation>スナップショットがまだありません。先に「アクセスレビュー」で取得してください。</translation>
     </message>
@@ -1774,9 +1842,189 @@
     </message>
 </context>
 <context>
+    <name>CampaignIdentity</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>鍵がありません：このコンピューターには判断に使えるキーリングがありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reading this installation&apos;s key…</source>
+        <translation>このインストールの鍵を読み取っています…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (signed in), with this installation&apos;s key %2</source>
+        <translation>%1（サインイン中）、このインストールの鍵 %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This installation&apos;s key %1 (not signed in)</source>
+        <translation>このインストールの鍵 %1（サインインしていません）</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRemediation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <source>Reviewer</source>
+        <translation>レビュー担当者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust</source>
+        <translation>信頼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in as</source>
+        <translation>サインインしていたアカウント</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>Remediate “%1”</source>
+        <extracomment>Plan the remediation (every signer trusted). The trusted keys changed: check the sign-offs again.</extracomment>
+        <translation>「%1」を是正</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing in this campaign is signed off: there is nothing to remediate.</source>
+        <translation>このキャンペーンにはサインオフがありません。是正するものはありません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off: it is not remediated. Verify names what changed.</source>
+        <translation>サインオフ後にキャンペーンが変更されています。是正は行いません。「検証」で変更箇所を確認できます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Remediation is refused until every signer&apos;s key is trusted here; not trusted: %n. Compare each fingerprint with the reviewer&apos;s by another channel (in person or by telephone), then trust the key.</source>
+        <translation>すべての署名者の鍵がここで信頼されるまで、是正は拒否されます。信頼されていない鍵：%n 件。各フィンガープリントをレビュー担当者のものと別の経路（対面または電話）で照合してから、鍵を信頼してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Separation of duties: you are one of the reviewers of what this remediation carries out. Another administrator should run it.</source>
+        <translation>職務分掌：あなたはこの是正で実行される内容のレビュー担当者の一人です。別の管理者が実行してください。</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
+        <translation>サインオフ済みの取り消しは、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign-offs</source>
+        <translation>サインオフ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy</source>
+        <translation>コピー(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the fingerprint</source>
+        <translation>フィンガープリントをコピー</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Key &amp;fingerprint:</source>
+        <translation>鍵のフィンガープリント(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Trust this key…</source>
+        <translation>この鍵を信頼(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Trusted &amp;keys…</source>
+        <translation>信頼済みの鍵(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Plan the remediation</source>
+        <translation>是正を計画(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Separation of duties</source>
+        <translation>職務分掌</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why remediation is refused</source>
+        <translation>是正が拒否される理由</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignSigners</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <source>This installation&apos;s key</source>
+        <translation>このインストールの鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted as “%1”</source>
+        <translation>「%1」として信頼済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key given for this check</source>
+        <translation>この確認用に指定された鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not trusted by this installation</source>
+        <translation>このインストールでは信頼されていません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 decided %2 of these Revokes with this installation&apos;s key.</source>
+        <translation>%1 がこのインストールの鍵で、これらの取り消しのうち %2 件を判断しました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 decided %2 of these Revokes as your server account.</source>
+        <translation>%1 があなたのサーバーアカウントで、これらの取り消しのうち %2 件を判断しました。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 (account %2)</source>
+        <translation>%1（アカウント %2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not signed in</source>
+        <translation>サインインしていません</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2), key %3: %4</source>
+        <translation>%1（%2）、鍵 %3：%4</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 signed off with this installation&apos;s key.</source>
+        <translation>%1 がこのインストールの鍵でサインオフしました。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 signed off as your server account.</source>
+        <translation>%1 があなたのサーバーアカウントでサインオフしました。</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
         <source>All items</source>
         <translation>すべての項目</translation>
     </message>
@@ -1806,8 +2054,29 @@
         <translation>判断できない</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガー、ビュー、テーブルまたはインデックスが含まれているため、拒否しました。知らないうちに判断が変更されるおそれがあります。ファイルの所有者にもう一度送ってもらってください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is not laid out as this program&apos;s campaign files are: a table or an index is missing or defined otherwise. It was refused. Ask for the file again from its owner.</source>
+        <translation>%1 はこのプログラムのキャンペーンファイルと構造が異なります（テーブルまたはインデックスが欠けているか、定義が異なります）。拒否しました。ファイルの所有者にもう一度送ってもらってください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is damaged: the database&apos;s own check or its settings fail. Ask for the file again from its owner.</source>
+        <translation>%1 は破損しています（データベース自体の検査または設定に問題があります）。ファイルの所有者にもう一度送ってもらってください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading %1 took too long: it was given up. A campaign file opens in moments; this one may be built to hold the program.</source>
+        <translation>%1 の読み取りに時間がかかりすぎたため、中止しました。キャンペーンファイルは通常すぐに開きます。このファイルはプログラムを止めるように作られている可能性があります。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <extracomment>A decision refused (``%1``: the item&apos;s name).</extracomment>
         <translation>%1 はあなた自身のアカウントです。別のレビュー担当者が判断します。何も記録されていません。</translation>
     </message>
     <message>
@@ -1826,8 +2095,34 @@
         <translation>%1 はこのキャンペーンに含まれていません。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>The campaign is already signed off with another key.</source>
+        <translation>このキャンペーンは別の鍵ですでにサインオフされています。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign refused it: %1</source>
+        <translation>キャンペーンが拒否しました：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sign-off is by a key this installation does not trust. Compare its fingerprint with the reviewer&apos;s by another channel, then trust the key (Remediate… lists the signers).</source>
+        <translation>このインストールが信頼していない鍵によるサインオフがあります。フィンガープリントをレビュー担当者のものと別の経路で照合してから、鍵を信頼してください（「是正…」に署名者が表示されます）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>More items are undecided than when you were asked: nothing was signed. Sign off again to be asked anew.</source>
+        <translation>確認したときより未決定の項目が増えています。何も署名していません。もう一度サインオフすると改めて確認します。</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>The file %1 does not exist.</source>
+        <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>ファイル %1 は存在しません。</translation>
     </message>
     <message>
@@ -1841,13 +2136,9 @@
         <translation>%1 は新しいバージョンのプログラムで作成されています。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
-        <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガーまたはビューが含まれています。知らないうちに判断を書き換えるおそれがあるため、開きませんでした。所有者からファイルをもう一度受け取ってください。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
         <source>Revoked and done</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>剥奪済み・完了</translation>
     </message>
     <message>
@@ -1882,56 +2173,47 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
+        <location line="+364"/>
+        <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>現在キャンペーンを読み取れません。</translation>
+    </message>
+    <message>
+        <location line="-352"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>このファイルはキャンペーンとして使用できません。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>キャンペーンを作成できませんでした。</translation>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+620"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-616"/>
-        <location line="+618"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-614"/>
-        <location line="+617"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-569"/>
-        <source>Who is deciding?</source>
-        <translation>判断するのは誰ですか？</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Enter your name (your e-mail) as the reviewer first.</source>
-        <translation>先にレビュー担当者としてあなたの名前（メールアドレス）を入力してください。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>This name cannot be used.</source>
-        <translation>この名前は使用できません。</translation>
-    </message>
-    <message>
-        <location line="+116"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
@@ -1966,7 +2248,7 @@
         <translation>剥奪と判断できないには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+28"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>%2 件中 %1 件判断済み：維持 %3、剥奪 %4、判断できない %5。</translation>
     </message>
@@ -1992,7 +2274,9 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
         <source>The campaign is closed: decisions are final.</source>
+        <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>キャンペーンは終了しています。判断は確定済みです。</translation>
     </message>
     <message>
@@ -2006,42 +2290,40 @@
         <translation>サインインしてから実行してください。サーバーを読み取ります。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>The campaign was not signed off.</source>
         <translation>キャンペーンはサインオフされませんでした。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+25"/>
         <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
         <translation>%1 がサインオフしました：%2 件、鍵 %3。このフィンガープリントを別の経路で管理者に伝えてください。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
+        <location line="+76"/>
+        <source>The sign-offs were not checked.</source>
+        <translation>サインオフは確認されませんでした。</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>このキャンペーンにはまだサインオフがありません。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>The sign-off verifies: %1.</source>
-        <translation>サインオフを検証しました：%1。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>サインオフ後にキャンペーンが変更されています。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+64"/>
         <source>Nothing was remediated.</source>
         <translation>是正は行われませんでした。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
-        <translation>職務分掌：%1 はこの是正で実行される判断を行ったか、サインオフしています。別の管理者が実行してください。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>You reviewed this campaign.</source>
         <translation>あなたはこのキャンペーンをレビューしました。</translation>
     </message>
@@ -2051,17 +2333,17 @@
         <translation>実行すべきサインオフ済みの剥奪はありません。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>キャンペーンは終了されませんでした。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+29"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
         <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+61"/>
         <source>Open a campaign file…</source>
         <translation>キャンペーンファイルを開く…</translation>
     </message>
@@ -2076,12 +2358,24 @@
         <translation>キャンペーンが開かれていません</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Revie&amp;wer:</source>
-        <translation>レビュー担当者(&amp;W):</translation>
+        <location line="-236"/>
+        <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
+        <translation>サインオフは検証できましたが、署名者の鍵がこのインストールで信頼されていません。信頼されるまで是正は拒否されます。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+10"/>
+        <source>The sign-offs verify:
+%1</source>
+        <translation>サインオフを検証しました：
+%1</translation>
+    </message>
+    <message>
+        <location line="+229"/>
+        <source>Reviewer:</source>
+        <translation>レビュー担当者:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J):</translation>
     </message>
@@ -2186,7 +2480,7 @@
         <translation>レビューキュー</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Show items</source>
         <translation>表示する項目</translation>
     </message>
@@ -2224,8 +2518,9 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
+        <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第4四半期アクセスレビュー</translation>
     </message>
     <message>
@@ -9150,7 +9445,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -9190,8 +9485,9 @@
         <translation>判断</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Keep</source>
+        <extracomment>The model&apos;s column of the decision (shown second: ``queue_columns``).</extracomment>
         <translation>維持</translation>
     </message>
     <message>

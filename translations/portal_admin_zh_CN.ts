@@ -1293,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -1308,7 +1308,7 @@
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>批量更改：%1</translation>
     </message>
@@ -1721,9 +1721,77 @@
     </message>
 </context>
 <context>
+    <name>CampaignConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/confirmations.py" line="+23"/>
+        <source>Items still undecided: %n. Sign off anyway?</source>
+        <translation>仍未决定的项目：%n 个。仍要签署确认吗？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Signing off freezes the file: the undecided items stay undecided for good, shown as not reviewed in the evidence pack, and no one can decide them in this file. Every decision made is frozen as it is.</source>
+        <translation>签署确认会冻结此文件：未决定的项目将永久保持未决定，在证据包中显示为“未审查”，任何人都无法再在此文件中对其作出决定。已作出的每个决定都按现状冻结。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Sign off with %n undecided</source>
+        <translation>签署确认（%n 个未决定）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every item is decided. Sign off?</source>
+        <translation>所有项目均已决定。要签署确认吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing off freezes every decision of the file as it is: no one can change them in this file afterwards.</source>
+        <translation>签署确认会按现状冻结此文件中的每个决定：之后任何人都无法在此文件中更改它们。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sign off</source>
+        <translation>签署确认</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign off “%1”</source>
+        <translation>签署确认“%1”</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Signed-off Revokes not carried out: %n. Close the campaign anyway?</source>
+        <translation>已签署确认但尚未执行的撤销：%n 个。仍要关闭审查活动吗？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close with %n not carried out</source>
+        <translation>关闭（%n 个未执行）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Close the campaign?</source>
+        <translation>要关闭审查活动吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>关闭审查活动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing takes a snapshot of the server, checks every decision against it and makes every decision final. Remediation is no longer possible from this campaign: a Revoke not carried out by then stays not done, and the closing check says so.</source>
+        <translation>关闭时会对服务器拍摄快照，依据快照检查每个决定，并使每个决定成为最终结果。之后无法再从此审查活动进行整改：届时尚未执行的撤销将保持未完成，关闭时检查会注明这一点。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Close “%1”</source>
+        <translation>关闭“%1”</translation>
+    </message>
+</context>
+<context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
         <source>There is no snapshot yet: take one in Access reviews first.</source>
         <translation>还没有快照：请先在“访问审查”中获取一个。</translation>
     </message>
@@ -1774,9 +1842,189 @@
     </message>
 </context>
 <context>
+    <name>CampaignIdentity</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>没有密钥：此计算机没有可用于作出决定的密钥环。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reading this installation&apos;s key…</source>
+        <translation>正在读取本安装的密钥…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (signed in), with this installation&apos;s key %2</source>
+        <translation>%1（已登录），使用本安装的密钥 %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This installation&apos;s key %1 (not signed in)</source>
+        <translation>本安装的密钥 %1（未登录）</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRemediation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <source>Reviewer</source>
+        <translation>审查人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in as</source>
+        <translation>登录身份</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>Remediate “%1”</source>
+        <extracomment>Plan the remediation (every signer trusted). The trusted keys changed: check the sign-offs again.</extracomment>
+        <translation>整改“%1”</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing in this campaign is signed off: there is nothing to remediate.</source>
+        <translation>此审查活动中没有任何签署确认：没有可整改的内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off: it is not remediated. Verify names what changed.</source>
+        <translation>审查活动在签署确认后被更改：不进行整改。“验证”会指出更改之处。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Remediation is refused until every signer&apos;s key is trusted here; not trusted: %n. Compare each fingerprint with the reviewer&apos;s by another channel (in person or by telephone), then trust the key.</source>
+        <translation>在此处信任每位签署人的密钥之前，拒绝整改；未受信任：%n 个。请通过其他渠道（当面或电话）将每个指纹与审查人的指纹比对，然后信任该密钥。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>某个签署确认由较早版本的程序作出，未涵盖撤销操作：请审查人用此版本重新签署确认。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Separation of duties: you are one of the reviewers of what this remediation carries out. Another administrator should run it.</source>
+        <translation>职责分离：您是此次整改所执行内容的审查人之一。应由另一位管理员执行。</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
+        <translation>已签署确认的撤销将作为批量作业执行，并按每个账户的当前状态规划。请先核对签署人：将每个密钥的指纹与审查人通过其他渠道告知您的指纹进行比对。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign-offs</source>
+        <translation>签署确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the fingerprint</source>
+        <translation>复制指纹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Key &amp;fingerprint:</source>
+        <translation>密钥指纹(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Trust this key…</source>
+        <translation>信任此密钥(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Trusted &amp;keys…</source>
+        <translation>受信任的密钥(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Plan the remediation</source>
+        <translation>规划整改(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Separation of duties</source>
+        <translation>职责分离</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why remediation is refused</source>
+        <translation>拒绝整改的原因</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignSigners</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <source>This installation&apos;s key</source>
+        <translation>本安装的密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted as “%1”</source>
+        <translation>已作为“%1”受信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key given for this check</source>
+        <translation>为此次检查指定的密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not trusted by this installation</source>
+        <translation>本安装不信任</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 decided %2 of these Revokes with this installation&apos;s key.</source>
+        <translation>%1 使用本安装的密钥作出了其中 %2 个撤销决定。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 decided %2 of these Revokes as your server account.</source>
+        <translation>%1 以您的服务器账户作出了其中 %2 个撤销决定。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 (account %2)</source>
+        <translation>%1（账户 %2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not signed in</source>
+        <translation>未登录</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2), key %3: %4</source>
+        <translation>%1（%2），密钥 %3：%4</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 signed off with this installation&apos;s key.</source>
+        <translation>%1 使用本安装的密钥签署确认。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 signed off as your server account.</source>
+        <translation>%1 以您的服务器账户签署确认。</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
         <source>All items</source>
         <translation>全部项目</translation>
     </message>
@@ -1806,8 +2054,29 @@
         <translation>不确定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 含有本程序从不放入审查活动的触发器、视图、表或索引，已被拒绝：它们可能在您不知情时更改决定。请向文件所有者重新索取该文件。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is not laid out as this program&apos;s campaign files are: a table or an index is missing or defined otherwise. It was refused. Ask for the file again from its owner.</source>
+        <translation>%1 的结构与本程序的审查活动文件不同：缺少某个表或索引，或其定义不同。已被拒绝。请向文件所有者重新索取该文件。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is damaged: the database&apos;s own check or its settings fail. Ask for the file again from its owner.</source>
+        <translation>%1 已损坏：数据库自身的检查或其设置未通过。请向文件所有者重新索取该文件。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading %1 took too long: it was given up. A campaign file opens in moments; this one may be built to hold the program.</source>
+        <translation>读取 %1 耗时过长，已放弃。审查活动文件通常片刻即可打开；此文件可能是为拖住本程序而构造的。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <extracomment>A decision refused (``%1``: the item&apos;s name).</extracomment>
         <translation>%1 是您自己的账户：须由另一位审查人决定。未记录任何内容。</translation>
     </message>
     <message>
@@ -1826,8 +2095,34 @@
         <translation>%1 不在此审查活动中。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>The campaign is already signed off with another key.</source>
+        <translation>此审查活动已使用另一个密钥签署确认。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign refused it: %1</source>
+        <translation>审查活动拒绝了此操作：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sign-off is by a key this installation does not trust. Compare its fingerprint with the reviewer&apos;s by another channel, then trust the key (Remediate… lists the signers).</source>
+        <translation>某个签署确认所用的密钥不受本安装信任。请通过其他渠道将其指纹与审查人的指纹比对，然后信任该密钥（“整改…”会列出签署人）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>某个签署确认由较早版本的程序作出，未涵盖撤销操作：请审查人用此版本重新签署确认。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>More items are undecided than when you were asked: nothing was signed. Sign off again to be asked anew.</source>
+        <translation>未决定的项目比询问您时更多：未签署任何内容。请再次签署确认以重新询问。</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>The file %1 does not exist.</source>
+        <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>文件 %1 不存在。</translation>
     </message>
     <message>
@@ -1841,13 +2136,9 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
-        <translation>%1 包含本程序从不放入审查活动的触发器或视图。它们可能在你不知情时更改决定，因此已拒绝打开。请向文件所有者重新索取该文件。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
         <source>Revoked and done</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>已撤销并完成</translation>
     </message>
     <message>
@@ -1882,56 +2173,47 @@
         <translation>保留已标记的项目需要填写理由。</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
+        <location line="+364"/>
+        <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>现在无法读取此审查活动。</translation>
+    </message>
+    <message>
+        <location line="-352"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>审查活动 (*.review);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>此文件不能用作审查活动。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>无法创建审查活动。</translation>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+620"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>任意标记</translation>
     </message>
     <message>
-        <location line="-616"/>
-        <location line="+618"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>任意门户</translation>
     </message>
     <message>
-        <location line="-614"/>
-        <location line="+617"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>任意机构</translation>
     </message>
     <message>
-        <location line="-569"/>
-        <source>Who is deciding?</source>
-        <translation>由谁决定？</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Enter your name (your e-mail) as the reviewer first.</source>
-        <translation>请先输入您的名字（您的电子邮件）作为审查人。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>This name cannot be used.</source>
-        <translation>不能使用此名字。</translation>
-    </message>
-    <message>
-        <location line="+116"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>决定被拒绝。</translation>
     </message>
@@ -1966,7 +2248,7 @@
         <translation>撤销和不确定需要填写理由。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+28"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>已决定 %1 / %2：保留 %3，撤销 %4，不确定 %5。</translation>
     </message>
@@ -1992,7 +2274,9 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
         <source>The campaign is closed: decisions are final.</source>
+        <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>审查活动已关闭：决定为最终结果。</translation>
     </message>
     <message>
@@ -2006,42 +2290,40 @@
         <translation>请登录后再执行：此操作需要读取服务器。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>The campaign was not signed off.</source>
         <translation>审查活动未签署确认。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+25"/>
         <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
         <translation>由 %1 签署确认：%2 个项目，密钥 %3。请通过其他渠道将此指纹告知管理员。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
+        <location line="+76"/>
+        <source>The sign-offs were not checked.</source>
+        <translation>未检查签署确认。</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>此审查活动尚无任何签署确认。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>The sign-off verifies: %1.</source>
-        <translation>签署确认验证通过：%1。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>审查活动在签署确认后被更改。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+64"/>
         <source>Nothing was remediated.</source>
         <translation>未执行任何整改。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
-        <translation>职责分离：%1 做出或签署确认了此次整改所执行的决定。应由另一位管理员执行。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>You reviewed this campaign.</source>
         <translation>您审查过此活动。</translation>
     </message>
@@ -2051,17 +2333,17 @@
         <translation>没有需要执行的已签署确认的撤销。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>审查活动未关闭。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+29"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
         <translation>已关闭。已撤销并完成：%1；未完成：%2；已保留但期间有变更：%3；范围之后出现：%4。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+61"/>
         <source>Open a campaign file…</source>
         <translation>打开审查活动文件…</translation>
     </message>
@@ -2076,12 +2358,24 @@
         <translation>未打开审查活动</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Revie&amp;wer:</source>
-        <translation>审查人(&amp;W)：</translation>
+        <location line="-236"/>
+        <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
+        <translation>签署确认验证通过，但本安装不信任某位签署人的密钥：在信任之前拒绝整改。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+10"/>
+        <source>The sign-offs verify:
+%1</source>
+        <translation>签署确认验证通过：
+%1</translation>
+    </message>
+    <message>
+        <location line="+229"/>
+        <source>Reviewer:</source>
+        <translation>审查人：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J)：</translation>
     </message>
@@ -2186,7 +2480,7 @@
         <translation>审查队列</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Show items</source>
         <translation>显示的项目</translation>
     </message>
@@ -2224,8 +2518,9 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
+        <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第四季度访问审查</translation>
     </message>
     <message>
@@ -9148,7 +9443,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
         <source>Item</source>
         <translation>项目</translation>
     </message>
@@ -9188,8 +9483,9 @@
         <translation>决定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Keep</source>
+        <extracomment>The model&apos;s column of the decision (shown second: ``queue_columns``).</extracomment>
         <translation>保留</translation>
     </message>
     <message>

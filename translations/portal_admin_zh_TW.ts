@@ -1293,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>暫停</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 檔案 (*.csv)</translation>
     </message>
@@ -1308,7 +1308,7 @@
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>批次變更：%1</translation>
     </message>
@@ -1721,9 +1721,77 @@
     </message>
 </context>
 <context>
+    <name>CampaignConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/confirmations.py" line="+23"/>
+        <source>Items still undecided: %n. Sign off anyway?</source>
+        <translation>仍未決定的項目：%n 個。仍要簽署確認嗎？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Signing off freezes the file: the undecided items stay undecided for good, shown as not reviewed in the evidence pack, and no one can decide them in this file. Every decision made is frozen as it is.</source>
+        <translation>簽署確認會凍結此檔案：未決定的項目將永久保持未決定，在證據套件中顯示為「未審查」，任何人都無法再在此檔案中對其做出決定。已做出的每個決定都依現狀凍結。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Sign off with %n undecided</source>
+        <translation>簽署確認（%n 個未決定）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every item is decided. Sign off?</source>
+        <translation>所有項目均已決定。要簽署確認嗎？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing off freezes every decision of the file as it is: no one can change them in this file afterwards.</source>
+        <translation>簽署確認會依現狀凍結此檔案中的每個決定：之後任何人都無法在此檔案中變更它們。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sign off</source>
+        <translation>簽署確認</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign off “%1”</source>
+        <translation>簽署確認「%1」</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Signed-off Revokes not carried out: %n. Close the campaign anyway?</source>
+        <translation>已簽署確認但尚未執行的撤銷：%n 個。仍要關閉審查活動嗎？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close with %n not carried out</source>
+        <translation>關閉（%n 個未執行）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Close the campaign?</source>
+        <translation>要關閉審查活動嗎？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>關閉審查活動</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing takes a snapshot of the server, checks every decision against it and makes every decision final. Remediation is no longer possible from this campaign: a Revoke not carried out by then stays not done, and the closing check says so.</source>
+        <translation>關閉時會對伺服器建立快照，依據快照檢查每個決定，並使每個決定成為最終結果。之後無法再從此審查活動進行補救：屆時尚未執行的撤銷將保持未完成，關閉時檢查會註明這一點。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Close “%1”</source>
+        <translation>關閉「%1」</translation>
+    </message>
+</context>
+<context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
         <source>There is no snapshot yet: take one in Access reviews first.</source>
         <translation>尚無快照：請先在「存取審查」中擷取一個。</translation>
     </message>
@@ -1774,9 +1842,189 @@
     </message>
 </context>
 <context>
+    <name>CampaignIdentity</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>沒有金鑰：這部電腦沒有可用於做出決定的金鑰圈。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reading this installation&apos;s key…</source>
+        <translation>正在讀取此安裝的金鑰…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (signed in), with this installation&apos;s key %2</source>
+        <translation>%1（已登入），使用此安裝的金鑰 %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This installation&apos;s key %1 (not signed in)</source>
+        <translation>此安裝的金鑰 %1（未登入）</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRemediation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <source>Reviewer</source>
+        <translation>審查人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in as</source>
+        <translation>登入身分</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>Remediate “%1”</source>
+        <extracomment>Plan the remediation (every signer trusted). The trusted keys changed: check the sign-offs again.</extracomment>
+        <translation>補救「%1」</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing in this campaign is signed off: there is nothing to remediate.</source>
+        <translation>此審查活動中沒有任何簽署確認：沒有可補救的內容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off: it is not remediated. Verify names what changed.</source>
+        <translation>審查活動在簽署確認後遭變更：不進行補救。「驗證」會指出變更之處。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Remediation is refused until every signer&apos;s key is trusted here; not trusted: %n. Compare each fingerprint with the reviewer&apos;s by another channel (in person or by telephone), then trust the key.</source>
+        <translation>在此處信任每位簽署人的金鑰之前，拒絕補救；未受信任：%n 個。請透過其他管道（當面或電話）將每個指紋與審查人的指紋比對，然後信任該金鑰。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>某個簽署確認由較早版本的程式做出，未涵蓋撤銷動作：請審查人以此版本重新簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Separation of duties: you are one of the reviewers of what this remediation carries out. Another administrator should run it.</source>
+        <translation>職責分離：您是此次補救所執行內容的審查人之一。應由另一位管理員執行。</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
+        <translation>已簽署確認的撤銷將作為批次作業執行，並依每個帳戶的目前狀態規劃。請先核對簽署人：將每個金鑰的指紋與審查人透過其他管道告知您的指紋進行比對。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign-offs</source>
+        <translation>簽署確認</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy</source>
+        <translation>複製(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the fingerprint</source>
+        <translation>複製指紋</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Key &amp;fingerprint:</source>
+        <translation>金鑰指紋(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Trust this key…</source>
+        <translation>信任此金鑰(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Trusted &amp;keys…</source>
+        <translation>受信任的金鑰(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Plan the remediation</source>
+        <translation>規劃補救(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Separation of duties</source>
+        <translation>職責分離</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why remediation is refused</source>
+        <translation>拒絕補救的原因</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignSigners</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <source>This installation&apos;s key</source>
+        <translation>此安裝的金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted as “%1”</source>
+        <translation>已作為「%1」受信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key given for this check</source>
+        <translation>為此次檢查指定的金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not trusted by this installation</source>
+        <translation>此安裝不信任</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 decided %2 of these Revokes with this installation&apos;s key.</source>
+        <translation>%1 使用此安裝的金鑰做出了其中 %2 個撤銷決定。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 decided %2 of these Revokes as your server account.</source>
+        <translation>%1 以您的伺服器帳戶做出了其中 %2 個撤銷決定。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 (account %2)</source>
+        <translation>%1（帳戶 %2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not signed in</source>
+        <translation>未登入</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2), key %3: %4</source>
+        <translation>%1（%2），金鑰 %3：%4</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 signed off with this installation&apos;s key.</source>
+        <translation>%1 使用此安裝的金鑰簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 signed off as your server account.</source>
+        <translation>%1 以您的伺服器帳戶簽署確認。</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
         <source>All items</source>
         <translation>全部項目</translation>
     </message>
@@ -1806,8 +2054,29 @@
         <translation>不確定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 含有本程式從不放入審查活動的觸發器、檢視、資料表或索引，已被拒絕：它們可能在您不知情時變更決定。請向檔案擁有者重新索取該檔案。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is not laid out as this program&apos;s campaign files are: a table or an index is missing or defined otherwise. It was refused. Ask for the file again from its owner.</source>
+        <translation>%1 的結構與本程式的審查活動檔案不同：缺少某個資料表或索引，或其定義不同。已被拒絕。請向檔案擁有者重新索取該檔案。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is damaged: the database&apos;s own check or its settings fail. Ask for the file again from its owner.</source>
+        <translation>%1 已損毀：資料庫本身的檢查或其設定未通過。請向檔案擁有者重新索取該檔案。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading %1 took too long: it was given up. A campaign file opens in moments; this one may be built to hold the program.</source>
+        <translation>讀取 %1 耗時過長，已放棄。審查活動檔案通常片刻即可開啟；此檔案可能是為拖住本程式而構造的。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <extracomment>A decision refused (``%1``: the item&apos;s name).</extracomment>
         <translation>%1 是您自己的帳戶：須由另一位審查人決定。未記錄任何內容。</translation>
     </message>
     <message>
@@ -1826,8 +2095,34 @@
         <translation>%1 不在此審查活動中。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>The campaign is already signed off with another key.</source>
+        <translation>此審查活動已使用另一個金鑰簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign refused it: %1</source>
+        <translation>審查活動拒絕了此操作：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sign-off is by a key this installation does not trust. Compare its fingerprint with the reviewer&apos;s by another channel, then trust the key (Remediate… lists the signers).</source>
+        <translation>某個簽署確認所用的金鑰不受此安裝信任。請透過其他管道將其指紋與審查人的指紋比對，然後信任該金鑰（「補救…」會列出簽署人）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>某個簽署確認由較早版本的程式做出，未涵蓋撤銷動作：請審查人以此版本重新簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>More items are undecided than when you were asked: nothing was signed. Sign off again to be asked anew.</source>
+        <translation>未決定的項目比詢問您時更多：未簽署任何內容。請再次簽署確認以重新詢問。</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>The file %1 does not exist.</source>
+        <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>檔案 %1 不存在。</translation>
     </message>
     <message>
@@ -1841,13 +2136,9 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
-        <translation>%1 含有本程式從不放入審查活動的觸發器或檢視。它們可能在你不知情時變更決定，因此已拒絕開啟。請向檔案擁有者重新索取該檔案。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
         <source>Revoked and done</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>已撤銷並完成</translation>
     </message>
     <message>
@@ -1882,56 +2173,47 @@
         <translation>保留已標記的項目需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
+        <location line="+364"/>
+        <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>現在無法讀取此審查活動。</translation>
+    </message>
+    <message>
+        <location line="-352"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>審查活動 (*.review);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>此檔案無法作為審查活動使用。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>無法建立審查活動。</translation>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+620"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>任意標記</translation>
     </message>
     <message>
-        <location line="-616"/>
-        <location line="+618"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>任意入口網站</translation>
     </message>
     <message>
-        <location line="-614"/>
-        <location line="+617"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>任意機構</translation>
     </message>
     <message>
-        <location line="-569"/>
-        <source>Who is deciding?</source>
-        <translation>由誰決定？</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Enter your name (your e-mail) as the reviewer first.</source>
-        <translation>請先輸入您的名稱（您的電子郵件）作為審查人。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>This name cannot be used.</source>
-        <translation>無法使用此名稱。</translation>
-    </message>
-    <message>
-        <location line="+116"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>決定遭拒絕。</translation>
     </message>
@@ -1966,7 +2248,7 @@
         <translation>撤銷和不確定需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+28"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>已決定 %1 / %2：保留 %3，撤銷 %4，不確定 %5。</translation>
     </message>
@@ -1992,7 +2274,9 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
         <source>The campaign is closed: decisions are final.</source>
+        <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>審查活動已關閉：決定為最終結果。</translation>
     </message>
     <message>
@@ -2006,42 +2290,40 @@
         <translation>請登入後再執行：此操作需要讀取伺服器。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>The campaign was not signed off.</source>
         <translation>審查活動未簽署確認。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+25"/>
         <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
         <translation>由 %1 簽署確認：%2 個項目，金鑰 %3。請透過其他管道將此指紋告知管理員。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
+        <location line="+76"/>
+        <source>The sign-offs were not checked.</source>
+        <translation>未檢查簽署確認。</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>此審查活動尚無任何簽署確認。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>The sign-off verifies: %1.</source>
-        <translation>簽署確認驗證通過：%1。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>審查活動在簽署確認後遭變更。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+64"/>
         <source>Nothing was remediated.</source>
         <translation>未執行任何補救。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
-        <translation>職責分離：%1 做出或簽署確認了此次補救所執行的決定。應由另一位管理員執行。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>You reviewed this campaign.</source>
         <translation>您審查過此活動。</translation>
     </message>
@@ -2051,17 +2333,17 @@
         <translation>沒有需要執行的已簽署確認的撤銷。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>審查活動未關閉。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+29"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
         <translation>已關閉。已撤銷並完成：%1；未完成：%2；已保留但期間有變更：%3；範圍之後出現：%4。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+61"/>
         <source>Open a campaign file…</source>
         <translation>開啟審查活動檔案…</translation>
     </message>
@@ -2076,12 +2358,24 @@
         <translation>未開啟審查活動</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Revie&amp;wer:</source>
-        <translation>審查人(&amp;W)：</translation>
+        <location line="-236"/>
+        <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
+        <translation>簽署確認驗證通過，但此安裝不信任某位簽署人的金鑰：在信任之前拒絕補救。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+10"/>
+        <source>The sign-offs verify:
+%1</source>
+        <translation>簽署確認驗證通過：
+%1</translation>
+    </message>
+    <message>
+        <location line="+229"/>
+        <source>Reviewer:</source>
+        <translation>審查人：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J)：</translation>
     </message>
@@ -2186,7 +2480,7 @@
         <translation>審查佇列</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Show items</source>
         <translation>顯示的項目</translation>
     </message>
@@ -2224,8 +2518,9 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
+        <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第四季存取審查</translation>
     </message>
     <message>
@@ -9148,7 +9443,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -9188,8 +9483,9 @@
         <translation>決定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Keep</source>
+        <extracomment>The model&apos;s column of the decision (shown second: ``queue_columns``).</extracomment>
         <translation>保留</translation>
     </message>
     <message>

@@ -41,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from portal_admin import __version__
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
+from portal_admin.files.terminal import printable
 from portal_admin.protocol.labels import code_in_words
 
 from . import keys
@@ -251,7 +252,7 @@ _EOCD = struct.Struct("<4s4H2LH")
 _LOCATOR = struct.Struct("<4sLQL")
 _EOCD64 = struct.Struct("<4sQ2H2L4Q")
 
-_LOOK_UP: Any = object()
+_LOOK_UP: Any = trusting.LOOK_UP
 
 
 @dataclass
@@ -329,20 +330,12 @@ def _trust_of(
     fingerprint: str, pinned: str | None, store: trusting.TrustStore | None, own: object
 ) -> tuple[str, str]:
     """(trust, signer name) of a pack's key: pinned, own, trusted, untrusted (in this order)."""
-    if fingerprint == pinned:
-        return "pinned", ""
-    mine = trusting.own_fingerprint() if own is _LOOK_UP else own
-    if isinstance(mine, str) and trusting.normalize_fingerprint(mine) == fingerprint:
-        return "own", ""
-    found = (store if store is not None else trusting.TrustStore()).find(fingerprint)
-    if found is not None:
-        return "trusted", found.name
-    return "untrusted", ""
+    return trusting.trust_of(fingerprint, pinned, store, own)
 
 
 def _shown(name: str) -> str:
     """A member's name as it may be printed (a crafted name cannot move a terminal's cursor)."""
-    return name if name.isprintable() else repr(name)[1:-1]
+    return printable(name)
 
 
 def _declared_directory(fh: IO[bytes]) -> tuple[int, int]:
