@@ -10,9 +10,11 @@ from typing import Any
 
 import qasync
 from panel_support import run
+from test_reviews_support import signed_in_as
 from tests.reviews.support import ROLES, account, make_snapshot
 
 from portal_admin.evidence import keys
+from portal_admin.evidence.trust import TrustStore
 from portal_admin.reviews import Settings, create_campaign
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext
@@ -42,13 +44,16 @@ def test_a_hostile_campaign_file_is_shown_as_text(
     loop: qasync.QEventLoop, qtbot: Any, tmp_path: Path, runner: OperationRunner
 ) -> None:
     path = hostile_campaign(tmp_path)
-    context = PanelContext(runner, sandbox_profile(), None, {})
+    extras = {
+        "live_profile": signed_in_as(REVIEWER, "ACC000009"),
+        "evidence_trust_store": TrustStore(tmp_path / "trusted_keys.json"),
+    }
+    context = PanelContext(runner, sandbox_profile(), None, extras)
     panel = CampaignsPanel(context, folder=tmp_path, key_store=keys.MemoryStore())
     qtbot.addWidget(panel)
     panel.resize(1100, 700)
     panel.show()
-    panel.reviewer.setText(REVIEWER)
-    panel._reviewer_changed()
+    run(loop, panel.wait_idle())  # shown: it reads who reviews
     assert run(loop, panel.open_file(path)) is not None
     walk = Walk()
     for row in range(panel.model.rowCount()):
