@@ -33,7 +33,8 @@ def snapshot(path: Path) -> Path:
         "account": "admin@example.test", "started": WHEN, "finished": WHEN,
         "counts": {"accounts": 3, "roles": 0, "invitations": 0}, "complete": True,
     }  # fmt: skip
-    conn.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
+    rows = [(k, json.dumps(v)) for k, v in meta.items()]
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", rows)
     conn.commit()
     conn.close()
     return path

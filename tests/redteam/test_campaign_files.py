@@ -40,9 +40,9 @@ def test_item_detail_that_is_not_json_escapes_from_the_queue(tmp_path: Path) -> 
     bad value is a CampaignError naming the item (DAMAGED), not an exception of the parser."""
     path, _ = signed_campaign(tmp_path)
     raw(path, f"UPDATE items SET detail = '{{not json' WHERE id = '{KEPT}'")
-    with pytest.raises(CampaignError) as refused:  # at open, or at the first read of the queue
-        with Campaign.open(path) as campaign:
-            campaign.page()
+    # refused at open, or at the first read of the queue
+    with pytest.raises(CampaignError) as refused, Campaign.open(path) as campaign:
+        campaign.page()
     assert refused.value.item in (None, KEPT)
 
 
@@ -58,9 +58,9 @@ def test_file_replaced_between_the_check_and_the_use_is_obeyed(
     Class of fix: check and use the same bytes - check on the connection that is then used
     (re-read ``sqlite_master`` and ``PRAGMA schema_version`` inside the first transaction of
     the writing connection), or open a private copy."""
+    from portal_admin.evidence import keys
     from portal_admin.reviews import campaign as campaign_module
     from portal_admin.reviews import decide, reviewer_of
-    from portal_admin.evidence import keys
 
     folder = tmp_path / "a"
     folder.mkdir()
