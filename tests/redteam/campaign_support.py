@@ -40,12 +40,13 @@ def snapshot(path: Path) -> Path:
     return path
 
 
-def signed_campaign(folder: Path) -> tuple[Path, Any]:
-    """(path, reviewer) of a campaign with a Keep and a Revoke signed off by the reviewer."""
+def signed_campaign(folder: Path, store: Any = None) -> tuple[Path, Any]:
+    """(path, reviewer) of a campaign with a Keep and a Revoke signed off by the reviewer
+    (whose key is in ``store``, a new ``keys.MemoryStore`` by default)."""
     from portal_admin.evidence import keys
     from portal_admin.reviews import Settings, create_campaign, decide, reviewer_of, sign
 
-    store = keys.MemoryStore()
+    store = store if store is not None else keys.MemoryStore()
     reviewer = reviewer_of(REVIEWER, store)
     campaign = create_campaign(
         folder / "q4.review", snapshot(folder / "scope.sqlite3"),
