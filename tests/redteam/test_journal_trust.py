@@ -10,6 +10,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
 
@@ -139,3 +141,42 @@ def test_a_forged_job_file_confirms_a_forged_record(tmp_path: Path) -> None:
     assert not JobFiles(folder).confirms(record), (
         "a job file anyone can write confirmed a forged record"
     )
+
+
+def test_a_colleagues_trusted_key_vouches_for_records_this_installation_reverts(
+    tmp_path: Path,
+) -> None:
+    """Attack: the trust file is one list for every use - a colleague's key is trusted so that
+    their campaign sign-offs and packs verify. That colleague (or whoever holds their key)
+    appends a forged change to this installation's journal and a checkpoint signed with
+    THEIR key vouching for it. ``journal.verify`` accepts checkpoints of "this installation's
+    key or a trusted one", so the forged record is authenticated and a revert believes it,
+    though the threat model says "a revert acts only on changes this installation made".
+    (The trusted list given here is what revert's default, the trust file, hands in.)
+    Class of fix: what a revert believes is vouched for by this installation's own key only
+    (or keys trusted for that purpose explicitly: a scope on trust entries), not by every
+    key trusted to sign a campaign or a pack."""
+    from portal_admin.evidence import checkpoints
+    from portal_admin.jobs.revert_journal import Entry, believed
+
+    path = tmp_path / "journal.jsonl"
+    _written(path, 10)
+    own = _fingerprint(path)
+    colleague = Ed25519PrivateKey.generate()
+    last = list(jr.read(path))[-1]
+    body = {**CHANGE, "time": jr.now_iso(), "targets": ["VICTIM"],
+            "before": {"value": "ACTIVE"}, "after": {"value": "SUSPENDED"},
+            "seq": 11, "segment": 0, "format": jr.FORMAT}  # fmt: skip
+    raw, digest = _line(str(last["hash"]), body)
+    with path.open("ab") as fh:
+        fh.write(raw)
+    checkpoints.append(
+        checkpoints.checkpoints_path(path),
+        checkpoints.make(colleague, 11, digest, "stop", vouches=[(11, 11)]),
+    )
+    colleague_fp = keys.fingerprint(colleague.public_key())
+    result = jr.verify(path, expected_key=lambda: own, trusted=lambda: [colleague_fp])
+    assert result.ok, result.summary()
+    record = {**body, "prev": last["hash"], "hash": digest}
+    sure, _doubtful = believed([Entry(11, record, "ok")], result, tmp_path / "jobs")
+    assert not sure, "a record vouched for by a colleague's key is believed by a revert"
