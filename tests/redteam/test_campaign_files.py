@@ -14,7 +14,7 @@ import pytest
 
 from portal_admin.reviews import Campaign, CampaignError
 
-from .campaign_support import KEPT, REVOKED, raw, signed_campaign
+from .campaign_support import KEPT, REVOKED, new_campaign, raw, signed_campaign
 
 
 def test_deeply_nested_json_in_meta_escapes_as_a_recursion_error(tmp_path: Path) -> None:
@@ -161,3 +161,82 @@ async def test_a_campaign_of_one_server_is_remediated_on_another(tmp_path: Path)
                 folder=tmp_path / "jobs",
                 key_store=store,
             )
+
+
+def _smuggle(path: Path, item: str, decision: str, reviewer: str, fingerprint: str) -> None:
+    """A decision row written with plain SQLite, as a reviewer can into their own file."""
+    raw(
+        path,
+        "INSERT INTO decisions (item, decision, justification, reviewer, fingerprint,"
+        f" decided_at, source, account_id, account_email) VALUES ('{item}', '{decision}',"
+        f" 'x', '{reviewer}', '{fingerprint}', '2026-11-27T10:00:00.000+00:00', '', '',"
+        f" '{reviewer}')",
+    )
+
+
+def test_a_part_file_decides_an_item_of_another_part_without_conflict(tmp_path: Path) -> None:
+    """Attack: the campaign is split by portal; reviewer B (PARTNER) keeps account 4 and their
+    part is merged. Reviewer A (TENANT) adds to THEIR part file, with plain SQLite, a Revoke of
+    account 4 - an item not in their part - under B's name. ``merge`` checks that a decision's
+    item exists in the campaign, but its CONFLICT check joins the part's own ``items``, so a
+    decision on an item the part does not hold is never compared: it is appended, and becomes
+    account 4's latest decision, overriding B's Keep without a word. Class of fix: a part's
+    decisions are only on the part's items (``item IN p.items`` and ``items.part`` = the
+    part's name), and the conflict check runs on every decision merged."""
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import decide, reviewer_of
+    from portal_admin.reviews.split_merge import merge, split
+
+    campaign = new_campaign(tmp_path)
+    parts = {p.name: p for p in split(campaign, "portal", tmp_path / "parts")}
+    tenant = next(p for n, p in parts.items() if "TENANT" in n)
+    partner = next(p for n, p in parts.items() if "PARTNER" in n)
+    b = reviewer_of("b@example.test", keys.MemoryStore())
+    with Campaign.open(partner) as part_b:
+        decide(part_b, "account:ACC000004", "Keep", "needed", b)
+    merge(campaign, partner)
+    a = reviewer_of("a@example.test", keys.MemoryStore())
+    with Campaign.open(tenant) as part_a:
+        decide(part_a, "account:ACC000001", "Keep", "needed", a)
+    _smuggle(tenant, "account:ACC000004", "REVOKE", "b@example.test", b.fingerprint)
+    try:
+        merge(campaign, tenant)
+    except CampaignError:
+        campaign.close()
+        return  # refused: fine
+    latest = campaign.history("account:ACC000004")[-1].decision
+    campaign.close()
+    assert latest == "KEEP", "a part file overrode a decision of another part"
+
+
+def test_a_reviewer_keeps_their_own_account_by_writing_the_row(tmp_path: Path) -> None:
+    """Attack (separation of duties): ``decide`` refuses a reviewer their own account (SELF),
+    but that is the only place the rule lives. The reviewer (user3@example.test, whose
+    account is item 3) writes the Keep of their own account into the file with plain SQLite,
+    under their own name, key and server identity, and signs off with the program. Nothing
+    after the fact looks: ``verify`` says intact, the sign-off is trusted, remediation and
+    the pack see a signed Keep. Class of fix: rules enforced on writing are checked again on
+    reading - ``verify`` (or remediation's refusal) names a decision whose decider's identity
+    (name, account id or email, which the sign-off covers) is the item's own account."""
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import reviewer_of, sign, verify
+
+    own_item = "account:ACC000003"
+    store = keys.MemoryStore()
+    reviewer = reviewer_of("user3@example.test", store)
+    campaign = new_campaign(tmp_path, reviewer="user3@example.test")
+    path = campaign.path
+    campaign.close()
+    _smuggle(path, own_item, "KEEP", "user3@example.test", reviewer.fingerprint)
+    raw(
+        path,
+        "UPDATE items SET decision = 'KEEP', decision_seq = (SELECT max(seq) FROM decisions)"
+        f" WHERE id = '{own_item}'",
+    )
+    with Campaign.open(path) as campaign:
+        sign(campaign, reviewer, keys.signing_key(store))
+        check = verify(campaign, own=None)
+    named = " ".join(check.problems) + " ".join(getattr(check, "self_decided", []) or [])
+    assert own_item in named, (
+        f"a reviewer's Keep of their own account verifies as {check.status!r}, unnamed"
+    )
