@@ -278,3 +278,33 @@ def test_one_sign_off_counted_twice_through_another_base64_spelling(tmp_path: Pa
     assert check.status != "intact" or len(check.signoffs) == 1, (
         "one signature counted as two sign-offs"
     )
+
+
+def test_a_signed_revoke_undone_after_sign_off_passes_the_closing_gate(tmp_path: Path) -> None:
+    """Attack: after the sign-off, a Keep of the Revoked account is appended to the history
+    (plain SQLite; the queue column set to match). Remediation refuses the file (CHANGED), so
+    nothing is suspended - but the closing gate (``review close`` refuses while signed-off
+    Revokes are not carried out, UNREMEDIATED) asks ``remediation.unremediated``, which takes
+    ``verify(...).revokes`` without looking at the verification's status: the latest decision
+    is now Keep, so no Revoke is "left", and the campaign closes with
+    ``closed_unremediated: 0`` though the signed-off Revoke was never carried out.
+    Class of fix: every consumer of a verification refuses one that is not intact (one
+    function hands out signed decisions only from an intact file), and ``closing.check``
+    verifies before it records anything."""
+    from portal_admin.reviews import remediation
+
+    path, _ = signed_campaign(tmp_path)
+    raw(
+        path,
+        "INSERT INTO decisions (item, decision, justification, reviewer, fingerprint,"
+        " decided_at, source) SELECT item, 'KEEP', 'changed my mind', reviewer, fingerprint,"
+        f" decided_at, source FROM decisions WHERE item = '{REVOKED}';"
+        " UPDATE items SET decision = 'KEEP', decision_seq = (SELECT max(seq) FROM decisions)"
+        f" WHERE id = '{REVOKED}';",
+    )
+    with Campaign.open(path) as campaign:
+        try:
+            left = remediation.unremediated(campaign)
+        except CampaignError:
+            return  # refused: the gate saw the file does not verify
+    assert left == [REVOKED], "a signed-off Revoke undone after sign-off passes the closing gate"
