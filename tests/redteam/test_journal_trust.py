@@ -6,6 +6,7 @@ Each test is one attack the current code lets through.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -212,4 +213,25 @@ def test_a_torn_tail_is_appended_through_a_planted_link(tmp_path: Path) -> None:
         journal.close()
     assert "attacker.example" not in victim.read_text(), (
         "the torn line was appended to the file a planted link points at"
+    )
+
+
+def test_a_checkpoint_is_written_through_a_planted_link_and_cuts_the_target(
+    tmp_path: Path,
+) -> None:
+    """Attack: as above, with ``journal.checkpoints.jsonl`` planted as a link to a user file
+    whose end is not a newline. ``checkpoints.append`` opens it with ``O_APPEND|O_CREAT``
+    (links followed), takes the last line for one "cut short by a kill" and ``ftruncate``s
+    it away, then appends the checkpoint: the user's file loses its last line and gains a
+    line of JSON. Class of fix: as above (no link followed for the journal's side files)."""
+    path = tmp_path / "journal" / "journal.jsonl"
+    path.parent.mkdir()
+    victim = tmp_path / "home" / "notes.txt"
+    victim.parent.mkdir()
+    victim.write_bytes(b"first line\nthe last line, without a newline")
+    (path.parent / "journal.checkpoints.jsonl").symlink_to(victim)
+    with contextlib.suppress(OSError):  # refused to follow the link: fine
+        _written(path, 3)
+    assert victim.read_bytes() == b"first line\nthe last line, without a newline", (
+        "a planted link made the checkpoint writer cut and append to a user file"
     )
