@@ -261,6 +261,7 @@ def _jobs(areas: Any) -> None:
         "set back every change a bulk job made (a job of its own; docs/undo.md)",
     )
     revert.add_argument("job", metavar="ID", help="a job id (or its start)")
+    _revert_options(revert)
     _running(revert)
 
 
@@ -363,6 +364,7 @@ def _verification(areas: Any) -> None:
     undo.add_argument(
         "seqs", metavar="SEQ", type=options.whole(1), nargs="+", help="journal record numbers"
     )
+    _revert_options(undo)
     _running(undo)
     check.add_argument(
         "--fingerprint",
@@ -442,6 +444,19 @@ def _forwarding(journal: Any) -> None:
     rebuild.add_argument("--out", metavar="DIR", required=True, help="where to write them")
 
 
+def _revert_options(command: Any) -> None:
+    """What ``jobs revert`` and ``journal revert`` take besides ``_running``'s options."""
+    command.add_argument(
+        "--reason", default="", help="why (kept with each change, as a bulk change's reason)"
+    )
+    command.add_argument(
+        "--accept-unauthenticated",
+        action="store_true",
+        help="revert journal records no checkpoint of this installation vouches for and no"
+        " job file confirms (check them first: anyone who can write the journal could add them)",
+    )
+
+
 def _reviews(areas: Any) -> None:
     review = areas.add_parser(
         "review", help="access-review campaigns (docs/reviews.md)"
@@ -515,9 +530,14 @@ def _reviews(areas: Any) -> None:
     )  # fmt: skip
     sign.add_argument("campaign", metavar="CAMPAIGN.review")
     sign.add_argument("--reviewer", metavar="NAME", help="who signs (required)")
+    sign.add_argument(
+        "--allow-undecided",
+        action="store_true",
+        help="sign even though some items have no decision (they stay not reviewed)",
+    )
     verify = _command(
         review, "verify", "review:verify",
-        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed",
+        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed or untrusted",
         connects=False,
     )  # fmt: skip
     verify.add_argument("campaign", metavar="CAMPAIGN.review")
@@ -540,6 +560,11 @@ def _reviews(areas: Any) -> None:
     )
     close.add_argument("campaign", metavar="CAMPAIGN.review")
     close.add_argument("--snapshot", metavar="FILE", help="where the closing snapshot goes")
+    close.add_argument(
+        "--allow-unremediated",
+        action="store_true",
+        help="close even though signed-off Revokes were not carried out (final)",
+    )
     pack = _command(
         review, "pack", "review:pack", "the campaign's signed evidence pack", connects=False
     )
