@@ -86,3 +86,55 @@ def test_a_time_in_other_digits_reaches_the_syslog_header(tmp_path: Path) -> Non
     message = rfc5424(Item("record", body), "host")
     header = message.split(b" [", 1)[0]
     assert all(0x21 <= b <= 0x7E or b == 0x20 for b in header), header
+
+
+class _Answer:
+    def __init__(self, status: int, body: bytes) -> None:
+        self.status, self._body = status, body
+
+    def read(self, _limit: int = -1) -> bytes:
+        return self._body
+
+
+class _Proxy:
+    """An HTTPS connection whose every answer is the same (what sits at HOST:PORT)."""
+
+    answer = _Answer(200, b"{}")
+
+    def __init__(self, *_args: Any, **_kwargs: Any) -> None:
+        pass
+
+    def request(self, *_args: Any, **_kwargs: Any) -> None:
+        pass
+
+    def getresponse(self) -> _Answer:
+        return self.answer
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_ack_shaped_answer_to_an_event_post_counts_as_accepted(
+    monkeypatch: Any,
+) -> None:
+    """Attack (HEC answers that lie): whatever answers at the collector's address (a proxy,
+    a load balancer's health page, a misrouted service) replies ``200 {"acks": {}}`` to the
+    event POST. ``_post`` takes ``code`` as 0 when the body has ``acks`` - meant for the ack
+    endpoint's answer - whichever endpoint was asked; no ackId came back, so the batch counts
+    as accepted and the cursor moves past records no collector received. The threat model
+    says "only 200 with code 0 counts". Class of fix: each endpoint's answer is read by its
+    own rule (the event endpoint: ``code`` 0 and ``text`` Success; the ack endpoint: an
+    ``acks`` object naming the ackId asked)."""
+    import http.client
+
+    from portal_admin.evidence.forward import destinations
+
+    monkeypatch.setenv("PORTAL_ADMIN_HEC_TOKEN", "t0ken")
+    monkeypatch.setattr(http.client, "HTTPSConnection", _Proxy)
+    _Proxy.answer = _Answer(200, b'{"acks": {}}')
+    hec = destinations.open_destination("hec+https://collector.example:8088", Options())
+    try:
+        hec.send([b'{"event": "x"}'])
+    except destinations.DestinationError:
+        return  # refused: fine
+    raise AssertionError("an answer of the ack endpoint's shape accepted an event batch")
