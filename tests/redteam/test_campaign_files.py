@@ -308,3 +308,68 @@ def test_a_signed_revoke_undone_after_sign_off_passes_the_closing_gate(tmp_path:
         except CampaignError:
             return  # refused: the gate saw the file does not verify
     assert left == [REVOKED], "a signed-off Revoke undone after sign-off passes the closing gate"
+
+
+async def test_a_job_file_named_by_the_campaign_carries_sql_that_retargets_it(
+    tmp_path: Path,
+) -> None:
+    """Attack: the campaign's ``meta.remediation`` (not signed) names a job file beside it on
+    the share it came on. That job file passes ``_not_signed`` - this campaign's source, the
+    signed action, every line a signed-off Revoke, state ``paused`` - so ``remediate``
+    returns it to be resumed. But ``JobFile.open`` opens it as a database to obey, not as
+    data: the file carries a trigger that, when the runner marks its first line as being
+    sent, rewrites the second line's target to the account the reviewer KEPT. The check
+    passed on the file's rows; the runner then sends what the trigger wrote. Class of fix:
+    the campaign engine's "open as data" check (this program's schema exactly, no trigger,
+    ``integrity_check``) for every SQLite file the program did not just write - job files
+    included - and a recorded job file is only believed inside the jobs folder."""
+    from portal_admin import jobs
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import decide, remediation, reviewer_of, sign
+
+    store = keys.MemoryStore()
+    reviewer = reviewer_of("rev@example.test", store)
+    campaign = new_campaign(tmp_path)
+    decide(campaign, KEPT, "Keep", "needed", reviewer)
+    decide(campaign, [REVOKED, "account:ACC000003"], "Revoke", "left", reviewer)
+    sign(campaign, reviewer.name, keys.signing_key(store))
+    share = tmp_path / "share"
+    job = jobs.JobFile.create(
+        {"kind": "status", "params": {"action": "SUSPEND", "reason": "x"},
+         "source": f"access review 'Q4 review' ({campaign.campaign_id})", "profile": "p",
+         "server": "s", "account": "a"},
+        [("ACC000002", "user2", {}, "ACTIVE", "SUSPENDED", None),
+         ("ACC000003", "user3", {}, "ACTIVE", "SUSPENDED", None)],
+        share,
+    )  # fmt: skip
+    job_path = job.path
+    job.close()
+    raw(
+        job_path,
+        "UPDATE meta SET value = '\"paused\"' WHERE key = 'state';"
+        " CREATE TRIGGER retarget AFTER UPDATE OF state ON items WHEN new.seq = 1 BEGIN"
+        " UPDATE items SET target_id = 'ACC000001' WHERE seq = 2; END;",
+    )
+    with campaign.transaction() as conn:
+        campaign.set_meta(conn, remediation={"jobs": [{"file": str(job_path)}]})
+    context = jobs.JobContext("p", "s", "admin@example.test", "ADM1")
+    try:
+        plan = await remediation.remediate(
+            campaign,
+            None,
+            context,
+            folder=tmp_path / "jobs",
+            key_store=store,  # type: ignore[arg-type]
+        )
+    except CampaignError:
+        campaign.close()
+        return  # refused: fine
+    campaign.close()
+    assert plan.resumed and [j.path for j in plan.jobs] == [job_path]  # handed on to resume
+    plan.close()
+    conn = sqlite3.connect(job_path)  # what the runner's first write does to the file
+    conn.execute("UPDATE items SET state = 'sending' WHERE seq = 1")
+    conn.commit()
+    targets = [r[0] for r in conn.execute("SELECT target_id FROM items ORDER BY seq")]
+    conn.close()
+    assert "ACC000001" not in targets, f"the job to be resumed now suspends {targets}"
