@@ -7,11 +7,8 @@ Each test is one attack the current code lets through.
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from pathlib import Path
 from typing import Any
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
@@ -67,120 +64,6 @@ def _fork(path: Path, after_seq: int, forged: list[dict[str, Any]]) -> list[dict
     with path.open("ab") as fh:
         fh.write(b"".join(out))
     return written
-
-
-def test_a_forked_segment_makes_forged_records_vouched_for(tmp_path: Path) -> None:
-    """Attack: after a journal of 25 vouched records (checkpoints at 10, 20, 25), append a
-    ``segment`` record that claims a break after seq 15 (it chains from record 15, as a real
-    one would), then forged records with seqs 17..25 - seqs the checkpoints vouch for. The
-    journal verifies (``ok``: a segment is a "recorded break", not a problem; the checkpoint
-    at 20 and 25 still find their hash because ``checkpoints.check`` accepts any record of
-    that seq), and ``Verification.authenticated`` looks at the seq only, never at the hash,
-    inside a vouched range: every forged record counts as authenticated, and a revert of one
-    of them (seq above the break, so ACROSS_BREAK does not apply) plans it without
-    ``--accept-unauthenticated``. Class of fix: a checkpoint vouches for (seq, hash) pairs of
-    the chain it anchors, not for seq numbers: ``authenticated`` compares the digest of the
-    record it pinned (or walks the chain back from the anchored hash), and a second record
-    with a seq already seen is a problem, not a branch."""
-    path = tmp_path / "journal.jsonl"
-    _written(path)
-    forged = _fork(
-        path,
-        15,
-        [{**CHANGE, "targets": [f"VICTIM{n}"], "before": {"value": "ACTIVE"},
-          "after": {"value": "SUSPENDED"}} for n in range(17, 26)],
-    )  # fmt: skip
-    result = jr.verify(path, expected_key=lambda: None, trusted=lambda: [_fingerprint(path)])
-    assert result.ok, result.summary()
-    victim = forged[5]  # seq 22, above the break
-    assert victim["seq"] == 22
-    assert not result.authenticated(victim["seq"], victim["hash"]), (
-        "a forged record on a forked branch is authenticated by the seq number alone"
-    )
-
-
-def _fingerprint(path: Path) -> str:
-    from portal_admin.evidence import checkpoints
-
-    found = checkpoints.read(checkpoints.checkpoints_path(path))
-    return found.checkpoints[0].fingerprint
-
-
-def test_a_forged_job_file_confirms_a_forged_record(tmp_path: Path) -> None:
-    """Attack: whoever can write the journal can write the jobs folder beside it (both in the
-    user data folder). They append a forged, correctly chained record "job J suspended
-    VICTIM" and create job file J (``JobFile.create`` needs no key) whose line for VICTIM is
-    ``done`` with the same before/after. ``JobFiles.confirms`` then vouches for the record:
-    a revert believes a record no checkpoint vouches for, on the word of a second file the
-    same attacker wrote. Class of fix: a job file is not a witness unless it is
-    authenticated itself (its id and lines covered by a signed checkpoint/journal record of
-    this installation, e.g. the job's creation record vouched for in the journal), or the
-    confirmation is limited to records whose job's creation is vouched for."""
-    from portal_admin.jobs import JobFile
-    from portal_admin.jobs.revert_journal import JobFiles
-
-    folder = tmp_path / "jobs"
-    job = JobFile.create(
-        {"kind": "status", "params": {"action": "SUSPEND", "reason": "x"}, "source": "",
-         "profile": "Sandbox", "server": "sandbox://built-in", "account": "a"},
-        [("VICTIM", "victim", {}, "ACTIVE", "SUSPENDED", None)],
-        folder,
-    )  # fmt: skip
-    job_id, job_path = job.id, job.path
-    job.close()
-    conn = sqlite3.connect(job_path)
-    conn.execute("UPDATE items SET state = 'done'")
-    conn.commit()
-    conn.close()
-    record = {
-        **CHANGE,
-        "seq": 26,
-        "targets": ["VICTIM"],
-        "before": {"value": "ACTIVE"},
-        "after": {"value": "SUSPENDED", "job": job_id},
-    }
-    assert not JobFiles(folder).confirms(record), (
-        "a job file anyone can write confirmed a forged record"
-    )
-
-
-def test_a_colleagues_trusted_key_vouches_for_records_this_installation_reverts(
-    tmp_path: Path,
-) -> None:
-    """Attack: the trust file is one list for every use - a colleague's key is trusted so that
-    their campaign sign-offs and packs verify. That colleague (or whoever holds their key)
-    appends a forged change to this installation's journal and a checkpoint signed with
-    THEIR key vouching for it. ``journal.verify`` accepts checkpoints of "this installation's
-    key or a trusted one", so the forged record is authenticated and a revert believes it,
-    though the threat model says "a revert acts only on changes this installation made".
-    (The trusted list given here is what revert's default, the trust file, hands in.)
-    Class of fix: what a revert believes is vouched for by this installation's own key only
-    (or keys trusted for that purpose explicitly: a scope on trust entries), not by every
-    key trusted to sign a campaign or a pack."""
-    from portal_admin.evidence import checkpoints
-    from portal_admin.jobs.revert_journal import Entry, believed
-
-    path = tmp_path / "journal.jsonl"
-    _written(path, 10)
-    own = _fingerprint(path)
-    colleague = Ed25519PrivateKey.generate()
-    last = list(jr.read(path))[-1]
-    body = {**CHANGE, "time": jr.now_iso(), "targets": ["VICTIM"],
-            "before": {"value": "ACTIVE"}, "after": {"value": "SUSPENDED"},
-            "seq": 11, "segment": 0, "format": jr.FORMAT}  # fmt: skip
-    raw, digest = _line(str(last["hash"]), body)
-    with path.open("ab") as fh:
-        fh.write(raw)
-    checkpoints.append(
-        checkpoints.checkpoints_path(path),
-        checkpoints.make(colleague, 11, digest, "stop", vouches=[(11, 11)]),
-    )
-    colleague_fp = keys.fingerprint(colleague.public_key())
-    result = jr.verify(path, expected_key=lambda: own, trusted=lambda: [colleague_fp])
-    assert result.ok, result.summary()
-    record = {**body, "prev": last["hash"], "hash": digest}
-    sure, _doubtful = believed([Entry(11, record, "ok")], result, tmp_path / "jobs")
-    assert not sure, "a record vouched for by a colleague's key is believed by a revert"
 
 
 def test_a_torn_tail_is_appended_through_a_planted_link(tmp_path: Path) -> None:

@@ -33,6 +33,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from portal_admin.files import json_input
+
 from . import keys
 
 #: A checkpoint every this many records (seq 100, 200, ...), and one at every clean stop.
@@ -133,7 +135,7 @@ def lines(path: Path) -> list[dict[str, Any]]:
     with path.open("rb") as fh:
         for raw in fh:
             try:
-                line = json.loads(raw)
+                line = json_input.loads(raw)
             except ValueError:
                 continue
             if isinstance(line, dict):
@@ -161,7 +163,7 @@ class Checkpoint:
 
 def _parse(number: int, raw: bytes) -> Checkpoint | None:
     try:
-        line = json.loads(raw)
+        line = json_input.loads(raw)
         body = {k: v for k, v in line.items() if k != "signature"}
         seq, head = line["seq"], line["hash"]
         if not isinstance(seq, int) or not isinstance(head, str):
@@ -244,6 +246,11 @@ def read(path: Path) -> Found:
 
 def _plain(text: str) -> str:
     return "".join(text.split()).lower()
+
+
+def same_key(fingerprint: str, other: str | None) -> bool:
+    """True when two fingerprints name the same key (spaces and case aside)."""
+    return other is not None and _plain(fingerprint) == _plain(other)
 
 
 @dataclass

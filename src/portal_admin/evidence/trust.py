@@ -27,6 +27,7 @@ from typing import Any
 import filelock
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.paths import data_dir
 
@@ -212,9 +213,9 @@ def _parse(path: Path, raw: bytes) -> list[TrustedKey]:
         return TrustError(f"{path}: not a trusted-keys file ({why})")
 
     try:
-        data: Any = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise refuse(f"not JSON: {exc}") from None
+        data: Any = json_input.loads(raw)
+    except ValueError as exc:
+        raise refuse(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("format"), int):
         raise refuse("no format number")
     if data["format"] > FORMAT:
