@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from portal_admin.files import json_input
+from portal_admin.files.atomic import open_own
 
 from . import keys
 
@@ -106,8 +107,8 @@ def append(path: Path, checkpoint: Mapping[str, Any]) -> None:
 
     A line cut short by a kill is cut off first, so the file always ends with a whole line.
     """
-    created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    created = not os.path.lexists(path)
+    fd = open_own(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
         size = os.fstat(fd).st_size
         if size:

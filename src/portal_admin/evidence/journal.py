@@ -44,7 +44,7 @@ from typing import Any
 import filelock
 
 from portal_admin.files import json_input
-from portal_admin.files.atomic import atomic_open, fsync_dir
+from portal_admin.files.atomic import atomic_open, fsync_dir, open_own
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
 from portal_admin.files.paths import data_dir
 from portal_admin.protocol.labels import code_in_words
@@ -720,7 +720,7 @@ class Journal:
                 lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
                 chained.append((seq, digest))
                 head = digest
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = open_own(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
             try:
                 os.write(fd, b"".join(lines))
                 os.fsync(fd)
@@ -766,10 +766,14 @@ class Journal:
             fh.seek(max(0, size - 65536))
             tail = fh.read()
         lines = tail.split(b"\n")
+        ended = True  # the file ends with a newline (the segment record starts a line)
         if lines and lines[-1]:
             problem = "torn"
-            with contextlib.suppress(OSError):
+            try:
                 self._cut_torn(size - len(lines[-1]))
+            except OSError as exc:  # left in place: ended by a newline, a damaged line
+                log.error("the journal's torn last line could not be set aside: %s", exc)
+                ended = False
         for raw in reversed([line for line in lines[:-1] if line]):
             try:
                 line = json_input.loads(raw)
@@ -801,10 +805,13 @@ class Journal:
             "format": FORMAT,
         }
         digest = chain_hash(head, body)
-        with self.path.open("ab") as fh:
-            fh.write(canonical({**body, "prev": head, "hash": digest}) + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        line = canonical({**body, "prev": head, "hash": digest}) + b"\n"
+        fd = open_own(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.write(fd, line if ended else b"\n" + line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         self._own(seq, digest)
         return digest, seq, segment
 
@@ -814,12 +821,14 @@ class Journal:
         self._unvouched.append(seq)
 
     def _cut_torn(self, keep: int) -> None:
-        """Set a torn last line aside (kept in ``.torn``) so the file ends with a record."""
-        with self.path.open("r+b") as fh:
+        """Set a torn last line aside (kept in ``.torn``) so the file ends with a record; no
+        link planted at either name is followed (``OSError``: nothing is cut)."""
+        with os.fdopen(open_own(self.path, os.O_RDWR), "r+b") as fh:
             fh.seek(keep)
             torn = fh.read()
             torn_path = self.path.with_suffix(".torn")
-            with torn_path.open("ab") as out:
+            fd = open_own(torn_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+            with os.fdopen(fd, "ab") as out:
                 out.write(torn + b"\n")
                 out.flush()
                 os.fsync(out.fileno())
