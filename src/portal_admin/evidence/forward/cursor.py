@@ -11,9 +11,9 @@ The files live in ``forward/`` in the user data folder, one per destination and 
 data folder): one that is not a cursor is refused by name (:class:`CursorError`). A cursor
 moved forward to a real later record would skip records silently, so a cursor is sealed
 (``seal``: HMAC-SHA256 over its fields, with a key derived from the installation's signing
-key in the OS keyring, :func:`seal_key`); one whose seal does not verify is refused
-(``journal forward --reset`` sends everything again). Without a usable keyring cursors are
-not sealed, and such an edit is not detected.
+key, in the keyring or the owner-only key file, :func:`seal_key`); one whose seal does not
+verify is refused (``journal forward --reset`` sends everything again). When that key can be
+neither read nor made, cursors are not sealed, and such an edit is not detected.
 """
 
 from __future__ import annotations
@@ -104,8 +104,8 @@ SEAL_CONTEXT = b"portal-admin forwarding cursor 1\n"
 
 
 def seal_key(store: Any = None) -> bytes | None:
-    """The key cursors are sealed with: derived from the installation's signing key (so it
-    is kept where that key is, never in the data folder); None without a usable keyring."""
+    """The key cursors are sealed with: derived from the installation's signing key (kept
+    where that key is); None when it can be neither read nor made."""
     from cryptography.hazmat.primitives import serialization
 
     from portal_admin.evidence import keys
