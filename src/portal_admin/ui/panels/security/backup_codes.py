@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class BackupCodesDialog(QDialog):
         self.setModal(True)
         self.masked = masked
         self._codes: list[str] = [MASK] * len(codes) if masked else list(codes)
-        self.intro = QLabel(self)
+        self.intro = PlainLabel(self)
         self.intro.setWordWrap(True)
         self.intro.setObjectName("backupCodesIntro")
         self.grid = QWidget(self)
@@ -68,14 +69,14 @@ class BackupCodesDialog(QDialog):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.code_labels: list[QLabel] = []
         for n, code in enumerate(self._codes):
-            label = QLabel(code, self.grid)
+            label = PlainLabel(code, self.grid)
             label.setFont(font)
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setObjectName(f"backupCode{n}")
             grid.addWidget(label, n // COLUMNS, n % COLUMNS)
             self.code_labels.append(label)
-        self.status = QLabel(self)
+        self.status = PlainLabel(self)
         self.status.setObjectName("backupCodesStatus")
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
