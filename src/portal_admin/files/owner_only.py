@@ -136,7 +136,9 @@ def read_private(path: Path, limit: int) -> bytes:
     (opened with ``O_NONBLOCK``, so a FIFO does not block, then ``fstat`` on the open file),
     on POSIX the current user's with no group or other permission bits; otherwise
     :class:`PrivateFileRefused`. ``FileNotFoundError`` when there is no file; another
-    ``OSError`` when it cannot be read."""
+    ``OSError`` when it cannot be read. (Not ``atomic.open_own``, the journal's opener: it
+    refuses a file with a second name, which :func:`write_owner_only`'s file has for a moment
+    while it is linked into place, and says nothing of owners and modes.)"""
     if stat.S_ISLNK(os.lstat(path).st_mode):
         raise _link(path)
     flags = (
