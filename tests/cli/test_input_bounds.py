@@ -39,6 +39,7 @@ def _run(args: list[str], tmp_path: Path, **kwargs: object) -> subprocess.Comple
         **os.environ,
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
     }
     return subprocess.run(
         [sys.executable, "-c", _CHILD.format(limit=MEMORY_LIMIT), *args],

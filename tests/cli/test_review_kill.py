@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +20,7 @@ import pytest
 from portal_admin.reviews import Campaign, Query, Settings, create_campaign, verify
 from portal_admin.reviews.split_merge import split
 from reviews.support import account, make_snapshot
+from support.processes import hard_kill, was_killed
 from support.served import ServedSandbox
 
 from .conftest import ADMIN, ADMIN_PASSWORD, loopback
@@ -37,6 +37,7 @@ def env(tmp_path: Path) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
         "PYTHONPATH": str(KEYRING_DIR),
         "PYTHON_KEYRING_BACKEND": "file_keyring.FileKeyring",
         "REVIEW_TEST_KEYRING": str(tmp_path / "keyring.json"),
@@ -67,9 +68,9 @@ def killed_at(tmp_path: Path, moment: str, *argv: str) -> None:
             raise AssertionError(f"ended before {moment}: {child.communicate()}")
         assert time.monotonic() < deadline, "the moment never came"
         time.sleep(0.01)
-    child.send_signal(signal.SIGKILL)
+    hard_kill(child)
     child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL
+    assert was_killed(child.returncode)
 
 
 def consistent(path: Path) -> dict[str, int]:
@@ -128,7 +129,7 @@ def test_kill_mid_decide_of_a_large_csv(tmp_path: Path, big: Path) -> None:
     deadline = time.monotonic() + 60
     while child.poll() is None and time.monotonic() < deadline:
         if wal.exists() and wal.stat().st_size > 256 * 1024:  # pages of this change written
-            child.send_signal(signal.SIGKILL)
+            hard_kill(child)
             break
         time.sleep(0.001)
     child.communicate(timeout=30)
@@ -227,11 +228,11 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
             if row is not None:
                 job = Path(json.loads(row[0])["jobs"][0]["file"])
         elif (seen := job_counts(job)).get("done", 0) >= 10 and seen.get("sending", 0) > 0:
-            child.send_signal(signal.SIGKILL)
+            hard_kill(child)
             break
         time.sleep(0.002)
     child.communicate(timeout=30)
-    assert job is not None and child.returncode == -signal.SIGKILL, "not killed mid-run"
+    assert job is not None and was_killed(child.returncode), "not killed mid-run"
     left = job_counts(job)
     assert left.get("planned", 0) + left.get("sending", 0) > 0
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.docs import posix_shell
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "evidence.md"
 
 
@@ -18,10 +20,11 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
     }
     done = subprocess.run(
-        ["sh", "-e", "-c", block],
+        [posix_shell(), "-e", "-c", block],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from support.processes import hard_kill
 from support.served import ServedSandbox
 
 pytestmark = [pytest.mark.slow, pytest.mark.http]
@@ -73,7 +73,7 @@ def kill_mid_request(child: subprocess.Popen[str], job: Path, at_least_done: int
     while time.monotonic() < deadline:
         seen = counts(job)
         if seen.get("done", 0) >= at_least_done and seen.get("sending", 0) > 0:
-            child.send_signal(signal.SIGKILL)
+            hard_kill(child)
             child.wait(timeout=30)
             return sending(job)
         assert child.poll() is None, "the job ended before it could be killed"

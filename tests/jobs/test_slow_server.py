@@ -19,7 +19,6 @@ import contextlib
 import csv
 import json
 import os
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -35,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.sandbox import SandboxConfig, create_app
+from support.processes import hard_kill
 
 pytestmark = [pytest.mark.slow, pytest.mark.http]
 
@@ -173,7 +173,7 @@ def test_a_job_killed_while_writes_are_held_writes_each_target_once(
             assert time.monotonic() < deadline, "the writes never arrived"
             time.sleep(0.01)
         time.sleep(0.2)
-        first.send_signal(signal.SIGKILL)
+        hard_kill(first)
         first.wait(timeout=30)
         killed_at = time.monotonic()
         assert not held.applied  # the held writes are still to come

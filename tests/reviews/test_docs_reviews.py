@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.docs import posix_shell
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "reviews.md"
 
 
@@ -22,12 +24,13 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
         "PYTHONPATH": str(Path(__file__).parent),
         "PYTHON_KEYRING_BACKEND": "file_keyring.FileKeyring",
         "REVIEW_TEST_KEYRING": str(tmp_path / "keyring.json"),
     }
     done = subprocess.run(
-        ["sh", "-e", "-c", block],
+        [posix_shell(), "-e", "-c", block],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -30,6 +30,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from portal_admin.files.portable import O_BINARY, pread
+
 from . import keys
 
 #: A checkpoint every this many records (seq 100, 200, ...), and one at every clean stop.
@@ -81,12 +83,12 @@ def append(path: Path, checkpoint: Mapping[str, Any]) -> None:
     A line cut short by a kill is cut off first, so the file always ends with a whole line.
     """
     created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | O_BINARY, 0o600)
     try:
         size = os.fstat(fd).st_size
         if size:
             start = max(0, size - 4096)
-            tail = os.pread(fd, size - start, start)
+            tail = pread(fd, size - start, start)
             if not tail.endswith(b"\n"):
                 cut = tail.rfind(b"\n")
                 os.ftruncate(fd, start + cut + 1 if cut >= 0 else start)

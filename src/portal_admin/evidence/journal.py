@@ -42,6 +42,7 @@ import filelock
 from portal_admin.files.atomic import atomic_open, fsync_dir
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
 from portal_admin.files.paths import data_dir
+from portal_admin.files.portable import O_BINARY
 from portal_admin.protocol.labels import code_in_words
 
 from . import checkpoints
@@ -571,7 +572,7 @@ class Journal:
                 digest = chain_hash(head, body)
                 lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
                 head = digest
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o600)
             try:
                 os.write(fd, b"".join(lines))
                 os.fsync(fd)

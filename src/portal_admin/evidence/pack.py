@@ -41,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from portal_admin import __version__
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
+from portal_admin.files.portable import fsync_path
 
 from . import keys
 from . import trust as trusting
@@ -141,8 +142,7 @@ def write_pack(
             zf.writestr(SIGNATURE, signature)
             for name, data in sorted(files.items()):
                 zf.writestr(name, data)
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -30,6 +29,7 @@ from portal_admin import __version__
 from portal_admin.client import PortalClient
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.paths import data_dir
+from portal_admin.files.portable import fsync_path, sqlite_uri
 
 SCHEMA_VERSION = 1
 KIND = "portal-admin access-review snapshot"
@@ -94,7 +94,7 @@ class Snapshot:
 
     def connect(self) -> sqlite3.Connection:
         """A read-only connection to the file."""
-        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        conn = sqlite3.connect(sqlite_uri(self.path), uri=True)
         conn.row_factory = sqlite3.Row
         return conn
 
@@ -300,8 +300,7 @@ async def take_snapshot(
         )
         conn.execute("COMMIT")
         conn.close()
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         tmp.replace(path)
         fsync_dir(path.parent)
         done = True
@@ -386,7 +385,7 @@ def open_snapshot(path: Path) -> Snapshot:
     if not path.is_file():
         raise SnapshotError("NOT_FOUND", f"{path} does not exist", path)
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(sqlite_uri(path), uri=True)
         try:
             rows = conn.execute("SELECT key, value FROM meta").fetchall()
         finally:

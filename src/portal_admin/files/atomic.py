@@ -9,6 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from .portable import fsync_dir as fsync_dir  # re-exported: callers import it from here
+from .portable import replace
+
 
 @contextlib.contextmanager
 def atomic_open(
@@ -27,24 +30,11 @@ def atomic_open(
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        replace(tmp, path)
         fsync_dir(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename or a new file in ``folder`` durable (no-op where a folder cannot be opened)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # Windows
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None:

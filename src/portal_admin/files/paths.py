@@ -1,14 +1,31 @@
-"""Where the program keeps its files (platformdirs): config, logs, data."""
+"""Where the program keeps its files (platformdirs): config, logs, data.
+
+``PORTAL_ADMIN_HOME``, when set, holds them all instead, on every system: ``config/``,
+``data/``, ``log/`` under it. The tests and ``--tour`` set it so that they never touch the
+person's own folders (on Windows ``platformdirs`` reads no ``XDG_*`` variable, so those alone
+isolate nothing there)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 APP_NAME = "portal-admin"
 APP_AUTHOR = "SystemPortal"
+#: The variable that moves every folder of the program under one folder.
+HOME_ENV = "PORTAL_ADMIN_HOME"
+
+
+def home_override() -> Path | None:
+    """The folder ``PORTAL_ADMIN_HOME`` names (made absolute), or None when it is unset or empty."""
+    value = os.environ.get(HOME_ENV, "").strip()
+    return Path(os.path.abspath(value)) if value else None
 
 
 def _user_dir(kind: str) -> Path:
+    home = home_override()
+    if home is not None:
+        return home / kind
     import platformdirs  # when first asked: importing this module stays cheap (start-up)
 
     return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME, APP_AUTHOR))

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from portal_admin.files.portable import WINDOWS, create_private, make_private, sqlite_uri
 
 KIND = "portal-admin access-review campaign"
 SCHEMA_VERSION = 1
@@ -212,20 +213,16 @@ def now_iso() -> str:
 
 
 def private_file(path: Path) -> None:
-    """Create ``path`` empty and owner-only (whatever the umask)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    """Create ``path`` empty and owner-only (whatever the umask; an owner-only DACL on
+    Windows)."""
+    create_private(path)
 
 
 def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     """A connection in WAL mode with ``synchronous=FULL`` (autocommit: transactions are
     explicit)."""
     if read_only:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        conn = sqlite3.connect(sqlite_uri(path), uri=True, isolation_level=None)
     else:
         conn = sqlite3.connect(path, isolation_level=None)
     conn.row_factory = sqlite3.Row
@@ -282,7 +279,7 @@ class Campaign:
         if head != b"SQLite format 3\x00":
             raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
         try:  # read-only first: a file that is not a campaign is left exactly as it was
-            probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            probe = sqlite3.connect(sqlite_uri(path), uri=True)
             try:
                 meta = read_meta(probe)
                 tables = {
@@ -510,12 +507,10 @@ def read_meta(conn: sqlite3.Connection) -> dict[str, Any]:
 
 def restrict(path: Path) -> None:
     """The campaign file and its side files owner-only (when they are ours)."""
-    if os.name != "posix":
-        return
     for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
         with contextlib.suppress(OSError):
-            if each.stat().st_mode & 0o077:
-                os.chmod(each, FILE_MODE)
+            if WINDOWS or each.stat().st_mode & 0o077:
+                make_private(each)
 
 
 def partial_path(path: Path) -> Path:

@@ -12,6 +12,7 @@ from typing import Any
 
 from portal_admin.client import PortalClient
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot, take_snapshot
+from portal_admin.files.portable import sqlite_uri
 
 from .campaign import Campaign, CampaignError, now_iso
 from .create import ScopeFilter
@@ -46,7 +47,7 @@ def check(
     )
     where, args = scope.sql("c.")
     conn = campaign.conn
-    conn.execute("ATTACH DATABASE ? AS c", (f"file:{snapshot.path}?mode=ro",))
+    conn.execute("ATTACH DATABASE ? AS c", (sqlite_uri(snapshot.path),))
     try:
         with campaign.transaction():
             conn.execute("DELETE FROM closing")

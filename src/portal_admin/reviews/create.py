@@ -9,7 +9,6 @@ a campaign is whole or absent.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from typing import Any
 from portal_admin import __version__
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot
 from portal_admin.files.atomic import fsync_dir
+from portal_admin.files.portable import fsync_path, replace, sqlite_uri
 
 from . import flags
 from .campaign import (
@@ -149,10 +149,10 @@ def create_campaign(
     }
 
     def fill(conn: sqlite3.Connection) -> None:
-        conn.execute("ATTACH DATABASE ? AS s", (f"file:{snapshot.path}?mode=ro",))
+        conn.execute("ATTACH DATABASE ? AS s", (sqlite_uri(snapshot.path),))
         _items(conn, settings.scope_filter)
         if baseline is not None:
-            conn.execute("ATTACH DATABASE ? AS b", (f"file:{baseline[0]}?mode=ro",))
+            conn.execute("ATTACH DATABASE ? AS b", (sqlite_uri(baseline[0]),))
             flags.baseline_flags(conn, baseline[2], str(baseline[1].get("when") or ""))
         at = str(snapshot.meta.get("finished") or snapshot.meta.get("started") or now_iso())
         flags.scope_flags(conn, at=at, stale_days=settings.stale_days, reviewer=settings.reviewer)
@@ -244,11 +244,10 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
         conn.executescript(INDEXES)  # commits what ``fill`` wrote first
         conn.execute("PRAGMA journal_mode=WAL")  # kept in the file: every later write is WAL
         conn.close()
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         for side in ("-wal", "-shm"):
             Path(f"{tmp}{side}").unlink(missing_ok=True)
-        os.replace(tmp, path)
+        replace(tmp, path)
         fsync_dir(path.parent)
         done = True
     finally:

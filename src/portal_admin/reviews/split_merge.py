@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from portal_admin.files.portable import sqlite_uri
+
 from .campaign import Campaign, CampaignError
 from .create import write_new
 from .decisions import shown
@@ -103,7 +105,7 @@ def split(
             source: Path = source,
         ) -> None:
             conn.execute("COMMIT")
-            conn.execute("ATTACH DATABASE ? AS m", (f"file:{source}?mode=ro",))
+            conn.execute("ATTACH DATABASE ? AS m", (sqlite_uri(source),))
             conn.execute("BEGIN")
             conn.execute("INSERT INTO items SELECT * FROM m.items WHERE part = ?", (part,))
             conn.execute(
@@ -145,7 +147,7 @@ def merge(campaign: Campaign, path: Path) -> Merged:
             f"{path.name} is from another campaign ({other.get('name')!r}): nothing merged",
         )
     conn = campaign.conn
-    conn.execute("ATTACH DATABASE ? AS p", (f"file:{path}?mode=ro",))
+    conn.execute("ATTACH DATABASE ? AS p", (sqlite_uri(path),))
     try:
         return _merge(campaign, conn, path, other)
     except sqlite3.DatabaseError as exc:

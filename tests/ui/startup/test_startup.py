@@ -23,6 +23,7 @@ def program_env(tmp_path: Path) -> dict[str, str]:
         os.environ,
         QT_QPA_PLATFORM="offscreen",
         XDG_CONFIG_HOME=str(tmp_path / "c"),
+        PORTAL_ADMIN_HOME=str(tmp_path / "portal-admin"),
         XDG_STATE_HOME=str(tmp_path / "s"),
         XDG_DATA_HOME=str(tmp_path / "d"),
     )
@@ -195,7 +196,7 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     saved = {p.name for p in tour.iterdir()}
     assert saved >= shell | panels
     assert all((tour / name).stat().st_size > 2000 for name in shell)
-    log = (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+    log = (tmp_path / "portal-admin" / "log" / "portal-admin.log").read_text()
     assert f"portal-admin {__version__} starting" in log  # kept until the log file opened
     assert "modules for sign-in imported" in log  # the background warm-up ran
     assert "tour: saved sign-in-mfa.png" in log
@@ -274,5 +275,5 @@ def test_sigterm_before_the_event_loop_ends_the_program_cleanly(tmp_path: Path) 
         check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    log_file = tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log"
+    log_file = tmp_path / "portal-admin" / "log" / "portal-admin.log"
     assert "portal-admin stopped (0)" in log_file.read_text(encoding="utf-8")
