@@ -2,9 +2,11 @@
 
 Each function says what it does on both (docs/security.md, "Files on Windows"):
 
-- owner-only files and folders: mode 0600/0700 on POSIX; on Windows a protected DACL with one
-  entry, the current user's full control (inherited by what a folder will hold), set through
-  the standard library's ``ctypes`` (no pywin32, no ``icacls``);
+- owner-only files and folders: mode 0600/0700 on POSIX; on Windows a protected DACL (the
+  parent's entries no longer inherited) with two entries, full control for the current user
+  and for SYSTEM (the operating system itself, which reads every file anyway; backup and
+  indexing run as SYSTEM), inherited by what a folder will hold; set through the standard
+  library's ``ctypes`` (no pywin32, no ``icacls``);
 - fsync: of a handle opened for writing (Windows' ``FlushFileBuffers`` refuses a read-only one);
   of a folder on POSIX, nothing on Windows (a folder cannot be flushed there: NTFS makes the
   rename durable with its own journal);
@@ -147,6 +149,8 @@ def file_lock(path: str | os.PathLike[str]) -> filelock.BaseFileLock:
 
 # --- Windows: an owner-only DACL through advapi32 ---------------------------------------------
 
+#: The operating system's own account (LocalSystem), the one entry beside the owner.
+SYSTEM_SID = "S-1-5-18"
 _TOKEN_QUERY = 0x0008
 _TOKEN_USER = 1
 _ACL_REVISION = 2
@@ -159,8 +163,9 @@ _PROTECTED_DACL_SECURITY_INFORMATION = 0x80000000
 
 
 def _windows_owner_only(path: str, directory: bool) -> None:  # pragma: no cover - Windows
-    """Replace the DACL of ``path`` by one entry: the current user, full control; protected,
-    so the parent's entries are no longer inherited. Raises OSError when Windows refuses."""
+    """Replace the DACL of ``path`` by two entries, full control for the current user and for
+    SYSTEM; protected, so the parent's entries are no longer inherited. Raises OSError when
+    Windows refuses."""
     import ctypes
     from ctypes import wintypes
 
@@ -183,6 +188,8 @@ def _windows_owner_only(path: str, directory: bool) -> None:  # pragma: no cover
     advapi32.AddAccessAllowedAceEx.argtypes = [
         ctypes.c_void_p, wintypes.DWORD, wintypes.DWORD, wintypes.DWORD, ctypes.c_void_p
     ]  # fmt: skip
+    advapi32.ConvertStringSidToSidW.argtypes = [wintypes.LPCWSTR, ctypes.POINTER(ctypes.c_void_p)]
+    kernel32.LocalFree.argtypes = [ctypes.c_void_p]
     advapi32.SetNamedSecurityInfoW.argtypes = [
         wintypes.LPWSTR, ctypes.c_int, wintypes.DWORD,
         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
@@ -206,16 +213,27 @@ def _windows_owner_only(path: str, directory: bool) -> None:  # pragma: no cover
             raise fail()
     finally:
         kernel32.CloseHandle(token)
-    sid = ctypes.cast(info, ctypes.POINTER(ctypes.c_void_p))[0]  # TOKEN_USER.User.Sid
-    size = (8 + 8 + advapi32.GetLengthSid(sid) + 3) & ~3  # ACL header, ACE header + mask, SID
-    acl = ctypes.create_string_buffer(size)
-    if not advapi32.InitializeAcl(acl, size, _ACL_REVISION):
+    user = ctypes.cast(info, ctypes.POINTER(ctypes.c_void_p))[0]  # TOKEN_USER.User.Sid
+    system = ctypes.c_void_p()
+    if not advapi32.ConvertStringSidToSidW(SYSTEM_SID, ctypes.byref(system)):
         raise fail()
-    inherit = _OBJECT_INHERIT_ACE | _CONTAINER_INHERIT_ACE if directory else 0
-    if not advapi32.AddAccessAllowedAceEx(acl, _ACL_REVISION, inherit, _FILE_ALL_ACCESS, sid):
-        raise fail()
-    flags = _DACL_SECURITY_INFORMATION | _PROTECTED_DACL_SECURITY_INFORMATION
-    err = advapi32.SetNamedSecurityInfoW(path, _SE_FILE_OBJECT, flags, None, None, acl, None)
+    try:
+        sids = (user, system.value)
+        # ACL header, then per entry: ACE header and mask (8 bytes) and the SID
+        size = (8 + sum(8 + advapi32.GetLengthSid(sid) for sid in sids) + 3) & ~3
+        acl = ctypes.create_string_buffer(size)
+        if not advapi32.InitializeAcl(acl, size, _ACL_REVISION):
+            raise fail()
+        inherit = _OBJECT_INHERIT_ACE | _CONTAINER_INHERIT_ACE if directory else 0
+        for sid in sids:
+            if not advapi32.AddAccessAllowedAceEx(
+                acl, _ACL_REVISION, inherit, _FILE_ALL_ACCESS, sid
+            ):
+                raise fail()
+        flags = _DACL_SECURITY_INFORMATION | _PROTECTED_DACL_SECURITY_INFORMATION
+        err = advapi32.SetNamedSecurityInfoW(path, _SE_FILE_OBJECT, flags, None, None, acl, None)
+    finally:
+        kernel32.LocalFree(system)
     if err:
         raise ctypes.WinError(err)  # type: ignore[attr-defined]
 
