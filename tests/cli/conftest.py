@@ -68,7 +68,7 @@ def query(tmp_path: Path) -> Query:
         out = tmp_path / f"query-{time.monotonic_ns()}.json"
         argv = [*connection, "accounts", "query", *filters, "--format", "json", "--out", str(out)]
         assert main(argv) == 0
-        return list(json.loads(out.read_text(encoding="utf-8")))
+        return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
 
     return run
 
@@ -107,7 +107,7 @@ def loopback(served: ServedSandbox, *extra: str) -> list[str]:
         served.base_url,
         "--access-code",
         "SANDBOX",
-        "--email",
+        "--user",
         ADMIN,
         "--password-env",
         "PORTAL_PASSWORD",

@@ -64,7 +64,7 @@ def test_a_502_page_is_named_as_the_gateways(
 ) -> None:
     url, paths = gateway
     monkeypatch.setenv("PORTAL_PASSWORD", "not-used-here")
-    argv = ["--server", url, "--access-code", "CODE", "--email", ADMIN]
+    argv = ["--server", url, "--access-code", "CODE", "--user", ADMIN]
     argv += ["--password-env", "PORTAL_PASSWORD", "accounts", "query"]
     assert main(argv) == EXIT_FAILED
     assert paths  # the request reached the gateway

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -54,12 +53,10 @@ def _run(args: list[str], tmp_path: Path, **kwargs: object) -> subprocess.Comple
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
 def test_dev_zero_is_refused_in_bounded_memory(tmp_path: Path) -> None:
-    started = time.monotonic()
     done = _run([*BULK, "--file", "/dev/zero"], tmp_path)
     assert done.returncode == 2, done.stderr[-2000:]
     assert "/dev/zero: the file is larger than 64 MiB" in done.stderr
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
-    assert time.monotonic() - started < 30
 
 
 def test_an_endless_pipe_is_refused_in_bounded_memory(tmp_path: Path) -> None:

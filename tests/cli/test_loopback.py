@@ -182,7 +182,7 @@ def test_a_kiosk_profile_reads_but_makes_no_plan(
             "kiosk": True,
         }
     )
-    connection = ["--profile", "Audit", "--email", ADMIN, "--password-env", "PORTAL_PASSWORD"]
+    connection = ["--profile", "Audit", "--user", ADMIN, "--password-env", "PORTAL_PASSWORD"]
     connection.append("--sandbox-mfa")
     assert main([*connection, "accounts", "query", "--status", "SUSPENDED"]) == 0
     capsys.readouterr()

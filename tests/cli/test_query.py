@@ -29,7 +29,7 @@ def test_json_to_standard_output_and_options_after_the_command(
     argv = ["accounts", "query", "--sandbox", "--status", "ACTIVE", "--name", "emma"]
     assert main([*argv, "--format", "json", "--sort", "accountEmail,desc"]) == 0
     captured = capsys.readouterr()
-    printed = json.loads(captured.out)
+    printed = [json.loads(line) for line in captured.out.splitlines()]  # JSON lines
     assert printed and all(a["status"] == "ACTIVE" for a in printed)
     assert [a["email"] for a in printed] == sorted((a["email"] for a in printed), reverse=True)
     assert f"{len(printed)} accounts" in captured.err

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 import signal
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -72,9 +71,7 @@ def test_signals_stop_cleanly(start_sandbox: StartSandbox, sig: signal.Signals) 
     api = server.api()
     ok(api.get(f"{SYS}/constants/order-statuses"))
     api.close()
-    started = time.monotonic()
     rc = server.stop(sig)
-    assert time.monotonic() - started < 15
     assert_clean_exit(server, rc)
 
 

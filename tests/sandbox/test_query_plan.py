@@ -77,10 +77,10 @@ CASES = [
 ]
 
 
-def test_seeding_100k_is_fast(big: tuple[object, SandboxState, float]) -> None:
-    _, state, seconds = big
+def test_seeding_100k(big: tuple[object, SandboxState, float]) -> None:
+    """Every account is there (how fast: bench/, not a timed test)."""
+    _, state, _ = big
     assert state.db.scalar("SELECT count(*) FROM accounts") == N + 4
-    assert seconds < 20, seconds
 
 
 @pytest.mark.parametrize(("body", "sorts"), CASES)
@@ -138,7 +138,9 @@ def test_status_query_reads_an_index_in_order(big: tuple[object, SandboxState, f
         assert count[0].endswith("(status=?)"), count
 
 
-async def test_query_answers_quickly(big: tuple[object, SandboxState, float]) -> None:
+async def test_each_query_answers_a_page(big: tuple[object, SandboxState, float]) -> None:
+    """Each case answers over HTTP (how fast is benchmark 5's, docs/performance.md; that it
+    reads indexes is the tests above)."""
     app, state, _ = big
     admin = state.db.scalar("SELECT biz_id FROM accounts WHERE email_key = 'admin@sandbox.test'")
     token = sign_in(state, str(admin)).access_token
@@ -148,13 +150,10 @@ async def test_query_answers_quickly(big: tuple[object, SandboxState, float]) ->
         headers={"X-PORTAL-ACCESS-CODE": "SANDBOX", **bearer(token)},
     ) as c:
         for body, sorts in CASES:
-            started = time.perf_counter()
             resp = await c.post(
                 f"{SYSTEM}/accounts/admin/query",
                 json={**body, "size": 50},
                 params=[("sort", s) for s in sorts],
             )
-            elapsed = time.perf_counter() - started
             data = ok(resp)
-            assert elapsed < 1.0, (body, sorts, elapsed)
             assert len(data["accounts"]) <= 50

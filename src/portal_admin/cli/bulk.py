@@ -11,8 +11,8 @@ from portal_admin.files.csv_rules import DELIMITERS
 
 from . import targets
 from .confirm import confirm_job
-from .errors import EXIT_OK, UsageError
-from .output import say, writable
+from .errors import EXIT_OK
+from .output import say, show_plan, writable, write_json_lines
 from .running import run_job
 from .session import Connection, connect
 from .words import skip
@@ -27,8 +27,6 @@ def action_of(args: Any) -> jobs.Action:
     if args.command == "update":
         return jobs.UpdateField(args.field, args.value)
     if args.command == "invite":
-        if args.expiration_days < 1:
-            raise UsageError("--expiration-days must be at least 1")
         return jobs.Invite(message=args.message or None, expiration_days=args.expiration_days)
     return jobs.CancelInvitation(reason=args.reason)
 
@@ -57,8 +55,6 @@ def summary(job: jobs.JobFile) -> str:
 async def run_bulk(args: Any) -> int:
     """Plan the command's change; show or write the plan; unless a dry run, run it."""
     action = action_of(args)
-    if args.concurrency < 1:
-        raise UsageError("--concurrency must be at least 1")
     out = str(writable(args.out)) if args.out else None
     names = targets.listed(args)
     async with connect(args) as conn:
@@ -77,9 +73,13 @@ async def run_bulk(args: Any) -> int:
             say(f"{action.describe()} on {chosen.source}")
             say(f"plan: {summary(job)}")
             if args.dry_run:  # a preview: the plan is written where asked; no job is kept
-                if out:
+                if args.format == "json":
+                    write_json_lines(jobs.plan_lines(job), out)
+                elif out:
                     jobs.write_plan(job, Path(out), delimiter=DELIMITERS[args.delimiter])
                     say(f"plan: {out}")
+                else:
+                    show_plan(jobs.plan_lines(job))
                 say("dry run: nothing was sent")
                 return EXIT_OK
             confirm_job(job, str(conn.profile.environment), conn.profile.name, args.confirm)
@@ -92,6 +92,7 @@ async def run_bulk(args: Any) -> int:
                 out=out,
                 delimiter=args.delimiter,
                 progress=args.progress,
+                form=args.format,
             )
         finally:
             if started:

@@ -82,7 +82,7 @@ async def run_doctor(args: Any) -> int:
         progress=_shown if sys.stderr.isatty() else None,
         **options,
     )
-    text = report.to_json() if args.json else report.to_text()
+    text = report.to_json() if args.format == "json" else report.to_text()
     write_text(text, None)
     if out is not None:
         write_text(text, str(out))

@@ -11,11 +11,12 @@ from portal_admin import jobs
 from portal_admin.connection import builtin
 from portal_admin.connection.profile_store import ProfileStore
 from portal_admin.connection.profiles import Profile, sandbox_profile
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.plan import outcome
 
 from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
-from .output import say, writable, write_csv
+from .output import say, writable, write_csv, write_json_lines
 from .running import result_path, run_job
 from .session import connect, named, same_server
 from .words import pause
@@ -67,10 +68,9 @@ def state_of(job: jobs.JobFile, meta: dict[str, Any]) -> str:
     return state
 
 
-def list_jobs(args: Any) -> int:
-    """``jobs list``: id, action, state, counts, created and server of every job."""
-    del args
-    rows: list[tuple[str, ...]] = [(*LIST_HEADER, *LIST_HEADER_END)]
+def job_summaries() -> Iterator[dict[str, Any]]:
+    """Each job kept on this computer, newest first: id, action, state, counts, created, server
+    (a file that is not a job file of this version is left out)."""
     for path in jobs.list_jobs():
         try:
             job = jobs.JobFile.open(path)
@@ -78,21 +78,36 @@ def list_jobs(args: Any) -> int:
             continue
         try:
             meta, counts = job.meta(), job.counts()
-            left = counts["planned"] + counts["sending"]
-            numbers = (counts[k] for k in ("done", "failed", "skipped", "unknown"))
-            rows.append(
-                (
-                    job.id,
-                    str(meta["kind"]),
-                    state_of(job, meta),
-                    *(f"{n:,}" for n in numbers),
-                    f"{left:,}",
-                    str(meta["created_at"])[:19].replace("T", " "),
-                    str(meta.get("server", "")),
-                )
-            )
+            yield {
+                "id": job.id,
+                "action": str(meta["kind"]),
+                "state": state_of(job, meta),
+                **{k: counts[k] for k in ("done", "failed", "skipped", "unknown")},
+                "left": counts["planned"] + counts["sending"],
+                "created": str(meta["created_at"]),
+                "server": str(meta.get("server", "")),
+            }
         finally:
             job.close()
+
+
+def list_jobs(args: Any) -> int:
+    """``jobs list``: id, action, state, counts, created and server of every job."""
+    if args.format == "json":
+        write_json_lines(job_summaries(), None)
+        return EXIT_OK
+    rows: list[tuple[str, ...]] = [(*LIST_HEADER, *LIST_HEADER_END)]
+    for job in job_summaries():
+        rows.append(
+            (
+                job["id"],
+                job["action"],
+                job["state"],
+                *(f"{job[k]:,}" for k in LIST_HEADER[3:]),
+                job["created"][:19].replace("T", " "),
+                printable(job["server"], 100),
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
@@ -125,9 +140,11 @@ def show_job(args: Any) -> int:
             )
             for i in job.items()
         )
-        write_csv(
-            [SHOW_HEADER, *rows], str(writable(args.out)) if args.out else None, args.delimiter
-        )
+        out = str(writable(args.out)) if args.out else None
+        if args.format == "json":
+            write_json_lines(jobs.result_lines(job), out)
+        else:
+            write_csv([SHOW_HEADER, *rows], out, args.delimiter)
     return EXIT_OK
 
 
@@ -156,8 +173,6 @@ async def resume_job(args: Any) -> int:
             )
         if meta["state"] in (jobs.JobState.FINISHED, jobs.JobState.CANCELLED):
             raise UsageError(f"job {job.id} is {meta['state']}: nothing to resume")
-        if args.concurrency is not None and args.concurrency < 1:
-            raise UsageError("--concurrency must be at least 1")
         out = str(writable(args.out)) if args.out else str(result_path(job, None))
         profile = _profile_of(meta, args)
         args.user = args.user or meta.get("account") or None
@@ -176,4 +191,5 @@ async def resume_job(args: Any) -> int:
                 out=out,
                 delimiter=args.delimiter,
                 progress=args.progress,
+                form=args.format,
             )

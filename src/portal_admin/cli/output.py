@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterable
@@ -10,6 +11,7 @@ from typing import Any
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
+from portal_admin.files.terminal import printable
 
 from .errors import UsageError
 
@@ -50,3 +52,36 @@ def write_text(text: str, out: str | None) -> None:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+
+
+def write_json_lines(records: Iterable[dict[str, Any]], out: str | None) -> int:
+    """Records as JSON lines (one object a line, UTF-8) to ``out`` (atomically) or standard
+    output, as they come; returns how many."""
+    count = 0
+
+    def lines(fh: Any) -> None:
+        nonlocal count
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            count += 1
+
+    if out:
+        with atomic_open(Path(out)) as fh:
+            lines(fh)
+    else:
+        lines(sys.stdout)
+        sys.stdout.flush()
+    return count
+
+
+def show_plan(records: Iterable[dict[str, str]]) -> None:
+    """A dry run's lines for a person, on standard output: each target with its current and new
+    value, or why it is skipped (the targets' names come from the server: made printable)."""
+    for record in records:
+        target = printable(record["target"] or record["target_id"], 120)
+        if record["skipped_because"]:
+            change = f"skipped: {printable(record['skipped_because'])}"
+        else:
+            change = f"{printable(record['current'], 60)} -> {printable(record['new'], 60)}"
+        print(f"{target}\t{change}")
+    sys.stdout.flush()

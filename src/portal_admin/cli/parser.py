@@ -8,6 +8,9 @@ import argparse
 from typing import Any
 
 from portal_admin import __version__
+from portal_admin.protocol.bodies import EXPIRATION_DAYS
+
+from . import options
 
 DELIMITER_CHOICES = ("comma", "semicolon", "tab")
 ENVIRONMENTS = ("production", "staging", "test", "sandbox")
@@ -22,10 +25,21 @@ unknown outcome, the job paused (resume it), or the server refused; 2 the comman
 input file or a confirmation cannot be used (nothing was sent)."""
 
 
+class _EmailBeforeArea(argparse.Action):
+    """``--email`` before AREA: it used to name the account to sign in as, which after COMMAND
+    is the accounts filter; one word, one meaning: the account to sign in as is ``--user``."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any, **__: Any) -> None:
+        parser.error(
+            "--email is the accounts filter (after COMMAND); "
+            "sign in as an account with --user EMAIL"
+        )
+
+
 def _connection(parser: argparse.ArgumentParser, *, top: bool) -> None:
     """Where to connect and how to sign in. Before AREA they have defaults; after COMMAND they
     are only set when given (so that they do not undo what was given before AREA). After
-    COMMAND, ``--email`` is the accounts filter, so the account to sign in as is ``--user``."""
+    COMMAND. ``--email`` is always the accounts filter; the account to sign in as is ``--user``."""
 
     def default(value: Any) -> Any:
         return value if top else argparse.SUPPRESS
@@ -50,9 +64,10 @@ def _connection(parser: argparse.ArgumentParser, *, top: bool) -> None:
         default=default(None),
         help="with --server: what it is (default production: runs are confirmed)",
     )
-    names = ("--email", "--user") if top else ("--user",)
+    if top:
+        group.add_argument("--email", action=_EmailBeforeArea, help=argparse.SUPPRESS)
     group.add_argument(
-        *names,
+        "--user",
         dest="user",
         metavar="EMAIL",
         default=default(None),
@@ -87,11 +102,18 @@ def _command(
 
 def _account_filters(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("account filters (as the Accounts panel's)")
-    group.add_argument("--status", metavar="CODE", help="ACTIVE, SUSPENDED, DEACTIVATED, ...")
-    group.add_argument("--portal", metavar="CODE", help="SYSTEM, TENANT, PARTNER, ...")
+    group.add_argument(
+        "--status", metavar="CODE", type=options.account_status,
+        help="ACTIVE, SUSPENDED, DEACTIVATED, ... (or its number)",
+    )  # fmt: skip
+    group.add_argument(
+        "--portal", metavar="CODE", type=options.portal, help="SYSTEM, TENANT, PARTNER, ..."
+    )
     group.add_argument("--institution", metavar="ID", help="an institution's business id")
-    group.add_argument("--email", metavar="TEXT", help="part of the email")
-    group.add_argument("--name", metavar="TEXT", help="part of the name")
+    group.add_argument("--email", metavar="TEXT", help="emails that start with TEXT (any case)")
+    group.add_argument(
+        "--name", metavar="TEXT", help="names with a word that starts with TEXT (any case)"
+    )
 
 
 def _account_targets(parser: argparse.ArgumentParser) -> None:
@@ -114,7 +136,7 @@ def _running(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:
         )
     group.add_argument(
         "--concurrency",
-        type=int,
+        type=options.whole(1, 64),
         default=None if resume else 4,
         metavar="N",
         help="requests at once (default: the job's)" if resume else "requests at once (4)",
@@ -131,13 +153,18 @@ def _running(parser: argparse.ArgumentParser, *, resume: bool = False) -> None:
         "--confirm",
         "--yes-i-typed",
         dest="confirm",
-        type=int,
+        type=options.whole(0),
         metavar="N",
         help="production: the number of targets that will change (instead of typing it)",
     )
     group.add_argument(
         "--progress", action="store_true", help="show progress even when stderr is no terminal"
     )
+    group.add_argument(
+        "--format", choices=("text", "json"), default="text",
+        help="json: the plan (--dry-run) or the result as JSON lines, to --out or standard"
+        " output (the result CSV is still kept beside the job file)",
+    )  # fmt: skip
 
 
 def _accounts(areas: Any) -> None:
@@ -146,8 +173,10 @@ def _accounts(areas: Any) -> None:
     )
     query = _command(accounts, "query", "query:query_accounts", "every account the filters match")
     _account_filters(query)
-    query.add_argument("--sort", default="accountEmail,asc", help="FIELD,asc|desc")
-    query.add_argument("--format", choices=("csv", "json"), default="csv")
+    query.add_argument(
+        "--sort", default="accountEmail,asc", type=options.sort, help="FIELD,asc|desc"
+    )
+    query.add_argument("--format", choices=("csv", "json"), default="csv", help="json: JSON lines")
     query.add_argument("--out", metavar="FILE", help="default: standard output")
     query.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
 
@@ -179,7 +208,10 @@ def _bulk(areas: Any) -> None:
         help="emails (columns message and expirationDays win over the options); - stdin",
     )
     invite.add_argument("--message", help="the invitation's message")
-    invite.add_argument("--expiration-days", type=int, default=7, metavar="N", help="default 7")
+    invite.add_argument(
+        "--expiration-days", type=options.whole(*EXPIRATION_DAYS), default=7, metavar="N",
+        help=f"{EXPIRATION_DAYS[0]} to {EXPIRATION_DAYS[1]} (7)",
+    )  # fmt: skip
     _running(invite)
 
     cancel = _command(bulk, "cancel-invitations", "bulk:run_bulk", "cancel pending invitations")
@@ -189,7 +221,7 @@ def _bulk(areas: Any) -> None:
     group.add_argument("--all-pending", action="store_true", help="every pending invitation")
     group.add_argument(
         "--older-than",
-        type=int,
+        type=options.whole(0),
         metavar="DAYS",
         help="every pending invitation created more than DAYS days ago",
     )
@@ -201,13 +233,19 @@ def _jobs(areas: Any) -> None:
     jobs = areas.add_parser("jobs", help="bulk jobs kept on this computer").add_subparsers(
         dest="command", required=True, metavar="COMMAND"
     )
-    _command(jobs, "list", "job_commands:list_jobs", "every job, newest first", connects=False)
+    listed = _command(
+        jobs, "list", "job_commands:list_jobs", "every job, newest first", connects=False
+    )
+    listed.add_argument(
+        "--format", choices=("text", "json"), default="text", help="json: JSON lines"
+    )
     show = _command(
         jobs, "show", "job_commands:show_job", "one job: its lines as CSV", connects=False
     )
     show.add_argument("job", metavar="ID", help="a job id (or its start)")
     show.add_argument("--out", metavar="FILE", help="default: standard output")
     show.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    show.add_argument("--format", choices=("csv", "json"), default="csv", help="json: JSON lines")
     resume = _command(
         jobs,
         "resume",
@@ -241,6 +279,7 @@ def _verification(areas: Any) -> None:
     verify.add_argument(
         "--fingerprint",
         metavar="HEX",
+        type=options.fingerprint,
         help="the signing key's fingerprint (trusted for this check)",
     )
     verify.description = (
@@ -256,7 +295,9 @@ def _verification(areas: Any) -> None:
         trust, "add", "evidence:trust_add", "trust a key to sign packs, under a name",
         connects=False,
     )  # fmt: skip
-    add.add_argument("fingerprint", metavar="FINGERPRINT", help="64 hex digits")
+    add.add_argument(
+        "fingerprint", metavar="FINGERPRINT", type=options.fingerprint, help="64 hex digits"
+    )
     add.add_argument("--name", metavar="NAME", required=True, help="whose key it is")
     _command(
         trust, "list", "evidence:trust_list", "this installation's key and the trusted keys",
@@ -265,7 +306,7 @@ def _verification(areas: Any) -> None:
     remove = _command(
         trust, "remove", "evidence:trust_remove", "stop trusting a key", connects=False
     )
-    remove.add_argument("fingerprint", metavar="FINGERPRINT")
+    remove.add_argument("fingerprint", metavar="FINGERPRINT", type=options.fingerprint)
     snapshot = _command(
         evidence,
         "snapshot",
@@ -291,8 +332,12 @@ def _verification(areas: Any) -> None:
     source.add_argument("--snapshot", metavar="SNAPSHOT.sqlite3")
     source.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"))
     source.add_argument("--journal", action="store_true", help="this computer's journal")
-    pack.add_argument("--since", metavar="ISO", help="journal records from this time")
-    pack.add_argument("--until", metavar="ISO", help="journal records until this time")
+    pack.add_argument(
+        "--since", metavar="ISO", type=options.moment, help="journal records from this time"
+    )
+    pack.add_argument(
+        "--until", metavar="ISO", type=options.moment, help="journal records until this time"
+    )
     pack.add_argument(
         "--ephemeral-key",
         action="store_true",
@@ -315,11 +360,14 @@ def _verification(areas: Any) -> None:
         "revert:journal_revert",
         "set back the values these journal records changed (a job of its own; docs/undo.md)",
     )
-    undo.add_argument("seqs", metavar="SEQ", type=int, nargs="+", help="journal record numbers")
+    undo.add_argument(
+        "seqs", metavar="SEQ", type=options.whole(1), nargs="+", help="journal record numbers"
+    )
     _running(undo)
     check.add_argument(
         "--fingerprint",
         metavar="HEX",
+        type=options.fingerprint,
         help="the key the checkpoints must be signed with (default: this installation's)",
     )
 
@@ -334,7 +382,9 @@ def _reviews(areas: Any) -> None:
     )  # fmt: skip
     create.add_argument("out", metavar="CAMPAIGN.review")
     create.add_argument("--name", required=True, help="the campaign's name")
-    create.add_argument("--due", metavar="YYYY-MM-DD", help="the due date (default: in 14 days)")
+    create.add_argument(
+        "--due", metavar="YYYY-MM-DD", type=options.day, help="the due date (default: in 14 days)"
+    )
     create.add_argument(
         "--revocation", type=str.upper, choices=("SUSPEND", "DEACTIVATE"), default="SUSPEND",
         help="what a Revoke does to an account (SUSPEND)",
@@ -343,13 +393,19 @@ def _reviews(areas: Any) -> None:
     create.add_argument(
         "--since", metavar="FILE", help="an earlier snapshot or campaign: flags new and reactivated"
     )
-    create.add_argument("--portal", action="append", metavar="CODE", help="only these portals")
+    create.add_argument(
+        "--portal", action="append", metavar="CODE", type=options.listed(options.portal),
+        help="only these portals (repeat)",
+    )  # fmt: skip
     create.add_argument("--institution", action="append", metavar="ID", help="only these")
     create.add_argument(
         "--status", action="append", metavar="CODE",
-        help="only these statuses (default: every account with access)",
+        type=options.listed(options.account_status),
+        help="only these statuses (repeat; default: every account with access)",
     )  # fmt: skip
-    create.add_argument("--stale-days", type=int, default=180, metavar="N", help="(180)")
+    create.add_argument(
+        "--stale-days", type=options.whole(1, 36_500), default=180, metavar="N", help="(180)"
+    )
     create.add_argument("--reviewer", metavar="NAME", help="the reviewer (their account flagged)")
     status = _command(
         review, "status", "review:status", "totals, flags and sign-offs", connects=False
@@ -395,13 +451,19 @@ def _reviews(areas: Any) -> None:
         connects=False,
     )  # fmt: skip
     verify.add_argument("campaign", metavar="CAMPAIGN.review")
-    verify.add_argument("--fingerprint", metavar="HEX", help="the key every sign-off must use")
+    verify.add_argument(
+        "--fingerprint", metavar="HEX", type=options.fingerprint,
+        help="the key every sign-off must use",
+    )  # fmt: skip
     remediate = _command(
         review, "remediate", "review:remediate",
         "plan every signed-off Revoke as a bulk job (dry run), then run it",
     )  # fmt: skip
     remediate.add_argument("campaign", metavar="CAMPAIGN.review")
-    remediate.add_argument("--fingerprint", metavar="HEX", help="the reviewer's key, as given")
+    remediate.add_argument(
+        "--fingerprint", metavar="HEX", type=options.fingerprint,
+        help="the reviewer's key, as given",
+    )  # fmt: skip
     _running(remediate)
     close = _command(
         review, "close", "review:close", "the closing snapshot and the check of every decision"
@@ -453,10 +515,15 @@ def _doctor(areas: Any) -> None:
     )
     proxies.add_argument("--no-proxy", action="store_true", help="no proxy, whatever is set")
     output = doctor.add_argument_group("report")
-    output.add_argument("--json", action="store_true", help="the report as JSON")
+    output.add_argument(
+        "--format", choices=("text", "json"), default="text", help="the report as text or JSON"
+    )
+    output.add_argument(
+        "--json", dest="format", action="store_const", const="json", help="= --format json"
+    )
     output.add_argument("--out", metavar="FILE", help="also save the report to FILE")
     output.add_argument(
-        "--timeout", type=float, default=10.0, metavar="S", help="seconds per step (10)"
+        "--timeout", type=options.seconds, default=10.0, metavar="S", help="seconds per step (10)"
     )
 
 

@@ -1,14 +1,13 @@
-"""``accounts query``: every account the filters match (all pages), as CSV or JSON."""
+"""``accounts query``: every account the filters match (all pages), as CSV or JSON lines."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from portal_admin.jobs import targets as pick
 
 from .errors import EXIT_OK
-from .output import say, writable, write_csv, write_text
+from .output import say, writable, write_csv, write_json_lines
 from .session import connect
 from .targets import account_filters
 
@@ -39,7 +38,7 @@ async def query_accounts(args: Any) -> int:
             )
         ]
     if args.format == "json":
-        write_text(json.dumps(rows, ensure_ascii=False, indent=2) + "\n", args.out)
+        write_json_lines(rows, args.out)
     else:
         table = [list(COLUMNS), *([row.get(key, "") for key in COLUMNS] for row in rows)]
         write_csv(table, args.out, args.delimiter)

@@ -17,7 +17,7 @@ from portal_admin import jobs
 from portal_admin.files.csv_rules import DELIMITERS
 
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .output import say
+from .output import say, write_json_lines
 from .progress import ProgressPrinter
 from .session import Connection
 from .words import pause
@@ -62,8 +62,20 @@ async def run_job(
     out: str | None,
     delimiter: str,
     progress: bool,
+    form: str = "text",
 ) -> int:
-    """Run ``job`` on ``conn``; write the result file; return the exit status."""
+    """Run ``job`` on ``conn``; write the result file; return the exit status. ``form``
+    ``json``: the result also as JSON lines, to ``out`` or standard output (the result CSV then
+    goes beside the job file)."""
+    as_lines, lines_to = form == "json", out
+    if as_lines:
+        out = None
+
+    def write() -> None:
+        _write_result(job, out, delimiter)
+        if as_lines:
+            write_json_lines(jobs.result_lines(job), lines_to)
+
     printer = ProgressPrinter(forced=progress)
     runner = jobs.Runner(
         conn.client, job, concurrency=concurrency, on_progress=printer, stop_on_pause=True
@@ -75,11 +87,11 @@ async def run_job(
         raise UsageError(f"job {job.id} is being run by another program") from None
     except asyncio.CancelledError:
         printer.end()
-        _write_result(job, out, delimiter)
+        write()
         say(f"stopped: resume with 'portal-admin-cli jobs resume {job.id}'")
         raise
     printer.end()
-    _write_result(job, out, delimiter)
+    write()
     counts = final.counts
     say(
         f"{final.state}: {counts.get('done', 0):,} done, {counts.get('failed', 0):,} failed,"

@@ -15,7 +15,14 @@ from .actions import (
     action_from,
 )
 from .confirmation import confirmation_needed
-from .plan import JobContext, create_job, write_plan, write_result
+from .plan import (
+    JobContext,
+    create_job,
+    plan_lines,
+    result_lines,
+    write_plan,
+    write_result,
+)
 from .revert import Revert, RevertSkip, plan_job_revert, plan_records_revert, write_revert_plan
 from .revert_journal import RevertError
 from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner, Settling
@@ -58,7 +65,9 @@ __all__ = [
     "list_jobs",
     "parse_list",
     "plan_job_revert",
+    "plan_lines",
     "plan_records_revert",
+    "result_lines",
     "write_plan",
     "write_result",
     "write_revert_plan",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Callable, Iterable, Sized
+from collections.abc import AsyncIterable, Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,6 +146,35 @@ def _labels(job: JobFile, label: Labeller | None) -> Callable[[Any, str], str]:
         return name(field or str(item.record.get("key") or ""), value) if value else ""
 
     return of
+
+
+def plan_lines(job: JobFile) -> Iterator[dict[str, str]]:
+    """The dry run's lines as records (JSON lines): the plan file's columns, by code."""
+    for i in job.items():
+        yield {
+            "target_id": i.target_id,
+            "target": i.label,
+            "current": i.current,
+            "new": i.new,
+            "skipped_because": i.skip or "",
+        }
+
+
+def result_lines(job: JobFile) -> Iterator[dict[str, str]]:
+    """The result's lines as records (JSON lines): the result file's columns, by code."""
+    for i in job.items():
+        done = outcome(i)
+        yield {
+            "target_id": i.target_id,
+            "target": i.label,
+            "before": i.current,
+            "after": i.after if i.after is not None else "",
+            "outcome": done,
+            "error_code": (i.skip if i.state is ItemState.SKIPPED else i.error_code) or "",
+            "request_id": i.request_id or "",
+            "time": i.finished_at or "",
+            "note": i.note or "",
+        }
 
 
 def write_plan(
