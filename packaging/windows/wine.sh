@@ -12,7 +12,8 @@
 #   tour DIR          the program on its sandbox, every window photographed into DIR
 #   bundle            PyInstaller one-folder bundle (dist\portal-admin)
 #   frozen-check      the bundle's portal-admin.exe: --version and --self-check
-#   installer         Inno Setup compiles packaging/windows/portal-admin.iss (i386 chroot)
+#   installer         Inno Setup compiles packaging/windows/portal-admin.iss (i386 chroot,
+#                     made on first use; `installer-setup` makes it alone)
 #   install           the setup, silently, per machine, in the chroot's prefix
 #   self-check        the installed program's --self-check
 #   installed-tour    the installed program's --tour into $WORK/out/tour-installed
@@ -68,10 +69,10 @@ debian_mirror() {
 # A long-lived Windows process keeps Wine's desktop process (explorer.exe) alive: started on
 # demand it would inherit the standard output of whoever started it (lrelease.exe in the build),
 # and a caller reading that pipe to its end would wait for ever.
-display_up() {
-  if ! { [ -f "$WORK/xvfb.pid" ] && kill -0 "$(cat "$WORK/xvfb.pid")" 2>/dev/null; }; then
-    Xvfb ":$XDISPLAY" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-    echo $! >"$WORK/xvfb.pid"
+display_up() {  # display_up NUMBER PIDFILE
+  if ! { [ -f "$2" ] && kill -0 "$(cat "$2")" 2>/dev/null; }; then
+    Xvfb ":$1" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+    echo $! >"$2"
     sleep 1
   fi
 }
@@ -95,7 +96,7 @@ down() {
 }
 up() {
   [ -f "$PYDIR/python.exe" ] || die "no Windows Python in $WINEPREFIX: run 'wine.sh setup' first"
-  display_up
+  display_up "$XDISPLAY" "$WORK/xvfb.pid"
   trap down EXIT
   keeper
 }
@@ -270,17 +271,22 @@ cmd_frozen_check() {
 # ISCC.exe and the setup it makes are 32-bit programs; Debian 12's wine64 cannot start them and
 # adding i386 to the host's dpkg would change the developer's machine, so a bookworm chroot with
 # wine32 holds the installer work and its own prefix (a clean "machine" to install into).
+chroot_setup() {
+  [ -x "$CHROOT/usr/bin/wine" ] && return
+  step "chroot: debootstrap bookworm, wine32"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+  debootstrap --variant=minbase --include=ca-certificates bookworm "$CHROOT" "$(debian_mirror)" >/dev/null
+  cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
+  chroot "$CHROOT" /bin/bash -c 'export DEBIAN_FRONTEND=noninteractive; dpkg --add-architecture i386 &&
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends wine wine32:i386 wine64 \
+    fonts-liberation2 >/dev/null'
+}
+# The chroot's steps have a display of their own (the next number) and leave the host prefix
+# alone, so they can run while `tests` runs.
+CHROOT_DISPLAY=$((XDISPLAY + 1))
 chroot_up() {
-  [ -x "$CHROOT/usr/bin/wine" ] || {
-    step "chroot: debootstrap bookworm, wine32"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
-    debootstrap --variant=minbase --include=ca-certificates bookworm "$CHROOT" "$(debian_mirror)" >/dev/null
-    cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
-    chroot "$CHROOT" /bin/bash -c 'export DEBIAN_FRONTEND=noninteractive; dpkg --add-architecture i386 &&
-      apt-get update -qq && apt-get install -y -qq --no-install-recommends wine wine32:i386 wine64 \
-      fonts-liberation2 >/dev/null'
-  }
-  display_up
+  chroot_setup
+  display_up "$CHROOT_DISPLAY" "$WORK/xvfb-chroot.pid"
   mountpoint -q "$CHROOT/proc" || mount -t proc proc "$CHROOT/proc"
   mkdir -p "$CHROOT/tmp/.X11-unix"
   mountpoint -q "$CHROOT/tmp/.X11-unix" || mount --bind /tmp/.X11-unix "$CHROOT/tmp/.X11-unix"
@@ -289,11 +295,12 @@ chroot_up() {
 chroot_down() {
   in_chroot 'wineserver -k 2>/dev/null || true' || true
   umount "$CHROOT/tmp/.X11-unix" "$CHROOT/proc" 2>/dev/null || true
-  down
+  if [ -f "$WORK/xvfb-chroot.pid" ]; then kill "$(cat "$WORK/xvfb-chroot.pid")" 2>/dev/null || true; fi
+  rm -f "$WORK/xvfb-chroot.pid"
 }
 # A command in the chroot, its Wine prefix at /root/pfx (created on first use).
 in_chroot() {
-  chroot "$CHROOT" /bin/bash -c "export WINEPREFIX=/root/pfx WINEDEBUG=-all DISPLAY=$DISPLAY
+  chroot "$CHROOT" /bin/bash -c "export WINEPREFIX=/root/pfx WINEDEBUG=-all DISPLAY=:$CHROOT_DISPLAY
     [ -d \$WINEPREFIX ] || { wine wineboot -u </dev/null >/dev/null 2>&1; wineserver -w; }
     $1"
 }
@@ -381,10 +388,11 @@ case "$what" in
   bundle) cmd_bundle ;;
   frozen-check) cmd_frozen_check ;;
   installer) cmd_installer ;;
+  installer-setup) chroot_setup ;;
   install) cmd_install ;;
   self-check) cmd_self_check ;;
   installed-tour) cmd_installed_tour ;;
   uninstall) cmd_uninstall ;;
   all) cmd_all ;;
-  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from portal_admin.files.portable import sqlite_uri
 from portal_admin.reviews import Campaign, Query, Settings, create_campaign, verify
 from portal_admin.reviews.split_merge import split
 from reviews.support import account, make_snapshot
@@ -175,7 +176,7 @@ def served_many() -> Iterator[ServedSandbox]:
 
 
 def job_counts(job: Path) -> dict[str, int]:
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         return dict(conn.execute("SELECT state, count(*) FROM items GROUP BY state").fetchall())
     finally:
@@ -222,7 +223,7 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and child.poll() is None:
         if job is None:
-            conn = sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5)
+            conn = sqlite3.connect(sqlite_uri(out), uri=True, timeout=5)
             row = conn.execute("SELECT value FROM meta WHERE key = 'remediation'").fetchone()
             conn.close()
             if row is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from portal_admin.files.portable import sqlite_uri
 from support.processes import hard_kill
 from support.served import ServedSandbox
 
@@ -30,7 +31,7 @@ CHILD = Path(__file__).with_name("crash_child.py")
 
 def counts(job: Path) -> dict[str, int]:
     """Item states in the job file, read as another process would."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         rows = conn.execute("SELECT state, COUNT(*) FROM items GROUP BY state").fetchall()
     finally:
@@ -58,7 +59,7 @@ def job_path(child: subprocess.Popen[str]) -> Path:
 
 def sending(job: Path) -> set[str]:
     """The targets marked as being sent."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         rows = conn.execute("SELECT target_id FROM items WHERE state = 'sending'").fetchall()
     finally:

@@ -32,6 +32,7 @@ import pytest
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from portal_admin.files.portable import sqlite_uri
 from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.sandbox import SandboxConfig, create_app
 from support.processes import hard_kill
@@ -139,7 +140,7 @@ def job_path(child: subprocess.Popen[str]) -> Path:
 
 def items(job: Path) -> list[dict[str, Any]]:
     """The job's lines, read as another process would."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     conn.row_factory = sqlite3.Row
     try:
         return [dict(r) for r in conn.execute("SELECT * FROM items ORDER BY seq")]

@@ -86,7 +86,7 @@ def test_the_installer_script_installs_the_licence_and_the_notices() -> None:
 def test_wine_script_offers_every_step() -> None:
     script = (WINDOWS / "wine.sh").read_text(encoding="utf-8")
     steps = re.findall(r"^  ([a-z-]+)\) ", script, re.M)
-    assert steps == [
+    assert set(steps) >= {
         "setup", "tests", "tour", "bundle", "frozen-check", "installer", "install",
         "self-check", "installed-tour", "uninstall", "all",
-    ]  # fmt: skip
+    }  # fmt: skip
