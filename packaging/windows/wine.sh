@@ -264,7 +264,25 @@ cmd_frozen_check() {
   out=$(wexe 120 "$exe" --version) || die "--version failed: $out"
   echo "$out"
   out=$(wexe 300 "$exe" --self-check) || die "--self-check failed: $(echo "$out" | tail -n 20)"
-  echo "$out" | tail -n 3
+  echo "$out" | judge_self_check
+}
+# The --self-check report (JSON on standard output): the version, every translation loaded,
+# the file rules held (files/portable.self_test). Prints a summary; fails otherwise.
+judge_self_check() {
+  python3 -c '
+import json, sys
+text = sys.stdin.read()
+try:
+    report = json.loads(text[text.index("{"): text.rindex("}") + 1])
+except ValueError:
+    sys.exit("no --self-check report in: " + text[-2000:])
+bad = [k for k, v in report["translations"].items() if not v["ok"]]
+print("self-check: version", report["version"], "- platform", report["platform"],
+      "- translations", "ok" if not bad else "failed: " + ", ".join(bad),
+      "- files", "ok" if report["files"]["ok"] else report["files"]["problems"],
+      "- keyring", report["keyring"]["backend"])
+sys.exit(1 if bad or not report["files"]["ok"] else 0)
+'
 }
 
 # --- installer, install, self-check, installed-tour, uninstall (i386 chroot) ---------------------
@@ -342,8 +360,11 @@ cmd_install() {
 }
 cmd_self_check() {
   chroot_up
-  in_chroot "timeout 120 wine '$APP_DIR\\portal-admin.exe' --version </dev/null 2>&1 | cat
-    timeout 300 wine '$APP_DIR\\portal-admin.exe' --self-check </dev/null > >(cat) 2>&1; rc=\$?; echo self-check exit status \$rc; exit \$rc"
+  in_chroot "timeout 120 wine '$APP_DIR\\portal-admin.exe' --version </dev/null 2>&1 | cat"
+  local out
+  out=$(in_chroot "timeout 300 wine '$APP_DIR\\portal-admin.exe' --self-check </dev/null 2>&1 | cat") \
+    || die "--self-check failed: $(echo "$out" | tail -n 20)"
+  echo "$out" | judge_self_check
 }
 cmd_installed_tour() {
   chroot_up

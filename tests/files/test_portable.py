@@ -232,3 +232,14 @@ def test_the_tests_never_use_the_persons_folders() -> None:
     which platformdirs reads on Linux only, isolate nothing)."""
     home = paths.home_override()
     assert home is not None and "portal-admin-tests-" in str(home)
+
+
+def test_the_self_test_passes_here_and_names_what_breaks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    assert portable.self_test(tmp_path / "a") == []
+    monkeypatch.setattr(portable, "sqlite_uri", lambda path, mode="ro": f"file:{path}?mode=ro")
+    (tmp_path / "b").mkdir()
+    problems = portable.self_test(tmp_path / "b")
+    assert len(problems) == 1 and problems[0].startswith("read-only SQLite URI: ")

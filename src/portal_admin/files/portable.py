@@ -25,6 +25,7 @@ import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import filelock
@@ -280,3 +281,67 @@ def windows_dacl(path: str | os.PathLike[str]) -> list[tuple[str, int, int]]:  #
         return entries
     finally:
         kernel32.LocalFree(sd)
+
+
+def self_test(folder: Path) -> list[str]:
+    """Each rule above tried once in ``folder`` (empty, the caller's to remove); the problems
+    found, none when all hold. For ``--self-check``: an installed program proves its file
+    layer works on the system it was installed on."""
+    import sqlite3
+
+    problems: list[str] = []
+
+    def attempt(name: str, check: Callable[[], bool]) -> None:
+        try:
+            if not check():
+                problems.append(f"{name}: wrong result")
+        except Exception as exc:  # a finding, not a crash
+            problems.append(f"{name}: {type(exc).__name__}: {exc}")
+
+    private = folder / "private #1"
+
+    def owner_only() -> bool:
+        create_private(private)
+        if WINDOWS:
+            sids = {sid for sid, _, _ in windows_dacl(private)}
+            return len(sids - {SYSTEM_SID}) == 1  # the user's, and SYSTEM at most
+        return (os.stat(private).st_mode & 0o777) == FILE_MODE
+
+    def durable_rename() -> bool:
+        partial = folder / "partial"
+        with open(partial, "wb") as fh:
+            fh.write(b"0123456789")
+        fsync_path(partial)
+        replace(partial, private)
+        fsync_dir(folder)
+        return private.read_bytes() == b"0123456789"
+
+    def offset_read() -> bool:
+        fd = os.open(private, os.O_RDONLY | O_BINARY)
+        try:
+            return pread(fd, 3, 4) == b"456" and os.lseek(fd, 0, os.SEEK_CUR) == 0
+        finally:
+            os.close(fd)
+
+    def read_only_uri() -> bool:
+        path = folder / "data #?%.sqlite3" if not WINDOWS else folder / "data #%.sqlite3"
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE t (x)")
+        conn.commit()
+        conn.close()
+        ro = sqlite3.connect(sqlite_uri(path), uri=True)
+        try:
+            return bool(ro.execute("SELECT count(*) FROM t").fetchone() == (0,))
+        finally:
+            ro.close()
+
+    def os_lock() -> bool:
+        with file_lock(folder / "lock"):
+            return True
+
+    attempt("owner-only file", owner_only)
+    attempt("durable rename", durable_rename)
+    attempt("read at an offset", offset_read)
+    attempt("read-only SQLite URI", read_only_uri)
+    attempt("OS lock", os_lock)
+    return problems
