@@ -399,21 +399,27 @@ cmd_all() {
   ( cmd_uninstall )
 }
 
-what=${1:-}
-[ $# -gt 0 ] && shift
-mkdir -p "$WORK/out" "$WORK/dl"
-case "$what" in
-  setup) cmd_setup ;;
-  tests) cmd_tests "$@" ;;
-  tour) cmd_tour "$@" ;;
-  bundle) cmd_bundle ;;
-  frozen-check) cmd_frozen_check ;;
-  installer) cmd_installer ;;
-  installer-setup) chroot_setup ;;
-  install) cmd_install ;;
-  self-check) cmd_self_check ;;
-  installed-tour) cmd_installed_tour ;;
-  uninstall) cmd_uninstall ;;
-  all) cmd_all ;;
-  *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
-esac
+# Everything runs from main, called on the script's last line, so that bash has read the whole
+# file before any step starts (editing the script during a long step cannot derail it).
+main() {
+  what=${1:-}
+  [ $# -gt 0 ] && shift
+  mkdir -p "$WORK/out" "$WORK/dl"
+  case "$what" in
+    setup) cmd_setup ;;
+    tests) cmd_tests "$@" ;;
+    tour) cmd_tour "$@" ;;
+    bundle) cmd_bundle ;;
+    frozen-check) cmd_frozen_check ;;
+    installer) cmd_installer ;;
+    installer-setup) chroot_setup ;;
+    install) cmd_install ;;
+    self-check) cmd_self_check ;;
+    installed-tour) cmd_installed_tour ;;
+    uninstall) cmd_uninstall ;;
+    all) cmd_all ;;
+    *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+  esac
+}
+
+main "$@"; exit $?

@@ -85,7 +85,7 @@ def test_the_installer_script_installs_the_licence_and_the_notices() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="the script is bash, run on Linux")
 def test_wine_script_offers_every_step() -> None:
     script = (WINDOWS / "wine.sh").read_text(encoding="utf-8")
-    steps = re.findall(r"^  ([a-z-]+)\) ", script, re.M)
+    steps = re.findall(r"^\s+([a-z-]+)\) ", script, re.M)
     assert set(steps) >= {
         "setup", "tests", "tour", "bundle", "frozen-check", "installer", "install",
         "self-check", "installed-tour", "uninstall", "all",
