@@ -15,6 +15,11 @@ from portal_admin.evidence import checkpoints
 from portal_admin.files import paths, portable
 
 windows_only = pytest.mark.skipif(sys.platform != "win32", reason="a Windows DACL or path form")
+real_windows_only = pytest.mark.skipif(
+    sys.platform != "win32" or portable.under_wine(),
+    reason="a DACL read back: Windows only (Wine derives file security from Unix modes and "
+    "does not pass a folder's entries on to new files)",
+)
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
 
 
@@ -184,6 +189,23 @@ OTHERS = {"S-1-1-0": "Everyone", "S-1-5-32-545": "Users", "S-1-5-11": "Authentic
 
 
 @windows_only
+def test_the_dacl_calls_succeed_and_the_owner_keeps_using_the_files(tmp_path: Path) -> None:
+    """Runs under Wine too: the advapi32 calls (their ctypes signatures, 64-bit handles) work
+    and the person can still write, read, rename and remove what was made owner-only."""
+    portable.create_private(tmp_path / "f")
+    portable.private_dir(tmp_path / "d")
+    (tmp_path / "d" / "inside").write_text("x")
+    portable.make_private(tmp_path / "d" / "inside")
+    portable.make_private(tmp_path / "d")
+    (tmp_path / "f").write_text("secret")
+    portable.replace(tmp_path / "f", tmp_path / "d" / "g")
+    assert (tmp_path / "d" / "g").read_text() == "secret"
+    assert [sid for sid, _, _ in portable.windows_dacl(tmp_path / "d" / "g")]
+    (tmp_path / "d" / "g").unlink()
+    assert portable.self_test(tmp_path / "d") == []
+
+
+@real_windows_only
 def test_private_files_are_the_users_and_the_systems_only(tmp_path: Path) -> None:
     (tmp_path / "plain").write_text("x")
     before = {sid for sid, _, _ in portable.windows_dacl(tmp_path / "plain")}
