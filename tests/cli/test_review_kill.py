@@ -209,7 +209,7 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     # SIGKILL once the jobs are planned, before the campaign records them: the plan left
     # behind is never run, and the next remediate leaves no second one.
     killed_at(tmp_path, "before-commit", *connection, "review", "remediate", str(out))
-    assert len(list((tmp_path / "data").rglob("*.job.sqlite3"))) == 1
+    assert len(list((tmp_path / "portal-admin").rglob("*.job.sqlite3"))) == 1
     with Campaign.open(out) as campaign:
         assert campaign.meta.get("remediation") is None
 
@@ -242,7 +242,7 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     assert "found again" in resumed.stderr
     final = job_counts(job)
     assert final == {"done": 150}  # each exactly once: a repeat would be refused (failed)
-    assert len(list((tmp_path / "data").rglob("*.job.sqlite3"))) == 1
+    assert len(list((tmp_path / "portal-admin").rglob("*.job.sqlite3"))) == 1
 
     killed_at(tmp_path, "before-commit", *connection, "review", "close", str(out))
     with Campaign.open(out) as campaign:
