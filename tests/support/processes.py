@@ -28,13 +28,13 @@ def was_killed(returncode: int | None) -> bool:
     return returncode == (WINDOWS_TERMINATED if WINDOWS else -signal.SIGKILL)
 
 
-def was_terminated(returncode: int | None, *, clean: int | None = 0) -> bool:
-    """Whether ``returncode`` is that of a process asked to stop with ``terminate()``: its own
-    ``clean`` status where a handler ran (POSIX), minus SIGTERM without one; on Windows the
-    termination status, as no handler can run there."""
+def was_terminated(returncode: int | None, *, clean: int = 0) -> bool:
+    """Whether ``returncode`` is that of a process asked to stop by SIGTERM or Ctrl+C: on
+    POSIX its handler ran and it exited with ``clean``; on Windows ``terminate()`` is
+    TerminateProcess, no handler can run, and the status is always the termination one."""
     if WINDOWS:
         return returncode == WINDOWS_TERMINATED
-    return returncode in (clean, -signal.SIGTERM)
+    return returncode == clean
 
 
 class LineReader:
