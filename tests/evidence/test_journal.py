@@ -212,7 +212,12 @@ def test_a_kill_during_appends_loses_no_complete_record(tmp_path: Path, round_: 
         [sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True
     )
     assert child.stdout is not None and child.stdout.readline() == "ready\n"
-    time.sleep(0.2 + 0.13 * round_)
+    deadline = time.monotonic() + 60  # some records first, however slow the machine (Wine)
+    while time.monotonic() < deadline and (
+        not path.exists() or path.read_bytes().count(b"\n") < 12
+    ):
+        time.sleep(0.02)
+    time.sleep(0.13 * round_)
     hard_kill(child)
     child.stdout.close()
     result = jr.verify(path)

@@ -184,6 +184,24 @@ def test_private_files_and_folders_are_owner_only_whatever_the_umask(tmp_path: P
         portable.create_private(tmp_path / "f")
 
 
+def test_make_private_takes_a_path_not_a_descriptor(tmp_path: Path) -> None:
+    """``fh.name`` of an ``os.fdopen`` file is its descriptor: chmod takes it on POSIX, a DACL
+    is set by name on Windows; refused on every system so that Linux runs catch it."""
+    with open(tmp_path / "f", "w") as fh, pytest.raises(TypeError, match="needs a path"):
+        portable.make_private(fh.fileno())
+
+
+def test_an_atomic_private_file_is_private_before_it_is_written(tmp_path: Path) -> None:
+    from portal_admin.files.atomic import atomic_open
+
+    with atomic_open(tmp_path / "secret.txt", private=True) as fh:
+        fh.write("x")
+        partial = next(p for p in tmp_path.iterdir() if p.name.endswith(".tmp"))
+        if sys.platform != "win32":
+            assert stat.S_IMODE(partial.stat().st_mode) == 0o600
+    assert (tmp_path / "secret.txt").read_text() == "x"
+
+
 #: Windows' well-known SIDs that must not be left on an owner-only file.
 OTHERS = {"S-1-1-0": "Everyone", "S-1-5-32-545": "Users", "S-1-5-11": "Authenticated Users"}
 

@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.paths import data_dir
-from portal_admin.files.portable import file_lock, make_private
+from portal_admin.files.portable import file_lock
 
 from . import keys
 
@@ -151,8 +151,7 @@ class TrustStore:
             indent=1,
             ensure_ascii=False,
         )
-        with atomic_open(self.path) as fh:
-            make_private(fh.name)
+        with atomic_open(self.path, private=True) as fh:
             fh.write(text + "\n")
 
 

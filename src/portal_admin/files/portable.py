@@ -114,7 +114,10 @@ def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
 
 
 def make_private(path: str | os.PathLike[str]) -> None:
-    """Make an existing file or folder readable and writable by its owner only."""
+    """Make an existing file or folder readable and writable by its owner only. A path, never
+    a file descriptor (``fh.name`` of an ``os.fdopen`` file): Windows sets a DACL by name."""
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"make_private needs a path, not {type(path).__name__}")
     if WINDOWS:
         _windows_owner_only(os.fspath(path), os.path.isdir(path))
     else:

@@ -35,8 +35,7 @@ COLUMNS = 2
 
 def write_private_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically, readable and writable by the owner only (0600)."""
-    with atomic_open(path, encoding="utf-8") as fh:
-        make_private(fh.name)
+    with atomic_open(path, encoding="utf-8", private=True) as fh:
         fh.write(text)
     make_private(path)
 
