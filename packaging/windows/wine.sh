@@ -228,8 +228,11 @@ cmd_tests() {
   mkdir -p "$WORK/out"
   step "pytest ${args[*]}"
   local rc=0
-  WPY_TIMEOUT=${PA_WINE_TEST_TIMEOUT:-5400} wpy -m pytest -p no:cacheprovider -p no:randomly -q -rfEs \
-    --timeout 300 --junitxml "$(wpath "$WORK/out")\\pytest.xml" "${args[@]}" || rc=$?
+  # pytest-timeout's thread method (the only one on Windows) ends the whole run when one test
+  # overruns, so the limit is generous: under Wine on a shared 2-core machine the 10,000-target
+  # revert alone took over 5 minutes.
+  WPY_TIMEOUT=${PA_WINE_TEST_TIMEOUT:-7200} wpy -m pytest -p no:cacheprovider -p no:randomly -q -rfEs \
+    --timeout "${PA_WINE_PER_TEST_TIMEOUT:-1200}" --durations 15 --junitxml "$(wpath "$WORK/out")\\pytest.xml" "${args[@]}" || rc=$?
   step "pytest exit status $rc"
   return $rc
 }
