@@ -383,10 +383,17 @@ cmd_uninstall() {
     find "$APP_UNIX" | head -n 20
     die "left behind after uninstall: $APP_DIR"
   fi
-  if find "$CHROOT/root/pfx/drive_c/ProgramData/Microsoft/Windows/Start Menu" -iname 'Portal Admin*' | grep -q .; then
+  if find "$CHROOT/root/pfx/drive_c/ProgramData/Microsoft/Windows/Start Menu" -iname '*Portal Admin*' | grep -q .; then
     die "Start-menu entry left behind"
   fi
-  echo "uninstalled: nothing of the program is left in $APP_DIR or the Start menu"
+  # Inno Setup's uninstall entry (Apps & features) is "<AppId>_is1".
+  if in_chroot "wine reg query 'HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{7F3C2B9E-6E2A-4D63-9C1F-2B5E8A4D7C11}_is1' /reg:64 </dev/null >/dev/null 2>&1"; then
+    die "the uninstall entry is left in the registry"
+  fi
+  # What the person made stays: the program's folders in their profile (none from a silent
+  # install and --self-check, which writes into a temporary folder).
+  find "$CHROOT/root/pfx/drive_c/users" -ipath '*portal-admin*' -maxdepth 6 2>/dev/null | sed 's/^/kept (the person'"'"'s): /' || true
+  echo "uninstalled: nothing of the program is left in $APP_DIR, the Start menu or the registry's uninstall list"
 }
 
 cmd_all() {
