@@ -326,6 +326,8 @@ in_chroot() {
     $1"
 }
 APP_DIR='C:\Program Files\Portal Admin'
+# Inno Setup's entry in Apps & features: "<AppId>_is1" (AppId in portal-admin.iss).
+UNINSTALL_KEY='HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\{7F3C2B9E-6E2A-4D63-9C1F-2B5E8A4D7C11}_is1'
 APP_UNIX="$CHROOT/root/pfx/drive_c/Program Files/Portal Admin"
 version() { sed -n 's/^__version__ = "\(.*\)"/\1/p' "$PROJECT/src/portal_admin/__init__.py"; }
 cmd_installer() {
@@ -359,6 +361,8 @@ cmd_install() {
   done
   find "$CHROOT/root/pfx/drive_c/ProgramData/Microsoft/Windows/Start Menu" -iname 'Portal Admin*.lnk' | grep -q . \
     || die "no Start-menu entry"
+  in_chroot "wine reg query '$UNINSTALL_KEY' /reg:64 </dev/null 2>/dev/null" | grep -E 'DisplayVersion|DisplayName' \
+    || die "no uninstall entry in the registry"
   echo "installed in $APP_DIR, with LICENSE.txt, THIRD-PARTY-NOTICES.txt and a Start-menu entry"
 }
 cmd_self_check() {
@@ -386,8 +390,7 @@ cmd_uninstall() {
   if find "$CHROOT/root/pfx/drive_c/ProgramData/Microsoft/Windows/Start Menu" -iname '*Portal Admin*' | grep -q .; then
     die "Start-menu entry left behind"
   fi
-  # Inno Setup's uninstall entry (Apps & features) is "<AppId>_is1".
-  if in_chroot "wine reg query 'HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{7F3C2B9E-6E2A-4D63-9C1F-2B5E8A4D7C11}_is1' /reg:64 </dev/null >/dev/null 2>&1"; then
+  if in_chroot "wine reg query '$UNINSTALL_KEY' /reg:64 </dev/null >/dev/null 2>&1"; then
     die "the uninstall entry is left in the registry"
   fi
   # What the person made stays: the program's folders in their profile (none from a silent
