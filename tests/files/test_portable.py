@@ -283,3 +283,28 @@ def test_the_self_test_passes_here_and_names_what_breaks(
     (tmp_path / "b").mkdir()
     problems = portable.self_test(tmp_path / "b")
     assert len(problems) == 1 and problems[0].startswith("read-only SQLite URI: ")
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_connection_by_uri_attaches_by_uri(tmp_path: Path, read_only: bool) -> None:
+    """The main file opened through sqlite_connect, another attached by sqlite_uri, in folders
+    whose names a pasted URI would misread: what diff, create, merge and close do."""
+    main, other = tmp_path / "main #1.db", tmp_path / "other 50%.db"
+    _database(main)
+    _database(other)
+    conn = portable.sqlite_connect(main, read_only=read_only)
+    try:
+        conn.execute("ATTACH DATABASE ? AS o", (portable.sqlite_uri(other),))
+        assert conn.execute("SELECT x FROM t UNION ALL SELECT x FROM o.t").fetchall() == [
+            (42,),
+            (42,),
+        ]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            conn.execute("INSERT INTO o.t VALUES (1)")
+    finally:
+        conn.close()
+    memory = portable.sqlite_connect(":memory:")
+    memory.execute("ATTACH DATABASE ? AS o", (portable.sqlite_uri(other),))
+    assert memory.execute("SELECT x FROM o.t").fetchone() == (42,)
+    memory.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["main #1.db", "other 50%.db"]

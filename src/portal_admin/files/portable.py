@@ -14,7 +14,7 @@ Each function says what it does on both (docs/security.md, "Files on Windows"):
 - an atomic rename: ``os.replace``, retried briefly on Windows, where a virus scanner or the
   search indexer may hold the target open for a moment;
 - SQLite URIs from a path: ``Path.as_uri()`` (percent-encoded, drive letters and UNC paths),
-  never a path pasted after ``file:``;
+  never a path pasted after ``file:``; a connection that attaches one is itself opened by URI;
 - an OS lock: ``filelock.FileLock``, which is ``fcntl.flock`` on POSIX and ``msvcrt.locking``
   on Windows.
 """
@@ -27,8 +27,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import filelock
+
+if TYPE_CHECKING:
+    import sqlite3
 
 WINDOWS = sys.platform == "win32"
 #: Add to every ``os.open`` flag set: on Windows a descriptor is text mode without it, and
@@ -49,6 +53,23 @@ def sqlite_uri(path: str | os.PathLike[str], mode: str = "ro") -> str:
     if uri.startswith("file://") and not uri.startswith("file:///"):
         uri = "file:////" + uri[len("file://") :]  # \\server\share\x: SQLite refuses a host
     return f"{uri}?mode={mode}"
+
+
+def sqlite_connect(
+    path: str | os.PathLike[str], *, read_only: bool = False, **kwargs: Any
+) -> sqlite3.Connection:
+    """``sqlite3.connect`` through a URI (``mode=ro`` or ``rwc``; ``:memory:`` stays one), so
+    that ``ATTACH`` on the connection takes :func:`sqlite_uri` too: Windows' SQLite is built
+    without ``SQLITE_USE_URI``, and there a connection opened by a plain name reads an
+    attached ``file:`` URI as a file name."""
+    import sqlite3
+
+    if os.fspath(path) == ":memory:":
+        conn: sqlite3.Connection = sqlite3.connect("file::memory:", uri=True, **kwargs)
+    else:
+        uri = sqlite_uri(path, "ro" if read_only else "rwc")
+        conn = sqlite3.connect(uri, uri=True, **kwargs)
+    return conn
 
 
 def pread(fd: int, size: int, offset: int) -> bytes:

@@ -20,7 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from portal_admin.files.portable import WINDOWS, create_private, make_private, sqlite_uri
+from portal_admin.files.portable import (
+    WINDOWS,
+    create_private,
+    make_private,
+    sqlite_connect,
+    sqlite_uri,
+)
 
 KIND = "portal-admin access-review campaign"
 SCHEMA_VERSION = 1
@@ -224,7 +230,7 @@ def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
     if read_only:
         conn = sqlite3.connect(sqlite_uri(path), uri=True, isolation_level=None)
     else:
-        conn = sqlite3.connect(path, isolation_level=None)
+        conn = sqlite_connect(path, isolation_level=None)  # merge and close attach by URI
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout=5000")
     conn.execute("PRAGMA trusted_schema=OFF")  # a file's schema calls no function with effects

@@ -20,7 +20,7 @@ from typing import Any
 from portal_admin import __version__
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot
 from portal_admin.files.atomic import fsync_dir
-from portal_admin.files.portable import fsync_path, replace, sqlite_uri
+from portal_admin.files.portable import fsync_path, replace, sqlite_connect, sqlite_uri
 
 from . import flags
 from .campaign import (
@@ -229,7 +229,7 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
         leftover.unlink(missing_ok=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     private_file(tmp)
-    conn = sqlite3.connect(tmp, isolation_level=None)
+    conn = sqlite_connect(tmp, isolation_level=None)  # attaches by URI
     done = False
     try:
         conn.execute("PRAGMA journal_mode=OFF")  # a draft: renamed into place only when whole
