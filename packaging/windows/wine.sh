@@ -312,6 +312,7 @@ chroot_up() {
   mkdir -p "$CHROOT/tmp/.X11-unix"
   mountpoint -q "$CHROOT/tmp/.X11-unix" || mount --bind /tmp/.X11-unix "$CHROOT/tmp/.X11-unix"
   trap chroot_down EXIT
+  chroot_prefix_fixes
 }
 chroot_down() {
   in_chroot 'wineserver -k 2>/dev/null || true' || true
@@ -324,6 +325,23 @@ in_chroot() {
   chroot "$CHROOT" /bin/bash -c "export WINEPREFIX=/root/pfx WINEDEBUG=-all DISPLAY=:$CHROOT_DISPLAY
     [ -d \$WINEPREFIX ] || { wine wineboot -u </dev/null >/dev/null 2>&1; wineserver -w; }
     $1"
+}
+# The chroot's prefix is a clean "machine", but Qt needs there what it needs in the build prefix:
+# the ICU forwarder and the two Wine 10 DLLs (copied from the build prefix, made by `setup`),
+# else the installed program stops at a missing-DLL dialog nobody sees.
+chroot_prefix_fixes() {
+  [ -f "$CHROOT/root/pfx/.portal-admin-fixes" ] && return
+  in_chroot 'true'   # creates the prefix
+  local d f csys="$CHROOT/root/pfx/drive_c/windows/system32"
+  for f in icuuc.dll icuuc77.dll icudt77.dll windows.ui.dll bcryptprimitives.dll; do
+    [ -f "$SYS32/$f" ] || die "$SYS32/$f is missing: run 'wine.sh setup' first"
+    cp "$SYS32/$f" "$csys/"
+  done
+  for d in windows.ui bcryptprimitives; do
+    in_chroot "wine reg add 'HKCU\\Software\\Wine\\DllOverrides' /v $d /d native,builtin /f </dev/null >/dev/null 2>&1"
+  done
+  in_chroot "wine regsvr32 'C:\\windows\\system32\\windows.ui.dll' </dev/null >/dev/null 2>&1; wineserver -w" || true
+  touch "$CHROOT/root/pfx/.portal-admin-fixes"
 }
 APP_DIR='C:\Program Files\Portal Admin'
 # Inno Setup's entry in Apps & features: "<AppId>_is1" (AppId in portal-admin.iss).
