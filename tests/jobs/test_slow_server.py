@@ -185,10 +185,12 @@ def test_a_job_killed_while_writes_are_held_writes_each_target_once(
         second = start(served.url, folder, "resume", str(job))
         children.append(second)
         assert job_path(second) == job
+        # a slow start (Wine on a busy machine) can open the job after the deadline has passed
+        resumed_in_time = time.time() < min(line["sent_until"] for line in lines)
         out, err = second.communicate(timeout=60)
         assert second.returncode == 0, err
-        # it waited for the unanswered requests' deadline, and said so
-        assert float(output(second, "SETTLING", out)) > 0
+        if resumed_in_time:  # it waited for the unanswered requests' deadline, and said so
+            assert float(output(second, "SETTLING", out)) > 0
         assert time.monotonic() - killed_at > HOLD
         codes = json.loads(output(second, "CODES", out))
         assert set(codes) == {"2000"}, codes  # nothing refused
