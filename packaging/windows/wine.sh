@@ -413,7 +413,7 @@ cmd_uninstall() {
   fi
   # What the person made stays: the program's folders in their profile (none from a silent
   # install and --self-check, which writes into a temporary folder).
-  find "$CHROOT/root/pfx/drive_c/users" -ipath '*portal-admin*' -maxdepth 6 2>/dev/null | sed 's/^/kept (the person'"'"'s): /' || true
+  find "$CHROOT/root/pfx/drive_c/users" -maxdepth 6 -iname '*portal*admin*' 2>/dev/null | sed 's/^/kept (the person'"'"'s): /' || true
   echo "uninstalled: nothing of the program is left in $APP_DIR, the Start menu or the registry's uninstall list"
 }
 
