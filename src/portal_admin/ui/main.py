@@ -32,12 +32,29 @@ def isolate_tour(options: StartOptions) -> None:
 
     if options.tour is not None and home_override() is None:
         import atexit
-        import shutil
         import tempfile
 
         home = tempfile.mkdtemp(prefix="portal-admin-tour-")
         os.environ[HOME_ENV] = home
-        atexit.register(shutil.rmtree, home, ignore_errors=True)
+        atexit.register(_remove_tour_home, home)
+
+
+def _remove_tour_home(home: str) -> None:
+    """Remove the tour's folder at exit, the log files in it closed first (Windows deletes no
+    open file; logging's own shutdown would come after this)."""
+    import logging
+    import os
+    import shutil
+
+    known = logging.Logger.manager.loggerDict.values()
+    loggers = [logging.getLogger(), *(x for x in known if isinstance(x, logging.Logger))]
+    for logger in loggers:
+        for handler in list(logger.handlers):
+            name = getattr(handler, "baseFilename", "")
+            if name and os.path.commonpath([os.path.abspath(name), home]) == home:
+                logger.removeHandler(handler)
+                handler.close()
+    shutil.rmtree(home, ignore_errors=True)
 
 
 def start(options: StartOptions, qt_argv: list[str]) -> int:

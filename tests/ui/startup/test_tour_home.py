@@ -28,3 +28,23 @@ def test_a_set_home_is_kept_and_no_tour_changes_nothing(
     monkeypatch.delenv(paths.HOME_ENV)
     isolate_tour(parse_args(["--sandbox"]))
     assert paths.home_override() is None
+
+
+def test_the_tour_home_is_removed_with_its_open_log(tmp_path: Path) -> None:
+    """The log file is still open when the program exits: closed first, then removed (on
+    Windows an open file cannot be deleted)."""
+    import logging
+
+    from portal_admin.ui.main import _remove_tour_home
+
+    home = tmp_path.resolve() / "portal-admin-tour-x"
+    (home / "log").mkdir(parents=True)
+    handler = logging.FileHandler(home / "log" / "portal-admin.log")
+    logging.getLogger("portal_admin.test_tour_home").addHandler(handler)
+    try:
+        _remove_tour_home(str(home))
+        assert not home.exists()
+        assert handler.stream is None  # closed first
+    finally:
+        logging.getLogger("portal_admin.test_tour_home").removeHandler(handler)
+        handler.close()
