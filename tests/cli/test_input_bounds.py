@@ -14,6 +14,7 @@ import pytest
 from portal_admin.cli import targets
 from portal_admin.cli.main import main
 from portal_admin.client import InvalidIdError
+from portal_admin.files.portable import under_wine
 from portal_admin.jobs.targets import MAX_BYTES, PlanProgress
 
 from .conftest import Query, rows
@@ -65,6 +66,10 @@ def test_dev_zero_is_refused_in_bounded_memory(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
 
 
+@pytest.mark.skipif(
+    under_wine(),
+    reason="Wine's pipes carry about 0.3 MB/s (measured): 64 MiB through one takes over 3 minutes",
+)
 def test_an_endless_pipe_is_refused_in_bounded_memory(tmp_path: Path) -> None:
     writer = "import sys\nwhile True:\n    sys.stdout.write('ACC0000000000000001\\n')"
     with subprocess.Popen([sys.executable, "-c", writer], stdout=subprocess.PIPE) as endless:
