@@ -37,6 +37,7 @@ BENCHMARKS = (
     "bench_reviews",
     "bench_review_queue",
     "bench_palette",
+    "bench_forward",
 )
 
 

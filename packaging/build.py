@@ -171,6 +171,14 @@ def debian_changelog(ver: str) -> bytes:
     return gzip.compress(text.encode(), compresslevel=9, mtime=0)
 
 
+#: The systemd user units the .deb installs (packaging/linux/systemd/).
+USER_UNITS = (
+    "portal-admin-forward.service",
+    "portal-admin-forward-once.service",
+    "portal-admin-forward.timer",
+)
+
+
 def make_deb(bundle: Path, work: Path, ver: str) -> Path:
     """A .deb installing the bundle in /opt, a launcher, a desktop entry and an icon."""
     arch = DEB_ARCH.get(platform.machine(), platform.machine())
@@ -179,6 +187,8 @@ def make_deb(bundle: Path, work: Path, ver: str) -> Path:
     shutil.copytree(bundle, stage / "opt" / "portal-admin", symlinks=True)
     (stage / "usr" / "bin").mkdir(parents=True)
     os.symlink("/opt/portal-admin/portal-admin", stage / "usr" / "bin" / "portal-admin")
+    # The command line is the same program started by another name (packaging/entry.py).
+    os.symlink("/opt/portal-admin/portal-admin", stage / "usr" / "bin" / "portal-admin-cli")
     linux = ROOT / "packaging" / "linux"
     apps = stage / "usr" / "share" / "applications"
     icons = stage / "usr" / "share" / "icons" / "hicolor" / "scalable" / "apps"
@@ -197,8 +207,15 @@ def make_deb(bundle: Path, work: Path, ver: str) -> Path:
     (doc / "copyright").write_text(notices.render_dep5(listed, own), encoding="utf-8")
     (doc / "changelog.gz").write_bytes(debian_changelog(ver))
     shutil.copy(linux / "portal-admin.lintian-overrides", share / "lintian/overrides/portal-admin")
-    page = (linux / "portal-admin.1").read_bytes()
-    (share / "man/man1/portal-admin.1.gz").write_bytes(gzip.compress(page, 9, mtime=0))
+    for name in ("portal-admin.1", "portal-admin-cli.1"):
+        page = (linux / name).read_bytes()
+        (share / f"man/man1/{name}.gz").write_bytes(gzip.compress(page, 9, mtime=0))
+    # The journal's forwarding to a SIEM as a user service and timer (docs/siem.md).
+    units = stage / "usr" / "lib" / "systemd" / "user"
+    units.mkdir(parents=True)
+    for unit in USER_UNITS:
+        shutil.copy(linux / "systemd" / unit, units)
+        (units / unit).chmod(0o644)
     for path in share.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)
     installed_kb = int(size_mb(stage) * 1024)

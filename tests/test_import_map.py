@@ -1,4 +1,5 @@
-"""tools/import_map: the rooms of the desktop program and no import circle inside src/."""
+"""tools/import_map: the rooms of the desktop program, no import circle inside src/, and no
+import inside ui/ that docs/desktop.md's may-import table does not allow."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from import_map import circles, import_graph  # noqa: E402 - from tools/, as test_translations
+from import_map import (  # noqa: E402 - from tools/, as test_translations
+    EVERY,
+    circles,
+    disallowed,
+    import_graph,
+    may_import,
+)
 
 
 def test_the_source_has_no_import_circle() -> None:
@@ -22,6 +29,7 @@ def test_the_source_has_no_import_circle() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Import circles inside src/ (every import statement): 0" in done.stdout
+    assert "does not allow: 0" in done.stdout
     for room in ("startup", "i18n", "theme", "widgets", "lists", "panels", "mainwindow"):
         assert f"\n  {room} " in done.stdout
 
@@ -48,3 +56,38 @@ def test_lazy_and_typing_imports_count(tmp_path: Path) -> None:
     graph = import_graph(src)
     assert graph["portal_admin.a"] == {"portal_admin.b"}
     assert circles(graph) == [["portal_admin.a", "portal_admin.b", "portal_admin.c"]]
+
+
+TABLE = """
+| room | what | may import (ui/) |
+| --- | --- | --- |
+| `operations.py`, `error_info.py` | shared | `i18n`, the shared modules (each other) |
+| `i18n/` | words | nothing |
+| `lists/` | lists | `i18n`, `error_info`, `kiosk.marking` |
+| `tour/` | tours | every room it shows |
+"""
+
+
+def test_the_table_is_read_and_enforced(tmp_path: Path) -> None:
+    table = may_import(TABLE)
+    assert table["lists"] == {"i18n", "error_info.py", "kiosk.marking"}
+    assert table["i18n"] == set()
+    assert EVERY in table["tour"]
+    src = tmp_path / "src"
+    _write(src, "portal_admin.ui.lists.view", "from portal_admin.ui.kiosk import marking\n")
+    _write(src, "portal_admin.ui.kiosk.marking", "X = 1\n")
+    _write(src, "portal_admin.ui.kiosk.guard", "X = 1\n")
+    _write(src, "portal_admin.ui.i18n.text", "from portal_admin.ui import error_info\n")
+    _write(src, "portal_admin.ui.error_info", "from portal_admin.ui.i18n import text\n")
+    _write(src, "portal_admin.ui.tour.run", "from portal_admin.ui.kiosk import guard\n")
+    graph = import_graph(src)
+    import import_map
+
+    import_map._PACKAGES.update({"portal_admin.ui.lists", "portal_admin.ui.kiosk"})
+    import_map._PACKAGES.update({"portal_admin.ui.i18n", "portal_admin.ui.tour"})
+    found = disallowed(graph, table)
+    assert "i18n.text -> error_info" in found  # i18n may import nothing
+    assert "kiosk: not in the table of desktop.md" in found
+    assert not [line for line in found if line.startswith(("lists.", "tour.", "error_info"))]
+    _write(src, "portal_admin.ui.lists.view", "from portal_admin.ui.kiosk import guard\n")
+    assert "lists.view -> kiosk.guard" in disallowed(import_graph(src), table)

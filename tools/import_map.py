@@ -1,7 +1,12 @@
 """The map of the source: the desktop program's rooms and every import circle inside src/.
 
-    python -m tools.import_map            # the rooms of ui/, then the circles; exit 1 if any
+    python -m tools.import_map            # the rooms of ui/, the circles and the imports the
+                                          # "may import" table does not allow; exit 1 if any
     python -m tools.import_map --circles  # only the circles
+
+The table is the one in docs/desktop.md, "The rooms of src/portal_admin/ui/": each room (or
+loose module) with the rooms, modules (``kiosk.policy``) or words ("every room", "nothing",
+"the shared modules") it may import from the rest of ``ui/``.
 
 Every import statement counts: those at the top of a module, those inside functions (the lazy
 ones) and those under ``if TYPE_CHECKING:``, read with :mod:`ast` and never executed. ``from
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -21,6 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 PACKAGE = "portal_admin"
 UI = f"{PACKAGE}.ui"
+TABLE = ROOT / "docs" / "desktop.md"
+#: Every room (in the table's last column).
+EVERY = "*"
 
 
 def module_files(src: Path = SRC) -> dict[str, Path]:
@@ -166,6 +175,72 @@ def rooms(graph: Mapping[str, set[str]], files: Mapping[str, Path]) -> dict[str,
     return table
 
 
+def may_import(text: str) -> dict[str, set[str]]:
+    """The "may import" table of docs/desktop.md: room (``bulk``) or loose module
+    (``operations.py``) -> what it may import of ui/ (rooms, ``room.module``, loose modules
+    as ``name.py``, or ``EVERY``)."""
+    table: dict[str, set[str]] = {}
+    shared: set[str] = set()
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        names = [n.rstrip("/") for n in re.findall(r"`([^`]+)`", cells[0])]
+        allowed = {n.rstrip("/") for n in re.findall(r"`([^`]+)`", cells[2])}
+        words = cells[2]
+        if "every room" in words:
+            allowed.add(EVERY)
+        if "the shared modules" in words:
+            allowed.add("shared")
+        if names and all(n.endswith(".py") for n in names) and "operations.py" in names:
+            shared = set(names)
+        for name in names:
+            table[name] = allowed
+    for allowed in table.values():
+        if "shared" in allowed:
+            allowed.discard("shared")
+            allowed.update(shared)
+        for entry in list(allowed):  # `error_info` in a cell names the loose module
+            if f"{entry}.py" in shared:
+                allowed.discard(entry)
+                allowed.add(f"{entry}.py")
+    return table
+
+
+def _ui_name(module: str) -> tuple[str, str]:
+    """(room or loose module name, the module's name inside ui/)."""
+    inside = module[len(UI) + 1 :]
+    return room_of(module) or f"{inside}.py", inside
+
+
+def disallowed(graph: Mapping[str, set[str]], table: Mapping[str, set[str]]) -> list[str]:
+    """Imports inside ui/ that the table does not allow, as ``importer -> imported`` lines; a
+    room or loose module missing from the table is a line of its own."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        if not module.startswith(f"{UI}."):
+            continue
+        room, _ = _ui_name(module)
+        if room not in table:
+            found.append(f"{room}: not in the table of {TABLE.name}")
+            continue
+        allowed = table[room]
+        if EVERY in allowed:
+            continue
+        for target in sorted(targets):
+            if not target.startswith(f"{UI}."):
+                continue
+            other, inside = _ui_name(target)
+            if other == room:
+                continue
+            parts = inside.split(".")
+            prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+            if other in allowed or prefixes & allowed:
+                continue
+            found.append(f"{module[len(UI) + 1 :]} -> {inside}")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the rooms and the circles; 1 when there is a circle."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -185,7 +260,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Import circles inside src/ (every import statement): {len(found)}")
     for group in found:
         print("  " + " <-> ".join(group))
-    return 1 if found else 0
+    if args.circles:
+        return 1 if found else 0
+    _PACKAGES.update(name for name, path in files.items() if path.name == "__init__.py")
+    refused = disallowed(graph, may_import(TABLE.read_text(encoding="utf-8")))
+    print(f"Imports inside ui/ the may-import table ({TABLE.name}) does not allow: {len(refused)}")
+    for line in refused:
+        print("  " + line)
+    return 1 if found or refused else 0
 
 
 if __name__ == "__main__":

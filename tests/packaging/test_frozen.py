@@ -248,6 +248,37 @@ def test_keyring_backend_is_real_when_a_keyring_runs(dist: Path, tmp_path: Path)
     assert keyring["fail"] is False and "SecretService" in keyring["backend"]
 
 
+def _forwards_a_journal(cli: Path, tmp_path: Path) -> None:
+    """``cli`` (the bundle started as portal-admin-cli) forwards a small journal to a file."""
+    from portal_admin.evidence.journal import Journal
+
+    journal = tmp_path / "fwd" / "journal.jsonl"
+    writer = Journal(journal)
+    for n in range(3):
+        writer.append({"operation": "accounts.status", "outcome": "ok", "targets": [f"U{n}"]})
+    out = tmp_path / "fwd" / "siem.jsonl"
+    done = subprocess.run(
+        [cli, "journal", "forward", "--once", "--format", "json", "--to", out.as_uri(),
+         "--journal", str(journal)],
+        capture_output=True, text=True, env=_env(tmp_path), timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "3 record(s) and 0 checkpoint(s) sent" in done.stderr
+    assert len(out.read_bytes().splitlines()) == 3
+
+
+def test_the_bundle_started_as_portal_admin_cli_is_the_command_line(
+    dist: Path, tmp_path: Path
+) -> None:
+    cli = tmp_path / "portal-admin-cli"
+    cli.symlink_to(dist / "portal-admin" / "portal-admin")
+    version = subprocess.run(
+        [cli, "--version"], capture_output=True, text=True, env=_env(tmp_path), timeout=60
+    )
+    assert version.stdout.strip() == f"portal-admin-cli {__version__}", version.stderr
+    _forwards_a_journal(cli, tmp_path)
+
+
 def test_frozen_tour_writes_every_panel(dist: Path, tmp_path: Path) -> None:
     exe = dist / "portal-admin" / "portal-admin"
     shots = tmp_path / "tour"
@@ -276,6 +307,11 @@ def test_deb_installs_runs_and_purges_without_a_trace(dist: Path, tmp_path: Path
         assert Path("/usr/share/applications/portal-admin.desktop") in owned
         assert Path("/usr/share/icons/hicolor/scalable/apps/portal-admin.svg") in owned
         assert Path("/usr/share/metainfo/io.portal_admin.PortalAdmin.metainfo.xml") in owned
+        for unit in ("portal-admin-forward.service", "portal-admin-forward-once.service",
+                     "portal-admin-forward.timer"):  # fmt: skip
+            assert Path(f"/usr/lib/systemd/user/{unit}") in owned
+        assert Path("/usr/bin/portal-admin-cli") in owned
+        _forwards_a_journal(Path("/usr/bin/portal-admin-cli"), tmp_path)
         env = _env(tmp_path)
         version = subprocess.run(
             ["/usr/bin/portal-admin", "--version"], capture_output=True, text=True, env=env,

@@ -13,6 +13,7 @@ from portal_admin.connection.profile_store import ProfileStore
 from portal_admin.connection.profiles import Profile, sandbox_profile
 from portal_admin.files.terminal import printable
 from portal_admin.jobs.plan import outcome
+from portal_admin.jobs.summary import summarize
 
 from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
@@ -60,44 +61,14 @@ def opened(job_id: str) -> Iterator[jobs.JobFile]:
         job.close()
 
 
-def state_of(job: jobs.JobFile, meta: dict[str, Any]) -> str:
-    """The job's state; ``interrupted`` for one left running by a program that died."""
-    state = str(meta["state"])
-    if state == jobs.JobState.RUNNING and not job.is_locked_elsewhere():
-        return "interrupted"
-    return state
-
-
-def job_summaries() -> Iterator[dict[str, Any]]:
-    """Each job kept on this computer, newest first: id, action, state, counts, created, server
-    (a file that is not a job file of this version is left out)."""
-    for path in jobs.list_jobs():
-        try:
-            job = jobs.JobFile.open(path)
-        except jobs.JobFileError:
-            continue
-        try:
-            meta, counts = job.meta(), job.counts()
-            yield {
-                "id": job.id,
-                "action": str(meta["kind"]),
-                "state": state_of(job, meta),
-                **{k: counts[k] for k in ("done", "failed", "skipped", "unknown")},
-                "left": counts["planned"] + counts["sending"],
-                "created": str(meta["created_at"]),
-                "server": str(meta.get("server", "")),
-            }
-        finally:
-            job.close()
-
-
 def list_jobs(args: Any) -> int:
     """``jobs list``: id, action, state, counts, created and server of every job."""
+    summaries = [job.as_record() for job in jobs.read_summaries()]
     if args.format == "json":
-        write_json_lines(job_summaries(), None)
+        write_json_lines(summaries, None)
         return EXIT_OK
     rows: list[tuple[str, ...]] = [(*LIST_HEADER, *LIST_HEADER_END)]
-    for job in job_summaries():
+    for job in summaries:
         rows.append(
             (
                 job["id"],
@@ -121,7 +92,7 @@ def show_job(args: Any) -> int:
         action = jobs.action_from(meta["kind"], meta.get("params") or {})
         say(f"job {job.id}: {action.describe()} on {meta.get('source') or 'a list'}")
         say(
-            f"{state_of(job, meta)}"
+            f"{summarize(job).state}"
             + (f" ({pause(meta.get('pause_reason'))})" if meta.get("pause_reason") else "")
             + f"; {meta.get('server', '')} as {meta.get('account', '')}"
             + f"; created {meta.get('created_at', '')}"

@@ -54,6 +54,16 @@ def write_text(text: str, out: str | None) -> None:
         sys.stdout.flush()
 
 
+def write_lines(lines: Iterable[str], out: str | None) -> None:
+    """Lines (each with its line end), streamed to ``out`` (atomically) or standard output."""
+    if out:
+        with atomic_open(Path(out), newline="") as fh:
+            fh.writelines(lines)
+    else:
+        sys.stdout.writelines(lines)
+        sys.stdout.flush()
+
+
 def write_json_lines(records: Iterable[dict[str, Any]], out: str | None) -> int:
     """Records as JSON lines (one object a line, UTF-8) to ``out`` (atomically) or standard
     output, as they come; returns how many."""

@@ -261,6 +261,7 @@ def _jobs(areas: Any) -> None:
         "set back every change a bulk job made (a job of its own; docs/undo.md)",
     )
     revert.add_argument("job", metavar="ID", help="a job id (or its start)")
+    _revert_options(revert)
     _running(revert)
 
 
@@ -363,12 +364,96 @@ def _verification(areas: Any) -> None:
     undo.add_argument(
         "seqs", metavar="SEQ", type=options.whole(1), nargs="+", help="journal record numbers"
     )
+    _revert_options(undo)
     _running(undo)
     check.add_argument(
         "--fingerprint",
         metavar="HEX",
         type=options.fingerprint,
         help="the key the checkpoints must be signed with (default: this installation's)",
+    )
+    _forwarding(journal)
+
+
+def _forwarding(journal: Any) -> None:
+    """``journal forward``, ``export`` and ``rebuild``: the journal for a SIEM (docs/siem.md)."""
+    forward = _command(
+        journal, "forward", "forward:forward",
+        "send the journal's records and checkpoints to a SIEM, from where it got last time",
+        connects=False,
+    )  # fmt: skip
+    forward.description = (
+        "Send the journal's records and signed checkpoints to a destination, and keep, per"
+        " destination, the last record it accepted (seq and hash). Without --once, follow the"
+        " journal as it grows until stopped (SIGTERM, Ctrl+C). Exit status: 0 done or stopped,"
+        " 1 the destination failed (its place is kept) or the journal was rewritten, 2 an"
+        " unusable command line. See docs/siem.md."
+    )
+    forward.add_argument(
+        "--to", metavar="URL",
+        help="syslog+tls://HOST:PORT, syslog+tcp://HOST:PORT, file:///PATH or hec+https://HOST:PORT",
+    )  # fmt: skip
+    forward.add_argument("--format", choices=("rfc5424", "cef", "json"), default="rfc5424")
+    forward.add_argument("--once", action="store_true", help="send what there is, then exit")
+    forward.add_argument(
+        "--status", action="store_true", help="list the destinations, their cursor, how far behind"
+    )
+    forward.add_argument(
+        "--reset", action="store_true", help="forget the destination's place: send everything again"
+    )
+    forward.add_argument(
+        "--ca-bundle", metavar="FILE", help="TLS: trust these CAs (else the system's)"
+    )
+    forward.add_argument("--client-cert", metavar="FILE", help="TLS: a client certificate (PEM)")
+    forward.add_argument("--client-key", metavar="FILE", help="TLS: its private key (PEM)")
+    forward.add_argument(
+        "--token-env", metavar="VAR", default="PORTAL_ADMIN_HEC_TOKEN",
+        help="HEC: the environment variable holding the token (PORTAL_ADMIN_HEC_TOKEN)",
+    )  # fmt: skip
+    forward.add_argument(
+        "--ack-timeout", type=float, default=120.0, metavar="S",
+        help="HEC: seconds to wait for the indexer's acknowledgement (120)",
+    )  # fmt: skip
+    forward.add_argument("--journal", metavar="PATH", help="default: this computer's journal")
+    forward.add_argument(
+        "--batch", type=int, default=1000, metavar="N", help="records a batch (1000)"
+    )
+    forward.add_argument(
+        "--poll",
+        type=float,
+        default=0.5,
+        metavar="S",
+        help="following: seconds between looks (0.5)",
+    )
+    export = _command(
+        journal, "export", "forward:export",
+        "write the journal's records, each with its seq and hash, as JSON lines or CSV",
+        connects=False,
+    )  # fmt: skip
+    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    export.add_argument("--since-seq", type=int, default=0, metavar="N", help="records from seq N")
+    export.add_argument("--out", metavar="FILE", help="default: standard output")
+    export.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    export.add_argument("--journal", metavar="PATH", help="default: this computer's journal")
+    rebuild = _command(
+        journal, "rebuild", "forward:rebuild",
+        "a journal and its checkpoints file from what a receiver stored (the json format)",
+        connects=False,
+    )  # fmt: skip
+    rebuild.add_argument("received", metavar="RECEIVED", nargs="+", help="files of received lines")
+    rebuild.add_argument("--out", metavar="DIR", required=True, help="where to write them")
+
+
+def _revert_options(command: Any) -> None:
+    """What ``jobs revert`` and ``journal revert`` take besides ``_running``'s options."""
+    command.add_argument(
+        "--reason", default="", help="why (kept with each change, as a bulk change's reason)"
+    )
+    command.add_argument(
+        "--accept-unauthenticated",
+        action="store_true",
+        help="revert journal records no checkpoint of this installation vouches for and no"
+        " job file confirms (check them first: anyone who can write the journal could add them)",
     )
 
 
@@ -445,9 +530,14 @@ def _reviews(areas: Any) -> None:
     )  # fmt: skip
     sign.add_argument("campaign", metavar="CAMPAIGN.review")
     sign.add_argument("--reviewer", metavar="NAME", help="who signs (required)")
+    sign.add_argument(
+        "--allow-undecided",
+        action="store_true",
+        help="sign even though some items have no decision (they stay not reviewed)",
+    )
     verify = _command(
         review, "verify", "review:verify",
-        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed",
+        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed or untrusted",
         connects=False,
     )  # fmt: skip
     verify.add_argument("campaign", metavar="CAMPAIGN.review")
@@ -470,6 +560,11 @@ def _reviews(areas: Any) -> None:
     )
     close.add_argument("campaign", metavar="CAMPAIGN.review")
     close.add_argument("--snapshot", metavar="FILE", help="where the closing snapshot goes")
+    close.add_argument(
+        "--allow-unremediated",
+        action="store_true",
+        help="close even though signed-off Revokes were not carried out (final)",
+    )
     pack = _command(
         review, "pack", "review:pack", "the campaign's signed evidence pack", connects=False
     )

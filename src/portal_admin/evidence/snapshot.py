@@ -29,7 +29,8 @@ from portal_admin import __version__
 from portal_admin.client import PortalClient
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.paths import data_dir
-from portal_admin.files.portable import fsync_path, sqlite_uri
+from portal_admin.files.portable import fsync_path
+from portal_admin.files.sqlite_uri import sqlite_uri
 
 SCHEMA_VERSION = 1
 KIND = "portal-admin access-review snapshot"

@@ -27,6 +27,7 @@ from .revert import Revert, RevertSkip, plan_job_revert, plan_records_revert, wr
 from .revert_journal import RevertError
 from .runner import DEFAULT_CONCURRENCY, Backoff, PauseReason, Progress, Runner, Settling
 from .store import ItemState, JobFile, JobFileError, JobLockedError, JobState, jobs_dir, list_jobs
+from .summary import JobSummary, read_summaries
 from .targets import ImportCode, ImportFailed, Problem, TargetList, decode, parse_list
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "JobFileError",
     "JobLockedError",
     "JobState",
+    "JobSummary",
     "PauseReason",
     "Problem",
     "Progress",
@@ -67,6 +69,7 @@ __all__ = [
     "plan_job_revert",
     "plan_lines",
     "plan_records_revert",
+    "read_summaries",
     "result_lines",
     "write_plan",
     "write_result",

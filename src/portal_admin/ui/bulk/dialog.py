@@ -36,7 +36,7 @@ from portal_admin.client.errors import ReadOnlyError
 from portal_admin.files.csv_rules import DELIMITERS
 from portal_admin.jobs import targets as pick
 from portal_admin.ui.i18n.text import fill
-from portal_admin.ui.panels.base import async_slot
+from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.theme.tones import set_tone
 
 from ..enum_labels import value_label
@@ -71,7 +71,7 @@ class Sources:
 class BulkDialog(QDialog):
     """Plan and run one bulk change."""
 
-    def __init__(self, panel: Any, sources: Sources, kind: str | None = None) -> None:
+    def __init__(self, panel: PanelBase, sources: Sources, kind: str | None = None) -> None:
         super().__init__(panel)
         self.setObjectName("bulkDialog")
         self.setWindowModality(Qt.WindowModality.NonModal)
@@ -454,6 +454,15 @@ class BulkDialog(QDialog):
         if self.runner is not None:
             self.runner.cancel()
 
+    def show_job(self, job: jobs.JobFile) -> None:
+        """Show a job that is not running here (paused, interrupted or ended): its lines on the
+        result page, the run buttons off; resuming it plans nothing again."""
+        self.job = job
+        self.runner = None
+        self.plan_model.show_job(job)
+        self.pages.setCurrentIndex(2)
+        self._update_run_buttons(running=False)
+
     def _update_run_buttons(self, *, running: bool) -> None:
         self.pause_button.setEnabled(running)
         self.cancel_button.setEnabled(running)
@@ -507,6 +516,7 @@ class BulkDialog(QDialog):
             self.job = None
         elif self.job is not None:
             self.job.close()
+            self.job = None  # closed: a later language change must not read it (a crash)
         super().closeEvent(event)
 
     def retranslateUi(self) -> None:

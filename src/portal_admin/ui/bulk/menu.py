@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+
+from portal_admin.ui.panels.base import PanelBase
 
 from .dialog import BulkDialog, Sources
 from .words import KINDS, word
@@ -17,7 +18,7 @@ class BulkButton(QToolButton):
 
     def __init__(
         self,
-        panel: Any,
+        panel: PanelBase,
         kinds: Sequence[str],
         sources: Callable[[], Sources],
         parent: QWidget | None = None,

@@ -12,9 +12,9 @@ from portal_admin.ui.i18n.text import fill
 
 def offer_resume(window: Any, server: str) -> QMessageBox | None:
     """A non-blocking message naming the paused or interrupted jobs on ``server``."""
-    from portal_admin.ui.panels.jobs.panel import interrupted_jobs
+    from portal_admin.jobs.summary import waiting as waiting_on
 
-    waiting = interrupted_jobs(server)
+    waiting = waiting_on(server)
     if not waiting:
         return None
     box = QMessageBox(window)

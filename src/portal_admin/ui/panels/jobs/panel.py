@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,61 +47,13 @@ NUMBER_ALIGNMENT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 INVITATION_KINDS = frozenset({"invite", "cancel-invitation"})
 
 
-@dataclass(frozen=True, slots=True)
-class JobRow:
-    """One job as the panel lists it."""
-
-    path: Path
-    id: str
-    kind: str
-    state: str
-    counts: dict[str, int]
-    created: str
-    account: str
-    server: str
-    pause_reason: str | None
-
-    @property
-    def resumable(self) -> bool:
-        """Paused, or interrupted (its program died while it ran)."""
-        return self.state in ("paused", "interrupted")
+#: One job as the panel lists it.
+JobRow = jobs.JobSummary
 
 
 def read_jobs(folder: Path | None = None) -> list[JobRow]:
-    """Every readable job file, newest first (a job running elsewhere says so)."""
-    rows = []
-    for path in jobs.list_jobs(folder):
-        try:
-            job = jobs.JobFile.open(path)
-        except jobs.JobFileError as exc:
-            log.info("not a job file: %s", exc)
-            continue
-        try:
-            meta = job.meta()
-            state = str(meta["state"])
-            if state == "running" and job.id not in OPEN and not job.is_locked_elsewhere():
-                state = "interrupted"
-            rows.append(
-                JobRow(
-                    path,
-                    job.id,
-                    str(meta["kind"]),
-                    state,
-                    job.counts(),
-                    str(meta.get("created_at", "")),
-                    str(meta.get("account", "")),
-                    str(meta.get("server", "")),
-                    meta.get("pause_reason"),
-                )
-            )
-        finally:
-            job.close()
-    return rows
-
-
-def interrupted_jobs(server: str) -> list[JobRow]:
-    """Jobs on ``server`` that wait to be resumed."""
-    return [row for row in read_jobs() if row.resumable and row.server == server]
+    """Every readable job file, newest first (the jobs this program runs are not interrupted)."""
+    return jobs.read_summaries(folder, running_here=OPEN)
 
 
 class JobsPanel(PanelBase):
@@ -153,13 +105,23 @@ class JobsPanel(PanelBase):
         layout.addLayout(buttons)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.folder_note)
-        self.runner.changed.connect(lambda _topics: self.refresh())
+        self.runner.changed.connect(lambda _topics: self.reload_when_shown())
+        # Jobs run by the command line beside the program, or by another window, show too.
+        self.watch_files(lambda: (jobs.jobs_dir(),))
         self.retranslateUi()
-        self.refresh()
 
     def refresh(self) -> None:
         """Read the job files again (F5)."""
-        self.rows = read_jobs()
+        self.start_reload()
+
+    async def reload(self) -> object:
+        """Read the job files (in a worker thread) and show them."""
+        self.rows = await asyncio.to_thread(read_jobs)
+        self._fill()
+        self.loaded = True
+        return self.rows
+
+    def _fill(self) -> None:
         self.table.setRowCount(len(self.rows))
         for r, row in enumerate(self.rows):
             left = row.counts.get("planned", 0) + row.counts.get("sending", 0)
@@ -224,11 +186,7 @@ class JobsPanel(PanelBase):
         dialog = OPEN.get(row.id)
         if dialog is None:
             dialog = self._dialog(row)
-            dialog.job = jobs.JobFile.open(row.path)
-            dialog.runner = None
-            dialog.plan_model.show_job(dialog.job)
-            dialog.pages.setCurrentIndex(2)
-            dialog._update_run_buttons(running=False)
+            dialog.show_job(jobs.JobFile.open(row.path))
         dialog.show()
         dialog.raise_()
         return dialog
@@ -265,7 +223,7 @@ class JobsPanel(PanelBase):
         dialog = self._dialog(row)
         dialog.show()
         progress = await dialog.run(jobs.JobFile.open(row.path))
-        self.refresh()
+        await self.reload()
         return progress
 
     def apply_permissions(self) -> None:
@@ -296,4 +254,4 @@ class JobsPanel(PanelBase):
         self.setAccessibleName(QCoreApplication.translate("JobsPanel", "Jobs"))
         self.retranslate_note()
         if self.rows:
-            self.refresh()
+            self._fill()
