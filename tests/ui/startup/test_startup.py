@@ -182,7 +182,7 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     tour = tmp_path / "tour"
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    data = tmp_path / "d" / "portal-admin"
+    data = tmp_path / "portal-admin" / "data"  # the person's (PORTAL_ADMIN_HOME, program_env)
     (data / "snapshots").mkdir(parents=True)
     mine = data / "snapshots" / "mine.txt"
     mine.write_text("the person's own")
@@ -197,17 +197,16 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert (
         "tour: saved reviews-diff.png"
-        in (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+        in (tmp_path / "portal-admin" / "log" / "portal-admin.log").read_text()
     )  # the tour took its snapshots...
-    # ...elsewhere: the person's data folder is as it was, the config folder untouched (the
-    # installation's random id, written on first use by any run, is the program's, not the
-    # tour's: client/fingerprint.py)
+    # ...elsewhere: the person's data folder is exactly as it was, the config folder untouched
+    # (the installation's random id, client/fingerprint.py, is kept in the data folder the
+    # program uses, the tour's own during a tour)
     assert sorted(p.relative_to(data).as_posix() for p in data.rglob("*")) == [
-        "installation-id",
         "snapshots",
         "snapshots/mine.txt",
     ]
-    assert not (tmp_path / "c").exists()
+    assert not (tmp_path / "portal-admin" / "config").exists()
     assert list(temporary.iterdir()) == []  # and its own folder is gone
     panels = {f"{spec.id}.png" for spec in register_all(PanelRegistry())}
     shell = {
