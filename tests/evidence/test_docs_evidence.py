@@ -42,11 +42,11 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
 
     # No keyring, yet the journal is anchored: its checkpoints are signed with the key file's
     # key, and cutting the suspensions off its end is found.
-    key_file = tmp_path / "data" / "portal-admin" / "signing-key.pem"
+    key_file = tmp_path / "portal-admin" / "data" / "signing-key.pem"
     assert key_file.is_file()
     assert "checkpoint(s), the last at seq" in done.stdout
     assert "not anchored" not in done.stdout
-    path = tmp_path / "data" / "portal-admin" / "journal" / "journal.jsonl"
+    path = tmp_path / "portal-admin" / "data" / "journal" / "journal.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:-1]))  # one whole record less: the chain alone agrees
     cut = shell("portal-admin-cli", "journal", "verify")

@@ -50,7 +50,7 @@ def test_the_first_sh_block_runs(tmp_path: Path, backend: str) -> None:
     assert len(result) == 2 and '"done"' in result[1]
     assert "q4-evidence.zip: intact" in done.stdout
     assert "this installation's key" in done.stdout
-    key_file = tmp_path / "data" / "portal-admin" / "signing-key.pem"
+    key_file = tmp_path / "portal-admin" / "data" / "signing-key.pem"
     if backend.startswith("file_keyring"):
         assert (tmp_path / "keyring.json").is_file() and not key_file.exists()
     else:
