@@ -12,6 +12,7 @@ every suite can ``import support`` (``tests/support/``, the helpers several suit
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -23,12 +24,13 @@ for _var, _sub in (
     ("XDG_STATE_HOME", "state"),
 ):
     os.environ[_var] = os.path.join(_HOME, _sub)
-# The program's own override, on every system: on Windows platformdirs reads no XDG variable.
-os.environ["PORTAL_ADMIN_HOME"] = os.path.join(_HOME, "portal-admin")
+# On Windows platformdirs reads no XDG variable: the program's own override isolates there.
+# Not elsewhere: it wins over the XDG variables, which many tests set for a folder of their own.
+if sys.platform == "win32":
+    os.environ["PORTAL_ADMIN_HOME"] = os.path.join(_HOME, "portal-admin")
 
 import errno  # noqa: E402
 import stat  # noqa: E402
-import sys  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 import pytest  # noqa: E402
@@ -40,18 +42,10 @@ RUNS_LAST = "tests/ui/test_reachability.py::"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the reachability check to the end of the run, and keep the UI suites together.
-
-    Under pytest-xdist with ``--dist loadgroup`` (CI: .ci/run) the tests of the UI suites are
-    one group, run by one worker in this order, so that the reachability check still reads
-    the record of every UI test of its own process; the other suites share the other worker.
-    """
+    """Move the reachability check to the end of the run."""
     last = [item for item in items if item.nodeid.startswith(RUNS_LAST)]
     if last:
         items[:] = [item for item in items if not item.nodeid.startswith(RUNS_LAST)] + last
-    for item in items:
-        if item.nodeid.startswith(operations_record.UI_SUITES):
-            item.add_marker(pytest.mark.xdist_group("ui"))
 
 
 @pytest.fixture(autouse=True)

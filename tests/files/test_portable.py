@@ -268,10 +268,11 @@ def test_a_relative_home_is_made_absolute_and_an_empty_one_ignored(
 
 
 def test_the_tests_never_use_the_persons_folders() -> None:
-    """conftest.py sets PORTAL_ADMIN_HOME for the whole run (on Windows the XDG variables,
-    which platformdirs reads on Linux only, isolate nothing)."""
-    home = paths.home_override()
-    assert home is not None and "portal-admin-tests-" in str(home)
+    """The program's folders are the tests' own: through PORTAL_ADMIN_HOME on Windows (where
+    the XDG variables, which platformdirs reads on Linux only, isolate nothing), through the
+    XDG variables elsewhere (conftest.py sets both for the whole run)."""
+    for folder in (paths.data_dir(), paths.config_dir(), paths.log_dir()):
+        assert "portal-admin-tests-" in str(folder), folder
 
 
 def test_the_self_test_passes_here_and_names_what_breaks(

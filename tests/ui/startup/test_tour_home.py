@@ -12,7 +12,7 @@ from portal_admin.ui.startup.options import parse_args
 
 
 def test_a_tour_gets_a_home_of_its_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.delenv(paths.HOME_ENV)
+    monkeypatch.setenv(paths.HOME_ENV, "")  # none set (and the tour's undone after the test)
     isolate_tour(parse_args(["--sandbox", "--tour", str(tmp_path / "shots")]))
     home = paths.home_override()
     assert home is not None and home.is_dir() and home.name.startswith("portal-admin-tour-")
@@ -25,7 +25,7 @@ def test_a_set_home_is_kept_and_no_tour_changes_nothing(
     monkeypatch.setenv(paths.HOME_ENV, str(tmp_path / "mine"))
     isolate_tour(parse_args(["--tour", str(tmp_path / "shots")]))
     assert paths.home_override() == tmp_path / "mine"
-    monkeypatch.delenv(paths.HOME_ENV)
+    monkeypatch.setenv(paths.HOME_ENV, "")
     isolate_tour(parse_args(["--sandbox"]))
     assert paths.home_override() is None
 
