@@ -2,8 +2,9 @@
 for what the window shows, answering its questions by their buttons, and pictures.
 
 Every helper acts through a widget (``QTest`` events on the real button, field or table); none
-calls the engine. The walk is a coroutine on the program's loop (the program's ``main`` runs beside it); each
-key and click is sent from Qt's own event dispatch (``person``), as a person's input comes.
+calls the engine. The walk is a coroutine on the program's loop (the program's ``main`` runs
+beside it); each key and click is sent from Qt's own event dispatch (``person``), as a
+person's input comes.
 """
 
 from __future__ import annotations

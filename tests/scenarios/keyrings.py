@@ -78,8 +78,8 @@ def run_in_real_keyring(node_id: str, tmp_path: Path) -> str:
     )
     command = (
         "echo -n test-keyring-pass | gnome-keyring-daemon --unlock --components=secrets"
-        f" >/dev/null && exec '{sys.executable}' -m pytest '{node_id}' -p no:randomly -p no:cacheprovider"
-        " -q -s --no-header"
+        f" >/dev/null && exec '{sys.executable}' -m pytest '{node_id}' -p no:randomly"
+        " -p no:cacheprovider -q -s --no-header"
     )
     done = subprocess.run(
         ["dbus-run-session", "--", "sh", "-c", command],

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import qasync
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import KeyringTokenStore
@@ -19,7 +20,7 @@ from portal_admin.ui.signin.mailbox import DemoMailboxWindow
 from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 
-from .driver import click, click_row, press, settle, type_into, until
+from .driver import click, click_row, person, press, settle, type_into, until
 
 T = TypeVar("T")
 
@@ -109,10 +110,6 @@ async def sign_in_with_email_code(
 
 async def click_into(field: Any) -> None:
     """A click into a text field."""
-    from .driver import person
-
-    from PySide6.QtTest import QTest
-
     await person(lambda: QTest.mouseClick(field, Qt.MouseButton.LeftButton))
 
 
