@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QInputMethodEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -111,7 +111,12 @@ def _type(field: QLineEdit, text: str, replace: bool) -> None:
     if replace:
         QTest.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         QTest.keyClick(field, Qt.Key.Key_Delete)
-    QTest.keyClicks(field, text)
+    if text.isascii():
+        QTest.keyClicks(field, text)
+    else:  # as an input method (Japanese, Chinese) hands over what was composed
+        composed = QInputMethodEvent()
+        composed.setCommitString(text)
+        QApplication.sendEvent(field, composed)
 
 
 async def type_into(field: QLineEdit, text: str, replace: bool = True) -> None:

@@ -34,12 +34,14 @@ def run_program(
     lang: str = "en",
     kiosk: bool = False,
     timeout: float = 240,
+    sandbox: Any = None,
 ) -> T:
     """``portal-admin --sandbox [--kiosk] --lang LANG`` on a fresh in-memory sandbox, its
     sign-in tokens kept where the program keeps them (the keyring's token store): started,
     its ``main`` running on the loop as it does for a person, while ``walk`` drives it; then
-    quit."""
-    sandbox = create_sandbox_app(":memory:", seed_accounts=30, test_clock=True)
+    quit. ``sandbox``: a sandbox made beforehand (a fresh one unless told)."""
+    if sandbox is None:
+        sandbox = new_sandbox()
     app = make_program(
         qapp,
         StartOptions(sandbox=True, lang=lang, kiosk=kiosk),
@@ -61,6 +63,11 @@ def run_program(
         return loop.run_until_complete(both())
     finally:
         app.languages.set_language("en")
+
+
+def new_sandbox() -> Any:
+    """The built-in sandbox as ``--sandbox`` makes it (in memory, 30 generated accounts)."""
+    return create_sandbox_app(":memory:", seed_accounts=30, test_clock=True)
 
 
 async def sign_in_with_email_code(
