@@ -20,6 +20,7 @@ from portal_admin.ui.signin.mailbox import DemoMailboxWindow
 from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 
+from . import landed
 from .driver import click, click_row, person, press, settle, type_into, until
 
 T = TypeVar("T")
@@ -60,7 +61,8 @@ def run_program(
             await asyncio.wait_for(running, 30)
 
     try:
-        return loop.run_until_complete(both())
+        result: T = loop.run_until_complete(both())
+        return result
     finally:
         app.languages.set_language("en")
 
@@ -90,7 +92,9 @@ async def sign_in_with_email_code(
     await click(email_radio)
     await settle(0.6)
     seen = {"sent_on_open": window.flow.code_sent("EMAIL")}
-    if not seen["sent_on_open"]:
+    if landed.code_sent_on_open():
+        assert seen["sent_on_open"], "the code was not sent as the code page opened"
+    if not seen["sent_on_open"]:  # a person clicks Send code
         await click(window.mfa.send_button)
         await until(lambda: window.flow.code_sent("EMAIL"), 20, "the code sent")
     await click(window.mailbox_button)

@@ -30,6 +30,7 @@ from portal_admin.ui.panels.evidence.pack_check_dialog import PackCheckDialog
 from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 from support.accounts import ADMIN_EMAIL, ADMIN_PASSWORD
 
+from . import landed
 from .driver import (
     Steps,
     answer,
@@ -97,9 +98,7 @@ async def administrators_path(app: Application, tmp_path: Path) -> Steps:
     steps.step(f"sign in with the e-mail code (Demo mailbox; {seen})")
     main.resize(1280, 800)
     await picture(main, "en-admin-main-window")
-    notice = getattr(main, "key_notice", None)
-    if notice is not None and notice.isVisible():
-        await picture(main, "en-admin-key-notice")
+    await key_notice(main, steps, "en-admin-key-notice")
 
     accounts = await open_panel(main, "accounts")
     await until(lambda: accounts.view.model.rowCount() > 0, 20, "the accounts")
@@ -158,7 +157,9 @@ async def administrators_path(app: Application, tmp_path: Path) -> Steps:
     await click(revert.run_button)
     await until(lambda: revert.run_dialog is not None
                 and revert.run_dialog.done_button.isEnabled(), 60, "the revert's end")  # fmt: skip
-    await click(revert.run_dialog.done_button)
+    run_dialog = revert.run_dialog
+    assert run_dialog is not None
+    await click(run_dialog.done_button)
     if revert.isVisible():
         await click(revert.close_button)
     steps.step("revert the job from the Bulk jobs panel")
@@ -166,11 +167,14 @@ async def administrators_path(app: Application, tmp_path: Path) -> Steps:
     journal = await open_panel(main, "journal")
 
     def reverted() -> bool:
-        return sum(r.get("kind") == "change" for r in journal.shown_rows) >= 2 * planned
+        changed = sum(r.get("kind") == "change" for r in journal.shown_rows)
+        return bool(changed >= 2 * planned)
 
     try:  # the panel follows the journal by itself (h/auditor-polish)
         await until(reverted, 3, "the revert in the journal without a refresh")
     except AssertionError:
+        if landed.journal_follows():
+            raise
         steps.step("FINDING: the Journal panel did not show the revert until refreshed")
         refresh = getattr(journal, "refresh_button", None)
         if refresh is not None:
@@ -224,6 +228,33 @@ async def administrators_path(app: Application, tmp_path: Path) -> Steps:
     return steps
 
 
+async def key_notice(main: QWidget, steps: Steps, name: str) -> None:
+    """With no keyring, the main window says where the key is kept (pictured); with one, it
+    says nothing."""
+    notice = getattr(main, "key_notice", None)
+    if notice is None:
+        return
+    if inside_real_keyring():
+        await settle(0.5)
+        assert not notice.isVisible(), "a key notice although the keyring works"
+        return
+    try:
+        await until(notice.isVisible, 5, "the key notice")
+    except AssertionError:
+        steps.step("FINDING: no key notice after signing in without a keyring")
+        return
+    await picture(main, name)
+    steps.step("the key notice is shown")
+
+
+def key_file() -> Path:
+    """Where the installation key is kept without a keyring (h/keys-everywhere)."""
+    from portal_admin.evidence import keys
+
+    path: Path = keys.key_file_path()  # type: ignore[attr-defined,unused-ignore]
+    return path
+
+
 def check_keys(app: Application, email: str) -> None:
     """Where the installation key and the sign-in went: the keyring (no key file, the refresh
     token in it and in no file under the home folder), or, with no keyring, the owner-only key
@@ -238,7 +269,7 @@ def check_keys(app: Application, email: str) -> None:
     if inside_real_keyring():
         assert keyring.get_password(keys.SERVICE, keys.USERNAME), "no key in the keyring"
         if has_key_file_fallback():
-            assert not keys.key_file_path().exists(), "a key file next to a working keyring"
+            assert not key_file().exists(), "a key file next to a working keyring"
         token = keyring.get_password(SERVICE, _user(profile, email))
         assert token and token.startswith("rt_"), "the sign-in is not kept in the keyring"
         home = Path(os.environ["HOME"])
@@ -246,7 +277,7 @@ def check_keys(app: Application, email: str) -> None:
             if path.is_file() and path.stat().st_size < 50_000_000:
                 assert token.encode() not in path.read_bytes(), f"the token is in {path}"
     else:
-        path = keys.key_file_path()
+        path = key_file()
         assert path.exists(), f"no key file at {path}"
         if os.name == "posix":
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, oct(path.stat().st_mode)

@@ -20,24 +20,24 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
 from portal_admin.client import MemoryTokenStore, PortalClient
+from portal_admin.connection.builtin import SANDBOX_BASE_URL
 from portal_admin.connection.profiles import client_options
 from portal_admin.evidence.snapshot import take_snapshot
 from portal_admin.reviews import Settings, create_campaign
 from portal_admin.ui.app import Application
 from portal_admin.ui.panels.evidence.pack_check_dialog import PackCheckDialog
 from portal_admin.ui.profiles.store import sandbox_profile
-from portal_admin.ui.session.client_service import SANDBOX_BASE_URL
 from portal_admin.ui.session.sandbox_factory import transport_for_app
 from support.accounts import ADMIN_EMAIL, AUDITOR_EMAIL, AUDITOR_PASSWORD
 from support.portal import sign_in
 
+from . import landed
 from .driver import (
     Steps,
     answer,
     choose_file,
     click,
     click_row,
-    person,
     picture,
     press,
     settle,
@@ -55,7 +55,7 @@ from .keyrings import (
     run_in_real_keyring,
 )
 from .program import new_sandbox, open_panel, run_program, sign_in_with_email_code
-from .test_administrator import check_keys, said
+from .test_administrator import check_keys, key_notice, said
 
 __all__ = ["no_keyring"]  # fixture
 
@@ -110,9 +110,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
     steps.step(f"sign in with the e-mail code (Demo mailbox; {seen})")
     main.resize(1280, 800)
     await picture(main, "ja-auditor-main-window")
-    notice = getattr(main, "key_notice", None)
-    if notice is not None and notice.isVisible():
-        await picture(main, "ja-auditor-key-notice")
+    await key_notice(main, steps, "ja-auditor-key-notice")
 
     panel = await open_panel(main, "campaigns")
     reviewer = getattr(panel, "reviewer", None)
@@ -130,7 +128,6 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
     first = decisions(campaign)
     await key_on(panel, Qt.Key.Key_J)  # to the justification field
     assert panel.justification.hasFocus()
-    await person(lambda: None)
     await type_into(panel.justification, "退職済み（人事部確認）")
     await press(panel.justification, Qt.Key.Key_Escape)  # back to the queue
     await key_on(panel, Qt.Key.Key_R)
@@ -162,6 +159,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
         await picture(box, "ja-auditor-sign-off-confirmation")
         await answer(box, QMessageBox.ButtonRole.AcceptRole)
     else:
+        assert not landed.campaign_questions(), "no question before signing off undecided items"
         steps.step("FINDING: signed off with undecided items without a question")
     await until(lambda: said(panel.message) != before, 30, "the sign-off's outcome")
     assert count(campaign, "signoffs") == 1, said(panel.message)
@@ -200,6 +198,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
         await picture(box, "ja-auditor-close-confirmation")
         await answer(box, QMessageBox.ButtonRole.AcceptRole)
     else:
+        assert not landed.campaign_questions(), "no question before closing"
         steps.step("FINDING: closed without a question")
     await until(lambda: panel.closing.isVisible() or said(panel.message) != before, 60,
                 "the closing check")  # fmt: skip
