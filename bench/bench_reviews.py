@@ -2,7 +2,8 @@
 directly): creating a campaign from a snapshot of N accounts against reading that snapshot's
 accounts table; the closing check against the diff of the same two snapshots; and the
 desktop's keyboard decision in the queue (one item, one transaction) against a frame's
-budget.
+budget; opening and verifying a signed-off campaign with the checks of a received file
+(``bench.drivers.review_open``) against the previous version's open and verify.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ def run(quick: bool) -> list[Result]:
     rounds = pick(quick, 3, 5, 1)
     out = run_json("bench.drivers.reviews", "--accounts", str(accounts), "--rounds", str(rounds))
     n = out["accounts"]
+    opened = run_json(
+        "bench.drivers.review_open", "--accounts", str(accounts), "--rounds", str(rounds)
+    )
     return [
         at_most(
             f"review campaign from a snapshot of {n:,} accounts: time (s)",
@@ -42,5 +46,16 @@ def run(quick: bool) -> list[Result]:
             "ms",
             "reviews.decide: one transaction with synchronous=FULL (fsync); budget: one frame"
             f" of 16 ms; a page of 200 items took {out['decide_page_s'] * 1000:.1f} ms",
+        ),
+        at_most(
+            f"review open and verify of a signed-off {opened['items']:,}-item campaign: time (s)",
+            opened["open_verify_s"],
+            opened["before_s"],
+            "s",
+            1.5,
+            "Campaign.open (schema compared row by row, integrity_check, hardened connection)"
+            " and signoff.verify (one read transaction, from the history, trust verdict);"
+            " baseline: the previous version's open (meta and trigger/view probe) and verify;"
+            f" median of {opened['rounds']}; {opened['size_mb']} MB file",
         ),
     ]

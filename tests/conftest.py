@@ -33,10 +33,18 @@ RUNS_LAST = "tests/ui/test_reachability.py::"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the reachability check to the end of the run."""
+    """Move the reachability check to the end of the run, and keep the UI suites together.
+
+    Under pytest-xdist with ``--dist loadgroup`` (CI: .ci/run) the tests of the UI suites are
+    one group, run by one worker in this order, so that the reachability check still reads
+    the record of every UI test of its own process; the other suites share the other worker.
+    """
     last = [item for item in items if item.nodeid.startswith(RUNS_LAST)]
     if last:
         items[:] = [item for item in items if not item.nodeid.startswith(RUNS_LAST)] + last
+    for item in items:
+        if item.nodeid.startswith(operations_record.UI_SUITES):
+            item.add_marker(pytest.mark.xdist_group("ui"))
 
 
 @pytest.fixture(autouse=True, scope="session")

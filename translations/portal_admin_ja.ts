@@ -285,7 +285,7 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -372,7 +372,17 @@
         <translation>キャンセル</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>スナップショットの一覧を再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>選択した 2 件を比較</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>レビューキャンペーン…</translation>
     </message>
@@ -648,7 +658,7 @@
     <message>
         <location line="+1"/>
         <source>The account %1 was deactivated.</source>
-        <translation>アカウント %1 を無効にしました。</translation>
+        <translation>アカウント %1 を無効化しました。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -656,7 +666,7 @@
         <translation>アカウント %1 のステータスを変更しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -1212,7 +1222,7 @@
 <context>
     <name>BulkButton</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+49"/>
         <source>Bulk changes</source>
         <translation>一括変更</translation>
     </message>
@@ -1232,12 +1242,12 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+284"/>
+        <location line="+293"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-283"/>
         <source>Imported %1</source>
         <translation>%1 を読み込みました</translation>
     </message>
@@ -1283,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>一時停止</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -1298,7 +1308,7 @@
         <translation>%1 行目：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>一括変更：%1</translation>
     </message>
@@ -1711,9 +1721,77 @@
     </message>
 </context>
 <context>
+    <name>CampaignConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/confirmations.py" line="+23"/>
+        <source>Items still undecided: %n. Sign off anyway?</source>
+        <translation>未決定の項目：%n 件。それでもサインオフしますか？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Signing off freezes the file: the undecided items stay undecided for good, shown as not reviewed in the evidence pack, and no one can decide them in this file. Every decision made is frozen as it is.</source>
+        <translation>サインオフするとファイルが凍結されます。未決定の項目は未決定のまま確定し、証跡パックでは「未レビュー」と表示され、このファイルでは誰も判断できなくなります。行った判断はすべてそのまま凍結されます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Sign off with %n undecided</source>
+        <translation>未決定 %n 件のままサインオフ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every item is decided. Sign off?</source>
+        <translation>すべての項目が決定済みです。サインオフしますか？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing off freezes every decision of the file as it is: no one can change them in this file afterwards.</source>
+        <translation>サインオフすると、このファイルのすべての判断が現在の状態で凍結されます。以後、このファイルでは誰も変更できません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sign off</source>
+        <translation>サインオフ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign off “%1”</source>
+        <translation>「%1」をサインオフ</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Signed-off Revokes not carried out: %n. Close the campaign anyway?</source>
+        <translation>サインオフ済みで未実行の取り消し：%n 件。それでもキャンペーンを終了しますか？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close with %n not carried out</source>
+        <translation>未実行 %n 件のまま終了</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Close the campaign?</source>
+        <translation>キャンペーンを終了しますか？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>キャンペーンを終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing takes a snapshot of the server, checks every decision against it and makes every decision final. Remediation is no longer possible from this campaign: a Revoke not carried out by then stays not done, and the closing check says so.</source>
+        <translation>終了すると、サーバーのスナップショットを取得し、それに照らしてすべての判断を確認し、すべての判断を確定します。以後、このキャンペーンからは是正できません。それまでに実行されなかった取り消しは未完了のまま残り、終了時の確認にそう表示されます。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Close “%1”</source>
+        <translation>「%1」を終了</translation>
+    </message>
+</context>
+<context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
         <source>There is no snapshot yet: take one in Access reviews first.</source>
         <translation>スナップショットがまだありません。先に「アクセスレビュー」で取得してください。</translation>
     </message>
@@ -1745,7 +1823,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Revoke by:</source>
-        <translation>取り消し方法(&amp;R):</translation>
+        <translation>剥奪の方法(&amp;R):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1764,9 +1842,189 @@
     </message>
 </context>
 <context>
+    <name>CampaignIdentity</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>鍵がありません：このコンピューターには判断に使えるキーリングがありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reading this installation&apos;s key…</source>
+        <translation>このインストールの鍵を読み取っています…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (signed in), with this installation&apos;s key %2</source>
+        <translation>%1（サインイン中）、このインストールの鍵 %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This installation&apos;s key %1 (not signed in)</source>
+        <translation>このインストールの鍵 %1（サインインしていません）</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRemediation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <source>Reviewer</source>
+        <translation>レビュー担当者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust</source>
+        <translation>信頼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in as</source>
+        <translation>サインインしていたアカウント</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>Remediate “%1”</source>
+        <extracomment>Plan the remediation (every signer trusted). The trusted keys changed: check the sign-offs again.</extracomment>
+        <translation>「%1」を是正</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing in this campaign is signed off: there is nothing to remediate.</source>
+        <translation>このキャンペーンにはサインオフがありません。是正するものはありません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off: it is not remediated. Verify names what changed.</source>
+        <translation>サインオフ後にキャンペーンが変更されています。是正は行いません。「検証」で変更箇所を確認できます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Remediation is refused until every signer&apos;s key is trusted here; not trusted: %n. Compare each fingerprint with the reviewer&apos;s by another channel (in person or by telephone), then trust the key.</source>
+        <translation>すべての署名者の鍵がここで信頼されるまで、是正は拒否されます。信頼されていない鍵：%n 件。各フィンガープリントをレビュー担当者のものと別の経路（対面または電話）で照合してから、鍵を信頼してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Separation of duties: you are one of the reviewers of what this remediation carries out. Another administrator should run it.</source>
+        <translation>職務分掌：あなたはこの是正で実行される内容のレビュー担当者の一人です。別の管理者が実行してください。</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
+        <translation>サインオフ済みの取り消しは、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign-offs</source>
+        <translation>サインオフ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy</source>
+        <translation>コピー(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the fingerprint</source>
+        <translation>フィンガープリントをコピー</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Key &amp;fingerprint:</source>
+        <translation>鍵のフィンガープリント(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Trust this key…</source>
+        <translation>この鍵を信頼(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Trusted &amp;keys…</source>
+        <translation>信頼済みの鍵(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Plan the remediation</source>
+        <translation>是正を計画(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Separation of duties</source>
+        <translation>職務分掌</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why remediation is refused</source>
+        <translation>是正が拒否される理由</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignSigners</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <source>This installation&apos;s key</source>
+        <translation>このインストールの鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted as “%1”</source>
+        <translation>「%1」として信頼済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key given for this check</source>
+        <translation>この確認用に指定された鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not trusted by this installation</source>
+        <translation>このインストールでは信頼されていません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 decided %2 of these Revokes with this installation&apos;s key.</source>
+        <translation>%1 がこのインストールの鍵で、これらの取り消しのうち %2 件を判断しました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 decided %2 of these Revokes as your server account.</source>
+        <translation>%1 があなたのサーバーアカウントで、これらの取り消しのうち %2 件を判断しました。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 (account %2)</source>
+        <translation>%1（アカウント %2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not signed in</source>
+        <translation>サインインしていません</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2), key %3: %4</source>
+        <translation>%1（%2）、鍵 %3：%4</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 signed off with this installation&apos;s key.</source>
+        <translation>%1 がこのインストールの鍵でサインオフしました。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 signed off as your server account.</source>
+        <translation>%1 があなたのサーバーアカウントでサインオフしました。</translation>
+    </message>
+</context>
+<context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
         <source>All items</source>
         <translation>すべての項目</translation>
     </message>
@@ -1788,7 +2046,7 @@
     <message>
         <location line="+1"/>
         <source>Revoked</source>
-        <translation>取り消し</translation>
+        <translation>剥奪</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1796,8 +2054,29 @@
         <translation>判断できない</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガー、ビュー、テーブルまたはインデックスが含まれているため、拒否しました。知らないうちに判断が変更されるおそれがあります。ファイルの所有者にもう一度送ってもらってください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is not laid out as this program&apos;s campaign files are: a table or an index is missing or defined otherwise. It was refused. Ask for the file again from its owner.</source>
+        <translation>%1 はこのプログラムのキャンペーンファイルと構造が異なります（テーブルまたはインデックスが欠けているか、定義が異なります）。拒否しました。ファイルの所有者にもう一度送ってもらってください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is damaged: the database&apos;s own check or its settings fail. Ask for the file again from its owner.</source>
+        <translation>%1 は破損しています（データベース自体の検査または設定に問題があります）。ファイルの所有者にもう一度送ってもらってください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading %1 took too long: it was given up. A campaign file opens in moments; this one may be built to hold the program.</source>
+        <translation>%1 の読み取りに時間がかかりすぎたため、中止しました。キャンペーンファイルは通常すぐに開きます。このファイルはプログラムを止めるように作られている可能性があります。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <extracomment>A decision refused (``%1``: the item&apos;s name).</extracomment>
         <translation>%1 はあなた自身のアカウントです。別のレビュー担当者が判断します。何も記録されていません。</translation>
     </message>
     <message>
@@ -1816,8 +2095,34 @@
         <translation>%1 はこのキャンペーンに含まれていません。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>The campaign is already signed off with another key.</source>
+        <translation>このキャンペーンは別の鍵ですでにサインオフされています。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign refused it: %1</source>
+        <translation>キャンペーンが拒否しました：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sign-off is by a key this installation does not trust. Compare its fingerprint with the reviewer&apos;s by another channel, then trust the key (Remediate… lists the signers).</source>
+        <translation>このインストールが信頼していない鍵によるサインオフがあります。フィンガープリントをレビュー担当者のものと別の経路で照合してから、鍵を信頼してください（「是正…」に署名者が表示されます）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>More items are undecided than when you were asked: nothing was signed. Sign off again to be asked anew.</source>
+        <translation>確認したときより未決定の項目が増えています。何も署名していません。もう一度サインオフすると改めて確認します。</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>The file %1 does not exist.</source>
+        <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>ファイル %1 は存在しません。</translation>
     </message>
     <message>
@@ -1831,19 +2136,15 @@
         <translation>%1 は新しいバージョンのプログラムで作成されています。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
-        <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガーまたはビューが含まれています。知らないうちに判断を書き換えるおそれがあるため、開きませんでした。所有者からファイルをもう一度受け取ってください。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
         <source>Revoked and done</source>
-        <translation>取り消し済み・完了</translation>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
+        <translation>剥奪済み・完了</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoked, not done</source>
-        <translation>取り消し・未完了</translation>
+        <translation>剥奪・未完了</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1859,7 +2160,7 @@
         <location line="+17"/>
         <source>A justification is required to revoke.</source>
         <extracomment>What each key of the queue decides.</extracomment>
-        <translation>取り消しには理由が必要です。</translation>
+        <translation>剥奪には理由が必要です。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1872,56 +2173,47 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
+        <location line="+364"/>
+        <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>現在キャンペーンを読み取れません。</translation>
+    </message>
+    <message>
+        <location line="-352"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>このファイルはキャンペーンとして使用できません。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>キャンペーンを作成できませんでした。</translation>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+620"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-616"/>
-        <location line="+618"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-614"/>
-        <location line="+617"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-569"/>
-        <source>Who is deciding?</source>
-        <translation>判断するのは誰ですか？</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Enter your name (your e-mail) as the reviewer first.</source>
-        <translation>先にレビュー担当者としてあなたの名前（メールアドレス）を入力してください。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>This name cannot be used.</source>
-        <translation>この名前は使用できません。</translation>
-    </message>
-    <message>
-        <location line="+116"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
@@ -1948,17 +2240,17 @@
     <message>
         <location line="+11"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
-        <translation>取り消し、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
+        <translation>剥奪、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>A justification is required for Revoke and for Don&apos;t know.</source>
-        <translation>取り消しと判断できないには理由が必要です。</translation>
+        <translation>剥奪と判断できないには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+28"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
-        <translation>%2 件中 %1 件判断済み：維持 %3、取り消し %4、判断できない %5。</translation>
+        <translation>%2 件中 %1 件判断済み：維持 %3、剥奪 %4、判断できない %5。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1982,7 +2274,9 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
         <source>The campaign is closed: decisions are final.</source>
+        <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>キャンペーンは終了しています。判断は確定済みです。</translation>
     </message>
     <message>
@@ -1996,62 +2290,60 @@
         <translation>サインインしてから実行してください。サーバーを読み取ります。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>The campaign was not signed off.</source>
         <translation>キャンペーンはサインオフされませんでした。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+25"/>
         <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
         <translation>%1 がサインオフしました：%2 件、鍵 %3。このフィンガープリントを別の経路で管理者に伝えてください。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
+        <location line="+76"/>
+        <source>The sign-offs were not checked.</source>
+        <translation>サインオフは確認されませんでした。</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>このキャンペーンにはまだサインオフがありません。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>The sign-off verifies: %1.</source>
-        <translation>サインオフを検証しました：%1。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>サインオフ後にキャンペーンが変更されています。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+64"/>
         <source>Nothing was remediated.</source>
         <translation>是正は行われませんでした。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
-        <translation>職務分掌：%1 はこの是正で実行される判断を行ったか、サインオフしています。別の管理者が実行してください。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>You reviewed this campaign.</source>
         <translation>あなたはこのキャンペーンをレビューしました。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>No signed-off Revoke to carry out.</source>
-        <translation>実行すべきサインオフ済みの取り消しはありません。</translation>
+        <translation>実行すべきサインオフ済みの剥奪はありません。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>キャンペーンは終了されませんでした。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+29"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
-        <translation>終了しました。取り消し済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
+        <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+61"/>
         <source>Open a campaign file…</source>
         <translation>キャンペーンファイルを開く…</translation>
     </message>
@@ -2066,19 +2358,31 @@
         <translation>キャンペーンが開かれていません</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Revie&amp;wer:</source>
-        <translation>レビュー担当者(&amp;W):</translation>
+        <location line="-236"/>
+        <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
+        <translation>サインオフは検証できましたが、署名者の鍵がこのインストールで信頼されていません。信頼されるまで是正は拒否されます。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+10"/>
+        <source>The sign-offs verify:
+%1</source>
+        <translation>サインオフを検証しました：
+%1</translation>
+    </message>
+    <message>
+        <location line="+229"/>
+        <source>Reviewer:</source>
+        <translation>レビュー担当者:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J):</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Why (required for Revoke, Don&apos;t know, and Keep on a flagged item)</source>
-        <translation>理由（取り消し、判断できない、フラグ付き項目の維持では必須）</translation>
+        <translation>理由（剥奪、判断できない、フラグ付き項目の維持では必須）</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2093,12 +2397,12 @@
     <message>
         <location line="+2"/>
         <source>&amp;Revoke</source>
-        <translation>取り消し(&amp;R)</translation>
+        <translation>剥奪(&amp;R)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Revoke the access (R in the queue)</source>
-        <translation>アクセスを取り消す（キューでは R）</translation>
+        <translation>アクセス権を剥奪（キューでは R）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2176,7 +2480,7 @@
         <translation>レビューキュー</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Show items</source>
         <translation>表示する項目</translation>
     </message>
@@ -2214,8 +2518,9 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
+        <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第4四半期アクセスレビュー</translation>
     </message>
     <message>
@@ -3524,7 +3829,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -3535,7 +3840,7 @@
         <translation>%1 宛てのメールはまだありません。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>デモ用メールボックス — サンドボックス</translation>
     </message>
@@ -5211,9 +5516,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
     </message>
     <message>
@@ -5233,9 +5537,354 @@
     </message>
 </context>
 <context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-157"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>スナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>2 つのスナップショットの比較</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>ジャーナル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>レコード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>フィルター</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>ジャーナルの先頭ハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>ジャーナルが無傷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>署名済みチェックポイント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>スナップショットの対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>接続プロファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>取得者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完了日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>プログラムのバージョン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>古いスナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>新しいスナップショット</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>署名キー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 許可リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多要素認証</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>チャネルタイプ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知チャネル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>定数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>セグメント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>サーバー時刻</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>変更前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>変更後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP ステータス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>インテント番号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>ハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>直前のハッシュ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公開鍵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>署名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>作成日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>招待者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>ワークスペース</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>エントリ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>リスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>ラベル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>フィールド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>フィールド (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>変更前 (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>変更後 (ラベル)</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>証跡パック: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>先頭の %1 行を表示、全体は %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>CSV にエクスポート</translation>
@@ -5304,6 +5953,27 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>%2 行中 %1 行をエクスポートしました…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>Open folder</source>
+        <translation>フォルダーを開く</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Export finished</source>
+        <translation>エクスポート完了</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>%n 行を %1 にエクスポートしました。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the folder of the exported file</source>
+        <translation>エクスポートしたファイルのフォルダーを開く</translation>
     </message>
 </context>
 <context>
@@ -5960,12 +6630,13 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+117"/>
         <source>Select one job.</source>
+        <extracomment>One job as the panel lists it.</extracomment>
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+73"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
     </message>
@@ -6008,7 +6679,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6053,9 +6724,9 @@
         <translation>リクエスト ID</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>成功</translation>
     </message>
     <message>
@@ -6069,14 +6740,15 @@
         <translation>不明</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
     </message>
     <message>
@@ -6126,6 +6798,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>ジャーナルを再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>CSV エクスポート…</translation>
     </message>
@@ -6203,9 +6885,9 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
@@ -6214,7 +6896,7 @@
         <translation>列</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>コピー</translation>
@@ -6261,7 +6943,7 @@
         <translation>ID をコピー</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
@@ -6301,7 +6983,12 @@
         <translation>さらに読み込み中…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>%n 件選択中</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>更新</translation>
@@ -6773,7 +7460,7 @@
     <message>
         <location line="-36"/>
         <source>Could not revoke the authenticator</source>
-        <translation>認証アプリを無効化できませんでした</translation>
+        <translation>認証アプリを失効させられませんでした</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -6804,18 +7491,18 @@
     <message>
         <location line="+166"/>
         <source>Revoke</source>
-        <translation>無効化</translation>
+        <translation>失効</translation>
     </message>
     <message>
         <location line="+102"/>
         <source>Revoke authenticator…</source>
-        <translation>認証アプリを無効化…</translation>
+        <translation>認証アプリを失効…</translation>
     </message>
     <message>
         <location line="-108"/>
         <location line="+111"/>
         <source>Revoke the authenticator</source>
-        <translation>認証アプリを無効化</translation>
+        <translation>認証アプリを失効させる</translation>
     </message>
     <message>
         <location line="-110"/>
@@ -6922,7 +7609,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>パスワードのリセットを依頼</translation>
@@ -7005,7 +7692,7 @@
     <message>
         <location line="+3"/>
         <source>Disable a channel type</source>
-        <translation>チャネル種別の無効化</translation>
+        <translation>チャネルタイプを無効にする</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -8330,12 +9017,12 @@
     <message>
         <location line="+26"/>
         <source>Revert every change of bulk job %1 back to its value before.</source>
-        <translation>一括ジョブ %1 のすべての変更を変更前の値に戻します。</translation>
+        <translation>一括ジョブ %1 のすべての変更を元に戻し、変更前の値にします。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Revert the changes of journal records %1 back to their value before.</source>
-        <translation>ジャーナルのレコード %1 の変更を変更前の値に戻します。</translation>
+        <translation>ジャーナルのレコード %1 の変更を元に戻し、変更前の値にします。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -8556,7 +9243,7 @@
     <message>
         <location line="+3"/>
         <source>A revoked authenticator cannot be restored.</source>
-        <translation>取り消した認証アプリは復元できません。</translation>
+        <translation>失効させた認証アプリは復元できません。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -8758,7 +9445,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -8798,14 +9485,15 @@
         <translation>判断</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Keep</source>
+        <extracomment>The model&apos;s column of the decision (shown second: ``queue_columns``).</extracomment>
         <translation>維持</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Revoke</source>
-        <translation>取り消し</translation>
+        <translation>剥奪</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -9225,7 +9913,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
@@ -10092,7 +10780,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>

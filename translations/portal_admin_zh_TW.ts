@@ -285,7 +285,7 @@
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+202"/>
+        <location line="+208"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
@@ -372,7 +372,17 @@
         <translation>取消</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>重新列出快照（F5）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Compare the two selected</source>
         <translation>比較所選的兩份</translation>
     </message>
@@ -387,12 +397,12 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="-385"/>
+        <location line="-389"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+387"/>
+        <location line="+391"/>
         <source>Review campaign…</source>
         <translation>審查活動…</translation>
     </message>
@@ -607,17 +617,17 @@
     <message>
         <location line="+5"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend account</source>
-        <translation>暫停帳號</translation>
+        <translation>停權帳號</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend the account %1? It is signed out and cannot sign in until it is activated again.</source>
-        <translation>要暫停帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
+        <translation>要停權帳號 %1 嗎？此帳號會被強制登出，在重新啟用前無法登入。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -656,7 +666,7 @@
         <translation>帳號 %1 的狀態已變更。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+399"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_controller.py" line="+404"/>
         <source>%1: %2 → %3</source>
         <translation>%1：%2 → %3</translation>
     </message>
@@ -1212,7 +1222,7 @@
 <context>
     <name>BulkButton</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+48"/>
+        <location filename="../src/portal_admin/ui/bulk/menu.py" line="+49"/>
         <source>Bulk changes</source>
         <translation>批次變更</translation>
     </message>
@@ -1232,12 +1242,12 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+284"/>
+        <location line="+293"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-283"/>
         <source>Imported %1</source>
         <translation>已匯入 %1</translation>
     </message>
@@ -1283,12 +1293,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+127"/>
+        <location line="+137"/>
         <source>Pause</source>
         <translation>暫停</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-97"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 檔案 (*.csv)</translation>
     </message>
@@ -1298,14 +1308,14 @@
         <translation>第 %1 行：%2</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Bulk change: %1</source>
         <translation>批次變更：%1</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
         <source>Suspend</source>
-        <translation>停用</translation>
+        <translation>停權</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1315,7 +1325,7 @@
     <message>
         <location line="+1"/>
         <source>Deactivate</source>
-        <translation>註銷</translation>
+        <translation>停用</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1711,9 +1721,77 @@
     </message>
 </context>
 <context>
+    <name>CampaignConfirm</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/confirmations.py" line="+23"/>
+        <source>Items still undecided: %n. Sign off anyway?</source>
+        <translation>仍未決定的項目：%n 個。仍要簽署確認嗎？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Signing off freezes the file: the undecided items stay undecided for good, shown as not reviewed in the evidence pack, and no one can decide them in this file. Every decision made is frozen as it is.</source>
+        <translation>簽署確認會凍結此檔案：未決定的項目將永久保持未決定，在證據套件中顯示為「未審查」，任何人都無法再在此檔案中對其做出決定。已做出的每個決定都依現狀凍結。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Sign off with %n undecided</source>
+        <translation>簽署確認（%n 個未決定）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every item is decided. Sign off?</source>
+        <translation>所有項目均已決定。要簽署確認嗎？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing off freezes every decision of the file as it is: no one can change them in this file afterwards.</source>
+        <translation>簽署確認會依現狀凍結此檔案中的每個決定：之後任何人都無法在此檔案中變更它們。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sign off</source>
+        <translation>簽署確認</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign off “%1”</source>
+        <translation>簽署確認「%1」</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Signed-off Revokes not carried out: %n. Close the campaign anyway?</source>
+        <translation>已簽署確認但尚未執行的撤銷：%n 個。仍要關閉審查活動嗎？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close with %n not carried out</source>
+        <translation>關閉（%n 個未執行）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Close the campaign?</source>
+        <translation>要關閉審查活動嗎？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the campaign</source>
+        <translation>關閉審查活動</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Closing takes a snapshot of the server, checks every decision against it and makes every decision final. Remediation is no longer possible from this campaign: a Revoke not carried out by then stays not done, and the closing check says so.</source>
+        <translation>關閉時會對伺服器建立快照，依據快照檢查每個決定，並使每個決定成為最終結果。之後無法再從此審查活動進行補救：屆時尚未執行的撤銷將保持未完成，關閉時檢查會註明這一點。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Close “%1”</source>
+        <translation>關閉「%1」</translation>
+    </message>
+</context>
+<context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+114"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
         <source>There is no snapshot yet: take one in Access reviews first.</source>
         <translation>尚無快照：請先在「存取審查」中擷取一個。</translation>
     </message>
@@ -1760,13 +1838,193 @@
     <message>
         <location line="+3"/>
         <source>Deactivating the account</source>
-        <translation>停用帳戶（永久）</translation>
+        <translation>停用帳號</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignIdentity</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/identity.py" line="+52"/>
+        <source>No key: this computer has no usable keyring to decide with.</source>
+        <translation>沒有金鑰：這部電腦沒有可用於做出決定的金鑰圈。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reading this installation&apos;s key…</source>
+        <translation>正在讀取此安裝的金鑰…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (signed in), with this installation&apos;s key %2</source>
+        <translation>%1（已登入），使用此安裝的金鑰 %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This installation&apos;s key %1 (not signed in)</source>
+        <translation>此安裝的金鑰 %1（未登入）</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignRemediation</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <source>Reviewer</source>
+        <translation>審查人</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed in as</source>
+        <translation>登入身分</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>Remediate “%1”</source>
+        <extracomment>Plan the remediation (every signer trusted). The trusted keys changed: check the sign-offs again.</extracomment>
+        <translation>補救「%1」</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing in this campaign is signed off: there is nothing to remediate.</source>
+        <translation>此審查活動中沒有任何簽署確認：沒有可補救的內容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign changed since it was signed off: it is not remediated. Verify names what changed.</source>
+        <translation>審查活動在簽署確認後遭變更：不進行補救。「驗證」會指出變更之處。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Remediation is refused until every signer&apos;s key is trusted here; not trusted: %n. Compare each fingerprint with the reviewer&apos;s by another channel (in person or by telephone), then trust the key.</source>
+        <translation>在此處信任每位簽署人的金鑰之前，拒絕補救；未受信任：%n 個。請透過其他管道（當面或電話）將每個指紋與審查人的指紋比對，然後信任該金鑰。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>某個簽署確認由較早版本的程式做出，未涵蓋撤銷動作：請審查人以此版本重新簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Separation of duties: you are one of the reviewers of what this remediation carries out. Another administrator should run it.</source>
+        <translation>職責分離：您是此次補救所執行內容的審查人之一。應由另一位管理員執行。</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
+        <translation>已簽署確認的撤銷將作為批次作業執行，並依每個帳戶的目前狀態規劃。請先核對簽署人：將每個金鑰的指紋與審查人透過其他管道告知您的指紋進行比對。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sign-offs</source>
+        <translation>簽署確認</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy</source>
+        <translation>複製(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the fingerprint</source>
+        <translation>複製指紋</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Key &amp;fingerprint:</source>
+        <translation>金鑰指紋(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Trust this key…</source>
+        <translation>信任此金鑰(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Trusted &amp;keys…</source>
+        <translation>受信任的金鑰(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Plan the remediation</source>
+        <translation>規劃補救(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Separation of duties</source>
+        <translation>職責分離</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why remediation is refused</source>
+        <translation>拒絕補救的原因</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignSigners</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <source>This installation&apos;s key</source>
+        <translation>此安裝的金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trusted as “%1”</source>
+        <translation>已作為「%1」受信任</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key given for this check</source>
+        <translation>為此次檢查指定的金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not trusted by this installation</source>
+        <translation>此安裝不信任</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 decided %2 of these Revokes with this installation&apos;s key.</source>
+        <translation>%1 使用此安裝的金鑰做出了其中 %2 個撤銷決定。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 decided %2 of these Revokes as your server account.</source>
+        <translation>%1 以您的伺服器帳戶做出了其中 %2 個撤銷決定。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 (account %2)</source>
+        <translation>%1（帳戶 %2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Not signed in</source>
+        <translation>未登入</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2), key %3: %4</source>
+        <translation>%1（%2），金鑰 %3：%4</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>%1 signed off with this installation&apos;s key.</source>
+        <translation>%1 使用此安裝的金鑰簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 signed off as your server account.</source>
+        <translation>%1 以您的伺服器帳戶簽署確認。</translation>
     </message>
 </context>
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
         <source>All items</source>
         <translation>全部項目</translation>
     </message>
@@ -1796,8 +2054,29 @@
         <translation>不確定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
+        <translation>%1 含有本程式從不放入審查活動的觸發器、檢視、資料表或索引，已被拒絕：它們可能在您不知情時變更決定。請向檔案擁有者重新索取該檔案。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 is not laid out as this program&apos;s campaign files are: a table or an index is missing or defined otherwise. It was refused. Ask for the file again from its owner.</source>
+        <translation>%1 的結構與本程式的審查活動檔案不同：缺少某個資料表或索引，或其定義不同。已被拒絕。請向檔案擁有者重新索取該檔案。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is damaged: the database&apos;s own check or its settings fail. Ask for the file again from its owner.</source>
+        <translation>%1 已損毀：資料庫本身的檢查或其設定未通過。請向檔案擁有者重新索取該檔案。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reading %1 took too long: it was given up. A campaign file opens in moments; this one may be built to hold the program.</source>
+        <translation>讀取 %1 耗時過長，已放棄。審查活動檔案通常片刻即可開啟；此檔案可能是為拖住本程式而構造的。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 is your own account: another reviewer decides it. Nothing was recorded.</source>
+        <extracomment>A decision refused (``%1``: the item&apos;s name).</extracomment>
         <translation>%1 是您自己的帳戶：須由另一位審查人決定。未記錄任何內容。</translation>
     </message>
     <message>
@@ -1816,8 +2095,34 @@
         <translation>%1 不在此審查活動中。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>The campaign is already signed off with another key.</source>
+        <translation>此審查活動已使用另一個金鑰簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The campaign refused it: %1</source>
+        <translation>審查活動拒絕了此操作：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sign-off is by a key this installation does not trust. Compare its fingerprint with the reviewer&apos;s by another channel, then trust the key (Remediate… lists the signers).</source>
+        <translation>某個簽署確認所用的金鑰不受此安裝信任。請透過其他管道將其指紋與審查人的指紋比對，然後信任該金鑰（「補救…」會列出簽署人）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
+        <translation>某個簽署確認由較早版本的程式做出，未涵蓋撤銷動作：請審查人以此版本重新簽署確認。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>More items are undecided than when you were asked: nothing was signed. Sign off again to be asked anew.</source>
+        <translation>未決定的項目比詢問您時更多：未簽署任何內容。請再次簽署確認以重新詢問。</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>The file %1 does not exist.</source>
+        <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>檔案 %1 不存在。</translation>
     </message>
     <message>
@@ -1831,13 +2136,9 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>%1 carries triggers or views this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
-        <translation>%1 含有本程式從不放入審查活動的觸發器或檢視。它們可能在你不知情時變更決定，因此已拒絕開啟。請向檔案擁有者重新索取該檔案。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
         <source>Revoked and done</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>已撤銷並完成</translation>
     </message>
     <message>
@@ -1872,56 +2173,47 @@
         <translation>保留已標記的項目需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
+        <location line="+364"/>
+        <source>The campaign cannot be read now.</source>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <translation>現在無法讀取此審查活動。</translation>
+    </message>
+    <message>
+        <location line="-352"/>
         <source>Campaigns (*.review);;All files (*)</source>
-        <extracomment>Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>審查活動 (*.review);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>此檔案無法作為審查活動使用。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>無法建立審查活動。</translation>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+620"/>
+        <location line="+693"/>
         <source>Any flag</source>
         <translation>任意標記</translation>
     </message>
     <message>
-        <location line="-616"/>
-        <location line="+618"/>
+        <location line="-689"/>
+        <location line="+691"/>
         <source>Any portal</source>
         <translation>任意入口網站</translation>
     </message>
     <message>
-        <location line="-614"/>
-        <location line="+617"/>
+        <location line="-687"/>
+        <location line="+690"/>
         <source>Any institution</source>
         <translation>任意機構</translation>
     </message>
     <message>
-        <location line="-569"/>
-        <source>Who is deciding?</source>
-        <translation>由誰決定？</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Enter your name (your e-mail) as the reviewer first.</source>
-        <translation>請先輸入您的名稱（您的電子郵件）作為審查人。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>This name cannot be used.</source>
-        <translation>無法使用此名稱。</translation>
-    </message>
-    <message>
-        <location line="+116"/>
+        <location line="-524"/>
         <source>The decision was refused.</source>
         <translation>決定遭拒絕。</translation>
     </message>
@@ -1956,7 +2248,7 @@
         <translation>撤銷和不確定需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+28"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>已決定 %1 / %2：保留 %3，撤銷 %4，不確定 %5。</translation>
     </message>
@@ -1982,7 +2274,9 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
         <source>The campaign is closed: decisions are final.</source>
+        <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>審查活動已關閉：決定為最終結果。</translation>
     </message>
     <message>
@@ -1996,42 +2290,40 @@
         <translation>請登入後再執行：此操作需要讀取伺服器。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+15"/>
         <source>The campaign was not signed off.</source>
         <translation>審查活動未簽署確認。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+25"/>
         <source>Signed off by %1: %2 items, key %3. Give this fingerprint to the administrator by another channel.</source>
         <translation>由 %1 簽署確認：%2 個項目，金鑰 %3。請透過其他管道將此指紋告知管理員。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
+        <location line="+76"/>
+        <source>The sign-offs were not checked.</source>
+        <translation>未檢查簽署確認。</translation>
+    </message>
+    <message>
+        <location line="-70"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>此審查活動尚無任何簽署確認。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>The sign-off verifies: %1.</source>
-        <translation>簽署確認驗證通過：%1。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>審查活動在簽署確認後遭變更。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+64"/>
         <source>Nothing was remediated.</source>
         <translation>未執行任何補救。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Separation of duties: %1 decided or signed off decisions this remediation carries out. Another administrator should run it.</source>
-        <translation>職責分離：%1 做出或簽署確認了此次補救所執行的決定。應由另一位管理員執行。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+26"/>
         <source>You reviewed this campaign.</source>
         <translation>您審查過此活動。</translation>
     </message>
@@ -2041,17 +2333,17 @@
         <translation>沒有需要執行的已簽署確認的撤銷。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+28"/>
         <source>The campaign was not closed.</source>
         <translation>審查活動未關閉。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+29"/>
         <source>Closed. Revoked and done: %1; not done: %2; kept, changed meanwhile: %3; appeared after the scope: %4.</source>
         <translation>已關閉。已撤銷並完成：%1；未完成：%2；已保留但期間有變更：%3；範圍之後出現：%4。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+61"/>
         <source>Open a campaign file…</source>
         <translation>開啟審查活動檔案…</translation>
     </message>
@@ -2066,12 +2358,24 @@
         <translation>未開啟審查活動</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Revie&amp;wer:</source>
-        <translation>審查人(&amp;W)：</translation>
+        <location line="-236"/>
+        <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
+        <translation>簽署確認驗證通過，但此安裝不信任某位簽署人的金鑰：在信任之前拒絕補救。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+10"/>
+        <source>The sign-offs verify:
+%1</source>
+        <translation>簽署確認驗證通過：
+%1</translation>
+    </message>
+    <message>
+        <location line="+229"/>
+        <source>Reviewer:</source>
+        <translation>審查人：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J)：</translation>
     </message>
@@ -2176,7 +2480,7 @@
         <translation>審查佇列</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Show items</source>
         <translation>顯示的項目</translation>
     </message>
@@ -2214,8 +2518,9 @@
 <context>
     <name>CampaignsTour</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/tour.py" line="+40"/>
         <source>Q4 access review</source>
+        <extracomment>Turns of 20 ms a stop waits for its question to show (30 s).</extracomment>
         <translation>第四季存取審查</translation>
     </message>
     <message>
@@ -3524,7 +3829,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>示範信箱僅在內建沙箱中提供。</translation>
@@ -3535,7 +3840,7 @@
         <translation>尚未寄送任何郵件至 %1。</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+192"/>
         <source>Demo mailbox — sandbox</source>
         <translation>示範信箱 — 沙箱</translation>
     </message>
@@ -5209,9 +5514,8 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
-        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread.</extracomment>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
     </message>
     <message>
@@ -5231,9 +5535,354 @@
     </message>
 </context>
 <context>
+    <name>EvidenceReport</name>
+    <message>
+        <location line="-157"/>
+        <source>Snapshot</source>
+        <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comparison of two snapshots</source>
+        <translation>兩個快照的比較</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal</source>
+        <translation>變更日誌</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Records</source>
+        <translation>記錄</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter</source>
+        <translation>篩選條件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal head</source>
+        <translation>變更日誌末端</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal intact</source>
+        <translation>變更日誌完好</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signed checkpoints</source>
+        <translation>已簽署的檢查點</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Snapshot of</source>
+        <translation>快照對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection profile</source>
+        <translation>連線設定檔</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Taken by</source>
+        <translation>擷取者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finished</source>
+        <translation>完成時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program version</source>
+        <translation>程式版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older snapshot</source>
+        <translation>較早的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer snapshot</source>
+        <translation>較新的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signing key</source>
+        <translation>簽署金鑰</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accounts</source>
+        <translation>帳號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀請</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IP whitelist</source>
+        <translation>IP 白名單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Multi-factor authentication</source>
+        <translation>多重要素驗證</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Channel types</source>
+        <translation>管道類型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notification channels</source>
+        <translation>通知管道</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constants</source>
+        <translation>常數</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changes</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>序號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server time</source>
+        <translation>伺服器時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>伺服器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Targets</source>
+        <translation>對象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fields</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之後</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP status</source>
+        <translation>HTTP 狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Intent number</source>
+        <translation>意圖序號</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hash</source>
+        <translation>雜湊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous hash</source>
+        <translation>上一個雜湊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public key</source>
+        <translation>公開金鑰</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signature</source>
+        <translation>簽章</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>建立時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updated</source>
+        <translation>更新時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inviter</source>
+        <translation>邀請者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace</source>
+        <translation>工作區</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Entry</source>
+        <translation>項目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List</source>
+        <translation>清單</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>標籤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>變更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field</source>
+        <translation>欄位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Field (label)</source>
+        <translation>欄位（標籤）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before (label)</source>
+        <translation>之前（標籤）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (label)</source>
+        <translation>之後（標籤）</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Evidence pack: %1</source>
+        <extracomment>The names the program&apos;s field labels already name (translated in ``enum_labels``). Columns of the snapshot tables whose codes the program labels, by the kind of row. The summary keys and columns whose values are not labelled (free text, hashes, times).</extracomment>
+        <translation>證據套件：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 rows</source>
+        <translation>%1 列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first %1 shown, all in %2</source>
+        <translation>顯示前 %1 列，全部見 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+89"/>
+        <location filename="../src/portal_admin/ui/lists/export_dialog.py" line="+92"/>
         <location line="+11"/>
         <source>Export to CSV</source>
         <translation>匯出為 CSV</translation>
@@ -5302,6 +5951,27 @@
         <location line="+6"/>
         <source>Exported %1 of %2 rows…</source>
         <translation>已匯出 %1/%2 列…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>Open folder</source>
+        <translation>開啟資料夾</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Export finished</source>
+        <translation>匯出完成</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n row(s) exported to %1.</source>
+        <translation>已將 %n 列匯出至 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open the folder of the exported file</source>
+        <translation>開啟匯出檔案所在的資料夾</translation>
     </message>
 </context>
 <context>
@@ -5958,12 +6628,13 @@
         <translation>帳號</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+117"/>
         <source>Select one job.</source>
+        <extracomment>One job as the panel lists it.</extracomment>
         <translation>請選擇一個工作。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+73"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
     </message>
@@ -6006,7 +6677,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6051,9 +6722,9 @@
         <translation>請求 ID</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+23"/>
         <source>Succeeded</source>
-        <extracomment>Rows shown at most (the newest); exports write every matching record.</extracomment>
+        <extracomment>A journal record&apos;s outcome, by its code (the Journal panel&apos;s words, its packs&apos; too).</extracomment>
         <translation>成功</translation>
     </message>
     <message>
@@ -6067,14 +6738,15 @@
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+29"/>
         <source>Sent, outcome not recorded</source>
-        <extracomment>An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
+        <extracomment>Rows shown at most (the newest); exports write every matching record. Account names asked of the server at most per reading of the journal. An intent whose outcome record is missing: the program stopped before the answer.</extracomment>
         <translation>已送出，結果未記錄</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+277"/>
         <source>The journal is empty: no change was sent from this computer.</source>
+        <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
     </message>
     <message>
@@ -6124,6 +6796,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Refresh</source>
+        <translation>重新整理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read the journal again (F5)</source>
+        <translation>重新讀取變更日誌（F5）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export CSV…</source>
         <translation>匯出 CSV…</translation>
     </message>
@@ -6201,9 +6883,9 @@
         <translation>清除清單的篩選條件</translation>
     </message>
     <message>
-        <location line="+320"/>
+        <location line="+333"/>
         <source>Export failed</source>
-        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``).</extracomment>
+        <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>匯出失敗</translation>
     </message>
     <message>
@@ -6212,7 +6894,7 @@
         <translation>欄位</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+148"/>
         <location filename="../src/portal_admin/ui/lists/table_actions.py" line="+288"/>
         <source>Copy</source>
         <translation>複製</translation>
@@ -6259,7 +6941,7 @@
         <translation>複製 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-100"/>
+        <location filename="../src/portal_admin/ui/lists/paged_list.py" line="-107"/>
         <source>Loading…</source>
         <translation>正在載入…</translation>
     </message>
@@ -6299,7 +6981,12 @@
         <translation>正在載入更多…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+4"/>
+        <source>%n selected</source>
+        <translation>已選取 %n 項</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <location line="+4"/>
         <source>Refresh</source>
         <translation>重新整理</translation>
@@ -6920,7 +7607,7 @@
 <context>
     <name>OperationTitles</name>
     <message>
-        <location filename="../src/portal_admin/ui/operation_titles.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/operation_titles.py" line="+7"/>
         <source>Ask for a password reset</source>
         <extracomment>The title of every mutating operation, by id.</extracomment>
         <translation>申請重設密碼</translation>
@@ -8554,7 +9241,7 @@
     <message>
         <location line="+3"/>
         <source>A revoked authenticator cannot be restored.</source>
-        <translation>已撤銷的驗證器無法還原。</translation>
+        <translation>已撤銷的驗證器無法恢復。</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -8756,7 +9443,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+26"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -8796,8 +9483,9 @@
         <translation>決定</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Keep</source>
+        <extracomment>The model&apos;s column of the decision (shown second: ``queue_columns``).</extracomment>
         <translation>保留</translation>
     </message>
     <message>
@@ -9223,7 +9911,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
         <source>Error</source>
         <translation>錯誤</translation>
     </message>
@@ -10088,7 +10776,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+445"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
@@ -10300,27 +10988,27 @@
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
         <source>Suspended accounts</source>
         <extracomment>An account id the sandbox does not know: its 404 is the tour&apos;s real error. The sandbox&apos;s demo auditor (read permissions only), who signs in for the kiosk tour. Set to a folder, the tour pauses at each stop for an outside checker (the AT-SPI walk of ``tests/accessibility``): it writes ``stop-N.json`` (``{&quot;n&quot;: N, &quot;name&quot;: ...}``) there, keeps the event loop turning (so the checker&apos;s questions are answered) until ``done-N`` appears, and writes ``end.json`` (``{&quot;stops&quot;: N, &quot;problems&quot;: [...]}``) when the tour is over. How long one stop waits for the checker before the tour goes on (noted as a problem). The folder of the stop-by-stop handshake (see :data:`PAUSE_ENV`); None: no pauses. The window sizes the workspace is pictured at.</extracomment>
-        <translation>已暫停的帳號</translation>
+        <translation>已停權的帳號</translation>
     </message>
     <message>
         <location filename="../src/portal_admin/ui/tour/dialogs.py" line="+56"/>
         <source>Suspended</source>
-        <translation>已暫停</translation>
+        <translation>已停權</translation>
     </message>
     <message>
         <location line="+38"/>
         <source>Suspend the account</source>
-        <translation>暫停帳號</translation>
+        <translation>停權帳號</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend the account ann@example.com.</source>
-        <translation>暫停帳號 ann@example.com。</translation>
+        <translation>停權帳號 ann@example.com。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Suspend</source>
-        <translation>暫停</translation>
+        <translation>停權</translation>
     </message>
 </context>
 <context>

@@ -69,7 +69,7 @@ def test_offline_status_decide_sign_verify(
     assert main(["review", "decide", str(made), decisions, *REVIEWER]) == 0
     assert "2 decisions recorded by ana@example.test (key " in capsys.readouterr().err
     assert main(["review", "verify", str(made)]) == 3  # nothing signed yet
-    assert main(["review", "sign", str(made), *REVIEWER]) == 0
+    assert main(["review", "sign", str(made), *REVIEWER, "--allow-undecided"]) == 0
     err = capsys.readouterr().err
     fingerprint = err.split("key fingerprint: ")[1].split("  ")[0]
     assert main(["review", "verify", str(made), "--fingerprint", fingerprint]) == 0
@@ -141,7 +141,7 @@ def test_split_and_merge(tmp_path: Path, made: Path, capsys: pytest.CaptureFixtu
     assert tenant.is_file() and "portal=TENANT" in capsys.readouterr().out
     decisions = csv_file(tmp_path / "d.csv", "account:ACC000001,Revoke,left")
     assert main(["review", "decide", str(tenant), decisions, *REVIEWER]) == 0
-    assert main(["review", "sign", str(tenant), *REVIEWER]) == 0
+    assert main(["review", "sign", str(tenant), *REVIEWER, "--allow-undecided"]) == 0
     other = tmp_path / "other.review"
     argv = ["review", "create", str(other), "--name", "Other", "--due", "2026-12-31"]
     assert main([*argv, "--snapshot", str(tmp_path / "scope.sqlite3")]) == 0
@@ -165,11 +165,12 @@ def test_remediation_warns_when_the_reviewer_remediates(
     admin = ["--reviewer", "admin@sandbox.test"]
     argv = ["review", "decide", str(out), "--item", target["id"], "--decision", "revoke"]
     assert main([*argv, "--justification", "left", *admin]) == 0
-    assert main(["review", "sign", str(out), *admin]) == 0
+    assert main(["review", "sign", str(out), *admin, "--allow-undecided"]) == 0
     fingerprint = capsys.readouterr().err.split("key fingerprint: ")[1].split("  ")[0]
     assert main(["review", "remediate", "--sandbox", str(out), "--dry-run"]) == 0
     err = capsys.readouterr().err
-    assert f"signed off by admin@sandbox.test: key {fingerprint}" in err  # to compare
+    assert "signed off by admin@sandbox.test (the whole campaign) at " in err  # to compare
+    assert f"key {fingerprint}; this installation's key" in err
     assert "warning: admin@sandbox.test remediates decisions they made or signed off" in err
     assert "1 to change" in err and "dry run: nothing was sent" in err
     assert "accounts.status" not in sent

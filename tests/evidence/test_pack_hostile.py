@@ -469,7 +469,9 @@ def test_a_member_name_cannot_move_the_terminal(
     genuine: Path, tmp_path: Path, own: str, store: TrustStore
 ) -> None:
     out = write_zip(tmp_path / "esc.zip", [*members(genuine), ("\x1b[2Jintact\r.csv", b"x")])
-    assert pack.verify_pack(out, own=own, trust=store).problems == ["added: \\x1b[2Jintact\\r.csv"]
+    assert pack.verify_pack(out, own=own, trust=store).problems == [
+        "added: \\x1b[2Jintact\\x0d.csv"
+    ]
 
 
 # -- writing packs ---------------------------------------------------------------------------

@@ -90,7 +90,9 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     (role, *_) = campaign.page(Query(kind="role"))
     decide(campaign, role.id, "Revoke", "unused", other)
     with pytest.raises(CampaignError) as unsigned:
-        await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
+        await remediation.remediate(
+            campaign, client, await context(client), folder=tmp_path, key_store=store
+        )
     assert unsigned.value.code == "NOT_SIGNED"
     sign(campaign, ADMIN, keys.signing_key(store))
 
@@ -100,7 +102,9 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     await client.accounts.update(active[2].biz_id, account_name="Kept But Renamed")
     await client.accounts.change_status(deactivated[0].biz_id, "ACTIVATE")  # appears
 
-    plan = await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
+    plan = await remediation.remediate(
+        campaign, client, await context(client), folder=tmp_path, key_store=store
+    )
     assert not plan.resumed and plan.same_person and plan.administrator == ADMIN
     assert plan.reviewers == [ADMIN, "auditor@sandbox.test"]  # who signed, who decided
     assert plan.manual == [role.id]  # no bulk action removes a role
@@ -117,7 +121,9 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
         await jobs.Runner(client, each).run()
     plan.close()
     assert (await client.accounts.get(active[0].biz_id)).account_status.code == "SUSPENDED"  # type: ignore[union-attr]
-    again = await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
+    again = await remediation.remediate(
+        campaign, client, await context(client), folder=tmp_path, key_store=store
+    )
     assert again.resumed and [j.id for j in again.jobs] == [job.id, cancel.id]  # never twice
     again.close()
 
@@ -176,7 +182,9 @@ async def test_a_campaign_changed_after_sign_off_is_not_remediated(
                 (f"account:{active[0].biz_id}",),
             )
         with pytest.raises(CampaignError) as refused:
-            await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
+            await remediation.remediate(
+                campaign, client, await context(client), folder=tmp_path, key_store=store
+            )
         assert refused.value.code == "CHANGED"
         assert refused.value.item == f"account:{active[0].biz_id}"
     assert not list(tmp_path.glob("*.job.sqlite3"))
@@ -189,17 +197,20 @@ async def test_the_check_before_remediating_runs_off_the_event_loop(
     threads: list[threading.Thread] = []
     real = remediation.verify
 
-    def recording(campaign: Any, expected: str | None = None) -> Any:
+    def recording(campaign: Any, expected: str | None = None, **trust: Any) -> Any:
         threads.append(threading.current_thread())
-        return real(campaign, expected)
+        return real(campaign, expected, **trust)
 
     monkeypatch.setattr(remediation, "verify", recording)
     scope = await take_snapshot(client, tmp_path / "scope.sqlite3", server="sandbox://built-in")
     settings = Settings("Q4", "2026-12-31")
+    store = keys.MemoryStore()
     with (
         create_campaign(tmp_path / "c.review", scope, settings) as campaign,
         pytest.raises(CampaignError) as unsigned,
     ):
-        await remediation.remediate(campaign, client, await context(client), folder=tmp_path)
+        await remediation.remediate(
+            campaign, client, await context(client), folder=tmp_path, key_store=store
+        )
     assert unsigned.value.code == "NOT_SIGNED"
     assert threads and threading.main_thread() not in threads

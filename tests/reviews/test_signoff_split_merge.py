@@ -35,8 +35,9 @@ def signed(campaign: Campaign, reviewer: Reviewer, store: keys.MemoryStore) -> C
 
 
 def test_an_untouched_sign_off_verifies(signed: Campaign, reviewer: Reviewer) -> None:
-    check = verify(signed)
+    check = verify(signed, own=reviewer.fingerprint)  # signed with this installation's key
     assert check.status == "intact" and check.exit_status == 0
+    assert check.signoffs[0].trust == "own"
     assert [(s.reviewer, s.fingerprint) for s in check.signoffs] == [
         (reviewer.name, reviewer.fingerprint)
     ]
@@ -59,7 +60,7 @@ def edit(campaign: Campaign, sql: str) -> None:
         ("UPDATE decisions SET justification = 'other' WHERE item = 'account:ACC000002'",
          "changed: account:ACC000002"),
         ("UPDATE items SET decision = 'KEEP' WHERE id = 'account:ACC000002'",
-         "changed: account:ACC000002"),
+         "inconsistent: account:ACC000002"),
         ("INSERT INTO decisions (item, decision, justification, reviewer, fingerprint,"
          " decided_at, source) VALUES ('account:ACC000001', 'REVOKE', 'x', 'rev', 'f', 't', '')",
          "changed: account:ACC000001"),

@@ -515,9 +515,14 @@ def _reviews(areas: Any) -> None:
     )  # fmt: skip
     sign.add_argument("campaign", metavar="CAMPAIGN.review")
     sign.add_argument("--reviewer", metavar="NAME", help="who signs (required)")
+    sign.add_argument(
+        "--allow-undecided",
+        action="store_true",
+        help="sign even though some items have no decision (they stay not reviewed)",
+    )
     verify = _command(
         review, "verify", "review:verify",
-        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed",
+        "check the sign-offs: 0 intact, 1 changed, 2 not a campaign, 3 not signed or untrusted",
         connects=False,
     )  # fmt: skip
     verify.add_argument("campaign", metavar="CAMPAIGN.review")
@@ -540,6 +545,11 @@ def _reviews(areas: Any) -> None:
     )
     close.add_argument("campaign", metavar="CAMPAIGN.review")
     close.add_argument("--snapshot", metavar="FILE", help="where the closing snapshot goes")
+    close.add_argument(
+        "--allow-unremediated",
+        action="store_true",
+        help="close even though signed-off Revokes were not carried out (final)",
+    )
     pack = _command(
         review, "pack", "review:pack", "the campaign's signed evidence pack", connects=False
     )

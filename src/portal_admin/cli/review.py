@@ -4,9 +4,14 @@ campaigns (``portal_admin.reviews``, no Qt) on the command line.
 Every command works on the campaign file alone, without a server, except ``create`` when it
 takes the scope's snapshot itself, ``remediate`` and ``close``. The reviewer is named with
 ``--reviewer`` (offline commands) and is identified by this installation's key (the OS
-keyring: the key that signs evidence packs). Exit status: 0 done, 1 refused by the campaign
-(a verification that finds changes, a merge or decision refused, a remediation that did not
-finish), 2 the command line or an input file cannot be used (nothing recorded).
+keyring: the key that signs evidence packs); the commands that sign in also know the
+server's identity of the person (``GET /profile``). Every text from a file or a server is
+printed through ``files.terminal.printable`` (no escape sequence reaches the terminal). Exit
+status: 0 done, 1 refused by the campaign (a verification that finds changes, a merge or
+decision refused, a remediation refused or that did not finish), 2 the command line or an
+input file cannot be used (a hostile or damaged campaign file included; nothing recorded),
+or a step that needs ``--allow-undecided`` / ``--allow-unremediated``; ``verify`` 3: nothing
+signed, or a signer this installation does not trust.
 """
 
 from __future__ import annotations
@@ -24,16 +29,32 @@ from typing import Any
 from portal_admin.evidence import keys
 from portal_admin.evidence.snapshot import SnapshotError, take_snapshot
 from portal_admin.evidence.trust import TrustError
+from portal_admin.files.terminal import printable
 from portal_admin.reviews import campaign as campaigns
-from portal_admin.reviews import closing, decisions, signoff, split_merge
+from portal_admin.reviews import closing, decisions, opening, signoff, split_merge
 from portal_admin.reviews import pack as review_pack
 from portal_admin.reviews.create import ScopeFilter, Settings, create_campaign
 
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
-from .output import say, writable, write_csv
+from .output import say as _say_raw
+from .output import writable, write_csv
 
 #: Codes of refusals that are the input's fault (exit 2) rather than the campaign's (exit 1).
-_USAGE = {"NOT_FOUND", "NOT_A_CAMPAIGN", "NEWER_SCHEMA", "BAD_INPUT"}
+_USAGE = {
+    "NOT_FOUND", "NOT_A_CAMPAIGN", "NEWER_SCHEMA", "BAD_INPUT", "FOREIGN_SQL", "SCHEMA",
+    "DAMAGED", "TOO_SLOW", "UNDECIDED", "UNREMEDIATED",
+}  # fmt: skip
+
+
+def say(text: str) -> None:
+    """A line for the person on standard error, neutralised (text from files and servers)."""
+    _say_raw(printable(text))
+
+
+def out(text: str) -> None:
+    """A line of output on standard output, neutralised."""
+    print(printable(text))
+
 
 STATUS_HEADER = (
     "id", "decision", "justification", "kind", "label", "name", "status", "portal",
@@ -47,7 +68,7 @@ class Refused(Exception):
 
 def _fail(exc: campaigns.CampaignError) -> Exception:
     if exc.code in _USAGE:
-        return UsageError(str(exc))
+        return UsageError(printable(f"{exc} ({exc.code})"))
     return Refused(f"refused ({exc.code}): {exc}")
 
 
@@ -69,6 +90,8 @@ def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     1 for a refusal of the campaign's (never a traceback)."""
 
     def refused(exc: Exception) -> int:
+        if isinstance(exc, sqlite3.DatabaseError) and opening.too_slow(exc):
+            raise UsageError("the campaign file took too long to read: refused (TOO_SLOW)")
         if isinstance(exc, sqlite3.DatabaseError):  # damaged, locked too long, disk full
             exc = Refused(f"the campaign file cannot be used: {exc}")
         if isinstance(exc, campaigns.CampaignError):
@@ -101,6 +124,28 @@ def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def _refused(exc: Refused) -> int:
     say(f"portal-admin-cli: {exc}")
     return EXIT_FAILED
+
+
+def _signer(s: signoff.Signoff) -> str:
+    """A sign-off for a person: reviewer, part, time, key, trust verdict, server identity."""
+    trust = {
+        "own": "this installation's key",
+        "trusted": f"trusted as {s.trusted_name!r}",
+        "pinned": "the key given with --fingerprint",
+        "untrusted": "NOT TRUSTED by this installation",
+    }.get(s.trust, "")
+    account = (
+        f"; signed in as {s.account_email or s.account_id}"
+        + (f" (account {s.account_id})" if s.account_id and s.account_email else "")
+        if s.account_id or s.account_email
+        else "; not signed in"
+    )
+    old = "; format 1 (does not cover the revocation action)" if s.format < signoff.FORMAT else ""
+    mark = "  SIGNATURE DOES NOT VERIFY" if not s.valid else ""
+    return (
+        f"signed off by {s.reviewer} ({s.part or 'the whole campaign'}) at {s.signed_at}:"
+        f" key {s.fingerprint}{'; ' + trust if trust else ''}{account}{old}{mark}"
+    )
 
 
 def _key() -> Any:
@@ -202,20 +247,23 @@ def status(args: Any) -> int:
     with opened(args.campaign) as campaign:
         meta = campaign.meta
         part = f" (part {meta['part']})" if meta.get("part") else ""
-        print(
+        out(
             f"campaign: {campaign.name}{part}, due {meta.get('due')},"
             f" revocation {campaign.revocation}"
         )
         scope = meta.get("scope") or {}
-        print(f"scope: {scope.get('server')} at {scope.get('finished')}")
+        out(f"scope: {scope.get('server')} at {scope.get('finished')}")
         for key, value in review_pack.totals(campaign).items():
-            print(f"{key}: {value:,}")
+            out(f"{key}: {value:,}")
         for code, n in campaign.flag_counts().items():
-            print(f"flag {code}: {n:,}")
+            out(f"flag {code}: {n:,}")
         for s in signoff.signoffs(campaign):
-            print(f"signed off by {s.reviewer} at {s.signed_at} with key {s.fingerprint}")
+            out(
+                f"signed off by {s.reviewer} at {s.signed_at} with key {s.fingerprint}"
+                " (not checked: review verify checks)"
+            )
         if meta.get("closed"):
-            print(f"closed at {meta.get('closed_at')} by {meta.get('closed_by')}")
+            out(f"closed at {meta.get('closed_at')} by {meta.get('closed_by')}")
         if args.items:
             query = campaigns.Query(
                 decision="UNDECIDED" if args.undecided else None,
@@ -304,10 +352,10 @@ def split(args: Any) -> int:
         except campaigns.CampaignError as exc:
             if exc.code in _USAGE:
                 raise UsageError(str(exc)) from None
-            return _refused(Refused(str(exc)))
+            return _refused(Refused(f"refused ({exc.code}): {exc}"))
         for path in paths:
             with campaigns.Campaign.open(path) as part:
-                print(f"{path}\t{part.meta.get('part')}\t{part.count():,} items")
+                out(f"{path}\t{part.meta.get('part')}\t{part.count():,} items")
     return EXIT_OK
 
 
@@ -337,21 +385,30 @@ def merge(args: Any) -> int:
 
 @guarded
 def sign(args: Any) -> int:
-    """Sign the file's decisions with this installation's key; they are frozen after."""
+    """Sign the file's decisions with this installation's key; they are frozen after. Items
+    without a decision: exit 2 naming how many, nothing signed, unless --allow-undecided."""
     if not args.reviewer:
         raise UsageError("name the reviewer with --reviewer NAME")
     key = _key()
     with opened(args.campaign) as campaign:
-        undecided = campaign.count(campaigns.Query(decision="UNDECIDED"))
+        undecided = campaign.undecided()
         try:
-            done = signoff.sign(campaign, args.reviewer, key)
+            done = signoff.sign(
+                campaign, args.reviewer, key, allow_undecided=bool(args.allow_undecided)
+            )
         except campaigns.CampaignError as exc:
+            if exc.code == "UNDECIDED":
+                raise UsageError(
+                    f"{undecided:,} of {campaign.count():,} items have no decision: signing off"
+                    " now freezes them as not reviewed. Decide them, or sign with"
+                    " --allow-undecided; nothing signed (UNDECIDED)"
+                ) from None
             if exc.code in _USAGE:
-                raise UsageError(str(exc)) from None
-            return _refused(Refused(str(exc)))
+                raise _fail(exc) from None
+            return _refused(Refused(f"refused ({exc.code}): {exc}"))
     say(
-        f"signed off by {done.reviewer}: {done.items:,} items ({undecided:,} undecided)"
-        f" at {done.signed_at}"
+        f"signed off by {done.reviewer}: {done.items:,} items ({undecided:,} undecided: they"
+        f" stay not reviewed) at {done.signed_at}"
     )
     say(f"key fingerprint: {done.fingerprint}  (give it to whoever remediates, by another channel)")
     return EXIT_OK
@@ -359,28 +416,33 @@ def sign(args: Any) -> int:
 
 @guarded
 def verify(args: Any) -> int:
-    """Check every sign-off: 0 intact, 1 changed (naming items), 2 not a campaign, 3 unsigned."""
+    """Check every sign-off: 0 intact and trusted, 1 changed (naming items), 2 not a
+    campaign, 3 unsigned or signed by a key this installation does not trust."""
     with opened(args.campaign) as campaign:
         try:
             check = signoff.verify(campaign, args.fingerprint)
         except TrustError as exc:
             raise UsageError(str(exc)) from None
     for s in check.signoffs:
-        mark = "" if s.valid else "  SIGNATURE DOES NOT VERIFY"
-        print(
-            f"signed off by {s.reviewer} ({s.part or 'the whole campaign'}) at {s.signed_at}:"
-            f" key {s.fingerprint}{mark}"
-        )
+        out(_signer(s))
     for problem in check.problems:
-        print(problem)
+        out(problem)
     if check.unsigned:
-        print(f"not signed off: {check.unsigned:,} items")
+        out(f"not signed off: {check.unsigned:,} items")
+    if check.undecided:
+        out(f"not reviewed (no decision): {check.undecided:,} items")
     verdict = {
         "intact": "intact",
         "changed": "CHANGED since sign-off",
         "unsigned": "not signed off",
-    }
-    print(f"{args.campaign}: {verdict[check.status]}")
+    }[check.status]
+    if check.status == "intact" and check.untrusted:
+        verdict = (
+            "intact, but signed with a key this installation does not trust: check the"
+            " fingerprint with the reviewer, then evidence trust add FINGERPRINT --name NAME"
+            " (or --fingerprint)"
+        )
+    out(f"{args.campaign}: {verdict}")
     return check.exit_status
 
 
@@ -402,22 +464,20 @@ async def remediate(args: Any) -> int:
             try:
                 plan = await remediation.remediate(
                     campaign, conn.client, conn.context(), expected_fingerprint=args.fingerprint
-                )
+                )  # the context carries the signed-in account's id and email (GET /profile)
             except campaigns.CampaignError as exc:
                 if exc.code in _USAGE:
                     raise UsageError(str(exc)) from None
-                return _refused(Refused(str(exc)))
+                return _refused(Refused(f"refused ({exc.code}): {exc}"))
             except TrustError as exc:
                 raise UsageError(str(exc)) from None
-            for reviewer, fingerprint in plan.fingerprints:
-                say(
-                    f"signed off by {reviewer}: key {fingerprint}"
-                    " (compare with the one the reviewer gave)"
-                )
+            for s in plan.signoffs:
+                say(f"{_signer(s)} (compare the key with the one the reviewer gave)")
             if plan.same_person:
                 say(
                     f"warning: {plan.administrator} remediates decisions they made or signed"
-                    " off (separation of duties); the campaign records both"
+                    " off (separation of duties); the campaign records both: "
+                    + "; ".join(plan.reasons[:5])
                 )
             for item, change in sorted(plan.changed.items()):
                 say(f"changed since the scope: {item}: {change}")
@@ -480,20 +540,33 @@ async def _run_jobs(conn: Any, plan: Any, args: Any, out: str | None) -> int:
 
 @guarded
 async def close(args: Any) -> int:
-    """Take the closing snapshot and check every decision against it."""
+    """Take the closing snapshot and check every decision against it. Signed-off Revokes no
+    remediation carried out: exit 2 naming how many, nothing done, unless
+    --allow-unremediated (closing makes remediation impossible from then on)."""
+    from portal_admin.reviews import remediation
+
     from .session import connect
 
     with opened(args.campaign) as campaign:
         if campaign.meta.get("closed"):
             say(f"campaign {campaign.name!r} is closed already")
             return EXIT_OK
+        left = remediation.unremediated(campaign)
+        if left and not args.allow_unremediated:
+            raise UsageError(
+                f"{len(left):,} signed-off Revokes were not carried out (first: {left[0]}):"
+                " once closed, the campaign cannot be remediated. Run review remediate, or"
+                " close with --allow-unremediated; nothing done (UNREMEDIATED)"
+            )
         async with connect(args) as conn:
             counts = await closing.close(
                 campaign, conn.client, account=conn.email, profile=conn.profile.name,
                 snapshot_path=Path(args.snapshot) if args.snapshot else None,
             )  # fmt: skip
         for outcome, n in counts.items():
-            print(f"{outcome}: {n:,}")
+            out(f"{outcome}: {n:,}")
+        if left:
+            say(f"closed with {len(left):,} signed-off Revokes not carried out (recorded)")
         say(
             f"campaign {campaign.name!r} closed;"
             f" closing snapshot {campaign.meta['closing']['snapshot']}"

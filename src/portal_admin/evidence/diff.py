@@ -15,6 +15,7 @@ from pathlib import Path
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
+from portal_admin.files.sqlite_uri import sqlite_uri
 
 from .snapshot import Snapshot, open_snapshot
 
@@ -121,8 +122,8 @@ def diff_snapshots(old_path: Path, new_path: Path) -> SnapshotDiff:
     result = SnapshotDiff(old, new)
     conn = sqlite3.connect(":memory:")
     try:
-        conn.execute("ATTACH DATABASE ? AS o", (f"file:{old.path}?mode=ro",))
-        conn.execute("ATTACH DATABASE ? AS n", (f"file:{new.path}?mode=ro",))
+        conn.execute("ATTACH DATABASE ? AS o", (sqlite_uri(old.path),))
+        conn.execute("ATTACH DATABASE ? AS n", (sqlite_uri(new.path),))
         for table, kind, label, fields in TABLES:
             key = KEYS.get(table, "id")
             _rows(conn, result, table, kind, key, label, fields)

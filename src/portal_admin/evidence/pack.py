@@ -26,7 +26,7 @@ import struct
 import zipfile
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +41,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from portal_admin import __version__
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
+from portal_admin.files.terminal import printable
+from portal_admin.protocol.labels import code_in_words
 
 from . import keys
 from . import trust as trusting
@@ -58,42 +60,105 @@ REPORT_ROWS = 2000
 Table = tuple[Sequence[str], Iterable[Sequence[Any]]]
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[bytes, list[list[str]]]:
-    """CSV bytes with the program's rules, and the first rows for the report."""
+#: Columns whose 0 and 1 are no and yes (a snapshot keeps its flags as SQLite integers).
+YES_NO_COLUMNS = frozenset({"enabled", "active", "is_default", "is_primary"})
+
+
+@dataclass(frozen=True)
+class ReportWords:
+    """The words of ``report.html``, in the language of the person who makes the pack: the
+    desktop program passes its translations, the command line keeps these English ones.
+    ``%1``, ``%2`` are filled in. ``names``: labels of the pack's kind, the summary's keys, the
+    tables' and columns' names (a name without one is shown as its code, in words in
+    English); ``value``: a code's label for (table, column, code), or None for none. Every
+    label is shown with its code beside it."""
+
+    language: str = "en"
+    title: str = "Evidence pack: %1"
+    rows: str = "%1 rows"
+    first_shown: str = "the first %1 shown, all in %2"
+    yes: str = "yes"
+    no: str = "no"
+    names: Mapping[str, str] = field(default_factory=dict)
+    value: Callable[[str, str, str], str | None] | None = None
+    #: Fills ``%1``... (the desktop passes one that writes numbers in the reader's locale).
+    number: Callable[[int], str] = str
+
+    def name(self, code: str) -> str:
+        """A name with its label: "Label (code)", or the code when that is all there is."""
+        label = self.names.get(code)
+        if label is None and self.language == "en":
+            label = code_in_words(code)
+        return _with_code(label, code)
+
+    def cell(self, table: str, column: str, value: Any) -> str:
+        """A cell as the report shows it: yes or no for a flag, a code's label beside it."""
+        if value is None:
+            return ""
+        if isinstance(value, bool) or (column in YES_NO_COLUMNS and value in (0, 1)):
+            return self.yes if value else self.no
+        if isinstance(value, datetime):
+            return value.isoformat()
+        text = str(value)
+        label = self.value(table, column, text) if self.value is not None and text else None
+        return _with_code(label, text)
+
+
+def _with_code(label: str | None, code: str) -> str:
+    if not label or label.strip().casefold() == code.strip().casefold():
+        return code
+    return f"{label} ({code})"
+
+
+def _fill(template: str, *args: str) -> str:
+    for number in range(len(args), 0, -1):
+        template = template.replace(f"%{number}", args[number - 1])
+    return template
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> tuple[bytes, list[Sequence[Any]]]:
+    """CSV bytes with the program's rules, and the first rows (as they are) for the report."""
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     writer.writerow([cell_text(h) for h in header])
-    shown: list[list[str]] = []
+    shown: list[Sequence[Any]] = []
     for row in rows:
-        cells = [cell_text(v) for v in row]
-        writer.writerow(cells)
+        writer.writerow([cell_text(v) for v in row])
         if len(shown) < REPORT_ROWS:
-            shown.append(cells)
+            shown.append(row)
     return b"\xef\xbb\xbf" + out.getvalue().encode("utf-8"), shown
 
 
-def _report(title: str, summary: Mapping[str, Any], tables: Mapping[str, Any]) -> bytes:
-    """A self-contained HTML report (no scripts, no external resources)."""
+def _report(
+    kind: str, summary: Mapping[str, Any], tables: Mapping[str, Any], words: ReportWords
+) -> bytes:
+    """A self-contained HTML report (no scripts, no external resources), in ``words``'
+    language; every text from the pack's data is escaped."""
     e = html.escape
+    title = _fill(words.title, words.name(kind))
     parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<!DOCTYPE html><html lang='{e(words.language, quote=True)}'><head><meta charset='utf-8'>",
         f"<title>{e(title)}</title><style>body{{font-family:sans-serif;margin:2em}}"
         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #999;"
         "padding:2px 6px;font-size:90%}th{background:#eee}</style></head><body>",
         f"<h1>{e(title)}</h1><table>",
     ]
     for key, value in summary.items():
-        parts.append(f"<tr><th>{e(str(key))}</th><td>{e(str(value))}</td></tr>")
+        shown = words.cell("", str(key), value)
+        parts.append(f"<tr><th>{e(words.name(str(key)))}</th><td>{e(shown)}</td></tr>")
     parts.append("</table>")
     for name, (header, rows, total) in tables.items():
-        parts.append(f"<h2>{e(name)}</h2><p>{total} rows")
+        parts.append(f"<h2>{e(words.name(name))}</h2><p>")
+        parts.append(e(_fill(words.rows, words.number(total))))
         if total > len(rows):
-            parts.append(f"; the first {len(rows)} shown, all in {e(name)}.csv")
+            first = _fill(words.first_shown, words.number(len(rows)), f"{name}.csv")
+            parts.append("; " + e(first))
         parts.append("</p><table><tr>")
-        parts.extend(f"<th>{e(str(h))}</th>" for h in header)
+        parts.extend(f"<th>{e(words.name(str(h)))}</th>" for h in header)
         parts.append("</tr>")
         for row in rows:
-            parts.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
+            cells = (words.cell(name, str(h), v) for h, v in zip(header, row, strict=False))
+            parts.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
         parts.append("</table>")
     parts.append("</body></html>\n")
     return "".join(parts).encode("utf-8")
@@ -105,15 +170,17 @@ def write_pack(
     tables: Mapping[str, Table],
     summary: Mapping[str, Any],
     key: Ed25519PrivateKey,
+    words: ReportWords | None = None,
 ) -> dict[str, Any]:
-    """Write a signed pack of ``tables`` (name: (header, rows)); returns its manifest."""
+    """Write a signed pack of ``tables`` (name: (header, rows)); returns its manifest.
+    ``words``: the report's, in the reader's language (English by default)."""
     files: dict[str, bytes] = {}
     shown: dict[str, Any] = {}
     for name, (header, rows) in tables.items():
         data, first = _csv(header, rows)
         files[f"{name}.csv"] = data
         shown[name] = (header, first, data.count(b"\r\n") - 1)
-    files[REPORT] = _report(f"Evidence pack: {kind}", summary, shown)
+    files[REPORT] = _report(kind, summary, shown, words or ReportWords())
     public = key.public_key()
     files[PUBLIC_KEY] = keys.public_pem(public)
     manifest = {
@@ -185,7 +252,7 @@ _EOCD = struct.Struct("<4s4H2LH")
 _LOCATOR = struct.Struct("<4sLQL")
 _EOCD64 = struct.Struct("<4sQ2H2L4Q")
 
-_LOOK_UP: Any = object()
+_LOOK_UP: Any = trusting.LOOK_UP
 
 
 @dataclass
@@ -263,20 +330,12 @@ def _trust_of(
     fingerprint: str, pinned: str | None, store: trusting.TrustStore | None, own: object
 ) -> tuple[str, str]:
     """(trust, signer name) of a pack's key: pinned, own, trusted, untrusted (in this order)."""
-    if fingerprint == pinned:
-        return "pinned", ""
-    mine = trusting.own_fingerprint() if own is _LOOK_UP else own
-    if isinstance(mine, str) and trusting.normalize_fingerprint(mine) == fingerprint:
-        return "own", ""
-    found = (store if store is not None else trusting.TrustStore()).find(fingerprint)
-    if found is not None:
-        return "trusted", found.name
-    return "untrusted", ""
+    return trusting.trust_of(fingerprint, pinned, store, own)
 
 
 def _shown(name: str) -> str:
     """A member's name as it may be printed (a crafted name cannot move a terminal's cursor)."""
-    return name if name.isprintable() else repr(name)[1:-1]
+    return printable(name)
 
 
 def _declared_directory(fh: IO[bytes]) -> tuple[int, int]:

@@ -30,6 +30,7 @@ from portal_admin import __version__
 from portal_admin.client import PortalClient
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.paths import data_dir
+from portal_admin.files.sqlite_uri import sqlite_uri
 
 SCHEMA_VERSION = 1
 KIND = "portal-admin access-review snapshot"
@@ -94,7 +95,7 @@ class Snapshot:
 
     def connect(self) -> sqlite3.Connection:
         """A read-only connection to the file."""
-        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        conn = sqlite3.connect(sqlite_uri(self.path), uri=True)
         conn.row_factory = sqlite3.Row
         return conn
 
@@ -386,7 +387,7 @@ def open_snapshot(path: Path) -> Snapshot:
     if not path.is_file():
         raise SnapshotError("NOT_FOUND", f"{path} does not exist", path)
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(sqlite_uri(path), uri=True)
         try:
             rows = conn.execute("SELECT key, value FROM meta").fetchall()
         finally:

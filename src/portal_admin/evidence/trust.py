@@ -209,3 +209,28 @@ def own_fingerprint(store: keys.SecretStore | None = None) -> str | None:
     except (ValueError, binascii.Error):
         return None
     return keys.fingerprint(key.public_key())
+
+
+#: ``trust_of``'s ``own`` when this installation's key is to be looked up in the OS keyring.
+LOOK_UP: object = object()
+
+
+def trust_of(
+    fingerprint: str,
+    pinned: str | None = None,
+    store: TrustStore | None = None,
+    own: object = LOOK_UP,
+) -> tuple[str, str]:
+    """(verdict, name) of a signer's key: ``pinned`` (the fingerprint given for this check),
+    ``own`` (this installation's key; ``own``: its fingerprint, None for none, or
+    :data:`LOOK_UP`), ``trusted`` (with the name it was trusted under), or ``untrusted``;
+    checked in this order. Packs and campaign sign-offs use it alike."""
+    if pinned is not None and fingerprint == pinned:
+        return "pinned", ""
+    mine = own_fingerprint() if own is LOOK_UP else own
+    if isinstance(mine, str) and normalize_fingerprint(mine) == fingerprint:
+        return "own", ""
+    found = (store if store is not None else TrustStore()).find(fingerprint)
+    if found is not None:
+        return "trusted", found.name
+    return "untrusted", ""

@@ -3,13 +3,24 @@
 UTF-8 with a BOM (spreadsheets then detect the encoding), a chosen delimiter, every cell
 quoted, CRLF line ends, and cells a spreadsheet would run as formulas neutralized as OWASP's
 CSV injection guidance says: a leading ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a
-``'`` prefix. Numbers stay numbers.
+``'`` prefix. Numbers stay numbers; a moment is written in ISO 8601 (``2026-11-27T17:42:05Z``,
+UTC), never in the reader's locale.
+
+One exception to the guard, decided on purpose: a phone number (a ``+``, then only digits,
+spaces, brackets, dots and hyphens, ending with a digit: ``+1 555-0100``, ``+44 (20) 7946
+0958``) is written as it is. It can hold no function, no cell reference and no command (those
+need letters, ``!``, ``|`` or a second operator sign), so the worst a spreadsheet does with it is
+read a number; a ``'`` would corrupt it for every other reader (``'+1 555`` in a script, a
+database import or LibreOffice). Prefixing a tab instead is not safe (some spreadsheets trim it,
+and OWASP lists the tab itself as a trigger), so everything else keeps the ``'``.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
+from datetime import UTC, date, datetime
 from typing import IO, Any
 
 DELIMITERS: dict[str, str] = {"comma": ",", "semicolon": ";", "tab": "\t"}
@@ -18,17 +29,37 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 ENCODING = "utf-8-sig"
 
 
+#: A phone number: written as it is (see the module's note).
+PHONE = re.compile(r"\+[0-9](?:[0-9 ().\-]*[0-9])?")
+
+
 def neutralize(text: str) -> str:
-    """``text`` made inert for spreadsheets (a ``'`` before a formula trigger)."""
-    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+    """``text`` made inert for spreadsheets (a ``'`` before a formula trigger); a phone number
+    is left as it is."""
+    if not text.startswith(FORMULA_TRIGGERS) or PHONE.fullmatch(text):
+        return text
+    return "'" + text
+
+
+def moment_text(value: datetime | date) -> str:
+    """A moment in ISO 8601: an aware one in UTC with ``Z``, to the second; a date as it is."""
+    if not isinstance(value, datetime):
+        return value.isoformat()
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+        return value.isoformat(timespec="seconds") + "Z"
+    return value.isoformat(timespec="seconds")
 
 
 def cell_text(value: Any) -> str:
-    """The exported text of one value: numbers stay numbers, None is empty, text is neutralized."""
+    """The exported text of one value: numbers stay numbers, moments are ISO 8601, None is
+    empty, text is neutralized."""
     if value is None:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
+    if isinstance(value, datetime | date):
+        return moment_text(value)
     return neutralize(str(value))
 
 

@@ -7,8 +7,26 @@ from pathlib import Path
 APP_NAME = "portal-admin"
 APP_AUTHOR = "SystemPortal"
 
+#: A folder standing in for the user's config and data folders (``--tour``), or None.
+_STAND_IN: Path | None = None
+
+
+def use_stand_in(folder: Path | None) -> None:
+    """Keep the program's config and data under ``folder`` from now on (its journal,
+    snapshots, jobs, campaigns, profiles, saved views): a tour works there and leaves the
+    person's own untouched. The log folder stays the user's. None: the user's folders again."""
+    global _STAND_IN
+    _STAND_IN = folder
+
+
+def stand_in() -> Path | None:
+    """The folder standing in for the user's config and data folders, if any."""
+    return _STAND_IN
+
 
 def _user_dir(kind: str) -> Path:
+    if _STAND_IN is not None and kind in ("config", "data"):
+        return _STAND_IN / kind
     import platformdirs  # when first asked: importing this module stays cheap (start-up)
 
     return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME, APP_AUTHOR))

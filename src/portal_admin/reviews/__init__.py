@@ -6,7 +6,7 @@ Over ``evidence/`` and ``jobs/``; never imports ``ui/`` or ``sandbox/``. See doc
 from .campaign import Campaign, CampaignError, Decided, Flag, Item, Query
 from .create import ScopeFilter, Settings, create_campaign
 from .decisions import Decision, Entry, Reviewer, decide, read_csv, record, reviewer_of
-from .signoff import Signoff, Verification, sign, verify
+from .signoff import SignedDecision, Signoff, Verification, sign, verify
 
 __all__ = [
     "Campaign",
@@ -20,6 +20,7 @@ __all__ = [
     "Reviewer",
     "ScopeFilter",
     "Settings",
+    "SignedDecision",
     "Signoff",
     "Verification",
     "create_campaign",

@@ -6,7 +6,10 @@ absent. The file and the files SQLite puts beside it are readable by their owner
 
 Every list the desktop shows is a SQL query (``page``, ``count``): 100,000 items cost no
 Python list. Decisions are history (``decisions``, never updated); ``items.decision`` holds
-the latest one so that the queue can filter on it.
+the latest one so that the queue can filter on it. That column, like every index, is a
+convenience for the queue: what is signed, remediated and reported is read from the history
+(``signoff.verify``). A file is opened as data (``opening.py``): its schema must be this
+program's, exactly, before anything of it is read.
 """
 
 from __future__ import annotations
@@ -15,72 +18,25 @@ import contextlib
 import json
 import os
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from . import opening
+from .schema import SCHEMA_VERSION, UPGRADES
+
 KIND = "portal-admin access-review campaign"
-SCHEMA_VERSION = 1
+#: Seconds ``Campaign.open`` may take by default (the checks of a 100,000-item file take
+#: well under one), and each statement after.
+OPEN_BUDGET = 60.0
+STATEMENT_BUDGET = 120.0
 FILE_MODE = 0o600
 SIDE_FILES = ("-wal", "-shm")
 
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE items (
-    seq INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL,
-    ref TEXT NOT NULL,
-    label TEXT NOT NULL,
-    name TEXT,
-    status TEXT,
-    portal TEXT,
-    institution TEXT,
-    updated TEXT,
-    detail TEXT,
-    flags INTEGER NOT NULL DEFAULT 0,
-    part TEXT NOT NULL DEFAULT '',
-    decision TEXT,
-    decision_seq INTEGER
-);
-CREATE TABLE flags (
-    item INTEGER NOT NULL, code TEXT NOT NULL, reason TEXT NOT NULL,
-    PRIMARY KEY (item, code)
-) WITHOUT ROWID;
-CREATE TABLE decisions (
-    seq INTEGER PRIMARY KEY,
-    item TEXT NOT NULL,
-    decision TEXT NOT NULL,
-    justification TEXT NOT NULL,
-    reviewer TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    decided_at TEXT NOT NULL,
-    source TEXT NOT NULL
-);
-CREATE TABLE signoffs (
-    seq INTEGER PRIMARY KEY,
-    part TEXT NOT NULL,
-    reviewer TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    public_key TEXT NOT NULL,
-    signed_at TEXT NOT NULL,
-    items INTEGER NOT NULL,
-    digest TEXT NOT NULL,
-    signature TEXT NOT NULL UNIQUE
-);
-CREATE TABLE signed_items (
-    signoff INTEGER NOT NULL, item TEXT NOT NULL, digest TEXT NOT NULL,
-    PRIMARY KEY (signoff, item)
-) WITHOUT ROWID;
-CREATE TABLE remediation (
-    item TEXT PRIMARY KEY, job TEXT NOT NULL, current TEXT NOT NULL, changed TEXT NOT NULL
-);
-CREATE TABLE closing (
-    item TEXT PRIMARY KEY, outcome TEXT NOT NULL, current TEXT NOT NULL, detail TEXT NOT NULL
-);
-"""
 #: Columns the queue can be sorted by.
 SORTABLE = (
     "seq", "id", "kind", "label", "name", "status", "portal", "institution", "updated",
@@ -90,21 +46,19 @@ SORTABLE = (
 TABLES = frozenset(
     {"meta", "items", "flags", "decisions", "signoffs", "signed_items", "remediation", "closing"}
 )
-#: Built once the items are in (faster than keeping them up to date row by row).
-INDEXES = """
-CREATE INDEX items_decision ON items (decision, seq);
-CREATE INDEX items_flagged ON items (seq) WHERE flags > 0;
-CREATE INDEX flags_code ON flags (code, item);
-CREATE INDEX decisions_item ON decisions (item, seq);
-"""
 
 
 class CampaignError(Exception):
     """A file that cannot be used as a campaign, or a change the campaign refuses.
 
-    ``code``: NOT_FOUND, NOT_A_CAMPAIGN, FOREIGN_SQL (triggers or views), NEWER_SCHEMA,
-    FROZEN, CLOSED, BAD_INPUT, SELF, UNKNOWN_ITEM, OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED,
-    CHANGED. ``item``/``line`` name where.
+    ``code``: of the file: NOT_FOUND, NOT_A_CAMPAIGN, FOREIGN_SQL (a trigger, a view, a
+    ``sqlite_stat*`` table or any table or index this program does not write), SCHEMA (a
+    table or index of ours missing or defined otherwise), DAMAGED (the integrity check
+    fails, metadata that is not JSON or not of its type), TOO_SLOW (past its time budget),
+    NEWER_SCHEMA; of a change: FROZEN, CLOSED, BAD_INPUT, SELF, UNKNOWN_ITEM,
+    OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED, CHANGED, UNTRUSTED (a sign-off by a key this
+    installation does not trust), OLD_SIGNOFF (a sign-off of format 1, which does not cover
+    the revocation action), UNDECIDED, UNREMEDIATED. ``item``/``line`` name where.
     """
 
     def __init__(
@@ -157,6 +111,9 @@ class Decided:
     fingerprint: str
     decided_at: str
     source: str
+    #: The reviewer's server identity when it was known (else empty).
+    account_id: str = ""
+    account_email: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,18 +178,23 @@ def private_file(path: Path) -> None:
         os.close(fd)
 
 
-def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
-    """A connection in WAL mode with ``synchronous=FULL`` (autocommit: transactions are
-    explicit)."""
+def connect(
+    path: Path, *, read_only: bool = False, budget: float = STATEMENT_BUDGET
+) -> sqlite3.Connection:
+    """A hardened connection (``opening.harden``: ``trusted_schema=OFF``, defensive mode, a
+    time budget per statement) in WAL mode with ``synchronous=FULL`` (autocommit:
+    transactions are explicit). Only for a file :meth:`Campaign.open` has checked."""
     if read_only:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        conn = opening.read_only(path, budget)
     else:
-        conn = sqlite3.connect(path, isolation_level=None)
+        conn = sqlite3.connect(path, isolation_level=None, factory=opening.Budgeted)
+        assert isinstance(conn, opening.Budgeted)
+        opening.harden(conn, budget)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout=5000")
-    conn.execute("PRAGMA trusted_schema=OFF")  # a file's schema calls no function with effects
     if not read_only:
-        conn.execute("PRAGMA journal_mode=WAL")
+        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+            conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
     return conn
 
@@ -261,6 +223,10 @@ def _decided(row: sqlite3.Row) -> Decided:
     return Decided(*(row[k] for k in Decided.__slots__))
 
 
+def _refuse(path: Path, code: str, why: str) -> CampaignError:
+    return CampaignError(code, f"{path.name} {why}")
+
+
 class Campaign:
     """An open campaign file. Thread use: one thread at a time per object."""
 
@@ -272,58 +238,52 @@ class Campaign:
     # Opening ---------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> Campaign:
-        """An existing campaign file, or :class:`CampaignError` saying why it is not one."""
+    def open(cls, path: Path, *, timeout: float | None = OPEN_BUDGET) -> Campaign:
+        """An existing campaign file, checked as data before any query of it (see
+        ``opening.py``), or :class:`CampaignError` naming why it is not one: NOT_FOUND,
+        NOT_A_CAMPAIGN, FOREIGN_SQL, SCHEMA, DAMAGED, NEWER_SCHEMA, or TOO_SLOW when the
+        checks take more than ``timeout`` seconds (None: no limit; the desktop calls this in
+        a worker thread with a limit). A file of schema 1 is upgraded to 2 in place (two
+        columns more per decision and sign-off; nothing else changes)."""
         path = Path(path)
         if not path.is_file():
             raise CampaignError("NOT_FOUND", f"{path} does not exist")
         with open(path, "rb") as fh:
             head = fh.read(16)
         if head != b"SQLite format 3\x00":
-            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
-        try:  # read-only first: a file that is not a campaign is left exactly as it was
-            probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                meta = read_meta(probe)
-                tables = {
-                    r[0]
-                    for r in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-                }
-                foreign = probe.execute(
-                    "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view')"
-                    " ORDER BY type, name"
-                ).fetchall()
-            finally:
-                probe.close()
-        except (sqlite3.DatabaseError, ValueError):
-            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file") from None
-        if meta.get("kind") != KIND:
-            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is not a campaign file")
-        if foreign:  # this program makes neither: SQL that runs on our writes could change
-            # a decision after it is made, before it is signed off
-            named = ", ".join(f"{kind} {name!r}" for kind, name in foreign[:5])
-            raise CampaignError(
-                "FOREIGN_SQL",
-                f"{path.name} carries SQL this program never puts in a campaign ({named}):"
-                " refused, since it could change decisions behind the reviewer's back",
-            )
-        schema = meta.get("schema")
-        if isinstance(schema, int) and schema <= SCHEMA_VERSION and not tables >= TABLES:
-            missing = ", ".join(sorted(TABLES - tables))
-            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} is damaged: no {missing} table")
-        if not isinstance(schema, int) or schema > SCHEMA_VERSION:
-            raise CampaignError(
-                "NEWER_SCHEMA",
-                f"{path.name} was made by a newer program (campaign format {schema};"
-                f" this program reads up to {SCHEMA_VERSION})",
-            )
+            raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
+        budget = float("inf") if timeout is None else max(0.0, timeout)
+        started = time.monotonic()
+        try:
+            version = _check(path, budget)
+        except sqlite3.OperationalError as exc:
+            if opening.too_slow(exc) or time.monotonic() - started > budget:
+                raise _refuse(
+                    path, "TOO_SLOW", f"was not read within {timeout:g} seconds: refused"
+                ) from None
+            raise _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})") from None
+        except sqlite3.DatabaseError as exc:
+            raise _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})") from None
+        return cls._connected(path, version)
+
+    @classmethod
+    def made_here(cls, path: Path) -> Campaign:
+        """A campaign file this process has just written and renamed into place (``create``):
+        its schema is ours by construction, so the checks of a received file are not run
+        again; the connection is hardened all the same."""
+        return cls._connected(Path(path), SCHEMA_VERSION)
+
+    @classmethod
+    def _connected(cls, path: Path, version: int) -> Campaign:
         restrict(path)
         conn = connect(path)
         try:
+            if version < SCHEMA_VERSION:
+                _upgrade(conn, version)
             meta = read_meta(conn)
-        except (sqlite3.DatabaseError, ValueError):
+        except (sqlite3.DatabaseError, ValueError) as exc:
             conn.close()
-            raise CampaignError("NOT_A_CAMPAIGN", f"{path.name} cannot be opened") from None
+            raise _refuse(path, "DAMAGED", f"cannot be opened ({exc})") from None
         return cls(path, conn, meta)
 
     def close(self) -> None:
@@ -376,7 +336,7 @@ class Campaign:
         """Set metadata inside a transaction the caller holds."""
         conn.executemany(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()],
+            [(k, opening.encoded(v)) for k, v in values.items()],
         )
         self._meta.update(values)
 
@@ -445,11 +405,9 @@ class Campaign:
         return [_decided(r) for r in rows]
 
     def decision_of(self, item: Item) -> Decided | None:
-        """The latest decision of an item."""
-        if item.decision_seq is None:
-            return None
+        """The latest decision of an item, from the history (not the queue's column)."""
         row = self.conn.execute(
-            "SELECT * FROM decisions WHERE seq = ?", (item.decision_seq,)
+            "SELECT * FROM decisions WHERE item = ? ORDER BY seq DESC LIMIT 1", (item.id,)
         ).fetchone()
         return _decided(row) if row else None
 
@@ -481,14 +439,27 @@ class Campaign:
         )
         return [r[0] for r in rows]
 
-    def own_items(self, reviewer: str) -> list[str]:
-        """Ids of the reviewer's own account (its email is their name): ``decide`` refuses it
-        to them, whether or not the file flags it (the desktop marks it for whoever opens)."""
+    def own_items(
+        self, reviewer: str, *, account_id: str = "", account_email: str = ""
+    ) -> list[str]:
+        """Ids of the reviewer's own account (its email is their name, or, when the server's
+        identity is known, its id or email is theirs): ``decide`` refuses it to them, whether
+        or not the file flags it (the desktop marks it for whoever opens)."""
         rows = self.conn.execute(
-            "SELECT id FROM items WHERE kind = 'account' AND lower(label) = lower(?) ORDER BY seq",
-            (reviewer.strip(),),
+            "SELECT id FROM items WHERE kind = 'account' AND (lower(label) = lower(?)"
+            " OR (? != '' AND ref = ?) OR (? != '' AND lower(label) = lower(?))) ORDER BY seq",
+            (reviewer.strip(), account_id, account_id, account_email, account_email.strip()),
         )
         return [r[0] for r in rows]
+
+    def undecided(self) -> int:
+        """Items with no decision in the history (cheap: one index lookup per item)."""
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM items WHERE NOT EXISTS"
+                " (SELECT 1 FROM decisions WHERE decisions.item = items.id)"
+            ).fetchone()[0]
+        )
 
     def signed_items(self) -> set[str]:
         """Ids of items covered by a sign-off in this file (their decisions are frozen)."""
@@ -504,8 +475,121 @@ def _chunks(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
 
 
 def read_meta(conn: sqlite3.Connection) -> dict[str, Any]:
-    """The meta table as a dictionary (JSON values)."""
-    return {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+    """The meta table as a dictionary (JSON values); ``ValueError`` naming an entry that is
+    not JSON."""
+    return opening.read_meta_rows(conn, "the campaign")
+
+
+def _check(path: Path, budget: float) -> int:
+    """Check the file at ``path`` as data (read-only, within ``budget`` seconds); its schema
+    version, or ``CampaignError``. ``sqlite3.DatabaseError`` for a file SQLite cannot read."""
+    conn = opening.read_only(path, budget)
+
+    def stop() -> None:
+        with contextlib.suppress(sqlite3.Error):  # closed meanwhile: nothing to stop
+            conn.interrupt()
+
+    watchdog = threading.Timer(budget, stop) if budget != float("inf") else None
+    if watchdog is not None:  # the integrity check is one long step: stopped from outside
+        watchdog.daemon = True
+        watchdog.start()
+    try:
+        conn.until = time.monotonic() + budget  # the whole check, not each statement
+        conn.execute("BEGIN")  # one read transaction: every check sees the same file
+        rows = opening.schema_rows(conn)
+        versions = tuple(range(1, SCHEMA_VERSION + 1))
+        alien = opening.foreign(rows, versions)
+        meta_rows = {r for v in versions for r in opening.expected(v) if r[1] == "meta"}
+        if not any(r in meta_rows for r in rows):
+            if any(name.casefold() in _NAMES for _t, name, _tb, _s in rows):
+                _refuse_foreign(path, alien)  # a campaign whose meta is something else
+            raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
+        try:  # a table of exactly our shape: reading it runs nothing of the file's
+            meta = opening.read_meta_rows(conn, path.name)
+        except ValueError as exc:
+            raise CampaignError("DAMAGED", f"{exc}: refused") from None
+        if meta.get("kind") != KIND:
+            raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
+        schema = meta.get("schema")
+        if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+            raise _refuse(path, "DAMAGED", "is damaged: its schema version is not a number")
+        if schema > SCHEMA_VERSION:
+            raise _refuse(
+                path,
+                "NEWER_SCHEMA",
+                f"was made by a newer program (campaign format {schema};"
+                f" this program reads up to {SCHEMA_VERSION})",
+            )
+        _refuse_foreign(path, alien)
+        missing, other = opening.differences(rows, schema)
+        tables = [n for n in missing if n in TABLES]
+        if tables:
+            raise _refuse(path, "SCHEMA", f"is damaged: no {', '.join(tables)} table")
+        if missing or other:
+            named = ", ".join(repr(n) for n in [*missing, *other][:5])
+            raise _refuse(
+                path,
+                "SCHEMA",
+                f"does not have this program's schema ({named} missing or defined otherwise):"
+                " refused",
+            )
+        found = opening.integrity(conn)
+        if found is not None:
+            raise _refuse(path, "DAMAGED", f"is damaged (integrity check: {found}): refused")
+        _check_meta(path, meta)
+        conn.execute("COMMIT")
+        if time.monotonic() > conn.until:  # past the budget between two looks at the clock
+            raise sqlite3.OperationalError("interrupted")
+        return schema
+    finally:
+        if watchdog is not None:
+            watchdog.cancel()
+        conn.close()
+
+
+#: Names of this program's tables (casefolded).
+_NAMES = frozenset(name.casefold() for name in TABLES)
+
+
+def _refuse_foreign(path: Path, alien: list[str]) -> None:
+    """FOREIGN_SQL naming the objects, when there are any."""
+    if alien:  # SQL that runs on our writes could change a decision after it is made
+        named = ", ".join(alien[:5]) + (f" and {len(alien) - 5} more" if len(alien) > 5 else "")
+        raise _refuse(
+            path,
+            "FOREIGN_SQL",
+            f"carries SQL this program never puts in a campaign ({named}):"
+            " refused, since it could change decisions behind the reviewer's back",
+        )
+
+
+def _check_meta(path: Path, meta: dict[str, Any]) -> None:
+    """The metadata every campaign has, of its type (DAMAGED naming the entry otherwise)."""
+    wanted: dict[str, type | tuple[type, ...]] = {
+        "id": str, "name": str, "revocation": str, "part": str, "due": str,
+    }  # fmt: skip
+    for key, kind in wanted.items():
+        if not isinstance(meta.get(key), kind):
+            raise _refuse(path, "DAMAGED", f"is damaged: its metadata {key!r} is missing")
+    if meta["revocation"] not in ("SUSPEND", "DEACTIVATE"):
+        raise _refuse(path, "DAMAGED", "is damaged: its revocation is not SUSPEND or DEACTIVATE")
+
+
+def _upgrade(conn: sqlite3.Connection, version: int) -> None:
+    """Bring a checked file of schema ``version`` to :data:`SCHEMA_VERSION` (one
+    transaction)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for script in UPGRADES[version - 1 :]:
+            for statement in filter(None, (s.strip() for s in script.split(";"))):
+                conn.execute(statement)
+        conn.execute(
+            "UPDATE meta SET value = ? WHERE key = 'schema'", (opening.encoded(SCHEMA_VERSION),)
+        )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def restrict(path: Path) -> None:

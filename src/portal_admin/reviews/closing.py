@@ -13,8 +13,10 @@ from typing import Any
 from portal_admin.client import PortalClient
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot, take_snapshot
 
+from . import opening
 from .campaign import Campaign, CampaignError, now_iso
 from .create import ScopeFilter
+from .remediation import unremediated
 
 OUTCOMES = (
     "revoked and done",
@@ -24,6 +26,9 @@ OUTCOMES = (
 )
 #: Statuses that mean a revocation is in place.
 REVOKED = {"SUSPEND": ("SUSPENDED", "DEACTIVATED"), "DEACTIVATE": ("DEACTIVATED",)}
+#: Each decided item ``i`` with its latest decision ``l.decision`` in the history (never the
+#: queue's derived column), from ``temp.latest``, made once per check by :func:`_latest`.
+LATEST = "temp.latest AS l CROSS JOIN items AS i ON i.seq = l.seq"
 #: Account fields compared between the scope and the closing snapshot.
 FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal", "portal"),
           ("institution", "institution"))  # fmt: skip
@@ -46,32 +51,34 @@ def check(
     )
     where, args = scope.sql("c.")
     conn = campaign.conn
-    conn.execute("ATTACH DATABASE ? AS c", (f"file:{snapshot.path}?mode=ro",))
+    left = len(unremediated(campaign)) if close_as is not None else 0
+    conn.execute("ATTACH DATABASE ? AS c", (opening.uri(snapshot.path),))
     try:
         with campaign.transaction():
+            _latest(conn)
             conn.execute("DELETE FROM closing")
             conn.execute(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.id IS NULL OR c.status IN"
                 f" ({marks}) THEN 'revoked and done' ELSE 'revoked, not done' END,"
                 " coalesce(c.status, 'no longer on the server'), ''"
-                " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
-                " WHERE i.kind = 'account' AND i.decision = 'REVOKE'",
+                f" FROM {LATEST} LEFT JOIN c.accounts AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'account' AND l.decision = 'REVOKE'",
                 done,
             )
             conn.execute(
-                "INSERT INTO closing (item, outcome, current, detail)"
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.id IS NULL THEN 'revoked and done'"
                 " ELSE 'revoked, not done' END, coalesce(c.name, 'no longer on the server'), ''"
-                " FROM items AS i LEFT JOIN c.roles AS c ON c.id = i.ref"
-                " WHERE i.kind = 'role' AND i.decision = 'REVOKE'"
+                f" FROM {LATEST} LEFT JOIN c.roles AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'role' AND l.decision = 'REVOKE'"
             )
             conn.execute(
-                "INSERT INTO closing (item, outcome, current, detail)"
+                "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
                 " SELECT i.id, CASE WHEN c.status = 'PENDING' THEN 'revoked, not done'"
                 " ELSE 'revoked and done' END, coalesce(c.status, 'no longer on the server'), ''"
-                " FROM items AS i LEFT JOIN c.invitations AS c ON c.id = i.ref"
-                " WHERE i.kind = 'invitation' AND i.decision = 'REVOKE'"
+                f" FROM {LATEST} LEFT JOIN c.invitations AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'invitation' AND l.decision = 'REVOKE'"
             )
             differs = " OR ".join(f"i.{a} IS NOT c.{b}" for a, b in FIELDS)
             detail = " || ".join(
@@ -85,8 +92,9 @@ def check(
                 " coalesce(c.status, 'no longer on the server'),"
                 " CASE WHEN c.id IS NULL THEN 'no longer on the server'"
                 f" ELSE rtrim({detail}, '; ') END"
-                " FROM items AS i LEFT JOIN c.accounts AS c ON c.id = i.ref"
-                f" WHERE i.kind = 'account' AND i.decision = 'KEEP' AND (c.id IS NULL OR {differs})"
+                f" FROM {LATEST} LEFT JOIN c.accounts AS c ON c.id = i.ref"
+                f" WHERE i.kind = 'account' AND l.decision = 'KEEP'"
+                f" AND (c.id IS NULL OR {differs})"
             )
             conn.execute(
                 "INSERT INTO closing (item, outcome, current, detail)"  # noqa: S608
@@ -112,10 +120,29 @@ def check(
                 },
             )
             if close_as is not None:
-                campaign.set_meta(conn, closed=True, closed_at=now_iso(), closed_by=close_as)
+                campaign.set_meta(
+                    conn,
+                    closed=True,
+                    closed_at=now_iso(),
+                    closed_by=close_as,
+                    closed_unremediated=left,
+                )
     finally:
+        conn.execute("DROP TABLE IF EXISTS temp.latest")
         conn.execute("DETACH DATABASE c")
     return result
+
+
+def _latest(conn: Any) -> None:
+    """``temp.latest``: each decided item's latest decision in the history, by item seq."""
+    conn.execute("DROP TABLE IF EXISTS temp.latest")
+    conn.execute("CREATE TEMP TABLE latest (seq INTEGER PRIMARY KEY, decision TEXT NOT NULL)")
+    conn.execute(
+        "INSERT INTO temp.latest SELECT i.seq, d.decision FROM items AS i"
+        " JOIN decisions AS d ON d.seq = (SELECT max(h.seq) FROM decisions AS h"
+        " WHERE h.item = i.id)"
+    )
+    conn.execute("CREATE INDEX temp.latest_decision ON latest (decision)")
 
 
 async def close(

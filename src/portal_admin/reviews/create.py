@@ -22,18 +22,9 @@ from portal_admin import __version__
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot
 from portal_admin.files.atomic import fsync_dir
 
-from . import flags
-from .campaign import (
-    INDEXES,
-    KIND,
-    SCHEMA,
-    SCHEMA_VERSION,
-    Campaign,
-    CampaignError,
-    now_iso,
-    partial_path,
-    private_file,
-)
+from . import flags, opening
+from .campaign import KIND, Campaign, CampaignError, now_iso, partial_path, private_file
+from .schema import INDEXES, SCHEMA, SCHEMA_VERSION, UPGRADES
 
 REVOCATIONS = ("SUSPEND", "DEACTIVATE")
 #: Account statuses that give no access: left out of the scope unless the filter names them.
@@ -149,10 +140,10 @@ def create_campaign(
     }
 
     def fill(conn: sqlite3.Connection) -> None:
-        conn.execute("ATTACH DATABASE ? AS s", (f"file:{snapshot.path}?mode=ro",))
+        conn.execute("ATTACH DATABASE ? AS s", (opening.uri(snapshot.path),))
         _items(conn, settings.scope_filter)
         if baseline is not None:
-            conn.execute("ATTACH DATABASE ? AS b", (f"file:{baseline[0]}?mode=ro",))
+            conn.execute("ATTACH DATABASE ? AS b", (opening.uri(baseline[0]),))
             flags.baseline_flags(conn, baseline[2], str(baseline[1].get("when") or ""))
         at = str(snapshot.meta.get("finished") or snapshot.meta.get("started") or now_iso())
         flags.scope_flags(conn, at=at, stale_days=settings.stale_days, reviewer=settings.reviewer)
@@ -163,7 +154,7 @@ def create_campaign(
         conn.execute("BEGIN")
 
     write_new(path, meta, fill)
-    return Campaign.open(path)
+    return Campaign.made_here(path)
 
 
 def _items(conn: sqlite3.Connection, scope: ScopeFilter) -> None:
@@ -235,7 +226,7 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
         conn.execute("PRAGMA journal_mode=OFF")  # a draft: renamed into place only when whole
         conn.execute("PRAGMA synchronous=OFF")  # one fsync at the end
         conn.execute("PRAGMA cache_size=-65536")
-        conn.executescript("BEGIN;" + SCHEMA)
+        conn.executescript("BEGIN;" + SCHEMA + "".join(UPGRADES))
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
             [(k, json.dumps(v, ensure_ascii=False)) for k, v in meta.items()],

@@ -1,4 +1,8 @@
-"""Decisions: Keep, Revoke, Don't know; who decided (name and key fingerprint) and when.
+"""Decisions: Keep, Revoke, Don't know; who decided and when. A reviewer is the holder of a
+key (this installation's), and, when signed in, the account the server says they are (id and
+email, from ``GET /profile``): both are recorded with each decision; the name is what they
+typed. Their own account is refused to them by that identity when it is known, by the name
+otherwise.
 
 :func:`decide` records one decision for one or many items in a single transaction: all of
 them or none (the first refused item is named). Every change is a new row of the history;
@@ -18,6 +22,7 @@ from enum import StrEnum
 
 from portal_admin.evidence import keys
 from portal_admin.files.csv_rules import FORMULA_TRIGGERS
+from portal_admin.files.terminal import printable
 
 from .campaign import Campaign, CampaignError, now_iso
 from .flags import is_own
@@ -50,10 +55,25 @@ def parse_decision(text: str) -> Decision | None:
 
 @dataclass(frozen=True, slots=True)
 class Reviewer:
-    """Who decides: a name (an email, usually) and their installation key's fingerprint."""
+    """Who decides: a name (an email, usually), their installation key's fingerprint, and,
+    when signed in, the server's account id and email for them (``GET /profile``; empty when
+    not known)."""
 
     name: str
     fingerprint: str
+    account_id: str = ""
+    account_email: str = ""
+
+    def owns(self, kind: str, ref: str, label: str) -> bool:
+        """True when an item is this reviewer's own account: by the server identity when it
+        is known, by the name otherwise (and always by the name: an email typed as one)."""
+        if kind != "account":
+            return False
+        if self.account_id and ref == self.account_id:
+            return True
+        if self.account_email and label.strip().casefold() == self.account_email.casefold():
+            return True
+        return is_own(label, kind, self.name)
 
 
 def reviewer_name(name: str) -> str:
@@ -65,17 +85,29 @@ def reviewer_name(name: str) -> str:
     return text
 
 
-def reviewer_of(name: str, store: keys.SecretStore | None = None) -> Reviewer:
+def reviewer_of(
+    name: str,
+    store: keys.SecretStore | None = None,
+    *,
+    account_id: str | None = None,
+    account_email: str | None = None,
+) -> Reviewer:
     """The reviewer ``name`` with this installation's key (``store``: where it is kept; the
-    OS keyring by default). ``KeyUnavailable`` without a keyring."""
-    return Reviewer(reviewer_name(name), keys.fingerprint(keys.signing_key(store).public_key()))
+    OS keyring by default) and, when signed in, the server's identity for them (the
+    profile's account id and email). ``KeyUnavailable`` without a keyring."""
+    return Reviewer(
+        reviewer_name(name),
+        keys.fingerprint(keys.signing_key(store).public_key()),
+        _identity(account_id),
+        _identity(account_email),
+    )
 
 
-def shown(text: str, limit: int = 100) -> str:
-    """An id or a value from a file as it may be printed: escapes for what is not printable
-    (a crafted cell cannot move a terminal's cursor), cut at ``limit`` characters."""
-    cut = text if len(text) <= limit else text[:limit] + "..."
-    return cut if cut.isprintable() else repr(cut)[1:-1]
+def _identity(text: str | None) -> str:
+    value = (text or "").strip()
+    if len(value) > 200 or any(unicodedata.category(ch).startswith("C") for ch in value):
+        raise CampaignError("BAD_INPUT", "the server's account id or email is not one line")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +121,7 @@ class Entry:
 
 
 def _where(entry: Entry) -> str:
-    item = shown(entry.item)
+    item = printable(entry.item, 100)
     return f"line {entry.line} ({item})" if entry.line is not None else item
 
 
@@ -137,10 +169,12 @@ def record(
             "SELECT w.pos, i.seq, i.kind, i.label, i.flags, d.decision, d.justification,"  # noqa: S608
             " d.reviewer, d.fingerprint,"
             + (" EXISTS (SELECT 1 FROM signed_items AS s WHERE s.item = w.id)" if signed else " 0")
-            + " FROM temp.wanted AS w LEFT JOIN items AS i ON i.id = w.id"
-            " LEFT JOIN decisions AS d ON d.seq = i.decision_seq ORDER BY w.pos"
+            + ", i.ref, d.account_id, d.account_email"
+            " FROM temp.wanted AS w LEFT JOIN items AS i ON i.id = w.id"
+            " LEFT JOIN decisions AS d ON d.seq ="
+            " (SELECT max(seq) FROM decisions AS h WHERE h.item = w.id) ORDER BY w.pos"
         ).fetchall()
-        new: list[tuple[str, str, str, str, str, str, str]] = []
+        new: list[tuple[str, ...]] = []
         for row in rows:
             entry = entries[row[0]]
             if row[1] is None:
@@ -153,7 +187,7 @@ def record(
                     "FROZEN", f"{_where(entry)}: signed off, its decision is frozen",
                     item=entry.item, line=entry.line,
                 )  # fmt: skip
-            if is_own(row[3], row[2], reviewer.name):
+            if reviewer.owns(row[2], row[10], row[3]):
                 raise CampaignError(
                     "SELF",
                     f"{_where(entry)}: the reviewer's own account; another reviewer decides it",
@@ -172,13 +206,14 @@ def record(
                     f"{_where(entry)}: a justification has at most {MAX_JUSTIFICATION} characters",
                     item=entry.item, line=entry.line,
                 )  # fmt: skip
-            if (row[5], row[6], row[7], row[8]) == (
+            if (row[5], row[6], row[7], row[8], row[11], row[12]) == (
                 entry.decision.value, text, reviewer.name, reviewer.fingerprint,
+                reviewer.account_id, reviewer.account_email,
             ):  # fmt: skip
                 continue  # already this reviewer's latest decision: nothing new to record
             new.append(
                 (entry.item, entry.decision.value, text, reviewer.name, reviewer.fingerprint,
-                 when, source)
+                 when, source, reviewer.account_id, reviewer.account_email)
             )  # fmt: skip
         conn.execute("DELETE FROM temp.wanted")
         if not new:
@@ -186,7 +221,8 @@ def record(
         first = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM decisions").fetchone()[0]
         conn.executemany(
             "INSERT INTO decisions (seq, item, decision, justification, reviewer, fingerprint,"
-            " decided_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " decided_at, source, account_id, account_email)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((first + n, *row) for n, row in enumerate(new)),
         )
         conn.executemany(
@@ -251,14 +287,14 @@ def read_csv(data: bytes) -> list[Entry]:
             if chosen is None:
                 raise CampaignError(
                     "BAD_INPUT",
-                    f"line {line} ({shown(item)}): not a decision: {said[:40]!r}"
+                    f"line {line} ({printable(item, 100)}): not a decision: {said[:40]!r}"
                     " (Keep, Revoke, Don't know)",
                     item=item, line=line,
                 )  # fmt: skip
             if item in seen:
                 raise CampaignError(
                     "BAD_INPUT",
-                    f"line {line} ({shown(item)}): listed before, on line {seen[item]}",
+                    f"line {line} ({printable(item, 100)}): listed before, on line {seen[item]}",
                     item=item, line=line,
                 )  # fmt: skip
             seen[item] = line

@@ -1,7 +1,13 @@
 """The campaign's evidence pack: a signed pack (``evidence.pack.write_pack``, verified by
 ``evidence verify``) holding the scope's summary, every item with its flags, decision,
-justification, reviewer and time, the decision history, the sign-offs, the remediation
-job's result file, the closing check, and ``report.html`` with the totals."""
+justification, reviewer and time, the decision history, the sign-offs (with each signer's
+key, trust verdict and server identity), the remediation job's result file, the closing
+check, and ``report.html`` with the totals.
+
+What it says of decisions and sign-offs is read in the same read transaction as the sign-offs'
+verification (``signoff.verify``), from the history (each item's latest decision), never from
+the queue's derived columns; the summary carries the verification's verdict. Items without a
+decision are "not reviewed"; signed-off Revokes no remediation job carried out are counted."""
 
 from __future__ import annotations
 
@@ -16,7 +22,11 @@ from portal_admin.evidence import pack as packs
 
 from .campaign import Campaign
 from .closing import closing_rows
-from .remediation import existing_jobs, result_rows
+from .remediation import existing_jobs, result_rows, unremediated
+from .signoff import Verification, reading, verify
+
+#: What an item without a decision is called in the pack.
+NOT_REVIEWED = "not reviewed"
 
 KIND = "access review"
 ITEM_HEADER = (
@@ -36,18 +46,33 @@ ITEM_HEADER = (
     "fingerprint",
     "decided at",
     "part",
+    "account id",
+    "account email",
 )
+#: The latest decision in the history of the item ``i`` (never the queue's column).
+LATEST = "(SELECT max(h.seq) FROM decisions AS h WHERE h.item = i.id)"
 
 
 def totals(campaign: Campaign, today: date | None = None) -> dict[str, int]:
     """Items, decided, kept, revoked, revoked and done, not done, overdue (undecided past the
-    due date, or decided after it)."""
-    base = campaign.totals()
+    due date, or decided after it), from the history."""
+    row = campaign.conn.execute(
+        "SELECT count(*), count(d.seq), sum(d.decision = 'KEEP'), sum(d.decision = 'REVOKE'),"  # noqa: S608
+        " sum(d.decision = 'DONT_KNOW') FROM items AS i"
+        f" LEFT JOIN decisions AS d ON d.seq = {LATEST}"
+    ).fetchone()
+    base = dict(
+        zip(
+            ("items", "decided", "kept", "revoked", "dont_know"),
+            (int(v or 0) for v in row),
+            strict=True,
+        )
+    )
     due = str(campaign.meta.get("due") or "9999-12-31")
     today = today or datetime.now(UTC).date()
     late = campaign.conn.execute(
-        "SELECT count(*) FROM items AS i LEFT JOIN decisions AS d ON d.seq = i.decision_seq"
-        " WHERE (i.decision IS NULL AND ? > ?) OR substr(d.decided_at, 1, 10) > ?",
+        f"SELECT count(*) FROM items AS i LEFT JOIN decisions AS d ON d.seq = {LATEST}"  # noqa: S608
+        " WHERE (d.seq IS NULL AND ? > ?) OR substr(d.decided_at, 1, 10) > ?",
         (today.isoformat(), due, due),
     ).fetchone()[0]
     closing = (campaign.meta.get("closing") or {}).get("counts") or {}
@@ -68,18 +93,33 @@ def totals(campaign: Campaign, today: date | None = None) -> dict[str, int]:
 def _items(campaign: Campaign) -> list[tuple[Any, ...]]:
     return list(
         campaign.conn.execute(
-            "SELECT i.id, i.kind, i.label, i.name, i.status, i.portal, i.institution, i.updated,"
+            "SELECT i.id, i.kind, i.label, i.name, i.status, i.portal, i.institution, i.updated,"  # noqa: S608
             " (SELECT group_concat(code, ' ') FROM flags WHERE item = i.seq),"
             " (SELECT group_concat(reason, '; ') FROM flags WHERE item = i.seq),"
-            " i.decision, d.justification, d.reviewer, d.fingerprint, d.decided_at, i.part"
-            " FROM items AS i LEFT JOIN decisions AS d ON d.seq = i.decision_seq ORDER BY i.seq"
+            " coalesce(d.decision, ?), d.justification, d.reviewer, d.fingerprint, d.decided_at,"
+            " i.part, d.account_id, d.account_email"
+            f" FROM items AS i LEFT JOIN decisions AS d ON d.seq = {LATEST} ORDER BY i.seq",
+            (NOT_REVIEWED,),
         )
     )
 
 
+def _known(signoff: Any) -> bool:
+    return bool(signoff.account_email or signoff.account_id)
+
+
 def contents(campaign: Campaign) -> tuple[dict[str, packs.Table], dict[str, Any]]:
-    """(tables, summary) of the campaign's pack."""
-    meta = campaign.meta
+    """(tables, summary) of the campaign's pack, read in one transaction with the
+    verification of its sign-offs."""
+    with reading(campaign.conn):
+        check = verify(campaign)
+        return _contents(campaign, check)
+
+
+def _contents(
+    campaign: Campaign, check: Verification
+) -> tuple[dict[str, packs.Table], dict[str, Any]]:
+    meta = campaign.reload_meta()
     conn = campaign.conn
     scope_rows = [
         (k, json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else v)
@@ -98,6 +138,8 @@ def contents(campaign: Campaign) -> tuple[dict[str, packs.Table], dict[str, Any]
                 "fingerprint",
                 "decided at",
                 "source",
+                "account id",
+                "account email",
             ),
             list(conn.execute("SELECT * FROM decisions ORDER BY seq")),
         ),
@@ -112,8 +154,40 @@ def contents(campaign: Campaign) -> tuple[dict[str, packs.Table], dict[str, Any]
                 "items",
                 "digest",
                 "signature",
+                "account id",
+                "account email",
+                "format",
             ),
             list(conn.execute("SELECT * FROM signoffs ORDER BY seq")),
+        ),
+        "signers": (
+            (
+                "seq",
+                "part",
+                "reviewer",
+                "fingerprint",
+                "trust",
+                "trusted as",
+                "valid",
+                "account id",
+                "account email",
+                "format",
+            ),
+            [
+                (
+                    s.seq,
+                    s.part,
+                    s.reviewer,
+                    s.fingerprint,
+                    s.trust,
+                    s.trusted_name,
+                    s.valid,
+                    s.account_id,
+                    s.account_email,
+                    s.format,
+                )
+                for s in check.signoffs
+            ],
         ),
         "remediation": (
             ("item", "job", "state before", "changed since the scope"),
@@ -131,14 +205,27 @@ def contents(campaign: Campaign) -> tuple[dict[str, packs.Table], dict[str, Any]
     scope = meta.get("scope") or {}
     remediation = meta.get("remediation") or {}
     signers = "; ".join(
-        f"{r[0]} ({r[1]})" for r in conn.execute("SELECT reviewer, fingerprint FROM signoffs")
+        f"{s.reviewer} (key {s.fingerprint}, {s.trust}"
+        + (f" as {s.trusted_name}" if s.trusted_name else "")
+        + (
+            f", account {s.account_email or s.account_id}"
+            if s.account_id or s.account_email
+            else ""
+        )
+        + ("" if s.valid else ", SIGNATURE DOES NOT VERIFY")
+        + ")"
+        for s in check.signoffs
     )
+    not_done = unremediated(campaign, check)
     summary: dict[str, Any] = {
         "campaign": meta.get("name"),
         "due": meta.get("due"),
         "revocation": meta.get("revocation"),
         "scope": f"{scope.get('server')} {scope.get('finished')}",
         "signed off by": signers or "nobody",
+        "sign-offs": check.status,
+        "not reviewed (no decision; they stay not reviewed)": check.undecided,
+        "signed-off Revokes not carried out": len(not_done),
         "remediated by": remediation.get("administrator", ""),
         "reviewer remediated own decisions": bool(remediation.get("same_person")),
         "closed": bool(meta.get("closed")),

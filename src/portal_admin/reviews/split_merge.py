@@ -19,16 +19,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from portal_admin.files.terminal import printable
+
+from . import opening
 from .campaign import Campaign, CampaignError
 from .create import write_new
-from .decisions import shown
 
 SPLITS = ("portal", "institution")
 OTHER = "other"
 #: Columns that say what an item is (a part's must match the campaign's).
 IDENTITY = ("kind", "ref", "label", "name", "status", "portal", "institution", "updated", "detail")
 #: Columns that say what a decision is.
-DECISION = ("item", "decision", "justification", "reviewer", "fingerprint", "decided_at", "source")
+DECISION = (
+    "item", "decision", "justification", "reviewer", "fingerprint", "decided_at", "source",
+    "account_id", "account_email",
+)  # fmt: skip
+#: Columns of a sign-off copied by a merge.
+SIGNOFF = (
+    "part", "reviewer", "fingerprint", "public_key", "signed_at", "items", "digest",
+    "signature", "account_id", "account_email", "format",
+)  # fmt: skip
 
 
 def part_name(by: str, value: str | None) -> str:
@@ -103,7 +113,7 @@ def split(
             source: Path = source,
         ) -> None:
             conn.execute("COMMIT")
-            conn.execute("ATTACH DATABASE ? AS m", (f"file:{source}?mode=ro",))
+            conn.execute("ATTACH DATABASE ? AS m", (opening.uri(source),))
             conn.execute("BEGIN")
             conn.execute("INSERT INTO items SELECT * FROM m.items WHERE part = ?", (part,))
             conn.execute(
@@ -145,7 +155,7 @@ def merge(campaign: Campaign, path: Path) -> Merged:
             f"{path.name} is from another campaign ({other.get('name')!r}): nothing merged",
         )
     conn = campaign.conn
-    conn.execute("ATTACH DATABASE ? AS p", (f"file:{path}?mode=ro",))
+    conn.execute("ATTACH DATABASE ? AS p", (opening.uri(path),))
     try:
         return _merge(campaign, conn, path, other)
     except sqlite3.DatabaseError as exc:
@@ -185,13 +195,13 @@ def _merge(
             (before,),
         )
         signed = 0
+        columns = ", ".join(SIGNOFF)
         for row in conn.execute(
-            "SELECT * FROM p.signoffs WHERE signature NOT IN (SELECT signature FROM signoffs)"
-            " ORDER BY seq"
+            f"SELECT seq, {columns} FROM p.signoffs"  # noqa: S608
+            " WHERE signature NOT IN (SELECT signature FROM signoffs) ORDER BY seq"
         ).fetchall():
             seq = conn.execute(
-                "INSERT INTO signoffs (part, reviewer, fingerprint, public_key, signed_at,"
-                " items, digest, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO signoffs ({columns}) VALUES ({', '.join('?' * len(SIGNOFF))})",  # noqa: S608
                 tuple(row)[1:],
             ).lastrowid
             conn.execute(
@@ -215,7 +225,8 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
             "an item unknown to the campaign" if row[1] else "an item the campaign has differently"
         )
         raise CampaignError(
-            "UNKNOWN_ITEM", f"{path.name}: {what}: {shown(row[0])}; nothing of this file merged",
+            "UNKNOWN_ITEM",
+            f"{path.name}: {what}: {printable(row[0], 100)}; nothing of this file merged",
             item=row[0],
         )  # fmt: skip
     row = conn.execute(
@@ -242,7 +253,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "CONFLICT",
-            f"{path.name}: {shown(row[0])} is decided differently here;"
+            f"{path.name}: {printable(row[0], 100)} is decided differently here;"
             " nothing of this file merged",
             item=row[0],
         )
@@ -254,6 +265,7 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     if row is not None:
         raise CampaignError(
             "FROZEN",
-            f"{path.name}: changes {shown(row[0])}, signed off here; nothing of this file merged",
+            f"{path.name}: changes {printable(row[0], 100)}, signed off here;"
+            " nothing of this file merged",
             item=row[0],
         )

@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
@@ -112,7 +113,26 @@ def tour_service(profile: Profile, language: str | None) -> ClientService:
     )
     # The kiosk tour's snapshot diff shows a change "another administrator" made meanwhile.
     service.tour_change = lambda: builtin.colleague_change(app)
+    # Its journal's checkpoints and its packs are signed by a key of its own, in memory:
+    # nothing the tour does reaches the person's keyring.
+    from portal_admin.evidence import keys, recorder
+
+    store = keys.MemoryStore()
+    recorder.SIGNER = lambda: keys.signing_key(store)
+    service.tour_key_store = store
     return service
+
+
+def tour_folder() -> Path:
+    """A new temporary folder standing in for the person's config and data folders (the
+    tour's snapshots, journal and jobs go there, not into the person's own lists)."""
+    import tempfile
+
+    from portal_admin.files import paths
+
+    folder = Path(tempfile.mkdtemp(prefix="portal-admin-tour-"))
+    paths.use_stand_in(folder)
+    return folder
 
 
 class Application:
@@ -130,6 +150,9 @@ class Application:
     ) -> None:
         self.qapp = qapp
         self.options = options
+        #: ``--tour``: the folder standing in for the person's config and data folders while
+        #: the tour runs (its journal, snapshots, jobs...), removed when the program ends.
+        self.tour_folder = tour_folder() if options.tour is not None else None
         self.store = store or ProfileStore()
         self._registry = registry
         #: The start-up's log records, handed to the log file after the first window shows.
@@ -446,6 +469,14 @@ class Application:
             self.request_quit()
         await self._quit.wait()
         await self.close()
+        if self.tour_folder is not None:  # the tour leaves nothing behind
+            import shutil
+
+            from portal_admin.files import paths
+
+            paths.use_stand_in(None)
+            shutil.rmtree(self.tour_folder, ignore_errors=True)
+            self.tour_folder = None
         return status
 
     def after_first_window(self) -> None:

@@ -18,6 +18,13 @@ from portal_admin.protocol.labels import code_in_words
 from .enum_labels import field_label, own_label, value_label
 from .i18n.text import QT_TRANSLATE_NOOP, fill
 
+#: A journal record's outcome, by its code (the Journal panel's words, its packs' too).
+OUTCOMES = {
+    "ok": QT_TRANSLATE_NOOP("JournalPanel", "Succeeded"),
+    "failed": QT_TRANSLATE_NOOP("JournalPanel", "Refused"),
+    "unknown": QT_TRANSLATE_NOOP("JournalPanel", "Unknown"),
+}
+
 CTX = "OperationTitles"
 
 #: The title of every mutating operation, by id.

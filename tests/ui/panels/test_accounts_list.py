@@ -6,21 +6,25 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import re
 from collections.abc import Callable
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
 import qasync
 from panel_support import run
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from pytestqt.qtbot import QtBot
 from test_accounts_support import drain, settle, shot, wait_window
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
+from portal_admin.ui.lists.export_dialog import ExportDoneBox, ExportOptionsDialog
 from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
 
 Make = Callable[..., PanelContext]
 
@@ -288,12 +292,22 @@ def test_opening_by_id(loop: qasync.QEventLoop, panel: AccountsPanel) -> None:
 
 
 def test_csv_export_of_a_filtered_view(
-    loop: qasync.QEventLoop, panel: AccountsPanel, admin: PortalClient, tmp_path: Path
+    loop: qasync.QEventLoop,
+    panel: AccountsPanel,
+    admin: PortalClient,
+    tmp_path: Path,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     suspended = run(loop, admin.accounts.query(status="SUSPENDED", size=100))
     assert suspended.total_items >= 2
     target = suspended.items[0]
-    run(loop, admin.accounts.update(target.biz_id, account_name='=HYPERLINK("x")'))
+    run(
+        loop,
+        admin.accounts.update(
+            target.biz_id, account_name='=HYPERLINK("x")', account_phone="+1 555 0100"
+        ),
+    )
     panel.filters.status.setCurrentIndex(panel.filters.status.findData("SUSPENDED"))
     run(loop, idle(panel))
     path = tmp_path / "suspended.csv"
@@ -310,13 +324,29 @@ def test_csv_export_of_a_filtered_view(
     raw = path.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with BOM
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
-    assert rows[0] == ["Email", "Name", "Status", "Portal", "Phone", "Created", "Updated"]
+    # the id first (hidden in the list, but a file's row must name its record)
+    assert rows[0] == ["Id", "Email", "Name", "Status", "Portal", "Phone", "Created", "Updated"]
     assert len(rows) - 1 == suspended.total_items
-    by_email = {r[0]: r for r in rows[1:]}
-    assert by_email[target.account_email][1] == '\'=HYPERLINK("x")'  # neutralized
-    labels = {r[2] for r in rows[1:]}
+    by_email = {r[1]: r for r in rows[1:]}
+    mine = by_email[target.account_email]
+    assert mine[0] == target.biz_id
+    assert mine[2] == '\'=HYPERLINK("x")'  # neutralized
+    assert mine[5] == "+1 555 0100"  # a phone number is not mangled
+    # moments in ISO 8601, UTC: not the locale's "11/27/26 5:42 PM" with its narrow space
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", mine[6])
+    assert mine[6] == target.created_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert "\u202f" not in raw.decode("utf-8-sig")
+    labels = {r[3] for r in rows[1:]}
     assert labels == {target.account_status.label}
-    assert all(not r[1].startswith("=") for r in rows[1:])
+    assert all(not r[2].startswith("=") for r in rows[1:])
+    # The confirmation names the row count and offers the folder.
+    done = run(loop, wait_window(ExportDoneBox))
+    assert f"{suspended.total_items} row(s) exported to" in done.text()
+    assert str(path) in done.text()
+    opened: list[QUrl] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    qtbot.mouseClick(done.open_folder_button, Qt.MouseButton.LeftButton)
+    assert opened == [QUrl.fromLocalFile(str(tmp_path))]
 
 
 def test_uses_the_shared_constants_cache(
@@ -340,3 +370,91 @@ def test_uses_the_shared_constants_cache(
     assert cache.asked == ["user-portal-types", "user-account-statuses"]
     assert "SUSPENDED" in p.filters.status.codes()
     p.close_tasks()
+
+
+def test_the_status_filter_offers_every_status_the_list_shows(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel, admin: PortalClient
+) -> None:
+    """REGISTERED (the other listing) is offered, and filters; the popup shows each label
+    whole, however narrow the box."""
+    picker = panel.filters.status
+    assert {"REGISTERED", "DEACTIVATED"} <= set(picker.codes())
+    registered = run(loop, admin.accounts.query(status="REGISTERED", size=1)).total_items
+    assert registered > 0
+    picker.setFocus()
+    picker.setCurrentIndex(picker.findData("REGISTERED"))
+    run(loop, idle(panel))
+    assert picker.currentText() == "Registered (REGISTERED)"
+    assert panel.controller.model.total == registered
+    picker.setFixedWidth(90)  # narrower than its labels
+    qtbot.keyClick(picker, Qt.Key.Key_F4)  # opens the popup, as Alt+Down does
+    view = picker.view()
+    qtbot.waitUntil(view.isVisible)
+    metrics = view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(picker.itemText(i)) for i in range(picker.count()))
+    assert view.viewport().width() >= widest
+    picker.hidePopup()
+
+
+def test_columns_are_refitted_and_the_selection_counted(
+    loop: qasync.QEventLoop, qtbot: QtBot, panel: AccountsPanel
+) -> None:
+    view = panel.view
+    table = view.table
+    email = 0
+    panel.resize(640, 660)  # a narrow window: the widest columns gave way
+    run(loop, settle(0.3))
+    narrow = table.columnWidth(email)
+    wanted = min(table.sizeHintForColumn(email), 340)
+    assert narrow < wanted
+    panel.resize(2400, 900)  # maximised
+    run(loop, settle(0.3))
+    assert table.columnWidth(email) >= wanted
+    # "3 selected" beside the row count (the accounts list selects several for bulk changes)
+    table.setFocus()
+    table.selectRow(0)
+    for row in (1, 2):
+        rect = table.visualRect(table.model().index(row, 1))
+        qtbot.mouseClick(
+            table.viewport(),
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.ControlModifier,
+            rect.center(),
+        )
+    assert len(view.selected_rows()) == 3
+    assert "3 selected" in view.status.text()
+    assert "Showing" in view.status.text()
+    table.clearSelection()
+    assert "selected" not in view.status.text()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_picture_of_the_export_confirmation(
+    loop: qasync.QEventLoop, panel: AccountsPanel, tmp_path: Path, shots: Path, language: str
+) -> None:
+    """The confirmation after an export, looked at in English and Japanese."""
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    languages = LanguageManager()
+    languages.set_language(language)
+    path = tmp_path / "accounts.csv"
+    try:
+
+        async def export() -> Any:
+            task = asyncio.ensure_future(panel.view.export())
+            options = await wait_window(ExportOptionsDialog)
+            options.path_edit.setText(str(path))
+            options.buttons.accepted.emit()
+            return await task
+
+        assert run(loop, export()) == path
+        done = run(loop, wait_window(ExportDoneBox))
+        total = panel.controller.model.total
+        assert total is not None and str(total) in done.text() and str(path) in done.text()
+        assert done.open_folder_button.text() == QCoreApplication.translate(
+            "ExportDialog", "Open folder"
+        )
+        save_screenshot(done, shots / f"export-done-{language}.png")
+        done.close()
+    finally:
+        languages.set_language("en")

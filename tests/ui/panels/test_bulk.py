@@ -296,6 +296,7 @@ def test_the_jobs_panel_resumes_an_interrupted_job(
     panel = JobsPanel(panel_context(admin))
     qtbot.addWidget(panel)
     panel.show()
+    run(loop, panel.wait_idle())  # the job files are read in a worker thread
     assert [r.state for r in panel.rows] == ["interrupted"]
     # the words and the local time are shown; the job file's codes and UTC time on hover
     created = panel.table.item(0, 7)

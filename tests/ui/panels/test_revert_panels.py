@@ -135,6 +135,7 @@ def test_revert_a_job_from_the_jobs_panel(
     panel = JobsPanel(panel_context(journaled))
     qtbot.addWidget(panel)
     panel.show()
+    run(loop, panel.wait_idle())  # the job files are read in a worker thread
     row = next(n for n, r in enumerate(panel.rows) if r.id == job.id)
     panel.table.selectRow(row)
     assert panel.revert_button.isVisible() and panel.revert_button.isEnabled()
@@ -144,7 +145,7 @@ def test_revert_a_job_from_the_jobs_panel(
     progress = run(loop, window.run())
     assert progress is not None and progress.counts["done"] == 4
     assert set(run(loop, statuses(journaled, ids)).values()) == {"ACTIVE"}
-    panel.refresh()
+    run(loop, panel.reload())
     kinds = {r.id: r.kind for r in panel.rows}
     assert window.run_dialog is not None and window.run_dialog.job is not None
     assert kinds[window.run_dialog.job.id] == "revert"
@@ -271,6 +272,8 @@ def test_the_kiosk_offers_no_revert(
             qtbot.addWidget(panel)
             panel.show()
         run(loop, journal.reload())
+        for panel in (journal, jobs_panel):  # their files are read in worker threads
+            run(loop, panel.wait_idle())
         assert journal.revert_button.isHidden() and jobs_panel.revert_button.isHidden()
         journal.apply_permissions()
         jobs_panel.apply_permissions()

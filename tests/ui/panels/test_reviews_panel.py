@@ -4,7 +4,9 @@ overdue, the own account refused, sign-off freezing, verification naming an edit
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -15,9 +17,16 @@ import qasync
 from panel_support import SHOTS, run
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from test_reviews_support import (
+    CAMPAIGN_SHOTS,
+    click_and_answer,
+    open_through_dialog,
+    signed_in_as,
+)
 from tests.reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
 from portal_admin.evidence import keys
+from portal_admin.evidence.trust import TrustStore
 from portal_admin.reviews import Campaign, Settings, create_campaign
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.operations import OperationRunner
@@ -55,18 +64,22 @@ def campaign_path(tmp_path: Path, scope: Path) -> Path:
 
 @pytest.fixture
 def make_panel(
-    qtbot: Any, tmp_path: Path, runner: OperationRunner
+    loop: qasync.QEventLoop, qtbot: Any, tmp_path: Path, runner: OperationRunner
 ) -> Callable[..., CampaignsPanel]:
+    """A panel whose reviewer is this installation's key and the account REVIEWER (the
+    profile the server would give: ``signed_in_as``)."""
     store = keys.MemoryStore()
 
     def make(client: Any = None, **extras: Any) -> CampaignsPanel:
+        extras.setdefault("live_profile", signed_in_as(REVIEWER, "ACC000006"))
+        extras.setdefault("evidence_trust_store", TrustStore(tmp_path / "trusted_keys.json"))
         context = PanelContext(runner, sandbox_profile(), client, extras)
         panel = CampaignsPanel(context, folder=tmp_path, key_store=store)
         qtbot.addWidget(panel)
         panel.resize(1100, 700)
         panel.show()
-        panel.reviewer.setText(REVIEWER)
-        panel._reviewer_changed()
+        run(loop, panel.wait_idle())  # shown: it reads who reviews
+        assert panel.identity is not None
         return panel
 
     return make
@@ -290,7 +303,7 @@ def test_sign_off_freezes_then_verify_names_an_edited_item(
     panel = opened(loop, make_panel(), campaign_path)
     select(panel, "user1@example.test")
     key(loop, panel, Qt.Key.Key_K)
-    assert run(loop, panel.sign_off()) is not None
+    click_and_answer(loop, panel, panel.sign_button)
     assert "Signed off by" in panel.message.text
     assert not panel.keep_button.isEnabled()
     select(panel, "user2@example.test")
@@ -327,7 +340,7 @@ def test_a_campaign_carrying_a_trigger_is_refused_and_said_so(
     panel.show()
     assert run(loop, panel.open_file(campaign_path)) is None
     assert panel.campaign is None
-    assert "carries triggers or views" in panel.message.text
+    assert "carries triggers, views, tables or indexes" in panel.message.text
     assert "behind your back" in panel.message.text
     save_screenshot(panel, SHOTS / "campaign-foreign-sql.png")
     languages = LanguageManager()
@@ -389,3 +402,277 @@ def test_flag_reasons_are_said_in_the_interface_language(qapp: Any) -> None:
         assert reason_words("something new") == "something new"  # unknown: as written
     finally:
         languages.set_language("en")
+
+
+@pytest.mark.parametrize("width", [1100, 800])
+def test_the_decision_stays_in_view_at_any_width(
+    loop: qasync.QEventLoop, qtbot: Any, campaign_path: Path, runner: OperationRunner, width: int
+) -> None:
+    from portal_admin.ui.panels.reviews.offline import OfflineReviewWindow
+    from portal_admin.ui.panels.reviews.queue_model import DECISION_COLUMN
+
+    store = {"evidence_key_store": keys.MemoryStore()}  # not the real keyring
+    window = OfflineReviewWindow(runner, sandbox_profile(), extras=store)
+    qtbot.addWidget(window)
+    window.show()
+    window.resize(width, 720)
+    panel = window.panel
+    assert run(loop, panel.open_file(campaign_path)) is not None
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+    qtbot.waitUntil(lambda: window.width() == width)
+    header = panel.table.horizontalHeader()
+    left = header.sectionViewportPosition(DECISION_COLUMN)
+    size = header.sectionSize(DECISION_COLUMN)
+    row = row_of(panel, "user1@example.test")
+    words = panel.model.index(row, DECISION_COLUMN).data()
+    assert words == "Keep"
+    assert left >= 0 and left + size <= panel.table.viewport().width()
+    metrics = panel.table.fontMetrics()
+    assert size >= max(metrics.horizontalAdvance(w) for w in ("Keep", "Revoke", "Don't know"))
+    assert panel.table.horizontalScrollBar().value() == 0
+
+
+def test_text_from_the_file_is_shown_as_written(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    from PySide6.QtGui import Qt as GuiQt
+    from PySide6.QtGui import QTextDocument
+
+    title = "<b>x</b><img src=file:///dev/zero>"
+    reviewer = "<b>rev</b>"
+    justification = "<img src=file:///dev/zero> <b>gone</b>"
+    reason = "<i>crafted</i> reason"
+    with sqlite3.connect(campaign_path) as conn:  # a crafted file: written by hand
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'name'", (json.dumps(title),))
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'due'", (json.dumps("<u>soon</u>"),))
+        conn.execute("UPDATE items SET id = 'account:<b>A1</b>' WHERE label = 'user1@example.test'")
+        conn.execute(
+            "INSERT INTO decisions (item, decision, justification, reviewer, fingerprint,"
+            " decided_at, source) VALUES ('account:<b>A1</b>', 'REVOKE', ?, ?, 'ab', ?, 'cli')",
+            (justification, reviewer, "2026-11-20T10:00:00.000+00:00"),
+        )
+        conn.execute(
+            "UPDATE items SET decision = 'REVOKE', decision_seq = last_insert_rowid(),"
+            " flags = 1 WHERE id = 'account:<b>A1</b>'"
+        )
+        conn.execute(
+            "INSERT INTO flags (item, code, reason) SELECT seq, 'ADMIN', ? FROM items"
+            " WHERE id = 'account:<b>A1</b>'",
+            (reason,),
+        )
+    panel = make_panel()
+    labels = (panel.title, panel.due, panel.progress, panel.detail, panel.reviewer)
+    for label in labels:  # checked first: rendered as HTML, the title would read /dev/zero
+        assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
+    opened(loop, panel, campaign_path)
+    run(loop, panel.update_progress())
+    select(panel, "user1@example.test")
+    shown = {
+        panel.title: title,
+        panel.due: "<u>soon</u>",
+        panel.progress: f"{reviewer}: 1",
+        panel.detail: justification,
+    }
+    for label, text in shown.items():
+        assert GuiQt.mightBeRichText(text)  # Qt would render it, unless told not to
+        assert text in label.text()
+        assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
+    assert reason in panel.detail.text()
+    # the title as drawn is as wide as its literal text (HTML would draw a bold "x" only)
+    assert panel.title.sizeHint().width() >= panel.title.fontMetrics().horizontalAdvance(title)
+    tip = panel.model.index(row_of(panel, "user1@example.test"), 0).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
+    document = QTextDocument()
+    document.setHtml(tip)  # a tooltip that looks like HTML is drawn as HTML
+    assert document.toPlainText() == "account:<b>A1</b>"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_signing_off_with_undecided_items_is_asked_first(
+    loop: qasync.QEventLoop,
+    campaign_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    language: str,
+) -> None:
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = opened(loop, make_panel(), campaign_path)
+        select(panel, "user1@example.test")
+        key(loop, panel, Qt.Key.Key_K)
+        undecided = panel.campaign.count() - 1  # type: ignore[union-attr]
+        shot = CAMPAIGN_SHOTS / f"sign-off-confirm-{language}.png"
+        asked = click_and_answer(loop, panel, panel.sign_button, accept=False, shot=shot)
+        assert str(undecided) in asked
+        if language == "en":
+            assert f"Items still undecided: {undecided}." in asked
+        assert panel.campaign is not None and not panel.campaign.is_signed()  # Cancel: nothing
+        assert panel.keep_button.isEnabled()
+        asked = click_and_answer(loop, panel, panel.sign_button, accept=True)
+        assert panel.campaign.is_signed()
+        assert not panel.keep_button.isEnabled()
+        with sqlite3.connect(campaign_path) as conn:  # signed as they were: undecided
+            left = conn.execute("SELECT count(*) FROM items WHERE decision IS NULL").fetchone()
+        assert left[0] == undecided
+    finally:
+        languages.set_language("en")
+
+
+def test_signing_off_with_every_item_decided_asks_plainly(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    panel = opened(loop, make_panel(), campaign_path)
+    with sqlite3.connect(campaign_path) as conn:
+        rows = conn.execute("SELECT id FROM items WHERE id NOT LIKE ?", (f"%{REVIEWER}%",))
+        ids = [r[0] for r in rows]
+    for label in [panel.model.item(r).label for r in range(panel.model.rowCount())]:  # type: ignore[union-attr]
+        if label != REVIEWER:
+            select(panel, label)
+            panel.justification.setText("still needed")
+            key(loop, panel, Qt.Key.Key_K)
+    assert ids
+    run(loop, panel.update_progress())
+    undecided = panel.stats.items - panel.stats.decided
+    asked = click_and_answer(loop, panel, panel.sign_button, accept=True)
+    if undecided == 0:
+        assert "Every item is decided" in asked
+    else:  # the reviewer's own account is left to another reviewer
+        assert f"Items still undecided: {undecided}." in asked
+    assert panel.campaign is not None and panel.campaign.is_signed()
+
+
+def endless_meta(path: Path) -> Path:
+    """A file whose ``meta`` is a view without end (a recursive CTE): reading it never stops."""
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE VIEW meta AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)"
+            " SELECT 'k' || i AS key, '1' AS value FROM n"
+        )
+    conn.close()
+    return path
+
+
+def test_a_hostile_file_never_holds_the_window(
+    loop: qasync.QEventLoop,
+    tmp_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine's checks of a file run in a worker thread: made a second slower here (the
+    real checks, after a pause), the window's loop keeps turning while they run, and the
+    engine's named refusal of the file is said."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    checked_on: list[threading.Thread] = []
+    real_open = Campaign.open.__func__  # type: ignore[attr-defined]
+
+    def slow_open(cls: type[Campaign], path: Path, **kwargs: Any) -> Campaign:
+        checked_on.append(threading.current_thread())
+        time.sleep(1.0)
+        return real_open(cls, path, **kwargs)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Campaign, "open", classmethod(slow_open))
+    panel = make_panel()
+    hostile = endless_meta(tmp_path / "endless.review")
+    ticks: list[float] = []
+    timer = QTimer(panel)
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+    started = time.monotonic()
+    open_through_dialog(loop, panel, hostile)
+    took = time.monotonic() - started
+    timer.stop()
+    assert panel.campaign is None
+    assert checked_on and threading.main_thread() not in checked_on
+    assert "This file cannot be used as a campaign." in panel.message.text
+    assert "carries triggers, views, tables or indexes" in panel.message.text  # by name
+    assert "FOREIGN_SQL" in panel.message.text
+    # the loop ran all along: no gap between two ticks much longer than the interval
+    gaps = [b - a for a, b in zip([started, *ticks], [*ticks, time.monotonic()], strict=True)]
+    assert took >= 1.0 and max(gaps) < 0.3, (took, max(gaps))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_file_past_its_time_limit_is_given_up_by_name(
+    loop: qasync.QEventLoop,
+    campaign_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+) -> None:
+    from portal_admin.ui.panels.reviews import panel as campaigns
+
+    monkeypatch.setattr(campaigns, "OPEN_LIMIT", 0.0)  # any file is too slow now
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = make_panel()
+        open_through_dialog(loop, panel, campaign_path)
+        assert panel.campaign is None
+        assert "TOO_SLOW" in panel.message.text
+        if language == "en":
+            assert "Reading q4.review took too long: it was given up." in panel.message.text
+        else:
+            assert "took too long" not in panel.message.text  # said in Japanese
+    finally:
+        languages.set_language("en")
+
+
+def test_settings_that_cannot_be_read_are_said_not_logged(
+    loop: qasync.QEventLoop, campaign_path: Path, make_panel: Callable[..., CampaignsPanel]
+) -> None:
+    """The file's settings become unreadable while it is open (a value that is not JSON: the
+    JSONDecodeError once only logged): deciding, F5 and signing off each say the file is
+    damaged, by name and code, and change nothing."""
+    panel = opened(loop, make_panel(), campaign_path)
+    with sqlite3.connect(campaign_path) as conn:
+        conn.execute("UPDATE meta SET value = '{not json' WHERE key = 'due'")
+    conn.close()
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+    assert decision(campaign_path, "user1@example.test") is None
+    assert "q4.review is damaged" in panel.message.text and "DAMAGED" in panel.message.text
+    panel.message.clear()
+    panel.refresh()  # F5
+    assert "q4.review is damaged" in panel.message.text
+    panel.message.clear()
+    panel.sign_button.click()
+    run(loop, panel.wait_idle())
+    assert "DAMAGED" in panel.message.text
+    assert panel.question is None  # refused before asking
+
+
+def test_without_a_keyring_nobody_decides_and_it_is_said(
+    loop: qasync.QEventLoop,
+    campaign_path: Path,
+    tmp_path: Path,
+    runner: OperationRunner,
+    qtbot: Any,
+) -> None:
+    """No usable keyring: the reviewer is a key, so the panel says there is none (the
+    reviewer's line and the message bar) and records nothing."""
+
+    class Locked:
+        def get(self) -> str | None:
+            raise keys.KeyUnavailable("locked")
+
+        def set(self, value: str) -> None:
+            raise keys.KeyUnavailable("locked")
+
+    context = PanelContext(runner, sandbox_profile(), None, {})
+    panel = CampaignsPanel(context, folder=tmp_path, key_store=Locked())
+    qtbot.addWidget(panel)
+    panel.show()
+    run(loop, panel.wait_idle())
+    assert panel.identity is None and "No key" in panel.reviewer.text()
+    assert "no usable keyring" in panel.message.text
+    opened(loop, panel, campaign_path)
+    select(panel, "user1@example.test")
+    key(loop, panel, Qt.Key.Key_K)
+    assert decision(campaign_path, "user1@example.test") is None
+    assert "no usable keyring" in panel.message.text

@@ -58,7 +58,13 @@ def test_tour_stops(
             assert names == ["campaigns-queue.png"]
             assert not panel.remediate_button.isVisible()
         else:
-            assert names == ["campaigns-queue.png", "campaigns-closing.png"]
+            assert names == [
+                "campaigns-queue.png",
+                "campaigns-sign-off.png",
+                "campaigns-remediation.png",
+                "campaigns-close.png",
+                "campaigns-closing.png",
+            ]
             assert panel.closing.isVisible() and panel.closing.rowCount() >= 1
         assert panel.stats.decided >= 4
     finally:

@@ -280,6 +280,7 @@ def test_jobs_menu_show_and_resume_for_one_job_enter_shows_it(
     panel = JobsPanel(panel_context(admin))
     qtbot.addWidget(panel)
     panel.show()
+    run(loop, panel.wait_idle())  # the job files are read in a worker thread
     table = panel.table
     assert len(panel.rows) == 2 and table.selectionMode() == EXTENDED
     select(table, 0)

@@ -8,8 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 import qasync
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTranslator
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from portal_admin.client import MemoryTokenStore
@@ -93,6 +94,23 @@ def test_demo_mailbox_lists_mail_with_copy_buttons(
         assert mailbox.error.isVisible()
 
     run(scenario())
+
+
+def test_demo_mailbox_closes_with_its_button_and_escape(
+    qtbot: QtBot, window: SignInWindow, run: Runner
+) -> None:
+    mailbox = run(window.open_mailbox())
+    assert mailbox is not None
+    qtbot.addWidget(mailbox)
+    close = mailbox.close_buttons.button(QDialogButtonBox.StandardButton.Close)
+    assert close is not None and close.isVisible()
+    qtbot.mouseClick(close, Qt.MouseButton.LeftButton)
+    assert not mailbox.isVisible()
+    mailbox = run(window.open_mailbox())  # the same window, shown again
+    assert mailbox is not None and mailbox.isVisible()
+    mailbox.address.setFocus()
+    qtbot.keyClick(mailbox.address, Qt.Key.Key_Escape)
+    assert not mailbox.isVisible()
 
 
 def test_profile_picker_shows_the_environment(window: SignInWindow) -> None:

@@ -58,11 +58,12 @@ def test_sign_in_with_email_code(
             or "5:00" in window.mfa.remaining_label.text()
         )
 
-        click(qtbot, window.mfa.send_button)
-        await settle(window)
+        # "Code by email" is chosen: the code went as the page opened (once), no click needed
         assert not window.error.isVisible()
         assert ADMIN in window.notice.text()
         assert not window.mfa.send_button.isEnabled()  # the cooldown runs
+        assert window.mfa.send_button.text() == "Resend code"
+        assert len([m for m in await tools(service).mailbox(ADMIN) if m.code]) == 1
         code = (await latest_mail(service, ADMIN)).code
         assert code
         qtbot.keyClicks(window.mfa.code, code)
@@ -123,7 +124,8 @@ def test_cooldown_counts_down_and_resend_works(
     async def scenario() -> None:
         await type_credentials(qtbot, window, ADMIN, ADMIN_PASSWORD)
         assert await window.submit_credentials()
-        assert await window.send_code()
+        await settle(window)  # the code is sent as the page opens
+        assert window.flow.code_sent("EMAIL") and not window.error.isVisible()
         mfa = window.mfa
         assert window.flow.cooldown_remaining() == 60
         assert not mfa.send_button.isEnabled()
@@ -296,3 +298,24 @@ def test_busy_state_disables_submit_while_a_request_runs(
     assert seen[0] == (True, False, True)
     assert seen[-1][0] is False
     assert window.mfa.verify_button.isEnabled()
+
+
+def test_the_email_code_is_sent_once_when_the_page_opens(
+    qtbot: QtBot, window: SignInWindow, service: ClientService, run: Runner
+) -> None:
+    """Opening the code page with "Code by email" chosen sends one code; going back and the
+    page showing again in the same session, or another method, sends none more."""
+
+    async def scenario() -> None:
+        await type_credentials(qtbot, window, ADMIN, ADMIN_PASSWORD)
+        click(qtbot, window.credentials.sign_in_button)
+        await settle(window)
+        assert window.mfa.method == "EMAIL"
+        assert len(await tools(service).mailbox(ADMIN)) == 1
+        window.mfa.select_method("OTP")
+        window.mfa.select_method("EMAIL")
+        await settle(window)
+        assert len(await tools(service).mailbox(ADMIN)) == 1  # not again
+        assert window.mfa.send_button.text() == "Resend code"
+
+    run(scenario())

@@ -176,9 +176,38 @@ def test_sign_in_modules_are_imported_in_the_background_after_the_first_window(
 
 
 def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
+    """...and works in a folder of its own: the person's snapshots, journal and jobs are as
+    they were, and nothing is left in the temporary folder."""
     tour = tmp_path / "tour"
-    result = run_program("--sandbox", "--tour", str(tour), tmp_path=tmp_path)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    data = tmp_path / "d" / "portal-admin"
+    (data / "snapshots").mkdir(parents=True)
+    mine = data / "snapshots" / "mine.txt"
+    mine.write_text("the person's own")
+    result = subprocess.run(
+        [sys.executable, "-m", "portal_admin.ui.main", "--sandbox", "--tour", str(tour)],
+        capture_output=True,
+        text=True,
+        env=dict(program_env(tmp_path), TMPDIR=str(temporary)),
+        timeout=180,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
+    assert (
+        "tour: saved reviews-diff.png"
+        in (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+    )  # the tour took its snapshots...
+    # ...elsewhere: the person's data folder is as it was, the config folder untouched (the
+    # installation's random id, written on first use by any run, is the program's, not the
+    # tour's: client/fingerprint.py)
+    assert sorted(p.relative_to(data).as_posix() for p in data.rglob("*")) == [
+        "installation-id",
+        "snapshots",
+        "snapshots/mine.txt",
+    ]
+    assert not (tmp_path / "c").exists()
+    assert list(temporary.iterdir()) == []  # and its own folder is gone
     panels = {f"{spec.id}.png" for spec in register_all(PanelRegistry())}
     shell = {
         "sign-in.png",

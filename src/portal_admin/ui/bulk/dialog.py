@@ -516,6 +516,7 @@ class BulkDialog(QDialog):
             self.job = None
         elif self.job is not None:
             self.job.close()
+            self.job = None  # closed: a later language change must not read it (a crash)
         super().closeEvent(event)
 
     def retranslateUi(self) -> None:

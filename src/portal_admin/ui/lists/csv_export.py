@@ -13,12 +13,14 @@ and CSV readers recognise it, and the empty row keeps the marking out of the tab
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from portal_admin.files.atomic import atomic_open
-from portal_admin.files.csv_rules import DELIMITERS, ENCODING, neutralize, writer
+from portal_admin.files.csv_rules import DELIMITERS, ENCODING, moment_text, neutralize, writer
 from portal_admin.protocol.pages import MAX_PAGE_SIZE
+from portal_admin.ui.i18n.dates import format_datetime, parse_moment
 
 from .paged_model import Column, Query
 
@@ -26,11 +28,24 @@ Progress = Callable[[int, int], object]
 
 
 def cell(column: Column[Any], row: Any) -> str:
-    """The exported text of one cell: numbers stay numbers, text is neutralized."""
+    """The exported text of one cell: numbers stay numbers, a moment is ISO 8601 (not the
+    reader's locale), text is neutralized (``files/csv_rules.py``)."""
     value = column.value(row)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
+    moment = parse_moment(value) if column.format is format_datetime else None
+    if moment is not None:
+        return moment_text(moment)
+    if isinstance(value, date):
+        return moment_text(value)
     return neutralize(column.format(value))
+
+
+def exported_columns(columns: Sequence[Column[Any]], shown: Sequence[Column[Any]]) -> list[Any]:
+    """The columns a file gets: those ``shown``, after the id column when it is hidden (a row
+    of a file must name its record)."""
+    ids = [c for c in columns if c.key == "id" and c not in shown]
+    return [*ids, *shown]
 
 
 async def export_csv(

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QEvent, QStandardPaths, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -154,6 +157,52 @@ class ExportProgressDialog(QDialog):
         )
 
 
+class ExportDoneBox(QMessageBox):
+    """Says the export is done: how many rows, to which file, with an Open folder button."""
+
+    def __init__(self, path: Path, rows: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exportDoneBox")
+        self.path = path
+        self.rows = rows
+        self.setIcon(QMessageBox.Icon.Information)
+        self.setTextFormat(Qt.TextFormat.PlainText)  # the file's name is the person's text
+        self.open_folder_button = self.addButton(
+            QCoreApplication.translate("ExportDialog", "Open folder"),
+            QMessageBox.ButtonRole.ActionRole,
+        )
+        self.open_folder_button.setObjectName("exportOpenFolder")
+        self.ok_button = self.addButton(QMessageBox.StandardButton.Ok)
+        self.setDefaultButton(self.ok_button)
+        self.setEscapeButton(self.ok_button)
+        self.buttonClicked.connect(self._clicked)
+        self.retranslateUi()
+
+    def _clicked(self, button: QAbstractButton) -> None:
+        if button is self.open_folder_button:
+            self.open_folder()
+
+    def open_folder(self) -> bool:
+        """Show the file's folder in the system's file manager."""
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.path.parent)))
+
+    def retranslateUi(self) -> None:
+        """Texts in the current language."""
+        self.setWindowTitle(QCoreApplication.translate("ExportDialog", "Export finished"))
+        n = self.rows
+        done = QCoreApplication.translate("ExportDialog", "%n row(s) exported to %1.", None, n)
+        self.setText(fill(done, self.path))
+        self.open_folder_button.setText(QCoreApplication.translate("ExportDialog", "Open folder"))
+        self.open_folder_button.setAccessibleName(
+            QCoreApplication.translate("ExportDialog", "Open the folder of the exported file")
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslateUi()
+        super().changeEvent(event)
+
+
 async def run_export(
     parent: QWidget | None,
     columns: Sequence[Column[Any]],
@@ -206,4 +255,7 @@ async def run_export(
         progress.done(QDialog.DialogCode.Accepted)
         progress.deleteLater()
     log.info("exported %d rows to %s", rows, path)
+    done = ExportDoneBox(path, rows, parent)
+    done.finished.connect(done.deleteLater)
+    done.open()  # window-modal, no nested loop; the export is over either way
     return path

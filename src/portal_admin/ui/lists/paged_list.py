@@ -253,7 +253,14 @@ class PagedList(QWidget):
         layout.addLayout(bottom)
 
         self._fitted = False
+        #: Fits the columns again once a resize (a maximised window) has settled.
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(80)
+        self._refit.timeout.connect(self._fit_again)
         model.rowsInserted.connect(self._first_rows)
+        # "8 selected" beside the row count
+        self.table.selectionModel().selectionChanged.connect(self._update_state)
         model.stateChanged.connect(self._update_state)
         model.totalChanged.connect(self._update_state)
         model.rowsInserted.connect(self._update_state)
@@ -384,6 +391,10 @@ class PagedList(QWidget):
                 table.setColumnWidth(visible[-1], widths[visible[-1]] + spare)
         table.horizontalHeader().setStretchLastSection(True)
 
+    def _fit_again(self) -> None:
+        if self._fitted and not self.widths_chosen:
+            self.fit_columns()
+
     def refresh(self) -> None:
         """Reload from the first page (F5)."""
         self.model.refresh()
@@ -431,10 +442,12 @@ class PagedList(QWidget):
 
     async def export(self) -> Any:
         """The export flow; returns the written path or None."""
+        from .csv_export import exported_columns
         from .export_dialog import run_export
 
         visible = [c for i, c in enumerate(self.model.columns) if not self.table.isColumnHidden(i)]
-        return await run_export(self, visible, self.model.query(), self._export_name)
+        columns = exported_columns(self.model.columns, visible)
+        return await run_export(self, columns, self.model.query(), self._export_name)
 
     def _export_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -616,6 +629,11 @@ class PagedList(QWidget):
             )
         if state is ListState.LOADING and rows:
             status += "  " + QCoreApplication.translate("ListView", "Loading more\u2026")
+        selected = len(self.table.selectionModel().selectedRows())
+        several = self.table.selectionMode() != QAbstractItemView.SelectionMode.SingleSelection
+        if selected and several:  # lists that select one row show it, nothing to count
+            count = QCoreApplication.translate("ListView", "%n selected", None, selected)
+            status += "  \u00b7  " + count
         self.status.setText(status)
 
     def _place_overlay(self) -> None:
@@ -632,6 +650,8 @@ class PagedList(QWidget):
         super().resizeEvent(event)
         self._arrange()
         self._place_overlay()
+        if self._fitted and not self.widths_chosen:  # maximised, say: fit the new width
+            self._refit.start()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
-from portal_admin.files.paths import config_dir
+from portal_admin.files.paths import config_dir, stand_in
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
 from portal_admin.ui.mainwindow.window import MainWindow
@@ -95,6 +95,8 @@ class Workspace(QObject):
         }
         if tour and service.tour_change is not None:
             extras["tour_change"] = service.tour_change
+        if tour and service.tour_key_store is not None:  # never the person's keyring
+            extras["evidence_key_store"] = service.tour_key_store
         if kiosk is None:  # a kiosk session changes nothing, its password neither
             extras["change_password"] = self.open_change_password
         if self.constants is not None:
@@ -283,8 +285,8 @@ def saved_views_store(profile_name: str, *, kiosk: bool, tour: bool) -> ViewStor
     """Where the lists keep their views: per connection profile in the user's config; the
     kiosk's per machine (whatever profile is pinned); the tour's in a fresh temporary file, so
     its pictures show the lists as they come."""
-    if tour:
-        folder = Path(tempfile.mkdtemp(prefix="portal-admin-tour-views-"))
+    if tour:  # in the tour's own folder when it has one (removed as the program ends)
+        folder = Path(tempfile.mkdtemp(prefix="portal-admin-tour-views-", dir=stand_in()))
         return ViewStore(folder / VIEWS_FILE, profile_scope(profile_name))
     scope = KIOSK_SCOPE if kiosk else profile_scope(profile_name)
     return ViewStore(config_dir() / VIEWS_FILE, scope)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QAction, QShowEvent
+from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 from qasync import asyncSlot
 
@@ -28,6 +29,7 @@ from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import Permissions
+from portal_admin.ui.widgets.file_watch import FileWatch, Stamp, stamp
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +226,10 @@ class PanelBase(QWidget):
         self._load: asyncio.Task[Any] | None = None
         #: Stale while hidden (``reload_when_shown``): reload on the next show.
         self._reload_on_show = False
+        #: The files the panel shows (``watch_files``), and how they looked when last read.
+        self._watched: Callable[[], Sequence[Path]] | None = None
+        self.file_watch: FileWatch | None = None
+        self._stamp: Stamp | None = None
 
     # -- tasks ---------------------------------------------------------------------------------
 
@@ -268,8 +274,46 @@ class PanelBase(QWidget):
 
     def start_reload(self) -> asyncio.Task[Any] | None:
         """Run ``reload()`` in the background (from a plain slot)."""
-        self._load = self.spawn(self.reload())
+        self._load = self.spawn(self._stamped_reload())
         return self._load
+
+    async def _stamped_reload(self) -> object:
+        """``reload()``, noting first how the watched files look (see ``watch_files``)."""
+        if self._watched is not None:
+            self._stamp = await asyncio.to_thread(stamp, list(self._watched()))
+        return await self.reload()
+
+    def watch_files(self, paths: Callable[[], Sequence[Path]]) -> FileWatch:
+        """Follow the files or folders the panel shows, whoever changes them (this program,
+        or the command line beside it): the panel reloads when they change (at once when on
+        screen, else when next shown), and checks them when it is shown again or the program
+        becomes active again (a watch may miss a change: network folders, say)."""
+        self._watched = paths
+        self.file_watch = FileWatch(paths, self)
+        self.file_watch.changed.connect(self.reload_when_shown)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.applicationStateChanged.connect(self._application_state)
+        return self.file_watch
+
+    def _application_state(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive and self.isVisible():
+            self.spawn(self.check_files())
+
+    async def _check_after(self, load: asyncio.Task[Any] | None) -> None:
+        if load is not None:
+            await asyncio.wait({load})
+        await self.check_files()
+
+    async def check_files(self) -> bool:
+        """Reload when the watched files differ from what was last read; True if so."""
+        if self._watched is None or not self.loaded or self.loading:
+            return False
+        now = await asyncio.to_thread(stamp, list(self._watched()))
+        if now == self._stamp:
+            return False
+        self.start_reload()
+        return True
 
     async def reload(self) -> object:
         """Load what the panel shows (subclasses)."""
@@ -281,7 +325,10 @@ class PanelBase(QWidget):
         if not self.loaded:
             return  # the first load is still to come, or under way
         if self.isVisible():
-            self.start_reload()
+            if not self.loading:
+                self.start_reload()
+            elif self._watched is not None:  # changed while being read: check once it is
+                self.spawn(self._check_after(self._load))
         else:
             self.loaded = False
             self._reload_on_show = True
@@ -291,6 +338,8 @@ class PanelBase(QWidget):
         if (self.LOAD_ON_SHOW or self._reload_on_show) and not self.loaded and not self.loading:
             self._reload_on_show = False
             self.start_reload()
+        elif self._watched is not None and self.loaded:
+            self.spawn(self.check_files())
 
     # -- permissions ---------------------------------------------------------------------------
 

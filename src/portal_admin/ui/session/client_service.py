@@ -82,6 +82,8 @@ class ClientService(QObject):
         self.last_request_id: str | None = None
         #: ``--tour`` only: makes a change on the tour's sandbox behind the client's back.
         self.tour_change: Callable[[], str] | None = None
+        #: The tour's evidence key store (in memory), for its panels; None outside the tour.
+        self.tour_key_store: Any = None
 
     @property
     def profile(self) -> Profile:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QEvent, QLocale, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -183,6 +184,11 @@ class DemoMailboxWindow(QWidget):
         layout.addWidget(splitter, 1)
         self.notice = NoticeLabel(self)
         layout.insertWidget(5, self.notice)
+        # A window of its own (not a dialog): Close and Escape close it, as a dialog's would.
+        self.close_buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.close_buttons.setObjectName("mailboxCloseButtons")
+        self.close_buttons.rejected.connect(self.close)
+        layout.addWidget(self.close_buttons)
         self.refresh_button.clicked.connect(self._refresh_clicked)
         self.address.returnPressed.connect(self._refresh_clicked)
         self.table.itemSelectionChanged.connect(self._selection_changed)
@@ -194,6 +200,12 @@ class DemoMailboxWindow(QWidget):
         self.resize(640, 560)
         self.retranslateUi()
         self._show_item(None)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            self.close()
+            return
+        super().keyPressEvent(event)
 
     def _refresh_clicked(self) -> None:
         self.runner.run(Op(self.refresh, progress=False, parent=self))

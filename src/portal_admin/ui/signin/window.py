@@ -254,6 +254,21 @@ class SignInWindow(QWidget):
         """Send (or resend) the email code."""
         return await self.flow.send_code(self.mfa.method or "EMAIL")
 
+    async def send_code_on_open(self) -> bool:
+        """The MFA page opened with "Code by email" chosen: send the code, unless one was sent
+        meanwhile, another method was chosen or a request is on its way (nothing is refused
+        on screen for it)."""
+        flow = self.flow
+        if (
+            flow.step is not Step.MFA
+            or self.mfa.method != "EMAIL"
+            or flow.code_sent("EMAIL")
+            or flow.cooldown_remaining() > 0
+            or flow.busy
+        ):
+            return False
+        return await flow.send_code("EMAIL")
+
     async def submit_code(self) -> bool:
         """Step 2: verify the code typed."""
         return await self.flow.complete(self.mfa.method, self.mfa.code.text())
@@ -359,6 +374,10 @@ class SignInWindow(QWidget):
             page.set_email(self.flow.email)
         elif isinstance(page, MfaPage):
             focus = page.code
+            # "Code by email" preselected: the code is sent as the page opens (once a login
+            # session: a code already sent is not sent again; Resend stays for another).
+            if page.method == "EMAIL" and not self.flow.code_sent("EMAIL"):
+                self._run(self.send_code_on_open)
         elif isinstance(page, ForgotPage):
             focus = page.email
         elif isinstance(page, NewPasswordPage):  # reset and first-time setup

@@ -20,7 +20,7 @@ from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.widgets.confirm import confirm
 from portal_admin.ui.widgets.dialogs import ask
 
-from ...enum_labels import shown
+from ...enum_labels import own_label, shown
 from ...operations import Op
 from ...permissions import Permissions
 from .account_detail import EDIT, RESET, ActionState
@@ -121,10 +121,15 @@ class AccountsController(QObject):
         except Exception as exc:
             log.warning("filter choices not loaded: %r", exc)
             return
-        self.choicesChanged.emit(
-            [(i.code, shown(i, PORTAL_TYPE)) for i in portals],
-            [(i.code, shown(i, ACCOUNT_STATUS)) for i in statuses],
-        )
+        listed = [(i.code, shown(i, ACCOUNT_STATUS)) for i in statuses]
+        # Statuses accounts are in that the server's list leaves out (REGISTERED is in the
+        # other listing, DEACTIVATED is ours): the list shows them, so the filter offers them.
+        served = {code for code, _label in listed}
+        for item in (*ACCOUNT_STATUS.items, *ACCOUNT_STATUS.alternate):
+            if item.code not in served:
+                served.add(item.code)
+                listed.append((item.code, own_label(ACCOUNT_STATUS, item.code) or item.code))
+        self.choicesChanged.emit([(i.code, shown(i, PORTAL_TYPE)) for i in portals], listed)
 
     def set_filter(self, flt: AccountFilter) -> None:
         """Show the accounts matching ``flt`` (from the first page). The detail closes: the

@@ -48,6 +48,15 @@ class Picker(QComboBox):
         if any_text is not None:
             self.addItem(any_text, None)
 
+    def showPopup(self) -> None:
+        """Open the list as wide as its longest entry (the box itself may be narrower)."""
+        view = self.view()
+        wanted = view.sizeHintForColumn(0) + 2 * view.frameWidth()
+        if self.count() > self.maxVisibleItems():
+            wanted += view.verticalScrollBar().sizeHint().width()
+        view.setMinimumWidth(wanted)
+        super().showPopup()
+
     def setAccessibleName(self, name: str) -> None:
         """Name the combo box and its text field (a screen reader lands on the field)."""
         super().setAccessibleName(name)

@@ -7,7 +7,9 @@ long journal must not stall the window).
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
-from portal_admin.ui.operation_titles import change_sentence, operation_title
+from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operation_title
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
@@ -50,6 +52,10 @@ COLUMNS = (
 )
 #: Rows shown at most (the newest); exports write every matching record.
 SHOWN = 5000
+#: Account names asked of the server at most per reading of the journal.
+NAMES_READ = 200
+
+log = logging.getLogger(__name__)
 
 
 def _text(value: Any) -> str:
@@ -70,11 +76,6 @@ def _change(record: dict[str, Any]) -> str:
     return text
 
 
-OUTCOMES = {
-    "ok": QT_TRANSLATE_NOOP("JournalPanel", "Succeeded"),
-    "failed": QT_TRANSLATE_NOOP("JournalPanel", "Refused"),
-    "unknown": QT_TRANSLATE_NOOP("JournalPanel", "Unknown"),
-}
 #: An intent whose outcome record is missing: the program stopped before the answer.
 PENDING = QT_TRANSLATE_NOOP("JournalPanel", "Sent, outcome not recorded")
 
@@ -113,6 +114,13 @@ def code_of(record: dict[str, Any], key: str) -> str:
     if key in ("operation", "outcome"):
         return _text(record.get(key))
     return ""
+
+
+def plain_tooltip(text: str, code: str) -> str:
+    """A tooltip of ``text`` and, below it when it differs, ``code``: outside text (names
+    from the server, ids from the journal) escaped, so Qt never renders it as rich text."""
+    shown = text if code in ("", text) else f"{text}\n{code}"
+    return f"<p style='white-space:pre'>{html.escape(shown)}</p>"
 
 
 def export_labels(record: dict[str, Any]) -> tuple[str, str, str]:
@@ -171,6 +179,10 @@ class JournalPanel(PanelBase):
         self.outcome.setObjectName("journalOutcome")
         for code in ("", "ok", "failed", "unknown"):
             self.outcome.addItem(code, code)
+        # F5 too; the panel also follows the file (another window, the command line).
+        self.refresh_button = QPushButton(self)
+        self.refresh_button.setObjectName("journalRefresh")
+        self.refresh_button.clicked.connect(self.refresh)
         self.export_csv = QPushButton(self)
         self.export_json = QPushButton(self)
         self.export_pack = QPushButton(self)
@@ -202,6 +214,7 @@ class JournalPanel(PanelBase):
         top = QHBoxLayout()
         top.addWidget(self.text, 1)
         top.addWidget(self.outcome)
+        top.addWidget(self.refresh_button)
         top.addWidget(self.export_csv)
         top.addWidget(self.export_json)
         top.addWidget(self.export_pack)
@@ -211,16 +224,65 @@ class JournalPanel(PanelBase):
         layout.addWidget(self.chain)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
+        #: Account ids -> names, read from the signed-in server ("" when it has none).
+        self.names: dict[str, str] = {}
+        self._naming: asyncio.Task[Any] | None = None
+        self.watch_files(lambda: (self.path, checkpoints.checkpoints_path(self.path)))
         self.retranslateUi()
 
     async def reload(self) -> object:
-        """Read and verify the journal (in a worker thread)."""
+        """Read and verify the journal (in a worker thread); the accounts' names follow."""
         self.records, self._texts, self.verification = await asyncio.to_thread(
             read_journal, self.path, self.key_store
         )
         self._show()
         self.loaded = True
+        if self._naming is None or self._naming.done():
+            self._naming = self.spawn(self.read_names())
         return self.records
+
+    def _account_targets(self, record: dict[str, Any]) -> list[str]:
+        """The targets of ``record`` that are accounts of the signed-in server."""
+        operation = str(record.get("operation") or "")
+        if not operation.startswith("accounts.") or self.client is None:
+            return []
+        if str(record.get("server", "")) != str(self.client.base_url):
+            return []  # an id of another server names nobody here
+        targets = record.get("targets")
+        return [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
+
+    async def read_names(self) -> int:
+        """Ask the server for the names of the accounts the rows shown name (a few at a time,
+        at most ``NAMES_READ`` a time); returns how many were found."""
+        wanted = list(
+            dict.fromkeys(
+                t for r in self.shown_rows for t in self._account_targets(r) if t not in self.names
+            )
+        )[:NAMES_READ]
+        if not wanted:
+            return 0
+        gate = asyncio.Semaphore(4)
+
+        async def one(account_id: str) -> None:
+            async with gate:
+                try:
+                    account = await self.client.accounts.get(account_id)
+                except Exception as exc:  # gone, or not readable: the id stays
+                    log.info("no name for a journal target: %s", type(exc).__name__)
+                    self.names[account_id] = ""
+                    return
+            self.names[account_id] = str(account.account_name or account.account_email or "")
+
+        await asyncio.gather(*(one(t) for t in wanted))
+        self._show()
+        return sum(1 for t in wanted if self.names.get(t))
+
+    def targets_text(self, record: dict[str, Any]) -> str:
+        """The targets as a person reads them: an account's name where known, else its id."""
+        targets = record.get("targets")
+        if not isinstance(targets, list):
+            return cell(record, "targets")
+        return ", ".join(self.names.get(str(t)) or str(t) for t in targets)
 
     def refresh(self) -> None:
         """F5: read the journal again."""
@@ -233,7 +295,12 @@ class JournalPanel(PanelBase):
         return [
             record
             for record, text in zip(self.records, self._texts, strict=True)
-            if (not outcome or record.get("outcome") == outcome) and (not needle or needle in text)
+            if (not outcome or record.get("outcome") == outcome)
+            and (
+                not needle
+                or needle in text
+                or (self.names and needle in self.targets_text(record).casefold())
+            )
         ]
 
     def _show(self, *_args: object) -> None:
@@ -241,6 +308,11 @@ class JournalPanel(PanelBase):
         self.table.setRowCount(len(rows))
         for r, record in enumerate(rows):
             for c, (key, _title) in enumerate(COLUMNS):
+                if key == "targets":  # names from the server, the ids a hover away
+                    item = QTableWidgetItem(self.targets_text(record))
+                    item.setToolTip(plain_tooltip(item.text(), cell(record, key)))
+                    self.table.setItem(r, c, item)
+                    continue
                 text = cell(record, key)
                 item = QTableWidgetItem(text)
                 code = code_of(record, key)
@@ -394,6 +466,10 @@ class JournalPanel(PanelBase):
         for i, label in enumerate(labels):
             self.outcome.setItemText(i, label)
         self.outcome.setAccessibleName(QCoreApplication.translate("JournalPanel", "Outcome filter"))
+        self.refresh_button.setText(QCoreApplication.translate("JournalPanel", "Refresh"))
+        self.refresh_button.setToolTip(
+            QCoreApplication.translate("JournalPanel", "Read the journal again (F5)")
+        )
         self.export_csv.setText(QCoreApplication.translate("JournalPanel", "Export CSV…"))
         self.export_json.setText(QCoreApplication.translate("JournalPanel", "Export JSON…"))
         self.export_pack.setText(QCoreApplication.translate("JournalPanel", "Evidence pack…"))

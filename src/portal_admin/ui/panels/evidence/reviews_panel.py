@@ -182,6 +182,10 @@ class ReviewsPanel(PanelBase):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._selection_changed)
+        # F5 too; the list also follows the folder (the command line may take snapshots).
+        self.refresh_button = QPushButton(self)
+        self.refresh_button.setObjectName("snapshotsRefresh")
+        self.refresh_button.clicked.connect(self.refresh)
         self.compare_button = QPushButton(self)
         self.compare_button.setObjectName("compareSnapshots")
         self.open_button = QPushButton(self)
@@ -215,6 +219,7 @@ class ReviewsPanel(PanelBase):
         actions.addWidget(self.stage, 1)
         list_buttons = QHBoxLayout()
         for widget in (
+            self.refresh_button,
             self.compare_button,
             self.pack_button,
             self.campaign_button,
@@ -239,6 +244,7 @@ class ReviewsPanel(PanelBase):
         layout.addLayout(actions)
         layout.addWidget(split, 1)
         self._selection_changed()
+        self.watch_files(lambda: (self.folder,))
         self.retranslateUi()
 
     # -- the list ------------------------------------------------------------------------------
@@ -681,6 +687,10 @@ class ReviewsPanel(PanelBase):
             )
         )
         self.cancel_button.setText(QCoreApplication.translate("AccessReviews", "Cancel"))
+        self.refresh_button.setText(QCoreApplication.translate("AccessReviews", "Refresh"))
+        self.refresh_button.setToolTip(
+            QCoreApplication.translate("AccessReviews", "List the snapshots again (F5)")
+        )
         self.compare_button.setText(
             QCoreApplication.translate("AccessReviews", "Compare the two selected")
         )

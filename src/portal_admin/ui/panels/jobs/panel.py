@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -104,13 +105,23 @@ class JobsPanel(PanelBase):
         layout.addLayout(buttons)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.folder_note)
-        self.runner.changed.connect(lambda _topics: self.refresh())
+        self.runner.changed.connect(lambda _topics: self.reload_when_shown())
+        # Jobs run by the command line beside the program, or by another window, show too.
+        self.watch_files(lambda: (jobs.jobs_dir(),))
         self.retranslateUi()
-        self.refresh()
 
     def refresh(self) -> None:
         """Read the job files again (F5)."""
-        self.rows = read_jobs()
+        self.start_reload()
+
+    async def reload(self) -> object:
+        """Read the job files (in a worker thread) and show them."""
+        self.rows = await asyncio.to_thread(read_jobs)
+        self._fill()
+        self.loaded = True
+        return self.rows
+
+    def _fill(self) -> None:
         self.table.setRowCount(len(self.rows))
         for r, row in enumerate(self.rows):
             left = row.counts.get("planned", 0) + row.counts.get("sending", 0)
@@ -212,7 +223,7 @@ class JobsPanel(PanelBase):
         dialog = self._dialog(row)
         dialog.show()
         progress = await dialog.run(jobs.JobFile.open(row.path))
-        self.refresh()
+        await self.reload()
         return progress
 
     def apply_permissions(self) -> None:
@@ -243,4 +254,4 @@ class JobsPanel(PanelBase):
         self.setAccessibleName(QCoreApplication.translate("JobsPanel", "Jobs"))
         self.retranslate_note()
         if self.rows:
-            self.refresh()
+            self._fill()

@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDate, Signal
+from PySide6.QtCore import QCoreApplication, QDate, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
@@ -55,6 +55,7 @@ class CreateDialog(QDialog):
         self.error = QLabel(self)
         self.error.setObjectName("campaignCreateError")
         self.error.setWordWrap(True)
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # the engine's words name files
         set_tone(self.error, "error")
         self.error.hide()
         self.name.textChanged.connect(self._suggest_file)

@@ -12,6 +12,7 @@ each with its own connection to the file.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
@@ -27,7 +28,9 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTableWidget,
@@ -39,7 +42,8 @@ from PySide6.QtWidgets import (
 from portal_admin import jobs
 from portal_admin.evidence import keys
 from portal_admin.evidence import snapshot as snapshots
-from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, reviewer_of
+from portal_admin.evidence import trust as trusting
+from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, Verification
 from portal_admin.reviews.decisions import decide, needs_justification
 from portal_admin.ui import enum_labels
 from portal_admin.ui.error_info import ErrorInfo, describe_error
@@ -52,9 +56,11 @@ from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.tour.screenshots import TourStep
 
-from . import work
+from . import confirmations, identity, queue_columns, refusals, signers, work
 from .create_dialog import CreateDialog
+from .plain import plain, tooltip
 from .queue_model import QueueModel, decision_words, flag_words, reason_words
+from .remediation_dialog import RemediationDialog
 
 log = logging.getLogger(__name__)
 
@@ -66,32 +72,10 @@ SHOW = (
     ("REVOKE", QT_TRANSLATE_NOOP("Campaigns", "Revoked")),
     ("DONT_KNOW", QT_TRANSLATE_NOOP("Campaigns", "Don't know")),
 )
-REFUSED = {
-    "SELF": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 is your own account: another reviewer decides it. Nothing was recorded."
-    ),
-    "FROZEN": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 is signed off: its decision is frozen. Nothing was recorded."
-    ),
-    "CLOSED": QT_TRANSLATE_NOOP(
-        "Campaigns", "The campaign is closed: decisions are final. Nothing was recorded."
-    ),
-    "UNKNOWN_ITEM": QT_TRANSLATE_NOOP("Campaigns", "%1 is not in this campaign."),
-}
-NOT_A_CAMPAIGN = {
-    "NOT_FOUND": QT_TRANSLATE_NOOP("Campaigns", "The file %1 does not exist."),
-    "NOT_A_CAMPAIGN": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 is not a campaign file, or it is damaged."
-    ),
-    "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
-        "Campaigns", "%1 was made by a newer version of the program."
-    ),
-    "FOREIGN_SQL": QT_TRANSLATE_NOOP(
-        "Campaigns",
-        "%1 carries triggers or views this program never puts in a campaign. It was refused:"
-        " they could change decisions behind your back. Ask for the file again from its owner.",
-    ),
-}
+#: Seconds the engine's checks of a file may take when the panel opens it (a 100,000-item
+#: file takes well under one); past them, and a few more, the panel gives up waiting.
+OPEN_LIMIT = 10.0
+OPEN_GRACE = 5.0
 OUTCOMES = {
     "revoked and done": QT_TRANSLATE_NOOP("Campaigns", "Revoked and done"),
     "revoked, not done": QT_TRANSLATE_NOOP("Campaigns", "Revoked, not done"),
@@ -140,7 +124,7 @@ class DecisionWriter:
         if self.campaign is None or self.campaign.path != path:
             self.close()
             self.campaign = Campaign.open(path)
-        self.campaign.reload_meta()  # closed meanwhile?
+        work.reload_meta(self.campaign)  # closed meanwhile?
         return decide(self.campaign, *args, source="desktop")
 
     def close(self) -> None:
@@ -159,6 +143,7 @@ class CampaignsPanel(PanelBase):
         parent: QWidget | None = None,
         folder: Path | None = None,
         key_store: keys.SecretStore | None = None,
+        trust_store: trusting.TrustStore | None = None,
     ) -> None:
         super().__init__(context, parent)
         self.setObjectName("campaignsPanel")
@@ -167,9 +152,16 @@ class CampaignsPanel(PanelBase):
         self.kiosk = bool(context.extras.get("kiosk"))
         self.campaign: Campaign | None = None
         self.stats = work.Progress()
-        self._reviewers: dict[str, Reviewer] = {}
+        #: Who reviews: this installation's key and the signed-in account (``identity.py``).
+        self.identity: Reviewer | None = None
+        #: This computer has no usable keyring: nobody can decide here.
+        self.keyless = False
         self.create_dialog: CreateDialog | None = None
         self.bulk_dialog: Any = None
+        self.remediation_dialog: RemediationDialog | None = None
+        self._trust_store = trust_store or context.extras.get("evidence_trust_store")
+        #: The question asked before a step (sign off, close) while it shows.
+        self.question: QMessageBox | None = None
         self.message = MessageBar(self)
         # the campaign's line
         self.open_button = QPushButton(self)
@@ -181,17 +173,19 @@ class CampaignsPanel(PanelBase):
         self.title = QLabel(self)
         self.title.setObjectName("campaignTitle")
         self.title.setStyleSheet("font-weight: bold;")
+        # a long title is cut, never widens the window (the queue's width is the decision's)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setMinimumWidth(80)
         self.due = QLabel(self)
         self.due.setObjectName("campaignDue")
         self.progress = QLabel(self)
         self.progress.setObjectName("campaignProgress")
         self.progress.setWordWrap(True)
         self.reviewer_label = QLabel(self)
-        self.reviewer = QLineEdit(self)
+        self.reviewer = QLabel(self)  # the key's fingerprint, to copy and read out
         self.reviewer.setObjectName("campaignReviewer")
-        self.reviewer.editingFinished.connect(self._reviewer_changed)
-        self.reviewer_label.setBuddy(self.reviewer)
-        self.reviewer.setMinimumWidth(240)
+        self.reviewer.setWordWrap(True)
+        self.reviewer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # filters
         self.show_filter = QComboBox(self)
         self.show_filter.setObjectName("campaignShow")
@@ -222,9 +216,7 @@ class CampaignsPanel(PanelBase):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate((230, 80, 160, 100, 150, 100, 180)):
-            self.table.setColumnWidth(column, width)
+        queue_columns.lay_out(self.table)
         # the item's detail once per move (a move changes both the current row and the selection)
         self._detail_timer = QTimer(self)
         self._detail_timer.setSingleShot(True)
@@ -294,6 +286,8 @@ class CampaignsPanel(PanelBase):
         for column, width in enumerate((260, 220, 140)):
             self.closing.setColumnWidth(column, width)
         self.closing.setVisible(False)
+        # the file's text (title, due date, reviewers' names) is shown as written, never as HTML
+        plain(self.title, self.due, self.progress, self.required, self.reviewer)
         self._progress_timer = QTimer(self)
         self._progress_timer.setSingleShot(True)
         self._progress_timer.setInterval(200)
@@ -304,12 +298,12 @@ class CampaignsPanel(PanelBase):
 
     def _layout(self) -> None:
         head = QHBoxLayout()
-        for widget in (self.open_button, self.new_button, self.title):
+        for widget in (self.open_button, self.new_button):
             head.addWidget(widget)
-        head.addStretch(1)
-        head.addWidget(self.due)
-        head.addWidget(self.reviewer_label)
-        head.addWidget(self.reviewer)
+        head.addWidget(self.title, 1)
+        who = QHBoxLayout()
+        who.addWidget(self.reviewer_label)
+        who.addWidget(self.reviewer, 1)
         filters = QHBoxLayout()
         for combo in (self.show_filter, self.flag_filter, self.decision_portal,
                       self.institution_filter):  # fmt: skip
@@ -341,7 +335,11 @@ class CampaignsPanel(PanelBase):
         layout = QVBoxLayout(self)
         layout.addWidget(self.message)
         layout.addLayout(head)
-        layout.addWidget(self.progress)
+        layout.addLayout(who)
+        status = QHBoxLayout()  # the counts and the due date, under the title
+        status.addWidget(self.progress, 1)
+        status.addWidget(self.due)
+        layout.addLayout(status)
         layout.addLayout(filters)
         layout.addWidget(split, 1)
         layout.addLayout(steps)
@@ -349,22 +347,22 @@ class CampaignsPanel(PanelBase):
     # -- opening ---------------------------------------------------------------------------------
 
     async def reload(self) -> object:
-        """Fill the reviewer's name from the signed-in account (when there is one)."""
-        if self.client is not None and not self.reviewer.text().strip():
-            try:
-                me = await self.context.live_profile()
-            except Exception as exc:  # offline or signed out: the name is typed
-                log.info("no live profile for the reviewer's name: %s", type(exc).__name__)
-            else:
-                self.reviewer.setText(str(getattr(me, "account_email", "") or ""))
-                self._reviewer_changed()
+        """Read who reviews: this installation's key and the signed-in account."""
+        await self.load_identity()
         self.loaded = True
         return self.campaign
 
     def refresh(self) -> None:
         """F5: read the file again."""
         if self.campaign is not None:
-            self.campaign.reload_meta()
+            try:
+                work.reload_meta(self.campaign)
+            except CampaignError as exc:
+                summary = QCoreApplication.translate(
+                    "Campaigns", "The campaign cannot be read now."
+                )
+                self.message.show_error(refusals.refusal(summary, exc, self.campaign.path.name))
+                return
             self.model.reload()
             self._enable()
             self._progress_timer.start()
@@ -377,26 +375,29 @@ class CampaignsPanel(PanelBase):
         )
 
     async def open_file(self, path: Path) -> Campaign | None:
-        """Show the campaign at ``path`` (a clear message when it is not one)."""
+        """Show the campaign at ``path``: the engine's checks of the file run in a worker
+        thread, with a time limit (a hostile file never holds the window); a refusal says
+        its cause in the reader's language."""
+        summary = QCoreApplication.translate("Campaigns", "This file cannot be used as a campaign.")
         try:
-            campaign = Campaign.open(path)  # milliseconds: on the loop, where it is used
+            checking = asyncio.to_thread(work.check_open, path, OPEN_LIMIT)
+            await asyncio.wait_for(checking, OPEN_LIMIT + OPEN_GRACE)
+            # checked: the loop's own connection (the queue's SQL runs on it) opens at once
+            campaign = work.reopen(path)
+        except TimeoutError:  # the engine's own limit did not stop it: given up all the same
+            exc = CampaignError("TOO_SLOW", f"{path.name} was not read in time")
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return None
         except CampaignError as exc:
-            template = NOT_A_CAMPAIGN.get(exc.code, NOT_A_CAMPAIGN["NOT_A_CAMPAIGN"])
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate(
-                        "Campaigns", "This file cannot be used as a campaign."
-                    ),
-                    fill(_tr(template), path.name),
-                )
-            )
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return None
+        except OSError as exc:
+            self.message.show_error(ErrorInfo(summary, describe_error(exc).summary))
             return None
         if self.campaign is not None:
             self.campaign.close()
         self.campaign = campaign
         self.message.clear()
-        if not self.reviewer.text().strip():
-            self.reviewer.setText(str(campaign.meta.get("reviewer") or ""))
         self._fill_filters()
         self._mark_own()
         self.model.set_campaign(campaign, self.query())
@@ -486,48 +487,36 @@ class CampaignsPanel(PanelBase):
 
     # -- the reviewer ----------------------------------------------------------------------------
 
-    def _reviewer_changed(self) -> None:
-        self._mark_own()
-        self._current_changed()
+    async def load_identity(self) -> Reviewer | None:
+        """Who reviews (read once): this installation's key and, signed in, the account;
+        None, said in the message bar, without a keyring."""
+        if self.identity is None:
+            self.keyless = False
+            online = self.client is not None or "live_profile" in self.context.extras
+            try:
+                self.identity = await identity.load(self.context, self.key_store, online)
+            except keys.KeyUnavailable as exc:
+                self.message.show_error(packing.failure(exc))
+                self.keyless = True
+                self.reviewer.setText(identity.words(None, keyless=True))
+                return None
+            self.reviewer.setText(identity.words(self.identity, keyless=self.keyless))
+            self._mark_own()
+            self._current_changed()
+        return self.identity
 
     def _mark_own(self) -> None:
-        name = self.reviewer.text().strip()
-        own = set(self.campaign.own_items(name)) if self.campaign is not None and name else set()
+        who = self.identity
+        own: set[str] = set()
+        if self.campaign is not None and who is not None:
+            own = set(
+                self.campaign.own_items(
+                    who.name, account_id=who.account_id, account_email=who.account_email
+                )
+            )
         if own != self.model.own:
             self.model.own = own
             self.model.reload(own)
-
-    async def reviewer_key(self) -> Reviewer | None:
-        """The reviewer (name and this installation's key), read once per name."""
-        name = self.reviewer.text().strip()
-        if not name:
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "Who is deciding?"),
-                    QCoreApplication.translate(
-                        "Campaigns", "Enter your name (your e-mail) as the reviewer first."
-                    ),
-                )
-            )
-            self.reviewer.setFocus()
-            return None
-        found = self._reviewers.get(name)
-        if found is None:
-            try:
-                found = await asyncio.to_thread(reviewer_of, name, self.key_store)
-            except CampaignError as exc:
-                self.message.show_error(
-                    ErrorInfo(
-                        QCoreApplication.translate("Campaigns", "This name cannot be used."),
-                        str(exc),
-                    )
-                )
-                return None
-            except keys.KeyUnavailable as exc:
-                self.message.show_error(packing.failure(exc))
-                return None
-            self._reviewers[name] = found
-        return found
 
     # -- deciding --------------------------------------------------------------------------------
 
@@ -590,7 +579,7 @@ class CampaignsPanel(PanelBase):
             set_tone(self.required, "error")
             self.justification.setFocus()
             return 0
-        reviewer = await self.reviewer_key()
+        reviewer = await self.load_identity()
         if reviewer is None:
             return 0
         last = self.model.item(self.selected_rows()[-1])
@@ -628,14 +617,13 @@ class CampaignsPanel(PanelBase):
             self.justification.setFocus()
             return
         label = exc.item or ""
-        if self.campaign is not None and exc.item:
+        if self.campaign is not None and exc.code in refusals.NOT_OPENED:
+            label = self.campaign.path.name  # the file's refusal: the file is named
+        elif self.campaign is not None and exc.item:
             found = self.campaign.item(exc.item)
             label = found.label if found is not None else exc.item
-        template = REFUSED.get(exc.code)
-        summary = fill(_tr(template), label) if template else str(exc)
-        self.message.show_error(
-            ErrorInfo(QCoreApplication.translate("Campaigns", "The decision was refused."), summary)
-        )
+        summary = QCoreApplication.translate("Campaigns", "The decision was refused.")
+        self.message.show_error(refusals.refusal(summary, exc, label, refusals.DECISION))
 
     def next_undecided(self, after: int | None = None) -> int | None:
         """Select the next undecided item the filter keeps (after the current one, then from
@@ -730,7 +718,13 @@ class CampaignsPanel(PanelBase):
         """Read the counts again (a worker thread) and show them."""
         if self.campaign is None:
             return self.stats
-        self.stats = await asyncio.to_thread(work.progress, self.campaign.path, today)
+        path = self.campaign.path
+        try:
+            self.stats = await asyncio.to_thread(work.progress, path, today)
+        except CampaignError as exc:
+            summary = QCoreApplication.translate("Campaigns", "The campaign cannot be read now.")
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return self.stats
         self._show_progress(today)
         return self.stats
 
@@ -801,25 +795,35 @@ class CampaignsPanel(PanelBase):
 
     async def sign_off(self) -> Any:
         """Sign every decision of the file as the reviewer (a worker thread): they are frozen."""
-        if self.campaign is None:
+        campaign = self.campaign
+        if campaign is None:
             return None
-        name = self.reviewer.text().strip()
-        if await self.reviewer_key() is None:
+        reviewer = await self.load_identity()
+        if reviewer is None:
             return None
+        summary = QCoreApplication.translate("Campaigns", "The campaign was not signed off.")
         try:
-            done = await asyncio.to_thread(work.sign, self.campaign.path, name, self.key_store)
+            undecided = await asyncio.to_thread(work.undecided, campaign.path)  # counted now
         except CampaignError as exc:
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "The campaign was not signed off."),
-                    str(exc),
+            self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
+            return None
+        box, button = confirmations.sign_off_box(self, campaign.name, undecided)
+        if not await self._ask(box, button) or self.campaign is not campaign:
+            return None
+        try:  # undecided items only if the person was told of them (more since: UNDECIDED)
+            done = await asyncio.to_thread(
+                functools.partial(
+                    work.sign, campaign.path, reviewer, self.key_store,
+                    allow_undecided=undecided > 0,
                 )
-            )
+            )  # fmt: skip
+            work.reload_meta(campaign)
+        except CampaignError as exc:
+            self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
             return None
         except keys.KeyUnavailable as exc:
             self.message.show_error(packing.failure(exc))
             return None
-        self.campaign.reload_meta()
         self.message.show_notice(
             fill(
                 QCoreApplication.translate(
@@ -836,20 +840,39 @@ class CampaignsPanel(PanelBase):
         return done
 
     async def verify(self) -> Any:
-        """Check the sign-offs (a worker thread); name what changed since."""
+        """Check the sign-offs and the trust in each signer's key (a worker thread); name
+        what changed since, and each signer with their key and its trust."""
         if self.campaign is None:
             return None
-        check = await asyncio.to_thread(work.verify, self.campaign.path)
-        who = "; ".join(f"{s.reviewer} ({s.fingerprint})" for s in check.signoffs)
+        try:
+            check = await asyncio.to_thread(
+                work.verify, self.campaign.path, self.trust_store, self.key_store
+            )
+        except CampaignError as exc:
+            summary = QCoreApplication.translate("Campaigns", "The sign-offs were not checked.")
+            self.message.show_error(refusals.refusal(summary, exc, self.campaign.path.name))
+            return None
+        who = "\n".join(signers.line(s) for s in check.signoffs)
         if check.status == "unsigned":
             self.message.show_notice(
                 QCoreApplication.translate(
                     "Campaigns", "Nothing in this campaign is signed off yet."
                 )
             )
+        elif check.status == "intact" and check.untrusted:
+            self.message.show_error(
+                ErrorInfo(
+                    QCoreApplication.translate(
+                        "Campaigns",
+                        "The sign-offs verify, but a signer's key is not trusted by this"
+                        " installation: remediation is refused until it is.",
+                    ),
+                    who,
+                )
+            )
         elif check.status == "intact":
             self.message.show_notice(
-                fill(QCoreApplication.translate("Campaigns", "The sign-off verifies: %1."), who)
+                fill(QCoreApplication.translate("Campaigns", "The sign-offs verify:\n%1"), who)
             )
         else:
             self.message.show_error(
@@ -864,48 +887,84 @@ class CampaignsPanel(PanelBase):
 
     # -- remediation -----------------------------------------------------------------------------
 
-    async def remediate(self) -> Any:
-        """Plan the signed-off revocations as a bulk job and show it in the bulk window, where
-        it runs; warn when the administrator is a reviewer who decided."""
+    @property
+    def trust_store(self) -> trusting.TrustStore:
+        """The keys this computer trusts (the Trusted keys dialog's; the user's file unless
+        the context gives one)."""
+        if self._trust_store is None:
+            self._trust_store = trusting.TrustStore()
+        return self._trust_store
+
+    async def remediate(self) -> RemediationDialog | None:
+        """Remediate…: check the sign-offs (a worker thread) and show who signed, with which
+        key and whether this installation trusts it, and the separation-of-duties warning;
+        planning waits for the dialog's Plan (refused while a signer is not trusted)."""
+        if self.campaign is None or self.client is None or self.kiosk:
+            return None
+        who = await self.load_identity()
+        if who is None:
+            return None
+        if self.remediation_dialog is None:
+            dialog = RemediationDialog(self.trust_store, who.fingerprint, self)
+            dialog.planRequested.connect(lambda: self.spawn(self.plan_remediation()))
+            dialog.recheckRequested.connect(lambda: self.spawn(self.check_signers()))
+            self.remediation_dialog = dialog
+        if await self.check_signers() is None:
+            return None
+        self.remediation_dialog.open()
+        return self.remediation_dialog
+
+    async def check_signers(self) -> Verification | None:
+        """Check the sign-offs and the trust in each signer's key (a worker thread) and show
+        them in the remediation dialog."""
+        campaign, dialog, who = self.campaign, self.remediation_dialog, self.identity
+        if campaign is None or dialog is None or who is None:
+            return None
+        try:
+            check = await asyncio.to_thread(
+                work.verify, campaign.path, self.trust_store, self.key_store
+            )
+        except CampaignError as exc:
+            summary = QCoreApplication.translate("Campaigns", "The sign-offs were not checked.")
+            self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
+            return None
+        dialog.show_check(campaign.name, check, signers.same_person(check, who))
+        return check
+
+    async def plan_remediation(self) -> Any:
+        """Plan the signed-off revocations as a bulk job (the engine checks the sign-offs and
+        the trust in their keys again) and show it in the bulk window, where it runs."""
         from portal_admin.reviews import remediation
 
         from ...bulk.dialog import BulkDialog, Sources
 
-        if self.campaign is None or self.client is None or self.kiosk:
+        campaign, client, dialog = self.campaign, self.client, self.remediation_dialog
+        if campaign is None or client is None or dialog is None or self.kiosk:
             return None
+        summary = QCoreApplication.translate("Campaigns", "Nothing was remediated.")
         try:
             me = await self.context.live_profile()
             profile = self.context.profile
             context = jobs.JobContext(
-                profile.name, str(self.client.base_url),
+                profile.name, str(client.base_url),
                 str(getattr(me, "account_email", "") or ""), getattr(me, "biz_id", None),
                 str(profile.environment),
             )  # fmt: skip
-            plan = await remediation.remediate(self.campaign, self.client, context)
+            plan = await remediation.remediate(
+                campaign, client, context, key_store=self.key_store, trust_store=self.trust_store
+            )
+            work.reload_meta(campaign)
         except CampaignError as exc:
-            if exc.code in ("CHANGED", "NOT_SIGNED"):  # the check says what and where
-                await self.verify()
-                return None
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "Nothing was remediated."), str(exc)
-                )
-            )
+            self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
+            await self.check_signers()  # the dialog says which signer or item
             return None
-        except Exception as exc:
-            self.message.show_error(describe_error(exc))
+        except Exception as exc:  # the server: said, never only logged
+            info = describe_error(exc)
+            self.message.show_error(ErrorInfo(summary, info.summary, code=info.code))
             return None
-        self.campaign.reload_meta()
-        warning = ""
-        if plan.same_person:
-            warning = fill(
-                QCoreApplication.translate(
-                    "Campaigns",
-                    "Separation of duties: %1 decided or signed off decisions this"
-                    " remediation carries out. Another administrator should run it.",
-                ),
-                plan.administrator,
-            )
+        dialog.accept()
+        warning = dialog.duties.text() if dialog.reasons else ""
+        if warning:
             self.message.show_error(
                 ErrorInfo(
                     QCoreApplication.translate("Campaigns", "You reviewed this campaign."), warning
@@ -919,51 +978,56 @@ class CampaignsPanel(PanelBase):
             return plan
         job = (accounts or plan.jobs)[0]
         area = "accounts" if accounts else "invitations"
-        dialog = BulkDialog(self, Sources(area), "status" if accounts else "cancel-invitation")
-        dialog.job = job
+        bulk = BulkDialog(self, Sources(area), "status" if accounts else "cancel-invitation")
+        plain(bulk.error)  # the warning names reviewers from the file
         if plan.resumed:
-            dialog.runner = None
-            dialog.plan_model.show_job(job)
-            dialog.pages.setCurrentIndex(2)
-            dialog._update_run_buttons(running=False)
+            bulk.show_job(job)
         else:
-            dialog.show_plan()
+            bulk.job = job
+            bulk.show_plan()
         if warning:
-            dialog.show_error(warning)
-        self.bulk_dialog = dialog
-        dialog.show()
+            bulk.show_error(warning)
+        self.bulk_dialog = bulk
+        bulk.show()
         return plan
 
     # -- closing, pack ---------------------------------------------------------------------------
 
     async def close_campaign(self) -> dict[str, int] | None:
-        """Take the closing snapshot, check every decision against it (a worker thread) and
-        close the campaign; show the check."""
-        if self.campaign is None or self.client is None:
+        """Ask first, naming the signed-off Revokes not carried out (closing leaves them for
+        good); then take the closing snapshot, check every decision against it (a worker
+        thread) and close the campaign; show the check. Any failure is said on screen."""
+        campaign, client = self.campaign, self.client
+        if campaign is None or client is None:
             return None
-        path = self.campaign.path
+        path = campaign.path
+        summary = QCoreApplication.translate("Campaigns", "The campaign was not closed.")
+        try:
+            not_done = await asyncio.to_thread(work.revokes_not_done, path)
+        except CampaignError as exc:
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
+            return None
+        box, button = confirmations.close_box(self, campaign.name, not_done)
+        if not await self._ask(box, button) or self.campaign is not campaign:
+            return None
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H%M%S")
         taken_path = path.with_name(f"{path.name}.closing-{stamp}.sqlite3")
         try:
             me = await self.context.live_profile()
             account = str(getattr(me, "account_email", "") or "")
             await snapshots.take_snapshot(
-                self.client, taken_path, profile=self.context.profile.name,
-                server=str(self.client.base_url), account=account,
+                client, taken_path, profile=self.context.profile.name,
+                server=str(client.base_url), account=account,
             )  # fmt: skip
             counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
+            work.reload_meta(campaign)
         except CampaignError as exc:
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "The campaign was not closed."),
-                    str(exc),
-                )
-            )
+            self.message.show_error(refusals.refusal(summary, exc, path.name))
             return None
-        except Exception as exc:
-            self.message.show_error(describe_error(exc))
+        except Exception as exc:  # the server, the snapshot file: said, never only logged
+            info = describe_error(exc)
+            self.message.show_error(ErrorInfo(summary, info.summary, code=info.code))
             return None
-        self.campaign.reload_meta()
         self.message.show_notice(
             fill(
                 QCoreApplication.translate(
@@ -991,6 +1055,14 @@ class CampaignsPanel(PanelBase):
                     text = enum_labels.own_label(enum_labels.ACCOUNT_STATUS, text) or text
                 self.closing.setItem(r, c, QTableWidgetItem(text))
         self.closing.setVisible(True)
+
+    async def _ask(self, box: QMessageBox, confirm: QWidget) -> bool:
+        """Ask ``box`` (kept as ``question`` while it shows); True when confirmed."""
+        self.question = box
+        try:
+            return await confirmations.answer(box, confirm)
+        finally:
+            self.question = None
 
     def _ask_pack(self) -> None:
         if self.campaign is not None:
@@ -1028,7 +1100,9 @@ class CampaignsPanel(PanelBase):
             if self.campaign
             else QCoreApplication.translate("Campaigns", "No campaign open")
         )
-        self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Revie&wer:"))
+        self.title.setToolTip(tooltip(self.campaign.name) if self.campaign else "")  # when cut
+        self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Reviewer:"))
+        self.reviewer.setText(identity.words(self.identity, keyless=self.keyless))
         self.justification_label.setText(QCoreApplication.translate("Campaigns", "&Justification:"))
         self.justification.setPlaceholderText(
             QCoreApplication.translate(
@@ -1083,6 +1157,7 @@ class CampaignsPanel(PanelBase):
             ]
         )
         self.table.setAccessibleName(QCoreApplication.translate("Campaigns", "Review queue"))
+        queue_columns.size_decision(self.table)
         # the filters and the closing check have no label of their own: a screen reader names
         # them by these
         for widget, name in (

@@ -20,6 +20,8 @@ from portal_admin.reviews import Campaign, Item, Query
 from portal_admin.ui import enum_labels
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
+from .plain import tooltip
+
 Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = (
@@ -32,6 +34,8 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("ReviewQueue", "Flags"),
     QT_TRANSLATE_NOOP("ReviewQueue", "Decision"),
 )
+#: The model's column of the decision (shown second: ``queue_columns``).
+DECISION_COLUMN = 7
 DECISIONS = {
     "KEEP": QT_TRANSLATE_NOOP("ReviewQueue", "Keep"),
     "REVOKE": QT_TRANSLATE_NOOP("ReviewQueue", "Revoke"),
@@ -241,7 +245,7 @@ class QueueModel(QAbstractTableModel):
             return item
         if role == _DISPLAY:
             return self._text(item, column)
-        return item.id
+        return tooltip(item.id)  # the file's: shown literally
 
     def _text(self, item: Item, column: int) -> str:
         if column == 0:
@@ -250,7 +254,7 @@ class QueueModel(QAbstractTableModel):
             return _tr(KINDS.get(item.kind, item.kind))
         if column == 6:
             return ", ".join(flag_words(code) for code in self.flag_codes(item))
-        if column == 7:
+        if column == DECISION_COLUMN:
             return decision_words(item.decision)
         if column == 3 and item.status:
             kind = (

@@ -1,6 +1,8 @@
 """The Campaigns panel's stops of ``--tour``: the review queue (a campaign made from a
 snapshot of the sandbox, a few items decided, the next one chosen with its justification
-typed) and, signed in as an administrator, the closing check after sign-off. The kiosk tour
+typed) and, signed in as an administrator, the question before signing off (naming the
+items left undecided), the remediation dialog (the signers, their keys and trust), the
+question before closing, and the closing check. The kiosk tour
 shows the queue (without Remediate). Files go to a folder of their own, removed after."""
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from pathlib import Path
 from typing import Any, cast
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton, QWidget
 
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Decision, Settings
 from portal_admin.ui.tour.screenshots import TourStep
+
+#: Turns of 20 ms a stop waits for its question to show (30 s).
+QUESTION_WAIT = 1500
 
 
 def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
@@ -25,14 +30,15 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
     folder: list[Path] = []
 
     async def queue() -> QWidget:
-        await panel.reload()  # the reviewer's name from the signed-in account
+        await panel.reload()  # who reviews: this installation's key, the signed-in account
+        account = panel.identity.account_email if panel.identity is not None else ""
         folder.append(Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="portal-admin-")))
         scope = folder[0] / "scope.sqlite"
         await snapshots.take_snapshot(
-            panel.client, scope, server=str(panel.client.base_url), account=panel.reviewer.text()
+            panel.client, scope, server=str(panel.client.base_url), account=account
         )
         name = QCoreApplication.translate("CampaignsTour", "Q4 access review")
-        settings = Settings(name, "2026-12-31", reviewer=panel.reviewer.text())
+        settings = Settings(name, "2026-12-31", reviewer=account)
         await panel.create_campaign(folder[0] / "q4.review", scope, settings)
         for _ in range(3):  # Keep three items, each the next undecided after the last
             item = panel.model.item(panel.table.currentIndex().row())
@@ -55,9 +61,42 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
         panel.table.setFocus()
         return cast(QWidget, panel)
 
+    async def question(button: QPushButton) -> QWidget:
+        """Click ``button`` and show the question it asks (answered by ``confirmed``)."""
+        button.click()
+        for _ in range(QUESTION_WAIT):
+            if panel.question is not None and panel.question.isVisible():
+                return cast(QWidget, panel.question)
+            await asyncio.sleep(0.02)
+        return cast(QWidget, panel)  # refused before asking: its message says why
+
+    async def confirmed(box: QWidget) -> None:
+        """Confirm the question shown and wait for its step to end."""
+        if isinstance(box, QMessageBox):
+            confirm = next(
+                b for b in box.buttons() if box.buttonRole(b) == QMessageBox.ButtonRole.AcceptRole
+            )
+            confirm.click()
+        await panel.wait_idle()
+
+    async def sign_off() -> QWidget:
+        return await question(panel.sign_button)
+
+    async def remediation() -> QWidget:
+        """Remediate…: who signed, their key and its trust (the administrator's own here)."""
+        panel.remediate_button.click()
+        await panel.wait_idle()
+        dialog = panel.remediation_dialog
+        return cast(QWidget, dialog if dialog is not None and dialog.isVisible() else panel)
+
+    async def dismissed(widget: QWidget) -> None:
+        if isinstance(widget, QDialog):
+            widget.reject()
+
+    async def close() -> QWidget:
+        return await question(panel.close_button)
+
     async def closing() -> QWidget:
-        await panel.sign_off()
-        await panel.close_campaign()
         return cast(QWidget, panel)
 
     async def tidy(_widget: QWidget) -> None:
@@ -67,4 +106,10 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
 
     if kiosk:
         return [TourStep("campaigns-queue", queue, tidy)]
-    return [TourStep("campaigns-queue", queue), TourStep("campaigns-closing", closing, tidy)]
+    return [
+        TourStep("campaigns-queue", queue),
+        TourStep("campaigns-sign-off", sign_off, confirmed),
+        TourStep("campaigns-remediation", remediation, dismissed),
+        TourStep("campaigns-close", close, confirmed),
+        TourStep("campaigns-closing", closing, tidy),
+    ]

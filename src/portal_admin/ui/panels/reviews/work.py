@@ -1,18 +1,36 @@
 """What the campaigns panel runs in a worker thread (no Qt): each call opens its own
 :class:`~portal_admin.reviews.Campaign` (one per thread), does the costly part (create, sign,
-verify, the progress counts, the closing check, the pack) and closes it."""
+verify, the progress counts, the closing check, the pack) and closes it.
+
+A file is checked whole once, when the panel opens it (:func:`check_open`: the engine's
+``Campaign.open`` with a time limit); the frequent reads after (the progress counts, the
+closing rows, the loop's own connection) :func:`reopen` it without checking it again. The
+steps that sign, verify, remediate, close or pack open it with every check again."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from portal_admin.evidence import keys
-from portal_admin.reviews import Campaign, Settings, Signoff, Verification, create_campaign, signoff
+from portal_admin.evidence import trust as trusting
+from portal_admin.reviews import (
+    Campaign,
+    CampaignError,
+    Reviewer,
+    Settings,
+    Signoff,
+    Verification,
+    create_campaign,
+    remediation,
+    signoff,
+)
 from portal_admin.reviews import closing as closings
 from portal_admin.reviews import pack as packs
+from portal_admin.reviews.campaign import connect, read_meta
 
 
 @dataclass
@@ -31,9 +49,39 @@ class Progress:
     closed: bool = False
 
 
+def check_open(path: Path, limit: float) -> None:
+    """Every check the engine makes of a file before it is used as a campaign, within
+    ``limit`` seconds (``CampaignError``: NOT_FOUND, NOT_A_CAMPAIGN, FOREIGN_SQL, SCHEMA,
+    DAMAGED, NEWER_SCHEMA, TOO_SLOW); a file of an earlier schema is upgraded in place."""
+    Campaign.open(path, timeout=limit).close()
+
+
+def reopen(path: Path) -> Campaign:
+    """A connection of this thread's own to a file :func:`check_open` has checked (no check
+    again: milliseconds). ``CampaignError`` DAMAGED when it cannot be read now."""
+    try:
+        conn = connect(path)
+    except sqlite3.DatabaseError as exc:
+        raise CampaignError("DAMAGED", f"{path.name} cannot be opened ({exc})") from None
+    try:
+        return Campaign(path, conn, read_meta(conn))
+    except (sqlite3.DatabaseError, ValueError) as exc:
+        conn.close()
+        raise CampaignError("DAMAGED", f"{path.name} cannot be opened ({exc})") from None
+
+
+def reload_meta(campaign: Campaign) -> None:
+    """Read the campaign's settings again (signed off or closed meanwhile?); ``CampaignError``
+    DAMAGED when they cannot be read now (not JSON, or the file unreadable)."""
+    try:
+        campaign.reload_meta()
+    except (sqlite3.DatabaseError, ValueError) as exc:
+        raise CampaignError("DAMAGED", f"{campaign.path.name} cannot be read ({exc})") from None
+
+
 def progress(path: Path, today: date | None = None) -> Progress:
     """Decided of total, per decision and per reviewer, and overdue items."""
-    with Campaign.open(path) as campaign:
+    with reopen(path) as campaign:
         totals = packs.totals(campaign, today or datetime.now(UTC).date())
         rows = campaign.conn.execute(
             "SELECT d.reviewer, count(*) FROM items AS i JOIN decisions AS d"
@@ -51,17 +99,36 @@ def create(path: Path, snapshot: Path, settings: Settings) -> None:
     create_campaign(path, snapshot, settings).close()
 
 
-def sign(path: Path, reviewer: str, store: keys.SecretStore | None) -> Signoff:
-    """Sign the file's decisions as ``reviewer`` with this installation's key."""
+def own_key(store: keys.SecretStore | None) -> str:
+    """This installation's key fingerprint (the key is made on first use, as for a pack;
+    ``keys.KeyUnavailable`` without a keyring)."""
+    return keys.fingerprint(keys.signing_key(store).public_key())
+
+
+def undecided(path: Path) -> int:
+    """Items with no decision in the history."""
+    with reopen(path) as campaign:
+        return campaign.undecided()
+
+
+def sign(
+    path: Path, reviewer: Reviewer, store: keys.SecretStore | None, *, allow_undecided: bool
+) -> Signoff:
+    """Sign the file's decisions as ``reviewer`` with this installation's key (items without
+    a decision only when ``allow_undecided``: UNDECIDED otherwise)."""
     key = keys.signing_key(store)
     with Campaign.open(path) as campaign:
-        return signoff.sign(campaign, reviewer, key)
+        return signoff.sign(campaign, reviewer, key, allow_undecided=allow_undecided)
 
 
-def verify(path: Path) -> Verification:
-    """Check every sign-off against the file now."""
+def verify(
+    path: Path, trust_store: trusting.TrustStore | None, store: keys.SecretStore | None
+) -> Verification:
+    """Check every sign-off against the file now, and whether this installation trusts each
+    signer's key (its own, a trusted one, or not)."""
+    own = trusting.own_fingerprint(store)
     with Campaign.open(path) as campaign:
-        return signoff.verify(campaign)
+        return signoff.verify(campaign, trust_store=trust_store, own=own)
 
 
 def check_closing(path: Path, snapshot: Path, account: str) -> dict[str, int]:
@@ -70,9 +137,16 @@ def check_closing(path: Path, snapshot: Path, account: str) -> dict[str, int]:
         return closings.check(campaign, snapshot, close_as=account)
 
 
+def revokes_not_done(path: Path) -> int:
+    """Signed-off Revokes not carried out (no remediation job line done for them): what
+    closing would leave for good."""
+    with Campaign.open(path) as campaign:
+        return len(remediation.unremediated(campaign))
+
+
 def closing_rows(path: Path, limit: int = 1000) -> list[tuple[Any, ...]]:
     """The closing check's first rows."""
-    with Campaign.open(path) as campaign:
+    with reopen(path) as campaign:
         rows = campaign.conn.execute(
             "SELECT coalesce(i.label, c.item), c.outcome, c.current, c.detail FROM closing AS c"
             " LEFT JOIN items AS i ON i.id = c.item ORDER BY c.outcome, c.item LIMIT ?",
