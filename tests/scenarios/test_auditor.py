@@ -33,6 +33,7 @@ from support.portal import sign_in
 
 from . import landed
 from .driver import (
+    SHOTS_ENV,
     Steps,
     answer,
     choose_file,
@@ -41,6 +42,7 @@ from .driver import (
     picture,
     press,
     settle,
+    shots_folder,
     shown,
     type_into,
     until,
@@ -103,14 +105,16 @@ async def key_on(panel: Any, key: Qt.Key) -> None:
         await waiting()
 
 
-async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Steps:
-    """The whole walk; returns its timed steps."""
-    steps = Steps("auditor (ja, kiosk)")
+async def auditors_path(
+    app: Application, campaign: Path, tmp_path: Path, lang: str = "ja"
+) -> Steps:
+    """The whole walk; returns its timed steps. Its pictures are named ``<lang>-auditor-*``."""
+    steps = Steps(f"auditor ({lang}, kiosk)")
     main, seen = await sign_in_with_email_code(app, AUDITOR_EMAIL, AUDITOR_PASSWORD)
     steps.step(f"sign in with the e-mail code (Demo mailbox; {seen})")
     main.resize(1280, 800)
-    await picture(main, "ja-auditor-main-window")
-    await key_notice(main, steps, "ja-auditor-key-notice")
+    await picture(main, f"{lang}-auditor-main-window")
+    await key_notice(main, steps, f"{lang}-auditor-key-notice")
 
     panel = await open_panel(main, "campaigns")
     reviewer = getattr(panel, "reviewer", None)
@@ -147,7 +151,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
         decided,
         said(panel.message),
     )
-    await picture(main, "ja-auditor-decided")
+    await picture(main, f"{lang}-auditor-decided")
     steps.step("decide three items from the keyboard (J, typing, Escape, R / D / K)")
 
     before = said(panel.message)
@@ -156,7 +160,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
                 "the sign-off question or its outcome")  # fmt: skip
     box = shown(QMessageBox)
     if box is not None:
-        await picture(box, "ja-auditor-sign-off-confirmation")
+        await picture(box, f"{lang}-auditor-sign-off-confirmation")
         await answer(box, QMessageBox.ButtonRole.AcceptRole)
     else:
         assert not landed.campaign_questions(), "no question before signing off undecided items"
@@ -164,7 +168,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
     await until(lambda: said(panel.message) != before, 30, "the sign-off's outcome")
     assert count(campaign, "signoffs") == 1, said(panel.message)
     await settle(0.3)
-    await picture(main, "ja-auditor-signed-off")
+    await picture(main, f"{lang}-auditor-signed-off")
     steps.step("sign off with undecided items")
 
     pack_to = tmp_path / "q4-evidence.zip"
@@ -177,13 +181,13 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
 
     await click(panel.verify_button)
     await settle(0.5)
-    await picture(main, "ja-auditor-signoffs-verified")
+    await picture(main, f"{lang}-auditor-signoffs-verified")
     reviews = await open_panel(main, "reviews")
     await click(reviews.verify_button)
     await choose_file(pack_to)
     check = await wait_window(PackCheckDialog, timeout=60)
     await settle(0.3)
-    await picture(check, "ja-auditor-pack-verified")
+    await picture(check, f"{lang}-auditor-pack-verified")
     assert check.check is not None and check.check.status == "intact", check.text
     await click(check.buttons.buttons()[0])
     steps.step("verify the sign-offs and the pack (Verify a pack…)")
@@ -195,7 +199,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
                 "the close question or its outcome")  # fmt: skip
     box = shown(QMessageBox)
     if box is not None:
-        await picture(box, "ja-auditor-close-confirmation")
+        await picture(box, f"{lang}-auditor-close-confirmation")
         await answer(box, QMessageBox.ButtonRole.AcceptRole)
     else:
         assert not landed.campaign_questions(), "no question before closing"
@@ -203,7 +207,7 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
     await until(lambda: panel.closing.isVisible() or said(panel.message) != before, 60,
                 "the closing check")  # fmt: skip
     await settle(0.3)
-    await picture(main, "ja-auditor-closed")
+    await picture(main, f"{lang}-auditor-closed")
     assert panel.closing.isVisible(), said(panel.message)
     steps.step("close the campaign (closing snapshot and check)")
 
@@ -211,24 +215,22 @@ async def auditors_path(app: Application, campaign: Path, tmp_path: Path) -> Ste
     await choose_file(campaign)
     await until(lambda: panel.campaign is not None and panel.closing.isVisible(), 30,
                 "the closed campaign opened again")  # fmt: skip
-    await picture(main, "ja-auditor-reopened")
+    await picture(main, f"{lang}-auditor-reopened")
     assert not panel.sign_button.isEnabled() or not panel.close_button.isEnabled()
     steps.step("open the closed campaign again")
     check_keys(app, AUDITOR_EMAIL)
     return steps
 
 
-@pytest.mark.parametrize("variant", [NONE, REAL])
-def test_the_auditors_path(
-    variant: str,
-    qapp: QApplication,
-    loop: qasync.QEventLoop,
-    tmp_path: Path,
-    request: pytest.FixtureRequest,
-) -> None:
+def walk(
+    variant: str, request: pytest.FixtureRequest, tmp_path: Path, lang: str = "ja"
+) -> Steps | None:
+    """The walk with ``variant``'s keyring (None: it ran in the child run)."""
+    qapp: QApplication = request.getfixturevalue("qapp")
+    loop: qasync.QEventLoop = request.getfixturevalue("loop")
     if variant == REAL and not inside_real_keyring():
         print(run_in_real_keyring(request.node.nodeid, tmp_path))
-        return
+        return None
     if variant == NONE:
         if not has_key_file_fallback():
             pytest.skip("needs the installation key file without a keyring (h/keys-everywhere)")
@@ -239,9 +241,25 @@ def test_the_auditors_path(
         qapp,
         loop,
         tmp_path,
-        lambda app: auditors_path(app, campaign, tmp_path),
-        lang="ja",
+        lambda app: auditors_path(app, campaign, tmp_path, lang),
+        lang=lang,
         kiosk=True,
         sandbox=sandbox,
     )
     print(steps.report())
+    return steps
+
+
+@pytest.mark.parametrize("variant", [NONE, REAL])
+def test_the_auditors_path(variant: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    walk(variant, request, tmp_path)
+
+
+@pytest.mark.parametrize("variant", [NONE, REAL])
+def test_the_auditors_path_pictured_in_english(
+    variant: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The same walk in English, for its pictures (only when they are asked for)."""
+    if shots_folder() is None:
+        pytest.skip(f"pictures only: set {SHOTS_ENV}")
+    walk(variant, request, tmp_path, "en")
