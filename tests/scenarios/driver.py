@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QStyle,
     QWidget,
 )
 
@@ -169,6 +170,17 @@ async def click_row(view: QAbstractItemView, row: int, column: int = 0, ctrl: bo
         QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, where)
 
     await person(act)
+
+
+def cut_off(view: QAbstractItemView, column: int) -> list[str]:
+    """The texts of ``column``'s shown cells too wide for it (Qt draws them elided, "…")."""
+    style = view.style()
+    margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
+    width = view.columnWidth(column) if hasattr(view, "columnWidth") else 0
+    model = view.model()
+    texts = {str(model.index(r, column).data() or "") for r in range(model.rowCount())}
+    metrics = view.fontMetrics()
+    return sorted(t for t in texts if t and metrics.horizontalAdvance(t) + margin > width)
 
 
 def shown(kind: type[W], condition: Callable[[W], bool] = lambda _w: True) -> W | None:

@@ -26,6 +26,7 @@ from portal_admin.evidence.snapshot import take_snapshot
 from portal_admin.reviews import Settings, create_campaign
 from portal_admin.ui.app import Application
 from portal_admin.ui.panels.evidence.pack_check_dialog import PackCheckDialog
+from portal_admin.ui.panels.reviews.queue_model import DECISION_COLUMN
 from portal_admin.ui.profiles.store import sandbox_profile
 from portal_admin.ui.session.sandbox_factory import transport_for_app
 from support.accounts import ADMIN_EMAIL, AUDITOR_EMAIL, AUDITOR_PASSWORD
@@ -39,6 +40,7 @@ from .driver import (
     choose_file,
     click,
     click_row,
+    cut_off,
     picture,
     press,
     settle,
@@ -152,6 +154,7 @@ async def auditors_path(
         said(panel.message),
     )
     await picture(main, f"{lang}-auditor-decided")
+    assert not cut_off(panel.table, DECISION_COLUMN), "decisions shown cut off"
     steps.step("decide three items from the keyboard (J, typing, Escape, R / D / K)")
 
     before = said(panel.message)
