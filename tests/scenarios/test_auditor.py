@@ -11,6 +11,7 @@ auditor's path).
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -88,13 +89,13 @@ async def make_campaign(sandbox: Any, folder: Path) -> Path:
 
 def decisions(path: Path) -> dict[str, str | None]:
     """Each item's decision as the file holds it (label -> decision)."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         return dict(conn.execute("SELECT label, decision FROM items").fetchall())
 
 
 def count(path: Path, table: str) -> int:
     """The rows of ``table`` in the campaign file."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
