@@ -62,7 +62,15 @@ def run_in_real_keyring(node_id: str, tmp_path: Path) -> str:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key in ("PATH", "LANG", "LC_ALL", "PORTAL_ADMIN_SCENARIO_SHOTS", "QT_QPA_PLATFORM")
+        if key
+        in (
+            "PATH",
+            "PYTHONPATH",
+            "LANG",
+            "LC_ALL",
+            "PORTAL_ADMIN_SCENARIO_SHOTS",
+            "QT_QPA_PLATFORM",
+        )
     }
     env.update(
         {
