@@ -13,6 +13,7 @@ from portal_admin import jobs
 from portal_admin.connection.profiles import Profile
 from portal_admin.evidence import trust
 from portal_admin.files.csv_rules import DELIMITERS
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.reversible import norm
 
 from .confirm import confirm_job
@@ -30,6 +31,7 @@ REVERT_SKIPS: dict[str, str] = {
     jobs.Skip.NO_CHANGE: "already back",
     jobs.Skip.NOT_ALLOWED: "the way back is not an allowed transition",
     jobs.Skip.SELF: "the signed-in account's own status",
+    jobs.RevertSkip.UNAUTHENTICATED: "journal record not authenticated",
 }
 
 
@@ -52,6 +54,17 @@ def _show(job: jobs.JobFile) -> None:
     for reason, n in sorted(job.skip_counts().items()):
         parts.append(f"{n:,} skipped ({_word(reason)})")
     say(f"plan: {', '.join(parts)}")
+    doubtful = job.skip_counts().get(jobs.RevertSkip.UNAUTHENTICATED, 0)
+    if doubtful:
+        say(
+            f"  {doubtful:,} journal record(s) of this job are NOT AUTHENTICATED (no checkpoint"
+            " of this installation vouches for them, this program did not write them, and the"
+            " job file does not confirm them): left alone; check them, then"
+            " --accept-unauthenticated to revert them anyway"
+        )
+    accepted = job.meta().get("unauthenticated_accepted") or []
+    if accepted:
+        say(f"  {len(accepted):,} unauthenticated journal record(s) accepted on purpose")
     skipped = list(job.items([jobs.ItemState.SKIPPED]))
     for item in skipped[:SHOWN]:
         record = item.record
@@ -61,7 +74,8 @@ def _show(job: jobs.JobFile) -> None:
             f" now {norm(record.get('now')) or '-'}"
         )
         instead = f"; instead: {record['instead']}" if record.get("instead") else ""
-        say(f"  {item.label} {what}: {_word(item.skip or '')} ({values}){instead}")
+        # The label is the server's, the values the journal's: neutralised for the terminal.
+        say(printable(f"  {item.label} {what}: {_word(item.skip or '')} ({values}){instead}"))
     if len(skipped) > SHOWN:
         say(f"  ... and {len(skipped) - SHOWN:,} more (see the plan: --dry-run --out FILE)")
 
@@ -76,7 +90,7 @@ async def _revert(args: Any, profile: Profile | None, planner: Planner) -> int:
         try:
             job = await planner(conn)
         except jobs.RevertError as exc:
-            raise UsageError(f"{exc} (nothing was sent)") from None
+            raise UsageError(printable(f"{exc} (nothing was sent)")) from None
         started = False
         try:
             say(f"{jobs.action_from('revert', job.meta()['params']).describe()}")
@@ -118,6 +132,8 @@ async def journal_revert(args: Any) -> int:
             conn.context(),
             expected_key=trust.own_fingerprint,
             concurrency=args.concurrency,
+            reason=args.reason,
+            accept_unauthenticated=args.accept_unauthenticated,
         )
 
     return await _revert(args, None, plan)
@@ -149,6 +165,8 @@ async def job_revert(args: Any) -> int:
             conn.context(),
             expected_key=trust.own_fingerprint,
             concurrency=args.concurrency,
+            reason=args.reason,
+            accept_unauthenticated=args.accept_unauthenticated,
         )
 
     return await _revert(args, profile, plan)
