@@ -61,6 +61,8 @@ from .program import open_panel, run_program, sign_in_with_email_code
 
 __all__ = ["no_keyring"]  # fixture
 
+#: Why the administrator reverts the job (the revert window's Reason; sent and journaled).
+REVERT_REASON = "Scenario: the review was mistaken"
 #: The portal the administrator filters the accounts by (a fifth of the sandbox's accounts).
 PORTAL = "PARTNER"
 
@@ -163,9 +165,7 @@ async def administrators_path(app: Application, tmp_path: Path, lang: str = "en"
     revert = await wait_window(RevertWindow)
     await until(lambda: revert.run_button.isEnabled(), 30, "the revert's plan")
     assert revert.to_change() == planned
-    reason = getattr(revert, "reason", None)
-    if reason is not None:
-        await type_into(reason, "Scenario: the review was mistaken")
+    await type_into(revert.reason, REVERT_REASON)  # the revert window asks why
     await picture(revert, f"{lang}-admin-revert-plan")
     await click(revert.run_button)
     await until(lambda: revert.run_dialog is not None
@@ -175,7 +175,9 @@ async def administrators_path(app: Application, tmp_path: Path, lang: str = "en"
     await click(run_dialog.done_button)
     if revert.isVisible():
         await click(revert.close_button)
-    steps.step("revert the job from the Bulk jobs panel")
+    sent = [line for line in journal_changes() if REVERT_REASON in line]
+    assert len(sent) >= planned, "the revert's reason is not in the journal"
+    steps.step("revert the job from the Bulk jobs panel (with its reason)")
 
     journal = await open_panel(main, "journal")
 
