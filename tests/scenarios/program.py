@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from portal_admin.client import KeyringTokenStore
 from portal_admin.ui.app import Application
@@ -105,7 +105,8 @@ async def sign_in_with_email_code(
     await until(lambda: bool(mailbox.code.value.text()), 20, "a code in the demo mailbox")
     code = mailbox.code.value.text()
     await click(mailbox.code.copy_button)
-    mailbox.close()
+    await click(mailbox.close_buttons.button(QDialogButtonBox.StandardButton.Close))
+    await until(lambda: not mailbox.isVisible(), 10, "the demo mailbox closed")
     await click_into(window.mfa.code)
     await press(window.mfa.code, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     seen["pasted"] = window.mfa.code.text() == code
