@@ -240,6 +240,8 @@ async def administrators_path(app: Application, tmp_path: Path, lang: str = "en"
     assert check.check is not None and check.check.status == "intact", check.text
     assert check.isVisible()
     steps.step("verify the pack")
+    main.resize(1024, 700)  # the smallest size the tour pictures, every panel seen built
+    await until(lambda: main.width() == 1024, 5, "the window at 1024 pixels")
     check_keys(app, ADMIN_EMAIL)
     return steps
 

@@ -220,6 +220,9 @@ async def auditors_path(
     await until(lambda: panel.campaign is not None and panel.closing.isVisible(), 30,
                 "the closed campaign opened again")  # fmt: skip
     await picture(main, f"{lang}-auditor-reopened")
+    main.resize(1024, 700)  # the smallest size the tour pictures, every panel seen built
+    await until(lambda: main.width() == 1024, 5, "the window at 1024 pixels")
+    await picture(main, f"{lang}-auditor-reopened-1024")
     assert not panel.sign_button.isEnabled() or not panel.close_button.isEnabled()
     steps.step("open the closed campaign again")
     check_keys(app, AUDITOR_EMAIL)
