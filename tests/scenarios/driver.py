@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QStyle,
+    QTableView,
     QWidget,
 )
 
@@ -181,6 +182,21 @@ def cut_off(view: QAbstractItemView, column: int) -> list[str]:
     texts = {str(model.index(r, column).data() or "") for r in range(model.rowCount())}
     metrics = view.fontMetrics()
     return sorted(t for t in texts if t and metrics.horizontalAdvance(t) + margin > width)
+
+
+def headers_cut(view: QTableView) -> list[str]:
+    """The titles of ``view``'s shown columns narrower than their title (drawn cut off); the
+    last column is left out when it stretches."""
+    header = view.horizontalHeader()
+    columns = [c for c in range(header.count()) if not header.isSectionHidden(c)]
+    if header.stretchLastSection() and columns:
+        columns = columns[:-1]
+    model = view.model()
+    return [
+        str(model.headerData(c, Qt.Orientation.Horizontal))
+        for c in columns
+        if header.sectionSize(c) < header.sectionSizeHint(c)
+    ]
 
 
 def shown(kind: type[W], condition: Callable[[W], bool] = lambda _w: True) -> W | None:

@@ -39,6 +39,7 @@ from .driver import (
     click,
     click_row,
     from_menu_bar,
+    headers_cut,
     pick_from_menu,
     picture,
     press,
@@ -222,6 +223,8 @@ async def administrators_path(app: Application, tmp_path: Path, lang: str = "en"
     before = reviews.table.rowCount()
     await click(reviews.take_button)
     await until(lambda: reviews.table.rowCount() == before + 1, 60, "the snapshot listed")
+    await picture(main, f"{lang}-admin-access-reviews")
+    assert not headers_cut(reviews.diff_view.table), headers_cut(reviews.diff_view.table)
     steps.step("take a snapshot")
     await click_row(reviews.table, 0)
     pack_to = tmp_path / "snapshot-pack.zip"
