@@ -217,11 +217,6 @@ async def wait_window(
     return found
 
 
-async def message_box(timeout: float = 20.0) -> QMessageBox:
-    """The question or message the program shows now."""
-    return await wait_window(QMessageBox, timeout=timeout)
-
-
 async def answer(box: QMessageBox, role: QMessageBox.ButtonRole) -> str:
     """Click the button of ``box`` in ``role``; its text."""
     button = button_of(box, role)
