@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.app import Application
 from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
+from portal_admin.ui.mainwindow.about import AboutDialog
 from portal_admin.ui.panels.evidence.pack_check_dialog import PackCheckDialog
 from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 from support.accounts import ADMIN_EMAIL, ADMIN_PASSWORD
@@ -243,6 +244,17 @@ async def administrators_path(app: Application, tmp_path: Path, lang: str = "en"
     assert check.check is not None and check.check.status == "intact", check.text
     assert check.isVisible()
     steps.step("verify the pack")
+
+    await from_menu_bar(main, main.help_menu, main.about_action)
+    about = await wait_window(AboutDialog)
+    await until(lambda: about.place is not None, 20, "where the key is, in About")
+    await picture(about, f"{lang}-admin-about")
+    if inside_real_keyring():
+        assert about.place.kind == "keyring", about.key.text()
+    else:
+        assert about.place.kind == "file" and str(key_file()) in about.key.text(), about.key.text()
+    await click(about.buttons.button(QDialogButtonBox.StandardButton.Close))
+    steps.step("Help > About says where the key is")
     main.resize(1024, 700)  # the smallest size the tour pictures, every panel seen built
     await until(lambda: main.width() == 1024, 5, "the window at 1024 pixels")
     check_keys(app, ADMIN_EMAIL)
