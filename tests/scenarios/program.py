@@ -17,6 +17,7 @@ from portal_admin.ui.app import Application
 from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.session.sandbox_factory import create_sandbox_app
 from portal_admin.ui.signin.mailbox import DemoMailboxWindow
+from portal_admin.ui.startup import loop_bridge
 from portal_admin.ui.startup.options import StartOptions
 from support.program import make_program
 
@@ -60,11 +61,13 @@ def run_program(
             app.request_quit()
             await asyncio.wait_for(running, 30)
 
+    started = loop_bridge._started  # main() marks the loop started for the process
     try:
         result: T = loop.run_until_complete(both())
         return result
     finally:
         app.languages.set_language("en")
+        loop_bridge._started = started  # as other tests of this process expect it
 
 
 def new_sandbox() -> Any:
