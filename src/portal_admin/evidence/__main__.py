@@ -1,10 +1,10 @@
 """``python -m portal_admin.evidence``: check evidence packs and the journal (no Qt).
 
-    python -m portal_admin.evidence verify PACK.zip [--fingerprint HEX]
+    python -m portal_admin.evidence verify PACK.zip [--fingerprint HEX] [--format text|json]
     python -m portal_admin.evidence trust add FINGERPRINT --name NAME
     python -m portal_admin.evidence trust list
     python -m portal_admin.evidence trust remove FINGERPRINT
-    python -m portal_admin.evidence journal verify [PATH] [--fingerprint HEX]
+    python -m portal_admin.evidence journal verify [PATH] [--fingerprint HEX] [--format text|json]
     python -m portal_admin.evidence journal export OUT [--format csv|json] [--since ISO]
         [--until ISO] [--operation ID] [--target ID] [--account EMAIL] [--outcome ok|failed|unknown]
 
@@ -18,20 +18,27 @@ trust file that cannot be read. ``journal verify`` exits 0 when every record ver
 the journal agrees with its signed checkpoints, 1 when the chain is broken (naming the first
 record) or a checkpoint disagrees with it, does not verify or was signed by another key than
 this installation's (or the ``--fingerprint`` given), 2 when the file is not a journal or
-cannot be read.
+cannot be read. ``--format json``: what a verification found as one JSON line (its fields are
+named in docs/cli.md), with the same exit status.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import journal
 from . import trust as trusting
 
+if TYPE_CHECKING:
+    from .pack import PackVerification
+
 PROG = "python -m portal_admin.evidence"
+FORMATS = ("text", "json")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     check_pack = areas.add_parser("verify", help="check an evidence pack")
     check_pack.add_argument("pack")
     check_pack.add_argument("--fingerprint", help="the signing key's expected fingerprint")
+    check_pack.add_argument("--format", choices=FORMATS, default="text", help="json: one line")
     trusted = areas.add_parser("trust", help="the keys trusted to sign packs").add_subparsers(
         dest="command", required=True
     )
@@ -58,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--fingerprint", help="the checkpoints' signing key (default: this installation's)"
     )
+    check.add_argument("--format", choices=FORMATS, default="text", help="json: one line")
     export = commands.add_parser("export", help="write records as CSV or JSON")
     export.add_argument("out")
     export.add_argument("--path", help="default: this computer's journal")
@@ -74,7 +83,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.area == "verify":
-            return _verify(args.pack, args.fingerprint, prog)
+            return _verify(args.pack, args.fingerprint, prog, args.format)
         if args.area == "trust":
             return _trust(args, prog)
     except trusting.TrustError as exc:
@@ -99,6 +108,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         if result.records == 0 and result.problems:
             print(f"{target}: not a journal", file=sys.stderr)
             return 2
+        if args.format == "json":
+            _json_line(journal_record(result))
+            return 0 if result.ok else 1
         print(result.summary())
         for problem in result.problems[:20]:
             print(f"  line {problem.line} (seq {problem.seq}): {problem.reason}")
@@ -142,10 +154,48 @@ WORDS = {
 }
 
 
-def _verify(pack: str, fingerprint: str | None, prog: str) -> int:
+def _json_line(record: dict[str, Any]) -> None:
+    print(json.dumps(record, ensure_ascii=False, separators=(",", ":")), flush=True)
+
+
+def journal_record(result: journal.Verification) -> dict[str, Any]:
+    """What verifying a journal found, as one record (``journal verify --format json``)."""
+    return {
+        "journal": str(result.path),
+        "ok": result.ok,
+        "records": result.records,
+        "segments": result.segments,
+        "head": result.head,
+        "end_seq": result.end_seq,
+        "checkpoints": result.checkpoints,
+        "pending": result.pending,
+        "problems": [{"line": p.line, "seq": p.seq, "reason": p.reason} for p in result.problems],
+        "breaks": [{"line": b.line, "seq": b.seq, "reason": b.reason} for b in result.breaks],
+        "anchor": list(result.anchor),
+        "notes": list(result.notes),
+    }
+
+
+def pack_record(checked: PackVerification) -> dict[str, Any]:
+    """What checking a pack found, as one record (``verify --format json``)."""
+    return {
+        "pack": str(checked.path),
+        "status": checked.status,
+        "kind": checked.kind,
+        "fingerprint": checked.fingerprint,
+        "trust": checked.trust,
+        "signer_name": checked.signer_name,
+        "problems": list(checked.problems),
+    }
+
+
+def _verify(pack: str, fingerprint: str | None, prog: str, form: str = "text") -> int:
     from .pack import verify_pack
 
     checked = verify_pack(Path(pack), fingerprint)
+    if form == "json":
+        _json_line(pack_record(checked))
+        return checked.exit_status
     print(f"{pack}: {WORDS[checked.status]}")
     if checked.fingerprint:
         whose = {
