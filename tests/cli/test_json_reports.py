@@ -16,10 +16,12 @@ import pytest
 
 from portal_admin.cli.main import main
 from portal_admin.cli.revert import PLAN_KEYS
+from portal_admin.cli.running import result_path
 from portal_admin.evidence import journal as journal_file
 from reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
-from .conftest import rows
+from .conftest import Query, rows
+from .test_jobs import paused_job
 from .test_loopback import DictKeyring
 from .test_revert import suspend_emmas
 
@@ -185,3 +187,19 @@ def test_a_remediation_takes_format_json(
     (done,) = json_lines(capsys.readouterr().out)
     assert done["target_id"] == planned["target_id"] and done["outcome"] == "done"
     documented(done)
+
+
+def test_a_resumed_job_as_json_lines_keeps_its_result_csv(
+    query: Query, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``jobs resume --format json`` without ``--out``: the JSON lines on standard output, the
+    result CSV beside the job file (the JSON lines were written over it)."""
+    job = paused_job(query("--status", "ACTIVE", "--name", "emma")[:2], "resumed")
+    job_id, beside = job.id, result_path(job, None)
+    job.close()
+    capsys.readouterr()
+    assert main(["jobs", "resume", job_id, "--format", "json"]) == 0
+    result = json_lines(capsys.readouterr().out)
+    assert [r["outcome"] for r in result] == ["done", "done"]
+    documented(result[0])
+    assert [r["outcome"] for r in rows(beside)] == ["done", "done"]
