@@ -1369,6 +1369,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
         <source>&amp;Reason:</source>
         <translation>理由(&amp;R):</translation>
     </message>
@@ -1389,6 +1390,7 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+2"/>
         <source>Optional; kept with the change</source>
         <translation>任意。変更とともに記録されます</translation>
     </message>
@@ -6762,7 +6764,12 @@
         <translation>切断されたレコード（クラッシュ）の後に新しいセグメントが %1 個あります。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>ただし %1 件のレコードは認証されていません（最初はレコード %2）。このインストールのチェックポイントはどれもこれらを保証しておらず、このプログラムが書いたものでもありません。ジョブファイルで確認できない限り、元に戻す処理ではそのままにします。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>ジャーナルが署名付きチェックポイントと一致しません: %1。</translation>
     </message>
@@ -8958,7 +8965,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -8994,18 +9001,18 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+267"/>
+        <location line="+281"/>
         <source>Revert</source>
         <translation>元に戻す</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-106"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded. Why, as a bulk change asks (optional; sent with status changes, journaled).</extracomment>
         <translation>元に戻す</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+72"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV ファイル (*.csv)</translation>
     </message>
@@ -9055,7 +9062,7 @@
         <translation>閉じる</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>&amp;Run the revert (%1)</source>
         <translation>元に戻す処理を実行（%1）(&amp;R)</translation>
     </message>
@@ -9198,6 +9205,11 @@
         <location line="+1"/>
         <source>Your own status</source>
         <translation>自分自身の状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not authenticated</source>
+        <translation>認証されていません</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -9392,7 +9404,12 @@
         <translation>サインイン中のアカウント自身の状態です。別の管理者でサインインしてください。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+4"/>
+        <source>The journal record is not authenticated: no checkpoint of this installation vouches for it, this program did not write it, and the job file does not confirm it. Anyone who can write the journal could have added it, so it is left alone.</source>
+        <translation>このジャーナルの記録は認証されていません。このインストールのチェックポイントはどれもこの記録を保証しておらず、このプログラムが書いたものでもなく、ジョブファイルでも確認できません。ジャーナルに書き込める人なら誰でも追加できたため、そのままにします。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>at line %1 (record %2): %3</source>
         <translation>%1 行目（レコード %2）：%3</translation>
     </message>
@@ -9402,7 +9419,7 @@
         <translation>署名付きチェックポイントと一致しません（%1）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Nothing was sent.</source>
         <translation>何も送信していません。</translation>
     </message>
@@ -9440,6 +9457,16 @@
         <location line="+4"/>
         <source>Select the records to revert.</source>
         <translation>元に戻すレコードを選択してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Records %1 are not authenticated: no checkpoint of this installation vouches for them, this program did not write them, and no job file here confirms them. Anyone who can write the journal could have added them, so they are not reverted here.</source>
+        <translation>レコード %1 は認証されていません。このインストールのチェックポイントはどれもこれらを保証しておらず、このプログラムが書いたものでもなく、ここにあるジョブファイルでも確認できません。ジャーナルに書き込める人なら誰でも追加できたため、ここでは元に戻しません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A revert of the same job or record is being planned or run in another window or program. Wait for it to end.</source>
+        <translation>同じジョブまたは記録を元に戻す処理を、別のウィンドウかプログラムが計画中または実行中です。終わるまでお待ちください。</translation>
     </message>
 </context>
 <context>
@@ -11018,19 +11045,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>フィンガープリント</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>追加日時</translation>
     </message>
@@ -11048,6 +11075,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>この名前はこのインストール自身の鍵と読めます。誰の鍵かを名前にしてください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>これはこのインストール自身の鍵です。この鍵のパックはすでに信頼されています。</translation>
     </message>

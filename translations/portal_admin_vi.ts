@@ -1380,6 +1380,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
         <source>&amp;Reason:</source>
         <translation>&amp;Lý do:</translation>
     </message>
@@ -1400,6 +1401,7 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+2"/>
         <source>Optional; kept with the change</source>
         <translation>Không bắt buộc; được lưu cùng thay đổi</translation>
     </message>
@@ -6813,7 +6815,12 @@
         <translation>%1 đoạn mới sau một bản ghi bị cắt (do sự cố).</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>Nhưng %1 bản ghi chưa được xác thực (bản đầu tiên: bản ghi %2): không điểm kiểm tra nào của bản cài đặt này bảo đảm cho chúng và chương trình này không ghi chúng. Việc hoàn nguyên để nguyên chúng trừ khi tệp công việc của chúng xác nhận chúng.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>Nhật ký không khớp với các điểm kiểm tra đã ký: %1.</translation>
     </message>
@@ -9035,7 +9042,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -9071,18 +9078,18 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+267"/>
+        <location line="+281"/>
         <source>Revert</source>
         <translation>Hoàn nguyên</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-106"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded. Why, as a bulk change asks (optional; sent with status changes, journaled).</extracomment>
         <translation>Đưa về</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+72"/>
         <source>CSV files (*.csv)</source>
         <translation>Tệp CSV (*.csv)</translation>
     </message>
@@ -9132,7 +9139,7 @@
         <translation>Đóng</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>&amp;Run the revert (%1)</source>
         <translation>&amp;Chạy hoàn nguyên (%1)</translation>
     </message>
@@ -9275,6 +9282,11 @@
         <location line="+1"/>
         <source>Your own status</source>
         <translation>Trạng thái của chính bạn</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not authenticated</source>
+        <translation>Chưa được xác thực</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -9469,7 +9481,12 @@
         <translation>Trạng thái của chính tài khoản đang đăng nhập: hãy đăng nhập bằng quản trị viên khác.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+4"/>
+        <source>The journal record is not authenticated: no checkpoint of this installation vouches for it, this program did not write it, and the job file does not confirm it. Anyone who can write the journal could have added it, so it is left alone.</source>
+        <translation>Bản ghi nhật ký này chưa được xác thực: không điểm kiểm tra nào của bản cài đặt này bảo đảm cho nó, chương trình này không ghi nó và tệp công việc không xác nhận nó. Bất kỳ ai ghi được vào nhật ký đều có thể đã thêm nó, nên nó được để nguyên.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>at line %1 (record %2): %3</source>
         <translation>tại dòng %1 (bản ghi %2): %3</translation>
     </message>
@@ -9479,7 +9496,7 @@
         <translation>không khớp với các điểm kiểm tra đã ký (%1)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Nothing was sent.</source>
         <translation>Chưa gửi gì.</translation>
     </message>
@@ -9517,6 +9534,16 @@
         <location line="+4"/>
         <source>Select the records to revert.</source>
         <translation>Hãy chọn các bản ghi cần hoàn nguyên.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Records %1 are not authenticated: no checkpoint of this installation vouches for them, this program did not write them, and no job file here confirms them. Anyone who can write the journal could have added them, so they are not reverted here.</source>
+        <translation>Các bản ghi %1 chưa được xác thực: không điểm kiểm tra nào của bản cài đặt này bảo đảm cho chúng, chương trình này không ghi chúng và không tệp công việc nào ở đây xác nhận chúng. Bất kỳ ai ghi được vào nhật ký đều có thể đã thêm chúng, nên chúng không được hoàn nguyên ở đây.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A revert of the same job or record is being planned or run in another window or program. Wait for it to end.</source>
+        <translation>Một cửa sổ hoặc chương trình khác đang lập kế hoạch hoặc chạy việc hoàn nguyên cùng công việc hoặc bản ghi này. Hãy đợi nó kết thúc.</translation>
     </message>
 </context>
 <context>
@@ -11100,19 +11127,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>Tên</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>Dấu vân tay</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>Ngày thêm</translation>
     </message>
@@ -11130,6 +11157,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>Tên này đọc giống khóa riêng của bản cài đặt này. Hãy đặt tên theo người sở hữu khóa.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>Đây là khóa của chính bản cài đặt này: các gói của nó đã được tin cậy.</translation>
     </message>

@@ -1369,6 +1369,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -1389,6 +1390,7 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+2"/>
         <source>Optional; kept with the change</source>
         <translation>可选；随更改一起保存</translation>
     </message>
@@ -6760,7 +6762,12 @@
         <translation>在被截断的记录（崩溃）之后有 %1 个新段。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>但有 %1 条记录未经认证（第一条：记录 %2）：本安装没有任何检查点为它们担保，它们也不是本程序写入的。除非其任务文件能确认它们，撤销时不会处理它们。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>变更日志与其签名检查点不符：%1。</translation>
     </message>
@@ -8956,7 +8963,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -8992,18 +8999,18 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+267"/>
+        <location line="+281"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-106"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded. Why, as a bulk change asks (optional; sent with status changes, journaled).</extracomment>
         <translation>恢复</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+72"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -9053,7 +9060,7 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>&amp;Run the revert (%1)</source>
         <translation>执行还原（%1）(&amp;R)</translation>
     </message>
@@ -9196,6 +9203,11 @@
         <location line="+1"/>
         <source>Your own status</source>
         <translation>您自己的状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not authenticated</source>
+        <translation>未经认证</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -9390,7 +9402,12 @@
         <translation>这是当前登录账户自身的状态：请以其他管理员身份登录。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+4"/>
+        <source>The journal record is not authenticated: no checkpoint of this installation vouches for it, this program did not write it, and the job file does not confirm it. Anyone who can write the journal could have added it, so it is left alone.</source>
+        <translation>这条变更日志记录未经认证：本安装没有任何检查点为它担保，它不是本程序写入的，任务文件也无法确认它。任何能写入变更日志的人都可能添加它，因此不予处理。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>at line %1 (record %2): %3</source>
         <translation>在第 %1 行（记录 %2）：%3</translation>
     </message>
@@ -9400,7 +9417,7 @@
         <translation>与其签名检查点不一致（%1）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Nothing was sent.</source>
         <translation>未发送任何内容。</translation>
     </message>
@@ -9438,6 +9455,16 @@
         <location line="+4"/>
         <source>Select the records to revert.</source>
         <translation>请选择要还原的记录。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Records %1 are not authenticated: no checkpoint of this installation vouches for them, this program did not write them, and no job file here confirms them. Anyone who can write the journal could have added them, so they are not reverted here.</source>
+        <translation>记录 %1 未经认证：本安装没有任何检查点为它们担保，它们不是本程序写入的，这里也没有任务文件能确认它们。任何能写入变更日志的人都可能添加它们，因此不在这里撤销。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A revert of the same job or record is being planned or run in another window or program. Wait for it to end.</source>
+        <translation>另一个窗口或程序正在规划或运行同一任务或记录的撤销。请等它结束。</translation>
     </message>
 </context>
 <context>
@@ -11014,19 +11041,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
@@ -11044,6 +11071,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>这个名称看起来像本安装自己的密钥。请写明这是谁的密钥。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>这是本安装自己的密钥：其证据包已受信任。</translation>
     </message>

@@ -1369,6 +1369,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -1389,6 +1390,7 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+2"/>
         <source>Optional; kept with the change</source>
         <translation>選填；隨變更一併保存</translation>
     </message>
@@ -6760,7 +6762,12 @@
         <translation>在被截斷的記錄（當機）之後有 %1 個新區段。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
+        <translation>但有 %1 筆記錄未經驗證（第一筆：記錄 %2）：此安裝沒有任何檢查點為它們擔保，它們也不是本程式寫入的。除非其工作檔能確認它們，還原時不會處理它們。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>The journal does not match its signed checkpoints: %1.</source>
         <translation>變更日誌與其簽署的檢查點不符：%1。</translation>
     </message>
@@ -8956,7 +8963,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
         <source>Target</source>
         <translation>目標</translation>
     </message>
@@ -8992,18 +8999,18 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+267"/>
+        <location line="+281"/>
         <source>Revert</source>
         <translation>還原</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-106"/>
         <source>Set back</source>
-        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded.</extracomment>
+        <extracomment>The task making the plan (set by the panel that opened the window). Set once the window is closed: a plan that arrives then is discarded. Why, as a bulk change asks (optional; sent with status changes, journaled).</extracomment>
         <translation>還原</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+72"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 檔案 (*.csv)</translation>
     </message>
@@ -9053,7 +9060,7 @@
         <translation>關閉</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>&amp;Run the revert (%1)</source>
         <translation>執行還原（%1）(&amp;R)</translation>
     </message>
@@ -9196,6 +9203,11 @@
         <location line="+1"/>
         <source>Your own status</source>
         <translation>您自己的狀態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not authenticated</source>
+        <translation>未經驗證</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -9390,7 +9402,12 @@
         <translation>這是目前登入帳號本身的狀態：請以其他管理員身分登入。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+4"/>
+        <source>The journal record is not authenticated: no checkpoint of this installation vouches for it, this program did not write it, and the job file does not confirm it. Anyone who can write the journal could have added it, so it is left alone.</source>
+        <translation>這筆變更日誌記錄未經驗證：此安裝沒有任何檢查點為它擔保，它不是本程式寫入的，工作檔也無法確認它。任何能寫入變更日誌的人都可能加入它，因此不予處理。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>at line %1 (record %2): %3</source>
         <translation>在第 %1 行（記錄 %2）：%3</translation>
     </message>
@@ -9400,7 +9417,7 @@
         <translation>與其簽章檢查點不一致（%1）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Nothing was sent.</source>
         <translation>未傳送任何內容。</translation>
     </message>
@@ -9438,6 +9455,16 @@
         <location line="+4"/>
         <source>Select the records to revert.</source>
         <translation>請選擇要還原的記錄。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Records %1 are not authenticated: no checkpoint of this installation vouches for them, this program did not write them, and no job file here confirms them. Anyone who can write the journal could have added them, so they are not reverted here.</source>
+        <translation>記錄 %1 未經驗證：此安裝沒有任何檢查點為它們擔保，它們不是本程式寫入的，這裡也沒有工作檔能確認它們。任何能寫入變更日誌的人都可能加入它們，因此不在這裡還原。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>A revert of the same job or record is being planned or run in another window or program. Wait for it to end.</source>
+        <translation>另一個視窗或程式正在規劃或執行同一工作或記錄的還原。請等它結束。</translation>
     </message>
 </context>
 <context>
@@ -11014,19 +11041,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+40"/>
-        <location line="+181"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location line="+189"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
     <message>
-        <location line="-180"/>
-        <location line="+179"/>
+        <location line="-188"/>
+        <location line="+187"/>
         <source>Fingerprint</source>
         <translation>指紋</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-186"/>
         <source>Added</source>
         <translation>新增時間</translation>
     </message>
@@ -11044,6 +11071,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>This name reads as this installation&apos;s own key. Name whose key it is.</source>
+        <translation>這個名稱看起來像此安裝自己的金鑰。請寫明這是誰的金鑰。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This is this installation&apos;s own key: its packs are trusted already.</source>
         <translation>這是此安裝自己的金鑰：其證據套件已受信任。</translation>
     </message>

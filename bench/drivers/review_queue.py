@@ -39,9 +39,8 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     panel = CampaignsPanel(context, folder=folder, key_store=keys.MemoryStore())
     panel.resize(1366, 768)
     panel.show()
-    panel.reviewer.setText("bench@example.test")
     await panel.open_file(path)
-    await panel.reviewer_key()  # the key read once, before the typing
+    await panel.load_identity()  # the key read once, before the typing
     items = panel.model.rowCount()
     meter = LagMeter()
     meter.start()

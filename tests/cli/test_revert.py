@@ -11,6 +11,7 @@ from portal_admin.cli.confirm import confirm_jobs
 from portal_admin.cli.errors import UsageError
 from portal_admin.cli.main import main
 from portal_admin.evidence import journal as journal_file
+from support.forgery import append_forged
 
 from .conftest import Query, rows
 from .test_loopback import write_profiles
@@ -131,3 +132,37 @@ def test_one_confirmation_rule(tmp_path: Path) -> None:
         confirm_jobs([small], "production", "Prod", None)
     for job in (small, big, bulk, empty):
         job.close()
+
+
+def test_a_forged_record_is_refused_unless_accepted_and_a_reason_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sent: list[str], query: Query
+) -> None:
+    job_id, targets = suspend_emmas(tmp_path, capsys)
+    path = journal_file.default_journal_path()
+    genuine = next(
+        r for r in journal_file.read() if r["kind"] == "change" and r["targets"] == [targets[0]]
+    )
+    # Someone who can write the file appends a correctly chained copy naming an account the
+    # job never touched.
+    victim = next(a["id"] for a in query("--status", "ACTIVE") if a["id"] not in targets)
+    copy = {k: v for k, v in genuine.items() if k not in ("prev", "hash", "seq", "intent_seq")}
+    [forged] = append_forged(path, {**copy, "targets": [victim]})
+    sent.clear()
+    assert main(["--sandbox", "journal", "revert", str(forged)]) == 2
+    err = capsys.readouterr().err
+    assert f"record(s) {forged} are not authenticated" in err
+    assert "--accept-unauthenticated" in err and "nothing was sent" in err
+    assert "accounts.status" not in sent
+    assert main(["--sandbox", "journal", "revert", str(forged), "--accept-unauthenticated"]) == 0
+    assert "1 unauthenticated journal record(s) accepted on purpose" in capsys.readouterr().err
+    # The genuine record, with a reason: sent with the change and kept in the journal.
+    reason = "Ticket 4711: suspended by mistake"
+    assert main(["--sandbox", "journal", "revert", str(genuine["seq"]), "--reason", reason]) == 0
+    kept = [
+        r
+        for r in journal_file.read()
+        if r["kind"] == "change" and r["targets"] == [targets[0]] and "reverts" in r["after"]
+    ]
+    assert [(r["fields"]["reason"], r["after"]["reason"]) for r in kept] == [(reason, reason)]
+    assert main(["--sandbox", "jobs", "revert", job_id, "--reason", "bell\x07"]) == 2
+    assert "without control characters" in capsys.readouterr().err

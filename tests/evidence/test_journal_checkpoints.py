@@ -6,8 +6,10 @@ The key comes from a ``keys.MemoryStore``: no test touches the OS keyring.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,11 +18,19 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.cli.main import main as cli_main
 from portal_admin.cli.packs_of import PackSource, source
-from portal_admin.evidence import checkpoints, keys
+from portal_admin.evidence import checkpoints, keys, trust
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence.__main__ import main as evidence_main
+from support.forgery import append_forged
 
 EVERY = 10
+
+
+@pytest.fixture(autouse=True)
+def _own_writers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test sees only the journal objects it made: forgetting them (as a later process
+    would) stays inside the test."""
+    monkeypatch.setattr(jr, "_WRITERS", weakref.WeakSet())
 
 
 def signer_of(store: keys.MemoryStore) -> Callable[[], Ed25519PrivateKey]:
@@ -138,10 +148,51 @@ def test_checkpoints_re_signed_with_another_key_are_found(
     assert not result.ok
     assert len(result.anchor) == 2
     assert all("is signed by another key" in a and fingerprint in a for a in result.anchor)
-    # Compared with no key, it is self-consistent: say so rather than call it intact silently.
-    unpinned = jr.verify(path)
-    assert unpinned.ok and "not compared with this installation's key" in unpinned.notes[0]
     assert evidence_main(["journal", "verify", str(path), "--fingerprint", fingerprint]) == 1
+
+
+def test_without_this_installations_key_a_checkpoint_by_an_unknown_key_anchors_nothing(
+    tmp_path: Path,
+    store: keys.MemoryStore,
+    fingerprint: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No keyring (this installation's key unknown): a journal rewritten and re-signed by a
+    forger's key is not intact, by verify or by the command line; a key trusted on purpose,
+    or pinned, is accepted."""
+    path = tmp_path / "journal.jsonl"
+    written(path, store)
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()][:20]
+    rows[2]["targets"] = ["SOMEONE-ELSE"]
+    path.write_bytes(rechained(rows))
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
+    forged = keys.signing_key(keys.MemoryStore())
+    forger = keys.fingerprint(forged.public_key())
+    path.with_name("journal.checkpoints.jsonl").write_bytes(
+        b"".join(
+            jr.canonical(checkpoints.make(forged, seq, str(rows[seq - 1]["hash"]), "stop")) + b"\n"
+            for seq in (10, 20)
+        )
+    )
+    unknown = jr.verify(path, expected_key=lambda: None)
+    assert not unknown.ok and len(unknown.anchor) == 2
+    assert all(
+        f"signed by another key ({forger}) than this installation's, and not a trusted one:"
+        " it anchors nothing" in a
+        for a in unknown.anchor
+    ), unknown.anchor
+    assert "BROKEN" in unknown.summary() and "intact" not in unknown.summary()
+    assert unknown.anchored == 0 and len(unknown.unauthenticated) == 20
+    monkeypatch.setattr(trust, "own_fingerprint", lambda store=None: None)  # no keyring
+    assert evidence_main(["journal", "verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "BROKEN" in out and "anchors nothing" in out and "intact" not in out
+    # Trusted on purpose (this person's other installation, say), or pinned: accepted.
+    assert jr.verify(path, expected_key=lambda: None, trusted=[forger]).ok
+    assert jr.verify(path, expected_key=forger).ok
+    # A trusted key does not pass when another one is pinned.
+    assert not jr.verify(path, expected_key=fingerprint, trusted=[forger]).ok
 
 
 def test_a_checkpoint_edited_without_the_key_does_not_verify(
@@ -235,3 +286,88 @@ def test_hostile_records_and_checkpoints_are_named_not_a_traceback(
     assert "checkpoint line 3 is not a checkpoint" in result.anchor
     assert "checkpoint line 4 is not a checkpoint" in result.anchor
     assert any("disagrees with the checkpoint at line 1" in a for a in result.anchor)
+
+
+def test_a_checkpoint_never_signs_over_records_appended_by_another_hand(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    journal = jr.Journal(path, signer=signer_of(store), checkpoint_every=EVERY)
+    for i in range(3):
+        journal.append({"operation": "accounts.update", "targets": [f"ACC{i}"], "outcome": "ok"})
+    forged = append_forged(path, *[{"operation": "accounts.status", "targets": ["NEVER"]}] * 2)
+    assert forged == [4, 5]
+    journal.close()  # a clean stop: its checkpoint names its own last record, not the head
+    found = checkpoints.read(path.with_name("journal.checkpoints.jsonl"))
+    assert [(c.seq, c.vouches) for c in found.checkpoints] == [(3, ((1, 3),))]
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.ok and result.anchored == 3
+    assert result.unauthenticated == [4, 5]
+    assert "NOT AUTHENTICATED (the first at seq 4)" in result.summary()
+    assert evidence_main(["journal", "verify", str(path), "--fingerprint", fingerprint]) == 0
+    out = capsys.readouterr().out
+    assert "2 record(s) NOT AUTHENTICATED" in out and "2 record(s) not authenticated" in out
+
+    # The next process appends after the forged records: its checkpoint anchors them (they
+    # cannot be cut or changed unseen any more) but vouches only for its own.
+    later = jr.Journal(path, signer=signer_of(store), checkpoint_every=EVERY)
+    later.append({"operation": "accounts.update", "targets": ["ACC9"], "outcome": "ok"})
+    later.close()
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.ok and result.anchored == 6 and result.unauthenticated == [4, 5]
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
+    assert not jr.appended_here(path, 4, rows[3]["hash"])
+    assert jr.appended_here(path, 6, rows[5]["hash"])  # this process wrote it
+    assert not jr.appended_here(path, 6, "0" * 64)
+
+
+def test_interleaved_processes_vouch_for_their_own_records_together(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    """Two programs appending in turn (the desktop and the command line): each checkpoint
+    vouches for its writer's records, and together they cover every one."""
+    path = tmp_path / "journal.jsonl"
+    one = jr.Journal(path, signer=signer_of(store), checkpoint_every=EVERY)
+    two = jr.Journal(path, signer=signer_of(store), checkpoint_every=EVERY)
+    for writer in (one, one, two, two, one, two, one):
+        writer.append({"operation": "accounts.update", "targets": ["A"], "outcome": "ok"})
+    two.close()
+    one.close()
+    found = checkpoints.read(path.with_name("journal.checkpoints.jsonl"))
+    assert [(c.seq, c.vouches) for c in found.checkpoints] == [
+        (6, ((3, 4), (6, 6))),
+        (7, ((1, 2), (5, 5), (7, 7))),
+    ]
+    jr._WRITERS.clear()  # as a later process sees it
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.ok and result.unauthenticated == [] and result.vouched == [(1, 7)]
+
+
+def test_an_earlier_versions_checkpoint_vouches_for_all_before_it_and_bad_vouches_are_refused(
+    tmp_path: Path, store: keys.MemoryStore, fingerprint: str
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    journal = jr.Journal(path, signer=signer_of(store), checkpoint_every=0)
+    for i in range(4):
+        journal.append({"operation": "accounts.update", "targets": [f"A{i}"], "outcome": "ok"})
+    jr._WRITERS.clear()
+    rows = [json.loads(line) for line in path.read_bytes().splitlines()]
+    key = keys.signing_key(store)
+    cp_path = path.with_name("journal.checkpoints.jsonl")
+    cp_path.write_bytes(jr.canonical(checkpoints.make(key, 3, rows[2]["hash"], "stop")) + b"\n")
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.ok and result.vouched == [(1, 3)] and result.unauthenticated == [4]
+    for bad in ("all", [[1]], [[1, "4"]], [[True, 4]], [[1, 2]] * 10_001):
+        line = checkpoints.make(key, 4, rows[3]["hash"], "stop")
+        body = {k: v for k, v in line.items() if k != "signature"}
+        body["vouches"] = bad
+        signature = key.sign(checkpoints.CONTEXT + jr.canonical(body))
+        signed = {**body, "signature": base64.b64encode(signature).decode()}
+        cp_path.write_bytes(jr.canonical(signed) + b"\n")
+        result = jr.verify(path, expected_key=fingerprint)
+        assert result.anchor == ["checkpoint line 1 is not a checkpoint"], bad
+    # Vouches past its own seq are cut at it.
+    line = checkpoints.make(key, 2, rows[1]["hash"], "stop", vouches=[(1, 4)])
+    cp_path.write_bytes(jr.canonical(line) + b"\n")
+    result = jr.verify(path, expected_key=fingerprint)
+    assert result.vouched == [(1, 2)] and result.unauthenticated == [3, 4]

@@ -148,3 +148,97 @@ def test_processes_adding_keys_at_once_all_keep_theirs(tmp_path: Path) -> None:
     ]
     assert [w.wait(timeout=60) for w in writers] == [0, 0, 0, 0]
     assert len(TrustStore(path).keys()) == 60
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "this installation's key",
+        "This Installation’s Key",
+        "  THIS   INSTALLATION  ",
+        "thіs іnstallation's key",  # Cyrillic і
+        "ｔｈｉｓ　ｉｎｓｔａｌｌａｔｉｏｎ’ｓ ｋｅｙ",  # full-width
+        "this insta11ation's key",
+        "thís ínstallatíon's key",  # accents
+        "this-installation's-key (backup)",
+        "本安装的密钥",
+        "此安裝的金鑰",
+        "このインストールの鍵",
+        "khóa của bản cài đặt này",
+        "Khoa cua ban cai dat nay",
+    ],
+)
+def test_a_name_imitating_this_installations_key_is_refused(tmp_path: Path, name: str) -> None:
+    store = TrustStore(tmp_path / "trusted_keys.json")
+    with pytest.raises(TrustError, match="may not read as this installation's own key"):
+        store.add(HEX, name)
+    assert store.keys() == []
+    # Nor can a file written by hand carry one.
+    store.path.write_text(
+        json.dumps(
+            {"format": 1, "keys": [{"fingerprint": HEX, "name": name, "added": "2026-01-01"}]}
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(TrustError, match="not a trusted-keys file"):
+        store.keys()
+
+
+@pytest.mark.parametrize("name", ["Reviewers of Example Org", "Installation team", "这个同事"])
+def test_ordinary_names_are_kept(tmp_path: Path, name: str) -> None:
+    assert TrustStore(tmp_path / "trusted_keys.json").add(HEX, name).name == name
+
+
+def test_every_translation_of_this_installations_key_is_reserved(tmp_path: Path) -> None:
+    """The words the program shows for its own key, in every language it speaks, are caught
+    (a new translation cannot open a way round the rule)."""
+    import xml.etree.ElementTree as ElementTree
+
+    from portal_admin.evidence.trust import skeleton
+
+    wanted = {("PackCheck", "this installation's key"), ("TrustedKeys", "This installation")}
+    folder = Path(__file__).parents[2] / "translations"
+    found = []
+    for ts in sorted(folder.glob("portal_admin_*.ts")):
+        for context in ElementTree.parse(ts).getroot():
+            for message in context.iter("message"):
+                if (context.findtext("name"), message.findtext("source")) in wanted:
+                    found.append(message.findtext("translation") or "")
+    assert len(found) == 2 * len(list(folder.glob("portal_admin_*.ts"))) >= 8
+    store = TrustStore(tmp_path / "trusted_keys.json")
+    for text in [*found, *(source for _, source in wanted)]:
+        assert skeleton(text)
+        with pytest.raises(TrustError, match="may not read as"):
+            store.add(HEX, text)
+
+
+def test_trust_list_neutralises_the_files_fields(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A trust file edited by hand cannot move the terminal's cursor or recolour it through
+    ``trust list``: its fields are printed through ``files.terminal.printable``."""
+    from portal_admin.evidence import __main__ as evidence_main
+    from portal_admin.evidence import trust
+
+    path = tmp_path / "trusted_keys.json"
+    monkeypatch.setattr(trust, "trust_file_path", lambda: path)
+    monkeypatch.setattr(trust, "own_fingerprint", lambda store=None: None)
+    path.write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "keys": [
+                    {
+                        "fingerprint": HEX,
+                        "name": "Reviewers",
+                        "added": "2026-01-01\x1b[2K\x1b[1A\rthis installation's key\x07",
+                    }
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert evidence_main.main(["trust", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\x07" not in out
+    assert "\\x1b[2K\\x1b[1A\\x0dthis installation's key\\x07" in out

@@ -3,7 +3,9 @@
 ``revert_child.py BASE_URL FOLDER JOURNAL plan JOB_ID`` plans the revert of job ``JOB_ID`` from
 the journal and runs it; ``revert_child.py BASE_URL FOLDER JOURNAL resume JOBFILE`` resumes it.
 Its changes are journaled in ``JOURNAL``. It prints ``JOB <path>`` once the plan is written,
-``READ <n>`` (account reads before its first write) and ``CODES <json>`` when it ends.
+``READ <n>`` (account reads before its first write) and ``CODES <json>`` when it ends, or
+``REFUSED <code>`` (exit 3) when the revert cannot be planned. ``REVERT_KEY`` in the
+environment: the fingerprint of "this installation's" key, whose checkpoints it believes.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -46,9 +49,18 @@ async def main(base_url: str, folder: Path, journal: Path, mode: str, arg: str) 
         context = jobs.JobContext(PROFILE, base_url, EMAIL, me.biz_id, "test")
         order.clear()
         if mode == "plan":
-            job = await jobs.plan_job_revert(
-                client, arg, context, journal_path=journal, folder=folder
-            )
+            try:
+                job = await jobs.plan_job_revert(
+                    client,
+                    arg,
+                    context,
+                    journal_path=journal,
+                    folder=folder,
+                    expected_key=os.environ.get("REVERT_KEY"),
+                )
+            except jobs.RevertError as exc:
+                print("REFUSED", exc.code, flush=True)
+                return 3
         else:
             job = jobs.JobFile.open(Path(arg))
         print("JOB", job.path, flush=True)

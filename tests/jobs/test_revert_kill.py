@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.evidence import journal as journal_file
+from portal_admin.evidence import keys
 from portal_admin.evidence.journal import Journal
 from portal_admin.sandbox import SandboxConfig, create_app
 
@@ -28,6 +30,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.http]
 CHILD = Path(__file__).with_name("revert_child.py")
 PROFILE = "kill"  # the child's profile (revert_child.PROFILE)
 TARGETS = 8
+#: This installation's key, as the children know it (its fingerprint).
+KEY = Ed25519PrivateKey.generate()
 
 
 def start(url: str, folder: Path, journal: Path, *args: str) -> subprocess.Popen[str]:
@@ -36,7 +40,11 @@ def start(url: str, folder: Path, journal: Path, *args: str) -> subprocess.Popen
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "REVERT_KEY": keys.fingerprint(KEY.public_key()),
+        },
     )
 
 
@@ -51,7 +59,9 @@ def suspended_job(app: Any, journal: Path, url: str) -> list[str]:
         )
     ][:TARGETS]
     db.executemany("UPDATE accounts SET status = 'SUSPENDED' WHERE biz_id = ?", [(i,) for i in ids])
-    writer = Journal(journal)
+    # Written and signed by "this installation" (its checkpoint vouches for the records), so
+    # that the reverting processes believe them (revert_child.py pins the key's fingerprint).
+    writer = Journal(journal, signer=lambda: KEY)
     for target in ids:
         writer.append(
             {
@@ -66,7 +76,7 @@ def suspended_job(app: Any, journal: Path, url: str) -> list[str]:
                 "outcome": "ok",
             }
         )
-    writer.flush()
+    writer.close()
     return ids
 
 
@@ -115,13 +125,57 @@ def test_a_revert_killed_while_writes_are_held_sets_each_target_back_once(tmp_pa
         notes = collections.Counter(r["note"] for r in result)
         assert notes == {"verified by reading back": 4, "not applied: sent again": 4}, notes
         # The journal names the revert's job and the records it set back.
-        assert journal_file.verify(journal).ok
+        assert journal_file.verify(journal, expected_key=keys.fingerprint(KEY.public_key())).ok
         reverting = [
             r
             for r in journal_file.read(journal)
             if r["kind"] == "intent" and r["after"].get("job") == job.name.split(".")[0]
         ]
         assert len(reverting) == TARGETS and all(r["after"]["reverts"] for r in reverting)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+            child.communicate()
+        served.stop()
+
+
+def test_two_reverts_of_one_job_at_once_set_each_target_back_once(tmp_path: Path) -> None:
+    """Two programs revert the same job at the same time (its writes held by a slow server,
+    so both would find every target still as the job left it): the second is refused,
+    UNDER_WAY, before it reads or sends anything; each target is written once."""
+    app = create_app(SandboxConfig(db=":memory:", seed_accounts=60, test_clock=True))
+    held = HoldWrites(app, HOLD)
+    served = Served(held)
+    children: list[subprocess.Popen[str]] = []
+    journal = tmp_path / "journal.jsonl"
+    try:
+        targets = suspended_job(app, journal, served.url)
+        folder = tmp_path / "jobs"
+        first = start(served.url, folder, journal, "plan", "first-job")
+        children.append(first)
+        job = job_path(first)  # planned: it holds the job's revert lock from now on
+        deadline = time.monotonic() + 60
+        while not held.received:
+            assert first.poll() is None, first.communicate()
+            assert time.monotonic() < deadline, "the writes never arrived"
+            time.sleep(0.01)
+        second = start(served.url, folder, journal, "plan", "first-job")
+        children.append(second)
+        out, err = second.communicate(timeout=90)
+        assert second.returncode == 3, (out, err)
+        assert "REFUSED UNDER_WAY" in out
+        out, err = first.communicate(timeout=90)
+        assert first.returncode == 0, err
+        assert held.received == dict.fromkeys(targets, 1), held.received
+        assert held.applied == dict.fromkeys(targets, 1), held.applied
+        assert job.exists()
+        # Once the first has ended, a revert may be planned again: nothing is left to do.
+        third = start(served.url, folder, journal, "plan", "first-job")
+        children.append(third)
+        out, err = third.communicate(timeout=90)
+        assert third.returncode == 0, err
+        assert held.received == dict.fromkeys(targets, 1)
     finally:
         for child in children:
             if child.poll() is None:

@@ -27,6 +27,7 @@ from sandbox_flows import (
     stop_cli,
 )
 
+from portal_admin.sandbox import SandboxConfig, create_app
 from support.accounts import ADMIN
 
 pytestmark = pytest.mark.http
@@ -172,6 +173,50 @@ def test_remote_host_needs_allow_remote() -> None:
     assert "--allow-remote" in result.stderr
 
 
+def test_remote_host_warns_and_keeps_sign_in_codes_to_loopback() -> None:
+    """``--allow-remote`` alone serves (the contract), says loudly what it exposes, and its
+    sign-in codes answer callers on this machine only (``test_sign_in_codes_...`` below tries
+    another address)."""
+    server = start_cli(
+        *("--host", "0.0.0.0", "--port", "0", "--db", ":memory:", "--seed-accounts", "5"),
+        "--allow-remote",
+    )
+    try:
+        url = server.base_url.replace("0.0.0.0", "127.0.0.1")
+        answer = httpx.get(f"{url}/sandbox/totp", params={"email": ADMIN[0]}, timeout=10)
+        assert answer.status_code == 200  # from loopback
+    finally:
+        rc, stderr = stop_cli(server)
+    assert rc == 0
+    said = " ".join(stderr.split())
+    assert "WARNING: the sandbox is reachable from other machines; its sign-in codes" in said
+    assert "answer callers on this machine only (add --expose-sign-in-codes" in said
+
+
+def test_remote_host_served_with_a_loud_warning_and_codes_readable() -> None:
+    server = start_cli(
+        *("--host", "0.0.0.0", "--port", "0", "--db", ":memory:", "--seed-accounts", "5"),
+        *("--allow-remote", "--expose-sign-in-codes"),
+    )
+    try:
+        url = server.base_url.replace("0.0.0.0", "127.0.0.1")
+        answer = httpx.get(f"{url}/sandbox/totp", params={"email": ADMIN[0]}, timeout=10)
+        assert answer.status_code == 200  # what the warning is about
+    finally:
+        rc, stderr = stop_cli(server)
+    assert rc == 0
+    assert "WARNING: the sandbox gives anyone who reaches its port every account's sign-in" in (
+        " ".join(stderr.split())
+    )
+    assert "/sandbox/totp" in stderr and "/sandbox/mailbox" in stderr
+
+
+def test_a_loopback_sandbox_gives_no_warning() -> None:
+    server = start_cli("--port", "0", "--db", ":memory:", "--seed-accounts", "5")
+    rc, stderr = stop_cli(server)
+    assert rc == 0 and "WARNING" not in stderr
+
+
 def test_help_lists_the_contract_flags() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "portal_admin.sandbox.cli", "serve", "--help"],
@@ -315,3 +360,22 @@ async def _walk_every_operation(c: httpx.AsyncClient) -> None:
     assert out["terminatedSessions"] == 1
     err(await c.post(f"{s}/auth/logout"), 401, "ACCESS.TOKEN_MISSING")
     await advance(c, 10)
+
+
+@pytest.mark.parametrize("exposed", [False, True])
+async def test_sign_in_codes_kept_to_loopback_unless_exposed(exposed: bool) -> None:
+    """A caller from another address (a forwarded-for header cannot pass for loopback) gets
+    404 for the authenticator's code and the mailbox, unless the codes are exposed."""
+    app = create_app(
+        SandboxConfig(db=":memory:", seed_accounts=5, sign_in_codes_loopback_only=not exposed)
+    )
+    headers = {"X-Forwarded-For": "127.0.0.1", "CF-Connecting-IP": "127.0.0.1"}
+    for peer, local in ((("203.0.113.7", 4000), False), (("127.0.0.1", 4000), True)):
+        transport = httpx.ASGITransport(app=app, client=peer)
+        async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as c:
+            totp = await c.get("/sandbox/totp", params={"email": ADMIN[0]}, headers=headers)
+            mail = await c.get("/sandbox/mailbox", params={"to": ADMIN[0]}, headers=headers)
+        expected = 200 if exposed or local else 404
+        assert (totp.status_code, mail.status_code) == (expected, expected), peer
+        if expected == 404:
+            assert "secret" not in totp.text and "body" not in mail.text

@@ -261,6 +261,7 @@ def _jobs(areas: Any) -> None:
         "set back every change a bulk job made (a job of its own; docs/undo.md)",
     )
     revert.add_argument("job", metavar="ID", help="a job id (or its start)")
+    _revert_options(revert)
     _running(revert)
 
 
@@ -364,6 +365,7 @@ def _verification(areas: Any) -> None:
     undo.add_argument(
         "seqs", metavar="SEQ", type=options.whole(1), nargs="+", help="journal record numbers"
     )
+    _revert_options(undo)
     _running(undo)
     check.add_argument(
         "--fingerprint",
@@ -449,6 +451,19 @@ def _forwarding(journal: Any) -> None:
     )  # fmt: skip
     rebuild.add_argument("received", metavar="RECEIVED", nargs="+", help="files of received lines")
     rebuild.add_argument("--out", metavar="DIR", required=True, help="where to write them")
+
+
+def _revert_options(command: Any) -> None:
+    """What ``jobs revert`` and ``journal revert`` take besides ``_running``'s options."""
+    command.add_argument(
+        "--reason", default="", help="why (kept with each change, as a bulk change's reason)"
+    )
+    command.add_argument(
+        "--accept-unauthenticated",
+        action="store_true",
+        help="revert journal records no checkpoint of this installation vouches for and no"
+        " job file confirms (check them first: anyone who can write the journal could add them)",
+    )
 
 
 def _reviews(areas: Any) -> None:

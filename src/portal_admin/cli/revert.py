@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from portal_admin import jobs
 from portal_admin.connection.profiles import Profile
 from portal_admin.evidence import trust
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.reversible import norm
 from portal_admin.jobs.revert import revert_lines
 
@@ -29,6 +30,7 @@ REVERT_SKIPS: dict[str, str] = {
     jobs.Skip.NO_CHANGE: "already back",
     jobs.Skip.NOT_ALLOWED: "the way back is not an allowed transition",
     jobs.Skip.SELF: "the signed-in account's own status",
+    jobs.RevertSkip.UNAUTHENTICATED: "journal record not authenticated",
 }
 
 
@@ -40,20 +42,33 @@ Planner = Callable[[Connection], Awaitable[jobs.JobFile]]
 
 
 @dataclass(frozen=True)
+class RevertOptions:
+    """What a revert takes besides how it runs: why (``--reason``, kept with each change), and
+    whether journal records nothing vouches for are reverted (``--accept-unauthenticated``)."""
+
+    reason: str
+    accept_unauthenticated: bool
+
+
+@dataclass(frozen=True)
 class JobRevertCommand:
-    """``jobs revert ID``: the job, the connection (default: the job's), how the revert runs."""
+    """``jobs revert ID``: the job, the connection (default: the job's), the revert's options,
+    how it runs."""
 
     job: str
     connection: ConnectionOptions
+    revert: RevertOptions
     run: RunOptions
 
 
 @dataclass(frozen=True)
 class JournalRevertCommand:
-    """``journal revert SEQ...``: the journal records, the connection, how the revert runs."""
+    """``journal revert SEQ...``: the journal records, the connection, the revert's options,
+    how it runs."""
 
     seqs: tuple[int, ...]
     connection: ConnectionOptions
+    revert: RevertOptions
     run: RunOptions
 
 
@@ -69,6 +84,17 @@ def _show(job: jobs.JobFile) -> None:
     for reason, n in sorted(job.skip_counts().items()):
         parts.append(f"{n:,} skipped ({_word(reason)})")
     say(f"plan: {', '.join(parts)}")
+    doubtful = job.skip_counts().get(jobs.RevertSkip.UNAUTHENTICATED, 0)
+    if doubtful:
+        say(
+            f"  {doubtful:,} journal record(s) of this job are NOT AUTHENTICATED (no checkpoint"
+            " of this installation vouches for them, this program did not write them, and the"
+            " job file does not confirm them): left alone; check them, then"
+            " --accept-unauthenticated to revert them anyway"
+        )
+    accepted = job.meta().get("unauthenticated_accepted") or []
+    if accepted:
+        say(f"  {len(accepted):,} unauthenticated journal record(s) accepted on purpose")
     skipped = list(job.items([jobs.ItemState.SKIPPED]))
     for item in skipped[:SHOWN]:
         record = item.record
@@ -78,7 +104,8 @@ def _show(job: jobs.JobFile) -> None:
             f" now {norm(record.get('now')) or '-'}"
         )
         instead = f"; instead: {record['instead']}" if record.get("instead") else ""
-        say(f"  {item.label} {what}: {_word(item.skip or '')} ({values}){instead}")
+        # The label is the server's, the values the journal's: neutralised for the terminal.
+        say(printable(f"  {item.label} {what}: {_word(item.skip or '')} ({values}){instead}"))
     if len(skipped) > SHOWN:
         say(f"  ... and {len(skipped) - SHOWN:,} more (see the plan: --dry-run --out FILE)")
 
@@ -93,7 +120,7 @@ async def _revert(
         try:
             job = await planner(conn)
         except jobs.RevertError as exc:
-            raise UsageError(f"{exc} (nothing was sent)") from None
+            raise UsageError(printable(f"{exc} (nothing was sent)")) from None
         with planned(job):
             say(f"{jobs.action_from('revert', job.meta()['params']).describe()}")
             _show(job)
@@ -133,6 +160,8 @@ async def journal_revert(cmd: JournalRevertCommand) -> int:
             conn.context(),
             expected_key=trust.own_fingerprint,
             concurrency=_concurrency(cmd.run),
+            reason=cmd.revert.reason,
+            accept_unauthenticated=cmd.revert.accept_unauthenticated,
         )
 
     return await _revert(cmd.connection, cmd.run, None, plan)
@@ -163,6 +192,8 @@ async def job_revert(cmd: JobRevertCommand) -> int:
             conn.context(),
             expected_key=trust.own_fingerprint,
             concurrency=_concurrency(cmd.run),
+            reason=cmd.revert.reason,
+            accept_unauthenticated=cmd.revert.accept_unauthenticated,
         )
 
     return await _revert(connection, cmd.run, profile, plan)

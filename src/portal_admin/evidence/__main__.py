@@ -17,9 +17,11 @@ key that is not trusted (its fingerprint is printed). ``trust`` exits 0 when don
 trust file that cannot be read. ``journal verify`` exits 0 when every record verifies and
 the journal agrees with its signed checkpoints, 1 when the chain is broken (naming the first
 record) or a checkpoint disagrees with it, does not verify or was signed by another key than
-this installation's (or the ``--fingerprint`` given), 2 when the file is not a journal or
-cannot be read. ``--format json``: what a verification found as one JSON line (its fields are
-named in docs/cli.md), with the same exit status.
+this installation's or a trusted one (or the ``--fingerprint`` given), 2 when the file is not
+a journal or cannot be read. Records no anchoring checkpoint vouches for (appended by another
+hand, or since the last checkpoint) are said (``NOT AUTHENTICATED``), with exit 0: the chain
+itself is whole. ``--format json``: what a verification found as one JSON line (its fields
+are named in docs/cli.md), with the same exit status.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from portal_admin.files.terminal import printable
 
 from . import journal
 from . import trust as trusting
@@ -173,6 +177,8 @@ def journal_record(result: journal.Verification) -> dict[str, Any]:
         "breaks": [{"line": b.line, "seq": b.seq, "reason": b.reason} for b in result.breaks],
         "anchor": list(result.anchor),
         "notes": list(result.notes),
+        "anchored": result.anchored,
+        "unauthenticated": list(result.unauthenticated),
     }
 
 
@@ -236,7 +242,10 @@ def _trust(args: argparse.Namespace, prog: str) -> int:
     print(f"{own}  this installation's key" if own else "no key of this installation yet")
     trusted = store.keys()
     for entry in trusted:
-        print(f"{entry.fingerprint}  {entry.name} (added {entry.added})")
+        print(
+            f"{printable(entry.fingerprint)}  {printable(entry.name)}"
+            f" (added {printable(entry.added)})"
+        )
     return 0
 
 

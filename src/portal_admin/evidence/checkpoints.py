@@ -1,12 +1,15 @@
 """Signed checkpoints of the journal: its head's seq and hash, signed with the installation key.
 
 The chain alone cannot show that records were cut off the end, or that the whole file was
-rewritten with new hashes. A checkpoint pins the head: a line of ``journal.checkpoints.jsonl``
-beside the journal naming a seq and the hash of the record at that seq, signed (Ed25519) with
-the installation's key (``keys.signing_key``), written every :data:`EVERY` records and when
-the program stops cleanly. Verification then finds a journal shorter than its last checkpoint,
-one whose record at a checkpoint's seq has another hash, and a checkpoint whose signature does
-not verify or that another key signed.
+rewritten with new hashes. A checkpoint pins a record: a line of ``journal.checkpoints.jsonl``
+beside the journal naming a seq and the hash of the record at that seq (the last one its
+writer appended), signed (Ed25519) with the installation's key (``keys.signing_key``),
+written every :data:`EVERY` records and when the program stops cleanly. It anchors every
+record up to its seq, and vouches (``vouches``: ranges of seqs) only for those its writer
+appended: a record another hand added in between is anchored, never vouched for.
+Verification then finds a journal shorter than its last checkpoint, one whose record at a
+checkpoint's seq has another hash, and a checkpoint whose signature does not verify or that
+a key neither this installation's nor trusted signed (it anchors nothing).
 
 Each line is canonical JSON (sorted keys, no spaces) with ``signature``: base64 Ed25519 over
 :data:`CONTEXT` followed by the canonical JSON of the line without ``signature``.
@@ -18,7 +21,7 @@ import base64
 import binascii
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,7 +43,18 @@ FORMAT = 1
 CONTEXT = b"portal-admin journal checkpoint 1\n"
 
 #: A checkpoint's fields, as a pack's ``checkpoints`` table holds them.
-COLUMNS = ("seq", "hash", "time", "reason", "key", "public_key", "signature", "kind", "format")
+COLUMNS = (
+    "seq",
+    "hash",
+    "time",
+    "reason",
+    "key",
+    "public_key",
+    "signature",
+    "kind",
+    "format",
+    "vouches",
+)
 
 #: Hands out the installation's signing key; raises ``keys.KeyUnavailable`` without one.
 Signer = Callable[[], Ed25519PrivateKey]
@@ -58,8 +72,16 @@ def _canonical(value: Mapping[str, Any]) -> bytes:
     )
 
 
-def make(key: Ed25519PrivateKey, seq: int, head: str, reason: str) -> dict[str, Any]:
-    """A signed checkpoint naming the record ``seq`` whose hash is ``head``."""
+def make(
+    key: Ed25519PrivateKey,
+    seq: int,
+    head: str,
+    reason: str,
+    vouches: Sequence[tuple[int, int]] | None = None,
+) -> dict[str, Any]:
+    """A signed checkpoint naming the record ``seq`` whose hash is ``head``; ``vouches``: the
+    ranges of seqs (first, last) its signer wrote itself (None: every record up to ``seq``,
+    as checkpoints of earlier versions say by having no ``vouches``)."""
     public = key.public_key()
     body: dict[str, Any] = {
         "kind": "checkpoint",
@@ -71,6 +93,8 @@ def make(key: Ed25519PrivateKey, seq: int, head: str, reason: str) -> dict[str, 
         "key": keys.fingerprint(public),
         "public_key": base64.b64encode(keys.public_raw(public)).decode("ascii"),
     }
+    if vouches is not None:
+        body["vouches"] = [[first, last] for first, last in vouches]
     signature = key.sign(CONTEXT + _canonical(body))
     return {**body, "signature": base64.b64encode(signature).decode("ascii")}
 
@@ -86,7 +110,8 @@ def append(path: Path, checkpoint: Mapping[str, Any]) -> None:
         size = os.fstat(fd).st_size
         if size:
             start = max(0, size - 4096)
-            tail = os.pread(fd, size - start, start)
+            os.lseek(fd, start, os.SEEK_SET)  # a seek and a read: Windows has no positional read
+            tail = os.read(fd, size - start)
             if not tail.endswith(b"\n"):
                 cut = tail.rfind(b"\n")
                 os.ftruncate(fd, start + cut + 1 if cut >= 0 else start)
@@ -129,6 +154,9 @@ class Checkpoint:
     fingerprint: str
     public: Ed25519PublicKey | None
     signed: bool
+    #: The seqs its signer vouches for having written: (first, last) ranges, at most up to
+    #: ``seq`` (a checkpoint without ``vouches``, of an earlier version: 1 to ``seq``).
+    vouches: tuple[tuple[int, int], ...] = ()
 
 
 def _parse(number: int, raw: bytes) -> Checkpoint | None:
@@ -137,6 +165,9 @@ def _parse(number: int, raw: bytes) -> Checkpoint | None:
         body = {k: v for k, v in line.items() if k != "signature"}
         seq, head = line["seq"], line["hash"]
         if not isinstance(seq, int) or not isinstance(head, str):
+            return None
+        vouches = _vouches(line.get("vouches", [[1, seq]]), seq)
+        if vouches is None:
             return None
         public = Ed25519PublicKey.from_public_bytes(base64.b64decode(line["public_key"]))
         signature = base64.b64decode(line["signature"])
@@ -156,7 +187,32 @@ def _parse(number: int, raw: bytes) -> Checkpoint | None:
         keys.fingerprint(public),
         public,
         signed,
+        vouches,
     )
+
+
+#: The most ranges one checkpoint may vouch for (a process writes between two of its own
+#: checkpoints at most ``EVERY`` records, so far fewer).
+VOUCH_LIMIT = 10_000
+
+
+def _vouches(value: Any, seq: int) -> tuple[tuple[int, int], ...] | None:
+    """A checkpoint's ``vouches`` as ranges cut at its seq; None when it is not a list of
+    (first, last) whole numbers."""
+    if not isinstance(value, list) or len(value) > VOUCH_LIMIT:
+        return None
+    out: list[tuple[int, int]] = []
+    for pair in value:
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair)
+        ):
+            return None
+        first, last = max(1, pair[0]), min(seq, pair[1])
+        if first <= last:
+            out.append((first, last))
+    return tuple(out)
 
 
 @dataclass
@@ -190,20 +246,39 @@ def _plain(text: str) -> str:
     return "".join(text.split()).lower()
 
 
+@dataclass
+class Checked:
+    """A journal against its checkpoints: what disagrees (each breaks it), what is said,
+    and the anchors (the good checkpoints: signed by a key accepted here, and agreeing with
+    the journal)."""
+
+    problems: list[str]
+    notes: list[str]
+    anchors: list[Checkpoint]
+
+
 def check(
     found: Found,
     hashes: Mapping[int, Iterable[str]],
     end_seq: int,
     expected: str | None,
-) -> tuple[list[str], list[str]]:
-    """(problems, notes) of a journal against its checkpoints.
+    *,
+    trusted: Iterable[str] = (),
+    pinned: bool = False,
+) -> Checked:
+    """A journal against its checkpoints.
 
     ``hashes`` holds the hashes of the journal's records at the checkpoints' seqs, ``end_seq``
     the journal's last seq, ``expected`` the fingerprint of this installation's key (None:
-    unknown, so only the signatures are checked, against the checkpoints' own keys).
+    none could be read), ``trusted`` the fingerprints of the keys trusted here. A checkpoint
+    signed by any other key anchors nothing and is a problem; ``pinned``: ``expected`` is the
+    one key accepted (``--fingerprint``), the trusted ones are not.
     """
     problems: list[str] = []
     notes: list[str] = []
+    accepted = {_plain(expected)} if expected is not None else set()
+    if not pinned:
+        accepted |= {_plain(f) for f in trusted}
     for number in found.unreadable:
         problems.append(f"checkpoint line {number} is not a checkpoint")
     for cp in found.checkpoints:
@@ -211,16 +286,22 @@ def check(
             problems.append(
                 f"checkpoint line {cp.line} (seq {cp.seq}): the signature does not verify"
             )
-        elif expected is not None and _plain(cp.fingerprint) != _plain(expected):
+        elif _plain(cp.fingerprint) in accepted:
+            continue
+        elif pinned:
             problems.append(
                 f"checkpoint line {cp.line} (seq {cp.seq}) is signed by another key"
-                f" ({cp.fingerprint}) than this installation's ({expected})"
+                f" ({cp.fingerprint}) than the fingerprint given ({expected})"
             )
-    good = [
-        cp
-        for cp in found.checkpoints
-        if cp.signed and (expected is None or _plain(cp.fingerprint) == _plain(expected))
-    ]
+        else:
+            own = f"this installation's ({expected})" if expected else "this installation's"
+            problems.append(
+                f"checkpoint line {cp.line} (seq {cp.seq}) is signed by another key"
+                f" ({cp.fingerprint}) than {own}, and not a trusted one: it anchors nothing"
+                + ("" if expected else " (this installation's key could not be read)")
+            )
+    good = [cp for cp in found.checkpoints if cp.signed and _plain(cp.fingerprint) in accepted]
+    anchors: list[Checkpoint] = []
     if good:
         last = max(good, key=lambda cp: cp.seq)
         if last.seq > end_seq:
@@ -234,14 +315,15 @@ def check(
                     f"the journal disagrees with the checkpoint at line {cp.line}: the record at"
                     f" seq {cp.seq} does not have the hash it names"
                 )
+            elif cp.seq <= end_seq:
+                anchors.append(cp)
         signers = sorted({cp.fingerprint for cp in good})
         notes.append(
             f"{len(found.checkpoints)} checkpoint(s), the last at seq {last.seq}; signed by"
             f" {', '.join(signers)}"
-            + ("" if expected is not None else " (not compared with this installation's key)")
         )
     elif end_seq:
         notes.append("no checkpoint: the journal's end is not anchored")
     if found.torn:
         notes.append("the checkpoints file ends with a line cut short (a crash)")
-    return problems, notes
+    return Checked(problems, notes, anchors)

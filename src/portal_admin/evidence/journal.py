@@ -16,21 +16,25 @@ with :meth:`Journal.append_durable`, whose future the client awaits before the r
 leaves. When the file's last record
 is torn or does not verify, the next append first writes a ``segment`` record that names the
 break and chains from the last good record, so journaling goes on and the break stays on
-record. Signed checkpoints (``checkpoints``) pin the head every ``checkpoints.EVERY`` records
-and at a clean stop.
+record. Signed checkpoints (``checkpoints``) pin the last record this object appended every
+``checkpoints.EVERY`` records and at a clean stop, and vouch for the records it appended (never
+for records another hand added): :attr:`Verification.unauthenticated` lists the others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import contextlib
 import dataclasses
 import hashlib
 import json
 import logging
+import math
 import os
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -127,17 +131,49 @@ class Verification:
     checkpoints: int = 0
     #: Intents (changes sent) that no outcome record names: a crash before the answer.
     pending: int = 0
+    #: The seq of the last checkpoint that anchors the journal (0: none).
+    anchored: int = 0
+    #: The seqs of the records no one vouches for: no anchoring checkpoint's signer says it
+    #: wrote them, and this process did not append them (see :func:`appended_here`).
+    unauthenticated: list[int] = dataclasses.field(default_factory=list)
+    #: (first, last) ranges of the seqs the anchoring checkpoints vouch for.
+    vouched: list[tuple[int, int]] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         """True when every record verifies, links to the one before it, and the journal
-        agrees with its checkpoints."""
+        agrees with its checkpoints (records may still be unauthenticated)."""
         return not self.problems and not self.anchor
+
+    def authenticated(self, seq: int, digest: str) -> bool:
+        """True when the record ``seq`` (of hash ``digest``) is vouched for by an anchoring
+        checkpoint, or was appended by this process."""
+        at = bisect.bisect_right(self.vouched, (seq, math.inf)) - 1
+        if at >= 0 and self.vouched[at][0] <= seq <= self.vouched[at][1]:
+            return True
+        return appended_here(self.path, seq, digest)
+
+    def unauthenticated_text(self) -> str:
+        """The unauthenticated records in words ("" when there is none)."""
+        if not self.unauthenticated:
+            return ""
+        first, count = self.unauthenticated[0], len(self.unauthenticated)
+        return (
+            f"{count} record(s) not authenticated, the first at seq {first}: no checkpoint of"
+            " this installation's key (or a trusted one) vouches for them and this process did"
+            " not write them; they may have been added by anyone who can write the file"
+        )
 
     def summary(self) -> str:
         """One line for people."""
         if self.ok:
             breaks = f", {len(self.breaks)} recorded break(s)" if self.breaks else ""
+            if self.unauthenticated:
+                return (
+                    f"{self.path}: chain intact, {self.records} records{breaks}, head"
+                    f" {self.head}; but {len(self.unauthenticated)} record(s) NOT AUTHENTICATED"
+                    f" (the first at seq {self.unauthenticated[0]})"
+                )
             return f"{self.path}: intact, {self.records} records{breaks}, head {self.head}"
         if not self.problems:
             return (
@@ -181,14 +217,58 @@ def _lines(path: Path, limit: int | None = None) -> Iterator[tuple[int, bytes, b
             yield number, raw.rstrip(b"\n"), raw.endswith(b"\n")
 
 
-#: Gives the fingerprint of this installation's key (None: none known); called only when
-#: the journal has checkpoints.
+#: This installation's key: a fingerprint pinned for one check (``--fingerprint``: that key
+#: alone is accepted), or what gives the fingerprint of this installation's key (None: none
+#: could be read), called only when the journal has checkpoints.
 Expected = str | Callable[[], str | None] | None
+#: The fingerprints of the keys trusted here (default: the trust file's).
+Trusted = Iterable[str] | Callable[[], Iterable[str]] | None
 
 
-def verify(path: Path | None = None, *, expected_key: Expected = None) -> Verification:
+def trusted_fingerprints() -> list[str]:
+    """The fingerprints of the trust file's keys (none when it cannot be read)."""
+    from . import trust
+
+    try:
+        found = trust.TrustStore().keys()
+    except (trust.TrustError, OSError):
+        return []
+    return [k.fingerprint for k in found]
+
+
+#: The journal objects of this process (each knows what it appended).
+_WRITERS: weakref.WeakSet[Journal] = weakref.WeakSet()
+
+
+def appended_here(path: Path, seq: int, digest: str) -> bool:
+    """True when a journal object of this process appended the record ``seq`` with hash
+    ``digest`` to the file ``path``."""
+    where = os.path.abspath(path)
+    return any(j.wrote(seq, digest) for j in list(_WRITERS) if os.path.abspath(j.path) == where)
+
+
+def _ranges(seqs: Iterable[int]) -> list[tuple[int, int]]:
+    """Whole numbers as (first, last) ranges of consecutive ones."""
+    return _merged((n, n) for n in seqs)
+
+
+def _merged(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+def verify(
+    path: Path | None = None, *, expected_key: Expected = None, trusted: Trusted = None
+) -> Verification:
     """Check every record's hash and its link to the one before, and the journal against its
-    signed checkpoints (signed by ``expected_key``, a fingerprint, when one is given)."""
+    signed checkpoints: each must be signed by this installation's key (``expected_key``) or
+    a trusted one (``trusted``), or by the one fingerprint pinned (``expected_key`` as text);
+    then say which records no anchoring checkpoint vouches for (``unauthenticated``)."""
     path = path or default_journal_path()
     result = Verification(path)
     if not path.exists():
@@ -200,6 +280,7 @@ def verify(path: Path | None = None, *, expected_key: Expected = None) -> Verifi
     prev = GENESIS
     last_seq = 0
     recent: collections.deque[tuple[int, str]] = collections.deque(maxlen=RECENT)  # good ones
+    good: list[tuple[int, str]] = []
     for number, raw, complete in _lines(path, _settled_size(path)):
         if not complete:
             result.problems.append(Problem(number, None, "torn"))
@@ -232,6 +313,7 @@ def verify(path: Path | None = None, *, expected_key: Expected = None) -> Verifi
                 result.problems.append(Problem(number, seq, "order"))
             else:
                 recent.append((seq, stated))
+                good.append((seq, stated))
         if kind == "intent" and isinstance(seq, int):
             intents.add(seq)
         elif isinstance(record.get("intent_seq"), int):
@@ -243,11 +325,27 @@ def verify(path: Path | None = None, *, expected_key: Expected = None) -> Verifi
     result.end_seq = last_seq
     result.pending = len(intents)
     result.checkpoints = len(found.checkpoints)
+    pinned = isinstance(expected_key, str)
     if found.checkpoints or found.unreadable:
         fingerprint = expected_key() if callable(expected_key) else expected_key
-        result.anchor, result.notes = checkpoints.check(found, hashes, last_seq, fingerprint)
+        if pinned:
+            accepted: Iterable[str] = ()
+        elif trusted is None:
+            accepted = trusted_fingerprints()
+        else:
+            accepted = trusted() if callable(trusted) else trusted
+        checked = checkpoints.check(
+            found, hashes, last_seq, fingerprint, trusted=accepted, pinned=pinned
+        )
+        result.anchor = checked.problems
     else:
-        _, result.notes = checkpoints.check(found, hashes, last_seq, None)
+        checked = checkpoints.check(found, hashes, last_seq, None)
+    result.notes = checked.notes
+    result.anchored = max((cp.seq for cp in checked.anchors), default=0)
+    result.vouched = _merged(r for cp in checked.anchors for r in cp.vouches)
+    result.unauthenticated = [seq for seq, digest in good if not result.authenticated(seq, digest)]
+    if result.unauthenticated:
+        result.notes.append(result.unauthenticated_text())
     return result
 
 
@@ -426,10 +524,14 @@ class Journal:
         #: The file's (device, inode, size) after this object's last write: while they stay
         #: the same, no one else appended and the cached tail is the file's.
         self._seen: tuple[int, int, int] | None = None
-        #: A checkpoint due after the last write (seq, hash), and whether this object wrote
-        #: records since its last checkpoint.
+        #: A checkpoint due after the last write (seq, hash).
         self._due: tuple[int, str] | None = None
-        self._dirty = False
+        #: Every record this object appended (seq -> hash), and the seqs of those no
+        #: checkpoint of its own vouches for yet: a checkpoint vouches only for what this
+        #: object wrote itself, never for records another hand appended between them.
+        self._written: dict[int, bytes] = {}
+        self._unvouched: list[int] = []
+        _WRITERS.add(self)
 
     def append(self, record: Mapping[str, Any], *, durable: bool = False) -> int | None:
         """Queue ``record`` (a change unless it names another ``kind``): in a running loop a
@@ -495,25 +597,38 @@ class Journal:
                 _settle(waiter, seq if isinstance(seq, int) else None)
         self._checkpoint_if_due()
 
+    def wrote(self, seq: int, digest: str) -> bool:
+        """True when this object appended the record ``seq`` with hash ``digest``."""
+        mine = self._written.get(seq)
+        try:
+            return mine is not None and mine == bytes.fromhex(digest)
+        except ValueError:
+            return False
+
     def close(self) -> None:
         """Write what is queued and, when this object wrote records since its last
-        checkpoint, a checkpoint of the head (a clean stop)."""
+        checkpoint, a checkpoint of the last of them (a clean stop)."""
         self.flush()
-        if self._dirty:
+        if self._unvouched:
             self.checkpoint("stop")
 
     def checkpoint(self, reason: str = "stop") -> dict[str, Any] | None:
-        """Sign and write a checkpoint of the file's head now; None without a key (or an
-        empty journal, or a checkpoints file that cannot be written)."""
+        """Sign and write a checkpoint of the last record this object wrote, vouching for
+        the records it wrote since its last checkpoint; None without a key, when it wrote
+        none, or when the checkpoints file cannot be written.
+
+        It never signs the file's head as found: records appended by another hand (another
+        process, or someone editing the file) after this object's last record are not
+        anchored by it, and those between its own are anchored but not vouched for."""
         key = self._signing_key()
         if key is None:
             return None
         try:
             with self._lock, self._locked():
-                head, seq, _segment = self._current_tail()
-                if seq == 0:
+                if not self._unvouched:
                     return None
-                return self._write_checkpoint(key, seq, head, reason)
+                seq = self._unvouched[-1]
+                return self._write_checkpoint(key, seq, self._written[seq].hex(), reason)
         except OSError as exc:
             log.error("a journal checkpoint could not be written: %s", exc)
             return None
@@ -561,10 +676,12 @@ class Journal:
     def _write_checkpoint(
         self, key: Any, seq: int, head: str, reason: str
     ) -> dict[str, Any] | None:
-        """Append one checkpoint (the caller holds both locks)."""
-        line = checkpoints.make(key, seq, head, reason)
+        """Append one checkpoint of this object's record ``seq`` (hash ``head``), vouching for
+        the records it wrote up to it (the caller holds both locks)."""
+        mine = [n for n in self._unvouched if n <= seq]
+        line = checkpoints.make(key, seq, head, reason, vouches=_ranges(mine))
         checkpoints.append(self.checkpoints_path, line)
-        self._dirty = False
+        self._unvouched = [n for n in self._unvouched if n > seq]
         return line
 
     def _write(self, entries: list[dict[str, Any]]) -> None:
@@ -574,11 +691,13 @@ class Journal:
             head, seq, segment = self._current_tail()
             first = seq + 1
             lines: list[bytes] = []
+            chained: list[tuple[int, str]] = []
             for entry in entries:
                 seq += 1
                 body = {**entry, "seq": seq, "segment": segment, "format": FORMAT}
                 digest = chain_hash(head, body)
                 lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
+                chained.append((seq, digest))
                 head = digest
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
@@ -589,9 +708,10 @@ class Journal:
                 os.close(fd)
             self._seen = (st.st_dev, st.st_ino, st.st_size)
             self._tail = (head, seq, segment)
+        for number, digest in chained:
+            self._own(number, digest)
         for number, entry in enumerate(entries, start=first):
             entry["seq"] = number
-        self._dirty = True
         every = self.checkpoint_every
         if every > 0 and seq // every > (first - 1) // every:
             self._due = (seq, head)
@@ -664,7 +784,13 @@ class Journal:
             fh.write(canonical({**body, "prev": head, "hash": digest}) + b"\n")
             fh.flush()
             os.fsync(fh.fileno())
+        self._own(seq, digest)
         return digest, seq, segment
+
+    def _own(self, seq: int, digest: str) -> None:
+        """Remember a record this object wrote."""
+        self._written[seq] = bytes.fromhex(digest)
+        self._unvouched.append(seq)
 
     def _cut_torn(self, keep: int) -> None:
         """Set a torn last line aside (kept in ``.torn``) so the file ends with a record."""

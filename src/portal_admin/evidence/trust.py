@@ -60,6 +60,51 @@ def normalize_fingerprint(text: str) -> str:
     return " ".join(plain[i : i + 4] for i in range(0, 64, 4))
 
 
+#: The words the program uses for this installation's own key, in each of its languages
+#: (``translations/*.ts``: TrustedKeys "This installation", PackCheck "this installation's
+#: key"; a test checks that each translation is caught): no trusted key's name may read as
+#: one of them, or a colleague's key could pass for this installation's own.
+RESERVED_NAMES = (
+    "this installation",
+    "本安装",
+    "本安裝",
+    "此安装",
+    "此安裝",
+    "このインストール",
+    "bản cài đặt này",
+)
+#: Letters that look like Latin ones (Cyrillic, Greek, digits, dotless i), folded to them.
+_LOOKALIKES = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+        "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s",
+        "ӏ": "l", "ԁ": "d", "ԛ": "q", "ԝ": "w", "α": "a", "β": "b", "ε": "e", "ι": "i",
+        "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ı": "i",
+        "ł": "l", "đ": "d", "ð": "d", "0": "o", "1": "l", "|": "l", "!": "i", "$": "s",
+        "5": "s", "3": "e", "4": "a", "7": "t", "@": "a",
+    }
+)  # fmt: skip
+
+
+def skeleton(text: str) -> str:
+    """``text`` as it reads: compatibility forms folded (full-width, ligatures), accents and
+    case dropped, look-alike letters made Latin, and only letters and digits kept."""
+    folded = unicodedata.normalize("NFKD", text)
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    folded = folded.casefold().translate(_LOOKALIKES)
+    return "".join(ch for ch in unicodedata.normalize("NFKC", folded) if ch.isalnum())
+
+
+_RESERVED = tuple(skeleton(text) for text in RESERVED_NAMES)
+
+
+def imitates_own_key(name: str) -> bool:
+    """True when ``name`` reads as this installation's own key (:data:`RESERVED_NAMES` in
+    any spelling: case, accents, full-width, look-alike letters, spaces and punctuation)."""
+    plain = skeleton(name)
+    return any(reserved in plain for reserved in _RESERVED)
+
+
 def _name(text: str) -> str:
     name = str(text).strip()
     if not name:
@@ -68,6 +113,11 @@ def _name(text: str) -> str:
         raise TrustError(f"a trusted key's name has at most {NAME_LIMIT} characters")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
         raise TrustError("a trusted key's name is text on one line, without control characters")
+    if imitates_own_key(name):
+        raise TrustError(
+            "a trusted key's name may not read as this installation's own key"
+            " (in any language or spelling): name whose key it is"
+        )
     return name
 
 

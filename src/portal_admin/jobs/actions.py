@@ -93,6 +93,10 @@ class Action:
         """Current and new value of one target, or why it is skipped."""
         raise NotImplementedError
 
+    def before_run(self, job: Any) -> None:
+        """Called by the runner once it holds ``job``'s lock, before anything is sent (a
+        revert takes the locks of what it reverts here); JobLockedError to refuse."""
+
     def journal_values(self, item: Any, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """What the journal records before and after one target's change (``item``: its line
         of the job file): the value before and after, and the job's id."""

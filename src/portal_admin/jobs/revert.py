@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -33,9 +33,11 @@ from portal_admin.client.errors import ReadOnlyError
 from portal_admin.evidence import journal as journal_file
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import ENCODING, write_rows
+from portal_admin.protocol.bodies import has_controls
 from portal_admin.protocol.enums import ACCOUNT_TRANSITIONS
 from portal_admin.protocol.operations import OPERATIONS
 
+from . import revert_lock
 from .actions import ACTION_RESULT, ACTIONS, Action, Planned, Target
 from .plan import JobContext
 from .reversible import (
@@ -51,17 +53,21 @@ from .reversible import (
     values_of,
 )
 from .revert_journal import (
+    UNAUTHENTICATED_INSTEAD,
+    UNAUTHENTICATED_WHY,
     Entry,
     RevertError,
+    believed,
     check_breaks,
     check_origin,
     collect,
+    refuse_doubtful,
     same_server,
     verify_soon,
 )
 from .revert_reads import READ_ONE_BY_ONE, account_pages, account_values, read_accounts, read_now
 from .runner import DEFAULT_CONCURRENCY
-from .store import SUFFIX, Item, JobFile, JobFileError, jobs_dir
+from .store import SUFFIX, Item, JobFile, JobFileError, JobLockedError, jobs_dir
 
 
 class RevertSkip:
@@ -73,6 +79,7 @@ class RevertSkip:
     NO_BEFORE = "NO_BEFORE"
     NOT_APPLIED = "NOT_APPLIED"
     OTHER_ACCOUNT = "OTHER_ACCOUNT"
+    UNAUTHENTICATED = "UNAUTHENTICATED"
 
 
 # -- the plan's lines -----------------------------------------------------------------------
@@ -92,7 +99,8 @@ class _Line:
     seqs: list[int] = field(default_factory=list)
     applied: bool = False  # at least one of its changes was (or may have been) applied
     account: str = ""
-    not_reversible: tuple[str, str] | None = None
+    #: Left alone before anything is read: the skip code, why and what to do instead.
+    refused: tuple[str, str, str] | None = None
 
 
 def _lines(entries: list[Entry]) -> list[_Line]:
@@ -110,7 +118,7 @@ def _lines(entries: list[Entry]) -> list[_Line]:
             listed = entry.record.get("targets")
             targets = [str(t) for t in listed] if isinstance(listed, list) else []
             line = _Line("", targets[0] if targets else "", "", operation, seqs=[entry.seq])
-            line.not_reversible = why
+            line.refused = (RevertSkip.NOT_REVERSIBLE, *why)
             order.append(line)
             continue
         for value in values:
@@ -153,7 +161,7 @@ async def _read_all(
 ) -> dict[tuple[str, str], dict[str, Any] | None]:
     """Every target's values now (``ahead``: accounts being read ahead, page by page)."""
     now: dict[tuple[str, str], dict[str, Any] | None] = {}
-    wanted = [line for line in lines if line.not_reversible is None and line.kind]
+    wanted = [line for line in lines if line.refused is None and line.kind]
     accounts = {line.target for line in wanted if line.kind == "account"}
     if accounts:
         expected = {
@@ -201,6 +209,8 @@ BAD_LINE = "JOB.BAD_LINE"
 #: Seconds after planning from which each target is read again just before its write (a job
 #: resumed later, or a long one): the state it was planned from may have changed meanwhile.
 STALE_AFTER = 60.0
+#: The longest reason (as a status change's body allows).
+REASON_LIMIT = 500
 
 
 class NotSent(ReadOnlyError):
@@ -239,13 +249,39 @@ class Revert(Action):
     seqs: tuple[int, ...] = ()
     #: When the plan read the targets (epoch seconds; 0: not known).
     planned_at: float = 0.0
+    #: Why, as the person gave it: sent with a status change, kept in each journal record's
+    #: ``after.reason`` ("" : none given; a status change then says "revert").
+    reason: str = ""
     kind: ClassVar[str] = "revert"
     operation_id: ClassVar[str] = "accounts.status"
     #: Sets a value back: a repeat after it happened is refused or changes nothing.
     idempotent: ClassVar[bool] = True
 
+    def __post_init__(self) -> None:
+        if len(self.reason) > REASON_LIMIT or has_controls(self.reason):
+            raise ValueError(
+                f"a revert's reason is text of at most {REASON_LIMIT} characters, without"
+                " control characters"
+            )
+
     def params(self) -> dict[str, Any]:
-        return {"of_job": self.of_job, "seqs": list(self.seqs), "planned_at": self.planned_at}
+        return {
+            "of_job": self.of_job,
+            "seqs": list(self.seqs),
+            "planned_at": self.planned_at,
+            "reason": self.reason,
+        }
+
+    def before_run(self, job: Any) -> None:
+        """A revert resumed (its plan no longer holds them) takes the locks of the job or the
+        records it reverts again: JobLockedError while another revert of them is under way."""
+        if job.holding:
+            return
+        names = [f"job {self.of_job}"] if self.of_job else [f"record {s}" for s in self.seqs]
+        try:
+            job.hold(revert_lock.hold(names, job.path.parent))
+        except RevertError as exc:
+            raise JobLockedError(str(exc)) from None
 
     def describe(self) -> str:
         if self.of_job:
@@ -262,10 +298,10 @@ class Revert(Action):
 
     def journal_values(self, item: Item, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
         key = str(item.record.get("key", "value"))
-        return (
-            {key: item.record.get("now")},
-            {key: item.record.get("before"), "job": job_id, "reverts": item.record.get("seqs")},
-        )
+        after = {key: item.record.get("before"), "job": job_id, "reverts": item.record.get("seqs")}
+        if self.reason:
+            after["reason"] = self.reason
+        return {key: item.record.get("now")}, after
 
     async def apply(self, client: PortalClient, target: Target) -> str:
         record = target.record
@@ -287,7 +323,7 @@ class Revert(Action):
                 changed = await client.accounts.change_status(
                     target.id,
                     verb,  # type: ignore[arg-type]  # one of ACCOUNT_TRANSITIONS' verbs
-                    reason="revert",
+                    reason=self.reason or "revert",
                 )
                 return changed.status or norm(before)
             method = getattr(
@@ -366,8 +402,8 @@ def _decide(line: _Line, now: dict[str, Any] | None, context: JobContext) -> dic
     def skip(code: str, why: str, instead: str) -> dict[str, Any]:
         return {**record, "skip": code, "why": why, "instead": instead}
 
-    if line.not_reversible is not None:
-        return skip(RevertSkip.NOT_REVERSIBLE, *line.not_reversible)
+    if line.refused is not None:
+        return skip(*line.refused)
     if not line.applied:
         return skip(RevertSkip.NOT_APPLIED, "the change was refused: nothing to revert", "")
     if not line.has_before:
@@ -430,16 +466,25 @@ async def _plan(
     folder: Path | None,
     source: str,
     ahead: asyncio.Future[dict[str, dict[str, Any]]] | None = None,
+    doubtful_refused: bool,
+    accept_unauthenticated: bool,
 ) -> JobFile:
     check_origin(entries, context)
-    lines = _lines(entries)
-    _refuse_read_only(client, lines)
-    if ahead is None:  # nothing is read from the server before the journal verifies
-        check_breaks(entries, await verifying)
-    # Read ahead (a status job's accounts), the targets are read while the journal is verified
-    # in a worker thread: only read; nothing is written or changed before it verifies.
+    _refuse_read_only(client, _lines(entries))
+    # A status job's accounts are being read ahead meanwhile (only read): nothing else is
+    # read, and nothing written, before the journal verifies.
+    verification = await verifying
+    check_breaks(entries, verification)
+    # Job files are read to confirm records: in a worker thread (the desktop's loop runs here).
+    sure, doubtful = await asyncio.to_thread(believed, entries, verification, folder)
+    if accept_unauthenticated:
+        sure, accepted, doubtful = entries, [e.seq for e in doubtful], []
+    else:
+        accepted = []
+    if doubtful_refused:
+        refuse_doubtful(doubtful)
+    lines = _lines(sure) + [_doubtful_line(e) for e in doubtful]
     now = await _read_all(client, lines, ahead)
-    check_breaks(entries, await verifying)
     rows: list[tuple[str, str, dict[str, Any], str, str, str | None]] = []
     for line in lines:
         values = now.get((line.kind, line.target))
@@ -457,8 +502,29 @@ async def _plan(
         "concurrency": concurrency,
         "source": source,
         "reverts": action.of_job or [e.seq for e in entries],
+        "unauthenticated_accepted": accepted,
     }
     return JobFile.create(meta, rows, folder)
+
+
+def _doubtful_line(entry: Entry) -> _Line:
+    """The plan's line of a record it does not believe: shown, never sent."""
+    values = values_of(entry.record) or []
+    listed = entry.record.get("targets")
+    target = (
+        values[0].target
+        if values
+        else (str(listed[0]) if isinstance(listed, list) and listed else "")
+    )
+    line = _Line(
+        values[0].kind if values else "",
+        target,
+        values[0].key if values else "",
+        str(entry.record.get("operation", "")),
+        seqs=[entry.seq],
+    )
+    line.refused = (RevertSkip.UNAUTHENTICATED, UNAUTHENTICATED_WHY, UNAUTHENTICATED_INSTEAD)
+    return line
 
 
 async def plan_records_revert(
@@ -470,11 +536,16 @@ async def plan_records_revert(
     expected_key: journal_file.Expected = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     folder: Path | None = None,
+    reason: str = "",
+    accept_unauthenticated: bool = False,
 ) -> JobFile:
     """Plan the revert of journal records (intents or outcomes) by seq; nothing is sent.
 
     RevertError (nothing read or sent) for a seq that names no change, a journal that does not
-    verify or a record of another server or profile; ReadOnlyError for the kiosk.
+    verify, a record of another server or profile, a record no one vouches for
+    (``UNAUTHENTICATED``, unless ``accept_unauthenticated``: see ``revert_journal.believed``)
+    or one another revert is planning or running (``UNDER_WAY``); ReadOnlyError for the
+    kiosk. The returned job file holds the revert's locks until it is closed.
     """
     path = journal_path or journal_file.default_journal_path()
     wanted = sorted(set(seqs))
@@ -496,17 +567,55 @@ async def plan_records_revert(
             f"no change with seq {', '.join(str(s) for s in missing)} in the journal"
             f" (it ends at {verification.end_seq})",
         )
-    action = Revert(seqs=tuple(wanted), planned_at=time.time())
-    return await _plan(
-        client,
-        entries,
-        action,
-        context,
-        verifying,
-        concurrency=concurrency,
-        folder=folder,
-        source=f"journal records {', '.join(str(s) for s in wanted)}",
+    action = _revert(reason, seqs=tuple(wanted), planned_at=time.time())
+    return await _holding(
+        _lock_names(entries),
+        folder,
+        lambda: _plan(
+            client,
+            entries,
+            action,
+            context,
+            verifying,
+            concurrency=concurrency,
+            folder=folder,
+            source=f"journal records {', '.join(str(s) for s in wanted)}",
+            doubtful_refused=True,
+            accept_unauthenticated=accept_unauthenticated,
+        ),
     )
+
+
+async def _holding(
+    names: Iterable[str], folder: Path | None, planning: Callable[[], Awaitable[JobFile]]
+) -> JobFile:
+    """Plan while holding the revert locks of ``names``; the job file keeps them."""
+    locks = revert_lock.hold(names, folder)
+    try:
+        job = await planning()
+    except BaseException:
+        revert_lock.release(locks)
+        raise
+    job.hold(locks)
+    return job
+
+
+def _revert(reason: str, **params: Any) -> Revert:
+    try:
+        return Revert(reason=reason.strip(), **params)
+    except ValueError as exc:
+        raise RevertError("BAD_REASON", str(exc)) from None
+
+
+def _lock_names(entries: Iterable[Entry]) -> list[str]:
+    """The locks a revert of ``entries`` holds: each record's, and each job's they belong to."""
+    names = []
+    for entry in entries:
+        names.append(f"record {entry.seq}")
+        after = entry.record.get("after")
+        if isinstance(after, Mapping) and isinstance(after.get("job"), str):
+            names.append(f"job {after['job']}")
+    return names
 
 
 async def plan_job_revert(
@@ -518,13 +627,47 @@ async def plan_job_revert(
     expected_key: journal_file.Expected = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     folder: Path | None = None,
+    reason: str = "",
+    accept_unauthenticated: bool = False,
 ) -> JobFile:
     """Plan the revert of every change the journal records for bulk job ``job_id`` (its
-    records' ``after.job``); nothing is sent. The journal is the source: the job file is not
-    needed (and, edited, could not mislead it)."""
+    records' ``after.job``); nothing is sent. The journal is the source; a record no one
+    vouches for is believed only when the job file confirms it, else its line is skipped
+    ``UNAUTHENTICATED`` (unless ``accept_unauthenticated``). RevertError ``UNDER_WAY`` when
+    another revert of this job is being planned or run; the returned job file holds the
+    lock until it is closed."""
     path = journal_path or journal_file.default_journal_path()
     if client.read_only:
         _refuse_read_only(client, [])
+    action = _revert(reason, of_job=job_id, planned_at=time.time())
+    return await _holding(
+        [f"job {job_id}"],
+        folder,
+        lambda: _plan_job(
+            client,
+            job_id,
+            context,
+            path,
+            action,
+            expected_key,
+            concurrency,
+            folder,
+            accept_unauthenticated,
+        ),
+    )
+
+
+async def _plan_job(
+    client: PortalClient,
+    job_id: str,
+    context: JobContext,
+    path: Path,
+    action: Revert,
+    expected_key: journal_file.Expected,
+    concurrency: int,
+    folder: Path | None,
+    accept_unauthenticated: bool,
+) -> JobFile:
     verifying = verify_soon(path, expected_key)
     status = _status_of_job(job_id, folder, context)
     # A status job's accounts are read ahead (only read: the journal decides what is
@@ -545,13 +688,15 @@ async def plan_job_revert(
         return await _plan(
             client,
             entries,
-            Revert(of_job=job_id, planned_at=time.time()),
+            action,
             context,
             verifying,
             concurrency=concurrency,
             folder=folder,
             source=f"job {job_id}",
             ahead=ahead,
+            doubtful_refused=False,
+            accept_unauthenticated=accept_unauthenticated,
         )
     finally:
         if ahead is not None and not ahead.done():
@@ -623,6 +768,16 @@ def write_revert_plan(job: JobFile, path: Path, *, delimiter: str = ",") -> int:
     """A revert's plan as CSV (the program's CSV rules), with the three values of each line."""
     with atomic_open(path, encoding=ENCODING, newline="") as fh:
         return write_rows(fh, [REVERT_PLAN_HEADER, *revert_lines(job)], delimiter) - 1
+
+
+async def set_reason(job: JobFile, reason: str) -> None:
+    """Give a planned revert its reason (the desktop asks for it beside Run, after the plan):
+    sent with each status change and kept in each journal record's ``after.reason``.
+    RevertError ``BAD_REASON`` when it is not one (over 500 characters, control characters)."""
+    meta = job.meta()
+    params = {k: v for k, v in (meta.get("params") or {}).items() if k != "reason"}
+    checked = _revert(reason, **params)
+    await job.set_meta(params=checked.params())
 
 
 def is_revert(job: JobFile) -> bool:

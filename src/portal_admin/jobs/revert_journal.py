@@ -1,24 +1,32 @@
 """A revert's side of the journal: the records of the changes to revert (one entry per change
-sent, its outcome's record or, when none was written, its intent's), and the checks made before
+sent, its outcome's record or, when none was written, its intent's), the checks made before
 anything is read from the server (the journal verifies, no recorded break after a record, the
-records are of the signed-in server and profile)."""
+records are of the signed-in server and profile), and which records it may believe
+(authenticated by a checkpoint or by this process, or confirmed by their job file)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from portal_admin.evidence import journal as journal_file
 
+from .actions import Action, action_from
 from .plan import JobContext
+from .reversible import values_of
+from .store import SUFFIX, Item, ItemState, JobFile, JobFileError, jobs_dir
 
 
 class RevertError(Exception):
     """A revert that cannot be planned at all; nothing was sent. ``code``: ``NO_SUCH_RECORD``,
-    ``NO_SUCH_JOB``, ``JOURNAL_BROKEN``, ``ACROSS_BREAK``, ``OTHER_SERVER``, ``NOTHING``."""
+    ``NO_SUCH_JOB``, ``JOURNAL_BROKEN``, ``ACROSS_BREAK``, ``OTHER_SERVER``, ``NOTHING``,
+    ``UNAUTHENTICATED`` (records no one vouches for), ``UNDER_WAY`` (a revert of the same job
+    or record is being planned or run by another program)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -118,3 +126,111 @@ def check_breaks(entries: list[Entry], verification: journal_file.Verification) 
                 f" {problem.reason}) after record {first}: records may be missing there,"
                 " so it is not reverted across it",
             )
+
+
+# -- which records a revert may believe --------------------------------------------------------
+
+#: States of a job file's line whose change was sent (or may have been).
+_SENT = frozenset({ItemState.SENDING, ItemState.DONE, ItemState.FAILED, ItemState.UNKNOWN})
+#: A job id that can name a file in the jobs folder (a record's ``after.job`` may be anything).
+_JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+#: Why an unauthenticated record is left alone, and what can be done instead.
+UNAUTHENTICATED_WHY = (
+    "the journal record is not authenticated: no checkpoint of this installation vouches for"
+    " it, this program did not write it, and no job file here confirms it"
+)
+UNAUTHENTICATED_INSTEAD = (
+    "check the record (journal export); if it is a change this installation made, revert it"
+    " with --accept-unauthenticated"
+)
+
+
+class JobFiles:
+    """The job files of a folder, read at most once each, to cross-check journal records
+    against what their job really did."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder or jobs_dir()
+        self._read: dict[str, tuple[dict[str, Any], Action, dict[str, list[Item]]] | None] = {}
+
+    def confirms(self, record: Mapping[str, Any]) -> bool:
+        """True when the record's job file (its ``after.job``) has, for each value it
+        changed, a line of that target that was sent, of the record's server and profile,
+        whose journal values are the record's ``before`` and ``after`` exactly."""
+        after = record.get("after")
+        job_id = after.get("job") if isinstance(after, Mapping) else None
+        values = values_of(record)
+        if not isinstance(job_id, str) or not _JOB_ID.fullmatch(job_id) or not values:
+            return False
+        found = self._job(job_id)
+        if found is None:
+            return False
+        meta, action, by_target = found
+        if meta.get("profile") != record.get("profile") or not same_server(
+            str(meta.get("server", "")), str(record.get("server", ""))
+        ):
+            return False
+        wanted = (record.get("before"), record.get("after"))
+        return all(
+            any(
+                item.state in _SENT and action.journal_values(item, job_id) == wanted
+                for item in by_target.get(value.target, [])
+            )
+            for value in values
+        )
+
+    def _job(self, job_id: str) -> tuple[dict[str, Any], Action, dict[str, list[Item]]] | None:
+        if job_id not in self._read:
+            self._read[job_id] = self._open(job_id)
+        return self._read[job_id]
+
+    def _open(self, job_id: str) -> tuple[dict[str, Any], Action, dict[str, list[Item]]] | None:
+        path = self.folder / f"{job_id}{SUFFIX}"
+        if not path.is_file():
+            return None
+        try:
+            job = JobFile.open(path)
+        except (JobFileError, sqlite3.DatabaseError, OSError):
+            return None
+        try:
+            meta = job.meta()
+            action = action_from(str(meta.get("kind")), meta.get("params") or {})
+            by_target: dict[str, list[Item]] = {}
+            for item in job.items():
+                by_target.setdefault(item.target_id, []).append(item)
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError):
+            return None
+        finally:
+            job.close()
+        return meta, action, by_target
+
+
+def believed(
+    entries: list[Entry], verification: journal_file.Verification, folder: Path | None
+) -> tuple[list[Entry], list[Entry]]:
+    """(believed, doubtful): an entry is believed when its record is authenticated (an
+    anchoring checkpoint vouches for it, or this process appended it) or its job file
+    confirms it (:class:`JobFiles`); the others are doubtful."""
+    files = JobFiles(folder)
+    sure: list[Entry] = []
+    doubtful: list[Entry] = []
+    for entry in entries:
+        digest = entry.record.get("hash")
+        authenticated = isinstance(digest, str) and verification.authenticated(entry.seq, digest)
+        (sure if authenticated or files.confirms(entry.record) else doubtful).append(entry)
+    return sure, doubtful
+
+
+def refuse_doubtful(doubtful: list[Entry]) -> None:
+    """RevertError ``UNAUTHENTICATED`` naming the doubtful records (none: nothing)."""
+    if not doubtful:
+        return
+    seqs = ", ".join(str(e.seq) for e in doubtful[:20]) + (" ..." if len(doubtful) > 20 else "")
+    raise RevertError(
+        "UNAUTHENTICATED",
+        f"record(s) {seqs} are not authenticated: no checkpoint of this installation vouches"
+        " for them, this program did not write them, and no job file here confirms them;"
+        " anyone who can write the journal could have added them. Check them (journal export)"
+        " and add --accept-unauthenticated to revert them anyway",
+    )

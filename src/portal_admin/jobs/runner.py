@@ -267,6 +267,7 @@ class Runner:
         """Run the job to its end (or, with ``stop_on_pause``, to its first pause)."""
         self.job.lock()
         try:
+            self.action.before_run(self.job)
             self._state = JobState.RUNNING
             await self.job.set_meta(state=JobState.RUNNING, pause_reason=None)
             self._resumed.set()

@@ -210,6 +210,8 @@ class JobFile:
         self._commit_soon = False
         self._lazy: asyncio.TimerHandle | None = None
         self._lock: filelock.BaseFileLock | None = None
+        #: Locks kept until the file is closed (a revert's, on what it reverts).
+        self._held: list[filelock.BaseFileLock] = []
 
     # Creating and opening -------------------------------------------------------------------
 
@@ -324,10 +326,24 @@ class JobFile:
         return self.path.name.removesuffix(SUFFIX)
 
     def close(self) -> None:
-        """Commit what is pending, release the lock, close the file."""
-        self.commit()
-        self.unlock()
-        self._conn.close()
+        """Commit what is pending, release the locks, close the file."""
+        try:
+            self.commit()
+            self.unlock()
+            self._conn.close()
+        finally:
+            held, self._held = self._held, []
+            for lock in held:
+                lock.release()
+
+    def hold(self, locks: list[filelock.BaseFileLock]) -> None:
+        """Keep ``locks`` until this file is closed."""
+        self._held.extend(locks)
+
+    @property
+    def holding(self) -> bool:
+        """True when this file keeps locks (see :meth:`hold`)."""
+        return bool(self._held)
 
     def discard(self) -> None:
         """Close and delete the job file (a plan that was only previewed or not confirmed)."""

@@ -30,6 +30,22 @@ def default_db_path() -> Path:
     return Path(user_data_dir("portal-admin", appauthor=False)) / "sandbox.sqlite3"
 
 
+#: Said before a sandbox reachable from other machines serves, with or without
+#: ``--expose-sign-in-codes``.
+EXPOSED = (
+    "the sandbox gives anyone who reaches its port every account's sign-in codes: the"
+    " authenticator's secret and current code (/sandbox/totp) and the mailbox of sign-in and"
+    " reset mails (/sandbox/mailbox), with no sign-in. Serve it so only for tests, on a"
+    " network you trust."
+)
+KEPT_LOCAL = (
+    "the sandbox is reachable from other machines; its sign-in codes (/sandbox/totp,"
+    " /sandbox/mailbox) answer callers on this machine only (add --expose-sign-in-codes to"
+    " give them to anyone who reaches the port). Its accounts, access code and passwords are"
+    " public: serve it so only for tests."
+)
+
+
 def is_loopback(host: str) -> bool:
     """True for localhost and loopback addresses."""
     if host.lower() == "localhost":
@@ -56,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--test-clock", action="store_true", help="allow /sandbox/clock/advance")
     serve.add_argument("--account-query-shape", choices=("accounts", "content"), default="accounts")
     serve.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host")
+    serve.add_argument(
+        "--expose-sign-in-codes",
+        action="store_true",
+        help="with --allow-remote: let anyone who reaches the port read every account's"
+        " sign-in codes (/sandbox/totp, /sandbox/mailbox); without it they answer loopback only",
+    )
     serve.add_argument(
         "--write-rate-limit",
         type=int,
@@ -161,6 +183,7 @@ def serve(args: argparse.Namespace) -> int:
         account_query_shape=args.account_query_shape,
         faults=fault_specs(args),
         write_rate_limit=args.write_rate_limit,
+        sign_in_codes_loopback_only=not (is_loopback(args.host) or args.expose_sign_in_codes),
     )
     app = create_app(config)
     if app.state.faults is not None:
@@ -171,6 +194,9 @@ def serve(args: argparse.Namespace) -> int:
     shown = f"[{args.host.strip('[]')}]" if ":" in args.host else args.host
 
     def ready() -> None:
+        if not is_loopback(args.host):
+            warning = EXPOSED if args.expose_sign_in_codes else KEPT_LOCAL
+            print(f"WARNING: {warning}", file=sys.stderr, flush=True)
         print(f"Sandbox listening on http://{shown}:{port}", flush=True)
 
     server = _Server(

@@ -41,6 +41,10 @@ class SandboxConfig:
     #: cancel) one account may send per second; more answer 429 ``REQUEST.RATE_LIMITED`` with
     #: ``Retry-After: 1``. 0: no limit.
     write_rate_limit: int = DEFAULT_WRITE_RATE_LIMIT
+    #: True: ``/sandbox/totp`` and ``/sandbox/mailbox`` (every account's sign-in codes)
+    #: answer only callers on loopback (``serve --allow-remote`` without
+    #: ``--expose-sign-in-codes``); others get 404.
+    sign_in_codes_loopback_only: bool = False
 
     def __post_init__(self) -> None:
         if self.sc_algorithm not in ALGORITHMS:

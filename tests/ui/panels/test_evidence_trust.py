@@ -380,6 +380,34 @@ def test_the_kiosk_keeps_every_control_of_the_check_and_the_list(
     assert guard.walk(listing) == [] and guard.walk(listing.ask_add()) == []
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_name_reading_as_this_installations_key_is_refused_in_the_readers_language(
+    loop: qasync.QEventLoop, panel: ReviewsPanel, trusted: TrustStore, language: str
+) -> None:
+    """Typed in the Add window: a colleague's key named as this installation's own (here in
+    Japanese look-alike full-width letters) is refused, saying why, and nothing is added."""
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        listing = run(loop, panel.open_trusted_keys())
+        ask = listing.ask_add()
+        ask.fingerprint.setText(fingerprint(Ed25519PrivateKey.generate()))
+        for name in ("ｔｈｉｓ ｉｎｓｔａｌｌａｔｉｏｎ’ｓ ｋｅｙ", "このインストールの鍵"):
+            ask.name.setText(name)
+            ask.ok_button.click()
+            assert ask.isVisible() and ask.error.isVisible()
+            english = "This name reads as this installation's own key. Name whose key it is."
+            assert (ask.error.text() == english) == (language == "en"), ask.error.text()
+            assert "may not read as" not in ask.error.text()  # the engine's English sentence
+            assert trusted.keys() == []
+        run(loop, settle(0.1))
+        save_screenshot(ask, SHOTS / f"evidence-trust-add-imitation-{language}.png")
+    finally:
+        languages.set_language("en")
+
+
 @pytest.mark.parametrize(
     ("language", "suffix"), [("ja", "ja"), ("vi", "vi"), ("zh-Hans", "zh"), ("zh-Hant", "zh-Hant")]
 )

@@ -10,13 +10,16 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import run
+from panel_support import SHOTS, run
 from pytestqt.qtbot import QtBot
 
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
+from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.tour.screenshots import save_screenshot
+from support.forgery import append_forged
 
 
 @pytest.fixture
@@ -88,3 +91,36 @@ def test_a_journal_cut_below_its_checkpoint_is_shown_broken(
         "The journal does not match its signed checkpoints: truncated: the last checkpoint"
         " names seq 4, the journal ends at 2."
     )
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_records_no_one_vouches_for_are_said_to_be_not_authenticated(
+    loop: qasync.QEventLoop,
+    make_panel: Callable[[Path], JournalPanel],
+    tmp_path: Path,
+    store: keys.MemoryStore,
+    language: str,
+) -> None:
+    """Two correctly chained records appended by another hand after a clean stop: the chain
+    verifies, but the panel says they are not authenticated (a warning, not a success)."""
+    path = tmp_path / "journal.jsonl"
+    journal = jr.Journal(path, signer=lambda: keys.signing_key(store))
+    for record in (intent("ACC1"), change("ACC1", 1)):
+        journal.append(record)
+    journal.close()  # its checkpoint vouches for seq 1 and 2
+    append_forged(path, change("NEVER1", 1), change("NEVER2", 1))
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = make_panel(path)
+        panel.resize(1000, 400)
+        panel.show()
+        run(loop, panel.reload())
+        text = panel.chain.text()
+        english = "But 2 record(s) are not authenticated (the first: record 3)"
+        assert (english in text) == (language == "en"), text
+        assert "2" in text and "3" in text
+        assert panel.chain.property("tone") == "warning"
+        save_screenshot(panel, SHOTS / f"journal-unauthenticated-{language}.png")
+    finally:
+        languages.set_language("en")

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import AUDITOR, SHOTS, run, sign_in_as
+from panel_support import AUDITOR, SHOTS, run, sign_in_as, wait_for
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from portal_admin import jobs
@@ -28,6 +29,7 @@ from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.profiles.store import EnvironmentType
 from portal_admin.ui.tour.screenshots import save_screenshot
+from support.forgery import append_forged
 
 Make = Callable[..., PanelContext]
 #: The profile the panel tests' context names (``sandbox_profile()``).
@@ -361,3 +363,78 @@ def test_a_window_closed_while_planning_keeps_no_plan(
 
     assert run(loop, close_meanwhile()) is None and window.job is None
     assert [p.name for p in jobs.list_jobs()] == [f"{job.id}.job.sqlite3"]
+
+
+def test_a_reason_typed_beside_run_is_sent_and_journaled(
+    loop: qasync.QEventLoop, qtbot: QtBot, journaled: PortalClient, panel_context: Make
+) -> None:
+    job = run(loop, suspend(journaled, 2))
+    panel = JobsPanel(panel_context(journaled))
+    qtbot.addWidget(panel)
+    panel.show()
+    run(loop, panel.wait_idle())  # the job files are read in a worker thread
+    panel.table.selectRow(next(n for n, r in enumerate(panel.rows) if r.id == job.id))
+    window = planned(loop, panel.revert_selected())
+    assert window.reason.isVisible() and window.reason_label.text() == "&Reason:"
+    assert window.reason.placeholderText() == "Optional; kept with the change"
+    window.reason.setFocus()
+    qtbot.keyClicks(window.reason, "Ticket 4711: suspended by mistake")
+    save_screenshot(window, SHOTS / "revert-reason.png")
+    assert window.run_button.isEnabled() and window.isVisible()
+    qtbot.mouseClick(window.run_button, Qt.MouseButton.LeftButton)
+    run(loop, wait_for(lambda: window.closed, timeout=30))  # run to its end, then closed
+    dialog = window.run_dialog
+    assert dialog is not None and dialog.job is not None
+    journal_at().flush()
+    records = [
+        r for r in jr.read() if r["kind"] == "change" and r["after"].get("job") == dialog.job.id
+    ]
+    assert len(records) == 2
+    assert {r["fields"]["reason"] for r in records} == {"Ticket 4711: suspended by mistake"}
+    dialog.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_forged_record_is_refused_in_the_readers_language(
+    loop: qasync.QEventLoop,
+    qtbot: QtBot,
+    journaled: PortalClient,
+    panel_context: Make,
+    language: str,
+) -> None:
+    """A record appended to the journal by another hand (correctly chained, naming this
+    job) is neither authenticated nor confirmed by the job file: the revert of the record
+    is refused, and the job's revert leaves its line alone, said in the reader's words."""
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    job = run(loop, suspend(journaled, 2))
+    path = jr.default_journal_path()
+    last = list(jr.read(path))[-1]
+    copy = {k: v for k, v in last.items() if k not in ("prev", "hash", "seq", "intent_seq", "time")}
+    [forged] = append_forged(path, {**copy, "targets": ["NEVER-TOUCHED"]})
+    languages = LanguageManager()
+    languages.set_language(language)
+    try:
+        panel = JournalPanel(panel_context(journaled))
+        qtbot.addWidget(panel)
+        window = RevertWindow(panel, seqs=[forged])
+        qtbot.addWidget(window)
+        window.show()
+        assert run(loop, window.plan()) is None and window.job is None
+        text = window.summary.text()
+        english = f"Records {forged} are not authenticated"
+        assert (english in text) == (language == "en"), text
+        assert str(forged) in text and "--accept-unauthenticated" not in text
+        save_screenshot(window, SHOTS / f"revert-unauthenticated-{language}.png")
+        whole = RevertWindow(panel, job_id=job.id)
+        qtbot.addWidget(whole)
+        whole.show()
+        assert run(loop, whole.plan()) is not None
+        assert whole.to_change() == 2
+        cells = whole.lines()
+        doubtful = next(line for line in cells if line[0] == "NEVER-TOUCHED")
+        assert (doubtful[5] == "Not authenticated") == (language == "en"), doubtful
+        save_screenshot(whole, SHOTS / f"revert-job-unauthenticated-{language}.png")
+        whole.close()
+    finally:
+        languages.set_language("en")

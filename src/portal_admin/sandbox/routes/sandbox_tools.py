@@ -7,6 +7,7 @@ They are not operations of the specification, so their models live here, not in
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -19,7 +20,7 @@ from portal_admin.protocol.records import Record, Timestamp
 
 from ..accounts_common import by_email
 from ..clock import TestClock, iso, to_ms
-from ..deps import CtxDep
+from ..deps import Ctx, CtxDep
 from ..errors import ApiError
 from ..text import email_key
 from ..totp import code_at, step_of
@@ -84,6 +85,20 @@ class ClockAdvance(BaseModel):
     seconds: float = Field(ge=0, le=MAX_ADVANCE, allow_inf_nan=False)
 
 
+def _codes_allowed(ctx: Ctx) -> None:
+    """404 for a caller off loopback when the sign-in codes are kept to loopback (the real
+    peer's address: a header cannot claim loopback)."""
+    if not ctx.config.sign_in_codes_loopback_only:
+        return
+    peer = ctx.request.client
+    try:
+        local = peer is not None and ipaddress.ip_address(peer.host).is_loopback
+    except ValueError:
+        local = False
+    if not local:
+        raise ApiError(Code.NOT_FOUND)
+
+
 #: The sandbox's published demo administrator (sandbox-contract.md).
 _DEMO_EMAIL = "admin@sandbox.test"
 
@@ -94,6 +109,7 @@ async def mailbox(
     to: Annotated[Required, Query(description="The address (any case).", examples=[_DEMO_EMAIL])],
 ) -> JSONResponse:
     """Messages sent to ``to``, newest first."""
+    _codes_allowed(ctx)
     rows = ctx.db.query(
         "SELECT * FROM mailbox WHERE to_key = ? ORDER BY id DESC LIMIT ?",
         (email_key(to), MAILBOX_LIMIT),
@@ -121,6 +137,7 @@ async def totp(
     email: Annotated[Required, Query(description="The account's email.", examples=[_DEMO_EMAIL])],
 ) -> JSONResponse:
     """The authenticator secret of an account and the code valid now."""
+    _codes_allowed(ctx)
     account = by_email(ctx.db, email)
     if account is None or not account["totp_secret"]:
         raise ApiError(Code.NOT_FOUND)

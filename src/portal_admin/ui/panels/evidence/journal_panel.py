@@ -375,8 +375,20 @@ class JournalPanel(PanelBase):
                     ),
                     len(v.breaks),
                 )
+            if v.unauthenticated:
+                text += " " + fill(
+                    QCoreApplication.translate(
+                        "JournalPanel",
+                        "But %1 record(s) are not authenticated (the first: record %2): no "
+                        "checkpoint of this installation vouches for them and this program did "
+                        "not write them. A revert leaves them alone unless their job file "
+                        "confirms them.",
+                    ),
+                    len(v.unauthenticated),
+                    v.unauthenticated[0],
+                )
             self.chain.setText(text)
-            set_tone(self.chain, "success")
+            set_tone(self.chain, "warning" if v.unauthenticated else "success")
             self.chain.setStyleSheet("")
         elif not v.problems:  # the chain verifies, its signed checkpoints do not agree
             self.chain.setText(

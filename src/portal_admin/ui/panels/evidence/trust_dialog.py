@@ -30,7 +30,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from portal_admin.evidence.trust import TrustedKey, TrustError, TrustStore, normalize_fingerprint
+from portal_admin.evidence.trust import (
+    TrustedKey,
+    TrustError,
+    TrustStore,
+    imitates_own_key,
+    normalize_fingerprint,
+)
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.theme.tones import set_tone
 
@@ -160,6 +166,14 @@ class AddKeyDialog(QDialog):
         if not name:
             return (
                 QCoreApplication.translate("TrustedKeys", "Give the key a name: whose key it is."),
+                self.name,
+            )
+        if imitates_own_key(name):
+            return (
+                QCoreApplication.translate(
+                    "TrustedKeys",
+                    "This name reads as this installation's own key. Name whose key it is.",
+                ),
                 self.name,
             )
         if self.own is not None and fingerprint == normalize_fingerprint(self.own):

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -38,6 +39,7 @@ from portal_admin.client.errors import ReadOnlyError
 from portal_admin.evidence import journal as journal_file
 from portal_admin.evidence import trust
 from portal_admin.evidence.recorder import journal_at
+from portal_admin.jobs.revert import REASON_LIMIT, set_reason
 from portal_admin.ui.bulk.dialog import BulkDialog, Sources
 from portal_admin.ui.error_info import describe_error
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
@@ -126,6 +128,12 @@ class RevertWindow(QDialog):
         self.export_button.clicked.connect(self._choose_export)
         self.typed = TypedConfirm(self)
         self.typed.changed.connect(self._update_run_button)
+        #: Why, as a bulk change asks (optional; sent with status changes, journaled).
+        self.reason_label = QLabel(self)
+        self.reason = QLineEdit(self)
+        self.reason.setObjectName("revertReason")
+        self.reason.setMaxLength(REASON_LIMIT)
+        self.reason_label.setBuddy(self.reason)
         self.close_button = QPushButton(self)
         self.close_button.clicked.connect(self.close)
         self.run_button = QPushButton(self)
@@ -134,6 +142,8 @@ class RevertWindow(QDialog):
         buttons = QHBoxLayout()
         buttons.addWidget(self.export_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.reason_label)
+        buttons.addWidget(self.reason, 2)
         buttons.addWidget(self.typed)
         buttons.addWidget(self.close_button)
         buttons.addWidget(self.run_button)
@@ -279,6 +289,12 @@ class RevertWindow(QDialog):
         cannot run (not planned, nothing to set back, or the number not typed)."""
         if self.job is None or self.to_change() == 0 or not self.typed.confirmed():
             return None
+        try:
+            await set_reason(self.job, self.reason.text())
+        except jobs.RevertError as exc:
+            self.summary.setText(words.refusal(exc))
+            set_tone(self.summary, "error")
+            return None
         job, self.job = self.job, None
         self.state = "handed"
         dialog = self.run_dialog = run_window(self.panel)
@@ -388,6 +404,11 @@ class RevertWindow(QDialog):
             QCoreApplication.translate("RevertWindow", "&Export the plan\u2026")
         )
         self.close_button.setText(QCoreApplication.translate("RevertWindow", "Close"))
+        # The bulk window's words for the same field (one meaning, one translation).
+        self.reason_label.setText(QCoreApplication.translate("BulkDialog", "&Reason:"))
+        self.reason.setPlaceholderText(
+            QCoreApplication.translate("BulkDialog", "Optional; kept with the change")
+        )
         self.run_button.setText(
             fill(
                 QCoreApplication.translate("RevertWindow", "&Run the revert (%1)"), self.to_change()

@@ -61,6 +61,7 @@ SKIPS = {
     jobs.Skip.NOT_FOUND: QT_TRANSLATE_NOOP("RevertWords", "Gone"),
     jobs.RevertSkip.OTHER_ACCOUNT: QT_TRANSLATE_NOOP("RevertWords", "Another account's"),
     jobs.Skip.SELF: QT_TRANSLATE_NOOP("RevertWords", "Your own status"),
+    jobs.RevertSkip.UNAUTHENTICATED: QT_TRANSLATE_NOOP("RevertWords", "Not authenticated"),
 }
 
 #: Why a kind of change cannot be set back, and what can be done instead.
@@ -239,6 +240,13 @@ def explain(item: Item) -> str:
         return QCoreApplication.translate(
             "RevertWords", "The signed-in account's own status: sign in as another administrator."
         )
+    if code == jobs.RevertSkip.UNAUTHENTICATED:
+        return QCoreApplication.translate(
+            "RevertWords",
+            "The journal record is not authenticated: no checkpoint of this installation vouches "
+            "for it, this program did not write it, and the job file does not confirm it. Anyone "
+            "who can write the journal could have added it, so it is left alone.",
+        )
     return str(record.get("why") or code)
 
 
@@ -266,6 +274,7 @@ def _journal_problem(verification: Verification | None) -> str:
 
 
 _OTHER = re.compile(r"record (\d+) was made on (.*) \(profile (.*)\), not on")
+_DOUBTFUL = re.compile(r"record\(s\) ([\d, .]+?) are not authenticated")
 _BREAK = re.compile(r"break at line (\d+) \(seq (\d+): (.*?)\) after record (\d+)")
 
 
@@ -328,6 +337,23 @@ def refusal(
         )
     elif code == "NOTHING":
         text = QCoreApplication.translate("RevertWords", "Select the records to revert.")
+    elif code == "UNAUTHENTICATED" and (match := _DOUBTFUL.search(message)):
+        text = fill(
+            QCoreApplication.translate(
+                "RevertWords",
+                "Records %1 are not authenticated: no checkpoint of this installation vouches "
+                "for them, this program did not write them, and no job file here confirms them. "
+                "Anyone who can write the journal could have added them, so they are not "
+                "reverted here.",
+            ),
+            match.group(1),
+        )
+    elif code == "UNDER_WAY":
+        text = QCoreApplication.translate(
+            "RevertWords",
+            "A revert of the same job or record is being planned or run in another window or "
+            "program. Wait for it to end.",
+        )
     else:
         text = message
     return f"{text} {nothing}"
