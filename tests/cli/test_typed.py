@@ -25,8 +25,6 @@ from .test_options import OPTIONS, _base, _commands, _valid
 
 #: Namespace entries that choose the command, not options of it.
 GRAMMAR = {"handler", "area", "command", "trust_command"}
-#: Commands whose handlers still take the Namespace.
-UNTYPED: set[str] = set()
 
 
 class Reads(argparse.Namespace):
@@ -103,11 +101,7 @@ def test_every_command_gets_its_typed_value_with_every_option(
 ) -> None:
     args = Reads(build_parser().parse_args([*words, *_needs(parser)]))
     name = parser.get_default("handler")
-    values = given(_handler(name), args)
-    if name in UNTYPED:
-        assert values == (args,)
-        return
-    for value in values:
+    for value in given(_handler(name), args):
         assert dataclasses.is_dataclass(value) and not isinstance(value, argparse.Namespace)
         _typed_check(value)
     unread = _own_options(parser) - args.read
@@ -124,8 +118,6 @@ def test_any_value_that_parses_is_of_its_fields_type(
         args = build_parser().parse_args([*words, *base, f"{option}={value}"])
     except SystemExit:
         return  # refused by name: test_options
-    if args.handler in UNTYPED:
-        return
     for typed in given(_handler(args.handler), args):
         _typed_check(typed)
 
@@ -149,6 +141,8 @@ def test_groups_are_read_from_the_same_options() -> None:
 
 def test_a_field_the_grammar_lacks_is_named() -> None:
     args = build_parser().parse_args(["jobs", "list"])
+    with pytest.raises(TypeError, match="a handler takes a dataclass"):
+        given(lambda options: options, args)  # no annotation: it would get the Namespace
     with pytest.raises(TypeError, match=r"ConnectionOptions\.sandbox"):
         from_options(ConnectionOptions, argparse.Namespace(format="text"))
     with pytest.raises(TypeError, match=r"RunOptions\.concurrency"):

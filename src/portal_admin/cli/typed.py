@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,8 @@ T = TypeVar("T")
 class ConnectionOptions:
     """Where to connect and how to sign in: one of ``--sandbox``, ``--profile NAME`` and
     ``--server URL`` (with ``--access-code`` and ``--environment``), the account (``--user``),
-    the password's environment variable, ``--sandbox-mfa`` and the labels' language."""
+    the password's environment variable, ``--sandbox-mfa``, ``--keep-session`` (without a
+    keyring: the sign-in kept in an owner-only file) and the labels' language."""
 
     sandbox: bool
     profile: str | None
@@ -39,6 +41,7 @@ class ConnectionOptions:
     user: str | None
     password_env: str | None
     sandbox_mfa: bool
+    keep_session: bool
     lang: str
 
     @property
@@ -74,25 +77,22 @@ class RunOptions:
 
 
 def given(handler: Callable[..., Any], args: argparse.Namespace) -> tuple[Any, ...]:
-    """The arguments ``handler`` is called with: none, or the value of the class its one
-    parameter is annotated with, made from ``args`` (a handler whose parameter is no such
-    class is given ``args`` itself)."""
+    """The arguments ``handler`` is called with: none, or the value of the dataclass its one
+    parameter is annotated with, made from ``args``."""
     hints = typing.get_type_hints(handler)
-    hints.pop("return", None)
-    return tuple(
-        from_options(kind, args)
-        if isinstance(kind, type) and dataclasses.is_dataclass(kind)
-        else args
-        for kind in hints.values()
-    )
+    parameters = inspect.signature(handler).parameters
+    return tuple(from_options(hints.get(name, object), args) for name in parameters)
 
 
 def from_options(kind: type[T], args: argparse.Namespace) -> T:
     """A ``kind`` (a dataclass) from the options in ``args``; TypeError naming the field when
-    the grammar gives no option of that name (a mistake of the program's, never the person's)."""
+    the grammar gives no option of that name, or the class when it is no dataclass (mistakes
+    of the program's, never the person's)."""
+    if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)):
+        raise TypeError(f"{kind!r}: a handler takes a dataclass of its options")
     hints = typing.get_type_hints(kind)
     values: dict[str, Any] = {}
-    for field in dataclasses.fields(kind):  # type: ignore[arg-type]
+    for field in dataclasses.fields(kind):
         hint = hints[field.name]
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             values[field.name] = from_options(hint, args)
