@@ -203,3 +203,21 @@ def test_a_resumed_job_as_json_lines_keeps_its_result_csv(
     assert [r["outcome"] for r in result] == ["done", "done"]
     documented(result[0])
     assert [r["outcome"] for r in rows(beside)] == ["done", "done"]
+
+
+def test_text_from_a_file_is_escaped_in_json_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A campaign named with what a terminal obeys (CSI, a bidirectional override): its JSON
+    line escapes them (JSON escapes only the ASCII controls itself), and reads back the same."""
+    hostile = "Q4\x9b2K\u202eintact\u2028ok"
+    scope = make_snapshot(tmp_path / "scope.sqlite3", [account(1)], ROLES, INVITATIONS)
+    campaign = str(tmp_path / "q4.review")
+    argv = ["review", "create", campaign, "--name", hostile, "--snapshot", str(scope)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main(["review", "status", campaign, "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("\n") and out[:-1].isprintable() and "\\u009b2K\\u202e" in out
+    (record,) = json_lines(out)
+    assert record["campaign"] == hostile

@@ -13,13 +13,12 @@ import typing
 from typing import Any
 
 import pytest
-from hypothesis import given as hypothesis_given
-from hypothesis import settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portal_admin.cli.bulk import BulkCommand
 from portal_admin.cli.parser import build_parser
-from portal_admin.cli.typed import ConnectionOptions, RunOptions, from_options, given
+from portal_admin.cli.typed import ConnectionOptions, RunOptions, arguments_of, from_options
 
 from .test_options import OPTIONS, _base, _commands, _valid
 
@@ -101,7 +100,7 @@ def test_every_command_gets_its_typed_value_with_every_option(
 ) -> None:
     args = Reads(build_parser().parse_args([*words, *_needs(parser)]))
     name = parser.get_default("handler")
-    for value in given(_handler(name), args):
+    for value in arguments_of(_handler(name), args):
         assert dataclasses.is_dataclass(value) and not isinstance(value, argparse.Namespace)
         _typed_check(value)
     unread = _own_options(parser) - args.read
@@ -109,7 +108,7 @@ def test_every_command_gets_its_typed_value_with_every_option(
 
 
 @settings(max_examples=300, deadline=None)
-@hypothesis_given(st.sampled_from(OPTIONS), st.text(max_size=40))
+@given(st.sampled_from(OPTIONS), st.text(max_size=40))
 def test_any_value_that_parses_is_of_its_fields_type(
     case: tuple[tuple[str, ...], list[str], str], value: str
 ) -> None:
@@ -118,7 +117,7 @@ def test_any_value_that_parses_is_of_its_fields_type(
         args = build_parser().parse_args([*words, *base, f"{option}={value}"])
     except SystemExit:
         return  # refused by name: test_options
-    for typed in given(_handler(args.handler), args):
+    for typed in arguments_of(_handler(args.handler), args):
         _typed_check(typed)
 
 
@@ -129,7 +128,7 @@ def test_groups_are_read_from_the_same_options() -> None:
             *("--status", "active", "--user", "a@b.c", "--concurrency", "7", "--format", "json"),
         ]
     )
-    (cmd,) = given(_handler(args.handler), args)
+    (cmd,) = arguments_of(_handler(args.handler), args)
     assert isinstance(cmd, BulkCommand)
     assert cmd.connection.sandbox and cmd.connection.user == "a@b.c"
     assert cmd.targets.all_matching and cmd.targets.filters.status == "ACTIVE"
@@ -142,7 +141,7 @@ def test_groups_are_read_from_the_same_options() -> None:
 def test_a_field_the_grammar_lacks_is_named() -> None:
     args = build_parser().parse_args(["jobs", "list"])
     with pytest.raises(TypeError, match="a handler takes a dataclass"):
-        given(lambda options: options, args)  # no annotation: it would get the Namespace
+        arguments_of(lambda options: options, args)  # no annotation: it would get the Namespace
     with pytest.raises(TypeError, match=r"ConnectionOptions\.sandbox"):
         from_options(ConnectionOptions, argparse.Namespace(format="text"))
     with pytest.raises(TypeError, match=r"RunOptions\.concurrency"):

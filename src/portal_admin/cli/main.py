@@ -19,7 +19,7 @@ from typing import Any
 
 from .errors import EXIT_FAILED, EXIT_USAGE, UsageError
 from .parser import build_parser
-from .typed import given
+from .typed import arguments_of
 
 PROG = "portal-admin-cli"
 
@@ -56,7 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         handler = _handler(args.handler)
-        result = handler(*given(handler, args))  # the options, typed: no Namespace goes further
+        result = handler(
+            *arguments_of(handler, args)
+        )  # the options, typed: no Namespace goes further
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
         return int(result)

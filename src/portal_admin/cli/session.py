@@ -69,46 +69,48 @@ def same_server(one: str, other: str) -> bool:
     return one.rstrip("/").lower() == other.rstrip("/").lower()
 
 
-def resolve_profile(given: ConnectionOptions) -> Profile:
+def resolve_profile(options: ConnectionOptions) -> Profile:
     """The profile the connection options name."""
-    chosen = [given.sandbox, bool(given.profile), bool(given.server)]
+    chosen = [options.sandbox, bool(options.profile), bool(options.server)]
     if sum(chosen) != 1:
         raise UsageError(
             "name a server: one of --sandbox, --profile NAME and --server URL"
             if not any(chosen)
             else "choose one of --sandbox, --profile and --server"
         )
-    if not given.server and (given.access_code or given.environment):
+    if not options.server and (options.access_code or options.environment):
         raise UsageError("--access-code and --environment go with --server")
-    if given.sandbox:
+    if options.sandbox:
         return sandbox_profile()
-    if given.profile:
-        profile = ProfileStore().find(given.profile)
+    if options.profile:
+        profile = ProfileStore().find(options.profile)
         if profile is None:
-            raise UsageError(f"no connection profile called {given.profile!r}")
+            raise UsageError(f"no connection profile called {options.profile!r}")
         return profile
-    url = str(given.server)  # the one named
+    url = str(options.server)  # the one named
     return Profile(
         name=url,
         base_url=url,
-        portal_access_code=given.access_code or "",
-        environment=EnvironmentType(given.environment or EnvironmentType.PRODUCTION),
+        portal_access_code=options.access_code or "",
+        environment=EnvironmentType(options.environment or EnvironmentType.PRODUCTION),
     )
 
 
 @contextlib.asynccontextmanager
 async def connect(
-    given: ConnectionOptions, profile: Profile | None = None
+    options: ConnectionOptions, profile: Profile | None = None
 ) -> AsyncIterator[Connection]:
     """A signed-in connection for the options (or ``profile``), closed after."""
-    profile = profile or resolve_profile(given)
+    profile = profile or resolve_profile(options)
     transport = builtin.sandbox_transport() if profile.is_sandbox else None
-    options = client_options(profile, given.lang)
-    store = token_store(given.keep_session)
+    store = token_store(options.keep_session)
     async with PortalClient(
-        server_of(profile), options, transport=transport, token_store=store
+        server_of(profile),
+        client_options(profile, options.lang),
+        transport=transport,
+        token_store=store,
     ) as client:
-        email = await sign_in(client, profile, given)
+        email = await sign_in(client, profile, options)
         if store.unavailable_reason:
             log.warning("%s", store.unavailable_reason)
         me = await client.auth.profile()
@@ -117,16 +119,16 @@ async def connect(
             yield connection
 
 
-async def logout(given: ConnectionOptions) -> int:
+async def logout(options: ConnectionOptions) -> int:
     """``logout``: end the kept session of the options' server and account (the server forgets
     the refresh token; the keyring or the session file forgets it too)."""
-    profile = resolve_profile(given)
+    profile = resolve_profile(options)
     transport = builtin.sandbox_transport() if profile.is_sandbox else None
-    email = given.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
+    email = options.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
     store = token_store(False)
     async with PortalClient(
         server_of(profile),
-        client_options(profile, given.lang),
+        client_options(profile, options.lang),
         transport=transport,
         token_store=store,
     ) as client:

@@ -98,30 +98,30 @@ def _one_source(names: dict[str, object]) -> None:
         )
 
 
-def listed(command: str, chosen: TargetOptions) -> jobs.TargetList | None:
+def listed(command: str, options: TargetOptions) -> jobs.TargetList | None:
     """Check the target options of the bulk ``command`` and read the list they name (None:
     none is named), before anything is sent: a file that cannot be used stops the command at
     once."""
     if command == "invite":
-        assert chosen.file is not None  # --file is required
-        return _check_invitees(read_list(chosen.file), chosen.file)
+        assert options.file is not None  # --file is required
+        return _check_invitees(read_list(options.file), options.file)
     if command == "cancel-invitations":
-        if chosen.older_than is not None and chosen.older_than < 0:
+        if options.older_than is not None and options.older_than < 0:
             raise UsageError("--older-than cannot be negative")
-        every = chosen.all_pending or chosen.older_than is not None
+        every = options.all_pending or options.older_than is not None
         _one_source(
-            {"--file": chosen.file, "--ids": chosen.ids, "--all-pending/--older-than": every}
+            {"--file": options.file, "--ids": options.ids, "--all-pending/--older-than": every}
         )
     else:
         _one_source(
-            {"--file": chosen.file, "--ids": chosen.ids, "--all-matching": chosen.all_matching}
+            {"--file": options.file, "--ids": options.ids, "--all-matching": options.all_matching}
         )
-        if account_filters(chosen.filters) and not chosen.all_matching:
+        if account_filters(options.filters) and not options.all_matching:
             raise UsageError("the account filters go with --all-matching")
-    if chosen.file:
-        return read_list(chosen.file)
-    if chosen.ids:
-        return listed_ids(chosen.ids)
+    if options.file:
+        return read_list(options.file)
+    if options.ids:
+        return listed_ids(options.ids)
     return None
 
 
@@ -143,12 +143,12 @@ def _check_invitees(names: jobs.TargetList, path: str) -> jobs.TargetList:
     return names
 
 
-def _source(chosen: TargetOptions) -> str:
+def _source(options: TargetOptions) -> str:
     """Where the targets came from, in words that can be kept (a file name that is not UTF-8
     is shown with escapes)."""
-    if not chosen.file:
+    if not options.file:
         return "the ids given"
-    return f"the list {chosen.file.encode('utf-8', 'backslashreplace').decode('utf-8')}"
+    return f"the list {options.file.encode('utf-8', 'backslashreplace').decode('utf-8')}"
 
 
 def plan_line(progress: PlanProgress) -> str:
@@ -224,7 +224,7 @@ async def _counted(
 
 async def accounts(
     client: PortalClient,
-    chosen: TargetOptions,
+    options: TargetOptions,
     names: jobs.TargetList | None,
     *,
     concurrency: int | None,
@@ -240,8 +240,8 @@ async def accounts(
             )
         finally:
             printer.end()
-        return Chosen(found, _source(chosen), problems)
-    filters = account_filters(chosen.filters)
+        return Chosen(found, _source(options), problems)
+    filters = account_filters(options.filters)
     words = " ".join(f"{key}={value}" for key, value in filters.items())
     return Chosen(
         _counted(pick.all_accounts(client, **filters), printer),
@@ -254,10 +254,10 @@ def _reads_at_once(concurrency: int | None) -> int:
     return max(8, concurrency or 0)
 
 
-async def invitees(client: PortalClient, chosen: TargetOptions, names: jobs.TargetList) -> Chosen:
+async def invitees(client: PortalClient, options: TargetOptions, names: jobs.TargetList) -> Chosen:
     """Emails to invite, from the list ``names``."""
     found, problems = pick.invitee_targets(await client.invitations.list(), names)
-    return Chosen(found, _source(chosen), problems)
+    return Chosen(found, _source(options), problems)
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:
@@ -266,16 +266,16 @@ def _utc(moment: dt.datetime) -> dt.datetime:
 
 
 async def invitations(
-    client: PortalClient, chosen: TargetOptions, names: jobs.TargetList | None
+    client: PortalClient, options: TargetOptions, names: jobs.TargetList | None
 ) -> Chosen:
     """Invitations from the list ``names``, else every pending one (older than N days)."""
     invitations = await client.invitations.list()
     if names is not None:
         found, problems = pick.match_invitations(invitations, names)
-        return Chosen(found, _source(chosen), problems)
+        return Chosen(found, _source(options), problems)
     cutoff = None
-    if chosen.older_than is not None:
-        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=chosen.older_than)
+    if options.older_than is not None:
+        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=options.older_than)
     pending = [
         invitation_target(i)
         for i in invitations
@@ -283,5 +283,5 @@ async def invitations(
         and i.invitation_status.is_("PENDING")
         and (cutoff is None or (i.created_at is not None and _utc(i.created_at) < cutoff))
     ]
-    older = f" created more than {chosen.older_than} days ago" if cutoff else ""
+    older = f" created more than {options.older_than} days ago" if cutoff else ""
     return Chosen(pending, f"every pending invitation{older}")

@@ -76,7 +76,7 @@ class RunOptions:
     dry_run: bool = False
 
 
-def given(handler: Callable[..., Any], args: argparse.Namespace) -> tuple[Any, ...]:
+def arguments_of(handler: Callable[..., Any], args: argparse.Namespace) -> tuple[Any, ...]:
     """The arguments ``handler`` is called with: none, or the value of the dataclass its one
     parameter is annotated with, made from ``args``."""
     hints = typing.get_type_hints(handler)

@@ -27,13 +27,12 @@ are named in docs/cli.md), with the same exit status.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from portal_admin.files.terminal import printable
+from portal_admin.files.terminal import json_line, printable
 
 from . import journal
 from . import trust as trusting
@@ -159,7 +158,7 @@ WORDS = {
 
 
 def _json_line(record: dict[str, Any]) -> None:
-    print(json.dumps(record, ensure_ascii=False, separators=(",", ":")), flush=True)
+    print(json_line(record), flush=True)
 
 
 def journal_record(result: journal.Verification) -> dict[str, Any]:
