@@ -7,11 +7,9 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import keyring
 import pytest
 
 from portal_admin.cli.main import main
@@ -22,24 +20,12 @@ from reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
 from .conftest import Query, rows
 from .test_jobs import paused_job
-from .test_loopback import DictKeyring
 from .test_revert import suspend_emmas
+from .test_review import os_keyring  # noqa: F401 (autouse: a keyring of the test's own)
 
 DOCS = Path(__file__).parents[2] / "docs" / "cli.md"
 PLAN = {"target_id", "target", "current", "new", "skipped_because"}
 RESULT = {"target_id", "target", "before", "after", "outcome", "error_code", "request_id"}
-
-
-@pytest.fixture(autouse=True)
-def os_keyring() -> Iterator[DictKeyring]:
-    """This installation's key in a keyring of the test's own (sign-offs need it)."""
-    previous = keyring.get_keyring()
-    ring = DictKeyring()
-    keyring.set_keyring(ring)
-    try:
-        yield ring
-    finally:
-        keyring.set_keyring(previous)
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:
