@@ -6814,7 +6814,7 @@
     <message>
         <location line="+7"/>
         <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
-        <translation>但有 %1 条记录未经认证（第一条：记录 %2）：本安装没有任何检查点为它们担保，它们也不是本程序写入的。除非其任务文件能确认它们，撤销时不会处理它们。</translation>
+        <translation>但有 %1 条记录未经认证（第一条：记录 %2）：本安装没有任何检查点为它们担保，它们也不是本程序写入的。除非其任务文件能确认它们，还原时不会处理它们。</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -9528,12 +9528,12 @@
     <message>
         <location line="+3"/>
         <source>Records %1 are not authenticated: no checkpoint of this installation vouches for them, this program did not write them, and no job file here confirms them. Anyone who can write the journal could have added them, so they are not reverted here.</source>
-        <translation>记录 %1 未经认证：本安装没有任何检查点为它们担保，它们不是本程序写入的，这里也没有任务文件能确认它们。任何能写入变更日志的人都可能添加它们，因此不在这里撤销。</translation>
+        <translation>记录 %1 未经认证：本安装没有任何检查点为它们担保，它们不是本程序写入的，这里也没有任务文件能确认它们。任何能写入变更日志的人都可能添加它们，因此不在这里还原。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>A revert of the same job or record is being planned or run in another window or program. Wait for it to end.</source>
-        <translation>另一个窗口或程序正在规划或运行同一任务或记录的撤销。请等它结束。</translation>
+        <translation>另一个窗口或程序正在规划或运行同一任务或记录的还原。请等它结束。</translation>
     </message>
 </context>
 <context>

@@ -140,7 +140,9 @@ def forward(cmd: ForwardCommand) -> int:
         destination = destinations.open_destination(cmd.to, options)
         if cmd.reset:
             cursors.cursor_path(destination.label, path).unlink(missing_ok=True)
-        run = forwarder.Forwarder(path, destination, cmd.format, batch=cmd.batch)
+        run = forwarder.Forwarder(
+            path, destination, cmd.format, batch=cmd.batch, seal_key=cursors.seal_key()
+        )
     except destinations.UnusableDestination as exc:
         raise UsageError(printable(str(exc))) from None
     except cursors.CursorError as exc:

@@ -39,8 +39,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from portal_admin import __version__
+from portal_admin.files import json_input
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
+from portal_admin.files.portable import fsync_path
 from portal_admin.files.terminal import printable
 from portal_admin.protocol.labels import code_in_words
 
@@ -208,8 +210,7 @@ def write_pack(
             zf.writestr(SIGNATURE, signature)
             for name, data in sorted(files.items()):
                 zf.writestr(name, data)
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -456,7 +457,7 @@ def _manifest(data: bytes) -> tuple[dict[str, Any], Ed25519PublicKey, dict[str, 
         return seen
 
     try:
-        manifest = json.loads(data.decode("utf-8"), object_pairs_hook=unique)
+        manifest = json_input.loads(data, object_pairs_hook=unique)
     except (ValueError, RecursionError):
         raise _NotAPack("the manifest cannot be read") from None
     if not isinstance(manifest, dict) or type(manifest.get("format")) is not int:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -25,6 +24,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from portal_admin.files.portable import (
+    WINDOWS,
+    create_private,
+    make_private,
+    sqlite_uri,
+)
 
 from . import opening
 from .schema import SCHEMA_VERSION, UPGRADES
@@ -169,13 +175,9 @@ def now_iso() -> str:
 
 
 def private_file(path: Path) -> None:
-    """Create ``path`` empty and owner-only (whatever the umask)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    """Create ``path`` empty and owner-only (whatever the umask; an owner-only DACL on
+    Windows)."""
+    create_private(path)
 
 
 def connect(
@@ -187,7 +189,11 @@ def connect(
     if read_only:
         conn = opening.read_only(path, budget)
     else:
-        conn = sqlite3.connect(path, isolation_level=None, factory=opening.Budgeted)
+        # by URI: merge and close attach files by URI, which Windows' SQLite reads as a name
+        # on a connection opened by a plain name (files/portable.sqlite_connect)
+        conn = sqlite3.connect(
+            sqlite_uri(path, "rwc"), uri=True, isolation_level=None, factory=opening.Budgeted
+        )
         assert isinstance(conn, opening.Budgeted)
         opening.harden(conn, budget)
     conn.row_factory = sqlite3.Row
@@ -594,12 +600,10 @@ def _upgrade(conn: sqlite3.Connection, version: int) -> None:
 
 def restrict(path: Path) -> None:
     """The campaign file and its side files owner-only (when they are ours)."""
-    if os.name != "posix":
-        return
     for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
         with contextlib.suppress(OSError):
-            if each.stat().st_mode & 0o077:
-                os.chmod(each, FILE_MODE)
+            if WINDOWS or each.stat().st_mode & 0o077:
+                make_private(each)
 
 
 def partial_path(path: Path) -> Path:
