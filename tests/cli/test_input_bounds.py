@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from portal_admin.cli import targets
+from portal_admin.cli.bulk import BulkCommand
 from portal_admin.cli.main import main
 from portal_admin.client import InvalidIdError
 from portal_admin.files.portable import under_wine
@@ -177,7 +178,7 @@ def test_an_id_that_is_not_one_is_a_skipped_line_and_no_path(
 def test_a_refused_id_is_a_usage_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    async def refuse(_args: object) -> int:
+    async def refuse(_cmd: BulkCommand) -> int:
         raise InvalidIdError("userBizId 'a/b' is not an id", operation_id="accounts.get")
 
     monkeypatch.setattr("portal_admin.cli.bulk.run_bulk", refuse)
