@@ -473,7 +473,7 @@ async def test_a_recorded_job_that_is_not_the_signed_remediation_is_never_run(
             tmp_path / "jobs",
         )  # fmt: skip
         with campaign.transaction() as conn:
-            campaign.set_meta(conn, remediation={"jobs": [{"file": str(job.path)}]})
+            campaign.set_meta(conn, remediation={"jobs": [{"id": job.id}]})
         job.close()
         context = jobs.JobContext("p", "s", "admin@example.test", "ADM1")
         with pytest.raises(CampaignError) as refused_run:
