@@ -3,13 +3,14 @@ each fixed: the docstring says the attack, what it achieved and the class of fix
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from portal_admin.reviews import Campaign, CampaignError
 
-from .hostile_support import new_campaign, raw
+from .hostile_support import KEPT, REVOKED, new_campaign, raw, signed_campaign
 
 
 def _smuggle(path: Path, item: str, decision: str, reviewer: str, fingerprint: str) -> None:
@@ -79,3 +80,233 @@ def test_a_self_decided_item_signed_elsewhere_does_not_verify(
     assert check.status == "changed"
     assert check.self_decided == ["account:ACC000003"]
     assert any("account:ACC000003" in p for p in check.problems)
+
+
+def _status_job(folder: Path, source: str, targets: list[str]) -> Path:
+    """A suspension job file (closed) with a line per target."""
+    from portal_admin import jobs
+
+    job = jobs.JobFile.create(
+        {"kind": "status", "params": {"action": "SUSPEND", "reason": "x"}, "source": source,
+         "profile": "p", "server": "s", "account": "a"},
+        [(t, t.lower(), {}, "ACTIVE", "SUSPENDED", None) for t in targets],
+        folder,
+    )  # fmt: skip
+    path = job.path
+    job.close()
+    return path
+
+
+async def test_a_job_file_named_by_the_campaign_carries_sql_that_retargets_it(
+    tmp_path: Path,
+) -> None:
+    """Attack: the campaign's ``meta.remediation`` (not signed) named a job file beside it on
+    the share it came on, by path. That job file passed ``_not_signed`` (this campaign's
+    source, the signed action, every line a signed-off Revoke, state ``paused``), so
+    ``remediate`` returned it to be resumed; but ``JobFile.open`` opened it as a database to
+    obey: its trigger rewrote a line's target to the account the reviewer KEPT once the
+    runner marked the first line as being sent. Class of fix: a campaign names job ids only,
+    resolved inside this installation's jobs folder (a path is never opened), and a job file
+    is opened as data (``files/sqlite_data.py``: no trigger, this program's schema exactly):
+    tests/jobs/test_job_file_as_data.py."""
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import decide, remediation, reviewer_of, sign
+
+    store = keys.MemoryStore()
+    reviewer = reviewer_of("rev@example.test", store)
+    campaign = new_campaign(tmp_path)
+    decide(campaign, KEPT, "Keep", "needed", reviewer)
+    decide(campaign, [REVOKED, "account:ACC000003"], "Revoke", "left", reviewer)
+    sign(campaign, reviewer.name, keys.signing_key(store))
+    source = f"access review 'Q4 review' ({campaign.campaign_id})"
+    share = _status_job(tmp_path / "share", source, ["ACC000002", "ACC000003"])
+    folder = tmp_path / "jobs"
+    inside = _status_job(folder, source, ["ACC000002", "ACC000003"])
+    raw(
+        inside,
+        "CREATE TRIGGER retarget AFTER UPDATE OF state ON items WHEN new.seq = 1 BEGIN"
+        " UPDATE items SET target_id = 'ACC000001' WHERE seq = 2; END;",
+    )
+    records = [
+        {"file": str(share)},  # a path: never opened
+        {"id": str(share.with_suffix("").with_suffix(""))},  # a path spelled as an id
+        {"id": f"../share/{share.name.removesuffix('.job.sqlite3')}"},
+        {"id": inside.name.removesuffix(".job.sqlite3")},  # inside, but carries a trigger
+    ]
+    for record in records:
+        with campaign.transaction() as conn:
+            campaign.set_meta(conn, remediation={"jobs": [record]})
+        assert remediation.existing_jobs(campaign, folder) == [], record
+    campaign.close()
+
+
+def test_recorded_job_of_another_campaign_counts_as_carried_out(tmp_path: Path) -> None:
+    """Attack: the campaign's ``meta.remediation`` (not signed) names a job of ANOTHER
+    campaign whose line for the same account is DONE (an old suspension, since undone), and
+    its ``remediation`` table (not signed) maps the Revoke to it. ``remediate`` checked a
+    recorded job against the signature (``_not_signed``), but ``carried_out`` /
+    ``unremediated`` (what closing records as ``closed_unremediated``, what the pack counts
+    as "signed-off Revokes not carried out") believed it. Class of fix: one check of a
+    recorded job (``recorded_jobs``: this campaign's source, the signed action, signed
+    targets) applied by every reader of ``meta.remediation``."""
+    from portal_admin.reviews import remediation
+
+    path, _ = signed_campaign(tmp_path)
+    folder = tmp_path / "jobs"
+    job_path = _status_job(folder, "access review 'Q3' (00000000-another-campaign)", ["ACC000002"])
+    raw(job_path, "UPDATE items SET state = 'done'")
+    with Campaign.open(path) as campaign:
+        assert remediation.unremediated(campaign, folder=folder) == [REVOKED]  # nothing run
+        with campaign.transaction() as write:
+            job_id = job_path.name.removesuffix(".job.sqlite3")
+            campaign.set_meta(write, remediation={"jobs": [{"id": job_id}]})
+            write.execute(
+                "INSERT INTO remediation (item, job, current, changed) VALUES (?, 'x', '', '')",
+                (REVOKED,),
+            )
+        assert len(remediation.existing_jobs(campaign, folder) or []) == 1  # it is found
+        for job in remediation.existing_jobs(campaign, folder) or []:
+            job.close()
+        assert remediation.unremediated(campaign, folder=folder) == [REVOKED], (
+            "another campaign's job counted as this campaign's remediation"
+        )
+
+
+def test_a_signed_revoke_undone_after_sign_off_passes_the_closing_gate(tmp_path: Path) -> None:
+    """Attack: after the sign-off, a Keep of the Revoked account is appended to the history
+    (plain SQLite; the queue column set to match). Remediation refuses the file (CHANGED),
+    but the closing gate asked ``remediation.unremediated``, which took
+    ``verify(...).revokes`` without looking at the verification's status: no Revoke was
+    "left", and the campaign closed with ``closed_unremediated: 0``. Class of fix:
+    ``unremediated`` refuses a verification that is not intact (CHANGED), and
+    ``closing.check`` verifies before it records anything (and takes the revocation action
+    from the verification, not from the unsigned metadata)."""
+    from portal_admin.reviews import remediation
+
+    path, _ = signed_campaign(tmp_path)
+    raw(
+        path,
+        "INSERT INTO decisions (item, decision, justification, reviewer, fingerprint,"
+        " decided_at, source) SELECT item, 'KEEP', 'changed my mind', reviewer, fingerprint,"
+        f" decided_at, source FROM decisions WHERE item = '{REVOKED}';"
+        " UPDATE items SET decision = 'KEEP', decision_seq = (SELECT max(seq) FROM decisions)"
+        f" WHERE id = '{REVOKED}';",
+    )
+    with Campaign.open(path) as campaign, pytest.raises(CampaignError) as refused:
+        remediation.unremediated(campaign)
+    assert refused.value.code == "CHANGED"
+
+
+def test_closing_takes_the_signed_revocation_action(tmp_path: Path) -> None:
+    """``closing.check`` judged "revoked and done" by the metadata's revocation action, which
+    is not signed: it takes the verification's (here the metadata says DEACTIVATE, the
+    signature SUSPEND, so the file does not verify and closing is refused)."""
+    from portal_admin.reviews import closing
+
+    path, _ = signed_campaign(tmp_path)
+    raw(path, "UPDATE meta SET value = '\"DEACTIVATE\"' WHERE key = 'revocation'")
+    with Campaign.open(path) as campaign, pytest.raises(CampaignError) as refused:
+        closing.check(campaign, tmp_path / "scope.sqlite3", close_as="admin@example.test")
+    assert refused.value.code == "CHANGED"
+    with Campaign.open(path) as campaign:
+        assert not campaign.meta.get("closed") and not campaign.meta.get("closing")
+
+
+def test_file_replaced_between_the_check_and_the_use_is_obeyed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (TOCTOU): ``Campaign.open`` checked the file on one read-only connection,
+    closed it, then opened the path again by name. Whoever can write the folder (a shared
+    drive) swaps the file in between; the program then wrote through a connection to a file
+    nobody checked, and its trigger turned the reviewer's Keep into a Revoke. Here the swap
+    is made at ``restrict`` (between the old check and the old reopen). Class of fix: the
+    connection that is checked is the one that is used."""
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import campaign as campaign_module
+    from portal_admin.reviews import decide, reviewer_of
+
+    folder = tmp_path / "a"
+    folder.mkdir()
+    path, _ = signed_campaign(folder)
+    raw(path, "DELETE FROM signed_items; DELETE FROM signoffs;")
+    evil = tmp_path / "evil.review"
+    shutil.copy(path, evil)
+    raw(
+        evil,
+        "CREATE TRIGGER flip AFTER INSERT ON decisions BEGIN"
+        " UPDATE decisions SET decision = 'REVOKE' WHERE seq = new.seq;"
+        " UPDATE items SET decision = 'REVOKE' WHERE id = new.item; END",
+    )
+    real_restrict = campaign_module.restrict
+
+    def swap(p: Path) -> None:  # the other writer's move
+        shutil.copy(evil, p)
+        real_restrict(p)
+
+    monkeypatch.setattr(campaign_module, "restrict", swap)
+    try:
+        campaign = Campaign.open(path)
+    except CampaignError:
+        return  # refused: the check covered what is used
+    with campaign:
+        reviewer = reviewer_of("other@example.test", keys.MemoryStore())
+        decide(campaign, "account:ACC000003", "Keep", "needed", reviewer)
+        latest = campaign.history("account:ACC000003")[-1].decision
+    assert latest == "KEEP", "a trigger the check never saw rewrote the reviewer's decision"
+
+
+def test_a_trigger_added_while_the_file_is_open_is_refused_before_a_write(
+    tmp_path: Path,
+) -> None:
+    """The same attack once the file is open (after the check, on the checked connection):
+    each write transaction first reads the schema cookie under the write lock; a schema
+    changed since the check is checked again, and a trigger is refused (FOREIGN_SQL),
+    nothing written."""
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import decide, reviewer_of
+
+    campaign = new_campaign(tmp_path)
+    path = campaign.path
+    campaign.close()
+    with Campaign.open(path) as campaign:
+        raw(
+            path,
+            "CREATE TRIGGER flip AFTER INSERT ON decisions BEGIN"
+            " UPDATE decisions SET decision = 'REVOKE' WHERE seq = new.seq; END",
+        )
+        reviewer = reviewer_of("other@example.test", keys.MemoryStore())
+        with pytest.raises(CampaignError) as refused:
+            decide(campaign, "account:ACC000003", "Keep", "needed", reviewer)
+        assert refused.value.code == "FOREIGN_SQL"
+        assert campaign.history("account:ACC000003") == []
+
+
+def test_a_part_file_swapped_between_its_check_and_the_attach_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``merge`` checked the part file (``Campaign.open``), then ATTACHed it by path: a part
+    swapped in between was read unchecked. Class of fix: the attached file's schema and
+    integrity are checked through the connection that reads it, after attaching."""
+    from portal_admin.reviews import opening, split_merge
+    from portal_admin.reviews.split_merge import merge, split
+
+    campaign = new_campaign(tmp_path)
+    part = split(campaign, "portal", tmp_path / "parts")[0]
+    evil = tmp_path / "evil.review"
+    shutil.copy(part, evil)
+    raw(evil, "CREATE INDEX sneaky ON decisions (item)")
+
+    class Swapping:  # ``opening`` as merge sees it: the swap is made as it attaches
+        def __getattr__(self, name: str) -> object:
+            return getattr(opening, name)
+
+        @staticmethod
+        def uri(p: Path, mode: str = "ro") -> str:
+            shutil.copy(evil, p)
+            return opening.uri(p, mode)
+
+    monkeypatch.setattr(split_merge, "opening", Swapping())
+    with pytest.raises(CampaignError) as refused:
+        merge(campaign, part)
+    campaign.close()
+    assert refused.value.code == "FOREIGN_SQL"
