@@ -219,8 +219,10 @@ def test_file_replaced_between_the_check_and_the_use_is_obeyed(
     closed it, then opened the path again by name. Whoever can write the folder (a shared
     drive) swaps the file in between; the program then wrote through a connection to a file
     nobody checked, and its trigger turned the reviewer's Keep into a Revoke. Here the swap
-    is made at ``restrict`` (between the old check and the old reopen). Class of fix: the
-    connection that is checked is the one that is used."""
+    is made at ``restrict`` (between the old check and the old reopen; now after the check,
+    on the checked connection's file). Class of fix: the connection that is checked is the
+    one that is used, and each write transaction re-reads the schema cookie under the write
+    lock (a schema changed since the check is refused, nothing written)."""
     from portal_admin.evidence import keys
     from portal_admin.reviews import campaign as campaign_module
     from portal_admin.reviews import decide, reviewer_of
@@ -250,7 +252,12 @@ def test_file_replaced_between_the_check_and_the_use_is_obeyed(
         return  # refused: the check covered what is used
     with campaign:
         reviewer = reviewer_of("other@example.test", keys.MemoryStore())
-        decide(campaign, "account:ACC000003", "Keep", "needed", reviewer)
+        try:
+            decide(campaign, "account:ACC000003", "Keep", "needed", reviewer)
+        except CampaignError as exc:  # refused: the write saw the schema is not the checked one
+            assert exc.code == "FOREIGN_SQL"
+            assert campaign.history("account:ACC000003") == []
+            return
         latest = campaign.history("account:ACC000003")[-1].decision
     assert latest == "KEEP", "a trigger the check never saw rewrote the reviewer's decision"
 

@@ -276,7 +276,6 @@ class Campaign:
             raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
         budget = float("inf") if timeout is None else max(0.0, timeout)
         started = time.monotonic()
-        restrict(path)
         # the connection that is checked is the one that is then used: no second open of
         # the file by name after the check (another writer could swap it in between)
         conn = _open(path)
@@ -303,12 +302,13 @@ class Campaign:
         its schema is ours by construction, so the checks of a received file are not run
         again; the connection is hardened all the same."""
         path = Path(path)
-        restrict(path)
         return cls._connected(path, _open(path), SCHEMA_VERSION)
 
     @classmethod
     def _connected(cls, path: Path, conn: sqlite3.Connection, version: int) -> Campaign:
-        """The campaign on ``conn`` (checked, or made here): WAL, upgraded, its metadata."""
+        """The campaign on ``conn`` (checked, or made here): owner-only, WAL, upgraded, its
+        metadata."""
+        restrict(path)  # after the check: a file that is not a campaign is left as it was
         try:
             _use(conn)
             if version < SCHEMA_VERSION:
