@@ -1,6 +1,7 @@
 """A revert believes only records it can trust (the journal's threat model): records vouched
-for by a checkpoint of this installation, appended by this process, or confirmed by their
-job file. Records appended by another hand, correctly chained, are never planned from unless
+for, by their (seq, hash), by a checkpoint of this installation's own key, appended by this
+process, or confirmed by their job file when a record this installation vouches for names
+that job. Records appended by another hand, correctly chained, are never planned from unless
 the person accepts them; and two reverts of one job are never planned at once."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from portal_admin import jobs
 from portal_admin.evidence import journal as journal_file
 from portal_admin.evidence import keys
+from portal_admin.evidence.recorder import attach
 from portal_admin.jobs.revert import RevertSkip
 from support.forgery import append_forged
 
@@ -38,13 +40,39 @@ def as_another_process() -> None:
     journal_file._WRITERS.clear()
 
 
+KEY = Ed25519PrivateKey.generate()
+OWN = keys.fingerprint(KEY.public_key())
+
+
+async def journaled_with_key(
+    make_portal: Make, path: Path, **config: Any
+) -> tuple[Portal, journal_file.Journal]:
+    """A portal whose changes go to the journal at ``path``, checkpointed with :data:`KEY`
+    only when a test says so."""
+    portal = await make_portal(**config)
+    journal = journal_file.Journal(path, signer=lambda: KEY, checkpoint_every=0)
+    attach(portal.client, profile="Sandbox", server="sandbox://built-in", journal=journal)
+    return portal, journal
+
+
+def vouch_for(path: Path, seqs: list[int]) -> None:
+    """A checkpoint of :data:`KEY` vouching for the records ``seqs`` (as their writer's)."""
+    records = {r["seq"]: r for r in journal_file.read(path)}
+    signer = journal_file.Journal(path, signer=lambda: KEY)
+    signer._unvouched = list(seqs)
+    signer._written = {n: bytes.fromhex(records[n]["hash"]) for n in seqs}
+    assert signer.checkpoint() is not None
+
+
 async def forged_job(make_portal: Make, tmp_path: Path) -> tuple[Portal, Any, str, list[int]]:
-    """A bulk suspension of three accounts, and two forged records claiming that the job
-    also suspended an account it never touched (an intent and its outcome)."""
+    """A bulk suspension of three accounts (its records vouched for), and two forged records
+    claiming that the job also suspended an account it never touched (an intent and its
+    outcome)."""
     path = tmp_path / "journal.jsonl"
-    portal, journal = await journaled(make_portal, path, seed_accounts=30)
+    portal, journal = await journaled_with_key(make_portal, path, seed_accounts=30)
     job = await suspend_some(portal, tmp_path, 3)
     journal.flush()
+    assert journal.checkpoint() is not None
     context = await portal.context()
     touched = {i.target_id for i in job.items()}
     victim = next(
@@ -71,15 +99,16 @@ async def forged_job(make_portal: Make, tmp_path: Path) -> tuple[Portal, Any, st
 async def test_forged_records_of_a_job_are_not_planned(make_portal: Make, tmp_path: Path) -> None:
     portal, job, victim, forged = await forged_job(make_portal, tmp_path)
     path = tmp_path / "journal.jsonl"
-    assert journal_file.verify(path).ok  # the chain is whole: only its origin is in doubt
-    assert journal_file.verify(path).unauthenticated[-2:] == forged
+    verification = journal_file.verify(path, expected_key=OWN)
+    assert verification.ok  # the chain is whole: only its origin is in doubt
+    assert verification.unauthenticated == forged
     as_another_process()
     context = await portal.context()
     revert = await jobs.plan_job_revert(
-        portal.client, job.id, context, journal_path=path, folder=tmp_path
+        portal.client, job.id, context, journal_path=path, folder=tmp_path, expected_key=OWN
     )
     lines = {i.target_id: i for i in revert.items()}
-    assert revert.counts()["planned"] == 3  # the job's own targets, confirmed by its file
+    assert revert.counts()["planned"] == 3  # the job's own targets, vouched for
     assert lines[victim].skip == RevertSkip.UNAUTHENTICATED
     assert "not authenticated" in lines[victim].record["why"]
     assert lines[victim].record["seqs"] == [forged[1]]
@@ -94,6 +123,7 @@ async def test_forged_records_of_a_job_are_not_planned(make_portal: Make, tmp_pa
         journal_path=path,
         folder=tmp_path,
         accept_unauthenticated=True,
+        expected_key=OWN,
     )
     assert {i.target_id for i in again.items() if i.skip is None} == {victim}
     assert again.meta()["unauthenticated_accepted"] == [forged[1]]
@@ -109,8 +139,9 @@ async def test_a_forged_record_is_not_reverted_without_acceptance(
     sent = portal.sent("accounts.get", None)
     with pytest.raises(jobs.RevertError) as caught:
         await jobs.plan_records_revert(
-            portal.client, [forged[1]], context, journal_path=path, folder=tmp_path
-        )
+            portal.client, [forged[1]], context, journal_path=path, folder=tmp_path,
+            expected_key=OWN,
+        )  # fmt: skip
     assert caught.value.code == "UNAUTHENTICATED"
     assert f"record(s) {forged[1]} are not authenticated" in str(caught.value)
     assert "--accept-unauthenticated" in str(caught.value)
@@ -122,6 +153,7 @@ async def test_a_forged_record_is_not_reverted_without_acceptance(
         journal_path=path,
         folder=tmp_path,
         accept_unauthenticated=True,
+        expected_key=OWN,
     )
     assert [i.target_id for i in accepted.items() if i.skip is None] == [victim]
     accepted.discard()
@@ -131,47 +163,43 @@ async def test_records_of_an_earlier_process_are_believed_when_vouched_or_confir
     make_portal: Make, tmp_path: Path
 ) -> None:
     """A record of this installation from an earlier run: believed when a checkpoint of its
-    key vouches for it, or when its job file confirms it; else refused as unauthenticated."""
+    key vouches for it, or when its job file confirms it (a job an earlier record this
+    installation vouches for names: the run was killed before its next checkpoint); else
+    refused as unauthenticated."""
     path = tmp_path / "journal.jsonl"
-    portal, journal = await journaled(make_portal, path, seed_accounts=30)
+    portal, journal = await journaled_with_key(make_portal, path, seed_accounts=30)
     job = await suspend_some(portal, tmp_path, 2)
     journal.flush()
-    seq = next(
-        r["seq"] for r in journal_file.read(path) if r["kind"] == "change" and r["outcome"] == "ok"
-    )
+    records = list(journal_file.read(path))
+    seq = [r["seq"] for r in records if r["kind"] == "change" and r["outcome"] == "ok"][-1]
+    first = min(r["seq"] for r in records if r.get("after", {}).get("job") == job.id)
     context = await portal.context()
+    options: dict[str, Any] = {"journal_path": path, "expected_key": OWN}
+    as_another_process()
+    with pytest.raises(jobs.RevertError, match="not authenticated"):  # no record vouched for
+        await jobs.plan_records_revert(portal.client, [seq], context, folder=tmp_path, **options)
+    vouch_for(path, [first])  # the job's first record only
     as_another_process()
     confirmed = await jobs.plan_records_revert(
-        portal.client, [seq], context, journal_path=path, folder=tmp_path
+        portal.client, [seq], context, folder=tmp_path, **options
     )
     assert confirmed.counts()["planned"] == 1  # its job file says the job did it
     confirmed.discard()
     with pytest.raises(jobs.RevertError, match="not authenticated"):  # no job file here
         await jobs.plan_records_revert(
-            portal.client, [seq], context, journal_path=path, folder=tmp_path / "elsewhere"
+            portal.client, [seq], context, folder=tmp_path / "elsewhere", **options
         )
     # An edited job file (another value) does not confirm it either.
     with sqlite3.connect(job.path) as conn:
         conn.execute("UPDATE items SET current = 'DEACTIVATED'")
     job.close()
     with pytest.raises(jobs.RevertError, match="not authenticated"):
-        await jobs.plan_records_revert(
-            portal.client, [seq], context, journal_path=path, folder=tmp_path
-        )
+        await jobs.plan_records_revert(portal.client, [seq], context, folder=tmp_path, **options)
     # Vouched for by a checkpoint of this installation's key: believed without the job file.
-    key = Ed25519PrivateKey.generate()
-    signer = journal_file.Journal(path, signer=lambda: key)
-    signer._unvouched = [r["seq"] for r in journal_file.read(path)]  # as its writer would
-    signer._written = {r["seq"]: bytes.fromhex(r["hash"]) for r in journal_file.read(path)}
-    assert signer.checkpoint() is not None
+    vouch_for(path, [r["seq"] for r in journal_file.read(path)])
     as_another_process()
     vouched = await jobs.plan_records_revert(
-        portal.client,
-        [seq],
-        context,
-        journal_path=path,
-        folder=tmp_path / "elsewhere",
-        expected_key=keys.fingerprint(key.public_key()),
+        portal.client, [seq], context, folder=tmp_path / "elsewhere", **options
     )
     assert vouched.counts()["planned"] == 1
     vouched.discard()

@@ -1,6 +1,7 @@
 """Red-team: the nested-JSON class across every file the program reads that others can write
-(``main`` and every branch): the trust file, the journal's checkpoints, a forwarding cursor,
-the command line's kept session (h/keys-everywhere). Each reader catches ``ValueError`` from
+(``main`` and every branch). The trust file, the journal's checkpoints and a forwarding cursor
+are fixed (``tests/evidence/test_nested_json.py``); what is left: the command line's kept
+session (h/keys-everywhere, not on main yet). Each reader catches ``ValueError`` from
 ``json.loads``; a document nested a few thousand deep raises ``RecursionError`` instead,
 which escapes as a traceback (the campaign meta and the journal itself: see
 ``test_campaign_files.py`` and ``test_journal_poison_line.py``).
@@ -21,27 +22,6 @@ import pytest
 DEEP = b"[" * 5000 + b"]" * 5000
 
 
-def _trust(path: Path) -> Any:
-    from portal_admin.evidence import trust
-
-    path.write_bytes(DEEP)
-    return trust.TrustStore(path).keys()
-
-
-def _checkpoints(path: Path) -> Any:
-    from portal_admin.evidence import checkpoints
-
-    path.write_bytes(DEEP + b"\n")
-    return checkpoints.read(path)
-
-
-def _cursor(path: Path) -> Any:
-    from portal_admin.evidence.forward import cursor
-
-    path.write_bytes(DEEP)
-    return cursor.load(path)
-
-
 def _session(path: Path) -> Any:
     session_file = pytest.importorskip("portal_admin.cli.session_file")
     path.write_bytes(b'{"sessions":' + DEEP + b"}")
@@ -51,9 +31,6 @@ def _session(path: Path) -> Any:
 @pytest.mark.parametrize(
     ("name", "read"),
     [
-        ("trust.json", _trust),
-        ("journal.checkpoints.jsonl", _checkpoints),
-        ("x.cursor.json", _cursor),
         ("cli-session.json", _session),
     ],
 )

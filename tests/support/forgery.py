@@ -31,3 +31,37 @@ def append_forged(path: Path, *records: dict[str, Any]) -> list[int]:
             prev = digest
             seqs.append(seq)
     return seqs
+
+
+def fork(path: Path, after_seq: int, forged: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Append a ``segment`` record naming a break after ``after_seq`` (chained from that
+    record, as a real torn tail would be) and ``forged`` records after it, re-using seqs the
+    journal already has; the forged records as written."""
+    records = list(journal_file.read(path))
+    prev = next(str(r["hash"]) for r in records if r["seq"] == after_seq)
+    seq = after_seq + 1
+    out: list[bytes] = []
+    written: list[dict[str, Any]] = []
+    body: dict[str, Any] = {
+        "kind": "segment",
+        "time": journal_file.now_iso(),
+        "reason": "torn",
+        "after_seq": after_seq,
+        "seq": seq,
+        "segment": 1,
+        "format": journal_file.FORMAT,
+    }
+    digest = journal_file.chain_hash(prev, body)
+    out.append(journal_file.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
+    prev = digest
+    for record in forged:
+        seq += 1
+        body = {"time": journal_file.now_iso(), **record, "seq": seq, "segment": 1}
+        body["format"] = journal_file.FORMAT
+        digest = journal_file.chain_hash(prev, body)
+        out.append(journal_file.canonical({**body, "prev": prev, "hash": digest}) + b"\n")
+        written.append({**body, "prev": prev, "hash": digest})
+        prev = digest
+    with path.open("ab") as fh:
+        fh.write(b"".join(out))
+    return written

@@ -33,6 +33,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from portal_admin.files import json_input
+from portal_admin.files.atomic import open_own
+
 from . import keys
 
 #: A checkpoint every this many records (seq 100, 200, ...), and one at every clean stop.
@@ -104,8 +107,8 @@ def append(path: Path, checkpoint: Mapping[str, Any]) -> None:
 
     A line cut short by a kill is cut off first, so the file always ends with a whole line.
     """
-    created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    created = not os.path.lexists(path)
+    fd = open_own(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
     try:
         size = os.fstat(fd).st_size
         if size:
@@ -133,7 +136,7 @@ def lines(path: Path) -> list[dict[str, Any]]:
     with path.open("rb") as fh:
         for raw in fh:
             try:
-                line = json.loads(raw)
+                line = json_input.loads(raw)
             except ValueError:
                 continue
             if isinstance(line, dict):
@@ -161,7 +164,7 @@ class Checkpoint:
 
 def _parse(number: int, raw: bytes) -> Checkpoint | None:
     try:
-        line = json.loads(raw)
+        line = json_input.loads(raw)
         body = {k: v for k, v in line.items() if k != "signature"}
         seq, head = line["seq"], line["hash"]
         if not isinstance(seq, int) or not isinstance(head, str):
@@ -244,6 +247,11 @@ def read(path: Path) -> Found:
 
 def _plain(text: str) -> str:
     return "".join(text.split()).lower()
+
+
+def same_key(fingerprint: str, other: str | None) -> bool:
+    """True when two fingerprints name the same key (spaces and case aside)."""
+    return other is not None and _plain(fingerprint) == _plain(other)
 
 
 @dataclass

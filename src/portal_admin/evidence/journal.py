@@ -43,7 +43,8 @@ from typing import Any
 
 import filelock
 
-from portal_admin.files.atomic import atomic_open, fsync_dir
+from portal_admin.files import json_input
+from portal_admin.files.atomic import atomic_open, fsync_dir, open_own
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
 from portal_admin.files.paths import data_dir
 from portal_admin.protocol.labels import code_in_words
@@ -108,7 +109,7 @@ class Problem:
 
     line: int
     seq: int | None
-    reason: str  # "torn" | "not-json" | "hash" | "chain" | "order"
+    reason: str  # "torn" | "not-json" | "hash" | "chain" | "order" | "seq-again"
 
 
 @dataclass
@@ -138,6 +139,12 @@ class Verification:
     unauthenticated: list[int] = dataclasses.field(default_factory=list)
     #: (first, last) ranges of the seqs the anchoring checkpoints vouch for.
     vouched: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    #: The ranges vouched for by this installation's own key (or the pinned fingerprint)
+    #: alone: what a revert believes (a colleague's trusted key does not vouch for them).
+    vouched_own: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    #: The hash of the good record at each seq: a checkpoint vouches for (seq, hash) pairs,
+    #: never for a seq number whatever record carries it.
+    hashes: dict[int, str] = dataclasses.field(default_factory=dict, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -145,11 +152,17 @@ class Verification:
         agrees with its checkpoints (records may still be unauthenticated)."""
         return not self.problems and not self.anchor
 
-    def authenticated(self, seq: int, digest: str) -> bool:
-        """True when the record ``seq`` (of hash ``digest``) is vouched for by an anchoring
-        checkpoint, or was appended by this process."""
-        at = bisect.bisect_right(self.vouched, (seq, math.inf)) - 1
-        if at >= 0 and self.vouched[at][0] <= seq <= self.vouched[at][1]:
+    def authenticated(self, seq: int, digest: str, *, own_only: bool = False) -> bool:
+        """True when the record ``seq`` of hash ``digest`` is the journal's good record at
+        that seq and an anchoring checkpoint vouches for it (``own_only``: one of this
+        installation's key or the pinned fingerprint), or this process appended it."""
+        ranges = self.vouched_own if own_only else self.vouched
+        at = bisect.bisect_right(ranges, (seq, math.inf)) - 1
+        if (
+            at >= 0
+            and ranges[at][0] <= seq <= ranges[at][1]
+            and self.hashes.get(seq) == digest.lower()
+        ):
             return True
         return appended_here(self.path, seq, digest)
 
@@ -286,7 +299,7 @@ def verify(
             result.problems.append(Problem(number, None, "torn"))
             break
         try:
-            line = json.loads(raw)
+            line = json_input.loads(raw)
             record = {k: v for k, v in line.items() if k not in ("prev", "hash")}
             stated_prev, stated = str(line["prev"]), str(line["hash"])
         except (ValueError, KeyError, AttributeError, TypeError):
@@ -305,15 +318,18 @@ def verify(
         if chain_hash(stated_prev, record) != stated:
             result.problems.append(Problem(number, seq, "hash"))
         else:
-            if isinstance(seq, int) and seq in wanted:
-                hashes[seq].append(stated)
             if stated_prev != expected_prev:
                 result.problems.append(Problem(number, seq, "chain"))
             elif not isinstance(seq, int) or seq != expected_seq:
                 result.problems.append(Problem(number, seq, "order"))
+            elif seq in result.hashes:  # a second record of a seq: a forked chain
+                result.problems.append(Problem(number, seq, "seq-again"))
             else:
                 recent.append((seq, stated))
                 good.append((seq, stated))
+                result.hashes[seq] = stated
+                if seq in wanted:
+                    hashes[seq].append(stated)
         if kind == "intent" and isinstance(seq, int):
             intents.add(seq)
         elif isinstance(record.get("intent_seq"), int):
@@ -326,6 +342,7 @@ def verify(
     result.pending = len(intents)
     result.checkpoints = len(found.checkpoints)
     pinned = isinstance(expected_key, str)
+    fingerprint: str | None = None
     if found.checkpoints or found.unreadable:
         fingerprint = expected_key() if callable(expected_key) else expected_key
         if pinned:
@@ -343,6 +360,8 @@ def verify(
     result.notes = checked.notes
     result.anchored = max((cp.seq for cp in checked.anchors), default=0)
     result.vouched = _merged(r for cp in checked.anchors for r in cp.vouches)
+    own = [cp for cp in checked.anchors if checkpoints.same_key(cp.fingerprint, fingerprint)]
+    result.vouched_own = _merged(r for cp in own for r in cp.vouches)
     result.unauthenticated = [seq for seq, digest in good if not result.authenticated(seq, digest)]
     if result.unauthenticated:
         result.notes.append(result.unauthenticated_text())
@@ -367,8 +386,10 @@ def read(
         if not complete:
             return
         try:
-            record: dict[str, Any] = json.loads(raw)
+            record: Any = json_input.loads(raw)
         except ValueError:
+            continue
+        if not isinstance(record, dict):
             continue
         if since and str(record.get("time", "")) < since:
             continue
@@ -699,7 +720,7 @@ class Journal:
                 lines.append(canonical({**body, "prev": head, "hash": digest}) + b"\n")
                 chained.append((seq, digest))
                 head = digest
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = open_own(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
             try:
                 os.write(fd, b"".join(lines))
                 os.fsync(fd)
@@ -745,13 +766,17 @@ class Journal:
             fh.seek(max(0, size - 65536))
             tail = fh.read()
         lines = tail.split(b"\n")
+        ended = True  # the file ends with a newline (the segment record starts a line)
         if lines and lines[-1]:
             problem = "torn"
-            with contextlib.suppress(OSError):
+            try:
                 self._cut_torn(size - len(lines[-1]))
+            except OSError as exc:  # left in place: ended by a newline, a damaged line
+                log.error("the journal's torn last line could not be set aside: %s", exc)
+                ended = False
         for raw in reversed([line for line in lines[:-1] if line]):
             try:
-                line = json.loads(raw)
+                line = json_input.loads(raw)
                 record = {k: v for k, v in line.items() if k not in ("prev", "hash")}
                 if chain_hash(line["prev"], record) != line["hash"]:
                     problem = problem or "hash"
@@ -780,10 +805,13 @@ class Journal:
             "format": FORMAT,
         }
         digest = chain_hash(head, body)
-        with self.path.open("ab") as fh:
-            fh.write(canonical({**body, "prev": head, "hash": digest}) + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        line = canonical({**body, "prev": head, "hash": digest}) + b"\n"
+        fd = open_own(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.write(fd, line if ended else b"\n" + line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         self._own(seq, digest)
         return digest, seq, segment
 
@@ -793,12 +821,14 @@ class Journal:
         self._unvouched.append(seq)
 
     def _cut_torn(self, keep: int) -> None:
-        """Set a torn last line aside (kept in ``.torn``) so the file ends with a record."""
-        with self.path.open("r+b") as fh:
+        """Set a torn last line aside (kept in ``.torn``) so the file ends with a record; no
+        link planted at either name is followed (``OSError``: nothing is cut)."""
+        with os.fdopen(open_own(self.path, os.O_RDWR), "r+b") as fh:
             fh.seek(keep)
             torn = fh.read()
             torn_path = self.path.with_suffix(".torn")
-            with torn_path.open("ab") as out:
+            fd = open_own(torn_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+            with os.fdopen(fd, "ab") as out:
                 out.write(torn + b"\n")
                 out.flush()
                 os.fsync(out.fileno())

@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from portal_admin import __version__
+from portal_admin.files import json_input
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
 from portal_admin.files.terminal import printable
@@ -456,7 +457,7 @@ def _manifest(data: bytes) -> tuple[dict[str, Any], Ed25519PublicKey, dict[str, 
         return seen
 
     try:
-        manifest = json.loads(data.decode("utf-8"), object_pairs_hook=unique)
+        manifest = json_input.loads(data, object_pairs_hook=unique)
     except (ValueError, RecursionError):
         raise _NotAPack("the manifest cannot be read") from None
     if not isinstance(manifest, dict) or type(manifest.get("format")) is not int:

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from portal_admin import __version__
 from portal_admin.client import PortalClient
+from portal_admin.files import json_input
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.paths import data_dir
 from portal_admin.files.sqlite_uri import sqlite_uri
@@ -392,7 +393,7 @@ def open_snapshot(path: Path) -> Snapshot:
             rows = conn.execute("SELECT key, value FROM meta").fetchall()
         finally:
             conn.close()
-        meta = {k: json.loads(v) for k, v in rows}
+        meta = {k: json_input.loads(v) for k, v in rows}
     except (sqlite3.DatabaseError, ValueError):
         raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path) from None
     if meta.get("kind") != KIND:

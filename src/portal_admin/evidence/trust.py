@@ -27,6 +27,7 @@ from typing import Any
 import filelock
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.paths import data_dir
 
@@ -81,17 +82,37 @@ _LOOKALIKES = str.maketrans(
         "ӏ": "l", "ԁ": "d", "ԛ": "q", "ԝ": "w", "α": "a", "β": "b", "ε": "e", "ι": "i",
         "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ı": "i",
         "ł": "l", "đ": "d", "ð": "d", "0": "o", "1": "l", "|": "l", "!": "i", "$": "s",
-        "5": "s", "3": "e", "4": "a", "7": "t", "@": "a",
+        "5": "s", "3": "e", "4": "a", "7": "t", "@": "a", "һ": "h", "ɡ": "g", "ɩ": "i",
+        "η": "h", "ԍ": "g", "ո": "n", "ս": "u", "օ": "o",
+        # Cherokee capitals (casefold turns its small letters into these)
+        "Ꭰ": "d", "Ꭱ": "r", "Ꭲ": "t", "Ꭵ": "i", "Ꭹ": "y", "Ꭺ": "a", "Ꭻ": "j", "Ꭼ": "e",
+        "Ꮃ": "w", "Ꮇ": "m", "Ꮋ": "h", "Ꮐ": "g", "Ꮒ": "h", "Ꮓ": "z", "Ꮟ": "b", "Ꮢ": "r",
+        "Ꮥ": "s", "Ꮪ": "s", "Ꮮ": "l", "Ꮯ": "c", "Ꮲ": "p", "Ꮶ": "k", "Ᏼ": "b", "Ꮩ": "v",
+        "Ꮖ": "i",
+        # Lisu
+        "ꓮ": "a", "ꓐ": "b", "ꓚ": "c", "ꓓ": "d", "ꓰ": "e", "ꓝ": "f", "ꓖ": "g", "ꓧ": "h",
+        "ꓲ": "i", "ꓙ": "j", "ꓗ": "k", "ꓡ": "l", "ꓟ": "m", "ꓠ": "n", "ꓳ": "o", "ꓑ": "p",
+        "ꓣ": "r", "ꓢ": "s", "ꓔ": "t", "ꓴ": "u", "ꓦ": "v", "ꓪ": "w", "ꓫ": "x", "ꓬ": "y",
+        "ꓜ": "z",
+        # Latin small capitals
+        "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h",
+        "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
+        "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
     }
 )  # fmt: skip
+#: Letters that read as one another in common fonts, collapsed last: l, I (casefolded to
+#: i), 1 and | all read as one stroke.
+_ONE_STROKE = str.maketrans({"l": "i"})
 
 
 def skeleton(text: str) -> str:
     """``text`` as it reads: compatibility forms folded (full-width, ligatures), accents and
-    case dropped, look-alike letters made Latin, and only letters and digits kept."""
+    case dropped, look-alike letters (Cyrillic, Greek, Armenian, Cherokee, Lisu, small
+    capitals, digits) made Latin, the one-stroke letters (l, I, 1, |) made one, and only
+    letters and digits kept."""
     folded = unicodedata.normalize("NFKD", text)
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    folded = folded.casefold().translate(_LOOKALIKES)
+    folded = folded.casefold().translate(_LOOKALIKES).translate(_ONE_STROKE)
     return "".join(ch for ch in unicodedata.normalize("NFKC", folded) if ch.isalnum())
 
 
@@ -212,9 +233,9 @@ def _parse(path: Path, raw: bytes) -> list[TrustedKey]:
         return TrustError(f"{path}: not a trusted-keys file ({why})")
 
     try:
-        data: Any = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise refuse(f"not JSON: {exc}") from None
+        data: Any = json_input.loads(raw)
+    except ValueError as exc:
+        raise refuse(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("format"), int):
         raise refuse("no format number")
     if data["format"] > FORMAT:

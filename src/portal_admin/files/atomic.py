@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,3 +53,35 @@ def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None
     """Write ``text`` to ``path`` atomically."""
     with atomic_open(path, encoding=encoding) as fh:
         fh.write(text)
+
+
+class LinkRefused(OSError):
+    """A file of ours that is a link (symbolic, or a second name of another file): refused,
+    so that nothing is written through it to the file it points at."""
+
+
+def open_own(path: Path, flags: int, mode: int = 0o600) -> int:
+    """``os.open`` a file the program keeps (a journal, its checkpoints, its side files)
+    without following a link planted at its name: ``O_NOFOLLOW`` where the OS has it, a
+    check that the name is no symbolic link before opening where it has not (Windows), and
+    a refusal of anything but a regular file with one name. Binary on every OS.
+
+    Raises :class:`LinkRefused` (an ``OSError``) for a link, ``OSError`` as ``os.open`` does.
+    """
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if not nofollow and os.path.islink(path):
+        raise LinkRefused(errno.ELOOP, "a link, not followed", str(path))
+    try:
+        fd = os.open(path, flags | nofollow | getattr(os, "O_BINARY", 0), mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or (nofollow and os.path.islink(path)):
+            raise LinkRefused(errno.ELOOP, "a link, not followed", str(path)) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+            raise LinkRefused(errno.ELOOP, "not a file of its own (a link)", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

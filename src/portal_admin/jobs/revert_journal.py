@@ -148,20 +148,30 @@ UNAUTHENTICATED_INSTEAD = (
 
 class JobFiles:
     """The job files of a folder, read at most once each, to cross-check journal records
-    against what their job really did."""
+    against what their job really did.
 
-    def __init__(self, folder: Path | None) -> None:
+    A job file is no witness on its own: whoever can write the journal can write the jobs
+    folder beside it, and creating a job file needs no key. So a job file confirms records
+    only of a job this installation vouches for: one whose id a journal record carries that
+    a checkpoint of this installation's own key vouches for (``vouched_jobs``). It then
+    covers that job's later records, written after the last checkpoint (a crash)."""
+
+    def __init__(self, folder: Path | None, vouched_jobs: Iterable[str] = ()) -> None:
         self.folder = folder or jobs_dir()
+        self.vouched_jobs = frozenset(vouched_jobs)
         self._read: dict[str, tuple[dict[str, Any], Action, dict[str, list[Item]]] | None] = {}
 
     def confirms(self, record: Mapping[str, Any]) -> bool:
-        """True when the record's job file (its ``after.job``) has, for each value it
-        changed, a line of that target that was sent, of the record's server and profile,
-        whose journal values are the record's ``before`` and ``after`` exactly."""
+        """True when the record's job (its ``after.job``) is one this installation vouches
+        for and its job file has, for each value the record changed, a line of that target
+        that was sent, of the record's server and profile, whose journal values are the
+        record's ``before`` and ``after`` exactly."""
         after = record.get("after")
         job_id = after.get("job") if isinstance(after, Mapping) else None
         values = values_of(record)
         if not isinstance(job_id, str) or not _JOB_ID.fullmatch(job_id) or not values:
+            return False
+        if job_id not in self.vouched_jobs:
             return False
         found = self._job(job_id)
         if found is None:
@@ -206,19 +216,46 @@ class JobFiles:
         return meta, action, by_target
 
 
+def own(record: Mapping[str, Any], verification: journal_file.Verification) -> bool:
+    """True when ``record`` is, by its (seq, hash), a record this installation vouches for:
+    its hash is its content's, and a checkpoint of this installation's own key (not merely a
+    trusted one) vouches for that pair, or this process appended it."""
+    seq, digest, prev = record.get("seq"), record.get("hash"), record.get("prev")
+    if not isinstance(seq, int) or not isinstance(digest, str) or not isinstance(prev, str):
+        return False
+    body = {k: v for k, v in record.items() if k not in ("prev", "hash")}
+    if journal_file.chain_hash(prev, body) != digest:
+        return False
+    return verification.authenticated(seq, digest, own_only=True)
+
+
+def vouched_jobs(verification: journal_file.Verification) -> set[str]:
+    """The ids of the jobs named by records this installation vouches for (:func:`own`)."""
+    found: set[str] = set()
+    for record in journal_file.read(verification.path):
+        after = record.get("after")
+        job_id = after.get("job") if isinstance(after, Mapping) else None
+        if isinstance(job_id, str) and job_id not in found and own(record, verification):
+            found.add(job_id)
+    return found
+
+
 def believed(
     entries: list[Entry], verification: journal_file.Verification, folder: Path | None
 ) -> tuple[list[Entry], list[Entry]]:
-    """(believed, doubtful): an entry is believed when its record is authenticated (an
-    anchoring checkpoint vouches for it, or this process appended it) or its job file
-    confirms it (:class:`JobFiles`); the others are doubtful."""
-    files = JobFiles(folder)
+    """(believed, doubtful): an entry is believed when its record is this installation's by
+    its (seq, hash) (:func:`own`) or its job file confirms it (:class:`JobFiles`, for a job
+    this installation vouches for); the others are doubtful."""
     sure: list[Entry] = []
     doubtful: list[Entry] = []
+    files: JobFiles | None = None
     for entry in entries:
-        digest = entry.record.get("hash")
-        authenticated = isinstance(digest, str) and verification.authenticated(entry.seq, digest)
-        (sure if authenticated or files.confirms(entry.record) else doubtful).append(entry)
+        if entry.record.get("seq") == entry.seq and own(entry.record, verification):
+            sure.append(entry)
+            continue
+        if files is None:
+            files = JobFiles(folder, vouched_jobs(verification))
+        (sure if files.confirms(entry.record) else doubtful).append(entry)
     return sure, doubtful
 
 

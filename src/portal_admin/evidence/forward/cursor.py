@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.files.paths import data_dir
 
@@ -99,7 +100,7 @@ def load(path: Path) -> Cursor | None:
     except OSError as exc:
         raise CursorError(f"{path}: {exc.strerror}") from None
     try:
-        data = json.loads(raw)
+        data = json_input.loads(raw)
         if not isinstance(data, dict):
             raise CursorError("not a JSON object")
         values = {

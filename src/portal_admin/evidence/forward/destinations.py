@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import http.client
-import json
 import os
 import select
 import socket
@@ -26,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from portal_admin.files import json_input
 
 #: Seconds to connect, and for one write or HTTP exchange.
 TIMEOUT = 30.0
@@ -335,7 +336,7 @@ class HecDestination:
             self.close()
             raise DestinationError(f"{self.label}: no answer ({exc})") from None
         try:
-            data = json.loads(raw) if raw else {}
+            data = json_input.loads(raw) if raw else {}
         except ValueError:
             data = {}
         if not isinstance(data, dict):

@@ -22,7 +22,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
-import json
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from portal_admin.evidence import checkpoints as checkpoint_files
+from portal_admin.files import json_input
 
 from . import formats
 from .cursor import (
@@ -78,7 +78,7 @@ def _record(raw: bytes) -> dict[str, Any] | None:
     """A record's line, or None when it is not one (not JSON, no seq, a hash that is not 64
     hex digits: no cursor may ever name such a thing)."""
     try:
-        line = json.loads(raw)
+        line = json_input.loads(raw)
     except ValueError:
         return None
     if not isinstance(line, dict) or not HEX64.match(str(line.get("hash"))):

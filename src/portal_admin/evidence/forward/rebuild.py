@@ -13,7 +13,6 @@ temporary SQLite file, so memory stays flat however much was received.
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 import tempfile
 from collections.abc import Iterable
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from portal_admin.evidence.journal import canonical
+from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_open
 
 #: The files written: each kind of item and its file's name.
@@ -46,7 +46,7 @@ def _item(raw: bytes) -> tuple[str, dict[str, Any]] | None:
     if start < 0:
         return None
     try:
-        doc = json.loads(raw[start:])
+        doc = json_input.loads(raw[start:])
     except ValueError:
         return None
     if not isinstance(doc, dict):
