@@ -317,3 +317,36 @@ def test_a_part_file_swapped_between_its_check_and_the_attach_is_refused(
         merge(campaign, part)
     campaign.close()
     assert refused.value.code == "FOREIGN_SQL"
+
+
+def test_deeply_nested_json_in_meta_escapes_as_a_recursion_error(tmp_path: Path) -> None:
+    """Attack: a meta value that is valid JSON nested 100,000 deep (``[[[...]]]``, 200 kB,
+    under MAX_META_VALUE). ``json.loads`` raises ``RecursionError``, not ``ValueError``, so
+    ``opening.read_meta_rows`` let it through and ``Campaign.open`` ended in a traceback.
+    Class of fix: every JSON read of a file goes through the one bounded reader
+    (``files/json_input.loads``: depth counted first, a ValueError), and names the entry
+    (DAMAGED)."""
+    path, _ = signed_campaign(tmp_path)
+    deep = "[" * 100_000 + "]" * 100_000
+    raw(path, f"UPDATE meta SET value = '{deep}' WHERE key = 'name'")
+    with pytest.raises(CampaignError) as refused:
+        Campaign.open(path).close()
+    assert refused.value.code == "DAMAGED"
+    assert "'name'" in str(refused.value)
+
+
+@pytest.mark.parametrize("detail", ["{not json", "[" * 50_000 + "]" * 50_000, "[1, 2]"])
+def test_item_detail_that_is_not_json_escapes_from_the_queue(tmp_path: Path, detail: str) -> None:
+    """Attack: ``items.detail`` set to text that is not JSON (or nested 50,000 deep, or not an
+    object). The open-time checks look at the schema and ``meta`` only, so the file opens;
+    the first page of the queue then raised ``json.JSONDecodeError`` from ``_item``. Class
+    of fix: a column the program parses is checked when read, through the bounded reader,
+    and a bad value is a CampaignError naming the item (DAMAGED)."""
+    path, _ = signed_campaign(tmp_path)
+    raw(path, f"UPDATE items SET detail = '{detail}' WHERE id = '{KEPT}'")
+    with Campaign.open(path) as campaign:
+        for read in (campaign.page, lambda: campaign.item(KEPT), campaign.page_at):
+            with pytest.raises(CampaignError) as refused:
+                read()
+            assert (refused.value.code, refused.value.item) == ("DAMAGED", KEPT)
+        assert campaign.item(REVOKED) is not None  # the other items are read

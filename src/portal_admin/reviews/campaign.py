@@ -15,7 +15,6 @@ program's, exactly, before anything of it is read.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import threading
@@ -25,6 +24,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from portal_admin.files import json_input
+from portal_admin.files.terminal import printable
 
 from . import opening
 from .schema import SCHEMA_VERSION, UPGRADES
@@ -36,6 +38,8 @@ OPEN_BUDGET = 60.0
 STATEMENT_BUDGET = 120.0
 FILE_MODE = 0o600
 SIDE_FILES = ("-wal", "-shm")
+#: The longest item ``detail`` read (characters).
+MAX_DETAIL = 1 << 20
 
 #: Columns the queue can be sorted by.
 SORTABLE = (
@@ -219,6 +223,25 @@ def connect(
     return conn
 
 
+def _detail(row: sqlite3.Row) -> dict[str, Any]:
+    """An item's ``detail`` column (JSON of an object), or DAMAGED naming the item."""
+    text = row["detail"]
+    if not text:
+        return {}
+    try:  # the file's text: bounded in size and depth (``files/json_input.py``)
+        value = json_input.loads(text, max_bytes=MAX_DETAIL) if isinstance(text, str) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        item = str(row["id"])
+        raise CampaignError(
+            "DAMAGED",
+            f"the campaign file is damaged: the detail of {printable(item, 100)} is not JSON",
+            item=item,
+        )
+    return value
+
+
 def _item(row: sqlite3.Row) -> Item:
     return Item(
         seq=row["seq"],
@@ -231,7 +254,7 @@ def _item(row: sqlite3.Row) -> Item:
         portal=row["portal"],
         institution=row["institution"],
         updated=row["updated"],
-        detail=json.loads(row["detail"]) if row["detail"] else {},
+        detail=_detail(row),
         flag_count=row["flags"],
         part=row["part"],
         decision=row["decision"],

@@ -28,7 +28,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from portal_admin.files import sqlite_data
+from portal_admin.files import json_input, sqlite_data
 from portal_admin.files.sqlite_data import (
     STEPS,
     Budgeted,
@@ -98,10 +98,10 @@ def read_meta_rows(conn: sqlite3.Connection, name: str) -> dict[str, Any]:
             raise ValueError(f"{name}: a metadata entry is not text")
         if len(value) > MAX_META_VALUE:
             raise ValueError(f"{name}: the metadata entry {key!r} is too large")
-        try:
-            found[key] = json.loads(value)
-        except ValueError:
-            raise ValueError(f"{name}: the metadata entry {key!r} is not JSON") from None
+        try:  # bounded depth: a value nested 100,000 deep is refused, not a RecursionError
+            found[key] = json_input.loads(value, max_bytes=MAX_META_VALUE * 4)
+        except ValueError as exc:
+            raise ValueError(f"{name}: the metadata entry {key!r} is not JSON ({exc})") from None
     return found
 
 
