@@ -350,3 +350,60 @@ def test_item_detail_that_is_not_json_escapes_from_the_queue(tmp_path: Path, det
                 read()
             assert (refused.value.code, refused.value.item) == ("DAMAGED", KEPT)
         assert campaign.item(REVOKED) is not None  # the other items are read
+
+
+def test_a_part_file_decides_an_item_of_another_part_without_conflict(tmp_path: Path) -> None:
+    """Attack: the campaign is split by portal; reviewer B (PARTNER) keeps account 4 and their
+    part is merged. Reviewer A (TENANT) adds to THEIR part file, with plain SQLite, a Revoke
+    of account 4 - an item not in their part - under B's name. ``merge`` checked that a
+    decision's item exists in the campaign, but its CONFLICT check joined the part's own
+    ``items``: the decision was appended and overrode B's Keep without a word. Class of fix:
+    a part's decisions are only on the part's items (and its items are of its part), and
+    the conflict check compares the latest decisions of the histories."""
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import decide, reviewer_of
+    from portal_admin.reviews.split_merge import merge, split
+
+    campaign = new_campaign(tmp_path)
+    parts = {p.name: p for p in split(campaign, "portal", tmp_path / "parts")}
+    tenant = next(p for n, p in parts.items() if "TENANT" in n)
+    partner = next(p for n, p in parts.items() if "PARTNER" in n)
+    b = reviewer_of("b@example.test", keys.MemoryStore())
+    with Campaign.open(partner) as part_b:
+        decide(part_b, "account:ACC000004", "Keep", "needed", b)
+    merge(campaign, partner)
+    a = reviewer_of("a@example.test", keys.MemoryStore())
+    with Campaign.open(tenant) as part_a:
+        decide(part_a, "account:ACC000001", "Keep", "needed", a)
+    _smuggle(tenant, "account:ACC000004", "REVOKE", "b@example.test", b.fingerprint)
+    with pytest.raises(CampaignError) as refused:
+        merge(campaign, tenant)
+    latest = campaign.history("account:ACC000004")[-1].decision
+    assert campaign.history("account:ACC000001") == []  # nothing of the file merged
+    campaign.close()
+    assert (refused.value.code, refused.value.item) == ("UNKNOWN_ITEM", "account:ACC000004")
+    assert latest == "KEEP"
+
+
+def test_a_part_file_that_moves_an_item_into_its_part_is_refused(tmp_path: Path) -> None:
+    """The same attack with the item copied into the part file (its ``part`` column set to
+    the attacker's part): the item is held differently from the campaign, refused."""
+    from portal_admin.reviews.split_merge import merge, split
+
+    campaign = new_campaign(tmp_path)
+    parts = {p.name: p for p in split(campaign, "portal", tmp_path / "parts")}
+    tenant = next(p for n, p in parts.items() if "TENANT" in n)
+    with Campaign.open(tenant) as part_a:
+        name = part_a.meta["part"]
+    main = campaign.path
+    raw(
+        tenant,
+        f"ATTACH DATABASE '{main}' AS m;"
+        " INSERT INTO items (id, part, kind, ref, label, name, status, portal, institution,"
+        f" updated, detail, flags) SELECT id, '{name}', kind, ref, label, name, status, portal,"
+        " institution, updated, detail, flags FROM m.items WHERE id = 'account:ACC000004';",
+    )
+    with pytest.raises(CampaignError) as refused:
+        merge(campaign, tenant)
+    campaign.close()
+    assert (refused.value.code, refused.value.item) == ("UNKNOWN_ITEM", "account:ACC000004")
