@@ -4,6 +4,7 @@ each fixed: the docstring says the attack, what it achieved and the class of fix
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -407,3 +408,60 @@ def test_a_part_file_that_moves_an_item_into_its_part_is_refused(tmp_path: Path)
         merge(campaign, tenant)
     campaign.close()
     assert (refused.value.code, refused.value.item) == ("UNKNOWN_ITEM", "account:ACC000004")
+
+
+def _respelled(text: str) -> str:
+    """``text`` (base64) spelled otherwise: the last character before the padding carries
+    unused bits; flipping the lowest gives the same bytes."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    core = text.rstrip("=")
+    return core[:-1] + alphabet[alphabet.index(core[-1]) ^ 1] + text[len(core) :]
+
+
+def test_one_sign_off_counted_twice_through_another_base64_spelling(tmp_path: Path) -> None:
+    """Attack: copy the sign-off row with its signature spelled differently in base64 (four
+    spellings decode to the same 64 bytes: ``b64decode(validate=True)`` does not check the
+    unused bits) and copy its signed items under the new row. ``signoffs.signature UNIQUE``
+    compares the text, so the copy went in, and ``verify`` counted it as a second valid
+    sign-off: "intact", the reviewer's sign-off listed twice. Class of fix: a signature (and
+    a public key) is only accepted in its canonical spelling (decoded, re-encoded, compared):
+    the copy does not verify."""
+    import base64
+
+    from portal_admin.reviews import verify
+
+    path, _ = signed_campaign(tmp_path)
+    conn = sqlite3.connect(path)
+    sig = conn.execute("SELECT signature FROM signoffs").fetchone()[0]
+    conn.close()
+    other = _respelled(sig)
+    assert other != sig and base64.b64decode(other) == base64.b64decode(sig)
+    raw(
+        path,
+        "INSERT INTO signoffs (part, reviewer, fingerprint, public_key, signed_at, items,"
+        " digest, signature, account_id, account_email, format) SELECT part, reviewer,"
+        " fingerprint, public_key, signed_at, items, digest, "
+        f"'{other}', account_id, account_email, format FROM signoffs;"
+        " INSERT INTO signed_items SELECT 2, item, digest FROM signed_items WHERE signoff = 1;",
+    )
+    with Campaign.open(path) as campaign:
+        check = verify(campaign, own=None)
+    assert check.status == "changed"
+    assert [s.valid for s in check.signoffs] == [True, False]
+
+
+def test_a_sign_off_whose_only_spelling_differs_does_not_verify(tmp_path: Path) -> None:
+    """The single sign-off respelled (signature, or public key): not the signed bytes as
+    written, so it does not verify."""
+    from portal_admin.reviews import verify
+
+    for column in ("signature", "public_key"):
+        folder = tmp_path / column
+        folder.mkdir()
+        path, _ = signed_campaign(folder)
+        conn = sqlite3.connect(path)
+        value = conn.execute(f"SELECT {column} FROM signoffs").fetchone()[0]
+        conn.close()
+        raw(path, f"UPDATE signoffs SET {column} = '{_respelled(value)}'")
+        with Campaign.open(path) as campaign:
+            assert verify(campaign, own=None).status == "changed", column

@@ -548,9 +548,16 @@ def _signature_ok(
     settings: dict[str, Any],
 ) -> bool:
     try:
-        public = Ed25519PublicKey.from_public_bytes(base64.b64decode(row[9], validate=True))
+        raw_key = base64.b64decode(row[9], validate=True)
         signature = base64.b64decode(row[10], validate=True)
+        public = Ed25519PublicKey.from_public_bytes(raw_key)
     except (ValueError, TypeError):
+        return False
+    # only the canonical spelling: base64 has several for the same bytes (the unused bits of
+    # the last character), and a sign-off copied under another spelling is not a second one
+    if base64.b64encode(raw_key).decode("ascii") != row[9]:
+        return False
+    if base64.b64encode(signature).decode("ascii") != row[10]:
         return False
     if keys.fingerprint(public) != row[3] or len(lines) != row[5]:
         return False
