@@ -465,3 +465,49 @@ def test_a_sign_off_whose_only_spelling_differs_does_not_verify(tmp_path: Path) 
         raw(path, f"UPDATE signoffs SET {column} = '{_respelled(value)}'")
         with Campaign.open(path) as campaign:
             assert verify(campaign, own=None).status == "changed", column
+
+
+async def test_a_campaign_of_one_server_is_remediated_on_another(tmp_path: Path) -> None:
+    """Attack: a campaign whose scope was taken on one server (a staging or sandbox copy,
+    where a reviewer happily signs "Revoke" on everything) is remediated while signed in to
+    another (production, where the same account ids exist). The sign-off covered neither
+    the scope's server nor the scope itself, and ``remediate`` never compared the
+    campaign's server with ``context.server``. Class of fix: the sign-off (format 3) covers
+    the scope's identity (server, time taken), and remediation refuses a server other than
+    the signed one by name (OTHER_SERVER) before anything is read or planned (the client is
+    None here: reaching the server would be an AttributeError)."""
+    from portal_admin import jobs
+    from portal_admin.evidence import keys
+    from portal_admin.reviews import remediation
+
+    store = keys.MemoryStore()
+    path, _ = signed_campaign(tmp_path, store)
+    with Campaign.open(path) as campaign:
+        assert campaign.meta["scope"]["server"] == "https://portal.example.test"
+        context = jobs.JobContext("prod", "https://prod.example.test", "admin@example.test", "A1")
+        with pytest.raises(CampaignError) as refused:
+            await remediation.remediate(
+                campaign,
+                None,  # type: ignore[arg-type]
+                context,
+                folder=tmp_path / "jobs",
+                key_store=store,
+            )
+    assert refused.value.code == "OTHER_SERVER"
+    assert "https://portal.example.test" in str(refused.value)
+
+
+def test_the_scope_server_is_signed(tmp_path: Path) -> None:
+    """Rewriting the scope's server in the (unsigned) metadata to the production one, to get
+    past that refusal, breaks the sign-off: it no longer verifies."""
+    from portal_admin.reviews import verify
+
+    path, _ = signed_campaign(tmp_path)
+    raw(
+        path,
+        "UPDATE meta SET value = json_set(value, '$.server', 'https://prod.example.test')"
+        " WHERE key = 'scope'",
+    )
+    with Campaign.open(path) as campaign:
+        check = verify(campaign, own=None)
+    assert check.status == "changed" and not check.signoffs[0].valid

@@ -61,8 +61,9 @@ class CampaignError(Exception):
     fails, metadata that is not JSON or not of its type), TOO_SLOW (past its time budget),
     NEWER_SCHEMA; of a change: FROZEN, CLOSED, BAD_INPUT, SELF, UNKNOWN_ITEM,
     OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED, CHANGED, UNTRUSTED (a sign-off by a key this
-    installation does not trust), OLD_SIGNOFF (a sign-off of format 1, which does not cover
-    the revocation action), UNDECIDED, UNREMEDIATED. ``item``/``line`` name where.
+    installation does not trust), OLD_SIGNOFF (a sign-off of an earlier format, which does not
+    cover the revocation action or the scope's server), OTHER_SERVER (remediation on another
+    server than the signed scope's), UNDECIDED, UNREMEDIATED. ``item``/``line`` name where.
     """
 
     def __init__(

@@ -28,6 +28,7 @@ from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.evidence import keys
 from portal_admin.evidence import trust as trusting
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.actions import Target
 from portal_admin.jobs.store import SUFFIX as JOB_SUFFIX
 from portal_admin.jobs.targets import Entry, TargetList, match_accounts, match_invitations
@@ -149,9 +150,17 @@ def refusal(check: Verification) -> CampaignError | None:
         return CampaignError(
             "OLD_SIGNOFF",
             f"signed off by an earlier version ({named}), whose sign-off does not cover the"
-            " revocation action: the reviewer signs again with this version (the same key)",
+            " revocation action or the scope's server: the reviewer signs again with this"
+            " version (the same key)",
         )
     return None
+
+
+def same_server(signed: str, here: str) -> bool:
+    """True when the server a sign-off covers and the one signed in to are one (base URLs
+    compared without a trailing slash, case-insensitively); an empty one is no server."""
+    one, other = signed.strip().rstrip("/").casefold(), here.strip().rstrip("/").casefold()
+    return bool(one) and one == other
 
 
 def same_person(
@@ -202,7 +211,8 @@ async def remediate(
 
     ``CampaignError``: CHANGED when the campaign does not verify (naming the item),
     NOT_SIGNED when nothing is signed off, UNTRUSTED when a signer's key is not trusted,
-    OLD_SIGNOFF for a sign-off of format 1, CLOSED when it is closed.
+    OLD_SIGNOFF for a sign-off of an earlier format, OTHER_SERVER when the signed-off scope
+    was taken on another server than ``context.server``, CLOSED when it is closed.
     """
     if campaign.meta.get("closed"):
         raise CampaignError("CLOSED", f"campaign {campaign.name!r} is closed")
@@ -215,6 +225,13 @@ async def remediate(
     refused = refusal(check)
     if refused is not None:
         raise refused
+    if not same_server(check.server, context.server):  # before anything is read or planned
+        raise CampaignError(
+            "OTHER_SERVER",
+            f"this campaign's scope was taken on"
+            f" {printable(check.server, 200) or 'no named server'} (as signed off), and this"
+            f" is {printable(context.server, 200)}: refused; nothing is read or planned",
+        )
     rows = {d.item: d for d in check.revokes}  # read in the verification's transaction
     revokes = list(rows)
     reviewers = sorted({s.reviewer for s in check.signoffs} | {d.reviewer for d in rows.values()})

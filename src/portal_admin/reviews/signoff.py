@@ -13,9 +13,11 @@ action, scope filter, stale days). Verification checks that signature against th
 key kept with it, then recomputes every item's digest from the history: a decision edited,
 an item added or removed, a setting changed is named.
 
-Format 1 (before this version) signed neither the settings nor identities, and its item
-digest read the queue's ``items.decision``. Its sign-offs still verify (``format`` says
-which); remediation refuses them by name (OLD_SIGNOFF): the same key signs again, in format 2.
+Format 3 also signs the scope's identity (the server it was taken on and when): remediation
+refuses another server by name (OTHER_SERVER). Format 2 signed the settings but not the
+scope's server; format 1 signed neither the settings nor identities, and its item digest read
+the queue's ``items.decision``. Their sign-offs still verify (``format`` says which);
+remediation refuses them by name (OLD_SIGNOFF): the same key signs again, in format 3.
 
 Nothing derived is believed: :func:`verify` reads, in one read transaction, the history it
 checks, and hands remediation, the pack and the separation-of-duties check what it read
@@ -43,8 +45,8 @@ from . import opening
 from .campaign import Campaign, CampaignError, now_iso, read_meta
 from .decisions import Reviewer
 
-FORMAT = 2
-FORMATS = (1, 2)
+FORMAT = 3
+FORMATS = (1, 2, 3)
 #: The campaign settings a format-2 sign-off covers.
 SETTINGS = ("name", "due", "revocation", "filter", "stale_days")
 #: Problems listed by name at most (the count says the rest).
@@ -142,13 +144,21 @@ class Verification:
 
     @property
     def old_format(self) -> list[Signoff]:
-        """Sign-offs of format 1 (they cover neither the settings nor identities)."""
+        """Sign-offs of an earlier format (1 covers neither the settings nor identities, 2
+        not the scope's server)."""
         return [s for s in self.signoffs if s.format < FORMAT]
 
     @property
     def revocation(self) -> str:
         """The revocation action (SUSPEND or DEACTIVATE) the signatures cover."""
         return str(self.settings.get("revocation") or "SUSPEND")
+
+    @property
+    def server(self) -> str:
+        """The server the scope was taken on, as format-3 signatures cover it (empty: none
+        named)."""
+        scope = self.settings.get("scope")
+        return str((scope.get("server") if isinstance(scope, dict) else "") or "")
 
     @property
     def exit_status(self) -> int:
@@ -225,9 +235,15 @@ def item_digests(conn: sqlite3.Connection, fmt: int = FORMAT) -> Iterator[tuple[
         yield row[0], row[1], _digest(row, fmt)
 
 
-def settings_of(meta: dict[str, Any]) -> dict[str, Any]:
-    """The settings a format-2 sign-off covers."""
-    return {k: meta.get(k) for k in SETTINGS}
+def settings_of(meta: dict[str, Any], fmt: int = FORMAT) -> dict[str, Any]:
+    """The settings a sign-off of format ``fmt`` covers: from format 2 the campaign's
+    settings; from format 3 the scope's identity too (the server it was taken on, when)."""
+    settings = {k: meta.get(k) for k in SETTINGS}
+    if fmt >= 3:
+        scope = meta.get("scope")
+        scope = scope if isinstance(scope, dict) else {}
+        settings["scope"] = {"server": scope.get("server"), "finished": scope.get("finished")}
+    return settings
 
 
 def _payload(
@@ -466,7 +482,9 @@ def _verify(
         seq, part, reviewer, fingerprint, signed_at = row[0], row[1], row[2], row[3], row[4]
         fmt = row[8]
         lines = lines_of[seq]
-        valid = fmt in FORMATS and _signature_ok(result.campaign_id, row, lines, result.settings)
+        valid = fmt in FORMATS and _signature_ok(
+            result.campaign_id, row, lines, settings_of(meta, fmt)
+        )
         if not valid:
             result.problems.append(
                 f"the sign-off by {reviewer} of {signed_at} does not verify: it was changed"
