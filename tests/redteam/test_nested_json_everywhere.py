@@ -4,7 +4,7 @@ are fixed (``tests/evidence/test_nested_json.py``); what is left: the command li
 session (h/keys-everywhere, not on main yet). Each reader catches ``ValueError`` from
 ``json.loads``; a document nested a few thousand deep raises ``RecursionError`` instead,
 which escapes as a traceback (the campaign meta and the journal itself: see
-``test_campaign_files.py`` and ``test_journal_poison_line.py``).
+``tests/reviews/test_hostile_campaign_files.py`` and ``test_journal_poison_line.py``).
 
 Class of fix: one JSON reader for hostile files (``files/``) that bounds the depth or
 catches RecursionError with ValueError, used by every one of them.
