@@ -54,8 +54,8 @@ async def client() -> AsyncIterator[PortalClient]:
 
 async def context(client: PortalClient) -> jobs.JobContext:
     me = await client.auth.profile()
-    return jobs.JobContext(  # the server the scope's snapshot names (support.py)
-        "Sandbox", "https://portal.example.test", me.account_email or "", me.biz_id, "sandbox"
+    return jobs.JobContext(  # the server the scope's snapshot names (take_snapshot below)
+        "Sandbox", "sandbox://built-in", me.account_email or "", me.biz_id, "sandbox"
     )
 
 
