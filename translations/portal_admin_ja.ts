@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+76"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>サードパーティの通知</translation>
@@ -15,9 +15,9 @@
         <translation>このコピーはサードパーティの通知なしでビルドされています。通知はインストーラーのビルド時に作成されます（packaging/build.py）。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+74"/>
         <source>About System Portal Admin</source>
-        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the key is read; None: it can be neither read nor made. Where the key is kept (``keys.KeyPlace``), once read.</extracomment>
         <translation>System Portal Admin について</translation>
     </message>
     <message>
@@ -61,19 +61,29 @@
         <translation>Qt と Python のバージョン</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Evidence signing key: reading the keyring…</source>
-        <translation>証跡署名鍵: キーリングを読み取り中…</translation>
+        <location line="+30"/>
+        <source>Evidence signing key: reading…</source>
+        <translation>証跡署名鍵: 読み込み中…</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Evidence signing key: none (no usable keyring on this computer)</source>
-        <translation>証跡署名鍵: なし（このコンピューターに使用可能なキーリングがありません）</translation>
+        <location line="+2"/>
+        <source>Evidence signing key: none (it can be neither read nor made on this computer)</source>
+        <translation>証跡署名鍵: なし（このコンピューターでは読み込みも作成もできません）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Evidence signing key: %1</source>
         <translation>証跡署名鍵: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Kept in the key file %1, readable by you only (this computer has no usable keyring).</source>
+        <translation>鍵ファイル %1 に保存されています。読み取れるのはあなただけです（このコンピューターには使用できるキーリングがありません）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kept in the system keyring.</source>
+        <translation>システムのキーリングに保存されています。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4043,7 +4053,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>このレポートをプログラムのサポートに送ってください。</translation>
     </message>
@@ -4288,11 +4298,21 @@
         <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
         <translation>上の問題はこれらの障害によるものかもしれません。障害注入なしでサンドボックスを起動して、もう一度テストしてください。</translation>
     </message>
+    <message>
+        <location line="+18"/>
+        <source>Whoever can read this file can sign evidence as this installation: keep it, and copies of it in backups, to yourself.</source>
+        <translation>このファイルを読み取れる人は誰でも、このインストールとして証跡に署名できます。このファイルとバックアップ内のコピーは自分だけで管理してください。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Evidence packs, review decisions, sign-offs and journal checkpoints cannot be signed until it can: if the key file has a passphrase, set PORTAL_ADMIN_KEY_PASSPHRASE.</source>
+        <translation>読み込めるようになるまで、証跡パック、レビューの判断、承認、ジャーナルのチェックポイントには署名できません。鍵ファイルにパスフレーズがある場合は、PORTAL_ADMIN_KEY_PASSPHRASE を設定してください。</translation>
+    </message>
 </context>
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-593"/>
+        <location line="-631"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -4697,6 +4717,31 @@
         <source>The server is a sandbox injecting faults on purpose: %1.</source>
         <translation>サーバーは意図的に障害を注入しているサンドボックスです：%1。</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>Kept in the system keyring; fingerprint %1.</source>
+        <translation>システムのキーリングに保存されています。フィンガープリント %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Kept in the key file %1 (no usable keyring), readable by its owner only; fingerprint %2.</source>
+        <translation>鍵ファイル %1 に保存されています（使用できるキーリングがありません）。読み取れるのは所有者だけです。フィンガープリント %2。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No key yet: it is made on first use, in the system keyring.</source>
+        <translation>鍵はまだありません。初めて使うときにシステムのキーリングに作成されます。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No key yet: it is made on first use, in the key file %1.</source>
+        <translation>鍵はまだありません。初めて使うときに鍵ファイル %1 に作成されます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The evidence-signing key cannot be read: %1.</source>
+        <translation>証跡署名鍵を読み込めません: %1。</translation>
+    </message>
 </context>
 <context>
     <name>DoctorDialog</name>
@@ -4815,7 +4860,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-673"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>%1 ms の遅延を追加</translation>
@@ -4864,7 +4909,7 @@
 <context>
     <name>DoctorSteps</name>
     <message>
-        <location line="-36"/>
+        <location line="-37"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
@@ -4917,6 +4962,11 @@
         <location line="+1"/>
         <source>Sandbox fault injection</source>
         <translation>サンドボックスの障害注入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence signing key</source>
+        <translation>証跡署名鍵</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5524,16 +5574,16 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>The pack cannot be signed: this computer has no usable keyring.</source>
-        <translation>パックに署名できません: このコンピューターに使用可能なキーリングがありません。</translation>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>何も署名できません。このインストールの署名鍵を読み込めません。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
-        <translation>署名鍵はシステムのキーリングに保管されます。キーリングのロックを解除するかインストールしてください。または portal-admin-cli evidence pack --ephemeral-key を使用してください。</translation>
+        <location line="+4"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>鍵はシステムのキーリングに、キーリングがない場合はあなただけが読み取れる鍵ファイルに保存されています。そのファイルにパスフレーズがある場合は、PORTAL_ADMIN_KEY_PASSPHRASE を設定してからプログラムを起動してください。鍵の場所は「ヘルプ &gt; バージョン情報」で確認できます。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The file could not be written.</source>
         <translation>ファイルを書き込めませんでした。</translation>
     </message>
@@ -5541,7 +5591,7 @@
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-157"/>
+        <location line="-159"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>スナップショット</translation>
@@ -6855,6 +6905,25 @@
     </message>
 </context>
 <context>
+    <name>KeyNotice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <source>Got it</source>
+        <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
+        <translation>了解</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This computer has no usable keyring, so the key that signs your evidence packs, review decisions and journal checkpoints is kept in a file only you can read: %1. Whoever can read that file can sign as this installation: keep it, and its backups, to yourself. Help &gt; About shows it again.</source>
+        <translation>このコンピューターには使用できるキーリングがないため、証跡パック、レビューの判断、ジャーナルのチェックポイントに署名する鍵は、あなただけが読み取れるファイルに保存されています: %1。このファイルを読み取れる人は誰でも、このインストールとして署名できます。ファイルとそのバックアップは自分だけで管理してください。「ヘルプ &gt; バージョン情報」でいつでも確認できます。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Where the signing key is kept</source>
+        <translation>署名鍵の保存場所</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -7221,9 +7290,9 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>パネル「%1」を開けませんでした。</translation>
     </message>
     <message>

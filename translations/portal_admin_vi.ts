@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+76"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>Thông báo bên thứ ba</translation>
@@ -15,9 +15,9 @@
         <translation>Bản này được dựng mà không kèm thông báo của bên thứ ba: các thông báo được tạo khi dựng bộ cài đặt (packaging/build.py).</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+74"/>
         <source>About System Portal Admin</source>
-        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the key is read; None: it can be neither read nor made. Where the key is kept (``keys.KeyPlace``), once read.</extracomment>
         <translation>Giới thiệu System Portal Admin</translation>
     </message>
     <message>
@@ -61,19 +61,29 @@
         <translation>Phiên bản Qt và Python</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Evidence signing key: reading the keyring…</source>
-        <translation>Khóa ký bằng chứng: đang đọc kho khóa…</translation>
+        <location line="+30"/>
+        <source>Evidence signing key: reading…</source>
+        <translation>Khóa ký bằng chứng: đang đọc…</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Evidence signing key: none (no usable keyring on this computer)</source>
-        <translation>Khóa ký bằng chứng: không có (máy tính này không có kho khóa dùng được)</translation>
+        <location line="+2"/>
+        <source>Evidence signing key: none (it can be neither read nor made on this computer)</source>
+        <translation>Khóa ký bằng chứng: không có (trên máy tính này không đọc được cũng không tạo được)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Evidence signing key: %1</source>
         <translation>Khóa ký bằng chứng: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Kept in the key file %1, readable by you only (this computer has no usable keyring).</source>
+        <translation>Được lưu trong tệp khóa %1, chỉ bạn đọc được (máy tính này không có keyring dùng được).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kept in the system keyring.</source>
+        <translation>Được lưu trong keyring của hệ thống.</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4087,7 +4097,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>Hãy gửi báo cáo này cho bộ phận hỗ trợ của chương trình.</translation>
     </message>
@@ -4332,11 +4342,21 @@
         <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
         <translation>Các vấn đề ở trên có thể chính là những lỗi này: hãy khởi động sandbox không chèn lỗi để kiểm tra sạch.</translation>
     </message>
+    <message>
+        <location line="+18"/>
+        <source>Whoever can read this file can sign evidence as this installation: keep it, and copies of it in backups, to yourself.</source>
+        <translation>Ai đọc được tệp này đều có thể ký bằng chứng thay cho bản cài đặt này: hãy giữ tệp và các bản sao của nó trong bản sao lưu cho riêng mình.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Evidence packs, review decisions, sign-offs and journal checkpoints cannot be signed until it can: if the key file has a passphrase, set PORTAL_ADMIN_KEY_PASSPHRASE.</source>
+        <translation>Cho đến khi đọc được khóa, không thể ký gói bằng chứng, quyết định rà soát, phê duyệt và điểm kiểm tra nhật ký: nếu tệp khóa có cụm mật khẩu, hãy đặt PORTAL_ADMIN_KEY_PASSPHRASE.</translation>
+    </message>
 </context>
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-593"/>
+        <location line="-631"/>
         <source>%1 s</source>
         <translation>%1 giây</translation>
     </message>
@@ -4741,6 +4761,31 @@
         <source>The server is a sandbox injecting faults on purpose: %1.</source>
         <translation>Máy chủ là sandbox đang cố ý chèn lỗi: %1.</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>Kept in the system keyring; fingerprint %1.</source>
+        <translation>Được lưu trong keyring của hệ thống; dấu vân tay %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Kept in the key file %1 (no usable keyring), readable by its owner only; fingerprint %2.</source>
+        <translation>Được lưu trong tệp khóa %1 (không có keyring dùng được), chỉ chủ sở hữu đọc được; dấu vân tay %2.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No key yet: it is made on first use, in the system keyring.</source>
+        <translation>Chưa có khóa: khóa được tạo trong keyring của hệ thống khi dùng lần đầu.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No key yet: it is made on first use, in the key file %1.</source>
+        <translation>Chưa có khóa: khóa được tạo trong tệp khóa %1 khi dùng lần đầu.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The evidence-signing key cannot be read: %1.</source>
+        <translation>Không đọc được khóa ký bằng chứng: %1.</translation>
+    </message>
 </context>
 <context>
     <name>DoctorDialog</name>
@@ -4859,7 +4904,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-673"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>thêm độ trễ %1 ms</translation>
@@ -4908,7 +4953,7 @@
 <context>
     <name>DoctorSteps</name>
     <message>
-        <location line="-36"/>
+        <location line="-37"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
@@ -4961,6 +5006,11 @@
         <location line="+1"/>
         <source>Sandbox fault injection</source>
         <translation>Chèn lỗi của sandbox</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence signing key</source>
+        <translation>Khóa ký bằng chứng</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5566,16 +5616,16 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>The pack cannot be signed: this computer has no usable keyring.</source>
-        <translation>Không thể ký gói: máy tính này không có kho khóa dùng được.</translation>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>Không thể ký gì cả: không đọc được khóa ký của bản cài đặt này.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
-        <translation>Khóa ký được giữ trong kho khóa của hệ thống. Hãy mở khóa hoặc cài đặt một kho khóa, hoặc dùng portal-admin-cli evidence pack --ephemeral-key.</translation>
+        <location line="+4"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>Khóa được lưu trong keyring của hệ thống hoặc, khi không có keyring, trong một tệp khóa chỉ bạn đọc được. Nếu tệp đó có cụm mật khẩu, hãy khởi động chương trình với PORTAL_ADMIN_KEY_PASSPHRASE đã được đặt. Trợ giúp &gt; Giới thiệu cho biết khóa nằm ở đâu.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The file could not be written.</source>
         <translation>Không thể ghi tệp.</translation>
     </message>
@@ -5583,7 +5633,7 @@
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-157"/>
+        <location line="-159"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>Ảnh chụp</translation>
@@ -6906,6 +6956,25 @@
     </message>
 </context>
 <context>
+    <name>KeyNotice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <source>Got it</source>
+        <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
+        <translation>Đã hiểu</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This computer has no usable keyring, so the key that signs your evidence packs, review decisions and journal checkpoints is kept in a file only you can read: %1. Whoever can read that file can sign as this installation: keep it, and its backups, to yourself. Help &gt; About shows it again.</source>
+        <translation>Máy tính này không có keyring dùng được, nên khóa ký các gói bằng chứng, quyết định rà soát và điểm kiểm tra nhật ký của bạn được lưu trong một tệp chỉ bạn đọc được: %1. Ai đọc được tệp đó đều có thể ký thay cho bản cài đặt này: hãy giữ tệp và các bản sao lưu của nó cho riêng mình. Trợ giúp &gt; Giới thiệu sẽ hiển thị lại thông tin này.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Where the signing key is kept</source>
+        <translation>Nơi lưu khóa ký</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -7272,9 +7341,9 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
     </message>
     <message>

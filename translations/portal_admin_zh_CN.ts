@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+76"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>第三方声明</translation>
@@ -15,9 +15,9 @@
         <translation>此副本构建时未附带第三方声明：第三方声明在构建安装程序时生成（packaging/build.py）。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+74"/>
         <source>About System Portal Admin</source>
-        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the key is read; None: it can be neither read nor made. Where the key is kept (``keys.KeyPlace``), once read.</extracomment>
         <translation>关于 System Portal Admin</translation>
     </message>
     <message>
@@ -61,19 +61,29 @@
         <translation>Qt 和 Python 版本</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Evidence signing key: reading the keyring…</source>
-        <translation>证据签名密钥：正在读取密钥环…</translation>
+        <location line="+30"/>
+        <source>Evidence signing key: reading…</source>
+        <translation>证据签名密钥：正在读取…</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Evidence signing key: none (no usable keyring on this computer)</source>
-        <translation>证据签名密钥：无（此计算机没有可用的密钥环）</translation>
+        <location line="+2"/>
+        <source>Evidence signing key: none (it can be neither read nor made on this computer)</source>
+        <translation>证据签名密钥：无（在这台计算机上既无法读取也无法创建）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Evidence signing key: %1</source>
         <translation>证据签名密钥：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Kept in the key file %1, readable by you only (this computer has no usable keyring).</source>
+        <translation>保存在密钥文件 %1 中，只有您能读取（这台计算机没有可用的密钥环）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kept in the system keyring.</source>
+        <translation>保存在系统密钥环中。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4043,7 +4053,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>请将此报告发送给本程序的技术支持。</translation>
     </message>
@@ -4288,11 +4298,21 @@
         <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
         <translation>上面的问题可能就是这些故障：请在不注入故障的情况下启动沙箱，再做一次干净的测试。</translation>
     </message>
+    <message>
+        <location line="+18"/>
+        <source>Whoever can read this file can sign evidence as this installation: keep it, and copies of it in backups, to yourself.</source>
+        <translation>任何能读取此文件的人都能以本安装的身份为证据签名：请妥善保管此文件及备份中的副本，勿让他人读取。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Evidence packs, review decisions, sign-offs and journal checkpoints cannot be signed until it can: if the key file has a passphrase, set PORTAL_ADMIN_KEY_PASSPHRASE.</source>
+        <translation>在能读取之前，无法为证据包、审查决定、签核和变更日志检查点签名：如果密钥文件设有口令，请设置 PORTAL_ADMIN_KEY_PASSPHRASE。</translation>
+    </message>
 </context>
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-593"/>
+        <location line="-631"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -4697,6 +4717,31 @@
         <source>The server is a sandbox injecting faults on purpose: %1.</source>
         <translation>该服务器是有意注入故障的沙箱：%1。</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>Kept in the system keyring; fingerprint %1.</source>
+        <translation>保存在系统密钥环中；指纹 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Kept in the key file %1 (no usable keyring), readable by its owner only; fingerprint %2.</source>
+        <translation>保存在密钥文件 %1 中（无可用的密钥环），仅其所有者可读取；指纹 %2。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No key yet: it is made on first use, in the system keyring.</source>
+        <translation>尚无密钥：首次使用时在系统密钥环中创建。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No key yet: it is made on first use, in the key file %1.</source>
+        <translation>尚无密钥：首次使用时在密钥文件 %1 中创建。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The evidence-signing key cannot be read: %1.</source>
+        <translation>无法读取证据签名密钥：%1。</translation>
+    </message>
 </context>
 <context>
     <name>DoctorDialog</name>
@@ -4815,7 +4860,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-673"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>增加 %1 毫秒延迟</translation>
@@ -4864,7 +4909,7 @@
 <context>
     <name>DoctorSteps</name>
     <message>
-        <location line="-36"/>
+        <location line="-37"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
@@ -4917,6 +4962,11 @@
         <location line="+1"/>
         <source>Sandbox fault injection</source>
         <translation>沙箱故障注入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence signing key</source>
+        <translation>证据签名密钥</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5522,16 +5572,16 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>The pack cannot be signed: this computer has no usable keyring.</source>
-        <translation>无法签名证据包：此计算机没有可用的密钥环。</translation>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
-        <translation>签名密钥保存在系统密钥环中。请解锁或安装密钥环，或使用 portal-admin-cli evidence pack --ephemeral-key。</translation>
+        <location line="+4"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The file could not be written.</source>
         <translation>无法写入文件。</translation>
     </message>
@@ -5539,7 +5589,7 @@
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-157"/>
+        <location line="-159"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>快照</translation>
@@ -6764,7 +6814,7 @@
     <message>
         <location line="+7"/>
         <source>But %1 record(s) are not authenticated (the first: record %2): no checkpoint of this installation vouches for them and this program did not write them. A revert leaves them alone unless their job file confirms them.</source>
-        <translation>但有 %1 条记录未经认证（第一条：记录 %2）：本安装没有任何检查点为它们担保，它们也不是本程序写入的。除非其任务文件能确认它们，撤销时不会处理它们。</translation>
+        <translation>但有 %1 条记录未经认证（第一条：记录 %2）：本安装没有任何检查点为它们担保，它们也不是本程序写入的。除非其任务文件能确认它们，还原时不会处理它们。</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -6850,6 +6900,25 @@
         <location line="+2"/>
         <source>Journal</source>
         <translation>变更日志</translation>
+    </message>
+</context>
+<context>
+    <name>KeyNotice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <source>Got it</source>
+        <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
+        <translation>知道了</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This computer has no usable keyring, so the key that signs your evidence packs, review decisions and journal checkpoints is kept in a file only you can read: %1. Whoever can read that file can sign as this installation: keep it, and its backups, to yourself. Help &gt; About shows it again.</source>
+        <translation>这台计算机没有可用的密钥环，因此为您的证据包、审查决定和变更日志检查点签名的密钥保存在一个只有您能读取的文件中：%1。任何能读取该文件的人都能以本安装的身份签名：请妥善保管该文件及其备份，勿让他人读取。“帮助 &gt; 关于”会再次显示此信息。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Where the signing key is kept</source>
+        <translation>签名密钥的保存位置</translation>
     </message>
 </context>
 <context>
@@ -7219,9 +7288,9 @@
         <translation>重新登录以解锁</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>无法打开面板“%1”。</translation>
     </message>
     <message>
@@ -9459,12 +9528,12 @@
     <message>
         <location line="+3"/>
         <source>Records %1 are not authenticated: no checkpoint of this installation vouches for them, this program did not write them, and no job file here confirms them. Anyone who can write the journal could have added them, so they are not reverted here.</source>
-        <translation>记录 %1 未经认证：本安装没有任何检查点为它们担保，它们不是本程序写入的，这里也没有任务文件能确认它们。任何能写入变更日志的人都可能添加它们，因此不在这里撤销。</translation>
+        <translation>记录 %1 未经认证：本安装没有任何检查点为它们担保，它们不是本程序写入的，这里也没有任务文件能确认它们。任何能写入变更日志的人都可能添加它们，因此不在这里还原。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>A revert of the same job or record is being planned or run in another window or program. Wait for it to end.</source>
-        <translation>另一个窗口或程序正在规划或运行同一任务或记录的撤销。请等它结束。</translation>
+        <translation>另一个窗口或程序正在规划或运行同一任务或记录的还原。请等它结束。</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/mainwindow/about.py" line="+76"/>
         <location line="+2"/>
         <source>Third-party notices</source>
         <translation>第三方聲明</translation>
@@ -15,9 +15,9 @@
         <translation>此副本建置時未附帶第三方聲明：第三方聲明在建置安裝程式時產生（packaging/build.py）。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+74"/>
         <source>About System Portal Admin</source>
-        <extracomment>&quot;&quot; while the keyring is read; None: no usable keyring.</extracomment>
+        <extracomment>&quot;&quot; while the key is read; None: it can be neither read nor made. Where the key is kept (``keys.KeyPlace``), once read.</extracomment>
         <translation>關於 System Portal Admin</translation>
     </message>
     <message>
@@ -61,19 +61,29 @@
         <translation>Qt 與 Python 版本</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Evidence signing key: reading the keyring…</source>
-        <translation>證據簽署金鑰：正在讀取金鑰圈…</translation>
+        <location line="+30"/>
+        <source>Evidence signing key: reading…</source>
+        <translation>證據簽署金鑰：正在讀取…</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Evidence signing key: none (no usable keyring on this computer)</source>
-        <translation>證據簽署金鑰：無（這部電腦沒有可用的金鑰圈）</translation>
+        <location line="+2"/>
+        <source>Evidence signing key: none (it can be neither read nor made on this computer)</source>
+        <translation>證據簽署金鑰：無（在這台電腦上既無法讀取也無法建立）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Evidence signing key: %1</source>
         <translation>證據簽署金鑰：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Kept in the key file %1, readable by you only (this computer has no usable keyring).</source>
+        <translation>保存在金鑰檔案 %1 中，只有您能讀取（這台電腦沒有可用的金鑰圈）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kept in the system keyring.</source>
+        <translation>保存在系統金鑰圈中。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4043,7 +4053,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+143"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>請將此報告傳送給本程式的技術支援。</translation>
     </message>
@@ -4288,11 +4298,21 @@
         <source>The problems above may be these faults: start the sandbox without fault injection for a clean test.</source>
         <translation>上面的問題可能就是這些故障：請在不注入故障的情況下啟動沙箱，再做一次乾淨的測試。</translation>
     </message>
+    <message>
+        <location line="+18"/>
+        <source>Whoever can read this file can sign evidence as this installation: keep it, and copies of it in backups, to yourself.</source>
+        <translation>任何能讀取此檔案的人都能以本安裝的身分為證據簽署：請妥善保管此檔案及備份中的副本，勿讓他人讀取。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Evidence packs, review decisions, sign-offs and journal checkpoints cannot be signed until it can: if the key file has a passphrase, set PORTAL_ADMIN_KEY_PASSPHRASE.</source>
+        <translation>在能讀取之前，無法為證據套件、審查決定、簽核和變更日誌檢查點簽署：如果金鑰檔案設有密語，請設定 PORTAL_ADMIN_KEY_PASSPHRASE。</translation>
+    </message>
 </context>
 <context>
     <name>DoctorCodes</name>
     <message>
-        <location line="-593"/>
+        <location line="-631"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -4697,6 +4717,31 @@
         <source>The server is a sandbox injecting faults on purpose: %1.</source>
         <translation>該伺服器是刻意注入故障的沙箱：%1。</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>Kept in the system keyring; fingerprint %1.</source>
+        <translation>保存在系統金鑰圈中；指紋 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Kept in the key file %1 (no usable keyring), readable by its owner only; fingerprint %2.</source>
+        <translation>保存在金鑰檔案 %1 中（無可用的金鑰圈），僅其擁有者可讀取；指紋 %2。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No key yet: it is made on first use, in the system keyring.</source>
+        <translation>尚無金鑰：首次使用時在系統金鑰圈中建立。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No key yet: it is made on first use, in the key file %1.</source>
+        <translation>尚無金鑰：首次使用時在金鑰檔案 %1 中建立。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The evidence-signing key cannot be read: %1.</source>
+        <translation>無法讀取證據簽署金鑰：%1。</translation>
+    </message>
 </context>
 <context>
     <name>DoctorDialog</name>
@@ -4815,7 +4860,7 @@
 <context>
     <name>DoctorFaults</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="-633"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="-673"/>
         <source>added latency of %1 ms</source>
         <extracomment>A sandbox&apos;s fault settings (``details[&quot;faults&quot;]``): words and how the value is written.</extracomment>
         <translation>增加 %1 毫秒延遲</translation>
@@ -4864,7 +4909,7 @@
 <context>
     <name>DoctorSteps</name>
     <message>
-        <location line="-36"/>
+        <location line="-37"/>
         <source>DNS</source>
         <translation>DNS</translation>
     </message>
@@ -4917,6 +4962,11 @@
         <location line="+1"/>
         <source>Sandbox fault injection</source>
         <translation>沙箱故障注入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence signing key</source>
+        <translation>證據簽署金鑰</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5522,16 +5572,16 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>The pack cannot be signed: this computer has no usable keyring.</source>
-        <translation>無法簽署證據套件：這部電腦沒有可用的金鑰圈。</translation>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>無法簽署任何內容：無法讀取本安裝的簽署金鑰。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The signing key is kept in the system keyring. Unlock or install one, or use portal-admin-cli evidence pack --ephemeral-key.</source>
-        <translation>簽署金鑰保存在系統金鑰圈中。請解鎖或安裝金鑰圈，或使用 portal-admin-cli evidence pack --ephemeral-key。</translation>
+        <location line="+4"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>該金鑰保存在系統金鑰圈中；沒有金鑰圈時，保存在只有您能讀取的金鑰檔案中。如果該檔案設有密語，請在設定 PORTAL_ADMIN_KEY_PASSPHRASE 後啟動本程式。「說明 &gt; 關於」會顯示金鑰的位置。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The file could not be written.</source>
         <translation>無法寫入檔案。</translation>
     </message>
@@ -5539,7 +5589,7 @@
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-157"/>
+        <location line="-159"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>快照</translation>
@@ -6853,6 +6903,25 @@
     </message>
 </context>
 <context>
+    <name>KeyNotice</name>
+    <message>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <source>Got it</source>
+        <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
+        <translation>知道了</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This computer has no usable keyring, so the key that signs your evidence packs, review decisions and journal checkpoints is kept in a file only you can read: %1. Whoever can read that file can sign as this installation: keep it, and its backups, to yourself. Help &gt; About shows it again.</source>
+        <translation>這台電腦沒有可用的金鑰圈，因此為您的證據套件、審查決定和變更日誌檢查點簽署的金鑰保存在一個只有您能讀取的檔案中：%1。任何能讀取該檔案的人都能以本安裝的身分簽署：請妥善保管該檔案及其備份，勿讓他人讀取。「說明 &gt; 關於」會再次顯示此資訊。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Where the signing key is kept</source>
+        <translation>簽署金鑰的保存位置</translation>
+    </message>
+</context>
+<context>
     <name>KioskMarking</name>
     <message>
         <location filename="../src/portal_admin/ui/kiosk/marking.py" line="+64"/>
@@ -7219,9 +7288,9 @@
         <translation>重新登入以解除鎖定</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+400"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
         <source>The panel “%1” could not be opened.</source>
-        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode).</extracomment>
+        <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>無法開啟「%1」面板。</translation>
     </message>
     <message>

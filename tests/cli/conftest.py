@@ -32,6 +32,24 @@ def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
+@pytest.fixture(autouse=True)
+def no_keyring() -> Iterator[None]:
+    """No usable keyring, as ``PYTHON_KEYRING_BACKEND=keyring.backends.fail.Keyring`` gives
+    (a kiosk image, a server, a CI runner), unless a test sets a keyring of its own; the
+    previous backend is put back after. Without it, keyring's own choice could fall on a test
+    module's in-memory backend (a ``KeyringBackend`` subclass is a candidate once defined),
+    and every later command would resume from it."""
+    import keyring
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
+
+
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The operation id of every request the command line's clients finished."""

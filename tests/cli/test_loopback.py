@@ -169,10 +169,22 @@ def test_a_profile_and_the_kept_refresh_token(
     assert "Password needed: run in a terminal or use --password-env" in capsys.readouterr().err
 
 
+@pytest.fixture
+def own_served() -> Iterator[ServedSandbox]:
+    """A sandbox of the test's own: the module's shared one counts every refresh of the
+    administrator's tokens in its rate-limit window, whichever tests ran before."""
+    server = ServedSandbox("--seed-accounts", "60")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def test_a_kiosk_profile_reads_but_makes_no_plan(
-    served: ServedSandbox, password: str, capsys: pytest.CaptureFixture[str], sent: list[str]
+    own_served: ServedSandbox, password: str, capsys: pytest.CaptureFixture[str], sent: list[str]
 ) -> None:
     del password
+    served = own_served
     write_profiles(
         {
             "name": "Audit",

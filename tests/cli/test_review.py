@@ -256,17 +256,44 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
     assert f"portal-admin-cli review {command}" in capsys.readouterr().out
 
 
-def test_without_a_keyring_nothing_is_decided_or_signed(
+def test_without_a_keyring_the_key_file_decides_and_signs(
     tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No keyring (a kiosk image, a server): the installation key lives in its owner-only
+    file, and deciding, signing and packing work as with a keyring."""
+    from keyring.backends import fail
+
+    from portal_admin.evidence import keys
+
+    keyring.set_keyring(fail.Keyring())  # the autouse fixture puts the previous one back
+    decisions = csv_file(tmp_path / "d.csv", "account:ACC000001,Keep,")
+    assert main(["review", "decide", str(made), decisions, *REVIEWER]) == 0
+    assert main(["review", "sign", str(made), *REVIEWER, "--allow-undecided"]) == 0
+    assert main(["review", "pack", str(made), str(tmp_path / "p.zip")]) == 0
+    assert keys.key_file_path().exists()
+    mine = keys.fingerprint(keys.signing_key().public_key())
+    assert capsys.readouterr().err.count(mine) == 3  # decide, sign, pack: one key
+    with Campaign.open(made) as campaign:
+        assert campaign.totals()["decided"] == 1 and campaign.is_signed()
+
+
+def test_a_locked_key_file_decides_and_signs_nothing(
+    tmp_path: Path, made: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from keyring.backends import fail
 
-    keyring.set_keyring(fail.Keyring())  # the autouse fixture puts the previous one back
+    from portal_admin.evidence import keys
+
+    keyring.set_keyring(fail.Keyring())
+    monkeypatch.setenv(keys.PASSPHRASE_ENV, "kept apart")
+    keys.signing_key()  # made, protected by the passphrase
+    monkeypatch.delenv(keys.PASSPHRASE_ENV)
     decisions = csv_file(tmp_path / "d.csv", "account:ACC000001,Keep,")
     assert main(["review", "decide", str(made), decisions, *REVIEWER]) == 2
     assert main(["review", "sign", str(made), *REVIEWER]) == 2
     err = capsys.readouterr().err
     assert err.count("this installation's key is needed") == 2
+    assert err.count(keys.PASSPHRASE_ENV) == 2
     assert main(["review", "pack", str(made), str(tmp_path / "p.zip")]) == 2
     assert "--ephemeral-key" in capsys.readouterr().err
     with Campaign.open(made) as campaign:

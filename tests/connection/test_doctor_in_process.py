@@ -48,6 +48,7 @@ async def test_every_step_ok_against_the_sandbox_in_process(in_process: Transpor
         "headers": "ok",
         "languages": "ok",
         "sandbox": "skipped",  # no fault injection configured: no hooks
+        "signing_key": "ok",
     }
     assert report.status is Status.OK and exit_status(report) == 0
     key = report.step("public_key")

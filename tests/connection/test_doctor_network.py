@@ -41,6 +41,7 @@ async def test_every_step_ok_against_a_loopback_sandbox(served: ServedSandbox) -
         "headers": "ok",
         "languages": "ok",
         "sandbox": "skipped",
+        "signing_key": "ok",
     }, report.to_text()
     assert step(report, "proxy")[1] == "proxy.none"
     assert step(report, "tls")[1] == "tls.plain_loopback"

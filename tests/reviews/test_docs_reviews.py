@@ -1,7 +1,8 @@
 """The first ``sh`` block of docs/reviews.md runs as written against the built-in sandbox:
 create from a fresh snapshot, decide by CSV (a Revoke among them), sign, verify, remediate,
 close, pack and verify the pack. The installation's key is kept in a file-backed keyring of
-the test's own (``file_keyring.py``), never in the real one."""
+the test's own (``file_keyring.py``), never in the real one; and, with no usable keyring
+(the fail backend: a kiosk image, a server, a CI runner), in the owner-only key file."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "reviews.md"
 
 
-def test_the_first_sh_block_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["file_keyring.FileKeyring", "keyring.backends.fail.Keyring"])
+def test_the_first_sh_block_runs(tmp_path: Path, backend: str) -> None:
     block = re.findall(r"```sh\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)[0]
     assert "review create --sandbox" in block and ",Revoke," in block
     env = {
@@ -23,7 +27,7 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "PYTHONPATH": str(Path(__file__).parent),
-        "PYTHON_KEYRING_BACKEND": "file_keyring.FileKeyring",
+        "PYTHON_KEYRING_BACKEND": backend,
         "REVIEW_TEST_KEYRING": str(tmp_path / "keyring.json"),
     }
     done = subprocess.run(
@@ -43,4 +47,9 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
     assert len(result) == 2 and '"done"' in result[1]
     assert "q4-evidence.zip: intact" in done.stdout
     assert "this installation's key" in done.stdout
-    assert (tmp_path / "keyring.json").is_file()
+    key_file = tmp_path / "data" / "portal-admin" / "signing-key.pem"
+    if backend.startswith("file_keyring"):
+        assert (tmp_path / "keyring.json").is_file() and not key_file.exists()
+    else:
+        assert key_file.is_file() and not (tmp_path / "keyring.json").exists()
+        assert done.stderr.count("signing key was made in the key file") == 1

@@ -1,5 +1,6 @@
-"""The refresh token through a real Secret Service (gnome-keyring in a private dbus session),
-and memory-only storage with a visible notice when no keyring is usable."""
+"""The refresh token, the installation key and the command line's session through a real
+Secret Service (gnome-keyring in a private dbus session), and memory-only storage with a
+visible notice when no keyring is usable."""
 
 from __future__ import annotations
 
@@ -63,7 +64,46 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_refresh_token_round_trip_through_gnome_keyring(tmp_path: Path) -> None:
+KEYS_SCRIPT = textwrap.dedent(
+    """
+    import os, sys
+    from pathlib import Path
+    import keyring
+    from keyring.backends import SecretService
+    from portal_admin.cli.main import main
+    from portal_admin.cli.session_file import session_file_path
+    from portal_admin.evidence import keys
+
+    assert isinstance(keyring.get_keyring(), SecretService.Keyring), keyring.get_keyring()
+    key = keys.signing_key()
+    stored = keyring.get_password(keys.SERVICE, keys.USERNAME)
+    assert stored, "the key is not in the keyring"
+    assert keys.place_of().kind == "keyring"
+    assert not keys.key_file_path().exists()
+    again = keys.signing_key()
+    assert keys.fingerprint(again.public_key()) == keys.fingerprint(key.public_key())
+    # The command line keeps its sign-in in the keyring: no session file, no option needed.
+    out = Path(os.environ["HOME"]) / "q.csv"
+    argv = ["--sandbox", "accounts", "query", "--status", "SUSPENDED", "--out", str(out)]
+    assert main(argv) == 0
+    token_user = "Sandbox|admin@sandbox.test"
+    assert keyring.get_password("portal-admin", token_user), "no token kept"
+    assert main(argv) == 0 and main(argv) == 0
+    assert not session_file_path().exists()
+    assert main(["--sandbox", "logout"]) == 0
+    assert keyring.get_password("portal-admin", token_user) is None
+    # plain text of neither the key nor a token anywhere under the home folder
+    for path in Path(os.environ["HOME"]).rglob("*"):
+        if path.is_file():
+            assert stored.encode() not in path.read_bytes(), path
+    print("KEYS-OK")
+    """
+)
+
+
+def _in_gnome_keyring(tmp_path: Path, script_text: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script_text`` with gnome-keyring unlocked in a private dbus session (skipped
+    when gnome-keyring is not installed; .ci/run installs it)."""
     missing = [t for t in ("dbus-run-session", "gnome-keyring-daemon") if not shutil.which(t)]
     if missing:
         pytest.skip(
@@ -72,7 +112,7 @@ def test_refresh_token_round_trip_through_gnome_keyring(tmp_path: Path) -> None:
         )
     pytest.importorskip("secretstorage", reason="keyring needs SecretStorage for Secret Service")
     script = tmp_path / "check.py"
-    script.write_text(SCRIPT, encoding="utf-8")
+    script.write_text(script_text, encoding="utf-8")
     home = tmp_path / "home"
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
@@ -90,14 +130,23 @@ def test_refresh_token_round_trip_through_gnome_keyring(tmp_path: Path) -> None:
         "echo -n test-keyring-pass | gnome-keyring-daemon --unlock --components=secrets"
         f" >/dev/null && exec '{sys.executable}' '{script}'"
     )
-    done = subprocess.run(
+    return subprocess.run(
         ["dbus-run-session", "--", "sh", "-c", command],
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=180,
     )
+
+
+def test_refresh_token_round_trip_through_gnome_keyring(tmp_path: Path) -> None:
+    done = _in_gnome_keyring(tmp_path, SCRIPT)
     assert done.returncode == 0 and "KEYRING-OK" in done.stdout, done.stdout + done.stderr[-3000:]
+
+
+def test_installation_key_and_cli_session_through_gnome_keyring(tmp_path: Path) -> None:
+    done = _in_gnome_keyring(tmp_path, KEYS_SCRIPT)
+    assert done.returncode == 0 and "KEYS-OK" in done.stdout, done.stdout + done.stderr[-3000:]
 
 
 async def test_no_keyring_means_memory_only_never_disk(

@@ -42,7 +42,7 @@ def test_csv_export_keeps_seq_and_hash_and_guards_formulas(tmp_path: Path) -> No
     from portal_admin.evidence.journal import canonical, chain_hash
 
     body = {k: v for k, v in line.items() if k not in ("prev", "hash")}
-    body.update(seq=4, account='=HYPERLINK("http://x")', request_id="+1-2")
+    body.update(seq=4, account='=HYPERLINK("http://x")', request_id="-1+cmd|x")
     digest = chain_hash(line["hash"], body)
     with journal.open("ab") as fh:
         fh.write(canonical({**body, "prev": line["hash"], "hash": digest}) + b"\n")
@@ -54,7 +54,7 @@ def test_csv_export_keeps_seq_and_hash_and_guards_formulas(tmp_path: Path) -> No
     assert [r["seq"] for r in rows] == ["1", "2", "3", "4"]
     assert [r["hash"] for r in rows] == [*hashes, digest]
     assert rows[3]["account"] == '\'=HYPERLINK("http://x")'
-    assert rows[3]["request_id"] == "'+1-2"
+    assert rows[3]["request_id"] == "'-1+cmd|x"
 
 
 def test_export_of_a_journal_that_is_not_there(

@@ -86,6 +86,13 @@ def _connection(parser: argparse.ArgumentParser, *, top: bool) -> None:
         help="take the second factor from a sandbox on this computer (loopback only)",
     )
     group.add_argument(
+        "--keep-session",
+        action="store_true",
+        default=default(False),
+        help="without a keyring: keep the sign-in in an owner-only file for 8 hours, for the "
+        "next commands (logout ends it)",
+    )
+    group.add_argument(
         "--lang", choices=LANGUAGES, default=default("en"), help="the server's labels"
     )
 
@@ -342,7 +349,8 @@ def _verification(areas: Any) -> None:
     pack.add_argument(
         "--ephemeral-key",
         action="store_true",
-        help="without a usable keyring: sign with a key made for this pack alone (marked so)",
+        help="when this installation's key cannot be read (a key file locked by a passphrase): "
+        "sign with a key made for this pack alone (marked so)",
     )
     journal = areas.add_parser("journal", help="the journal of changes").add_subparsers(
         dest="command", required=True, metavar="COMMAND"
@@ -572,7 +580,8 @@ def _reviews(areas: Any) -> None:
     pack.add_argument("out", metavar="PACK.zip")
     pack.add_argument(
         "--ephemeral-key", action="store_true",
-        help="without a usable keyring: sign with a key made for this pack alone",
+        help="when this installation's key cannot be read (a key file locked by a passphrase): "
+        "sign with a key made for this pack alone",
     )  # fmt: skip
 
 
@@ -654,6 +663,16 @@ def _profiles(areas: Any) -> None:
     )
 
 
+def _logout(areas: Any) -> None:
+    text = (
+        "end the kept sign-in of a server and account: the server forgets it, and so do the "
+        "keyring or the session file"
+    )
+    logout = areas.add_parser("logout", help=text, description=text)
+    logout.set_defaults(handler="session:logout")
+    _connection(logout, top=False)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line."""
     parser = argparse.ArgumentParser(
@@ -671,4 +690,5 @@ def build_parser() -> argparse.ArgumentParser:
     _reviews(areas)
     _doctor(areas)
     _profiles(areas)
+    _logout(areas)
     return parser

@@ -5,11 +5,14 @@ the user data folder as the desktop program's ``--sandbox`` keeps it), ``--profi
 connection profile of the desktop program, from the same profiles file) or ``--server URL``.
 The client is built as the desktop program builds it (``connection.profiles.client_options``:
 the same keyring entry for the refresh token), so a sign-in in one is reused by the other.
+Without a keyring the sign-in lasts for one command, or, with ``--keep-session``, is kept in
+an owner-only file for a few hours (``session_file.py``); ``logout`` ends it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,11 +26,16 @@ from portal_admin.connection.profiles import (
     client_options,
     sandbox_profile,
 )
+from portal_admin.files.terminal import printable
 from portal_admin.jobs import JobContext
 
 from .errors import UsageError
+from .output import say
 from .recording import recorded
-from .signin import sign_in
+from .session_file import token_store
+from .signin import SANDBOX_ADMIN, ask, sign_in
+
+log = logging.getLogger("portal_admin.cli.session")
 
 
 @dataclass
@@ -99,9 +107,36 @@ async def connect(args: Any, profile: Profile | None = None) -> AsyncIterator[Co
     profile = profile or resolve_profile(args)
     transport = builtin.sandbox_transport() if profile.is_sandbox else None
     options = client_options(profile, args.lang)
-    async with PortalClient(server_of(profile), options, transport=transport) as client:
+    store = token_store(bool(getattr(args, "keep_session", False)))
+    async with PortalClient(
+        server_of(profile), options, transport=transport, token_store=store
+    ) as client:
         email = await sign_in(client, profile, args)
+        if store.unavailable_reason:
+            log.warning("%s", store.unavailable_reason)
         me = await client.auth.profile()
         connection = Connection(client, profile, email, me.biz_id)
         async with recorded(client, profile=profile.name, server=server_of(profile)):
             yield connection
+
+
+async def logout(args: Any) -> int:
+    """``logout``: end the kept session of the options' server and account (the server forgets
+    the refresh token; the keyring or the session file forgets it too)."""
+    profile = resolve_profile(args)
+    transport = builtin.sandbox_transport() if profile.is_sandbox else None
+    email = args.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
+    store = token_store(False)
+    async with PortalClient(
+        server_of(profile),
+        client_options(profile, args.lang),
+        transport=transport,
+        token_store=store,
+    ) as client:
+        if await client.auth.resume(email) is None:
+            await store.delete(profile.name, email)
+            say(f"no kept session for {printable(email)}")
+            return 0
+        await client.auth.logout()
+    say(f"signed out: {printable(email)}")
+    return 0

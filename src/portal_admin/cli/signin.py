@@ -1,10 +1,17 @@
 """Signing in from the command line, without ever printing or logging a secret.
 
-First the refresh token the desktop program keeps in the OS keyring for the profile and
-account (``client.auth.resume``). Otherwise the password (the built-in sandbox's public one,
-``--password-env VAR``, or asked on the terminal without echo) and the second factor: asked on
-the terminal, or, for a sandbox (built-in, or on this computer with ``--sandbox-mfa``), taken
-from the sandbox's own ``/sandbox/totp`` or ``/sandbox/mailbox``.
+First the refresh token kept for the profile and account (``client.auth.resume``: the OS
+keyring the desktop program uses too, or the command line's session file, ``session_file.py``).
+Otherwise the password (the built-in sandbox's public one, ``--password-env VAR``, or asked on
+the terminal without echo) and the second factor: asked on the terminal, or, for a sandbox
+(built-in, or on this computer with ``--sandbox-mfa``), the code it mails to its own mailbox
+(``/sandbox/mailbox``), else its authenticator code (``/sandbox/totp``).
+
+Why the mailed code first: a sandbox accepts each authenticator code once, and remembers the
+codes used in its database, while each process's test clock starts again at the real time. The
+built-in sandbox's database is kept in the data folder between runs, so quick runs (a dry run
+then the run, a script) used up the codes ahead of the clock and, after a few, the sandbox
+refused its own codes. A mailed code belongs to its own sign-in, so nothing kept can refuse it.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ from .errors import UsageError
 SANDBOX_ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
 #: How many of a held sandbox clock's 30 s steps are tried for a fresh authenticator code.
 OTP_TRIES = 8
+#: How many of the newest mailed codes are tried (another sign-in may have mailed one since).
+MAILED_TRIES = 5
 
 
 def ask(prompt: str) -> str:
@@ -90,13 +99,22 @@ async def _sandbox_otp(client: PortalClient, email: str) -> None:
 
 
 async def _sandbox_email(client: PortalClient, email: str) -> None:
-    """Complete the sign-in with the code the sandbox mailed (its mailbox is readable)."""
+    """Complete the sign-in with the code the sandbox mailed (its mailbox is readable, newest
+    first; a sign-in running beside this one may have mailed a code since, so a few are
+    tried)."""
     await client.auth.send_code("EMAIL")
     messages = await _sandbox_get(client, "/sandbox/mailbox", {"to": email})
     codes = [m["code"] for m in messages if isinstance(m, dict) and m.get("code")]
     if not codes:
         raise UsageError("the sandbox mailed no sign-in code")
-    await client.auth.complete("EMAIL", str(codes[0]))
+    for code in codes[:MAILED_TRIES]:
+        try:
+            await client.auth.complete("EMAIL", str(code))
+            return
+        except ValidationError as exc:
+            if exc.code != Code.MFA_CODE_INVALID:
+                raise
+    raise UsageError("the sandbox refused the codes it mailed")
 
 
 async def _second_factor(client: PortalClient, methods: list[str]) -> None:
@@ -128,10 +146,10 @@ async def sign_in(client: PortalClient, profile: Profile, args: Any) -> str:
     if not methods:
         raise UsageError("the server offers no second factor for this account")
     if profile.is_sandbox or args.sandbox_mfa:
-        if "OTP" in methods:
-            await _sandbox_otp(client, email)
-        else:
+        if "EMAIL" in methods:
             await _sandbox_email(client, email)
+        else:
+            await _sandbox_otp(client, email)
     else:
         await _second_factor(client, methods)
     return email

@@ -27,8 +27,8 @@ _JOURNALS: dict[Path, Journal] = {}
 
 
 def installation_signer() -> Any:
-    """The installation's key from the OS keyring (made on first use); raises
-    ``keys.KeyUnavailable`` without a usable keyring."""
+    """The installation's key, from the keyring or the key file (made on first use); raises
+    ``keys.KeyUnavailable`` when it can be neither read nor made."""
     return keys.signing_key()
 
 

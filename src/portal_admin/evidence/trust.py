@@ -267,8 +267,8 @@ def _parse(path: Path, raw: bytes) -> list[TrustedKey]:
 
 def own_fingerprint(store: keys.SecretStore | None = None) -> str | None:
     """The installation key's fingerprint, or None when there is none yet (none is made here)
-    or no usable keyring."""
-    store = keys.KeyringStore() if store is None else store
+    or it cannot be read (keyring or key file: ``keys.installation_store``)."""
+    store = keys.installation_store() if store is None else store
     try:
         text = store.get()
     except keys.KeyUnavailable:

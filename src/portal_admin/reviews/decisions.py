@@ -93,8 +93,9 @@ def reviewer_of(
     account_email: str | None = None,
 ) -> Reviewer:
     """The reviewer ``name`` with this installation's key (``store``: where it is kept; the
-    OS keyring by default) and, when signed in, the server's identity for them (the
-    profile's account id and email). ``KeyUnavailable`` without a keyring."""
+    keyring or the key file by default) and, when signed in, the server's identity for them
+    (the profile's account id and email). ``KeyUnavailable`` when the key can be neither read
+    nor made."""
     return Reviewer(
         reviewer_name(name),
         keys.fingerprint(keys.signing_key(store).public_key()),

@@ -369,6 +369,8 @@ class Application:
         workspace.window.set_language_checked(self.languages.language.code)
         self.workspace = workspace
         workspace.show()
+        if self.options.tour is None:
+            self.spawn(workspace.tell_key_place())
         if self.options.tour is None and self.kiosk is None:
             from .bulk.resume_offer import offer_resume
 

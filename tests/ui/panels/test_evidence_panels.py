@@ -236,7 +236,8 @@ def test_no_keyring_means_a_clear_message_and_no_pack(
     reviews.key_store = Locked()
     out = tmp_path / "p.zip"
     assert run(loop, reviews.write_snapshot_pack(taken, out)) is None
-    assert "no usable keyring" in reviews.message.text and not out.exists()
+    assert "signing key cannot be read" in reviews.message.text and not out.exists()
+    assert "--" not in reviews.message.text  # no command-line option a desktop user cannot use
 
 
 # -- the journal -----------------------------------------------------------------------------
@@ -343,7 +344,7 @@ def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
     without = AboutDialog(key_store=Locked())
     qtbot.addWidget(without)
     qtbot.waitUntil(lambda: without.fingerprint is None, timeout=5000)
-    assert "no usable keyring" in without.key.text()
+    assert "can be neither read nor made" in without.key.text()
 
 
 def test_the_desktop_programs_client_journals_what_it_sends(

@@ -670,9 +670,9 @@ def test_without_a_keyring_nobody_decides_and_it_is_said(
     panel.show()
     run(loop, panel.wait_idle())
     assert panel.identity is None and "No key" in panel.reviewer.text()
-    assert "no usable keyring" in panel.message.text
+    assert "signing key cannot be read" in panel.message.text
     opened(loop, panel, campaign_path)
     select(panel, "user1@example.test")
     key(loop, panel, Qt.Key.Key_K)
     assert decision(campaign_path, "user1@example.test") is None
-    assert "no usable keyring" in panel.message.text
+    assert "signing key cannot be read" in panel.message.text

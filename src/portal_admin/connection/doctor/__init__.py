@@ -26,7 +26,7 @@ from portal_admin.client.options import LANGUAGES, ClientOptions, TLSSettings, i
 from portal_admin.client.pinning import normalize_fingerprint
 from portal_admin.client.transport import Transport
 
-from . import api, network
+from . import api, network, signing_key
 from .probe import Prober
 from .report import STEP_TITLES, Report, Status, Step, environment, redact_url
 
@@ -39,8 +39,9 @@ log = logging.getLogger("portal_admin.connection.doctor")
 EXIT_OK, EXIT_FAILED, EXIT_WARNINGS = 0, 1, 3
 
 
-#: The steps that talk to the API, in order (after dns, tcp, proxy and tls).
-API_STEPS = tuple(STEP_TITLES)[4:]
+#: The steps that talk to the API, in order (after dns, tcp, proxy and tls; before the
+#: installation's own signing key, checked whatever the server does).
+API_STEPS = tuple(STEP_TITLES)[4:-1]
 
 
 def exit_status(report: Report) -> int:
@@ -148,20 +149,21 @@ async def diagnose(
         reason = "Skipped: the server cannot be reached (see above)."
         for name in API_STEPS:
             report.add(_skip(name, reason, "skipped.unreachable"))
-        return report
-    await _api(
-        report,
-        parsed,
-        transport,
-        chosen,
-        context,
-        access_code,
-        clock,
-        languages,
-        allow_legacy_padding,
-        timeout,
-        slow,
-    )
+    else:
+        await _api(
+            report,
+            parsed,
+            transport,
+            chosen,
+            context,
+            access_code,
+            clock,
+            languages,
+            allow_legacy_padding,
+            timeout,
+            slow,
+        )
+    report.add(await _guarded("signing_key", signing_key.signing_key_step()))
     return report
 
 

@@ -46,6 +46,7 @@ STEP_TITLES: dict[str, str] = {
     "headers": "Pre-login headers",
     "languages": "Label languages",
     "sandbox": "Sandbox fault injection",
+    "signing_key": "Evidence signing key",
 }
 
 

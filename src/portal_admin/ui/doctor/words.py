@@ -29,6 +29,7 @@ _STEPS = {
     "headers": QT_TRANSLATE_NOOP("DoctorSteps", "Pre-login headers"),
     "languages": QT_TRANSLATE_NOOP("DoctorSteps", "Label languages"),
     "sandbox": QT_TRANSLATE_NOOP("DoctorSteps", "Sandbox fault injection"),
+    "signing_key": QT_TRANSLATE_NOOP("DoctorSteps", "Evidence signing key"),
 }
 
 _STATUSES = {
@@ -682,6 +683,45 @@ WORDS: dict[str, Words] = {
             "injection for a clean test.",
         ),
         lambda s: (_faults(s),),
+    ),
+    # this installation's evidence-signing key
+    "key.keyring": Words(
+        QT_TRANSLATE_NOOP("DoctorCodes", "Kept in the system keyring; fingerprint %1."),
+        values=lambda s: (_d(s, "fingerprint"),),
+    ),
+    "key.file": Words(
+        QT_TRANSLATE_NOOP(
+            "DoctorCodes",
+            "Kept in the key file %1 (no usable keyring), readable by its owner only; "
+            "fingerprint %2.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "DoctorAdvice",
+            "Whoever can read this file can sign evidence as this installation: keep it, and "
+            "copies of it in backups, to yourself.",
+        ),
+        lambda s: (_d(s, "path"), _d(s, "fingerprint")),
+    ),
+    "key.none.keyring": Words(
+        QT_TRANSLATE_NOOP(
+            "DoctorCodes", "No key yet: it is made on first use, in the system keyring."
+        )
+    ),
+    "key.none.file": Words(
+        QT_TRANSLATE_NOOP(
+            "DoctorCodes", "No key yet: it is made on first use, in the key file %1."
+        ),
+        values=lambda s: (_d(s, "path"),),
+    ),
+    "key.unavailable": Words(
+        QT_TRANSLATE_NOOP("DoctorCodes", "The evidence-signing key cannot be read: %1."),
+        QT_TRANSLATE_NOOP(
+            "DoctorAdvice",
+            "Evidence packs, review decisions, sign-offs and journal checkpoints cannot be "
+            "signed until it can: if the key file has a passphrase, set "
+            "PORTAL_ADMIN_KEY_PASSPHRASE.",
+        ),
+        lambda s: (_d(s, "problem"),),
     ),
 }
 

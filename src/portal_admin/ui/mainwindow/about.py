@@ -1,6 +1,7 @@
 """Help > About: the program's version, its licence, the Qt and Python it runs on, the
 fingerprint of the key that signs this installation's evidence packs (to be recorded
-independently), and the third-party notices that travel with the program."""
+independently) and where that key is kept (the system keyring, or the owner-only key file),
+and the third-party notices that travel with the program."""
 
 from __future__ import annotations
 
@@ -38,15 +39,17 @@ def versions() -> dict[str, str]:
     }
 
 
-def signing_fingerprint(store: Any = None) -> str | None:
-    """The fingerprint of the installation's evidence-signing key (made on first use), or
-    None when there is no usable keyring."""
+def signing_key_shown(store: Any = None) -> tuple[str | None, Any]:
+    """The installation key's fingerprint (made on first use; None when it can be neither
+    read nor made) and where it is kept (``keys.KeyPlace``). Blocks: a worker thread's."""
     from portal_admin.evidence import keys
 
+    store = store if store is not None else keys.installation_store()
     try:
-        return keys.fingerprint(keys.signing_key(store).public_key())
+        fingerprint: str | None = keys.fingerprint(keys.signing_key(store).public_key())
     except keys.KeyUnavailable:
-        return None
+        fingerprint = None
+    return fingerprint, keys.place_of(store)
 
 
 class NoticesDialog(QDialog):
@@ -95,20 +98,23 @@ class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, key_store: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("aboutDialog")
-        #: "" while the keyring is read; None: no usable keyring.
+        #: "" while the key is read; None: it can be neither read nor made.
         self.fingerprint: str | None = ""
+        #: Where the key is kept (``keys.KeyPlace``), once read.
+        self.place: Any = None
         self.key = QLabel(self)
         self.key.setObjectName("aboutSigningKey")
         self.key.setWordWrap(True)
+        self.key.setTextFormat(Qt.TextFormat.PlainText)  # a path is shown as it is
         self.key.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # The keyring is read in a worker thread that touches no Qt object: a dialog closed
         # meanwhile cannot be reached from it (emitting on a dying QObject from another
         # thread crashed). The dialog's own timer picks the answer up.
-        future: Future[str | None] = Future()
+        future: Future[tuple[str | None, Any]] = Future()
 
         def read() -> None:
             try:
-                future.set_result(signing_fingerprint(key_store))
+                future.set_result(signing_key_shown(key_store))
             except BaseException as exc:  # handed to the window's thread
                 future.set_exception(exc)
 
@@ -194,30 +200,45 @@ class AboutDialog(QDialog):
             return
         self._key_timer.stop()
         try:
-            fingerprint = self._key_future.result()
-        except Exception:  # signing_fingerprint answers None for a missing keyring
+            fingerprint, place = self._key_future.result()
+        except Exception:  # signing_key_shown answers None for a key that cannot be read
             log.warning("the signing key's fingerprint could not be read", exc_info=True)
-            fingerprint = None
+            fingerprint, place = None, None
+        self.place = place
         self._show_fingerprint(fingerprint)
 
     def _show_fingerprint(self, fingerprint: str | None) -> None:
         self.fingerprint = fingerprint
         self._describe_key()
+        self.adjustSize()  # the place's line makes the dialog taller
 
     def _describe_key(self) -> None:
         if self.fingerprint == "":
-            text = QCoreApplication.translate(
-                "AboutDialog", "Evidence signing key: reading the keyring…"
-            )
+            text = QCoreApplication.translate("AboutDialog", "Evidence signing key: reading…")
         elif self.fingerprint is None:
             text = QCoreApplication.translate(
-                "AboutDialog", "Evidence signing key: none (no usable keyring on this computer)"
+                "AboutDialog",
+                "Evidence signing key: none (it can be neither read nor made on this computer)",
             )
         else:
             text = fill(
                 QCoreApplication.translate("AboutDialog", "Evidence signing key: %1"),
                 self.fingerprint,
             )
+            place = self.place
+            if place is not None and place.kind == "file":
+                text += "\n" + fill(
+                    QCoreApplication.translate(
+                        "AboutDialog",
+                        "Kept in the key file %1, readable by you only (this computer has no"
+                        " usable keyring).",
+                    ),
+                    str(place.path),
+                )
+            elif place is not None and place.kind == "keyring":
+                text += "\n" + QCoreApplication.translate(
+                    "AboutDialog", "Kept in the system keyring."
+                )
         self.key.setText(text)
         self.key.setAccessibleName(
             QCoreApplication.translate("AboutDialog", "Evidence signing key fingerprint")

@@ -38,6 +38,7 @@ from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.i18n.translators import LANGUAGES
 from portal_admin.ui.mainwindow.command_palette import CommandPalette, Entry
 from portal_admin.ui.mainwindow.idle import IdleMonitor
+from portal_admin.ui.mainwindow.key_notice import KeyNotice
 from portal_admin.ui.mainwindow.lock import UnlockHook, WindowLock
 from portal_admin.ui.mainwindow.palette_entries import (
     RECENT_ACCOUNTS,
@@ -133,6 +134,9 @@ class MainWindow(QMainWindow):
         banners.addWidget(self.kiosk_banner)
         layout.addLayout(banners)
         layout.addWidget(self.header)
+        #: Once per key file: where the evidence-signing key is kept (no keyring).
+        self.key_notice = KeyNotice(central)
+        layout.addWidget(self.key_notice)
         layout.addWidget(self.body, 1)
         layout.addStretch(0)
         self.setCentralWidget(central)

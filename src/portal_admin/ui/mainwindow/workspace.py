@@ -11,6 +11,7 @@ out when idle, and marks what leaves the program (``kiosk.marking``) with the ac
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import tempfile
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
+from portal_admin.evidence import keys
 from portal_admin.files.paths import config_dir, stand_in
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
@@ -31,6 +33,7 @@ from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from portal_admin.ui.widgets.confirm import confirm_production_change
 
+from . import key_notice
 from .about import AboutDialog
 from .unlock import Reauthenticator
 
@@ -121,6 +124,8 @@ class Workspace(QObject):
         #: The dialog opened last (change password, About), for tests and the tour.
         self.last_dialog: QDialog | None = None
         self._connections: list[tuple[Any, Callable[..., Any]]] = []
+        #: True once :meth:`close` ran (a worker's answer then finds no window to tell).
+        self.workspace_closed = False
         self._connect()
 
     # -- wiring --------------------------------------------------------------------------------
@@ -244,6 +249,16 @@ class Workspace(QObject):
         self._keep(dialog)
         return dialog
 
+    async def tell_key_place(self) -> keys.KeyPlace | None:
+        """Once per key file: the strip saying where the evidence-signing key is kept (the key
+        is made here when there is none yet; file work in worker threads)."""
+        place = await asyncio.to_thread(key_notice.place_to_tell)
+        if place is None or self.workspace_closed:
+            return None
+        self.window.key_notice.show_place(place)
+        await asyncio.to_thread(key_notice.remember_told, place)
+        return place
+
     def open_about(self) -> AboutDialog:
         """Help > About."""
         dialog = AboutDialog(self.window)
@@ -263,6 +278,7 @@ class Workspace(QObject):
 
     def close(self) -> None:
         """Close the window and its dialogs, and let go of the service's signals."""
+        self.workspace_closed = True
         self.reauth.cancel()
         self.live_profile.close()
         for signal, slot in self._connections:

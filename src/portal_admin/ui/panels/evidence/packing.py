@@ -196,12 +196,14 @@ def failure(exc: BaseException) -> ErrorInfo:
     if isinstance(exc, keys.KeyUnavailable):
         return ErrorInfo(
             QCoreApplication.translate(
-                "EvidencePack", "The pack cannot be signed: this computer has no usable keyring."
+                "EvidencePack",
+                "Nothing can be signed: this installation's signing key cannot be read.",
             ),
             QCoreApplication.translate(
                 "EvidencePack",
-                "The signing key is kept in the system keyring. Unlock or install one, or use"
-                " portal-admin-cli evidence pack --ephemeral-key.",
+                "The key is kept in the system keyring or, without one, in a key file only you"
+                " can read. If that file has a passphrase, start the program with"
+                " PORTAL_ADMIN_KEY_PASSPHRASE set. Help > About says where the key is.",
             ),
         )
     return ErrorInfo(
