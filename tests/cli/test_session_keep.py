@@ -101,6 +101,8 @@ def test_an_expired_session_is_dropped(tmp_path: Path) -> None:
         # an expiry beyond eight hours from the sign-in is not ours
         b'{"sessions": {"p|a@b.test": {"token": "rt", "since": 0, "expires": 1e12}}}',
         b"{" * 300_000,
+        # valid JSON nested 5,000 deep (10 kB): json.loads raised RecursionError (red team)
+        b'{"sessions":' + b"[" * 5000 + b"]" * 5000 + b"}",
     ],
 )
 def test_a_hostile_session_file_is_not_used(tmp_path: Path, content: bytes) -> None:

@@ -101,7 +101,9 @@ def forward(args: Any) -> int:
         destination = destinations.open_destination(args.to, options)
         if args.reset:
             cursors.cursor_path(destination.label, path).unlink(missing_ok=True)
-        run = forwarder.Forwarder(path, destination, args.format, batch=args.batch)
+        run = forwarder.Forwarder(
+            path, destination, args.format, batch=args.batch, seal_key=cursors.seal_key()
+        )
     except destinations.UnusableDestination as exc:
         raise UsageError(printable(str(exc))) from None
     except cursors.CursorError as exc:

@@ -25,6 +25,7 @@ from typing import Any
 
 from portal_admin.client import KeyringTokenStore, MemoryTokenStore, TokenStore
 from portal_admin.client.keyring_store import keyring_unavailable_reason
+from portal_admin.files import json_input
 from portal_admin.files.owner_only import write_owner_only
 from portal_admin.files.paths import data_dir
 
@@ -80,8 +81,8 @@ class SessionFileStore:
             log.warning("the session file %s cannot be read: %s", self.path, exc.strerror)
             return {}
         try:
-            data = json.loads(raw) if len(raw) <= MAX_FILE else None
-        except ValueError:
+            data = json_input.loads(raw, max_bytes=MAX_FILE)
+        except ValueError:  # too large, nested too deep, not JSON: a named JsonInputError
             data = None
         sessions = data.get("sessions") if isinstance(data, dict) else None
         if not isinstance(sessions, dict):

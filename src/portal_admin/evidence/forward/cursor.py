@@ -8,13 +8,19 @@ journal that no longer holds it was rewritten (:class:`JournalRewritten`), never
 
 The files live in ``forward/`` in the user data folder, one per destination and journal:
 ``<host>-<digest>.cursor.json``. The user can edit them (who else can is who can write the
-data folder): one that is not a cursor is refused by name (:class:`CursorError`).
+data folder): one that is not a cursor is refused by name (:class:`CursorError`). A cursor
+moved forward to a real later record would skip records silently, so a cursor is sealed
+(``seal``: HMAC-SHA256 over its fields, with a key derived from the installation's signing
+key, in the keyring or the owner-only key file, :func:`seal_key`); one whose seal does not
+verify is refused (``journal forward --reset`` sends everything again). When that key can be
+neither read nor made, cursors are not sealed, and such an edit is not detected.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
 import re
 from collections.abc import Iterator
@@ -63,6 +69,8 @@ class Cursor:
     channel: str = ""
     updated: str = ""
     format_version: int = FORMAT
+    #: HMAC-SHA256 of the other fields with :func:`seal_key` ("" : not sealed).
+    seal: str = ""
 
     @property
     def started(self) -> bool:
@@ -91,8 +99,39 @@ def _field(data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
     return value
 
 
-def load(path: Path) -> Cursor | None:
-    """The cursor in ``path``; None when there is none. Raises :class:`CursorError`."""
+#: What a cursor's seal covers before its fields (no other MAC of the key can pass for it).
+SEAL_CONTEXT = b"portal-admin forwarding cursor 1\n"
+
+
+def seal_key(store: Any = None) -> bytes | None:
+    """The key cursors are sealed with: derived from the installation's signing key (kept
+    where that key is); None when it can be neither read nor made."""
+    from cryptography.hazmat.primitives import serialization
+
+    from portal_admin.evidence import keys
+
+    try:
+        key = keys.signing_key(store)
+    except Exception:  # no keyring, a keyring that fails: cursors are not sealed
+        return None
+    raw = key.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+    return hmac.new(raw, b"portal-admin forwarding cursor seal key", hashlib.sha256).digest()
+
+
+def seal_of(cursor: Cursor, key: bytes) -> str:
+    """The seal of ``cursor`` (every field but ``seal``) with ``key``."""
+    body = {k: v for k, v in dataclasses.asdict(cursor).items() if k != "seal"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hmac.new(key, SEAL_CONTEXT + text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def load(path: Path, key: bytes | None = None) -> Cursor | None:
+    """The cursor in ``path``; None when there is none. Raises :class:`CursorError`, also
+    when ``key`` is given and a cursor that has started does not carry its seal."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -117,13 +156,25 @@ def load(path: Path) -> Cursor | None:
         raise CursorError(f"{path}: not a forwarding cursor") from None
     if not HEX64.match(cursor.hash) or cursor.seq < 0 or cursor.offset < -1:
         raise CursorError(f"{path}: not a forwarding cursor (its seq or hash)")
+    if (
+        key is not None
+        and (cursor.started or cursor.checkpoint_offset >= 0)
+        and not hmac.compare_digest(cursor.seal, seal_of(cursor, key))
+    ):
+        raise CursorError(
+            f"{path}: the cursor does not carry this installation's seal (edited, or written"
+            " without its key), so where it points is not believed; `journal forward --reset`"
+            " sends everything again (the receiver drops what it has by hash)"
+        )
     return cursor
 
 
-def save(path: Path, cursor: Cursor) -> None:
-    """Write ``cursor`` durably: a temporary file, fsynced, renamed over the old one, the
-    folder fsynced."""
-    atomic_write_text(path, json.dumps(dataclasses.asdict(cursor), indent=1, sort_keys=True))
+def save(path: Path, cursor: Cursor, key: bytes | None = None) -> None:
+    """Write ``cursor`` durably (sealed with ``key`` when one is given): a temporary file,
+    fsynced, renamed over the old one, the folder fsynced."""
+    fields = dataclasses.asdict(cursor)
+    fields["seal"] = seal_of(cursor, key) if key is not None else ""
+    atomic_write_text(path, json.dumps(fields, indent=1, sort_keys=True))
 
 
 def every(base: Path | None = None) -> Iterator[tuple[Path, Cursor | CursorError]]:

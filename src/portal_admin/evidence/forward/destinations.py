@@ -289,6 +289,11 @@ class FileDestination:
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 
 
+def printable_code(code: Any) -> str:
+    """A collector's ``code`` as short plain text (it may be anything)."""
+    return "".join(ch for ch in str(code)[:20] if ch.isprintable())
+
+
 class HecDestination:
     """Splunk's HTTP Event Collector: events POSTed to ``/services/collector/event`` with the
     token (``Authorization: Splunk TOKEN``) and a channel id (``X-Splunk-Request-Channel``);
@@ -318,7 +323,11 @@ class HecDestination:
         #: Whether the collector acknowledged (an ackId came back), once known.
         self.acknowledges: bool | None = None
 
-    def _post(self, path: str, body: bytes) -> dict[str, Any]:
+    def _post(self, path: str, body: bytes, *, ack: bool = False) -> dict[str, Any]:
+        """POST ``body`` to ``path``; the answer when it is the endpoint's success, else
+        DestinationError. Each endpoint's answer is read by its own rule: the event
+        endpoint's success is ``{"text": "Success", "code": 0}`` (with an ``ackId`` when acks
+        are on), the ack endpoint's an object ``{"acks": {...}}``."""
         if self._conn is None:
             self._conn = http.client.HTTPSConnection(
                 self.host, self.port, timeout=TIMEOUT, context=self.tls
@@ -341,28 +350,40 @@ class HecDestination:
             data = {}
         if not isinstance(data, dict):
             data = {}
-        # The event endpoint says {"text": "Success", "code": 0}; the ack endpoint {"acks":
-        # ...}. Anything else (a proxy's page, an empty body) is not an acceptance.
-        code = data.get("code", 0 if "acks" in data else None)
-        if answer.status != 200 or code != 0:
+        # Anything but the endpoint's success shape (a proxy's page, an empty body, the
+        # other endpoint's answer) is not an acceptance.
+        code = data.get("code")
+        if ack:
+            accepted = isinstance(data.get("acks"), dict)
+        else:
+            accepted = type(code) is int and code == 0 and data.get("text") == "Success"
+        if answer.status != 200 or not accepted:
             text = str(data.get("text", "not a collector's answer"))[:200]
             raise DestinationError(
-                f"{self.label}: refused (HTTP {answer.status}, code {data.get('code')}: {text})"
+                f"{self.label}: refused (HTTP {answer.status}, code {printable_code(code)}: {text})"
             )
         return data
 
     def send(self, messages: Sequence[bytes]) -> None:
         answer = self._post(self.EVENT, b"".join(messages))
         ack = answer.get("ackId")
-        self.acknowledges = isinstance(ack, int) and not isinstance(ack, bool)
-        if self.acknowledges:
+        acknowledges = isinstance(ack, int) and not isinstance(ack, bool)
+        if self.acknowledges and not acknowledges:
+            raise DestinationError(
+                f"{self.label}: refused (the collector acknowledges batches, and this answer"
+                " names no ackId)"
+            )
+        self.acknowledges = acknowledges
+        if acknowledges:
             self._await_ack(int(ack))  # type: ignore[arg-type]
 
     def _await_ack(self, ack: int) -> None:
         deadline = time.monotonic() + self.ack_timeout
         pause = 0.05
         while True:
-            answer = self._post(f"{self.ACK}?channel={self.channel}", b'{"acks":[%d]}' % ack)
+            answer = self._post(
+                f"{self.ACK}?channel={self.channel}", b'{"acks":[%d]}' % ack, ack=True
+            )
             acks = answer.get("acks")
             if isinstance(acks, dict) and acks.get(str(ack)) is True:
                 return

@@ -38,7 +38,9 @@ MAX_MESSAGE = 8192
 #: Characters shown as ``\\uXXXX`` in RFC 5424 and CEF values: C0, DEL, C1, the Unicode line
 #: and paragraph separators, and lone surrogates (which are not UTF-8).
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})\Z")
+_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})\Z"
+)
 _PRINTUSASCII = re.compile(r"[^\x21-\x7e]")
 
 #: Severities (RFC 5424 numbers) of each kind of item and outcome.

@@ -168,8 +168,9 @@ class _Saver:
     destination accepted; after a kill the file may lag a batch or two behind (those are
     sent again, and dropped by hash), never run ahead."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, key: bytes | None = None) -> None:
         self.path = path
+        self.key = key
         self._cond = threading.Condition()
         self._pending: Cursor | None = None
         self._busy = False
@@ -215,7 +216,7 @@ class _Saver:
                 cursor, self._pending = self._pending, None
                 self._busy = True
             try:
-                save(self.path, cursor)
+                save(self.path, cursor, self.key)
             except OSError as exc:
                 with self._cond:
                     self._error = exc
@@ -238,8 +239,12 @@ class Forwarder:
         batch: int = BATCH,
         batch_bytes: int = BATCH_BYTES,
         host: str | None = None,
+        seal_key: bytes | None = None,
     ) -> None:
+        """``seal_key``: the key the cursor is sealed with (``cursor.seal_key()``; None: not
+        sealed, a cursor moved by hand is not detected)."""
         self.journal = journal
+        self.seal_key = seal_key
         self.checkpoints = checkpoint_files.checkpoints_path(journal)
         self.destination = destination
         self.format = fmt
@@ -247,7 +252,7 @@ class Forwarder:
         self.batch_bytes = batch_bytes
         self.host = host or formats.hostname()
         self.cursor_file = cursor_path(destination.label, journal, cursors)
-        found = load(self.cursor_file)
+        found = load(self.cursor_file, seal_key)
         self.cursor = found or Cursor(destination.label, str(journal.resolve()), fmt)
         if found is not None and found.destination != destination.label:
             raise CursorError(f"{self.cursor_file}: the cursor of another destination")
@@ -258,7 +263,7 @@ class Forwarder:
                 destination.channel = self.cursor.channel  # type: ignore[attr-defined]
             else:  # kept at once: an acknowledgement pending at a failure is asked for
                 self.cursor.channel = channel  # on the same channel next time
-                save(self.cursor_file, self.cursor)
+                save(self.cursor_file, self.cursor, seal_key)
 
     # --- the run ----------------------------------------------------------------------------
 
@@ -278,7 +283,7 @@ class Forwarder:
         sent = 0
         journal_fh: IO[bytes] | None = None
         cp_fh: IO[bytes] | None = None
-        self._saver = _Saver(self.cursor_file)
+        self._saver = _Saver(self.cursor_file, self.seal_key)
         try:
             while not stop.is_set():
                 if journal_fh is None and self.journal.exists():
