@@ -1,7 +1,9 @@
 """Test-wide set-up: offscreen Qt, and user folders redirected to a temporary place.
 
 Set before anything imports Qt or platformdirs, so that no test reads or writes the real
-user's configuration, data, cache or logs.
+user's configuration, data, cache or logs: ``PORTAL_ADMIN_HOME`` for the program's own folders
+(honoured on every system; on Windows platformdirs ignores the XDG variables), the XDG
+variables for the libraries that follow them.
 
 ``tests/`` has no ``__init__.py``: pytest puts it on ``sys.path`` when it loads this file, so
 every suite can ``import support`` (``tests/support/``, the helpers several suites share).
@@ -21,7 +23,12 @@ for _var, _sub in (
     ("XDG_STATE_HOME", "state"),
 ):
     os.environ[_var] = os.path.join(_HOME, _sub)
+# The program's own override, on every system: on Windows platformdirs reads no XDG variable.
+os.environ["PORTAL_ADMIN_HOME"] = os.path.join(_HOME, "portal-admin")
 
+import errno  # noqa: E402
+import stat  # noqa: E402
+import sys  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 import pytest  # noqa: E402
@@ -45,6 +52,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(operations_record.UI_SUITES):
             item.add_marker(pytest.mark.xdist_group("ui"))
+
+
+@pytest.fixture(autouse=True)
+def _windows_fsync_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.fsync`` refuses a file opened read-only, as Windows' FlushFileBuffers does, so
+    that the Linux runs catch what would break there (folders are exempt: POSIX code fsyncs
+    them through a read-only descriptor, files/portable skips that on Windows)."""
+    if sys.platform == "win32":
+        return
+    import fcntl
+
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if hasattr(fd, "fileno"):
+            fd = fd.fileno()
+        readonly = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+        if readonly and not stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(errno.EBADF, "fsync of a read-only handle (refused on Windows)")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
 
 
 @pytest.fixture(autouse=True, scope="session")

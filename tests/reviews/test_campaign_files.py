@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import shutil
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -194,7 +195,9 @@ def test_close_and_reopen_in_a_folder_sqlite_would_read_as_a_uri(
     """Create, decide, sign (the fixture), close, reopen: in a folder whose name holds what a
     SQLite URI reads as a fragment, a query and an escape (the closing snapshot is attached
     by URI). Closing changes no schema and writes JSON: the closed file opens again."""
-    folder = tmp_path / "Q4 #2 100%?"
+    folder = tmp_path / (
+        "Q4 #2 100%" if sys.platform == "win32" else "Q4 #2 100%?"
+    )  # ? not on Windows
     folder.mkdir()
     moved = folder / "c.review"
     shutil.copy(signed, moved)

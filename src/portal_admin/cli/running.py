@@ -43,7 +43,20 @@ def interrupts_pause(runner: jobs.Runner) -> Iterator[None]:
 
     try:
         loop.add_signal_handler(signal.SIGINT, interrupted)
-    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+    except NotImplementedError:  # Windows' event loop: a plain handler hands it to the loop
+        try:
+            signal.signal(
+                signal.SIGINT, lambda _sig, _frame: loop.call_soon_threadsafe(interrupted)
+            )
+        except ValueError:  # not the main thread: Ctrl+C stays KeyboardInterrupt
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return
+    except (RuntimeError, ValueError):  # not the main thread
         yield
         return
     try:

@@ -1,5 +1,5 @@
-"""Files readable and writable by their owner only (mode 0600 on POSIX; on Windows the
-program's data folder is the user's own), written whole or not at all.
+"""Files readable and writable by their owner only (mode 0600 on POSIX, a DACL of the user and
+SYSTEM on Windows: ``portable.make_private``), written whole or not at all.
 
 Used for what the program keeps that no one else may read: the installation key's file when
 there is no keyring, and the command line's kept session.
@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from .atomic import fsync_dir
+from .portable import make_private
 
 #: Owner read and write only (as ssh keeps a private key).
 FILE_MODE = 0o600
@@ -37,6 +38,7 @@ def write_owner_only(path: Path, data: bytes, *, replace: bool) -> bool:
             os.fsync(fd)
         finally:
             os.close(fd)
+        make_private(tmp)  # the DACL on Windows (the mode above on POSIX)
         if replace:
             os.replace(tmp, path)
         else:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
 import time
 import uuid
@@ -34,6 +33,7 @@ import filelock
 
 from portal_admin.files import sqlite_data
 from portal_admin.files.paths import data_dir
+from portal_admin.files.portable import WINDOWS, create_private, make_private, private_dir
 
 SCHEMA_VERSION = 2
 #: Permissions of a job file and of the files SQLite and the lock put beside it.
@@ -178,23 +178,16 @@ def _item(row: sqlite3.Row) -> Item:
 
 def _private(path: Path) -> None:
     """Create ``path`` empty, readable and writable by its owner only (whatever the umask)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    create_private(path)
 
 
 def restrict(path: Path) -> None:
     """Make an existing job file and the files beside it owner-only (a file of an earlier
     version was created 0644). SQLite gives a new ``-wal``/``-shm`` the job file's mode."""
-    if os.name != "posix":
-        return
     for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
         with contextlib.suppress(OSError):  # absent, or not ours: left as it is
-            if each.stat().st_mode & 0o077:
-                os.chmod(each, FILE_MODE)
+            if WINDOWS or each.stat().st_mode & 0o077:
+                make_private(each)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -273,7 +266,7 @@ class JobFile:
         ``items``: (target id, label, record, current, new, skip reason or None).
         """
         folder = folder or jobs_dir()
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dir(folder)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S%f")[:-3]  # to the millisecond
         job_id = meta.get("id") or f"{stamp}-{uuid.uuid4().hex[:6]}"
         final = folder / f"{job_id}{SUFFIX}"

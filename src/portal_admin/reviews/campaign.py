@@ -15,7 +15,6 @@ program's, exactly, before anything of it is read.
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 import threading
 import time
@@ -26,6 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from portal_admin.files import json_input
+from portal_admin.files.portable import (
+    WINDOWS,
+    create_private,
+    make_private,
+    sqlite_uri,
+)
 from portal_admin.files.terminal import printable
 
 from . import opening
@@ -174,20 +179,20 @@ def now_iso() -> str:
 
 
 def private_file(path: Path) -> None:
-    """Create ``path`` empty and owner-only (whatever the umask)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    """Create ``path`` empty and owner-only (whatever the umask; an owner-only DACL on
+    Windows)."""
+    create_private(path)
 
 
 def _open(path: Path, budget: float = STATEMENT_BUDGET) -> opening.Budgeted:
     """A hardened writable connection to ``path`` (``opening.harden``: ``trusted_schema=OFF``,
     defensive mode, a time budget per statement) that writes nothing until :func:`_use`:
     the file is checked through it first."""
-    conn = sqlite3.connect(path, isolation_level=None, factory=opening.Budgeted)
+    # by URI: merge and close attach files by URI, which Windows' SQLite reads as a name on a
+    # connection opened by a plain name (files/portable.sqlite_connect)
+    conn = sqlite3.connect(
+        sqlite_uri(path, "rwc"), uri=True, isolation_level=None, factory=opening.Budgeted
+    )
     assert isinstance(conn, opening.Budgeted)
     try:
         opening.harden(conn, budget)
@@ -677,12 +682,10 @@ def _upgrade(conn: sqlite3.Connection, version: int) -> None:
 
 def restrict(path: Path) -> None:
     """The campaign file and its side files owner-only (when they are ours)."""
-    if os.name != "posix":
-        return
     for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
         with contextlib.suppress(OSError):
-            if each.stat().st_mode & 0o077:
-                os.chmod(each, FILE_MODE)
+            if WINDOWS or each.stat().st_mode & 0o077:
+                make_private(each)
 
 
 def partial_path(path: Path) -> Path:

@@ -21,6 +21,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from portal_admin.protocol.operations import OPERATIONS
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 
 class Permissions:
@@ -77,7 +78,7 @@ class Permissions:
             control.setEnabled(False)
             return reason
         control.setEnabled(reason is None)
-        control.setToolTip(reason or "")
+        control.setToolTip(plain_tooltip(reason or ""))
         return reason
 
 

@@ -26,7 +26,6 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
-    QLabel,
     QStackedWidget,
     QVBoxLayout,
 )
@@ -38,6 +37,7 @@ from portal_admin.jobs import targets as pick
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ..enum_labels import value_label
 from ..error_info import describe_error
@@ -145,7 +145,7 @@ class BulkDialog(QDialog):
         self.pages.addWidget(self.choose_page)
         self.pages.addWidget(self.plan_page)
         self.pages.addWidget(self.run_page)
-        self.error = QLabel(self)
+        self.error = PlainLabel(self)
         self.error.setObjectName("bulkError")
         self.error.setWordWrap(True)
         set_tone(self.error, "error")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin import jobs
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ..widgets.typed_confirm import TypedConfirm
 from .plan_model import PlanModel
@@ -67,7 +68,7 @@ class ChoosePage(QWidget):
             ("message", self.message),
             ("days", self.days),
         ):
-            label = QLabel(self)
+            label = PlainLabel(self)
             label.setBuddy(widget)
             self.labels[key] = label
             self.form.addRow(label, widget)
@@ -89,11 +90,11 @@ class ChoosePage(QWidget):
         self.paste.setMaximumHeight(110)
         self.import_button = QPushButton(self)
         self.import_button.setObjectName("bulkImport")
-        self.import_note = QLabel(self)
+        self.import_note = PlainLabel(self)
         self.import_note.setWordWrap(True)
         matching_row = QHBoxLayout()
         matching_row.addWidget(self.use_matching)
-        self.older_label = QLabel(self)
+        self.older_label = PlainLabel(self)
         matching_row.addWidget(self.older_label)
         matching_row.addWidget(self.older)
         matching_row.addStretch(1)
@@ -101,7 +102,7 @@ class ChoosePage(QWidget):
         list_row.addWidget(self.use_list)
         list_row.addWidget(self.import_button)
         list_row.addStretch(1)
-        self.targets_label = QLabel(self)
+        self.targets_label = PlainLabel(self)
         self.plan_button = QPushButton(self)
         self.plan_button.setObjectName("bulkPlan")
         self.plan_button.setDefault(True)
@@ -188,7 +189,7 @@ class PlanPage(QWidget):
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.summary = QLabel(self)
+        self.summary = PlainLabel(self)
         self.summary.setObjectName("bulkSummary")
         self.summary.setWordWrap(True)
         self.plan_model = PlanModel(self)
@@ -207,7 +208,7 @@ class PlanPage(QWidget):
         self.plan_actions.set_multi_select()
         self.export_plan = QPushButton(self)
         self.export_plan.setObjectName("bulkExportPlan")
-        self.concurrency_label = QLabel(self)
+        self.concurrency_label = PlainLabel(self)
         self.concurrency = QSpinBox(self)
         self.concurrency.setObjectName("bulkConcurrency")
         self.concurrency.setRange(1, jobs.runner.MAX_CONCURRENCY)
@@ -257,11 +258,11 @@ class RunPage(QWidget):
         self.plan_model = plan_model
         self.progress = QProgressBar(self)
         self.progress.setObjectName("bulkProgress")
-        self.counts = QLabel(self)
+        self.counts = PlainLabel(self)
         self.counts.setObjectName("bulkCounts")
-        self.rate = QLabel(self)
+        self.rate = PlainLabel(self)
         self.rate.setObjectName("bulkRate")
-        self.pause_note = QLabel(self)
+        self.pause_note = PlainLabel(self)
         self.pause_note.setObjectName("bulkPauseNote")
         self.pause_note.setWordWrap(True)
         self.result_table = QTableView(self)

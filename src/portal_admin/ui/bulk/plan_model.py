@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 from portal_admin.jobs.plan import changed_field
 from portal_admin.ui.enum_labels import value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 from .words import REASONS, STATES, word
 
@@ -95,7 +96,7 @@ class PlanModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._rows[index.row()][index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tips[index.row()][index.column()]
+            return plain_tooltip(self._tips[index.row()][index.column()])
         return None
 
     def headerData(

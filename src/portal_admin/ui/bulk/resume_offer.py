@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.plain import PlainMessageBox
 
 
 def offer_resume(window: Any, server: str) -> QMessageBox | None:
@@ -17,7 +18,7 @@ def offer_resume(window: Any, server: str) -> QMessageBox | None:
     waiting = waiting_on(server)
     if not waiting:
         return None
-    box = QMessageBox(window)
+    box = PlainMessageBox(window)
     box.setObjectName("resumeOffer")
     box.setIcon(QMessageBox.Icon.Information)
     box.setWindowTitle(QCoreApplication.translate("ResumeOffer", "Bulk jobs waiting"))

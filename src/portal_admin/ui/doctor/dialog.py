@@ -39,6 +39,7 @@ from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import IconLabel, icon
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 #: The icon of each outcome (``ui/theme/icons.py``).
 STATUS_ICONS = {
@@ -51,7 +52,7 @@ _TONES = {Status.OK: "success", Status.WARNING: "warning", Status.FAILED: "error
 
 
 def _label(parent: QWidget, name: str) -> QLabel:
-    label = QLabel(parent)
+    label = PlainLabel(parent)
     label.setObjectName(name)
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -70,7 +71,7 @@ class StepRow(QFrame):
         self.icon.set_icon(STATUS_ICONS[step.status])
         self.name = _label(self, "stepName")
         self.name.setStyleSheet("font-weight: bold;")
-        self.time = QLabel(self)
+        self.time = PlainLabel(self)
         self.time.setObjectName("stepTime")
         set_tone(self.time, "muted")
         self.summary = _label(self, "stepSummary")
@@ -103,7 +104,7 @@ class StepRow(QFrame):
         )
         status = status_name(step.status)
         self.icon.setAccessibleName(status)
-        self.icon.setToolTip(status)
+        self.icon.setToolTip(plain_tooltip(status))
         self.setAccessibleName(f"{step_name(step.name)}: {status}")
         self.setAccessibleDescription(f"{summary} {advice}".strip())
 

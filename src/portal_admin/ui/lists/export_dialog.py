@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QProgressBar,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 from portal_admin.files.csv_rules import DELIMITERS
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.widgets.dialogs import ask
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .csv_export import export_csv
 from .paged_model import Column, Query
@@ -49,8 +49,8 @@ class ExportOptionsDialog(QDialog):
         self.delimiter = QComboBox(self)
         for key in DELIMITERS:
             self.delimiter.addItem("", key)
-        self.path_label = QLabel(self)
-        self.delimiter_label = QLabel(self)
+        self.path_label = PlainLabel(self)
+        self.delimiter_label = PlainLabel(self)
         self.path_label.setBuddy(self.path_edit)
         self.delimiter_label.setBuddy(self.delimiter)
         row = QHBoxLayout()
@@ -129,7 +129,7 @@ class ExportProgressDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("exportProgressDialog")
-        self.label = QLabel(self)
+        self.label = PlainLabel(self)
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 0)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)

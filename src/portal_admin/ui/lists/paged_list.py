@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMenu,
     QPushButton,
     QSplitter,
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
 from portal_admin.ui.error_info import describe_error
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.theme.icons import IconLabel, icon
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .paged_model import ListState, PagedTableModel, RowRole
 from .table_actions import TableActions
@@ -90,7 +90,7 @@ class StateOverlay(QWidget):
         self.setObjectName("stateOverlay")
         #: The state's icon, above the text (``set_icon``).
         self.icon = IconLabel(self, size=32)
-        self.label = QLabel(self)
+        self.label = PlainLabel(self)
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.PlainText)
@@ -240,7 +240,7 @@ class PagedList(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.detail_widget: QWidget | None = None
 
-        self.status = QLabel(self)
+        self.status = PlainLabel(self)
         self.status.setObjectName("listStatus")
 
         bottom.addWidget(self.status, 1)

@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 )
 
 from portal_admin.protocol.pages import MAX_PAGE_SIZE, Page
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -202,8 +203,10 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         number = index.row()
         if not 0 <= number < len(self._rows):
             return None
-        if role in (_DISPLAY, _TOOLTIP):
+        if role == _DISPLAY:
             return self.columns[index.column()].text(self._rows[number])
+        if role == _TOOLTIP:
+            return plain_tooltip(self.columns[index.column()].text(self._rows[number]))
         if role == _ALIGNMENT:
             return self._alignments[index.column()]
         if role == _ROW:

@@ -7,13 +7,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from portal_admin.files.saved_views import MAX_NAME, ViewNameError, clean_name
+from portal_admin.ui.widgets.plain import PlainLabel
 
 
 class ViewNameDialog(QDialog):
@@ -28,7 +28,7 @@ class ViewNameDialog(QDialog):
         self.edit.setObjectName("viewName")
         self.edit.setMaxLength(MAX_NAME)
         self.edit.setAccessibleName(QCoreApplication.translate("SavedViews", "View name"))
-        self.note = QLabel(self)
+        self.note = PlainLabel(self)
         self.note.setObjectName("viewNameNote")
         self.note.setWordWrap(True)
         self.buttons = QDialogButtonBox(
@@ -40,7 +40,7 @@ class ViewNameDialog(QDialog):
         form.addRow(QCoreApplication.translate("SavedViews", "&Name:"), self.edit)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            QLabel(
+            PlainLabel(
                 QCoreApplication.translate(
                     "SavedViews",
                     "The filters, sort and columns of this list are kept on this computer.",

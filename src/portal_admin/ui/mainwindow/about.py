@@ -16,7 +16,6 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, qVersion
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin import __version__, licensing
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class AboutDialog(QDialog):
         self.fingerprint: str | None = ""
         #: Where the key is kept (``keys.KeyPlace``), once read.
         self.place: Any = None
-        self.key = QLabel(self)
+        self.key = PlainLabel(self)
         self.key.setObjectName("aboutSigningKey")
         self.key.setWordWrap(True)
         self.key.setTextFormat(Qt.TextFormat.PlainText)  # a path is shown as it is
@@ -124,15 +124,15 @@ class AboutDialog(QDialog):
         self._key_timer.setInterval(25)
         self._key_timer.timeout.connect(self._key_read)
         self._key_timer.start()
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setStyleSheet("font-size: 15pt; font-weight: bold;")
-        self.version = QLabel(self)
+        self.version = PlainLabel(self)
         self.version.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.runtime = QLabel(self)
+        self.runtime = PlainLabel(self)
         self.runtime.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.blurb = QLabel(self)
+        self.blurb = PlainLabel(self)
         self.blurb.setWordWrap(True)
-        self.licence = QLabel(self)
+        self.licence = PlainLabel(self)
         self.licence.setObjectName("aboutLicence")
         self.licence.setWordWrap(True)
         self.notices_dialog: NoticesDialog | None = None

@@ -20,7 +20,6 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -32,6 +31,7 @@ from shiboken6 import isValid
 from portal_admin.ui.error_info import describe_error
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.panels.base import event_loop
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ class CommandPalette(QDialog):
         self.results = QListWidget(self)
         self.results.setObjectName("paletteResults")
         self.results.setUniformItemSizes(True)
-        self.status = QLabel(self)
+        self.status = PlainLabel(self)
         self.status.setObjectName("paletteStatus")
         self.status.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -170,7 +170,7 @@ class CommandPalette(QDialog):
             kind = QCoreApplication.translate(CTX, KINDS[entry.kind])
             text = f"{entry.title}  \u2014  {entry.detail}" if entry.detail else entry.title
             item = QListWidgetItem(f"{text}    [{kind}]")
-            item.setToolTip(entry.english if entry.english != entry.title else "")
+            item.setToolTip(plain_tooltip(entry.english if entry.english != entry.title else ""))
             self.results.addItem(item)
         if self.shown:
             self.results.setCurrentRow(0)

@@ -12,12 +12,13 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QWidget
 
 from portal_admin.evidence import keys
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class KeyNotice(QFrame):
             " border-bottom: 1px solid palette(mid); }"
         )
         self.place: keys.KeyPlace | None = None
-        self.text = QLabel(self)
+        self.text = PlainLabel(self)
         self.text.setObjectName("keyNoticeText")
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # a path is shown as it is
         self.text.setWordWrap(True)

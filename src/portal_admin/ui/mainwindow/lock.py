@@ -11,10 +11,11 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.mainwindow.idle import IdleMonitor
 from portal_admin.ui.theme.icons import IconLabel, icon
+from portal_admin.ui.widgets.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,9 @@ class LockOverlay(QWidget):
         self.setAutoFillBackground(True)
         self.icon = IconLabel(self, size=48)
         self.icon.set_icon("state.locked")
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setStyleSheet("font-size: 16pt; font-weight: bold;")
-        self.message = QLabel(self)
+        self.message = PlainLabel(self)
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.button = QPushButton(self)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from enum import StrEnum
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QLabel, QLineEdit, QProgressBar, QStatusBar
+from PySide6.QtWidgets import QLineEdit, QProgressBar, QStatusBar
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 
 class ConnectionState(StrEnum):
@@ -49,11 +50,11 @@ class StatusBar:
         self.busy.setMaximumWidth(110)
         self.busy.setMaximumHeight(14)
         self.busy.setVisible(False)
-        self.connection_label = QLabel(bar)
-        self.channel_label = QLabel(bar)
-        self.request_label = QLabel(bar)
+        self.connection_label = PlainLabel(bar)
+        self.channel_label = PlainLabel(bar)
+        self.request_label = PlainLabel(bar)
         #: Shown when no keyring can keep the sign-in: it lasts only while the program runs.
-        self.keyring_notice = QLabel(bar)
+        self.keyring_notice = PlainLabel(bar)
         self.keyring_notice.setObjectName("keyringNotice")
         set_tone(self.keyring_notice, "warning")
         self.keyring_notice.setVisible(False)
@@ -89,7 +90,7 @@ class StatusBar:
 
     def show_keyring_notice(self, reason: str = "") -> None:
         """Say that the sign-in is kept in memory only (no keyring on this computer)."""
-        self.keyring_notice.setToolTip(reason)
+        self.keyring_notice.setToolTip(plain_tooltip(reason))
         self.keyring_notice.setVisible(True)
         self._keyring_text()
 

@@ -22,7 +22,6 @@ from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
@@ -52,6 +51,7 @@ from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import icon, is_icon_name
 from portal_admin.ui.widgets.banner import EnvironmentBanner
+from portal_admin.ui.widgets.plain import PlainLabel
 
 if TYPE_CHECKING:
     from portal_admin.ui.kiosk.guard import KioskGuard
@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
 
     def _build_header(self) -> None:
         self.banner = EnvironmentBanner(self)
-        self.kiosk_banner = QLabel(self)
+        self.kiosk_banner = PlainLabel(self)
         self.kiosk_banner.setObjectName("kioskBanner")
         self.kiosk_banner.setTextFormat(Qt.TextFormat.PlainText)
         self.kiosk_banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -198,9 +198,9 @@ class MainWindow(QMainWindow):
         self.kiosk_banner.setVisible(self.kiosk is not None)
         self.header = QWidget(self)
         self.header.setObjectName("header")
-        self.title_label = QLabel(self.header)
+        self.title_label = PlainLabel(self.header)
         self.title_label.setStyleSheet("font-size: 13pt; font-weight: bold;")
-        self.account_label = QLabel(self.header)
+        self.account_label = PlainLabel(self.header)
         self.account_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.account_label.setTextFormat(Qt.TextFormat.PlainText)
         self.logout_button = QToolButton(self.header)
@@ -220,7 +220,7 @@ class MainWindow(QMainWindow):
         # Fusion's 24 px outweigh the titles beside them; 20 px sit with a 9-10 pt text.
         self.nav.setIconSize(QSize(20, 20))
         self.stack = QStackedWidget(self.body)
-        self.placeholder = QLabel(self.stack)
+        self.placeholder = PlainLabel(self.stack)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack.addWidget(self.placeholder)
         for spec in self._specs:

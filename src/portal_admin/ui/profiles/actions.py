@@ -18,6 +18,7 @@ from portal_admin.connection.profiles import ManagedProfileError
 from portal_admin.ui.profiles.editor import ProfileEditor
 from portal_admin.ui.profiles.store import Profile, ProfileStore
 from portal_admin.ui.signin.window import SignInWindow
+from portal_admin.ui.widgets.plain import PlainMessageBox
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class ProfileEditing(QObject):
         self._chosen(current)
 
     def _tell(self, text: str, detail: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.window.windowTitle(), text)
+        box = PlainMessageBox(QMessageBox.Icon.Warning, self.window.windowTitle(), text)
         box.setInformativeText(detail)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setParent(self.window, box.windowFlags())

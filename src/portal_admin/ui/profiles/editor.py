@@ -40,6 +40,7 @@ from portal_admin.ui.profiles.store import (
 from portal_admin.ui.profiles.transfer import ProfileTransfer
 from portal_admin.ui.theme.icons import IconLabel, icon
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 
 class ProfileEditor(QDialog):
@@ -104,22 +105,22 @@ class ProfileEditor(QDialog):
         self.read_pin.setObjectName("readPin")
         self.read_pin.setAutoDefault(False)
         self.read_pin.clicked.connect(self.read_pin_from_server)
-        self.pin_note = QLabel(self)
+        self.pin_note = PlainLabel(self)
         self.pin_note.setObjectName("pinNote")
         self.pin_note.setWordWrap(True)
         set_tone(self.pin_note, "muted")
         self.pin_note.hide()
         self.managed_icon = IconLabel(self, 20)
         self.managed_icon.set_icon("state.managed")
-        self.managed_line = QLabel(self)
+        self.managed_line = PlainLabel(self)
         self.managed_line.setObjectName("managedLine")
         self.managed_line.setWordWrap(True)
-        self.notice = QLabel(self)
+        self.notice = PlainLabel(self)
         self.notice.setObjectName("transferNotice")
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(Qt.TextFormat.PlainText)
         self.notice.hide()
-        self.problems = QLabel(self)
+        self.problems = PlainLabel(self)
         self.problems.setObjectName("problems")
         self.problems.setWordWrap(True)
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
@@ -152,7 +153,7 @@ class ProfileEditor(QDialog):
             ("idle", self.idle_minutes),
             ("kiosk", self.kiosk),
         ):
-            label = QLabel(self)
+            label = PlainLabel(self)
             self._labels[key] = label
             self.form.addRow(label, field)
             if isinstance(field, QWidget):

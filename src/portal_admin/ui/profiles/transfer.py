@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QLabel,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +30,7 @@ from portal_admin.connection.profile_file import (
 )
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile
+from portal_admin.ui.widgets.plain import PlainLabel
 
 
 def file_problem(exc: ProfileFileError) -> str:
@@ -59,7 +59,7 @@ class ImportPreview(QDialog):
         super().__init__(parent)
         self.setObjectName("importPreview")
         self.plan = plan
-        self.summary = QLabel(self)
+        self.summary = PlainLabel(self)
         self.summary.setObjectName("importSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)

@@ -9,11 +9,12 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
+
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ..operations import Op, OperationRunner
 from ..session.client_service import ClientService
@@ -73,9 +74,9 @@ class ChangePasswordDialog(QDialog):
         self.title = heading(self, "changePasswordHeading")
         self.intro = paragraph(self, "changePasswordIntro")
         self.current_label, self.new_label, self.repeat_label = (
-            QLabel(self),
-            QLabel(self),
-            QLabel(self),
+            PlainLabel(self),
+            PlainLabel(self),
+            PlainLabel(self),
         )
         self.current = line_edit(self, "currentPasswordEdit", password=True)
         self.new = line_edit(self, "newPasswordEdit", password=True)

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.widgets.plain import PlainLabel
+
 from ..error_info import ErrorInfo
 
 
@@ -49,7 +51,7 @@ def button(parent: QWidget, name: str, *, default: bool = False, link: bool = Fa
 
 def heading(parent: QWidget, name: str) -> QLabel:
     """A page heading."""
-    label = QLabel(parent)
+    label = PlainLabel(parent)
     label.setObjectName(name)
     label.setStyleSheet("font-size: 15pt; font-weight: 600;")
     label.setWordWrap(True)
@@ -58,7 +60,7 @@ def heading(parent: QWidget, name: str) -> QLabel:
 
 def paragraph(parent: QWidget, name: str) -> QLabel:
     """A wrapped, selectable paragraph."""
-    label = QLabel(parent)
+    label = PlainLabel(parent)
     label.setObjectName(name)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -163,6 +165,7 @@ class NoticeLabel(QLabel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setObjectName("noticeLabel")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

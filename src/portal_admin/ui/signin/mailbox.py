@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QSplitter,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ..operations import Op, OperationRunner
 from ..session.client_service import ClientService
@@ -120,7 +120,7 @@ class DemoMailboxWindow(QWidget):
         self.setObjectName("demoMailboxWindow")
         self.title = heading(self, "mailboxHeading")
         self.intro = paragraph(self, "mailboxIntro")
-        self.address_label = QLabel(self)
+        self.address_label = PlainLabel(self)
         self.address = line_edit(self, "mailboxAddressEdit")
         self.refresh_button = button(self, "mailboxRefreshButton", default=True)
         top = QHBoxLayout()
@@ -144,9 +144,9 @@ class DemoMailboxWindow(QWidget):
         self.token = SecretField("mailToken", self)
         self.session = SecretField("mailSessionId", self)
         self.code_label, self.token_label, self.session_label = (
-            QLabel(self),
-            QLabel(self),
-            QLabel(self),
+            PlainLabel(self),
+            PlainLabel(self),
+            PlainLabel(self),
         )
         # Several emails may be selected to copy them; the detail shows the current one, and
         # the menu copies its code, token or setup id as the Copy buttons do.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -20,6 +20,7 @@ from portal_admin.protocol.labels import item_label
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip, rich_text, set_rich_text
 
 from .flow import MfaMethod
 from .forms import button, heading, line_edit, paragraph
@@ -117,7 +118,6 @@ class DemoAccountsBox(QGroupBox):
 
     def _build(self) -> None:
         self._text = paragraph(self, "demoAccountsText")
-        self._text.setTextFormat(Qt.TextFormat.RichText)
         self._button = button(self, "useDemoAdminButton")
         self._button.clicked.connect(self.useAdminClicked)
         demo_buttons = QHBoxLayout()
@@ -160,17 +160,19 @@ class DemoAccountsBox(QGroupBox):
                 QCoreApplication.translate("SignInPages", "first-time setup"),
             ),
         ]
-        cells = "".join(
-            f"<tr><td><tt>{email}</tt></td><td><tt>{password}</tt></td><td>{what}</td></tr>"
-            for email, password, what in rows
-        )
-        self._text.setText(
-            f"<table cellspacing='0' cellpadding='2'>{cells}</table>"
-            + "<p>"
-            + QCoreApplication.translate(
-                "SignInPages", "Codes, reset tokens and setup ids arrive in the demo mailbox."
-            )
-            + "</p>"
+        cells = [
+            rich_text("<tr><td><tt>%1</tt></td><td><tt>%2</tt></td><td>%3</td></tr>", *row)
+            for row in rows
+        ]
+        set_rich_text(
+            self._text,
+            rich_text(
+                "<table cellspacing='0' cellpadding='2'>%1%2%3%4</table><p>%5</p>",
+                *cells,
+                QCoreApplication.translate(
+                    "SignInPages", "Codes, reset tokens and setup ids arrive in the demo mailbox."
+                ),
+            ),
         )
         self._button.setText(QCoreApplication.translate("SignInPages", "Fill in the administrator"))
         _name(self._text, QCoreApplication.translate("SignInPages", "Demo accounts"))
@@ -193,10 +195,10 @@ class CredentialsPage(Page):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("credentialsPage", parent)
-        self.profile_label = QLabel(self)
+        self.profile_label = PlainLabel(self)
         self.profile_combo = QComboBox(self)
         self.profile_combo.setObjectName("profileCombo")
-        self.environment = QLabel(self)
+        self.environment = PlainLabel(self)
         self.environment.setObjectName("environmentChip")
         #: Edit the chosen profile (a built-in or managed one opens read-only, to test it).
         self.edit_profile_button = button(self, "editProfileButton")
@@ -215,10 +217,10 @@ class CredentialsPage(Page):
         row.setContentsMargins(0, 0, 0, 0)
         self.profile_label.setBuddy(self.profile_combo)
         self.form.addRow(self.profile_label, profile_box)
-        self.email_label = QLabel(self)
+        self.email_label = PlainLabel(self)
         self.email = line_edit(self, "emailEdit")
         self.add_row(self.email_label, self.email)
-        self.password_label = QLabel(self)
+        self.password_label = PlainLabel(self)
         self.password = line_edit(self, "passwordEdit", password=True)
         self.add_row(self.password_label, self.password)
         self.sign_in_button = button(self, "signInButton", default=True)
@@ -286,7 +288,7 @@ class CredentialsPage(Page):
                 f"QLabel#environmentChip {{ background: {env.colour}; color: white;"
                 " font-weight: bold; border-radius: 3px; padding: 2px 8px; }"
             )
-        self.environment.setToolTip(profile.base_url)
+        self.environment.setToolTip(plain_tooltip(profile.base_url))
         self.demo_box.setVisible(profile.is_sandbox)  # its contents are built when shown
 
     def set_unlocking(self) -> None:
@@ -372,7 +374,7 @@ class MfaPage(Page):
         self._cooldown = 0
         self._sent = False
         self._remaining = 0
-        self.method_label = QLabel(self)
+        self.method_label = PlainLabel(self)
         self.method_box = QWidget(self)
         self.method_box.setObjectName("mfaMethods")
         self.method_layout = QVBoxLayout(self.method_box)
@@ -391,7 +393,7 @@ class MfaPage(Page):
         self.send_row.setLayout(send_row)
         send_row.setContentsMargins(0, 0, 0, 0)
         self.extra.addWidget(self.send_row)
-        self.code_label = QLabel(self)
+        self.code_label = PlainLabel(self)
         self.code = line_edit(self, "codeEdit")
         self.code.setMaxLength(12)
         code_form = QFormLayout()
@@ -625,10 +627,10 @@ class ForgotPage(Page):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("forgotPasswordPage", parent)
-        self.email_label = QLabel(self)
+        self.email_label = PlainLabel(self)
         self.email = line_edit(self, "forgotEmailEdit")
         self.add_row(self.email_label, self.email)
-        self.challenge_label = QLabel(self)
+        self.challenge_label = PlainLabel(self)
         self.challenge = line_edit(self, "challengeTokenEdit")
         self.add_row(self.challenge_label, self.challenge)
         self.challenge_hint = paragraph(self, "challengeTokenHint")
@@ -710,13 +712,13 @@ class NewPasswordPage(Page):
 
     def __init__(self, name: str, secret_name: str, parent: QWidget | None = None) -> None:
         super().__init__(name, parent)
-        self.secret_label = QLabel(self)
+        self.secret_label = PlainLabel(self)
         self.secret = line_edit(self, secret_name)
         self.add_row(self.secret_label, self.secret)
-        self.new_label = QLabel(self)
+        self.new_label = PlainLabel(self)
         self.new = line_edit(self, f"{name}NewPasswordEdit", password=True)
         self.add_row(self.new_label, self.new)
-        self.repeat_label = QLabel(self)
+        self.repeat_label = PlainLabel(self)
         self.repeat = line_edit(self, f"{name}RepeatPasswordEdit", password=True)
         self.add_row(self.repeat_label, self.repeat)
         self.rule = paragraph(self, f"{name}Rule")

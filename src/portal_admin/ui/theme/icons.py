@@ -234,6 +234,7 @@ class IconLabel(QLabel):
 
     def __init__(self, parent: QWidget | None = None, size: int = 32) -> None:
         super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self._name: str | None = None
         self._size = size
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from portal_admin.ui.profiles.store import EnvironmentType, Profile, environment_label
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 
 class EnvironmentBanner(QLabel):
@@ -59,7 +60,7 @@ class EnvironmentBanner(QLabel):
         )
         self.setAccessibleName(QCoreApplication.translate("EnvironmentBanner", "Environment"))
         self.setAccessibleDescription(text)
-        self.setToolTip(profile.base_url)
+        self.setToolTip(plain_tooltip(profile.base_url))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

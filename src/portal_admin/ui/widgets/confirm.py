@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile, environment_label
+from portal_admin.ui.widgets.plain import PlainMessageBox
 
 from .dialogs import ask
 
@@ -21,7 +22,7 @@ def build_confirm_box(
     destructive: bool = False,
 ) -> tuple[QMessageBox, QWidget]:
     """The dialog and its confirm button (Cancel is the default and Escape button)."""
-    box = QMessageBox(parent)
+    box = PlainMessageBox(parent)
     box.setWindowTitle(title)
     box.setText(text)
     production = profile is not None and profile.environment.needs_confirmation

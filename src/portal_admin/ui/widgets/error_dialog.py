@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.error_info import ErrorInfo
+from portal_admin.ui.widgets.plain import PlainLabel
 
 
 class ErrorDialog(QDialog):
@@ -32,26 +32,26 @@ class ErrorDialog(QDialog):
         self.setModal(False)
         self.setObjectName("errorDialog")
 
-        icon = QLabel(self)
+        icon = PlainLabel(self)
         icon.setPixmap(
             self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(40, 40)
         )
         icon.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.summary = QLabel(info.summary, self)
+        self.summary = PlainLabel(info.summary, self)
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setStyleSheet("font-weight: bold;")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message = QLabel(info.message, self)
+        self.message = PlainLabel(info.message, self)
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.setVisible(bool(info.message) and info.message != info.summary)
 
         form = QFormLayout()
-        self.code_label = QLabel(self)
+        self.code_label = PlainLabel(self)
         self.code_field = self._field(info.code)
-        self.request_label = QLabel(self)
+        self.request_label = PlainLabel(self)
         self.request_field = self._field(info.request_id)
         if info.code:
             form.addRow(self.code_label, self.code_field)

@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QWidget
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 
 def typed_number(text: str) -> int | None:
@@ -37,7 +38,7 @@ class TypedConfirm(QWidget):
         self.setObjectName("typedConfirm")
         self.needed: int | None = None
         self.profile: Profile | None = None
-        self.label = QLabel(self)
+        self.label = PlainLabel(self)
         self.label.setWordWrap(True)
         self.field = QLineEdit(self)
         self.field.setObjectName("typedConfirmCount")

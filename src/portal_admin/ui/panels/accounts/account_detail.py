@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE, Kind
 from ...error_info import ErrorInfo
@@ -60,12 +61,12 @@ class AccountDetail(QWidget):
         super().__init__(parent)
         self.setObjectName("accountDetail")
         self.account: Any = None
-        self.heading = QLabel(self)
+        self.heading = PlainLabel(self)
         self.heading.setObjectName("detailHeading")
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.heading.setWordWrap(True)
         self.heading.setStyleSheet("font-size: 12pt; font-weight: bold;")
-        self.placeholder = QLabel(self)
+        self.placeholder = PlainLabel(self)
         self.placeholder.setWordWrap(True)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message = MessageBar(self)
@@ -82,12 +83,12 @@ class AccountDetail(QWidget):
 
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.id_label = QLabel(self)
+        self.id_label = PlainLabel(self)
         self.form.addRow(self.id_label, id_row)
         self.labels: dict[str, QLabel] = {}
         self.values: dict[str, QLabel] = {}
         for key in _ROWS:
-            label, value = QLabel(self), QLabel(self)
+            label, value = PlainLabel(self), PlainLabel(self)
             value.setObjectName(f"detail-{key}")
             value.setTextFormat(Qt.TextFormat.PlainText)
             value.setWordWrap(True)
@@ -109,7 +110,7 @@ class AccountDetail(QWidget):
         actions = QVBoxLayout()
         actions.addLayout(status_row)
         actions.addLayout(other_row)
-        self.reasons = QLabel(self)
+        self.reasons = PlainLabel(self)
         self.reasons.setObjectName("detailReasons")
         self.reasons.setWordWrap(True)
         self.reasons.setTextFormat(Qt.TextFormat.PlainText)
@@ -181,7 +182,7 @@ class AccountDetail(QWidget):
             state = offered.get(name)
             button.setVisible(state is not None)
             button.setEnabled(state is not None and state.enabled)
-            button.setToolTip(state.reason or "" if state else "")
+            button.setToolTip(plain_tooltip(state.reason or "" if state else ""))
         reasons = sorted({a.reason for a in actions if a.reason})
         self.reasons.setText("\n".join(reasons))
         self.reasons.setVisible(bool(reasons))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QTimer, Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QGridLayout, QLineEdit, QToolButton, QWidget
+
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .account_filter import AccountFilter
 from .picker import Picker
@@ -40,11 +42,11 @@ class AccountFilterBar(QWidget):
         self.clear_button.setObjectName("filterClear")
         for edit in (self.email, self.name, self.institution):
             edit.setClearButtonEnabled(True)
-        self.email_label = QLabel(self)
-        self.name_label = QLabel(self)
-        self.institution_label = QLabel(self)
-        self.portal_label = QLabel(self)
-        self.status_label = QLabel(self)
+        self.email_label = PlainLabel(self)
+        self.name_label = PlainLabel(self)
+        self.institution_label = PlainLabel(self)
+        self.portal_label = PlainLabel(self)
+        self.status_label = PlainLabel(self)
         pairs = (
             (self.email_label, self.email),
             (self.name_label, self.name),

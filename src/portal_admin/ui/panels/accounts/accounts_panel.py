@@ -6,12 +6,13 @@ import asyncio
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...bulk.dialog import ACCOUNT_KINDS, Sources
 from ...bulk.menu import BulkButton
@@ -57,7 +58,7 @@ class AccountsPanel(PanelBase):
         for key, width in COLUMN_WIDTHS.items():
             header.resizeSection(self.controller.model.column_number(key), width)
         self.message = MessageBar(self)
-        self.lookup_label = QLabel(self)
+        self.lookup_label = PlainLabel(self)
         self.lookup = QLineEdit(self)
         self.lookup.setObjectName("accountLookup")
         self.lookup.setClearButtonEnabled(True)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .account_text import account_name
 from .message_bar import MessageBar
@@ -47,7 +48,7 @@ class AccountEditDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("accountEditDialog")
         self.account = account
-        self.heading = QLabel(self)
+        self.heading = PlainLabel(self)
         self.heading.setObjectName("editHeading")
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.heading.setWordWrap(True)
@@ -69,7 +70,7 @@ class AccountEditDialog(QDialog):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for key in FIELDS:
-            label = QLabel(self)
+            label = PlainLabel(self)
             label.setBuddy(self.field(key))
             self.labels[key] = label
             form.addRow(label, self.field(key))
@@ -159,7 +160,7 @@ class AccountEditDialog(QDialog):
     def _validate(self, *_args: object) -> None:
         problem = self.problem()
         self.save_button.setEnabled(problem is None and not self._busy)
-        self.save_button.setToolTip(problem or "")
+        self.save_button.setToolTip(plain_tooltip(problem or ""))
 
     def retranslateUi(self) -> None:
         """Texts in the current language."""

@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from portal_admin.ui.lists.paged_model import Column, RowRole
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -73,8 +74,10 @@ class RecordListModel(QAbstractTableModel):
             return None
         row = self._rows[index.row()]
         column = self.columns[index.column()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
             return column.text(row)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tooltip(column.text(row))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(column.alignment.value)
         if role == RowRole:

@@ -5,9 +5,10 @@ code and request id, selectable) or a notice, with a close button.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.panels.base import error_details
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import ErrorInfo
 
@@ -26,13 +27,13 @@ class MessageBar(QFrame):
         super().__init__(parent)
         self.setObjectName("messageBar")
         self.info: ErrorInfo | None = None
-        self.summary = QLabel(self)
+        self.summary = PlainLabel(self)
         self.summary.setObjectName("messageSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary.setStyleSheet("font-weight: bold; color: #1a1a1a;")
-        self.details = QLabel(self)
+        self.details = PlainLabel(self)
         self.details.setObjectName("messageDetails")
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.PlainText)

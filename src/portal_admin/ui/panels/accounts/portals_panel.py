@@ -28,6 +28,7 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .message_bar import MessageBar
 from .picker import Picker
@@ -39,6 +40,7 @@ class LengthCounter(QLabel):
 
     def __init__(self, field: QLineEdit, limit: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self._field = field
         self.limit = limit
         self.setMinimumWidth(72)
@@ -77,7 +79,7 @@ class PortalsPanel(PanelBase):
         self.setObjectName("portalsPanel")
         self.controller = PortalsController(context, self)
         self.controller.dialog_parent = self
-        self.intro = QLabel(self)
+        self.intro = PlainLabel(self)
         self.intro.setObjectName("portalsIntro")
         self.intro.setWordWrap(True)
         self.message = MessageBar(self)
@@ -98,12 +100,12 @@ class PortalsPanel(PanelBase):
         self.institution.setObjectName("portalInstitution")
         self.create_button = QPushButton(self.form_box)
         self.create_button.setObjectName("portalCreate")
-        self.problems = QLabel(self.form_box)
+        self.problems = PlainLabel(self.form_box)
         self.problems.setObjectName("portalProblems")
         self.problems.setWordWrap(True)
         set_tone(self.problems, "muted")
-        self.type_label, self.domain_label = QLabel(self), QLabel(self)
-        self.remark_label, self.institution_label = QLabel(self), QLabel(self)
+        self.type_label, self.domain_label = PlainLabel(self), PlainLabel(self)
+        self.remark_label, self.institution_label = PlainLabel(self), PlainLabel(self)
         form = QFormLayout(self.form_box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for label, field, counter in (
@@ -129,7 +131,7 @@ class PortalsPanel(PanelBase):
         self.created_labels: dict[str, QLabel] = {}
         self.created_values: dict[str, QLabel] = {}
         for key in ("id", "type", "domain", "status", "remark", "created", "institution"):
-            label, value = QLabel(self), QLabel(self)
+            label, value = PlainLabel(self), PlainLabel(self)
             value.setObjectName(f"created-{key}")
             value.setTextFormat(Qt.TextFormat.PlainText)
             value.setWordWrap(True)
@@ -139,7 +141,7 @@ class PortalsPanel(PanelBase):
             created_form.addRow(label, value)
         self.created_box.setVisible(False)
 
-        self.session_label = QLabel(self)
+        self.session_label = PlainLabel(self)
         self.table = QTableView(self)
         self.table.setObjectName("portalsTable")
         self.table.setModel(self.controller.model)
@@ -214,7 +216,7 @@ class PortalsPanel(PanelBase):
         """Enable Create only for a complete form within the limits."""
         problems = self.current_problems()
         self.create_button.setEnabled(not problems and not self.controller.busy)
-        self.create_button.setToolTip("\n".join(problems))
+        self.create_button.setToolTip(plain_tooltip("\n".join(problems)))
         self.problems.setText("\n".join(problems))
 
     def _types(self, pairs: list[tuple[str, str]]) -> None:

@@ -30,6 +30,7 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .common import enum_code, enum_text
 from .message_bar import MessageBar
@@ -44,10 +45,10 @@ class RoleDetail(QWidget):
         super().__init__(parent)
         self.setObjectName("roleDetail")
         self.role: Any = None
-        self.placeholder = QLabel(self)
+        self.placeholder = PlainLabel(self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
-        self.heading = QLabel(self)
+        self.heading = PlainLabel(self)
         self.heading.setObjectName("roleHeading")
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.heading.setStyleSheet("font-size: 12pt; font-weight: bold;")
@@ -62,12 +63,12 @@ class RoleDetail(QWidget):
         id_row.addWidget(self.copy_button)
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.id_label = QLabel(self)
+        self.id_label = PlainLabel(self)
         self.form.addRow(self.id_label, id_row)
         self.labels: dict[str, QLabel] = {}
         self.values: dict[str, QLabel] = {}
         for key in ("type", "description", "members", "created", "updated"):
-            label, value = QLabel(self), QLabel(self)
+            label, value = PlainLabel(self), PlainLabel(self)
             value.setObjectName(f"role-{key}")
             value.setWordWrap(True)
             value.setTextFormat(Qt.TextFormat.PlainText)
@@ -75,7 +76,7 @@ class RoleDetail(QWidget):
             label.setBuddy(value)
             self.labels[key], self.values[key] = label, value
             self.form.addRow(label, value)
-        self.codes_label = QLabel(self)
+        self.codes_label = PlainLabel(self)
         self.codes = QListWidget(self)
         self.codes.setObjectName("rolePermissionCodes")
         self.codes_label.setBuddy(self.codes)
@@ -83,7 +84,7 @@ class RoleDetail(QWidget):
         self.codes_actions.set_multi_select()
         self.delete_button = QPushButton(self)
         self.delete_button.setObjectName("roleDelete")
-        self.reason = QLabel(self)
+        self.reason = PlainLabel(self)
         self.reason.setObjectName("roleDeleteReason")
         self.reason.setWordWrap(True)
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
@@ -135,7 +136,7 @@ class RoleDetail(QWidget):
         self.codes.clear()
         self.codes.addItems(list(role.permission_codes))
         self.delete_button.setEnabled(delete_reason is None)
-        self.delete_button.setToolTip(delete_reason or "")
+        self.delete_button.setToolTip(plain_tooltip(delete_reason or ""))
         self.reason.setText(delete_reason or "")
         self.reason.setVisible(bool(delete_reason))
 
@@ -197,7 +198,7 @@ class RolesPanel(PanelBase):
         self.controller = RolesController(context, self)
         self.controller.dialog_parent = self
         self.message = MessageBar(self)
-        self.count = QLabel(self)
+        self.count = PlainLabel(self)
         self.count.setObjectName("rolesCount")
         self.refresh_button = QToolButton(self)
         self.refresh_button.clicked.connect(self.refresh)

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QStyle,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...enum_labels import ACCOUNT_STATUS
 from .account_text import action_confirm, action_question
@@ -47,19 +47,19 @@ class StatusChangeDialog(QDialog):
         self.account = account
         self._target = target_label
         self._profile = profile
-        icon = QLabel(self)
+        icon = PlainLabel(self)
         icon.setPixmap(
             self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning).pixmap(40, 40)
         )
         icon.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.question = QLabel(self)
+        self.question = PlainLabel(self)
         self.question.setObjectName("statusQuestion")
         self.question.setWordWrap(True)
         self.question.setTextFormat(Qt.TextFormat.PlainText)
-        self.change = QLabel(self)
+        self.change = PlainLabel(self)
         self.change.setObjectName("statusChange")
         self.change.setTextFormat(Qt.TextFormat.PlainText)
-        self.production = QLabel(self)
+        self.production = PlainLabel(self)
         self.production.setWordWrap(True)
         set_tone(self.production, "error")
         self.production.setStyleSheet("font-weight: bold;")
@@ -67,7 +67,7 @@ class StatusChangeDialog(QDialog):
         self.reason = QLineEdit(self)
         self.reason.setObjectName("statusReason")
         self.reason.setMaxLength(REASON_MAX)
-        self.reason_label = QLabel(self)
+        self.reason_label = PlainLabel(self)
         self.reason_label.setBuddy(self.reason)
         form = QFormLayout()
         form.addRow(self.reason_label, self.reason)

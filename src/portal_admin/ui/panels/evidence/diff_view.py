@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
     QTableWidget,
@@ -22,6 +21,7 @@ from portal_admin.evidence.value_labels import Labels, served_label, snapshot_la
 from portal_admin.ui.enum_labels import field_label, value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("SnapshotDiff", "What"),
@@ -69,11 +69,11 @@ class DiffView(QWidget):
         #: The server's labels each snapshot keeps (old, new).
         self._labels: tuple[Labels, Labels] = ({}, {})
         self._matching = 0
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setObjectName("diffTitle")
         self.title.setStyleSheet("font-weight: bold")
         self.title.setWordWrap(True)
-        self.counts = QLabel(self)
+        self.counts = PlainLabel(self)
         self.counts.setObjectName("diffCounts")
         self.counts.setWordWrap(True)
         self.kind = QComboBox(self)
@@ -101,7 +101,7 @@ class DiffView(QWidget):
         # Read only: the menu copies the selected changes (several at once), ids too.
         self.table_actions = TableActions(self.table, id_column=2)
         self.table_actions.set_multi_select()
-        self.note = QLabel(self)
+        self.note = PlainLabel(self)
         self.note.setObjectName("diffNote")
         self.kind.currentIndexChanged.connect(self._fill)
         self.text.textChanged.connect(self._fill)
@@ -141,7 +141,7 @@ class DiffView(QWidget):
             for col, (value, code) in enumerate(self.cells(c)):
                 item = QTableWidgetItem(value)
                 # the full text (a cell may be cut short), and the code where a label shows
-                item.setToolTip(value if code in ("", value) else f"{value}\n{code}")
+                item.setToolTip(plain_tooltip(value if code in ("", value) else f"{value}\n{code}"))
                 self.table.setItem(r, col, item)
         self._matching = len(changes)
         self._describe_rows()

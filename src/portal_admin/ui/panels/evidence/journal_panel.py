@@ -7,7 +7,6 @@ long journal must not stall the window).
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import logging
 from pathlib import Path
@@ -19,7 +18,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
     QTableWidget,
@@ -35,6 +33,7 @@ from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operatio
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ..accounts.message_bar import MessageBar
 from . import packing
@@ -116,11 +115,9 @@ def code_of(record: dict[str, Any], key: str) -> str:
     return ""
 
 
-def plain_tooltip(text: str, code: str) -> str:
-    """A tooltip of ``text`` and, below it when it differs, ``code``: outside text (names
-    from the server, ids from the journal) escaped, so Qt never renders it as rich text."""
-    shown = text if code in ("", text) else f"{text}\n{code}"
-    return f"<p style='white-space:pre'>{html.escape(shown)}</p>"
+def with_code(text: str, code: str) -> str:
+    """``text`` and, below it when it differs, ``code`` (a tooltip's text)."""
+    return text if code in ("", text) else f"{text}\n{code}"
 
 
 def export_labels(record: dict[str, Any]) -> tuple[str, str, str]:
@@ -168,7 +165,7 @@ class JournalPanel(PanelBase):
         self.records: list[dict[str, Any]] = []
         self._texts: list[str] = []
         self.verification: journal.Verification | None = None
-        self.chain = QLabel(self)
+        self.chain = PlainLabel(self)
         self.chain.setObjectName("journalChain")
         self.chain.setWordWrap(True)
         self.chain.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -310,14 +307,15 @@ class JournalPanel(PanelBase):
             for c, (key, _title) in enumerate(COLUMNS):
                 if key == "targets":  # names from the server, the ids a hover away
                     item = QTableWidgetItem(self.targets_text(record))
-                    item.setToolTip(plain_tooltip(item.text(), cell(record, key)))
+                    # outside text (names from the server, ids from the journal) escaped
+                    item.setToolTip(plain_tooltip(with_code(item.text(), cell(record, key))))
                     self.table.setItem(r, c, item)
                     continue
                 text = cell(record, key)
                 item = QTableWidgetItem(text)
                 code = code_of(record, key)
                 # the full text (a cell may be cut short), and the codes behind a label
-                item.setToolTip(text if code in ("", text) else f"{text}\n{code}")
+                item.setToolTip(plain_tooltip(with_code(text, code)))
                 self.table.setItem(r, c, item)
         if rows and not self._fitted:
             self._fitted = True

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLayout,
     QListWidget,
     QPushButton,
@@ -31,6 +30,7 @@ from portal_admin.evidence.pack import PackVerification
 from portal_admin.evidence.trust import TrustedKey, TrustStore
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .trust_dialog import AddKeyDialog, fingerprint_field
 
@@ -199,37 +199,37 @@ class PackCheckDialog(QDialog):
         self.check: PackVerification | None = None
         self.own: str | None = None
         self.add_dialog: AddKeyDialog | None = None
-        self.file_label = QLabel(self)
-        self.file = QLabel(self)
+        self.file_label = PlainLabel(self)
+        self.file = PlainLabel(self)
         self.file.setObjectName("packFile")
         self.file.setTextFormat(Qt.TextFormat.PlainText)
         self.file.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.signer_label = QLabel(self)
-        self.signer = QLabel(self)
+        self.signer_label = PlainLabel(self)
+        self.signer = PlainLabel(self)
         self.signer.setObjectName("packSigner")
         self.signer.setFont(_bold(self.signer.font()))
         self.signer.setWordWrap(True)
         self.signer.setTextFormat(Qt.TextFormat.PlainText)
         self.signer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.fingerprint_label = QLabel(self)
+        self.fingerprint_label = PlainLabel(self)
         self.fingerprint = fingerprint_field(self)
         self.fingerprint.setObjectName("packFingerprint")
         self.fingerprint_label.setBuddy(self.fingerprint)
         self.copy_button = QPushButton(self)
         self.copy_button.setObjectName("packCopyFingerprint")
         self.copy_button.clicked.connect(self.copy_fingerprint)
-        self.verdict = QLabel(self)
+        self.verdict = PlainLabel(self)
         self.verdict.setObjectName("packVerdict")
         self.verdict.setFont(_bold(self.verdict.font(), larger=True))
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.TextFormat.PlainText)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.advice = QLabel(self)
+        self.advice = PlainLabel(self)
         self.advice.setObjectName("packAdvice")
         self.advice.setWordWrap(True)
         self.advice.setTextFormat(Qt.TextFormat.PlainText)
         self.advice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.problems_label = QLabel(self)
+        self.problems_label = PlainLabel(self)
         self.problems = QListWidget(self)
         self.problems.setObjectName("packProblems")
         self.problems_label.setBuddy(self.problems)
@@ -300,7 +300,7 @@ class PackCheckDialog(QDialog):
             return
         signer_tone, verdict_tone = _tones(check)
         self.file.setText(check.path.name)
-        self.file.setToolTip(str(check.path))
+        self.file.setToolTip(plain_tooltip(str(check.path)))
         self.signer.setText(signer_text(check))
         set_tone(self.signer, signer_tone)
         self.fingerprint.setText(check.fingerprint)

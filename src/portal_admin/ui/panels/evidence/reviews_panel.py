@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -40,6 +39,7 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo, describe_error
 from ..accounts.message_bar import MessageBar
@@ -168,7 +168,7 @@ class ReviewsPanel(PanelBase):
         self.progress = QProgressBar(self)
         self.progress.setObjectName("snapshotProgress")
         self.progress.setVisible(False)
-        self.stage = QLabel(self)
+        self.stage = PlainLabel(self)
         self.stage.setObjectName("snapshotStage")
         self.take_button.clicked.connect(lambda: self.spawn(self.take()))
         self.compare_last_button.clicked.connect(lambda: self.spawn(self.take_and_compare()))
@@ -281,7 +281,7 @@ class ReviewsPanel(PanelBase):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
-                item.setToolTip(str(s.path))
+                item.setToolTip(plain_tooltip(str(s.path)))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self._selection_changed()

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLayout,
     QLineEdit,
     QMessageBox,
@@ -39,6 +38,7 @@ from portal_admin.evidence.trust import (
 )
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, PlainMessageBox, plain_tooltip
 
 from .diff_view import _when
 
@@ -101,7 +101,7 @@ class AddKeyDialog(QDialog):
         self.store = store
         self.own = own
         self.from_pack = bool(fingerprint)
-        self.intro = QLabel(self)
+        self.intro = PlainLabel(self)
         self.intro.setWordWrap(True)
         self.fingerprint = fingerprint_field(self, fingerprint)
         self.fingerprint.setObjectName("trustFingerprint")
@@ -109,16 +109,16 @@ class AddKeyDialog(QDialog):
         self.name = QLineEdit(self)
         self.name.setObjectName("trustName")
         self.name.setMaxLength(200)
-        self.error = QLabel(self)
+        self.error = PlainLabel(self)
         self.error.setObjectName("trustError")
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         set_tone(self.error, "error")
         self.error.hide()
-        self.fingerprint_label = QLabel(self)
+        self.fingerprint_label = PlainLabel(self)
         self.fingerprint_label.setBuddy(self.fingerprint)
-        self.name_label = QLabel(self)
+        self.name_label = PlainLabel(self)
         self.name_label.setBuddy(self.name)
         form = QFormLayout()
         form.addRow(self.fingerprint_label, self.fingerprint)
@@ -262,7 +262,7 @@ class TrustedKeysDialog(QDialog):
         self.problem = ""
         self.add_dialog: AddKeyDialog | None = None
         self.confirm_box: QMessageBox | None = None
-        self.intro = QLabel(self)
+        self.intro = PlainLabel(self)
         self.intro.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("trustedKeysTable")
@@ -275,7 +275,7 @@ class TrustedKeysDialog(QDialog):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._selection_changed)
-        self.note = QLabel(self)
+        self.note = PlainLabel(self)
         self.note.setObjectName("trustedKeysNote")
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
@@ -329,7 +329,7 @@ class TrustedKeysDialog(QDialog):
             for c, value in enumerate((name, fingerprint, added)):
                 item = QTableWidgetItem(value)
                 item.setData(FINGERPRINT_ROLE, removable)
-                item.setToolTip(fingerprint)
+                item.setToolTip(plain_tooltip(fingerprint))
                 if c == 1:
                     item.setFont(fingerprint_font())
                 if removable is None:
@@ -425,7 +425,7 @@ class TrustedKeysDialog(QDialog):
             return None
         fingerprint = chosen[1]
         key = next((k for k in self.keys if k.fingerprint == fingerprint), None)
-        box = QMessageBox(self)
+        box = PlainMessageBox(self)
         box.setObjectName("trustRemoveConfirm")
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(QCoreApplication.translate("TrustedKeys", "Remove a trusted key"))

@@ -29,6 +29,7 @@ from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.base import error_text as panel_error_text
 from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo
 
@@ -71,7 +72,7 @@ def error_text(info: ErrorInfo) -> str:
 
 
 def _problem_label(parent: QWidget, name: str) -> QLabel:
-    label = QLabel(parent)
+    label = PlainLabel(parent)
     label.setObjectName(name)
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -115,7 +116,7 @@ class CreateInvitationDialog(QDialog):
         self.message.setObjectName("invitationMessage")
         self.message.setTabChangesFocus(True)
         self.message.setFixedHeight(80)
-        self.message_count = QLabel(self)
+        self.message_count = PlainLabel(self)
         self.message_count.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.days = QSpinBox(self)
         self.days.setObjectName("expirationDays")
@@ -133,7 +134,11 @@ class CreateInvitationDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         self.form = QFormLayout()
-        self.email_label, self.message_label, self.days_label = QLabel(), QLabel(), QLabel()
+        self.email_label, self.message_label, self.days_label = (
+            PlainLabel(),
+            PlainLabel(),
+            PlainLabel(),
+        )
         for label, field in (
             (self.email_label, self.email),
             (self.message_label, self.message),
@@ -227,10 +232,12 @@ class CreateInvitationDialog(QDialog):
         self.days_label.setText(QCoreApplication.translate("InvitationDialogs", "E&xpires after:"))
         self.days.setSuffix(QCoreApplication.translate("InvitationDialogs", " days"))
         self.days.setToolTip(
-            fill(
-                QCoreApplication.translate("InvitationDialogs", "Between %1 and %2 days"),
-                MIN_DAYS,
-                MAX_DAYS,
+            plain_tooltip(
+                fill(
+                    QCoreApplication.translate("InvitationDialogs", "Between %1 and %2 days"),
+                    MIN_DAYS,
+                    MAX_DAYS,
+                )
             )
         )
         self.email.setAccessibleName(
@@ -280,16 +287,16 @@ class CancelInvitationDialog(QDialog):
         self.setMinimumWidth(440)
         self._invitee = invitee
         self._profile = profile
-        self.question = QLabel(self)
+        self.question = PlainLabel(self)
         self.question.setObjectName("cancelQuestion")
         self.question.setWordWrap(True)
         self.question.setTextFormat(Qt.TextFormat.PlainText)
-        self.production = QLabel(self)
+        self.production = PlainLabel(self)
         self.production.setObjectName("productionWarning")
         self.production.setWordWrap(True)
         self.production.setTextFormat(Qt.TextFormat.PlainText)
         self.production.setVisible(profile is not None and profile.environment.needs_confirmation)
-        self.reason_label = QLabel(self)
+        self.reason_label = PlainLabel(self)
         self.reason = QLineEdit(self)
         self.reason.setObjectName("cancelReason")
         self.reason.setMaxLength(MAX_REASON)

@@ -13,6 +13,7 @@ from portal_admin.client.records import Invitation
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.paged_model import AnyIndex, Column, FetchPage, PagedTableModel
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 from .formatting import (
     Clock,
@@ -182,6 +183,6 @@ class InvitationTableModel(PagedTableModel[Invitation]):
                 return None
             if role == Qt.ItemDataRole.ToolTipRole:
                 reason = self.unacceptable(index.row())
-                text = super().data(index, role)
-                return f"{text}\n{reason}" if reason else text
+                text = super().data(index, Qt.ItemDataRole.DisplayRole)
+                return plain_tooltip(f"{text}\n{reason}" if reason else text)
         return super().data(index, role)

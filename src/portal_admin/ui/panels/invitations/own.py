@@ -11,7 +11,6 @@ from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QListView,
     QListWidget,
     QListWidgetItem,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 from portal_admin.client.records import Invitation
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...enum_labels import INVITATION_STATUS, shown
 from ..reference.local_list import LocalList
@@ -53,7 +53,7 @@ class OwnInvitationsWidget(TaskPanel):
         self.statuses.setSpacing(2)
         self.statuses.setFixedHeight(34)  # one row; _fit_statuses() adds rows as needed
         self.statuses.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.statuses_label = QLabel(self)
+        self.statuses_label = PlainLabel(self)
         self.statuses_label.setBuddy(self.statuses)
         filters = QWidget(self)
         row = QHBoxLayout(filters)
@@ -122,7 +122,7 @@ class OwnInvitationsWidget(TaskPanel):
             for status in items:
                 item = QListWidgetItem(shown(status, INVITATION_STATUS), self.statuses)
                 item.setData(Qt.ItemDataRole.UserRole, status.code)
-                item.setToolTip(status.description or status.code)
+                item.setToolTip(plain_tooltip(status.description or status.code))
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(previous.get(status.code, Qt.CheckState.Checked))
                 item.setSizeHint(QSize(item.sizeHint().width(), 24))

@@ -10,7 +10,6 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -22,6 +21,7 @@ from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.widgets.dialogs import ask
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...bulk.dialog import INVITATION_KINDS, Sources
 from ...bulk.menu import BulkButton
@@ -67,7 +67,7 @@ class InvitationsPanel(TaskPanel):
         self.text_filter = QLineEdit(self)
         self.text_filter.setObjectName("textFilter")
         self.text_filter.setClearButtonEnabled(True)
-        self.status_label = QLabel(self)
+        self.status_label = PlainLabel(self)
         self.status_label.setBuddy(self.status_filter)
         filters = QWidget(self)
         row = QHBoxLayout(filters)
@@ -82,7 +82,7 @@ class InvitationsPanel(TaskPanel):
         self.cancel_button = QPushButton(self)
         self.cancel_button.setObjectName("cancelInvitation")
         self.list_view.set_empty_action(self.create_button)
-        self.action_note = QLabel(self)
+        self.action_note = PlainLabel(self)
         self.action_note.setObjectName("actionNote")
         self.action_note.setWordWrap(True)
         self.action_note.setTextFormat(Qt.TextFormat.PlainText)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -26,6 +25,7 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...bulk.dialog import OPEN, BulkDialog, Sources
 from ...bulk.words import KINDS, PAUSES, STATES, word
@@ -71,7 +71,7 @@ class JobsPanel(PanelBase):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._selection_changed)
-        self.note = QLabel(self)
+        self.note = PlainLabel(self)
         self.note.setObjectName("jobsNote")
         self.note.setWordWrap(True)
         self.refresh_button = QPushButton(self)
@@ -86,7 +86,7 @@ class JobsPanel(PanelBase):
         self.revert_button = QPushButton(self)
         self.revert_button.setObjectName("jobsRevert")
         self.revert_button.clicked.connect(self.revert_selected)
-        self.folder_note = QLabel(self)
+        self.folder_note = PlainLabel(self)
         self.folder_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Several jobs may be selected to copy them; Show and Resume take one. Enter shows it.
         # Job files are not deleted from here.
@@ -145,7 +145,7 @@ class JobsPanel(PanelBase):
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
                 if codes.get(c):
-                    item.setToolTip(codes[c])
+                    item.setToolTip(plain_tooltip(codes[c]))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self._selection_changed()
@@ -160,7 +160,7 @@ class JobsPanel(PanelBase):
         several = len(self.table_actions.selected_numbers()) > 1
         one = QCoreApplication.translate("JobsPanel", "Select one job.") if several else ""
         self.show_button.setEnabled(row is not None)
-        self.show_button.setToolTip(one)
+        self.show_button.setToolTip(plain_tooltip(one))
         self.allow(
             self.resume_button,
             "accounts.status",

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
     QTableWidget,
@@ -46,6 +45,7 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 from portal_admin.ui.widgets.typed_confirm import TypedConfirm
 
 from . import revert_words as words
@@ -106,10 +106,10 @@ class RevertWindow(QDialog):
         self.state = "idle"  # planning, planned, refused, handed
         #: Set once the window is closed: a plan that arrives then is discarded.
         self.closed = False
-        self.heading = QLabel(self)
+        self.heading = PlainLabel(self)
         self.heading.setObjectName("revertHeading")
         self.heading.setWordWrap(True)
-        self.summary = QLabel(self)
+        self.summary = PlainLabel(self)
         self.summary.setObjectName("revertSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -129,7 +129,7 @@ class RevertWindow(QDialog):
         self.typed = TypedConfirm(self)
         self.typed.changed.connect(self._update_run_button)
         #: Why, as a bulk change asks (optional; sent with status changes, journaled).
-        self.reason_label = QLabel(self)
+        self.reason_label = PlainLabel(self)
         self.reason = QLineEdit(self)
         self.reason.setObjectName("revertReason")
         self.reason.setMaxLength(REASON_LIMIT)
@@ -251,7 +251,7 @@ class RevertWindow(QDialog):
             )
             for c, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip(text)
+                cell.setToolTip(plain_tooltip(text))
                 self.table.setItem(r, c, cell)
         for c in range(len(COLUMNS) - 1):  # the last one takes the room left, and wraps
             self.table.resizeColumnToContents(c)

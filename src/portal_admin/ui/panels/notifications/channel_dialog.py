@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import ErrorInfo, describe_error
 from . import validation as check
@@ -94,26 +95,26 @@ class ChannelDialog(QDialog):
             self.description_edit,
             self.status_combo,
         ):
-            label = QLabel(self)
+            label = PlainLabel(self)
             label.setBuddy(field)
             self._labels.append(label)
             self.form.addRow(label, field)
         self.form.addRow("", self.default_check)
 
-        self.settings_title = QLabel(self)
+        self.settings_title = PlainLabel(self)
         self.settings_title.setStyleSheet("font-weight: bold;")
         self.settings_area = QScrollArea(self)
         self.settings_area.setWidgetResizable(True)
         self.settings_area.setFrameShape(QScrollArea.Shape.NoFrame)
         self.settings: SettingsEditor
 
-        self.verdict_label = QLabel(self)
+        self.verdict_label = PlainLabel(self)
         self.verdict_label.setObjectName("validationVerdict")
         self.verdict_label.setWordWrap(True)
         self.verdict_label.setTextFormat(Qt.TextFormat.PlainText)
         self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verdict_label.hide()
-        self.problems_label = QLabel(self)
+        self.problems_label = PlainLabel(self)
         self.problems_label.setObjectName("problemsLabel")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from portal_admin.client import before
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .channel_dialog import ChannelDialog, MailCheck
 from .channels_model import ChannelFilter, channel_fetch, channel_model
@@ -62,7 +63,7 @@ class ChannelsPanel(RecordPanel):
         self.status_filter.setObjectName("channelStatusFilter")
         self.active_only = QCheckBox(self)
         self.active_only.setObjectName("activeOnlyFilter")
-        self._labels = [QLabel(self) for _ in range(3)]
+        self._labels = [PlainLabel(self) for _ in range(3)]
         for label, field in zip(
             self._labels,
             (self.institution_filter, self.category_filter, self.status_filter),

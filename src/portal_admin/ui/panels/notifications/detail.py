@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtWidgets import QFormLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QScrollArea, QVBoxLayout, QWidget
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .secrets import is_secret, without_secrets
 
@@ -22,12 +23,12 @@ class DetailPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("detailPane")
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setObjectName("detailTitle")
         self.title.setStyleSheet("font-weight: bold; font-size: 14px;")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setWordWrap(True)
-        self.hint = QLabel(self)
+        self.hint = PlainLabel(self)
         self.hint.setWordWrap(True)
         self.body = QWidget(self)
         self.form = QFormLayout(self.body)
@@ -52,12 +53,12 @@ class DetailPane(QWidget):
         self.title.setText(title)
         self.hint.setVisible(rows is None)
         for label, value in rows or ():
-            text = QLabel(value, self.body)
+            text = PlainLabel(value, self.body)
             text.setTextFormat(Qt.TextFormat.PlainText)
             text.setWordWrap(True)
             text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             text.setAccessibleName(label)
-            self.form.addRow(label, text)
+            self.form.addRow(PlainLabel(label, self.body), text)
         self.retranslateUi()
 
     def values(self) -> list[Row]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_list import PagedList
@@ -25,6 +25,7 @@ from portal_admin.ui.panels.base import ConstantsSource, PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.confirm import confirm
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...operations import Op
 from .detail import DetailPane, Row
@@ -74,7 +75,7 @@ class RecordPanel(PanelBase):
         self.list.show_detail(False)  # until a row is chosen
         self.actions_bar = QHBoxLayout()
         self.actions_bar.setContentsMargins(6, 6, 6, 0)
-        self.notice = QLabel(self)
+        self.notice = PlainLabel(self)
         self.notice.setObjectName("permissionNotice")
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(Qt.TextFormat.PlainText)

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.widgets.plain import PlainLabel
+
 from . import validation as check
 from .secrets import MASK, SecretField, is_secret, without_secrets
 
@@ -58,7 +60,7 @@ class SettingsEditor(QWidget):
 
 
 def _labelled(form: QFormLayout, parent: QWidget, field: QWidget) -> QLabel:
-    label = QLabel(parent)
+    label = PlainLabel(parent)
     label.setBuddy(field)
     form.addRow(label, field)
     return label
@@ -472,7 +474,7 @@ class JsonSettings(SettingsEditor):
         self.edit.setObjectName("settingsJsonEdit")
         self.edit.setTabChangesFocus(True)
         self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.hint = QLabel(self)
+        self.hint = PlainLabel(self)
         self.hint.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import ErrorInfo, describe_error
 from . import validation as check
@@ -62,7 +62,7 @@ class ChannelTypeDialog(QDialog):
         self.extra_edit.setTabChangesFocus(True)
         self.extra_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.extra_edit.setMinimumHeight(90)
-        self.problems_label = QLabel(self)
+        self.problems_label = PlainLabel(self)
         self.problems_label.setObjectName("problemsLabel")
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -78,7 +78,7 @@ class ChannelTypeDialog(QDialog):
         self.save_button.clicked.connect(lambda: self.saveRequested.emit(self))
 
         self.form = QFormLayout()
-        self._labels = [QLabel(self) for _ in range(6)]
+        self._labels = [PlainLabel(self) for _ in range(6)]
         for label, field in zip(
             self._labels,
             (

@@ -8,12 +8,13 @@ import json
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from portal_admin.client import before
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .common import (
     TOPIC_CHANNELS,
@@ -60,7 +61,7 @@ class ChannelTypesPanel(RecordPanel):
         self.status_filter.setObjectName("typeStatusFilter")
         self.enabled_only = QCheckBox(self)
         self.enabled_only.setObjectName("enabledOnlyFilter")
-        self._code_label, self._status_label = QLabel(self), QLabel(self)
+        self._code_label, self._status_label = PlainLabel(self), PlainLabel(self)
         self._code_label.setBuddy(self.code_filter)
         self._status_label.setBuddy(self.status_filter)
         bar = QWidget(self)

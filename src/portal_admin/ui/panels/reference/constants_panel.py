@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -20,6 +19,7 @@ from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.lists.paged_model import RIGHT, Column, PagedTableModel
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ..invitations.base import TaskPanel
 from .constants_cache import LIST_NAMES
@@ -189,7 +189,7 @@ class ConstantsPanel(TaskPanel):
         self.text_filter = QLineEdit(self)
         self.text_filter.setObjectName("constantsFilter")
         self.text_filter.setClearButtonEnabled(True)
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setObjectName("constantListTitle")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         filters = QWidget(self)
@@ -268,7 +268,9 @@ class ConstantsPanel(TaskPanel):
             name = str(item.data(Qt.ItemDataRole.UserRole))
             item.setText(list_title(name))
             item.setToolTip(
-                fill(QCoreApplication.translate("ConstantsPanel", "/constants/%1"), name)
+                plain_tooltip(
+                    fill(QCoreApplication.translate("ConstantsPanel", "/constants/%1"), name)
+                )
             )
         self.lists.setAccessibleName(QCoreApplication.translate("ConstantsPanel", "Constant lists"))
         self.title.setText(list_title(self.current_list))

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import describe_error
 from ...permissions import tag_operation
@@ -133,7 +134,7 @@ class ProfilePanel(TaskPanel):
         self.details.setObjectName("profileDetails")
         self.form = QFormLayout(self.details)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.error = QLabel(self)
+        self.error = PlainLabel(self)
         self.error.setObjectName("profileError")
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)
@@ -228,12 +229,12 @@ class ProfilePanel(TaskPanel):
         rows += [(k, k) for k in self.values if k not in known and k not in HIDDEN]
         names = workspace_names(self.values)
         for key, title in rows:
-            value = QLabel(field_text(key, self.values[key], names), self.details)
+            value = PlainLabel(field_text(key, self.values[key], names), self.details)
             value.setObjectName(f"field_{key}")
             value.setTextFormat(Qt.TextFormat.PlainText)
             value.setWordWrap(True)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            caption = QLabel(self.details)
+            caption = PlainLabel(self.details)
             caption.setProperty("fieldKey", key)
             caption.setProperty("fieldTitle", title)
             caption.setBuddy(value)

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Settings
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 
 def _tr(text: str) -> str:
@@ -52,7 +52,7 @@ class CreateDialog(QDialog):
         self.revocation.setObjectName("campaignRevocation")
         self.file = QLineEdit(self)
         self.file.setObjectName("campaignFile")
-        self.error = QLabel(self)
+        self.error = PlainLabel(self)
         self.error.setObjectName("campaignCreateError")
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # the engine's words name files
@@ -60,7 +60,7 @@ class CreateDialog(QDialog):
         self.error.hide()
         self.name.textChanged.connect(self._suggest_file)
         self.form = QFormLayout()
-        self.labels = [QLabel(self) for _ in range(5)]
+        self.labels = [PlainLabel(self) for _ in range(5)]
         for label, field in zip(
             self.labels,
             (self.snapshot, self.name, self.due, self.revocation, self.file),

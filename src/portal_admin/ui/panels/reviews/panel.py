@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -55,10 +54,11 @@ from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from . import confirmations, identity, queue_columns, refusals, signers, work
 from .create_dialog import CreateDialog
-from .plain import plain, tooltip
+from .plain import plain
 from .queue_model import QueueModel, decision_words, flag_words, reason_words
 from .remediation_dialog import RemediationDialog
 
@@ -170,19 +170,19 @@ class CampaignsPanel(PanelBase):
         self.new_button = QPushButton(self)
         self.new_button.setObjectName("newCampaign")
         self.new_button.clicked.connect(lambda: self.open_create())  # clicked passes a bool
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setObjectName("campaignTitle")
         self.title.setStyleSheet("font-weight: bold;")
         # a long title is cut, never widens the window (the queue's width is the decision's)
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setMinimumWidth(80)
-        self.due = QLabel(self)
+        self.due = PlainLabel(self)
         self.due.setObjectName("campaignDue")
-        self.progress = QLabel(self)
+        self.progress = PlainLabel(self)
         self.progress.setObjectName("campaignProgress")
         self.progress.setWordWrap(True)
-        self.reviewer_label = QLabel(self)
-        self.reviewer = QLabel(self)  # the key's fingerprint, to copy and read out
+        self.reviewer_label = PlainLabel(self)
+        self.reviewer = PlainLabel(self)  # the key's fingerprint, to copy and read out
         self.reviewer.setObjectName("campaignReviewer")
         self.reviewer.setWordWrap(True)
         self.reviewer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -231,16 +231,16 @@ class CampaignsPanel(PanelBase):
         self._deciding = asyncio.Lock()
         self.table.installEventFilter(self)
         # the decision form
-        self.detail = QLabel(self)
+        self.detail = PlainLabel(self)
         self.detail.setObjectName("campaignItemDetail")
         self.detail.setWordWrap(True)
         self.detail.setTextFormat(Qt.TextFormat.PlainText)
-        self.justification_label = QLabel(self)
+        self.justification_label = PlainLabel(self)
         self.justification = QLineEdit(self)
         self.justification.setObjectName("campaignJustification")
         self.justification.setMaxLength(2000)
         self.justification_label.setBuddy(self.justification)
-        self.required = QLabel(self)
+        self.required = PlainLabel(self)
         self.required.setObjectName("campaignRequired")
         self.required.setWordWrap(True)
         self.keep_button = QPushButton(self)
@@ -772,9 +772,9 @@ class CampaignsPanel(PanelBase):
             why = QCoreApplication.translate("Campaigns", "Signed off: the decisions are frozen.")
         for button in (self.keep_button, self.revoke_button, self.dont_know_button):
             button.setEnabled(campaign is not None and not frozen)
-            button.setToolTip(why)
+            button.setToolTip(plain_tooltip(why))
         self.justification.setEnabled(campaign is not None and not frozen)
-        self.justification.setToolTip(why)
+        self.justification.setToolTip(plain_tooltip(why))
         self._detail_timer.start()  # the hint below the field says why
         open_ = campaign is not None and not (campaign.meta.get("closed"))
         self.sign_button.setEnabled(open_)
@@ -788,8 +788,8 @@ class CampaignsPanel(PanelBase):
             if online
             else QCoreApplication.translate("Campaigns", "Sign in to do this: it reads the server.")
         )
-        self.remediate_button.setToolTip(offline)
-        self.close_button.setToolTip(offline)
+        self.remediate_button.setToolTip(plain_tooltip(offline))
+        self.close_button.setToolTip(plain_tooltip(offline))
 
     # -- sign-off, verify ------------------------------------------------------------------------
 
@@ -1100,7 +1100,9 @@ class CampaignsPanel(PanelBase):
             if self.campaign
             else QCoreApplication.translate("Campaigns", "No campaign open")
         )
-        self.title.setToolTip(tooltip(self.campaign.name) if self.campaign else "")  # when cut
+        self.title.setToolTip(
+            plain_tooltip(self.campaign.name) if self.campaign else ""
+        )  # when cut
         self.reviewer_label.setText(QCoreApplication.translate("Campaigns", "Reviewer:"))
         self.reviewer.setText(identity.words(self.identity, keyless=self.keyless))
         self.justification_label.setText(QCoreApplication.translate("Campaigns", "&Justification:"))

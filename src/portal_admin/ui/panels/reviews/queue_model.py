@@ -19,8 +19,7 @@ from PySide6.QtCore import (
 from portal_admin.reviews import Campaign, Item, Query
 from portal_admin.ui import enum_labels
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
-
-from .plain import tooltip
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -245,7 +244,7 @@ class QueueModel(QAbstractTableModel):
             return item
         if role == _DISPLAY:
             return self._text(item, column)
-        return tooltip(item.id)  # the file's: shown literally
+        return plain_tooltip(item.id)  # the file's: shown literally
 
     def _text(self, item: Item, column: int) -> str:
         if column == 0:

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -36,6 +35,7 @@ from portal_admin.ui.panels.evidence.trust_dialog import (
     fingerprint_field,
 )
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from . import signers
 from .plain import plain
@@ -69,7 +69,7 @@ class RemediationDialog(QDialog):
         self.reasons: list[str] = []
         self.add_dialog: AddKeyDialog | None = None
         self.keys_dialog: TrustedKeysDialog | None = None
-        self.intro = QLabel(self)
+        self.intro = PlainLabel(self)
         self.intro.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("campaignSigners")
@@ -84,7 +84,7 @@ class RemediationDialog(QDialog):
         header.setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         # the selected signer's key, whole, to read out and compare
-        self.fingerprint_label = QLabel(self)
+        self.fingerprint_label = PlainLabel(self)
         self.fingerprint = fingerprint_field(self)
         self.fingerprint.setObjectName("campaignSignerFingerprint")
         self.fingerprint_label.setBuddy(self.fingerprint)
@@ -97,11 +97,11 @@ class RemediationDialog(QDialog):
         self.keys_button = QPushButton(self)
         self.keys_button.setObjectName("campaignTrustedKeys")
         self.keys_button.clicked.connect(lambda: self.open_trusted_keys())
-        self.duties = QLabel(self)
+        self.duties = PlainLabel(self)
         self.duties.setObjectName("campaignSeparation")
         self.duties.setWordWrap(True)
         set_tone(self.duties, "error")
-        self.refused = QLabel(self)
+        self.refused = PlainLabel(self)
         self.refused.setObjectName("campaignRemediationRefused")
         self.refused.setWordWrap(True)
         set_tone(self.refused, "error")

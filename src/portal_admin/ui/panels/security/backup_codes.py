@@ -7,7 +7,6 @@ are never logged. In tour mode (screenshots) placeholders are shown instead.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,7 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.files.atomic import atomic_open
+from portal_admin.files.portable import make_private
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +36,9 @@ COLUMNS = 2
 
 def write_private_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically, readable and writable by the owner only (0600)."""
-    with atomic_open(path, encoding="utf-8") as fh:
-        os.chmod(fh.name, 0o600)
+    with atomic_open(path, encoding="utf-8", private=True) as fh:
         fh.write(text)
-    os.chmod(path, 0o600)
+    make_private(path)
 
 
 def codes_text(codes: Sequence[str], title: str) -> str:
@@ -57,7 +57,7 @@ class BackupCodesDialog(QDialog):
         self.setModal(True)
         self.masked = masked
         self._codes: list[str] = [MASK] * len(codes) if masked else list(codes)
-        self.intro = QLabel(self)
+        self.intro = PlainLabel(self)
         self.intro.setWordWrap(True)
         self.intro.setObjectName("backupCodesIntro")
         self.grid = QWidget(self)
@@ -68,14 +68,14 @@ class BackupCodesDialog(QDialog):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.code_labels: list[QLabel] = []
         for n, code in enumerate(self._codes):
-            label = QLabel(code, self.grid)
+            label = PlainLabel(code, self.grid)
             label.setFont(font)
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setObjectName(f"backupCode{n}")
             grid.addWidget(label, n // COLUMNS, n % COLUMNS)
             self.code_labels.append(label)
-        self.status = QLabel(self)
+        self.status = PlainLabel(self)
         self.status.setObjectName("backupCodesStatus")
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)

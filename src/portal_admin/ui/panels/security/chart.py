@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.theme.tones import tone_color
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 from .chart_data import DayCount, nice_ceiling
 
@@ -195,11 +196,15 @@ class SignInChart(QWidget):
             else:
                 QToolTip.showText(
                     event.globalPos(),
-                    fill(
-                        QCoreApplication.translate("SignInChart", "%1: %2 successful, %3 failed"),
-                        self.day_label(day),
-                        day.success,
-                        day.failure,
+                    plain_tooltip(
+                        fill(
+                            QCoreApplication.translate(
+                                "SignInChart", "%1: %2 successful, %3 failed"
+                            ),
+                            self.day_label(day),
+                            day.success,
+                            day.failure,
+                        )
                     ),
                     self,
                 )

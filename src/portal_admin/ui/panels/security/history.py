@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -34,6 +33,7 @@ from portal_admin.ui.lists.paged_model import Column, PagedTableModel, SortSpec
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets.plain import PlainLabel
 
 from .chart import SignInChart
 from .chart_data import CHART_ITEM_CAP, DayCount, bucket_by_day
@@ -181,7 +181,7 @@ class LoginHistoryPanel(SecurityPanel):
         self.list_view.setObjectName("loginHistoryList")
 
         bar = QWidget(self)
-        self.result_label = QLabel(bar)
+        self.result_label = PlainLabel(bar)
         self.result_combo = QComboBox(bar)
         self.result_combo.setObjectName("resultFilter")
         for key, _value, _text in RESULTS:
@@ -216,7 +216,7 @@ class LoginHistoryPanel(SecurityPanel):
         self.chart_box = QGroupBox(self)
         self.chart_box.setObjectName("chartBox")
         self.chart = SignInChart(self.chart_box)
-        self.chart_note = QLabel(self.chart_box)
+        self.chart_note = PlainLabel(self.chart_box)
         self.chart_note.setObjectName("chartNote")
         # the chart's textual equivalent: the same numbers as a table, one row per day
         self.chart_model = DayCountModel(self)

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.widgets.plain import plain_tooltip
+
 from .ip_rules import EntryCheck, check_entry
 from .ip_whitelist_model import AnyIndex, describe_check
 
@@ -23,10 +25,10 @@ def mark(edit: QLineEdit, check: EntryCheck) -> None:
     """Show ``check`` on a line edit: red with the reason when not valid."""
     if check.valid:
         edit.setStyleSheet("")
-        edit.setToolTip(describe_check(check))
+        edit.setToolTip(plain_tooltip(describe_check(check)))
     else:
         edit.setStyleSheet("QLineEdit { color: #b00020; background: #fdecea; }")
-        edit.setToolTip(describe_check(check))
+        edit.setToolTip(plain_tooltip(describe_check(check)))
     edit.setAccessibleDescription(describe_check(check))
 
 

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -31,6 +30,7 @@ from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.tour.screenshots import TourStep
 from portal_admin.ui.widgets.confirm import confirm
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...operations import Op
 from ...permissions import tag_operation
@@ -53,10 +53,10 @@ class IpWhitelistPanel(SecurityPanel):
         self.whitelist: Any = None
         self.current_ip: str | None = None
 
-        self.state_label = QLabel(self)
+        self.state_label = PlainLabel(self)
         self.state_label.setObjectName("whitelistState")
         self.state_label.setWordWrap(True)
-        self.address_label = QLabel(self)
+        self.address_label = PlainLabel(self)
         self.address_label.setObjectName("currentAddress")
         self.address_label.setWordWrap(True)
         self.enable_button = QPushButton(self)
@@ -88,11 +88,11 @@ class IpWhitelistPanel(SecurityPanel):
         self.add_button = QPushButton(self)
         self.add_button.setObjectName("addEntry")
         self.add_button.setEnabled(False)
-        self.add_reason = QLabel(self)
+        self.add_reason = PlainLabel(self)
         self.add_reason.setObjectName("newEntryReason")
         self.remove_button = QPushButton(self)
         self.remove_button.setObjectName("removeEntry")
-        self.validity_label = QLabel(self)
+        self.validity_label = PlainLabel(self)
         self.validity_label.setObjectName("validity")
         set_tone(self.validity_label, "error")
         self.revert_button = QPushButton(self)
@@ -195,7 +195,7 @@ class IpWhitelistPanel(SecurityPanel):
         has_row = self.table.selectionModel().hasSelection()
         self.allow(self.remove_button, "security.ip_whitelist_set", enabled=loaded and has_row)
         self.add_edit.setEnabled(writable is None)
-        self.add_edit.setToolTip(writable or "")
+        self.add_edit.setToolTip(plain_tooltip(writable or ""))
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.NoEditTriggers
             if writable

@@ -21,6 +21,7 @@ from PySide6.QtGui import QBrush, QColor
 from portal_admin.client.records import IpEntry
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
+from portal_admin.ui.widgets.plain import plain_tooltip
 
 from .ip_rules import EntryCheck, EntryKind, Problem, check_entry
 
@@ -169,7 +170,7 @@ class EntriesModel(QAbstractTableModel):
             created = self._created.get(self._texts[row].strip())
             return format_datetime(created) if created else ""
         if role == Qt.ItemDataRole.ToolTipRole:
-            return describe_check(check)
+            return plain_tooltip(describe_check(check))
         if not check.valid and column in (ENTRY, KIND):
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QBrush(INVALID_TEXT)

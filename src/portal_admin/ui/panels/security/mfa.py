@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMessageBox,
     QPushButton,
     QTableView,
@@ -36,6 +35,7 @@ from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
 from portal_admin.ui.widgets.confirm import confirm
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...operations import Op
 from .backup_codes import BackupCodesDialog
@@ -111,7 +111,7 @@ class MfaModel(QAbstractTableModel):
                 else QCoreApplication.translate("MfaPanel", "Not verified")
             )
         if role == Qt.ItemDataRole.ToolTipRole and column == METHOD:
-            return str(row.mfa_method.description or "")
+            return plain_tooltip(str(row.mfa_method.description or ""))
         if role == Qt.ItemDataRole.UserRole:
             return row
         return None
@@ -182,7 +182,7 @@ class MfaPanel(SecurityPanel):
 
         self.codes_box = QGroupBox(self)
         self.codes_box.setObjectName("backupCodes")
-        self.summary_label = QLabel(self.codes_box)
+        self.summary_label = PlainLabel(self.codes_box)
         self.summary_label.setObjectName("backupSummary")
         self.generate_button = QPushButton(self.codes_box)
         self.generate_button.setObjectName("generateCodes")

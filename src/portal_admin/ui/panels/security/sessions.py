@@ -32,6 +32,7 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .common import SecurityPanel
 from .formatting import shorten_user_agent, time_with_relative, yes_no
@@ -93,11 +94,11 @@ class SessionsModel(QAbstractTableModel):
             return self._text(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == AGENT:
-                return row.user_agent or ""
+                return plain_tooltip(row.user_agent or "")
             if column in (LOGIN, ACTIVITY):
                 moment = row.login_time if column == LOGIN else row.last_activity_time
-                return format_datetime(moment)
-            return self._text(row, column)
+                return plain_tooltip(format_datetime(moment))
+            return plain_tooltip(self._text(row, column))
         if role == Qt.ItemDataRole.FontRole and row.is_current:
             font = QFont()
             font.setBold(True)
@@ -171,7 +172,7 @@ class SessionsPanel(SecurityPanel):
             row_of=lambda r: self.model.index(r, 0).data(Qt.ItemDataRole.UserRole),
         )
         self.table_actions.set_multi_select()
-        self.sessions_label = QLabel(self)
+        self.sessions_label = PlainLabel(self)
         self.sessions_label.setBuddy(self.table)
         self.refresh_button = QToolButton(self)
         self.refresh_button.setObjectName("refreshSessions")
@@ -183,7 +184,7 @@ class SessionsPanel(SecurityPanel):
         self.config_labels: dict[str, QLabel] = {}
         self.config_values: dict[str, QLabel] = {}
         for key in ("sso", "max", "last_login", "last_ip", "password"):
-            label, value = QLabel(self.config_box), QLabel(self.config_box)
+            label, value = PlainLabel(self.config_box), PlainLabel(self.config_box)
             value.setObjectName(f"config_{key}")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             value.setWordWrap(True)
