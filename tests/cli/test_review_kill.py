@@ -227,7 +227,8 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
             row = conn.execute("SELECT value FROM meta WHERE key = 'remediation'").fetchone()
             conn.close()
             if row is not None:
-                job = Path(json.loads(row[0])["jobs"][0]["file"])
+                job_id = json.loads(row[0])["jobs"][0]["id"]  # in the child's jobs folder
+                job = next(tmp_path.rglob(f"{job_id}.job.sqlite3"))
         elif (seen := job_counts(job)).get("done", 0) >= 10 and seen.get("sending", 0) > 0:
             hard_kill(child)
             break

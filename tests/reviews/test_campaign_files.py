@@ -39,7 +39,7 @@ from portal_admin.reviews.schema import INDEXES, SCHEMA
 from portal_admin.reviews.signoff import _digest, _payload
 from portal_admin.reviews.split_merge import merge, split
 
-from .support import account, make_snapshot
+from .support import SERVER, account, make_snapshot
 
 KEPT, REVOKED = "account:ACC000001", "account:ACC000002"
 
@@ -442,9 +442,9 @@ def test_a_schema_1_file_is_upgraded_and_its_format_1_sign_off_refused_by_name(
         error = remediation.refusal(check)
         assert error is not None and error.code == "OLD_SIGNOFF"
         again = sign(campaign, reviewer.name, key)
-        assert again.format == 2
+        assert again.format == 3
         check = verify(campaign, own=reviewer.fingerprint)
-        assert [s.format for s in check.signoffs] == [1, 2] and check.status == "intact"
+        assert [s.format for s in check.signoffs] == [1, 3] and check.status == "intact"
         assert [d.item for d in check.revokes] == [REVOKED]
     with Campaign.open(old) as reopened:  # the upgraded file has this program's schema
         assert verify(reopened, own=reviewer.fingerprint).status == "intact"
@@ -476,9 +476,9 @@ async def test_a_recorded_job_that_is_not_the_signed_remediation_is_never_run(
             tmp_path / "jobs",
         )  # fmt: skip
         with campaign.transaction() as conn:
-            campaign.set_meta(conn, remediation={"jobs": [{"file": str(job.path)}]})
+            campaign.set_meta(conn, remediation={"jobs": [{"id": job.id}]})
         job.close()
-        context = jobs.JobContext("p", "s", "admin@example.test", "ADM1")
+        context = jobs.JobContext("p", SERVER, "admin@example.test", "ADM1")
         with pytest.raises(CampaignError) as refused_run:
             await remediation.remediate(
                 campaign,
