@@ -1,7 +1,9 @@
 """Test-wide set-up: offscreen Qt, and user folders redirected to a temporary place.
 
 Set before anything imports Qt or platformdirs, so that no test reads or writes the real
-user's configuration, data, cache or logs.
+user's configuration, data, cache or logs: ``PORTAL_ADMIN_HOME`` for the program's own folders
+(honoured on every system; on Windows platformdirs ignores the XDG variables), the XDG
+variables for the libraries that follow them.
 
 ``tests/`` has no ``__init__.py``: pytest puts it on ``sys.path`` when it loads this file, so
 every suite can ``import support`` (``tests/support/``, the helpers several suites share).
@@ -10,6 +12,7 @@ every suite can ``import support`` (``tests/support/``, the helpers several suit
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -21,7 +24,13 @@ for _var, _sub in (
     ("XDG_STATE_HOME", "state"),
 ):
     os.environ[_var] = os.path.join(_HOME, _sub)
+# On Windows platformdirs reads no XDG variable: the program's own override isolates there.
+# Not elsewhere: it wins over the XDG variables, which many tests set for a folder of their own.
+if sys.platform == "win32":
+    os.environ["PORTAL_ADMIN_HOME"] = os.path.join(_HOME, "portal-admin")
 
+import errno  # noqa: E402
+import stat  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
 import pytest  # noqa: E402
@@ -33,18 +42,32 @@ RUNS_LAST = "tests/ui/test_reachability.py::"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the reachability check to the end of the run, and keep the UI suites together.
-
-    Under pytest-xdist with ``--dist loadgroup`` (CI: .ci/run) the tests of the UI suites are
-    one group, run by one worker in this order, so that the reachability check still reads
-    the record of every UI test of its own process; the other suites share the other worker.
-    """
+    """Move the reachability check to the end of the run."""
     last = [item for item in items if item.nodeid.startswith(RUNS_LAST)]
     if last:
         items[:] = [item for item in items if not item.nodeid.startswith(RUNS_LAST)] + last
-    for item in items:
-        if item.nodeid.startswith(operations_record.UI_SUITES):
-            item.add_marker(pytest.mark.xdist_group("ui"))
+
+
+@pytest.fixture(autouse=True)
+def _windows_fsync_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.fsync`` refuses a file opened read-only, as Windows' FlushFileBuffers does, so
+    that the Linux runs catch what would break there (folders are exempt: POSIX code fsyncs
+    them through a read-only descriptor, files/portable skips that on Windows)."""
+    if sys.platform == "win32":
+        return
+    import fcntl
+
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if hasattr(fd, "fileno"):
+            fd = fd.fileno()
+        readonly = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+        if readonly and not stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(errno.EBADF, "fsync of a read-only handle (refused on Windows)")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -253,6 +253,7 @@ def main() -> int:
         QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1",
         PORTAL_ADMIN_TOUR_PAUSE=str(pause),
         XDG_CONFIG_HOME=str(home / "config"),
+        PORTAL_ADMIN_HOME=str(home / "portal-admin"),
         XDG_STATE_HOME=str(home / "state"),
         XDG_DATA_HOME=str(home / "data"),
         XDG_CACHE_HOME=str(home / "cache"),

@@ -26,10 +26,12 @@ ADMIN_PASSWORD = "Sandbox-Admin-2026!"
 
 @pytest.fixture(autouse=True)
 def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """User folders of this test's own (platformdirs follows the XDG variables)."""
+    """User folders of this test's own: PORTAL_ADMIN_HOME for the program (on every system),
+    the XDG variables for the libraries that follow them."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    return tmp_path / "data"
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
+    return tmp_path / "portal-admin" / "data"
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from portal_admin import jobs
-from portal_admin.cli.confirm import confirm_job
+from portal_admin.cli.confirm import confirm_jobs
 from portal_admin.cli.errors import UsageError
 from portal_admin.cli.main import main
 from portal_admin.evidence import journal as journal_file
@@ -123,13 +123,13 @@ def test_one_confirmation_rule(tmp_path: Path) -> None:
     assert jobs.confirmation_needed(empty, production=True) is None
     # The command line applies it: a big revert on a test server needs the number typed.
     with pytest.raises(UsageError, match="confirm with --confirm 101"):
-        confirm_job(big, "test", "Test server", None)
+        confirm_jobs([big], "test", "Test server", None)
     with pytest.raises(UsageError, match="not confirmed"):
-        confirm_job(big, "test", "Test server", 100)
-    confirm_job(big, "test", "Test server", 101)
-    confirm_job(small, "test", "Test server", None)
+        confirm_jobs([big], "test", "Test server", 100)
+    confirm_jobs([big], "test", "Test server", 101)
+    confirm_jobs([small], "test", "Test server", None)
     with pytest.raises(UsageError):
-        confirm_job(small, "production", "Prod", None)
+        confirm_jobs([small], "production", "Prod", None)
     for job in (small, big, bulk, empty):
         job.close()
 

@@ -191,9 +191,13 @@ def test_remediation_warns_when_the_reviewer_remediates(
 
 
 def campaign_jobs(path: Path) -> Path:
-    """The first remediation job file the campaign records."""
+    """The first remediation job file the campaign records (by id, in the jobs folder)."""
+    from portal_admin.reviews import remediation
+
     with Campaign.open(path) as campaign:
-        return Path(campaign.meta["remediation"]["jobs"][0]["file"])
+        found = remediation.job_path(campaign.meta["remediation"]["jobs"][0]["id"])
+    assert found is not None
+    return found
 
 
 def test_hostile_files_end_in_named_errors(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -18,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from portal_admin.files.portable import sqlite_uri
 from portal_admin.reviews import Campaign, Query, Settings, create_campaign, verify
 from portal_admin.reviews.split_merge import split
 from reviews.support import account, make_snapshot
+from support.processes import hard_kill, was_killed
 from support.served import ServedSandbox
 
 from .conftest import ADMIN, ADMIN_PASSWORD, loopback
@@ -37,6 +38,7 @@ def env(tmp_path: Path) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
         "PYTHONPATH": str(KEYRING_DIR),
         "PYTHON_KEYRING_BACKEND": "file_keyring.FileKeyring",
         "REVIEW_TEST_KEYRING": str(tmp_path / "keyring.json"),
@@ -67,9 +69,9 @@ def killed_at(tmp_path: Path, moment: str, *argv: str) -> None:
             raise AssertionError(f"ended before {moment}: {child.communicate()}")
         assert time.monotonic() < deadline, "the moment never came"
         time.sleep(0.01)
-    child.send_signal(signal.SIGKILL)
+    hard_kill(child)
     child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL
+    assert was_killed(child.returncode)
 
 
 def consistent(path: Path) -> dict[str, int]:
@@ -128,7 +130,7 @@ def test_kill_mid_decide_of_a_large_csv(tmp_path: Path, big: Path) -> None:
     deadline = time.monotonic() + 60
     while child.poll() is None and time.monotonic() < deadline:
         if wal.exists() and wal.stat().st_size > 256 * 1024:  # pages of this change written
-            child.send_signal(signal.SIGKILL)
+            hard_kill(child)
             break
         time.sleep(0.001)
     child.communicate(timeout=30)
@@ -174,7 +176,7 @@ def served_many() -> Iterator[ServedSandbox]:
 
 
 def job_counts(job: Path) -> dict[str, int]:
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         return dict(conn.execute("SELECT state, count(*) FROM items GROUP BY state").fetchall())
     finally:
@@ -207,7 +209,7 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     # SIGKILL once the jobs are planned, before the campaign records them: the plan left
     # behind is never run, and the next remediate leaves no second one.
     killed_at(tmp_path, "before-commit", *connection, "review", "remediate", str(out))
-    assert len(list((tmp_path / "data").rglob("*.job.sqlite3"))) == 1
+    assert len(list((tmp_path / "portal-admin").rglob("*.job.sqlite3"))) == 1
     with Campaign.open(out) as campaign:
         assert campaign.meta.get("remediation") is None
 
@@ -221,17 +223,18 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and child.poll() is None:
         if job is None:
-            conn = sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5)
+            conn = sqlite3.connect(sqlite_uri(out), uri=True, timeout=5)
             row = conn.execute("SELECT value FROM meta WHERE key = 'remediation'").fetchone()
             conn.close()
             if row is not None:
-                job = Path(json.loads(row[0])["jobs"][0]["file"])
+                job_id = json.loads(row[0])["jobs"][0]["id"]  # in the child's jobs folder
+                job = next(tmp_path.rglob(f"{job_id}.job.sqlite3"))
         elif (seen := job_counts(job)).get("done", 0) >= 10 and seen.get("sending", 0) > 0:
-            child.send_signal(signal.SIGKILL)
+            hard_kill(child)
             break
         time.sleep(0.002)
     child.communicate(timeout=30)
-    assert job is not None and child.returncode == -signal.SIGKILL, "not killed mid-run"
+    assert job is not None and was_killed(child.returncode), "not killed mid-run"
     left = job_counts(job)
     assert left.get("planned", 0) + left.get("sending", 0) > 0
 
@@ -240,7 +243,7 @@ def test_kill_mid_remediate_and_mid_close_over_loopback(
     assert "found again" in resumed.stderr
     final = job_counts(job)
     assert final == {"done": 150}  # each exactly once: a repeat would be refused (failed)
-    assert len(list((tmp_path / "data").rglob("*.job.sqlite3"))) == 1
+    assert len(list((tmp_path / "portal-admin").rglob("*.job.sqlite3"))) == 1
 
     killed_at(tmp_path, "before-commit", *connection, "review", "close", str(out))
     with Campaign.open(out) as campaign:

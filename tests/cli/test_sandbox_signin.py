@@ -12,6 +12,7 @@ import pytest
 
 from portal_admin.cli.main import main
 from portal_admin.connection import builtin
+from portal_admin.files.paths import data_dir
 
 BULK = ["--sandbox", "bulk", "status", "--action", "suspend", "--all-matching"]
 MATCH = ["--status", "ACTIVE", "--name", "emma"]
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.usefixtures("no_keyring")  # every run signs in anew
 def _codes_used_ahead(data_folder: Path, steps: int) -> None:
     """What the desktop program and earlier quick runs leave in the built-in sandbox's
     database: the administrator's authenticator codes of the next ``steps`` 30 s steps used."""
-    db = data_folder / "portal-admin" / builtin.SANDBOX_DB_NAME
+    del data_folder  # the program's own data folder: the one data_dir() gives
+    db = data_dir() / builtin.SANDBOX_DB_NAME
     now = math.floor(time.time() // 30)
     with sqlite3.connect(db) as conn:
         (admin,) = conn.execute(

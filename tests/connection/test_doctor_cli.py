@@ -21,6 +21,7 @@ def user_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """This test's own data (the built-in sandbox) and configuration (profiles)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
 
 
 def test_the_built_in_sandbox_as_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

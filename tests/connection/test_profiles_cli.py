@@ -17,6 +17,7 @@ from portal_admin.files import policy_dir
 @pytest.fixture(autouse=True)
 def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
     machine = tmp_path / "system"
     machine.mkdir()
     monkeypatch.setattr(policy_dir, "system_policy_dir", lambda: machine)
@@ -53,6 +54,7 @@ def test_export_then_import_elsewhere(
         ("Mine", "own"),
     ]
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "elsewhere"))
     assert main(["profiles", "import", str(out)]) == 0
     names = [(p.name, p.managed) for p in ProfileStore().load()]
     assert names == [("Sandbox", False), ("Corp", True), ("Mine", False)]  # Corp skipped

@@ -196,7 +196,7 @@ def test_default_database_is_a_file_in_the_user_data_folder(
 ) -> None:
     data_home = tmp_path / "xdg-data"
     data_home.mkdir()
-    env = {"XDG_DATA_HOME": str(data_home), "HOME": str(tmp_path / "home")}
+    env = {"PORTAL_ADMIN_HOME": str(data_home), "HOME": str(tmp_path / "home")}
     (tmp_path / "home").mkdir()
     server = start_sandbox(db=None, env=env)
     api = server.api()
@@ -205,7 +205,7 @@ def test_default_database_is_a_file_in_the_user_data_folder(
     finally:
         api.close()
     files = [p for p in data_home.rglob("*") if p.is_file()]
-    assert files, "no database file was created under XDG_DATA_HOME"
+    assert files, "no database file was created under PORTAL_ADMIN_HOME"
 
 
 @pytest.mark.parametrize("shape", ["accounts", "content"])

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.docs import posix_shell
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "evidence.md"
 
 
@@ -21,6 +23,7 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
         "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
     }
 
@@ -29,7 +32,7 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
             argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False
         )
 
-    done = shell("sh", "-e", "-c", block)
+    done = shell(posix_shell(), "-e", "-c", block)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "review.zip: intact" in done.stdout
     assert "account changed:" in done.stdout
@@ -39,11 +42,11 @@ def test_the_first_sh_block_runs(tmp_path: Path) -> None:
 
     # No keyring, yet the journal is anchored: its checkpoints are signed with the key file's
     # key, and cutting the suspensions off its end is found.
-    key_file = tmp_path / "data" / "portal-admin" / "signing-key.pem"
+    key_file = tmp_path / "portal-admin" / "data" / "signing-key.pem"
     assert key_file.is_file()
     assert "checkpoint(s), the last at seq" in done.stdout
     assert "not anchored" not in done.stdout
-    path = tmp_path / "data" / "portal-admin" / "journal" / "journal.jsonl"
+    path = tmp_path / "portal-admin" / "data" / "journal" / "journal.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:-1]))  # one whole record less: the chain alone agrees
     cut = shell("portal-admin-cli", "journal", "verify")

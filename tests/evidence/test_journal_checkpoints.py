@@ -12,13 +12,13 @@ import logging
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.cli.main import main as cli_main
-from portal_admin.evidence import checkpoints, keys, packs_of, trust
+from portal_admin.cli.packs_of import PackSource, source
+from portal_admin.evidence import checkpoints, keys, trust
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence.__main__ import main as evidence_main
 from support.forgery import append_forged
@@ -257,8 +257,7 @@ def test_a_journal_pack_holds_the_checkpoints(
     path = tmp_path / "journal.jsonl"
     monkeypatch.setattr(jr, "default_journal_path", lambda: path)
     written(path, store)
-    args = SimpleNamespace(snapshot=None, diff=None, since=None, until=None)
-    kind, tables, _summary = packs_of.source(args, jr)
+    kind, tables, _summary = source(PackSource(journal=True))
     assert kind == "journal"
     header, rows = tables["checkpoints"]
     found = [dict(zip(header, row, strict=True)) for row in rows]

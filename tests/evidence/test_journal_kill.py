@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from portal_admin.evidence import journal as jr
+from portal_admin.files.portable import sqlite_uri
 
 pytestmark = pytest.mark.slow
 
@@ -26,7 +27,7 @@ TARGETS = 500
 
 def job_counts(job: Path) -> dict[str, int]:
     """Item states in the job file, read as another process would."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         return dict(conn.execute("SELECT state, COUNT(*) FROM items GROUP BY state").fetchall())
     finally:
@@ -35,7 +36,7 @@ def job_counts(job: Path) -> dict[str, int]:
 
 def changed_on_server(db: Path, job: Path) -> set[str]:
     """The job's targets the server now shows suspended (all were active when planned)."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         targets = {row[0] for row in conn.execute("SELECT target_id FROM items")}
     finally:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def _folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
     monkeypatch.delenv(keys.PASSPHRASE_ENV, raising=False)
 
 
@@ -62,7 +63,7 @@ def test_without_a_keyring_the_key_lives_in_an_owner_only_file(
         first = keys.signing_key()
         again = keys.signing_key()
     made = [r.getMessage() for r in caplog.records if "signing key was made in" in r.getMessage()]
-    path = tmp_path / "data" / "portal-admin" / keys.KEY_FILE_NAME
+    path = tmp_path / "portal-admin" / "data" / keys.KEY_FILE_NAME
     assert keys.key_file_path() == path and path.is_file()
     assert keys.fingerprint(first.public_key()) == keys.fingerprint(again.public_key())
     if os.name == "posix":
@@ -220,7 +221,7 @@ def test_a_process_killed_while_making_the_key_leaves_none_or_a_whole_one(
     one, never a truncated file; the next run reads or makes it."""
     script = tmp_path / "maker.py"
     script.write_text(MAKER, encoding="utf-8")
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {**os.environ, "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin")}
     child = subprocess.Popen(
         [sys.executable, str(script), str(ROOT / "src"), "1.5"],
         env=env,
@@ -233,7 +234,7 @@ def test_a_process_killed_while_making_the_key_leaves_none_or_a_whole_one(
     child.send_signal(signal.SIGKILL)
     child.wait(10)
     child.stdout.close()
-    path = tmp_path / "data" / "portal-admin" / keys.KEY_FILE_NAME
+    path = tmp_path / "portal-admin" / "data" / keys.KEY_FILE_NAME
     if path.exists():
         assert keys.FileStore(path).get()  # whole: it reads
     assert path.exists() == (pause > 1.5)  # killed before the link, or after it

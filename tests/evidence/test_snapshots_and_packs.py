@@ -27,6 +27,7 @@ from portal_admin.evidence.snapshot import SnapshotError, open_snapshot, take_sn
 from portal_admin.sandbox import SandboxConfig, create_app
 from support.accounts import ADMIN_EMAIL, AUDITOR
 from support.portal import FAST_RETRY, sign_in
+from support.processes import hard_kill
 
 
 def make_client(app: object, *, read_only: bool = False) -> PortalClient:
@@ -278,8 +279,6 @@ asyncio.run(main())
 
 
 def test_a_killed_snapshot_leaves_nothing_that_opens(tmp_path: Path) -> None:
-    import os
-    import signal
 
     script = tmp_path / "snap.py"
     script.write_text(SNAPSHOTTER, encoding="utf-8")
@@ -289,8 +288,7 @@ def test_a_killed_snapshot_leaves_nothing_that_opens(tmp_path: Path) -> None:
         [sys.executable, str(script), str(target), tests_dir], stdout=subprocess.PIPE, text=True
     )
     assert child.stdout is not None and child.stdout.readline() == "midway\n"
-    os.kill(child.pid, signal.SIGKILL)
-    child.wait()
+    hard_kill(child)
     child.stdout.close()
     assert not target.exists()
     for leftover in tmp_path.glob("*.partial"):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from portal_admin.files.portable import sqlite_uri
+from support.processes import hard_kill
 from support.served import ServedSandbox
 
 pytestmark = [pytest.mark.slow, pytest.mark.http]
@@ -30,7 +31,7 @@ CHILD = Path(__file__).with_name("crash_child.py")
 
 def counts(job: Path) -> dict[str, int]:
     """Item states in the job file, read as another process would."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         rows = conn.execute("SELECT state, COUNT(*) FROM items GROUP BY state").fetchall()
     finally:
@@ -58,7 +59,7 @@ def job_path(child: subprocess.Popen[str]) -> Path:
 
 def sending(job: Path) -> set[str]:
     """The targets marked as being sent."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     try:
         rows = conn.execute("SELECT target_id FROM items WHERE state = 'sending'").fetchall()
     finally:
@@ -73,7 +74,7 @@ def kill_mid_request(child: subprocess.Popen[str], job: Path, at_least_done: int
     while time.monotonic() < deadline:
         seen = counts(job)
         if seen.get("done", 0) >= at_least_done and seen.get("sending", 0) > 0:
-            child.send_signal(signal.SIGKILL)
+            hard_kill(child)
             child.wait(timeout=30)
             return sending(job)
         assert child.poll() is None, "the job ended before it could be killed"

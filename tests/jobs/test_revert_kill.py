@@ -8,7 +8,6 @@ import collections
 import csv
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from portal_admin.evidence import journal as journal_file
 from portal_admin.evidence import keys
 from portal_admin.evidence.journal import Journal
 from portal_admin.sandbox import SandboxConfig, create_app
+from support.processes import hard_kill
 
 from .test_slow_server import HOLD, HoldWrites, Served, items, job_path, output
 
@@ -98,7 +98,7 @@ def test_a_revert_killed_while_writes_are_held_sets_each_target_back_once(tmp_pa
             assert time.monotonic() < deadline, "the writes never arrived"
             time.sleep(0.01)
         time.sleep(0.2)
-        first.send_signal(signal.SIGKILL)
+        hard_kill(first)
         first.wait(timeout=30)
         assert not held.applied
         assert [line["state"] for line in items(job)] == ["sending"] * TARGETS

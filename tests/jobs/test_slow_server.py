@@ -19,7 +19,6 @@ import contextlib
 import csv
 import json
 import os
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -33,8 +32,10 @@ import pytest
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from portal_admin.files.portable import sqlite_uri
 from portal_admin.protocol.operations import OPERATIONS
 from portal_admin.sandbox import SandboxConfig, create_app
+from support.processes import hard_kill
 
 pytestmark = [pytest.mark.slow, pytest.mark.http]
 
@@ -139,7 +140,7 @@ def job_path(child: subprocess.Popen[str]) -> Path:
 
 def items(job: Path) -> list[dict[str, Any]]:
     """The job's lines, read as another process would."""
-    conn = sqlite3.connect(f"file:{job}?mode=ro", uri=True, timeout=5)
+    conn = sqlite3.connect(sqlite_uri(job), uri=True, timeout=5)
     conn.row_factory = sqlite3.Row
     try:
         return [dict(r) for r in conn.execute("SELECT * FROM items ORDER BY seq")]
@@ -173,7 +174,7 @@ def test_a_job_killed_while_writes_are_held_writes_each_target_once(
             assert time.monotonic() < deadline, "the writes never arrived"
             time.sleep(0.01)
         time.sleep(0.2)
-        first.send_signal(signal.SIGKILL)
+        hard_kill(first)
         first.wait(timeout=30)
         killed_at = time.monotonic()
         assert not held.applied  # the held writes are still to come
@@ -184,10 +185,12 @@ def test_a_job_killed_while_writes_are_held_writes_each_target_once(
         second = start(served.url, folder, "resume", str(job))
         children.append(second)
         assert job_path(second) == job
+        # a slow start (Wine on a busy machine) can open the job after the deadline has passed
+        resumed_in_time = time.time() < min(line["sent_until"] for line in lines)
         out, err = second.communicate(timeout=60)
         assert second.returncode == 0, err
-        # it waited for the unanswered requests' deadline, and said so
-        assert float(output(second, "SETTLING", out)) > 0
+        if resumed_in_time:  # it waited for the unanswered requests' deadline, and said so
+            assert float(output(second, "SETTLING", out)) > 0
         assert time.monotonic() - killed_at > HOLD
         codes = json.loads(output(second, "CODES", out))
         assert set(codes) == {"2000"}, codes  # nothing refused

@@ -59,6 +59,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         env[var] = str(tmp_path / var.lower())
+    env["PORTAL_ADMIN_HOME"] = str(tmp_path / "portal-admin")
     return env
 
 

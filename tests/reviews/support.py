@@ -10,6 +10,8 @@ from typing import Any
 
 from portal_admin.evidence.snapshot import KIND, SCHEMA, SCHEMA_VERSION
 
+#: The server the snapshots name (what a remediation must be signed in to).
+SERVER = "https://portal.example.test"
 WHEN = "2026-11-20T10:00:00+00:00"
 
 
@@ -46,7 +48,7 @@ def make_snapshot(
         for t in ("accounts", "roles", "invitations")
     }
     meta = {
-        "kind": KIND, "schema": SCHEMA_VERSION, "server": "https://portal.example.test",
+        "kind": KIND, "schema": SCHEMA_VERSION, "server": SERVER,
         "account": "admin@example.test", "started": finished, "finished": finished,
         "counts": counts, "complete": True,
     }  # fmt: skip

@@ -20,6 +20,7 @@ from portal_admin.reviews import (
     create_campaign,
 )
 from portal_admin.reviews import campaign as campaigns
+from support.private import owner_only
 
 from .support import account, make_snapshot
 
@@ -96,7 +97,7 @@ def test_a_filter_chooses_the_accounts(tmp_path: Path, scope: Path) -> None:
 
 def test_the_file_is_durable_private_and_whole(tmp_path: Path, campaign: Campaign) -> None:
     path = campaign.path
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert owner_only(path)
     assert not list(tmp_path.glob(".*partial*"))
     assert campaign.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert campaign.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL

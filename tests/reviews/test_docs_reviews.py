@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from support.docs import posix_shell
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "reviews.md"
 
 
@@ -26,12 +28,13 @@ def test_the_first_sh_block_runs(tmp_path: Path, backend: str) -> None:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PORTAL_ADMIN_HOME": str(tmp_path / "portal-admin"),
         "PYTHONPATH": str(Path(__file__).parent),
         "PYTHON_KEYRING_BACKEND": backend,
         "REVIEW_TEST_KEYRING": str(tmp_path / "keyring.json"),
     }
     done = subprocess.run(
-        ["sh", "-e", "-c", block],
+        [posix_shell(), "-e", "-c", block],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -47,7 +50,7 @@ def test_the_first_sh_block_runs(tmp_path: Path, backend: str) -> None:
     assert len(result) == 2 and '"done"' in result[1]
     assert "q4-evidence.zip: intact" in done.stdout
     assert "this installation's key" in done.stdout
-    key_file = tmp_path / "data" / "portal-admin" / "signing-key.pem"
+    key_file = tmp_path / "portal-admin" / "data" / "signing-key.pem"
     if backend.startswith("file_keyring"):
         assert (tmp_path / "keyring.json").is_file() and not key_file.exists()
     else:

@@ -54,7 +54,7 @@ async def client() -> AsyncIterator[PortalClient]:
 
 async def context(client: PortalClient) -> jobs.JobContext:
     me = await client.auth.profile()
-    return jobs.JobContext(
+    return jobs.JobContext(  # the server the scope's snapshot names (take_snapshot below)
         "Sandbox", "sandbox://built-in", me.account_email or "", me.biz_id, "sandbox"
     )
 
@@ -128,7 +128,7 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     again.close()
 
     end = await take_snapshot(client, tmp_path / "end.sqlite3", server="sandbox://built-in")
-    counts = closing.check(campaign, end, close_as=ADMIN)
+    counts = closing.check(campaign, end, close_as=ADMIN, folder=tmp_path)
     assert counts == {
         "revoked and done": 4,  # three accounts, the invitation
         "revoked, not done": 2,  # the signed-in administrator is never a target; the role
@@ -144,7 +144,7 @@ async def test_the_whole_loop_in_process(tmp_path: Path, client: PortalClient) -
     assert closed.value.code == "CLOSED"
 
     key = keys.signing_key(keys.MemoryStore())
-    manifest = review_pack.write(campaign, tmp_path / "q4.zip", key)
+    manifest = review_pack.write(campaign, tmp_path / "q4.zip", key, folder=tmp_path)
     checked = verify_pack(tmp_path / "q4.zip", manifest["fingerprint"])
     assert checked.status == "intact", checked.problems
     with zipfile.ZipFile(tmp_path / "q4.zip") as zf:

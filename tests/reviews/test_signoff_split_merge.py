@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import stat
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from portal_admin.reviews import (
     verify,
 )
 from portal_admin.reviews.split_merge import merge, split
+from support.private import owner_only
 
 
 @pytest.fixture
@@ -99,7 +99,7 @@ def test_split_decide_sign_and_merge_back(
 ) -> None:
     parts = split(campaign, "portal", tmp_path / "parts", {"TENANT": "user4@example.test"})
     names = {p.name for p in parts}
-    assert {stat.S_IMODE(p.stat().st_mode) for p in parts} == {0o600}
+    assert all(owner_only(p) for p in parts)
     assert names == {"q4.portal-PARTNER.review", "q4.portal-SYSTEM.review",
                      "q4.portal-TENANT.review", "q4.other.review"}  # fmt: skip
     ana_store, ben_store = keys.MemoryStore(), keys.MemoryStore()

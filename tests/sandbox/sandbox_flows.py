@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import selectors
 import signal
 import subprocess
 import sys
@@ -14,6 +13,8 @@ from typing import Any
 
 import httpx
 from sc_wire import WireClient, body
+
+from support.processes import LineReader
 
 BASE_HEADERS = {
     "X-PORTAL-ACCESS-CODE": "SANDBOX",
@@ -146,28 +147,27 @@ def start_cli(*args: str, timeout: float = 60.0) -> Served:
     )
     assert process.stdout is not None
     deadline = time.monotonic() + timeout
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
+    lines = LineReader(process.stdout)  # a thread: select() takes no pipe on Windows
     while time.monotonic() < deadline:
-        if not selector.select(timeout=0.5):
+        try:
+            line = lines.readline(timeout=0.5)
+        except TimeoutError:
             if process.poll() is not None:
                 break
             continue
-        line = process.stdout.readline()
-        if not line:
+        if line is None:
             break
         match = _LISTENING.search(line)
         if match:
-            selector.close()
             return Served(match.group(1), process)
-    selector.close()
     process.kill()
     _, err = process.communicate(timeout=10)
     raise RuntimeError(f"the sandbox did not start: {err[-2000:]}")
 
 
 def stop_cli(served: Served) -> tuple[int, str]:
-    """Stop a served sandbox with SIGTERM; returns its exit code and its stderr."""
+    """Stop a served sandbox with SIGTERM (TerminateProcess on Windows: check the status with
+    support.processes.was_terminated); returns its exit code and its stderr."""
     if served.process.poll() is None:
         served.process.send_signal(signal.SIGTERM)
     try:

@@ -121,6 +121,7 @@ def _in_gnome_keyring(tmp_path: Path, script_text: str) -> subprocess.CompletedP
         "HOME": str(home),
         "XDG_DATA_HOME": str(home / "data"),
         "XDG_CONFIG_HOME": str(home / "config"),
+        "PORTAL_ADMIN_HOME": str(home / "portal-admin"),
         "XDG_CACHE_HOME": str(home / "cache"),
         "XDG_RUNTIME_DIR": str(runtime),
         "PYTHON_KEYRING_BACKEND": "keyring.backends.SecretService.Keyring",

@@ -43,6 +43,7 @@ def _user_folders(
         ("XDG_CACHE_HOME", "cache"),
     ):
         monkeypatch.setenv(var, str(home / sub))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(home / "portal-admin"))
 
 
 @pytest.fixture

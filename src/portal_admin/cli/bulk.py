@@ -3,44 +3,65 @@ then (unless ``--dry-run``) confirm on production, run, and write the result fil
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
 
 from portal_admin import jobs
-from portal_admin.files.csv_rules import DELIMITERS
 
 from . import targets
-from .confirm import confirm_job
 from .errors import EXIT_OK
-from .output import say, show_plan, writable, write_json_lines
-from .running import run_job
+from .output import say, writable
+from .running import confirm_and_run, planned, write_plan
 from .session import Connection, connect
+from .targets import TargetOptions
+from .typed import ConnectionOptions, RunOptions
 from .words import skip
 
 
-def action_of(args: Any) -> jobs.Action:
+@dataclass(frozen=True)
+class BulkCommand:
+    """A bulk command (``command``) and its options; those of one command only have defaults."""
+
+    command: str
+    connection: ConnectionOptions
+    targets: TargetOptions
+    run: RunOptions
+    action: str = ""  # status: ACTIVATE, SUSPEND or DEACTIVATE
+    reason: str | None = None  # status, cancel-invitations
+    field: str = ""  # update
+    value: str = ""  # update
+    message: str | None = None  # invite
+    expiration_days: int = 7  # invite
+
+
+def action_of(cmd: BulkCommand) -> jobs.Action:
     """The engine's action for the command and its options."""
-    if args.command == "status":
-        return jobs.ChangeStatus(args.action, reason=args.reason or None)
-    if args.command == "reset-password":
+    if cmd.command == "status":
+        return jobs.ChangeStatus(cmd.action, reason=cmd.reason or None)
+    if cmd.command == "reset-password":
         return jobs.ResetPassword()
-    if args.command == "update":
-        return jobs.UpdateField(args.field, args.value)
-    if args.command == "invite":
-        return jobs.Invite(message=args.message or None, expiration_days=args.expiration_days)
-    return jobs.CancelInvitation(reason=args.reason)
+    if cmd.command == "update":
+        return jobs.UpdateField(cmd.field, cmd.value)
+    if cmd.command == "invite":
+        return jobs.Invite(message=cmd.message or None, expiration_days=cmd.expiration_days)
+    return jobs.CancelInvitation(reason=cmd.reason or "")
 
 
 async def choose(
-    conn: Connection, action: jobs.Action, args: Any, names: jobs.TargetList | None
+    conn: Connection, action: jobs.Action, cmd: BulkCommand, names: jobs.TargetList | None
 ) -> targets.Chosen:
     """The targets the options name, for ``action`` (``names``: the list they gave)."""
     if isinstance(action, jobs.Invite):
         assert names is not None  # --file is required
-        return await targets.invitees(conn.client, args, names)
+        return await targets.invitees(conn.client, cmd.targets, names)
     if isinstance(action, jobs.CancelInvitation):
-        return await targets.invitations(conn.client, args, names)
-    return await targets.accounts(conn.client, args, names)
+        return await targets.invitations(conn.client, cmd.targets, names)
+    return await targets.accounts(
+        conn.client,
+        cmd.targets,
+        names,
+        concurrency=cmd.run.concurrency,
+        progress=cmd.run.progress,
+    )
 
 
 def summary(job: jobs.JobFile) -> str:
@@ -52,50 +73,28 @@ def summary(job: jobs.JobFile) -> str:
     return ", ".join(parts)
 
 
-async def run_bulk(args: Any) -> int:
+async def run_bulk(cmd: BulkCommand) -> int:
     """Plan the command's change; show or write the plan; unless a dry run, run it."""
-    action = action_of(args)
-    out = str(writable(args.out)) if args.out else None
-    names = targets.listed(args)
-    async with connect(args) as conn:
-        chosen = await choose(conn, action, args, names)
+    action = action_of(cmd)
+    out = str(writable(cmd.run.out)) if cmd.run.out else None
+    names = targets.listed(cmd.command, cmd.targets)
+    assert cmd.run.concurrency is not None  # only jobs resume leaves it to the job
+    async with connect(cmd.connection) as conn:
+        chosen = await choose(conn, action, cmd, names)
         job = await jobs.create_job(
             conn.client,
             action,
             chosen.targets,
             conn.context(),
             problems=chosen.problems,
-            concurrency=args.concurrency,
+            concurrency=cmd.run.concurrency,
             source=chosen.source,
         )
-        started = False
-        try:
+        with planned(job):
             say(f"{action.describe()} on {chosen.source}")
             say(f"plan: {summary(job)}")
-            if args.dry_run:  # a preview: the plan is written where asked; no job is kept
-                if args.format == "json":
-                    write_json_lines(jobs.plan_lines(job), out)
-                elif out:
-                    jobs.write_plan(job, Path(out), delimiter=DELIMITERS[args.delimiter])
-                    say(f"plan: {out}")
-                else:
-                    show_plan(jobs.plan_lines(job))
+            if cmd.run.dry_run:  # a preview: the plan is written where asked; no job is kept
+                write_plan(job, cmd.run, out)
                 say("dry run: nothing was sent")
                 return EXIT_OK
-            confirm_job(job, str(conn.profile.environment), conn.profile.name, args.confirm)
-            say(f"job {job.id}")
-            started = True
-            return await run_job(
-                conn,
-                job,
-                concurrency=args.concurrency,
-                out=out,
-                delimiter=args.delimiter,
-                progress=args.progress,
-                form=args.format,
-            )
-        finally:
-            if started:
-                job.close()
-            else:  # previewed, not confirmed or interrupted before anything was sent
-                job.discard()
+            return await confirm_and_run(conn, [job], cmd.run, [out])

@@ -5,6 +5,7 @@ every run on production, and a revert of more than 100 targets anywhere."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from portal_admin import jobs
 from portal_admin.connection.profiles import EnvironmentType
@@ -13,19 +14,14 @@ from .errors import UsageError
 from .output import say
 
 
-def confirm_job(job: jobs.JobFile, environment: str, profile: str, given: int | None) -> None:
-    """Return when ``job`` may run; UsageError (nothing is sent) when it is not confirmed."""
-    needed = jobs.confirmation_needed(job, production(environment))
-    if needed is not None:
+def confirm_jobs(
+    found: Sequence[jobs.JobFile], environment: str, profile: str, given: int | None
+) -> None:
+    """Return when the jobs ``found`` may run; UsageError (nothing is sent) when they are not
+    confirmed. The targets of those that need it are confirmed together: one number."""
+    needed = sum(jobs.confirmation_needed(job, production(environment)) or 0 for job in found)
+    if needed:
         _typed(needed, environment, profile, given)
-
-
-def confirm_count(environment: str, profile: str, count: int, given: int | None) -> None:
-    """Return when a run of ``count`` changes may start (a run that is no job's: confirmed on
-    production); UsageError (nothing is sent) when it is not confirmed."""
-    if count == 0 or not production(environment):
-        return
-    _typed(count, environment, profile, given)
 
 
 def _typed(count: int, environment: str, profile: str, given: int | None) -> None:

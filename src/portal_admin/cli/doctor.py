@@ -8,6 +8,7 @@ step ok (or skipped), 1 a step failed, 2 the command line cannot be used, 3 warn
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +19,36 @@ from portal_admin.connection.profiles import Profile, ProxyMode
 
 from .errors import UsageError
 from .output import say, writable, write_text
+from .typed import ConnectionOptions
 
 
-def _server(args: Any) -> tuple[str, dict[str, Any]]:
+@dataclass(frozen=True)
+class DoctorCommand:
+    """``doctor``: the server (``url``, or the connection's ``--sandbox``, ``--profile`` or
+    ``--server``, with its ``--access-code``), TLS, the proxy and the report."""
+
+    url: str | None
+    connection: ConnectionOptions
+    ca_bundle: str | None
+    proxy: str | None
+    no_proxy: bool
+    format: str
+    out: str | None
+    timeout: float
+
+
+def _server(cmd: DoctorCommand) -> tuple[str, dict[str, Any]]:
     """The URL to check and the options its profile (or the built-in sandbox) implies."""
-    url = args.url or args.server
-    profile_name = getattr(args, "profile", None)
-    chosen = [bool(url), bool(args.sandbox), bool(profile_name)]
+    url = cmd.url or cmd.connection.server
+    profile_name = cmd.connection.profile
+    chosen = [bool(url), cmd.connection.sandbox, bool(profile_name)]
     if sum(chosen) != 1:
         raise UsageError(
             "name the server: a URL, --sandbox or --profile NAME"
             if not any(chosen)
             else "give only one of a URL, --sandbox and --profile"
         )
-    sandbox = bool(args.sandbox)
+    sandbox = cmd.connection.sandbox
     options: dict[str, Any] = {}
     if profile_name:
         profile = ProfileStore().find(profile_name)
@@ -65,24 +82,24 @@ def _shown(step: Step) -> None:
     say(f"{step.status.value:>7}  {step.title}: {step.summary}")
 
 
-async def run_doctor(args: Any) -> int:
+async def run_doctor(cmd: DoctorCommand) -> int:
     """Check a server step by step and print the report."""
-    url, options = _server(args)
-    if getattr(args, "access_code", None):
-        options["access_code"] = args.access_code
-    if args.ca_bundle:
-        options["ca_bundle"] = args.ca_bundle
-    out = writable(args.out) if args.out else None
+    url, options = _server(cmd)
+    if cmd.connection.access_code:
+        options["access_code"] = cmd.connection.access_code
+    if cmd.ca_bundle:
+        options["ca_bundle"] = cmd.ca_bundle
+    out = writable(cmd.out) if cmd.out else None
     profile_proxy = options.pop("proxy", None)  # --proxy and --no-proxy win over the profile's
-    proxy: str | bool | None = args.proxy or (False if args.no_proxy else profile_proxy)
+    proxy: str | bool | None = cmd.proxy or (False if cmd.no_proxy else profile_proxy)
     report = await diagnose(
         url,
         proxy=proxy,
-        timeout=args.timeout,
+        timeout=cmd.timeout,
         progress=_shown if sys.stderr.isatty() else None,
         **options,
     )
-    text = report.to_json() if args.format == "json" else report.to_text()
+    text = report.to_json() if cmd.format == "json" else report.to_text()
     write_text(text, None)
     if out is not None:
         write_text(text, str(out))

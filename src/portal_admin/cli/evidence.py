@@ -8,24 +8,80 @@
 (it says what), 2 not a pack (or not a fingerprint), 3 consistent but signed by a key that is
 not trusted (it prints the key's fingerprint). ``trust``: 0 done, 1 ``remove`` of a key that
 is not trusted, 2 a fingerprint or name that cannot be used. ``journal verify``: 0 intact, 1
-broken, 2 not a journal.
+broken, 2 not a journal. ``verify`` and ``journal verify`` take ``--format json``: what was
+found as one JSON line.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from portal_admin.evidence import diff as differ
-from portal_admin.evidence import journal, keys, packs_of
+from portal_admin.evidence import keys
 from portal_admin.evidence import pack as packs
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence.__main__ import main as evidence_main
 
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
 from .output import say, writable
+from .packs_of import PackSource, source
+from .typed import ConnectionOptions
 
 PROG = "portal-admin-cli evidence"
+
+
+@dataclass(frozen=True)
+class VerifyCommand:
+    """``evidence verify PACK``: the key trusted for this check, and the report's format."""
+
+    pack: str
+    fingerprint: str | None
+    format: str
+
+
+@dataclass(frozen=True)
+class TrustCommand:
+    """``evidence trust add | remove``: the key (and, to add it, whose it is)."""
+
+    fingerprint: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class JournalVerifyCommand:
+    """``journal verify [PATH]``: the checkpoints' key, and the report's format."""
+
+    path: str | None
+    fingerprint: str | None
+    format: str
+
+
+@dataclass(frozen=True)
+class SnapshotCommand:
+    """``evidence snapshot OUT``: the server to read, and the file."""
+
+    out: str
+    connection: ConnectionOptions
+
+
+@dataclass(frozen=True)
+class DiffCommand:
+    """``evidence diff OLD NEW``: the two snapshots, and where the changes go as CSV."""
+
+    old: str
+    new: str
+    out: str | None
+
+
+@dataclass(frozen=True)
+class PackCommand:
+    """``evidence pack OUT``: what it packs, and a one-off key if this installation's is
+    unusable."""
+
+    out: str
+    source: PackSource
+    ephemeral_key: bool
 
 
 def _delegate(argv: list[str]) -> int:
@@ -35,41 +91,41 @@ def _delegate(argv: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
 
 
-def verify_pack(args: Any) -> int:
+def verify_pack(cmd: VerifyCommand) -> int:
     """Check a pack's signature and every file's hash."""
-    extra = ["--fingerprint", args.fingerprint] if args.fingerprint else []
-    return _delegate(["verify", args.pack, *extra])
+    extra = ["--fingerprint", cmd.fingerprint] if cmd.fingerprint else []
+    return _delegate(["verify", cmd.pack, *extra, "--format", cmd.format])
 
 
-def trust_add(args: Any) -> int:
+def trust_add(cmd: TrustCommand) -> int:
     """Trust a key to sign packs, under a name."""
-    return _delegate(["trust", "add", args.fingerprint, "--name", args.name])
+    return _delegate(["trust", "add", cmd.fingerprint, "--name", cmd.name])
 
 
-def trust_list(args: Any) -> int:
+def trust_list() -> int:
     """This installation's key and the keys trusted to sign packs."""
-    del args
     return _delegate(["trust", "list"])
 
 
-def trust_remove(args: Any) -> int:
+def trust_remove(cmd: TrustCommand) -> int:
     """Stop trusting a key."""
-    return _delegate(["trust", "remove", args.fingerprint])
+    return _delegate(["trust", "remove", cmd.fingerprint])
 
 
-def verify_journal(args: Any) -> int:
+def verify_journal(cmd: JournalVerifyCommand) -> int:
     """Check the journal's hash chain and its signed checkpoints (this computer's journal
     unless a path is given)."""
-    extra = ["--fingerprint", args.fingerprint] if args.fingerprint else []
-    return _delegate(["journal", "verify", *([args.path] if args.path else []), *extra])
+    extra = ["--fingerprint", cmd.fingerprint] if cmd.fingerprint else []
+    path = [cmd.path] if cmd.path else []
+    return _delegate(["journal", "verify", *path, *extra, "--format", cmd.format])
 
 
-async def snapshot(args: Any) -> int:
+async def snapshot(cmd: SnapshotCommand) -> int:
     """Take an access-review snapshot (read operations only: a kiosk profile may)."""
     from .session import connect
 
-    out = Path(args.out)
-    async with connect(args) as conn:
+    out = Path(cmd.out)
+    async with connect(cmd.connection) as conn:
         context = conn.context()
 
         def told(stage: str, done: int, total: int) -> None:
@@ -89,29 +145,29 @@ async def snapshot(args: Any) -> int:
     return EXIT_OK
 
 
-def diff(args: Any) -> int:
+def diff(cmd: DiffCommand) -> int:
     """Compare two snapshots; print the counts, write the changes with --out."""
     try:
-        result = differ.diff_snapshots(Path(args.old), Path(args.new))
+        result = differ.diff_snapshots(Path(cmd.old), Path(cmd.new))
     except snapshots.SnapshotError as exc:
         raise UsageError(str(exc)) from None
     for (kind, change), n in sorted(result.counts().items()):
         print(f"{kind} {change}: {n}")
-    if args.out:
-        result.write_csv(Path(args.out))
-        say(f"{len(result.changes)} changes written to {args.out}")
+    if cmd.out:
+        result.write_csv(Path(cmd.out))
+        say(f"{len(result.changes)} changes written to {cmd.out}")
     return EXIT_OK
 
 
-def pack(args: Any) -> int:
+def pack(cmd: PackCommand) -> int:
     """Write a signed pack of a snapshot, a diff or the journal (a range of it)."""
-    out = writable(args.out)  # a folder, or a place that cannot be written: exit 2, no file
+    out = writable(cmd.out)  # a folder, or a place that cannot be written: exit 2, no file
     try:
-        kind, tables, summary = packs_of.source(args, journal)
+        kind, tables, summary = source(cmd.source)
         try:
             key = keys.signing_key()
         except keys.KeyUnavailable as exc:
-            if not args.ephemeral_key:
+            if not cmd.ephemeral_key:
                 raise UsageError(
                     f"no pack can be signed: {exc} (--ephemeral-key signs with a one-off key)"
                 ) from None
@@ -120,5 +176,5 @@ def pack(args: Any) -> int:
     except snapshots.SnapshotError as exc:
         raise UsageError(str(exc)) from None
     manifest = packs.write_pack(out, kind, tables, summary, key)
-    say(f"{kind} pack written to {args.out}; signed by key {manifest['fingerprint']}")
+    say(f"{kind} pack written to {cmd.out}; signed by key {manifest['fingerprint']}")
     return EXIT_OK

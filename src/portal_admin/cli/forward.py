@@ -14,6 +14,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,46 @@ from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .output import say, writable, write_csv, write_lines
 
 
-def _journal_path(args: Any) -> Path:
-    return Path(args.journal) if args.journal else journal.default_journal_path()
+@dataclass(frozen=True)
+class ForwardCommand:
+    """``journal forward``: the destination, its format and TLS or HEC settings, how to run."""
+
+    to: str | None
+    format: str
+    once: bool
+    status: bool
+    reset: bool
+    ca_bundle: str | None
+    client_cert: str | None
+    client_key: str | None
+    token_env: str
+    ack_timeout: float
+    journal: str | None
+    batch: int
+    poll: float
+
+
+@dataclass(frozen=True)
+class ExportCommand:
+    """``journal export``: from which record, in which format, to where."""
+
+    format: str
+    since_seq: int
+    out: str | None
+    delimiter: str
+    journal: str | None
+
+
+@dataclass(frozen=True)
+class RebuildCommand:
+    """``journal rebuild``: the receiver's files, and the folder the journal goes to."""
+
+    received: tuple[str, ...]
+    out: str
+
+
+def _journal_path(given: str | None) -> Path:
+    return Path(given) if given else journal.default_journal_path()
 
 
 def _status() -> int:
@@ -77,32 +116,32 @@ def _stopped_by_signals(stop: threading.Event) -> Iterator[None]:
                 signal.signal(getattr(signal, name), old)
 
 
-def forward(args: Any) -> int:
+def forward(cmd: ForwardCommand) -> int:
     """Send the journal to a destination from its cursor (``--status``: every cursor)."""
-    if args.status:
+    if cmd.status:
         return _status()
-    if not args.to:
+    if not cmd.to:
         raise UsageError("journal forward: --to URL is needed (or --status)")
     options = destinations.Options(
-        ca_bundle=args.ca_bundle,
-        client_cert=args.client_cert,
-        client_key=args.client_key,
-        token_env=args.token_env,
-        ack_timeout=args.ack_timeout,
+        ca_bundle=cmd.ca_bundle,
+        client_cert=cmd.client_cert,
+        client_key=cmd.client_key,
+        token_env=cmd.token_env,
+        ack_timeout=cmd.ack_timeout,
     )
-    if args.client_key and not args.client_cert:
+    if cmd.client_key and not cmd.client_cert:
         raise UsageError("journal forward: --client-key goes with --client-cert")
-    if args.poll <= 0 or args.batch <= 0 or args.ack_timeout <= 0:
+    if cmd.poll <= 0 or cmd.batch <= 0 or cmd.ack_timeout <= 0:
         raise UsageError("journal forward: --poll, --batch and --ack-timeout must be above 0")
-    path = _journal_path(args)
-    if args.journal and not path.is_file():
+    path = _journal_path(cmd.journal)
+    if cmd.journal and not path.is_file():
         raise UsageError(f"{path}: no such journal")
     try:
-        destination = destinations.open_destination(args.to, options)
-        if args.reset:
+        destination = destinations.open_destination(cmd.to, options)
+        if cmd.reset:
             cursors.cursor_path(destination.label, path).unlink(missing_ok=True)
         run = forwarder.Forwarder(
-            path, destination, args.format, batch=args.batch, seal_key=cursors.seal_key()
+            path, destination, cmd.format, batch=cmd.batch, seal_key=cursors.seal_key()
         )
     except destinations.UnusableDestination as exc:
         raise UsageError(printable(str(exc))) from None
@@ -112,7 +151,7 @@ def forward(args: Any) -> int:
     stop = threading.Event()
     try:
         with _stopped_by_signals(stop):
-            report = run.run(follow=not args.once, stop=stop, poll=args.poll)
+            report = run.run(follow=not cmd.once, stop=stop, poll=cmd.poll)
     except destinations.DestinationError as exc:
         say(f"journal forward: {printable(str(exc))}")
         if run.cursor.started:
@@ -136,13 +175,13 @@ def _said(run: forwarder.Forwarder, report: forwarder.Report) -> None:
     )
 
 
-def export(args: Any) -> int:
+def export(cmd: ExportCommand) -> int:
     """Write the journal's records (from ``--since-seq``) as JSON lines or CSV."""
-    path = _journal_path(args)
-    if args.journal and not path.is_file():
+    path = _journal_path(cmd.journal)
+    if cmd.journal and not path.is_file():
         raise UsageError(f"{path}: no such journal")
-    out = str(writable(args.out)) if args.out else None
-    since = args.since_seq
+    out = str(writable(cmd.out)) if cmd.out else None
+    since = cmd.since_seq
 
     def records() -> Iterator[dict[str, Any]]:
         for record in journal.read(path):
@@ -150,20 +189,20 @@ def export(args: Any) -> int:
             if isinstance(seq, int) and not isinstance(seq, bool) and seq >= since:
                 yield record
 
-    if args.format == "csv":
-        write_csv(journal.csv_rows(records()), out, args.delimiter)
+    if cmd.format == "csv":
+        write_csv(journal.csv_rows(records()), out, cmd.delimiter)
     else:
         write_lines((journal.canonical(r).decode("utf-8") + "\n" for r in records()), out)
     return EXIT_OK
 
 
-def rebuild(args: Any) -> int:
+def rebuild(cmd: RebuildCommand) -> int:
     """A journal and its checkpoints file from what a receiver stored (JSON format lines)."""
-    sources = [Path(name) for name in args.received]
+    sources = [Path(name) for name in cmd.received]
     for source in sources:
         if not source.is_file():
             raise UsageError(f"{source}: no such file")
-    out = Path(args.out)
+    out = Path(cmd.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: is not a folder")
     done = rebuild_journal(sources, out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,11 @@ from portal_admin.files.terminal import printable
 from portal_admin.jobs.plan import outcome
 from portal_admin.jobs.summary import summarize
 
-from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
 from .output import say, writable, write_csv, write_json_lines
-from .running import result_path, run_job
-from .session import connect, named, same_server
+from .running import confirm_and_run
+from .session import connect, same_server
+from .typed import ConnectionOptions, RunOptions
 from .words import pause
 
 LIST_HEADER = ("id", "action", "state", "done", "failed", "skipped", "unknown", "left")
@@ -35,6 +36,32 @@ SHOW_HEADER = (
     "time",
     "note",
 )
+
+
+@dataclass(frozen=True)
+class ListCommand:
+    """``jobs list``: text or JSON lines."""
+
+    format: str
+
+
+@dataclass(frozen=True)
+class ShowCommand:
+    """``jobs show ID``: where and how its lines go."""
+
+    job: str
+    out: str | None
+    delimiter: str
+    format: str
+
+
+@dataclass(frozen=True)
+class ResumeCommand:
+    """``jobs resume ID``: its connection (default: the job's own) and how it runs."""
+
+    job: str
+    connection: ConnectionOptions
+    run: RunOptions
 
 
 def find_job(job_id: str) -> Path:
@@ -61,10 +88,10 @@ def opened(job_id: str) -> Iterator[jobs.JobFile]:
         job.close()
 
 
-def list_jobs(args: Any) -> int:
+def list_jobs(cmd: ListCommand) -> int:
     """``jobs list``: id, action, state, counts, created and server of every job."""
     summaries = [job.as_record() for job in jobs.read_summaries()]
-    if args.format == "json":
+    if cmd.format == "json":
         write_json_lines(summaries, None)
         return EXIT_OK
     rows: list[tuple[str, ...]] = [(*LIST_HEADER, *LIST_HEADER_END)]
@@ -85,9 +112,9 @@ def list_jobs(args: Any) -> int:
     return EXIT_OK
 
 
-def show_job(args: Any) -> int:
+def show_job(cmd: ShowCommand) -> int:
     """``jobs show ID``: what the job is (standard error) and its lines as CSV."""
-    with opened(args.job) as job:
+    with opened(cmd.job) as job:
         meta = job.meta()
         action = jobs.action_from(meta["kind"], meta.get("params") or {})
         say(f"job {job.id}: {action.describe()} on {meta.get('source') or 'a list'}")
@@ -111,17 +138,25 @@ def show_job(args: Any) -> int:
             )
             for i in job.items()
         )
-        out = str(writable(args.out)) if args.out else None
-        if args.format == "json":
+        out = str(writable(cmd.out)) if cmd.out else None
+        if cmd.format == "json":
             write_json_lines(jobs.result_lines(job), out)
         else:
-            write_csv([SHOW_HEADER, *rows], out, args.delimiter)
+            write_csv([SHOW_HEADER, *rows], out, cmd.delimiter)
     return EXIT_OK
 
 
-def _profile_of(meta: dict[str, Any], args: Any) -> Profile | None:
-    """The job's own connection when the options name none (None: the options say)."""
-    if named(args):
+def job_connection(
+    meta: dict[str, Any], options: ConnectionOptions
+) -> tuple[Profile | None, ConnectionOptions]:
+    """The job's own server and account when the options name none (the profile None: the
+    options say which), as the job's metadata ``meta`` records them."""
+    options = replace(options, user=options.user or meta.get("account") or None)
+    return _profile_of(meta, options), options
+
+
+def _profile_of(meta: dict[str, Any], options: ConnectionOptions) -> Profile | None:
+    if options.named:
         return None
     if same_server(str(meta.get("server", "")), builtin.SANDBOX_BASE_URL):
         return sandbox_profile()
@@ -134,9 +169,9 @@ def _profile_of(meta: dict[str, Any], args: Any) -> Profile | None:
     return profile
 
 
-async def resume_job(args: Any) -> int:
+async def resume_job(cmd: ResumeCommand) -> int:
     """``jobs resume ID``: go on with a paused or interrupted job, on its own server."""
-    with opened(args.job) as job:
+    with opened(cmd.job) as job:
         meta = job.meta()
         if job.is_locked_elsewhere():
             raise UsageError(
@@ -144,23 +179,13 @@ async def resume_job(args: Any) -> int:
             )
         if meta["state"] in (jobs.JobState.FINISHED, jobs.JobState.CANCELLED):
             raise UsageError(f"job {job.id} is {meta['state']}: nothing to resume")
-        out = str(writable(args.out)) if args.out else str(result_path(job, None))
-        profile = _profile_of(meta, args)
-        args.user = args.user or meta.get("account") or None
-        async with connect(args, profile) as conn:
+        out = str(writable(cmd.run.out)) if cmd.run.out else None  # None: beside the job
+        profile, options = job_connection(meta, cmd.connection)
+        async with connect(options, profile) as conn:
             if not same_server(conn.server, str(meta.get("server", ""))):
                 raise UsageError(f"job {job.id} belongs to {meta.get('server')}, not {conn.server}")
             if conn.email.lower() != str(meta.get("account", "")).lower():
                 say(f"note: the job was planned by {meta.get('account')}")
-            if meta["state"] == jobs.JobState.PLANNED:  # never confirmed: a program died first
-                confirm_job(job, str(conn.profile.environment), conn.profile.name, args.confirm)
-            say(f"job {job.id}: resuming {meta['kind']} ({job.counts()['planned']:,} left)")
-            return await run_job(
-                conn,
-                job,
-                concurrency=args.concurrency,
-                out=out,
-                delimiter=args.delimiter,
-                progress=args.progress,
-                form=args.format,
-            )
+            say(f"resuming {meta['kind']} ({job.counts()['planned']:,} left)")
+            # a job never confirmed (a program died first) is confirmed now
+            return await confirm_and_run(conn, [job], cmd.run, [out])

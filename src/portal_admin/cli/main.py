@@ -14,18 +14,23 @@ import inspect
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import EXIT_FAILED, EXIT_USAGE, UsageError
 from .parser import build_parser
+from .typed import arguments_of
 
 PROG = "portal-admin-cli"
 
 
-def _handler(name: str) -> Any:
+def _handler(name: str) -> Callable[..., Any]:
+    """The handler ``module:function`` of this package."""
     module, function = name.split(":")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    handler: Callable[..., Any] = getattr(
+        importlib.import_module(f"{__package__}.{module}"), function
+    )
+    return handler
 
 
 def _quiet_broken_pipe() -> None:
@@ -50,7 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     try:
-        result = _handler(args.handler)(args)
+        handler = _handler(args.handler)
+        result = handler(
+            *arguments_of(handler, args)
+        )  # the options, typed: no Namespace goes further
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
         return int(result)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterable
@@ -11,7 +10,7 @@ from typing import Any
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
-from portal_admin.files.terminal import printable
+from portal_admin.files.terminal import json_line, printable
 
 from .errors import UsageError
 
@@ -65,14 +64,14 @@ def write_lines(lines: Iterable[str], out: str | None) -> None:
 
 
 def write_json_lines(records: Iterable[dict[str, Any]], out: str | None) -> int:
-    """Records as JSON lines (one object a line, UTF-8) to ``out`` (atomically) or standard
-    output, as they come; returns how many."""
+    """Records as JSON lines (one object a line, UTF-8; what a terminal would obey escaped) to
+    ``out`` (atomically) or standard output, as they come; returns how many."""
     count = 0
 
     def lines(fh: Any) -> None:
         nonlocal count
         for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            fh.write(json_line(record) + "\n")
             count += 1
 
     if out:

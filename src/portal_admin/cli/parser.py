@@ -290,6 +290,7 @@ def _verification(areas: Any) -> None:
         type=options.fingerprint,
         help="the signing key's fingerprint (trusted for this check)",
     )
+    _report_format(verify)
     verify.description = (
         "Check an evidence pack's signature and every file's hash, and who signed it. Exit"
         " status: 0 intact and signed by a trusted key (this installation's, one added with"
@@ -380,7 +381,15 @@ def _verification(areas: Any) -> None:
         type=options.fingerprint,
         help="the key the checkpoints must be signed with (default: this installation's)",
     )
+    _report_format(check)
     _forwarding(journal)
+
+
+def _report_format(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--format", choices=("text", "json"), default="text",
+        help="json: what was found as one JSON line (docs/cli.md names its fields)",
+    )  # fmt: skip
 
 
 def _forwarding(journal: Any) -> None:
@@ -508,6 +517,7 @@ def _reviews(areas: Any) -> None:
     status.add_argument("--undecided", action="store_true", help="with --items: undecided only")
     status.add_argument("--flagged", action="store_true", help="with --items: flagged only")
     status.add_argument("--delimiter", choices=DELIMITER_CHOICES, default="comma", help="CSV")
+    _report_format(status)
     split = _command(
         review, "split", "review:split", "one file per portal or institution", connects=False
     )

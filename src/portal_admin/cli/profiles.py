@@ -8,8 +8,8 @@ never touches managed or built-in profiles, and replaces a profile of the same n
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from portal_admin.connection.profile_file import (
     ProfileFileError,
@@ -25,11 +25,35 @@ from .errors import UsageError
 from .output import say, write_text
 
 
+@dataclass(frozen=True)
+class ListCommand:
+    """``profiles list``: as text or JSON."""
+
+    json: bool
+
+
+@dataclass(frozen=True)
+class ExportCommand:
+    """``profiles export FILE``: which profiles (default all), with their access codes?"""
+
+    file: str
+    name: tuple[str, ...] | None
+    access_code: bool
+
+
+@dataclass(frozen=True)
+class ImportCommand:
+    """``profiles import FILE``: replacing own profiles of the same name?"""
+
+    file: str
+    replace: bool
+
+
 def _kind(profile: Profile) -> str:
     return "built-in" if profile.builtin else "managed" if profile.managed else "own"
 
 
-def list_profiles(args: Any) -> int:
+def list_profiles(cmd: ListCommand) -> int:
     """Print every profile: name, kind, environment, URL, proxy mode, pins."""
     store = ProfileStore()
     rows = [
@@ -45,7 +69,7 @@ def list_profiles(args: Any) -> int:
     ]
     if store.managed_error:
         say(f"managed profiles not used: {store.managed_error}")
-    if args.json:
+    if cmd.json:
         write_text(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", None)
     else:
         lines = [
@@ -57,39 +81,39 @@ def list_profiles(args: Any) -> int:
     return 0
 
 
-def export(args: Any) -> int:
+def export(cmd: ExportCommand) -> int:
     """Write the chosen profiles (default: all but the sandbox) to a profile file."""
     profiles = [p for p in ProfileStore().load() if not p.builtin]
-    if args.name:
-        wanted = {n.casefold() for n in args.name}
+    if cmd.name:
+        wanted = {n.casefold() for n in cmd.name}
         missing = wanted - {p.name.casefold() for p in profiles}
         if missing:
             raise UsageError(f"no connection profile called {sorted(missing)[0]!r}")
         profiles = [p for p in profiles if p.name.casefold() in wanted]
     try:
-        count = export_profiles(profiles, Path(args.file), include_access_code=args.access_code)
+        count = export_profiles(profiles, Path(cmd.file), include_access_code=cmd.access_code)
     except ProfileFileError as exc:
         raise UsageError(f"not exported: {exc}") from None
-    say(f"{count} profile(s) written to {args.file}")
+    say(f"{count} profile(s) written to {cmd.file}")
     return 0
 
 
-def import_(args: Any) -> int:
+def import_(cmd: ImportCommand) -> int:
     """Add the file's profiles to the user's (nothing at all when the file has a fault)."""
     try:
-        incoming = load_profiles(Path(args.file))
+        incoming = load_profiles(Path(cmd.file))
     except ProfileFileError as exc:
         raise UsageError(f"nothing imported: {exc}") from None
     store = ProfileStore()
     existing = store.load()
     plan = plan_import(existing, incoming)
-    if plan.replaced and not args.replace:
+    if plan.replaced and not cmd.replace:
         raise UsageError(
             "nothing imported: these profiles exist (give --replace to replace them): "
             + ", ".join(plan.replaced)
         )
     for name in plan.blocked:
         say(f"skipped {name!r}: a managed or built-in profile has that name")
-    store.save(merge_import(existing, incoming, replace=args.replace))
+    store.save(merge_import(existing, incoming, replace=cmd.replace))
     say(f"imported: {len(plan.added)} added, {len(plan.replaced)} replaced")
     return 0

@@ -5,23 +5,22 @@ result file. The kiosk cannot revert: refused before anything is read or sent.""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 
 from portal_admin import jobs
 from portal_admin.connection.profiles import Profile
 from portal_admin.evidence import trust
-from portal_admin.files.csv_rules import DELIMITERS
 from portal_admin.files.terminal import printable
 from portal_admin.jobs.reversible import norm
+from portal_admin.jobs.revert import revert_lines
 
-from .confirm import confirm_job
 from .errors import EXIT_OK, UsageError
-from .job_commands import _profile_of, find_job
+from .job_commands import find_job, job_connection
 from .output import say, writable
-from .running import run_job
+from .running import confirm_and_run, planned, write_plan
 from .session import Connection, connect, resolve_profile
+from .typed import ConnectionOptions, RunOptions
 from .words import skip
 
 #: Skipped lines shown on the terminal (the plan file holds all).
@@ -40,6 +39,37 @@ def _word(code: str) -> str:
 
 
 Planner = Callable[[Connection], Awaitable[jobs.JobFile]]
+
+
+@dataclass(frozen=True)
+class RevertOptions:
+    """What a revert takes besides how it runs: why (``--reason``, kept with each change), and
+    whether journal records nothing vouches for are reverted (``--accept-unauthenticated``)."""
+
+    reason: str
+    accept_unauthenticated: bool
+
+
+@dataclass(frozen=True)
+class JobRevertCommand:
+    """``jobs revert ID``: the job, the connection (default: the job's), the revert's options,
+    how it runs."""
+
+    job: str
+    connection: ConnectionOptions
+    revert: RevertOptions
+    run: RunOptions
+
+
+@dataclass(frozen=True)
+class JournalRevertCommand:
+    """``journal revert SEQ...``: the journal records, the connection, the revert's options,
+    how it runs."""
+
+    seqs: tuple[int, ...]
+    connection: ConnectionOptions
+    revert: RevertOptions
+    run: RunOptions
 
 
 def _refuse_kiosk(profile: Profile) -> None:
@@ -80,70 +110,68 @@ def _show(job: jobs.JobFile) -> None:
         say(f"  ... and {len(skipped) - SHOWN:,} more (see the plan: --dry-run --out FILE)")
 
 
-async def _revert(args: Any, profile: Profile | None, planner: Planner) -> int:
-    if args.concurrency < 1:
-        raise UsageError("--concurrency must be at least 1")
-    profile = profile or resolve_profile(args)
+async def _revert(
+    connection: ConnectionOptions, run: RunOptions, profile: Profile | None, planner: Planner
+) -> int:
+    profile = profile or resolve_profile(connection)
     _refuse_kiosk(profile)
-    out = str(writable(args.out)) if args.out else None
-    async with connect(args, profile) as conn:
+    out = str(writable(run.out)) if run.out else None
+    async with connect(connection, profile) as conn:
         try:
             job = await planner(conn)
         except jobs.RevertError as exc:
             raise UsageError(printable(f"{exc} (nothing was sent)")) from None
-        started = False
-        try:
+        with planned(job):
             say(f"{jobs.action_from('revert', job.meta()['params']).describe()}")
             _show(job)
-            if args.dry_run:
-                if out:
-                    jobs.write_revert_plan(job, Path(out), delimiter=DELIMITERS[args.delimiter])
-                    say(f"plan: {out}")
+            if run.dry_run:
+                write_plan(
+                    job, run, out, lines=plan_lines(job), as_csv=jobs.write_revert_plan, shown=False
+                )
                 say("dry run: nothing was sent")
                 return EXIT_OK
             if job.counts()["planned"] == 0:
                 say("nothing to set back: nothing was sent")
                 return EXIT_OK
-            confirm_job(job, str(conn.profile.environment), conn.profile.name, args.confirm)
-            say(f"job {job.id}")
-            started = True
-            return await run_job(
-                conn,
-                job,
-                concurrency=args.concurrency,
-                out=out,
-                delimiter=args.delimiter,
-                progress=args.progress,
-            )
-        finally:
-            if started:
-                job.close()
-            else:  # previewed, not confirmed, or nothing to do: no job is kept
-                job.discard()
+            return await confirm_and_run(conn, [job], run, [out])
 
 
-async def journal_revert(args: Any) -> int:
+#: The keys of a revert plan's JSON lines (``--dry-run --format json``): the CSV's columns.
+PLAN_KEYS = (
+    "target_id", "target", "value", "before", "after", "now", "plan", "why", "instead",
+    "journal_records",
+)  # fmt: skip
+
+
+def plan_lines(job: jobs.JobFile) -> Iterator[dict[str, str]]:
+    """A revert's plan as records: each line's value, before, after and now, ``plan``
+    (``planned`` or why it is skipped), why, what to do instead, and its journal records."""
+    for line in revert_lines(job):
+        yield dict(zip(PLAN_KEYS, line, strict=True))
+
+
+async def journal_revert(cmd: JournalRevertCommand) -> int:
     """``journal revert SEQ...``: set the values these journal records changed back."""
 
     def plan(conn: Connection) -> Awaitable[jobs.JobFile]:
         return jobs.plan_records_revert(
             conn.client,
-            args.seqs,
+            cmd.seqs,
             conn.context(),
             expected_key=trust.own_fingerprint,
-            concurrency=args.concurrency,
-            reason=args.reason,
-            accept_unauthenticated=args.accept_unauthenticated,
+            concurrency=_concurrency(cmd.run),
+            reason=cmd.revert.reason,
+            accept_unauthenticated=cmd.revert.accept_unauthenticated,
         )
 
-    return await _revert(args, None, plan)
+    return await _revert(cmd.connection, cmd.run, None, plan)
 
 
-async def job_revert(args: Any) -> int:
+async def job_revert(cmd: JobRevertCommand) -> int:
     """``jobs revert ID``: set back every change the journal records for a bulk job."""
-    job_id, profile = args.job, None
+    job_id, profile, connection = cmd.job, None, cmd.connection
     try:
-        path = find_job(args.job)
+        path = find_job(cmd.job)
     except UsageError:  # no job file here: the journal alone may know the job
         path = None
     if path is not None:
@@ -155,8 +183,7 @@ async def job_revert(args: Any) -> int:
             job_id, meta = job.id, job.meta()
         finally:
             job.close()
-        profile = _profile_of(meta, args)
-        args.user = args.user or meta.get("account") or None
+        profile, connection = job_connection(meta, connection)
 
     def plan(conn: Connection) -> Awaitable[jobs.JobFile]:
         return jobs.plan_job_revert(
@@ -164,9 +191,14 @@ async def job_revert(args: Any) -> int:
             job_id,
             conn.context(),
             expected_key=trust.own_fingerprint,
-            concurrency=args.concurrency,
-            reason=args.reason,
-            accept_unauthenticated=args.accept_unauthenticated,
+            concurrency=_concurrency(cmd.run),
+            reason=cmd.revert.reason,
+            accept_unauthenticated=cmd.revert.accept_unauthenticated,
         )
 
-    return await _revert(args, profile, plan)
+    return await _revert(connection, cmd.run, profile, plan)
+
+
+def _concurrency(run: RunOptions) -> int:
+    assert run.concurrency is not None  # only jobs resume leaves it to the job
+    return run.concurrency

@@ -22,9 +22,10 @@ import inspect
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from portal_admin.evidence import keys
 from portal_admin.evidence.snapshot import SnapshotError, take_snapshot
@@ -37,7 +38,13 @@ from portal_admin.reviews.create import ScopeFilter, Settings, create_campaign
 
 from .errors import EXIT_FAILED, EXIT_OK, UsageError
 from .output import say as _say_raw
-from .output import writable, write_csv
+from .output import writable, write_csv, write_json_lines
+from .typed import ConnectionOptions, RunOptions
+
+if TYPE_CHECKING:
+    from portal_admin.reviews.remediation import Remediation
+
+    from .session import Connection
 
 #: Codes of refusals that are the input's fault (exit 2) rather than the campaign's (exit 1).
 _USAGE = {
@@ -60,6 +67,113 @@ STATUS_HEADER = (
     "id", "decision", "justification", "kind", "label", "name", "status", "portal",
     "institution", "updated", "flags", "flag reasons", "decided", "decided by", "part",
 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CreateCommand:
+    """``review create``: the campaign file, its settings, and its scope (a snapshot given, or
+    one taken now from the connection's server)."""
+
+    out: str
+    name: str
+    due: str | None
+    revocation: str
+    snapshot: str | None
+    since: str | None
+    portal: tuple[str, ...] | None
+    institution: tuple[str, ...] | None
+    status: tuple[str, ...] | None
+    stale_days: int
+    reviewer: str | None
+    connection: ConnectionOptions
+
+
+@dataclass(frozen=True)
+class StatusCommand:
+    """``review status``: the report's format, and the items CSV (which items, how)."""
+
+    campaign: str
+    items: str | None
+    undecided: bool
+    flagged: bool
+    delimiter: str
+    format: str
+
+
+@dataclass(frozen=True)
+class SplitCommand:
+    """``review split``: by what, where to, and who reviews each part (``VALUE=NAME``)."""
+
+    campaign: str
+    by: str
+    out_dir: str
+    reviewer: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class MergeCommand:
+    """``review merge``: the part files to merge back."""
+
+    campaign: str
+    parts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DecideCommand:
+    """``review decide``: a decisions CSV, or one ``--item`` with its decision; who decides."""
+
+    campaign: str
+    csv: str | None
+    item: str | None
+    decision: str | None
+    justification: str | None
+    reviewer: str | None
+
+
+@dataclass(frozen=True)
+class SignCommand:
+    """``review sign``: who signs, and whether undecided items may be signed off."""
+
+    campaign: str
+    reviewer: str | None
+    allow_undecided: bool
+
+
+@dataclass(frozen=True)
+class VerifyCommand:
+    """``review verify``: the key every sign-off must use (default: the trusted ones)."""
+
+    campaign: str
+    fingerprint: str | None
+
+
+@dataclass(frozen=True)
+class RemediateCommand:
+    """``review remediate``: the reviewer's key as given, the connection, how the jobs run."""
+
+    campaign: str
+    fingerprint: str | None
+    connection: ConnectionOptions
+    run: RunOptions
+
+
+@dataclass(frozen=True)
+class CloseCommand:
+    """``review close``: the closing snapshot's place; closing with Revokes not carried out."""
+
+    campaign: str
+    snapshot: str | None
+    allow_unremediated: bool
+    connection: ConnectionOptions
+
+
+@dataclass(frozen=True)
+class PackCommand:
+    """``review pack``: the pack's place; a one-off key when this installation's is unusable."""
+
+    campaign: str
+    out: str
+    ephemeral_key: bool
 
 
 class Refused(Exception):
@@ -85,7 +199,10 @@ def opened(path: str) -> Iterator[campaigns.Campaign]:
         campaign.close()
 
 
-def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def guarded(fn: Handler) -> Handler:
     """A command whose campaign refusals end in a named message: exit 2 for unusable input,
     1 for a refusal of the campaign's (never a traceback)."""
 
@@ -103,22 +220,22 @@ def guarded(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     if inspect.iscoroutinefunction(fn):
 
         @functools.wraps(fn)
-        async def run_async(args: Any) -> int:
+        async def run_async(cmd: object) -> int:
             try:
-                return int(await fn(args))
+                return int(await fn(cmd))
             except (campaigns.CampaignError, Refused, sqlite3.DatabaseError) as exc:
                 return refused(exc)
 
-        return run_async
+        return cast(Handler, run_async)
 
     @functools.wraps(fn)
-    def run(args: Any) -> int:
+    def run(cmd: object) -> int:
         try:
-            return int(fn(args))
+            return int(fn(cmd))
         except (campaigns.CampaignError, Refused, sqlite3.DatabaseError) as exc:
             return refused(exc)
 
-    return run
+    return cast(Handler, run)
 
 
 def _refused(exc: Refused) -> int:
@@ -155,18 +272,18 @@ def _key() -> Any:
         raise UsageError(f"this installation's key is needed: {exc}") from None
 
 
-def _reviewer(args: Any) -> decisions.Reviewer:
-    if not args.reviewer:
+def _reviewer(name: str | None) -> decisions.Reviewer:
+    if not name:
         raise UsageError("name the reviewer with --reviewer NAME (an email, say)")
     try:
-        return decisions.reviewer_of(args.reviewer)
+        return decisions.reviewer_of(name)
     except keys.KeyUnavailable as exc:
         raise UsageError(f"this installation's key is needed: {exc}") from None
     except campaigns.CampaignError as exc:
         raise UsageError(str(exc)) from None
 
 
-def _split_list(values: list[str] | None) -> list[str]:
+def _split_list(values: tuple[str, ...] | None) -> list[str]:
     return [v.strip() for each in values or [] for v in each.split(",") if v.strip()]
 
 
@@ -174,33 +291,33 @@ def _split_list(values: list[str] | None) -> list[str]:
 
 
 @guarded
-async def create(args: Any) -> int:
+async def create(cmd: CreateCommand) -> int:
     """Make a campaign from a snapshot (taken now unless --snapshot names one)."""
-    out = writable(args.out)
+    out = writable(cmd.out)
     if out.exists():
         raise UsageError(f"{out} exists already: a campaign is never overwritten")
-    due = args.due or (datetime.now(UTC).date() + timedelta(days=14)).isoformat()
+    due = cmd.due or (datetime.now(UTC).date() + timedelta(days=14)).isoformat()
     try:
         date.fromisoformat(due)
     except ValueError:
         raise UsageError(f"--due: not a date (YYYY-MM-DD): {due!r}") from None
     settings = Settings(
-        name=args.name,
+        name=cmd.name,
         due=due,
-        revocation=args.revocation,
+        revocation=cmd.revocation,
         scope_filter=ScopeFilter(
-            _split_list(args.portal), _split_list(args.institution), _split_list(args.status)
+            _split_list(cmd.portal), _split_list(cmd.institution), _split_list(cmd.status)
         ),
-        stale_days=args.stale_days,
-        reviewer=args.reviewer or "",
+        stale_days=cmd.stale_days,
+        reviewer=cmd.reviewer or "",
     )
-    since = Path(args.since) if args.since else None
+    since = Path(cmd.since) if cmd.since else None
     try:
         settings.check()
     except campaigns.CampaignError as exc:
         raise UsageError(str(exc)) from None
-    if args.snapshot:
-        scope = Path(args.snapshot)
+    if cmd.snapshot:
+        scope = Path(cmd.snapshot)
         made = _made(out, scope, settings, since)
     else:
         from .session import connect
@@ -208,7 +325,7 @@ async def create(args: Any) -> int:
         scope = out.with_name(f"{out.name}.scope.sqlite3")
         if scope.exists():
             raise UsageError(f"{scope} exists already")
-        async with connect(args) as conn:
+        async with connect(cmd.connection) as conn:
             context = conn.context()
             settings = dataclasses.replace(settings, created_by=context.account)
             say(f"taking the scope's snapshot into {scope}")
@@ -242,40 +359,76 @@ def _made(out: Path, scope: Path, settings: Settings, since: Path | None) -> int
 
 
 @guarded
-def status(args: Any) -> int:
-    """Totals and flags; with --items, every item as CSV (a decisions template)."""
-    with opened(args.campaign) as campaign:
-        meta = campaign.meta
-        part = f" (part {meta['part']})" if meta.get("part") else ""
-        out(
-            f"campaign: {campaign.name}{part}, due {meta.get('due')},"
-            f" revocation {campaign.revocation}"
-        )
-        scope = meta.get("scope") or {}
-        out(f"scope: {scope.get('server')} at {scope.get('finished')}")
-        for key, value in review_pack.totals(campaign).items():
-            out(f"{key}: {value:,}")
-        for code, n in campaign.flag_counts().items():
-            out(f"flag {code}: {n:,}")
-        for s in signoff.signoffs(campaign):
-            out(
-                f"signed off by {s.reviewer} at {s.signed_at} with key {s.fingerprint}"
-                " (not checked: review verify checks)"
-            )
-        if meta.get("closed"):
-            out(f"closed at {meta.get('closed_at')} by {meta.get('closed_by')}")
-        if args.items:
+def status(cmd: StatusCommand) -> int:
+    """Totals and flags (as text, or one JSON line); with --items, every item as CSV (a
+    decisions template)."""
+    with opened(cmd.campaign) as campaign:
+        record = status_record(campaign)
+        if cmd.format == "json":
+            write_json_lines([record], None)
+        else:
+            _show_status(record)
+        if cmd.items:
             query = campaigns.Query(
-                decision="UNDECIDED" if args.undecided else None,
-                flagged=True if args.flagged else None,
+                decision="UNDECIDED" if cmd.undecided else None,
+                flagged=True if cmd.flagged else None,
             )
             write_csv(
                 [STATUS_HEADER, *_status_rows(campaign, query)],
-                str(writable(args.items)),
-                args.delimiter,
+                str(writable(cmd.items)),
+                cmd.delimiter,
             )
-            say(f"{campaign.count(query):,} items written to {args.items}")
+            say(f"{campaign.count(query):,} items written to {cmd.items}")
     return EXIT_OK
+
+
+def status_record(campaign: campaigns.Campaign) -> dict[str, Any]:
+    """The campaign's status as one record (``review status --format json``; docs/cli.md)."""
+    meta = campaign.meta
+    scope = meta.get("scope") or {}
+    return {
+        "campaign": campaign.name,
+        "part": meta.get("part") or "",
+        "due": meta.get("due") or "",
+        "revocation": campaign.revocation,
+        "scope_server": scope.get("server") or "",
+        "scope_finished": scope.get("finished") or "",
+        "totals": review_pack.totals(campaign),
+        "flags": campaign.flag_counts(),
+        "signoffs": [
+            {
+                "reviewer": s.reviewer,
+                "part": s.part,
+                "signed_at": s.signed_at,
+                "fingerprint": s.fingerprint,
+                "items": s.items,
+            }
+            for s in signoff.signoffs(campaign)
+        ],
+        "closed": bool(meta.get("closed")),
+        "closed_at": meta.get("closed_at") or "",
+        "closed_by": meta.get("closed_by") or "",
+    }
+
+
+def _show_status(record: dict[str, Any]) -> None:
+    part = f" (part {record['part']})" if record["part"] else ""
+    out(
+        f"campaign: {record['campaign']}{part}, due {record['due'] or None},"
+        f" revocation {record['revocation']}"
+    )
+    out(f"scope: {record['scope_server'] or None} at {record['scope_finished'] or None}")
+    for key, value in record["totals"].items():
+        out(f"{key}: {value:,}")
+    for code, n in record["flags"].items():
+        out(f"flag {code}: {n:,}")
+    for s in record["signoffs"]:
+        out(
+            f"signed off by {s['reviewer']} at {s['signed_at']} with key {s['fingerprint']}"
+            " (not checked: review verify checks)"
+        )
+    if record["closed"]:
+        out(f"closed at {record['closed_at'] or None} by {record['closed_by'] or None}")
 
 
 def _status_rows(campaign: campaigns.Campaign, query: campaigns.Query) -> Iterator[tuple[Any, ...]]:
@@ -297,32 +450,33 @@ def _status_rows(campaign: campaigns.Campaign, query: campaigns.Query) -> Iterat
 
 
 @guarded
-def decide(args: Any) -> int:
+def decide(cmd: DecideCommand) -> int:
     """Record decisions from a CSV (id, decision, justification) or one --item."""
-    if bool(args.csv) == bool(args.item):
+    if bool(cmd.csv) == bool(cmd.item):
         raise UsageError("give a decisions CSV or --item ID --decision WORD")
-    if args.csv:
+    if cmd.csv:
         try:
-            data = Path(args.csv).read_bytes()
+            data = Path(cmd.csv).read_bytes()
         except OSError as exc:
-            raise UsageError(f"{args.csv}: {exc.strerror or exc}") from None
+            raise UsageError(f"{cmd.csv}: {exc.strerror or exc}") from None
         try:
             entries = decisions.read_csv(data)
         except campaigns.CampaignError as exc:
-            raise UsageError(f"{args.csv}: {exc}; nothing recorded") from None
-        source = f"csv {Path(args.csv).name}"
+            raise UsageError(f"{cmd.csv}: {exc}; nothing recorded") from None
+        source = f"csv {Path(cmd.csv).name}"
     else:
-        chosen = decisions.parse_decision(args.decision or "")
+        assert cmd.item is not None  # a CSV or an item: checked above
+        chosen = decisions.parse_decision(cmd.decision or "")
         if chosen is None:
             raise UsageError('--decision is Keep, Revoke or "Don\'t know"')
-        entries = [decisions.Entry(args.item, chosen, args.justification or "")]
+        entries = [decisions.Entry(cmd.item, chosen, cmd.justification or "")]
         source = "command line"
-    reviewer = _reviewer(args)
-    with opened(args.campaign) as campaign:
+    reviewer = _reviewer(cmd.reviewer)
+    with opened(cmd.campaign) as campaign:
         try:
             recorded = decisions.record(campaign, entries, reviewer, source=source)
         except campaigns.CampaignError as exc:
-            where = f"{args.csv}: " if args.csv else ""
+            where = f"{cmd.csv}: " if cmd.csv else ""
             if exc.code in ("BAD_INPUT", "UNKNOWN_ITEM", "SELF"):
                 raise UsageError(f"{where}{exc}; nothing recorded") from None
             return _refused(Refused(f"{where}{exc}; nothing recorded"))
@@ -338,17 +492,17 @@ def decide(args: Any) -> int:
 
 
 @guarded
-def split(args: Any) -> int:
+def split(cmd: SplitCommand) -> int:
     """One file per portal or institution."""
     reviewers: dict[str, str] = {}
-    for each in args.reviewer or []:
+    for each in cmd.reviewer or ():
         value, sep, name = each.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--reviewer VALUE=NAME, not {each!r}")
         reviewers[value.strip()] = name.strip()
-    with opened(args.campaign) as campaign:
+    with opened(cmd.campaign) as campaign:
         try:
-            paths = split_merge.split(campaign, args.by, Path(args.out_dir), reviewers)
+            paths = split_merge.split(campaign, cmd.by, Path(cmd.out_dir), reviewers)
         except campaigns.CampaignError as exc:
             if exc.code in _USAGE:
                 raise UsageError(str(exc)) from None
@@ -360,11 +514,11 @@ def split(args: Any) -> int:
 
 
 @guarded
-def merge(args: Any) -> int:
+def merge(cmd: MergeCommand) -> int:
     """Merge decided part files back; each file all or nothing."""
     refused = 0
-    with opened(args.campaign) as campaign:
-        for path in args.parts:
+    with opened(cmd.campaign) as campaign:
+        for path in cmd.parts:
             try:
                 merged = split_merge.merge(campaign, Path(path))
             except campaigns.CampaignError as exc:
@@ -384,18 +538,16 @@ def merge(args: Any) -> int:
 
 
 @guarded
-def sign(args: Any) -> int:
+def sign(cmd: SignCommand) -> int:
     """Sign the file's decisions with this installation's key; they are frozen after. Items
     without a decision: exit 2 naming how many, nothing signed, unless --allow-undecided."""
-    if not args.reviewer:
+    if not cmd.reviewer:
         raise UsageError("name the reviewer with --reviewer NAME")
     key = _key()
-    with opened(args.campaign) as campaign:
+    with opened(cmd.campaign) as campaign:
         undecided = campaign.undecided()
         try:
-            done = signoff.sign(
-                campaign, args.reviewer, key, allow_undecided=bool(args.allow_undecided)
-            )
+            done = signoff.sign(campaign, cmd.reviewer, key, allow_undecided=cmd.allow_undecided)
         except campaigns.CampaignError as exc:
             if exc.code == "UNDECIDED":
                 raise UsageError(
@@ -415,12 +567,12 @@ def sign(args: Any) -> int:
 
 
 @guarded
-def verify(args: Any) -> int:
+def verify(cmd: VerifyCommand) -> int:
     """Check every sign-off: 0 intact and trusted, 1 changed (naming items), 2 not a
     campaign, 3 unsigned or signed by a key this installation does not trust."""
-    with opened(args.campaign) as campaign:
+    with opened(cmd.campaign) as campaign:
         try:
-            check = signoff.verify(campaign, args.fingerprint)
+            check = signoff.verify(campaign, cmd.fingerprint)
         except TrustError as exc:
             raise UsageError(str(exc)) from None
     for s in check.signoffs:
@@ -442,7 +594,7 @@ def verify(args: Any) -> int:
             " fingerprint with the reviewer, then evidence trust add FINGERPRINT --name NAME"
             " (or --fingerprint)"
         )
-    out(f"{args.campaign}: {verdict}")
+    out(f"{cmd.campaign}: {verdict}")
     return check.exit_status
 
 
@@ -450,20 +602,18 @@ def verify(args: Any) -> int:
 
 
 @guarded
-async def remediate(args: Any) -> int:
+async def remediate(cmd: RemediateCommand) -> int:
     """Plan the revocations as a bulk job (the dry run), then run it unless --dry-run."""
     from portal_admin.reviews import remediation
 
     from .session import connect
 
-    if args.concurrency < 1:
-        raise UsageError("--concurrency must be at least 1")
-    out = str(writable(args.out)) if args.out else None
-    with opened(args.campaign) as campaign:
-        async with connect(args) as conn:
+    out = str(writable(cmd.run.out)) if cmd.run.out else None
+    with opened(cmd.campaign) as campaign:
+        async with connect(cmd.connection) as conn:
             try:
                 plan = await remediation.remediate(
-                    campaign, conn.client, conn.context(), expected_fingerprint=args.fingerprint
+                    campaign, conn.client, conn.context(), expected_fingerprint=cmd.fingerprint
                 )  # the context carries the signed-in account's id and email (GET /profile)
             except campaigns.CampaignError as exc:
                 if exc.code in _USAGE:
@@ -484,18 +634,15 @@ async def remediate(args: Any) -> int:
             for item in plan.manual:
                 say(f"to do by hand (no bulk action): revoke {item}")
             try:
-                return await _run_jobs(conn, plan, args, out)
+                return await _run_jobs(conn, plan, cmd.run, out)
             finally:
                 plan.close()
 
 
-async def _run_jobs(conn: Any, plan: Any, args: Any, out: str | None) -> int:
+async def _run_jobs(conn: Connection, plan: Remediation, run: RunOptions, out: str | None) -> int:
     """Show each job's plan; unless a dry run, confirm (production) and run them in turn."""
-    from portal_admin import jobs
-
     from .bulk import summary as plan_summary
-    from .confirm import confirm_count
-    from .running import run_job
+    from .running import confirm_and_run, write_plan
 
     if not plan.jobs:
         say("no signed-off Revoke to carry out by a bulk job")
@@ -507,39 +654,20 @@ async def _run_jobs(conn: Any, plan: Any, args: Any, out: str | None) -> int:
         if path is not None and n:
             path = path.with_name(f"{path.stem}.{job.meta()['kind']}{path.suffix}")
         outs.append(str(path) if path else None)
-    if args.dry_run:
+    if run.dry_run:
         for job, plan_out in zip(plan.jobs, outs, strict=True):
-            if plan_out:
-                jobs.write_plan(job, Path(plan_out))
-                say(f"plan: {plan_out}")
+            write_plan(job, run, plan_out, shown=False)
         say("dry run: nothing was sent")
         return EXIT_OK
-    planned = sum(j.counts()["planned"] for j in plan.jobs if j.state() == "planned")
-    if planned:
-        confirm_count(str(conn.profile.environment), conn.profile.name, planned, args.confirm)
-    status = EXIT_OK
-    for job, result_out in zip(plan.jobs, outs, strict=True):
-        state = job.state()
-        if state in ("finished", "cancelled"):
-            say(f"job {job.id} is {state}")
-            continue
-        status = max(
-            status,
-            await run_job(
-                conn, job, concurrency=args.concurrency, out=result_out, delimiter=args.delimiter,
-                progress=args.progress,
-            ),
-        )  # fmt: skip
-        if status:
-            break  # paused or failed: resume with review remediate (or jobs resume)
-    return status
+    # paused or failed: the next ones wait (resume with review remediate, or jobs resume)
+    return await confirm_and_run(conn, plan.jobs, run, outs)
 
 
 # close and pack -----------------------------------------------------------------------------
 
 
 @guarded
-async def close(args: Any) -> int:
+async def close(cmd: CloseCommand) -> int:
     """Take the closing snapshot and check every decision against it. Signed-off Revokes no
     remediation carried out: exit 2 naming how many, nothing done, unless
     --allow-unremediated (closing makes remediation impossible from then on)."""
@@ -547,21 +675,21 @@ async def close(args: Any) -> int:
 
     from .session import connect
 
-    with opened(args.campaign) as campaign:
+    with opened(cmd.campaign) as campaign:
         if campaign.meta.get("closed"):
             say(f"campaign {campaign.name!r} is closed already")
             return EXIT_OK
         left = remediation.unremediated(campaign)
-        if left and not args.allow_unremediated:
+        if left and not cmd.allow_unremediated:
             raise UsageError(
                 f"{len(left):,} signed-off Revokes were not carried out (first: {left[0]}):"
                 " once closed, the campaign cannot be remediated. Run review remediate, or"
                 " close with --allow-unremediated; nothing done (UNREMEDIATED)"
             )
-        async with connect(args) as conn:
+        async with connect(cmd.connection) as conn:
             counts = await closing.close(
                 campaign, conn.client, account=conn.email, profile=conn.profile.name,
-                snapshot_path=Path(args.snapshot) if args.snapshot else None,
+                snapshot_path=Path(cmd.snapshot) if cmd.snapshot else None,
             )  # fmt: skip
         for outcome, n in counts.items():
             out(f"{outcome}: {n:,}")
@@ -575,20 +703,20 @@ async def close(args: Any) -> int:
 
 
 @guarded
-def pack(args: Any) -> int:
+def pack(cmd: PackCommand) -> int:
     """The campaign's signed evidence pack."""
-    out = writable(args.out)
+    out = writable(cmd.out)
     try:
         key = keys.signing_key()
         note = ""
     except keys.KeyUnavailable as exc:
-        if not args.ephemeral_key:
+        if not cmd.ephemeral_key:
             raise UsageError(
                 f"no pack can be signed: {exc} (--ephemeral-key signs with a one-off key)"
             ) from None
         key = keys.signing_key(keys.MemoryStore())
         note = " (ephemeral key: made for this pack alone)"
-    with opened(args.campaign) as campaign:
+    with opened(cmd.campaign) as campaign:
         manifest = review_pack.write(campaign, out, key)
-    say(f"access review pack written to {args.out}; signed by key {manifest['fingerprint']}{note}")
+    say(f"access review pack written to {cmd.out}; signed by key {manifest['fingerprint']}{note}")
     return EXIT_OK

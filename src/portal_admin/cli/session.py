@@ -15,7 +15,6 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
 
 from portal_admin.client import PortalClient
 from portal_admin.connection import builtin
@@ -34,6 +33,7 @@ from .output import say
 from .recording import recorded
 from .session_file import token_store
 from .signin import SANDBOX_ADMIN, ask, sign_in
+from .typed import ConnectionOptions
 
 log = logging.getLogger("portal_admin.cli.session")
 
@@ -69,49 +69,48 @@ def same_server(one: str, other: str) -> bool:
     return one.rstrip("/").lower() == other.rstrip("/").lower()
 
 
-def named(args: Any) -> bool:
-    """True when the options name a server."""
-    return bool(args.sandbox or args.profile or args.server)
-
-
-def resolve_profile(args: Any) -> Profile:
-    """The profile the options name."""
-    chosen = [bool(args.sandbox), bool(args.profile), bool(args.server)]
+def resolve_profile(options: ConnectionOptions) -> Profile:
+    """The profile the connection options name."""
+    chosen = [options.sandbox, bool(options.profile), bool(options.server)]
     if sum(chosen) != 1:
         raise UsageError(
             "name a server: one of --sandbox, --profile NAME and --server URL"
             if not any(chosen)
             else "choose one of --sandbox, --profile and --server"
         )
-    if not args.server and (args.access_code or args.environment):
+    if not options.server and (options.access_code or options.environment):
         raise UsageError("--access-code and --environment go with --server")
-    if args.sandbox:
+    if options.sandbox:
         return sandbox_profile()
-    if args.profile:
-        profile = ProfileStore().find(args.profile)
+    if options.profile:
+        profile = ProfileStore().find(options.profile)
         if profile is None:
-            raise UsageError(f"no connection profile called {args.profile!r}")
+            raise UsageError(f"no connection profile called {options.profile!r}")
         return profile
-    url = str(args.server)
+    url = str(options.server)  # the one named
     return Profile(
         name=url,
         base_url=url,
-        portal_access_code=args.access_code or "",
-        environment=EnvironmentType(args.environment or EnvironmentType.PRODUCTION),
+        portal_access_code=options.access_code or "",
+        environment=EnvironmentType(options.environment or EnvironmentType.PRODUCTION),
     )
 
 
 @contextlib.asynccontextmanager
-async def connect(args: Any, profile: Profile | None = None) -> AsyncIterator[Connection]:
+async def connect(
+    options: ConnectionOptions, profile: Profile | None = None
+) -> AsyncIterator[Connection]:
     """A signed-in connection for the options (or ``profile``), closed after."""
-    profile = profile or resolve_profile(args)
+    profile = profile or resolve_profile(options)
     transport = builtin.sandbox_transport() if profile.is_sandbox else None
-    options = client_options(profile, args.lang)
-    store = token_store(bool(getattr(args, "keep_session", False)))
+    store = token_store(options.keep_session)
     async with PortalClient(
-        server_of(profile), options, transport=transport, token_store=store
+        server_of(profile),
+        client_options(profile, options.lang),
+        transport=transport,
+        token_store=store,
     ) as client:
-        email = await sign_in(client, profile, args)
+        email = await sign_in(client, profile, options)
         if store.unavailable_reason:
             log.warning("%s", store.unavailable_reason)
         me = await client.auth.profile()
@@ -120,16 +119,16 @@ async def connect(args: Any, profile: Profile | None = None) -> AsyncIterator[Co
             yield connection
 
 
-async def logout(args: Any) -> int:
+async def logout(options: ConnectionOptions) -> int:
     """``logout``: end the kept session of the options' server and account (the server forgets
     the refresh token; the keyring or the session file forgets it too)."""
-    profile = resolve_profile(args)
+    profile = resolve_profile(options)
     transport = builtin.sandbox_transport() if profile.is_sandbox else None
-    email = args.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
+    email = options.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
     store = token_store(False)
     async with PortalClient(
         server_of(profile),
-        client_options(profile, args.lang),
+        client_options(profile, options.lang),
         transport=transport,
         token_store=store,
     ) as client:

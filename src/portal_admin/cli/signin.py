@@ -31,6 +31,7 @@ from portal_admin.connection.profiles import Profile
 from portal_admin.protocol.errors import Code
 
 from .errors import UsageError
+from .typed import ConnectionOptions
 
 #: The built-in sandbox's administrator (its password is public: README.md).
 SANDBOX_ADMIN = ("admin@sandbox.test", "Sandbox-Admin-2026!")
@@ -130,22 +131,22 @@ async def _second_factor(client: PortalClient, methods: list[str]) -> None:
     await client.auth.complete("EMAIL", ask("Code sent by email: "))
 
 
-async def sign_in(client: PortalClient, profile: Profile, args: Any) -> str:
+async def sign_in(client: PortalClient, profile: Profile, options: ConnectionOptions) -> str:
     """Sign ``client`` in for ``profile`` as the options say; returns the account's email."""
-    check_sandbox_mfa(profile, args.sandbox_mfa)
-    email = args.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
+    check_sandbox_mfa(profile, options.sandbox_mfa)
+    email = options.user or (SANDBOX_ADMIN[0] if profile.is_sandbox else "") or ask("Email: ")
     if await client.auth.resume(email) is not None:
         return email
-    if profile.is_sandbox and email == SANDBOX_ADMIN[0] and not args.password_env:
+    if profile.is_sandbox and email == SANDBOX_ADMIN[0] and not options.password_env:
         password = SANDBOX_ADMIN[1]
     else:
-        password = secret("Password: ", args.password_env)
+        password = secret("Password: ", options.password_env)
     challenge = await client.auth.start(email, password)
     del password
     methods = [m.code for m in challenge.methods]
     if not methods:
         raise UsageError("the server offers no second factor for this account")
-    if profile.is_sandbox or args.sandbox_mfa:
+    if profile.is_sandbox or options.sandbox_mfa:
         if "EMAIL" in methods:
             await _sandbox_email(client, email)
         else:

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TextIO
 
 from portal_admin import jobs
 from portal_admin.client import PortalClient
@@ -23,6 +23,7 @@ from portal_admin.jobs.targets import PlanProgress
 
 from .errors import UsageError
 from .progress import LOG_EVERY, TERMINAL_EVERY
+from .typed import AccountFilters
 from .words import IMPORT_PROBLEMS
 
 
@@ -35,14 +36,28 @@ class Chosen:
     problems: list[jobs.Problem] = field(default_factory=list)
 
 
-def account_filters(args: Any) -> dict[str, str]:
-    """The accounts query's filters the options give."""
+@dataclass(frozen=True)
+class TargetOptions:
+    """Which targets a bulk command names: a list (``--file``, ``--ids``), else every account
+    the filters match (``--all-matching``) or every pending invitation (``--all-pending``,
+    ``--older-than DAYS``)."""
+
+    file: str | None = None
+    ids: str | None = None
+    all_matching: bool = False
+    all_pending: bool = False
+    older_than: int | None = None
+    filters: AccountFilters = field(default_factory=AccountFilters)
+
+
+def account_filters(filters: AccountFilters) -> dict[str, str]:
+    """The filters given, as the accounts query's keyword arguments."""
     values = {
-        "status": args.status,
-        "portal": args.portal,
-        "institution_biz_id": args.institution,
-        "email": args.email,
-        "name": args.name,
+        "status": filters.status,
+        "portal": filters.portal,
+        "institution_biz_id": filters.institution,
+        "email": filters.email,
+        "name": filters.name,
     }
     return {key: value for key, value in values.items() if value}
 
@@ -83,24 +98,30 @@ def _one_source(names: dict[str, object]) -> None:
         )
 
 
-def listed(args: Any) -> jobs.TargetList | None:
-    """Check the target options and read the list they name (None: none is named), before
-    anything is sent: a file that cannot be used stops the command at once."""
-    if args.command == "invite":
-        return _check_invitees(read_list(args.file), args.file)
-    if args.command == "cancel-invitations":
-        if args.older_than is not None and args.older_than < 0:
+def listed(command: str, options: TargetOptions) -> jobs.TargetList | None:
+    """Check the target options of the bulk ``command`` and read the list they name (None:
+    none is named), before anything is sent: a file that cannot be used stops the command at
+    once."""
+    if command == "invite":
+        assert options.file is not None  # --file is required
+        return _check_invitees(read_list(options.file), options.file)
+    if command == "cancel-invitations":
+        if options.older_than is not None and options.older_than < 0:
             raise UsageError("--older-than cannot be negative")
-        every = args.all_pending or args.older_than is not None
-        _one_source({"--file": args.file, "--ids": args.ids, "--all-pending/--older-than": every})
+        every = options.all_pending or options.older_than is not None
+        _one_source(
+            {"--file": options.file, "--ids": options.ids, "--all-pending/--older-than": every}
+        )
     else:
-        _one_source({"--file": args.file, "--ids": args.ids, "--all-matching": args.all_matching})
-        if account_filters(args) and not args.all_matching:
+        _one_source(
+            {"--file": options.file, "--ids": options.ids, "--all-matching": options.all_matching}
+        )
+        if account_filters(options.filters) and not options.all_matching:
             raise UsageError("the account filters go with --all-matching")
-    if args.file:
-        return read_list(args.file)
-    if args.ids:
-        return listed_ids(args.ids)
+    if options.file:
+        return read_list(options.file)
+    if options.ids:
+        return listed_ids(options.ids)
     return None
 
 
@@ -122,12 +143,12 @@ def _check_invitees(names: jobs.TargetList, path: str) -> jobs.TargetList:
     return names
 
 
-def _source(args: Any) -> str:
+def _source(options: TargetOptions) -> str:
     """Where the targets came from, in words that can be kept (a file name that is not UTF-8
     is shown with escapes)."""
-    if not args.file:
+    if not options.file:
         return "the ids given"
-    return f"the list {args.file.encode('utf-8', 'backslashreplace').decode('utf-8')}"
+    return f"the list {options.file.encode('utf-8', 'backslashreplace').decode('utf-8')}"
 
 
 def plan_line(progress: PlanProgress) -> str:
@@ -201,18 +222,26 @@ async def _counted(
     printer.end()
 
 
-async def accounts(client: PortalClient, args: Any, names: jobs.TargetList | None) -> Chosen:
-    """Accounts from the list ``names``, else every account the filters match."""
-    printer = PlanPrinter(forced=bool(getattr(args, "progress", False)))
+async def accounts(
+    client: PortalClient,
+    options: TargetOptions,
+    names: jobs.TargetList | None,
+    *,
+    concurrency: int | None,
+    progress: bool,
+) -> Chosen:
+    """Accounts from the list ``names``, else every account the filters match (``progress``:
+    shown even when standard error is no terminal)."""
+    printer = PlanPrinter(forced=progress)
     if names is not None:
         try:
             found, problems = await pick.match_accounts(
-                client, names, concurrency=_reads_at_once(args), on_progress=printer
+                client, names, concurrency=_reads_at_once(concurrency), on_progress=printer
             )
         finally:
             printer.end()
-        return Chosen(found, _source(args), problems)
-    filters = account_filters(args)
+        return Chosen(found, _source(options), problems)
+    filters = account_filters(options.filters)
     words = " ".join(f"{key}={value}" for key, value in filters.items())
     return Chosen(
         _counted(pick.all_accounts(client, **filters), printer),
@@ -220,15 +249,15 @@ async def accounts(client: PortalClient, args: Any, names: jobs.TargetList | Non
     )
 
 
-def _reads_at_once(args: Any) -> int:
+def _reads_at_once(concurrency: int | None) -> int:
     """Reads in flight while a list is matched: ``--concurrency``, and at least 8."""
-    return max(8, int(getattr(args, "concurrency", None) or 0))
+    return max(8, concurrency or 0)
 
 
-async def invitees(client: PortalClient, args: Any, names: jobs.TargetList) -> Chosen:
+async def invitees(client: PortalClient, options: TargetOptions, names: jobs.TargetList) -> Chosen:
     """Emails to invite, from the list ``names``."""
     found, problems = pick.invitee_targets(await client.invitations.list(), names)
-    return Chosen(found, _source(args), problems)
+    return Chosen(found, _source(options), problems)
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:
@@ -236,21 +265,23 @@ def _utc(moment: dt.datetime) -> dt.datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
-async def invitations(client: PortalClient, args: Any, names: jobs.TargetList | None) -> Chosen:
+async def invitations(
+    client: PortalClient, options: TargetOptions, names: jobs.TargetList | None
+) -> Chosen:
     """Invitations from the list ``names``, else every pending one (older than N days)."""
     invitations = await client.invitations.list()
     if names is not None:
         found, problems = pick.match_invitations(invitations, names)
-        return Chosen(found, _source(args), problems)
+        return Chosen(found, _source(options), problems)
     cutoff = None
-    if args.older_than is not None:
-        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=args.older_than)
-    chosen = [
+    if options.older_than is not None:
+        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=options.older_than)
+    pending = [
         invitation_target(i)
         for i in invitations
         if i.invitation_status is not None
         and i.invitation_status.is_("PENDING")
         and (cutoff is None or (i.created_at is not None and _utc(i.created_at) < cutoff))
     ]
-    older = f" created more than {args.older_than} days ago" if cutoff else ""
-    return Chosen(chosen, f"every pending invitation{older}")
+    older = f" created more than {options.older_than} days ago" if cutoff else ""
+    return Chosen(pending, f"every pending invitation{older}")

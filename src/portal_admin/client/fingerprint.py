@@ -7,13 +7,13 @@ import hashlib
 import uuid
 from pathlib import Path
 
-import platformdirs
+from portal_admin.files.paths import data_dir
 
 _FILE_NAME = "installation-id"
 
 
 def _default_path() -> Path:
-    return Path(platformdirs.user_data_dir("portal-admin", appauthor=False)) / _FILE_NAME
+    return data_dir() / _FILE_NAME
 
 
 def installation_fingerprint(path: str | Path | None = None) -> str:

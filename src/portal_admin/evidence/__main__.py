@@ -1,10 +1,10 @@
 """``python -m portal_admin.evidence``: check evidence packs and the journal (no Qt).
 
-    python -m portal_admin.evidence verify PACK.zip [--fingerprint HEX]
+    python -m portal_admin.evidence verify PACK.zip [--fingerprint HEX] [--format text|json]
     python -m portal_admin.evidence trust add FINGERPRINT --name NAME
     python -m portal_admin.evidence trust list
     python -m portal_admin.evidence trust remove FINGERPRINT
-    python -m portal_admin.evidence journal verify [PATH] [--fingerprint HEX]
+    python -m portal_admin.evidence journal verify [PATH] [--fingerprint HEX] [--format text|json]
     python -m portal_admin.evidence journal export OUT [--format csv|json] [--since ISO]
         [--until ISO] [--operation ID] [--target ID] [--account EMAIL] [--outcome ok|failed|unknown]
 
@@ -20,7 +20,8 @@ record) or a checkpoint disagrees with it, does not verify or was signed by anot
 this installation's or a trusted one (or the ``--fingerprint`` given), 2 when the file is not
 a journal or cannot be read. Records no anchoring checkpoint vouches for (appended by another
 hand, or since the last checkpoint) are said (``NOT AUTHENTICATED``), with exit 0: the chain
-itself is whole.
+itself is whole. ``--format json``: what a verification found as one JSON line (its fields
+are named in docs/cli.md), with the same exit status.
 """
 
 from __future__ import annotations
@@ -29,13 +30,18 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from portal_admin.files.terminal import printable
+from portal_admin.files.terminal import json_line, printable
 
 from . import journal
 from . import trust as trusting
 
+if TYPE_CHECKING:
+    from .pack import PackVerification
+
 PROG = "python -m portal_admin.evidence"
+FORMATS = ("text", "json")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     check_pack = areas.add_parser("verify", help="check an evidence pack")
     check_pack.add_argument("pack")
     check_pack.add_argument("--fingerprint", help="the signing key's expected fingerprint")
+    check_pack.add_argument("--format", choices=FORMATS, default="text", help="json: one line")
     trusted = areas.add_parser("trust", help="the keys trusted to sign packs").add_subparsers(
         dest="command", required=True
     )
@@ -62,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--fingerprint", help="the checkpoints' signing key (default: this installation's)"
     )
+    check.add_argument("--format", choices=FORMATS, default="text", help="json: one line")
     export = commands.add_parser("export", help="write records as CSV or JSON")
     export.add_argument("out")
     export.add_argument("--path", help="default: this computer's journal")
@@ -78,7 +86,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.area == "verify":
-            return _verify(args.pack, args.fingerprint, prog)
+            return _verify(args.pack, args.fingerprint, prog, args.format)
         if args.area == "trust":
             return _trust(args, prog)
     except trusting.TrustError as exc:
@@ -103,6 +111,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = PROG) -> int:
         if result.records == 0 and result.problems:
             print(f"{target}: not a journal", file=sys.stderr)
             return 2
+        if args.format == "json":
+            _json_line(journal_record(result))
+            return 0 if result.ok else 1
         print(result.summary())
         for problem in result.problems[:20]:
             print(f"  line {problem.line} (seq {problem.seq}): {problem.reason}")
@@ -146,10 +157,50 @@ WORDS = {
 }
 
 
-def _verify(pack: str, fingerprint: str | None, prog: str) -> int:
+def _json_line(record: dict[str, Any]) -> None:
+    print(json_line(record), flush=True)
+
+
+def journal_record(result: journal.Verification) -> dict[str, Any]:
+    """What verifying a journal found, as one record (``journal verify --format json``)."""
+    return {
+        "journal": str(result.path),
+        "ok": result.ok,
+        "records": result.records,
+        "segments": result.segments,
+        "head": result.head,
+        "end_seq": result.end_seq,
+        "checkpoints": result.checkpoints,
+        "pending": result.pending,
+        "problems": [{"line": p.line, "seq": p.seq, "reason": p.reason} for p in result.problems],
+        "breaks": [{"line": b.line, "seq": b.seq, "reason": b.reason} for b in result.breaks],
+        "anchor": list(result.anchor),
+        "notes": list(result.notes),
+        "anchored": result.anchored,
+        "unauthenticated": list(result.unauthenticated),
+    }
+
+
+def pack_record(checked: PackVerification) -> dict[str, Any]:
+    """What checking a pack found, as one record (``verify --format json``)."""
+    return {
+        "pack": str(checked.path),
+        "status": checked.status,
+        "kind": checked.kind,
+        "fingerprint": checked.fingerprint,
+        "trust": checked.trust,
+        "signer_name": checked.signer_name,
+        "problems": list(checked.problems),
+    }
+
+
+def _verify(pack: str, fingerprint: str | None, prog: str, form: str = "text") -> int:
     from .pack import verify_pack
 
     checked = verify_pack(Path(pack), fingerprint)
+    if form == "json":
+        _json_line(pack_record(checked))
+        return checked.exit_status
     print(f"{pack}: {WORDS[checked.status]}")
     if checked.fingerprint:
         whose = {

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
-from portal_admin.files.sqlite_uri import sqlite_uri
+from portal_admin.files.portable import sqlite_connect, sqlite_uri
 
 from .snapshot import Snapshot, open_snapshot
 
@@ -120,7 +120,7 @@ def diff_snapshots(old_path: Path, new_path: Path) -> SnapshotDiff:
     """Compare two snapshot files (each checked with ``open_snapshot``)."""
     old, new = open_snapshot(old_path), open_snapshot(new_path)
     result = SnapshotDiff(old, new)
-    conn = sqlite3.connect(":memory:")
+    conn = sqlite_connect(":memory:")  # attaches by URI
     try:
         conn.execute("ATTACH DATABASE ? AS o", (sqlite_uri(old.path),))
         conn.execute("ATTACH DATABASE ? AS n", (sqlite_uri(new.path),))

@@ -42,6 +42,7 @@ from portal_admin import __version__
 from portal_admin.files import json_input
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.csv_rules import cell_text
+from portal_admin.files.portable import fsync_path
 from portal_admin.files.terminal import printable
 from portal_admin.protocol.labels import code_in_words
 
@@ -209,8 +210,7 @@ def write_pack(
             zf.writestr(SIGNATURE, signature)
             for name, data in sorted(files.items()):
                 zf.writestr(name, data)
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         tmp.replace(path)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -31,6 +30,7 @@ from portal_admin.client import PortalClient
 from portal_admin.files import json_input
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.paths import data_dir
+from portal_admin.files.portable import fsync_path
 from portal_admin.files.sqlite_uri import sqlite_uri
 
 SCHEMA_VERSION = 1
@@ -302,8 +302,7 @@ async def take_snapshot(
         )
         conn.execute("COMMIT")
         conn.close()
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         tmp.replace(path)
         fsync_dir(path.parent)
         done = True

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import os
 import re
 import unicodedata
 from dataclasses import asdict, dataclass
@@ -30,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.paths import data_dir
+from portal_admin.files.portable import file_lock
 
 from . import keys
 
@@ -214,7 +214,7 @@ class TrustStore:
         """An OS lock beside the file for a read-change-write, so that two processes adding
         keys at once both keep theirs."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        return filelock.FileLock(f"{self.path}.lock", mode=0o600)
+        return file_lock(f"{self.path}.lock")
 
     def _write(self, entries: list[TrustedKey]) -> None:
         text = json.dumps(
@@ -222,9 +222,7 @@ class TrustStore:
             indent=1,
             ensure_ascii=False,
         )
-        with atomic_open(self.path) as fh:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fh.fileno(), 0o600)
+        with atomic_open(self.path, private=True) as fh:
             fh.write(text + "\n")
 
 

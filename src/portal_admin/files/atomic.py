@@ -11,42 +11,36 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from .portable import fsync_dir as fsync_dir  # re-exported: callers import it from here
+from .portable import make_private, replace
+
 
 @contextlib.contextmanager
 def atomic_open(
-    path: Path, *, encoding: str = "utf-8", newline: str | None = None
+    path: Path, *, encoding: str = "utf-8", newline: str | None = None, private: bool = False
 ) -> Iterator[IO[str]]:
     """Open a temporary text file that replaces ``path`` only when the block ends cleanly.
 
     On any exception (including cancellation) the temporary file is removed and ``path`` is
-    left as it was.
+    left as it was. ``private``: the file is its owner's only before a byte is written (0600 on
+    POSIX, which ``mkstemp`` gives anyway; an owner-only DACL on Windows), and stays so once
+    renamed.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
+        if private:
+            make_private(tmp)
         with os.fdopen(fd, "w", encoding=encoding, newline=newline) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        replace(tmp, path)
         fsync_dir(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename or a new file in ``folder`` durable (no-op where a folder cannot be opened)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # Windows
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def atomic_write_text(path: Path, text: str, *, encoding: str = "utf-8") -> None:

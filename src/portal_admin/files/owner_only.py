@@ -1,6 +1,6 @@
-"""Files readable and writable by their owner only (mode 0600 on POSIX; on Windows the
-program's data folder is the user's own), written whole or not at all, and read back only when
-they are still as the program wrote them.
+"""Files readable and writable by their owner only (mode 0600 on POSIX, a DACL of the user and
+SYSTEM on Windows: ``portable.make_private``), written whole or not at all, and read back only
+when they are still as the program wrote them.
 
 Used for what the program keeps that no one else may read: the installation key's file when
 there is no keyring, and the command line's kept session. :func:`read_private` is the one way
@@ -8,8 +8,8 @@ to read them: it refuses (:class:`PrivateFileRefused`, naming the file, what is 
 to fix it) a link, anything but a regular file (a FIFO would block the reader), a file of
 another user or one others can read or write (as ssh refuses an unprotected private key), and
 one bigger than the reader's limit. On Windows the mode bits and owner say nothing (access is
-by ACL, which this module does not read): there only the link, the kind and the size are
-checked, and the file's privacy rests on the user's own data folder.
+by ACL, which is set on writing but not read back here): there only the link, the kind and the
+size are checked.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 
 from .atomic import fsync_dir
+from .portable import make_private
 
 #: Owner read and write only (as ssh keeps a private key).
 FILE_MODE = 0o600
@@ -46,6 +47,7 @@ def write_owner_only(path: Path, data: bytes, *, replace: bool) -> bool:
             os.fsync(fd)
         finally:
             os.close(fd)
+        make_private(tmp)  # the DACL on Windows (the mode above on POSIX)
         if replace:
             os.replace(tmp, path)
         else:

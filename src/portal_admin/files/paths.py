@@ -1,11 +1,26 @@
-"""Where the program keeps its files (platformdirs): config, logs, data."""
+"""Where the program keeps its files (platformdirs): config, logs, data.
+
+``PORTAL_ADMIN_HOME``, when set, holds them all instead, on every system: ``config/``,
+``data/``, ``log/`` under it. The tests and ``--tour`` set it so that they never touch the
+person's own folders (on Windows ``platformdirs`` reads no ``XDG_*`` variable, so those alone
+isolate nothing there)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 APP_NAME = "portal-admin"
 APP_AUTHOR = "SystemPortal"
+#: The variable that moves every folder of the program under one folder.
+HOME_ENV = "PORTAL_ADMIN_HOME"
+
+
+def home_override() -> Path | None:
+    """The folder ``PORTAL_ADMIN_HOME`` names (made absolute), or None when it is unset or empty."""
+    value = os.environ.get(HOME_ENV, "").strip()
+    return Path(os.path.abspath(value)) if value else None
+
 
 #: A folder standing in for the user's config and data folders (``--tour``), or None.
 _STAND_IN: Path | None = None
@@ -27,6 +42,9 @@ def stand_in() -> Path | None:
 def _user_dir(kind: str) -> Path:
     if _STAND_IN is not None and kind in ("config", "data"):
         return _STAND_IN / kind
+    home = home_override()
+    if home is not None:
+        return home / kind
     import platformdirs  # when first asked: importing this module stays cheap (start-up)
 
     return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME, APP_AUTHOR))

@@ -10,6 +10,8 @@ plain space) into a visible escape (``\\x1b``, ``\\u202e``), so such text can on
 
 from __future__ import annotations
 
+import json
+
 
 def _escape(ch: str) -> str:
     code = ord(ch)
@@ -27,3 +29,18 @@ def printable(text: object, limit: int | None = None) -> str:
     if value.isprintable():
         return value
     return "".join(ch if ch.isprintable() else _escape(ch) for ch in value)
+
+
+def json_line(record: object) -> str:
+    """``record`` as one line of JSON (no line end) that a terminal can only read: JSON
+    escapes ``\\u009b``, ``\\u202e``... for every character :func:`printable` would make visible
+    (JSON itself escapes only the ASCII controls), so the value read back is the same."""
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _json_escape(ch) for ch in text)
+
+
+def _json_escape(ch: str) -> str:
+    units = ch.encode("utf-16-be", "surrogatepass")
+    return "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))

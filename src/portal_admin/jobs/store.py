@@ -19,8 +19,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,7 +31,9 @@ from typing import Any
 
 import filelock
 
+from portal_admin.files import sqlite_data
 from portal_admin.files.paths import data_dir
+from portal_admin.files.portable import WINDOWS, create_private, make_private, private_dir
 
 SCHEMA_VERSION = 2
 #: Permissions of a job file and of the files SQLite and the lock put beside it.
@@ -98,6 +100,13 @@ _UPGRADES = {
         "ALTER TABLE items ADD COLUMN unknown_sends INTEGER NOT NULL DEFAULT 0",
     ),
 }
+
+#: The schema as version 1 wrote it (before ``_UPGRADES[1]``).
+_SCHEMA_V1 = _SCHEMA.replace(
+    ",\n    sent_until REAL,\n    unknown_sends INTEGER NOT NULL DEFAULT 0\n", "\n"
+)
+#: Seconds the checks of a job file opened as data may take.
+CHECK_BUDGET = 60.0
 
 #: States in which a target needs no more work.
 FINAL = frozenset({ItemState.SKIPPED, ItemState.DONE, ItemState.FAILED, ItemState.UNKNOWN})
@@ -169,32 +178,62 @@ def _item(row: sqlite3.Row) -> Item:
 
 def _private(path: Path) -> None:
     """Create ``path`` empty, readable and writable by its owner only (whatever the umask)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    create_private(path)
 
 
 def restrict(path: Path) -> None:
     """Make an existing job file and the files beside it owner-only (a file of an earlier
     version was created 0644). SQLite gives a new ``-wal``/``-shm`` the job file's mode."""
-    if os.name != "posix":
-        return
     for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
         with contextlib.suppress(OSError):  # absent, or not ours: left as it is
-            if each.stat().st_mode & 0o077:
-                os.chmod(each, FILE_MODE)
+            if WINDOWS or each.stat().st_mode & 0o077:
+                make_private(each)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    sqlite_data.defend(conn)  # trusted_schema OFF, defensive: before any query of the file
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA busy_timeout=5000")
     return conn
+
+
+def _schemas() -> list[frozenset[sqlite_data.Row]]:
+    """The ``sqlite_master`` rows of the job files this program writes: version 1, version 1
+    upgraded, the current version."""
+    upgraded = _SCHEMA_V1 + "".join(f"{sql};\n" for v in sorted(_UPGRADES) for sql in _UPGRADES[v])
+    return [sqlite_data.expected_rows(s) for s in (_SCHEMA_V1, upgraded, _SCHEMA)]
+
+
+def _check_as_data(conn: sqlite3.Connection, path: Path, budget: float = CHECK_BUDGET) -> None:
+    """Refuse (JobFileError) a job file that is not this program's, read as data
+    (``files/sqlite_data.py``): SQL this program never writes (a trigger, a view, another
+    table or index), a table or index defined otherwise, a failed integrity check; within
+    ``budget`` seconds (``sqlite3.OperationalError: interrupted`` past it)."""
+    until = time.monotonic() + budget
+    conn.set_progress_handler(lambda: 1 if time.monotonic() > until else 0, sqlite_data.STEPS)
+    try:
+        conn.execute("BEGIN")  # one read transaction: every check sees the same file
+        try:
+            rows = sqlite_data.schema_rows(conn)
+            known = _schemas()
+            alien = sqlite_data.foreign(rows, [r for rs in known for r in rs])
+            if alien:
+                raise JobFileError(
+                    f"{path.name} carries SQL this program never puts in a job file"
+                    f" ({', '.join(alien[:5])}): refused, since it could change what is sent"
+                )
+            if frozenset(rows) not in known:
+                raise JobFileError(f"{path.name} does not have this program's job schema: refused")
+            found = sqlite_data.integrity(conn)
+            if found is not None:
+                raise JobFileError(f"{path.name} is damaged (integrity check: {found}): refused")
+        finally:
+            conn.execute("COMMIT")
+    finally:
+        conn.set_progress_handler(None, 0)
 
 
 Write = Callable[[sqlite3.Connection], None]
@@ -227,7 +266,7 @@ class JobFile:
         ``items``: (target id, label, record, current, new, skip reason or None).
         """
         folder = folder or jobs_dir()
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dir(folder)
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S%f")[:-3]  # to the millisecond
         job_id = meta.get("id") or f"{stamp}-{uuid.uuid4().hex[:6]}"
         final = folder / f"{job_id}{SUFFIX}"
@@ -285,6 +324,16 @@ class JobFile:
             raise JobFileError(f"{path} does not exist")
         restrict(path)
         job = cls(path)
+        try:
+            _check_as_data(job._conn, path)  # the connection that is then used
+        except JobFileError:
+            job.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            job.close()
+            if sqlite_data.too_slow(exc):
+                raise JobFileError(f"{path.name} was not read in time: refused") from None
+            raise JobFileError(f"{path.name} is not a job file ({exc})") from None
         try:
             schema = job.meta().get("schema")
             version = int(schema) if isinstance(schema, int | str) else None

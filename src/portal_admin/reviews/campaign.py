@@ -15,8 +15,6 @@ program's, exactly, before anything of it is read.
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import sqlite3
 import threading
 import time
@@ -25,6 +23,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from portal_admin.files import json_input
+from portal_admin.files.portable import (
+    WINDOWS,
+    create_private,
+    make_private,
+    sqlite_uri,
+)
+from portal_admin.files.terminal import printable
 
 from . import opening
 from .schema import SCHEMA_VERSION, UPGRADES
@@ -36,6 +43,8 @@ OPEN_BUDGET = 60.0
 STATEMENT_BUDGET = 120.0
 FILE_MODE = 0o600
 SIDE_FILES = ("-wal", "-shm")
+#: The longest item ``detail`` read (characters).
+MAX_DETAIL = 1 << 20
 
 #: Columns the queue can be sorted by.
 SORTABLE = (
@@ -57,8 +66,9 @@ class CampaignError(Exception):
     fails, metadata that is not JSON or not of its type), TOO_SLOW (past its time budget),
     NEWER_SCHEMA; of a change: FROZEN, CLOSED, BAD_INPUT, SELF, UNKNOWN_ITEM,
     OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED, CHANGED, UNTRUSTED (a sign-off by a key this
-    installation does not trust), OLD_SIGNOFF (a sign-off of format 1, which does not cover
-    the revocation action), UNDECIDED, UNREMEDIATED. ``item``/``line`` name where.
+    installation does not trust), OLD_SIGNOFF (a sign-off of an earlier format, which does not
+    cover the revocation action or the scope's server), OTHER_SERVER (remediation on another
+    server than the signed scope's), UNDECIDED, UNREMEDIATED. ``item``/``line`` name where.
     """
 
     def __init__(
@@ -169,13 +179,38 @@ def now_iso() -> str:
 
 
 def private_file(path: Path) -> None:
-    """Create ``path`` empty and owner-only (whatever the umask)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    """Create ``path`` empty and owner-only (whatever the umask; an owner-only DACL on
+    Windows)."""
+    create_private(path)
+
+
+def _open(path: Path, budget: float = STATEMENT_BUDGET) -> opening.Budgeted:
+    """A hardened writable connection to ``path`` (``opening.harden``: ``trusted_schema=OFF``,
+    defensive mode, a time budget per statement) that writes nothing until :func:`_use`:
+    the file is checked through it first."""
+    # by URI: merge and close attach files by URI, which Windows' SQLite reads as a name on a
+    # connection opened by a plain name (files/portable.sqlite_connect)
+    conn = sqlite3.connect(
+        sqlite_uri(path, "rwc"), uri=True, isolation_level=None, factory=opening.Budgeted
+    )
+    assert isinstance(conn, opening.Budgeted)
     try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+        opening.harden(conn, budget)
+        conn.execute("PRAGMA query_only=ON")  # a file that is not a campaign is left as it is
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _use(conn: sqlite3.Connection) -> None:
+    """A checked connection made ready for use: writable, WAL, ``synchronous=FULL``."""
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only=OFF")
+    conn.execute("PRAGMA busy_timeout=5000")
+    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
 
 
 def connect(
@@ -185,18 +220,32 @@ def connect(
     time budget per statement) in WAL mode with ``synchronous=FULL`` (autocommit:
     transactions are explicit). Only for a file :meth:`Campaign.open` has checked."""
     if read_only:
-        conn = opening.read_only(path, budget)
-    else:
-        conn = sqlite3.connect(path, isolation_level=None, factory=opening.Budgeted)
-        assert isinstance(conn, opening.Budgeted)
-        opening.harden(conn, budget)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA busy_timeout=5000")
-    if not read_only:
-        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-            conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
+        conn: sqlite3.Connection = opening.read_only(path, budget)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+    conn = _open(path, budget)
+    _use(conn)
     return conn
+
+
+def _detail(row: sqlite3.Row) -> dict[str, Any]:
+    """An item's ``detail`` column (JSON of an object), or DAMAGED naming the item."""
+    text = row["detail"]
+    if not text:
+        return {}
+    try:  # the file's text: bounded in size and depth (``files/json_input.py``)
+        value = json_input.loads(text, max_bytes=MAX_DETAIL) if isinstance(text, str) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        item = str(row["id"])
+        raise CampaignError(
+            "DAMAGED",
+            f"the campaign file is damaged: the detail of {printable(item, 100)} is not JSON",
+            item=item,
+        )
+    return value
 
 
 def _item(row: sqlite3.Row) -> Item:
@@ -211,7 +260,7 @@ def _item(row: sqlite3.Row) -> Item:
         portal=row["portal"],
         institution=row["institution"],
         updated=row["updated"],
-        detail=json.loads(row["detail"]) if row["detail"] else {},
+        detail=_detail(row),
         flag_count=row["flags"],
         part=row["part"],
         decision=row["decision"],
@@ -234,6 +283,8 @@ class Campaign:
         self.path = path
         self.conn = conn
         self._meta = meta
+        #: The schema cookie (``PRAGMA schema_version``) of the schema that was checked.
+        self._cookie: int | None = None
 
     # Opening ---------------------------------------------------------------------------------
 
@@ -254,37 +305,51 @@ class Campaign:
             raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
         budget = float("inf") if timeout is None else max(0.0, timeout)
         started = time.monotonic()
+        # the connection that is checked is the one that is then used: no second open of
+        # the file by name after the check (another writer could swap it in between)
+        conn = _open(path)
         try:
-            version = _check(path, budget)
+            version = _check(conn, path, budget)
         except sqlite3.OperationalError as exc:
+            conn.close()
             if opening.too_slow(exc) or time.monotonic() - started > budget:
                 raise _refuse(
                     path, "TOO_SLOW", f"was not read within {timeout:g} seconds: refused"
                 ) from None
             raise _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})") from None
         except sqlite3.DatabaseError as exc:
+            conn.close()
             raise _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})") from None
-        return cls._connected(path, version)
+        except BaseException:
+            conn.close()
+            raise
+        return cls._connected(path, conn, version)
 
     @classmethod
     def made_here(cls, path: Path) -> Campaign:
         """A campaign file this process has just written and renamed into place (``create``):
         its schema is ours by construction, so the checks of a received file are not run
         again; the connection is hardened all the same."""
-        return cls._connected(Path(path), SCHEMA_VERSION)
+        path = Path(path)
+        return cls._connected(path, _open(path), SCHEMA_VERSION)
 
     @classmethod
-    def _connected(cls, path: Path, version: int) -> Campaign:
-        restrict(path)
-        conn = connect(path)
+    def _connected(cls, path: Path, conn: sqlite3.Connection, version: int) -> Campaign:
+        """The campaign on ``conn`` (checked, or made here): owner-only, WAL, upgraded, its
+        metadata."""
+        restrict(path)  # after the check: a file that is not a campaign is left as it was
         try:
+            _use(conn)
             if version < SCHEMA_VERSION:
                 _upgrade(conn, version)
             meta = read_meta(conn)
-        except (sqlite3.DatabaseError, ValueError) as exc:
+            cookie = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        except (sqlite3.DatabaseError, ValueError, RecursionError) as exc:
             conn.close()
             raise _refuse(path, "DAMAGED", f"cannot be opened ({exc})") from None
-        return cls(path, conn, meta)
+        campaign = cls(path, conn, meta)
+        campaign._cookie = cookie
+        return campaign
 
     def close(self) -> None:
         """Close the file."""
@@ -298,14 +363,34 @@ class Campaign:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE``): committed whole, or rolled back."""
+        """One write transaction (``BEGIN IMMEDIATE``): committed whole, or rolled back.
+        Inside it, under the write lock, the file's schema is the one that was checked (its
+        schema cookie unchanged, or its rows this program's again): FOREIGN_SQL or SCHEMA
+        otherwise, nothing written."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            self._same_schema()
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+
+    def _same_schema(self) -> None:
+        """Refuse a schema changed since it was checked (another writer of the file added a
+        trigger, say): read inside the write transaction, so what is checked is what is
+        written through."""
+        if self._cookie is None:
+            return
+        cookie = int(self.conn.execute("PRAGMA schema_version").fetchone()[0])
+        if cookie == self._cookie:
+            return
+        rows = opening.schema_rows(self.conn)
+        _refuse_foreign(self.path, opening.foreign(rows, (SCHEMA_VERSION,)))
+        missing, other = opening.differences(rows, SCHEMA_VERSION)
+        if missing or other:
+            raise _refuse(self.path, "SCHEMA", "had its schema changed while open: refused")
+        self._cookie = cookie
 
     # Metadata --------------------------------------------------------------------------------
 
@@ -480,10 +565,10 @@ def read_meta(conn: sqlite3.Connection) -> dict[str, Any]:
     return opening.read_meta_rows(conn, "the campaign")
 
 
-def _check(path: Path, budget: float) -> int:
-    """Check the file at ``path`` as data (read-only, within ``budget`` seconds); its schema
-    version, or ``CampaignError``. ``sqlite3.DatabaseError`` for a file SQLite cannot read."""
-    conn = opening.read_only(path, budget)
+def _check(conn: opening.Budgeted, path: Path, budget: float) -> int:
+    """Check the file at ``path`` as data through ``conn`` (the connection then used, still
+    ``query_only``; within ``budget`` seconds); its schema version, or ``CampaignError``.
+    ``sqlite3.DatabaseError`` for a file SQLite cannot read."""
 
     def stop() -> None:
         with contextlib.suppress(sqlite3.Error):  # closed meanwhile: nothing to stop
@@ -544,7 +629,10 @@ def _check(path: Path, budget: float) -> int:
     finally:
         if watchdog is not None:
             watchdog.cancel()
-        conn.close()
+        conn.until = float("inf")
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
 
 
 #: Names of this program's tables (casefolded).
@@ -594,12 +682,10 @@ def _upgrade(conn: sqlite3.Connection, version: int) -> None:
 
 def restrict(path: Path) -> None:
     """The campaign file and its side files owner-only (when they are ours)."""
-    if os.name != "posix":
-        return
     for each in (path, *(Path(f"{path}{side}") for side in SIDE_FILES)):
         with contextlib.suppress(OSError):
-            if each.stat().st_mode & 0o077:
-                os.chmod(each, FILE_MODE)
+            if WINDOWS or each.stat().st_mode & 0o077:
+                make_private(each)
 
 
 def partial_path(path: Path) -> Path:

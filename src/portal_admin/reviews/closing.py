@@ -17,6 +17,7 @@ from . import opening
 from .campaign import Campaign, CampaignError, now_iso
 from .create import ScopeFilter
 from .remediation import unremediated
+from .signoff import verify
 
 OUTCOMES = (
     "revoked and done",
@@ -35,15 +36,24 @@ FIELDS = (("status", "status"), ("label", "email"), ("name", "name"), ("portal",
 
 
 def check(
-    campaign: Campaign, closing: Path | Snapshot, *, close_as: str | None = None
+    campaign: Campaign,
+    closing: Path | Snapshot,
+    *,
+    close_as: str | None = None,
+    folder: Path | None = None,
 ) -> dict[str, int]:
     """Check every decision against the closing snapshot; record it (and, with ``close_as``,
-    the campaign closed by that account, in the same transaction); return the counts."""
+    the campaign closed by that account, in the same transaction); return the counts.
+    The campaign is verified first: the revocation action is the one its sign-offs cover,
+    and closing a campaign that does not verify is refused (CHANGED). ``folder``: the jobs
+    folder (the default one when None)."""
     try:
         snapshot = closing if isinstance(closing, Snapshot) else open_snapshot(Path(closing))
     except SnapshotError as exc:
         raise CampaignError("BAD_INPUT", f"the closing snapshot: {exc}") from None
-    done = REVOKED.get(campaign.revocation, ("DEACTIVATED",))
+    verification = verify(campaign, own=None)  # before anything is recorded
+    # the revocation action the signatures cover (the metadata's is not signed)
+    done = REVOKED.get(verification.revocation, ("DEACTIVATED",))
     marks = ",".join("?" * len(done))
     filt = campaign.meta.get("filter") or {}
     scope = ScopeFilter(
@@ -51,7 +61,8 @@ def check(
     )
     where, args = scope.sql("c.")
     conn = campaign.conn
-    left = len(unremediated(campaign)) if close_as is not None else 0
+    # CHANGED when the campaign does not verify: it is not closed on a count nobody signed
+    left = len(unremediated(campaign, verification, folder)) if close_as is not None else 0
     conn.execute("ATTACH DATABASE ? AS c", (opening.uri(snapshot.path),))
     try:
         with campaign.transaction():

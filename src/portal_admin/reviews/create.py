@@ -9,7 +9,6 @@ a campaign is whole or absent.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from typing import Any
 from portal_admin import __version__
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot
 from portal_admin.files.atomic import fsync_dir
+from portal_admin.files.portable import fsync_path, replace, sqlite_connect
 
 from . import flags, opening
 from .campaign import KIND, Campaign, CampaignError, now_iso, partial_path, private_file
@@ -220,7 +220,7 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
         leftover.unlink(missing_ok=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     private_file(tmp)
-    conn = sqlite3.connect(tmp, isolation_level=None)
+    conn = sqlite_connect(tmp, isolation_level=None)  # attaches by URI
     done = False
     try:
         conn.execute("PRAGMA journal_mode=OFF")  # a draft: renamed into place only when whole
@@ -235,11 +235,10 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
         conn.executescript(INDEXES)  # commits what ``fill`` wrote first
         conn.execute("PRAGMA journal_mode=WAL")  # kept in the file: every later write is WAL
         conn.close()
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_path(tmp)
         for side in ("-wal", "-shm"):
             Path(f"{tmp}{side}").unlink(missing_ok=True)
-        os.replace(tmp, path)
+        replace(tmp, path)
         fsync_dir(path.parent)
         done = True
     finally:

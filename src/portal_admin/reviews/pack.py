@@ -22,7 +22,7 @@ from portal_admin.evidence import pack as packs
 
 from .campaign import Campaign
 from .closing import closing_rows
-from .remediation import existing_jobs, result_rows, unremediated
+from .remediation import recorded_jobs, result_rows, unremediated
 from .signoff import Verification, reading, verify
 
 #: What an item without a decision is called in the pack.
@@ -108,16 +108,18 @@ def _known(signoff: Any) -> bool:
     return bool(signoff.account_email or signoff.account_id)
 
 
-def contents(campaign: Campaign) -> tuple[dict[str, packs.Table], dict[str, Any]]:
+def contents(
+    campaign: Campaign, folder: Path | None = None
+) -> tuple[dict[str, packs.Table], dict[str, Any]]:
     """(tables, summary) of the campaign's pack, read in one transaction with the
-    verification of its sign-offs."""
+    verification of its sign-offs (``folder``: the jobs folder, the default one when None)."""
     with reading(campaign.conn):
         check = verify(campaign)
-        return _contents(campaign, check)
+        return _contents(campaign, check, folder)
 
 
 def _contents(
-    campaign: Campaign, check: Verification
+    campaign: Campaign, check: Verification, folder: Path | None
 ) -> tuple[dict[str, packs.Table], dict[str, Any]]:
     meta = campaign.reload_meta()
     conn = campaign.conn
@@ -195,7 +197,7 @@ def _contents(
         ),
         "closing": (("item", "outcome", "state at closing", "detail"), closing_rows(campaign)),
     }
-    for job in existing_jobs(campaign) or []:
+    for job in recorded_jobs(campaign, check, folder):
         try:
             invitations = job.meta()["kind"] == "cancel-invitation"
             name = "remediation_result_invitations" if invitations else "remediation_result"
@@ -216,7 +218,7 @@ def _contents(
         + ")"
         for s in check.signoffs
     )
-    not_done = unremediated(campaign, check)
+    not_done = unremediated(campaign, check, folder) if check.status != "changed" else None
     summary: dict[str, Any] = {
         "campaign": meta.get("name"),
         "due": meta.get("due"),
@@ -225,7 +227,9 @@ def _contents(
         "signed off by": signers or "nobody",
         "sign-offs": check.status,
         "not reviewed (no decision; they stay not reviewed)": check.undecided,
-        "signed-off Revokes not carried out": len(not_done),
+        "signed-off Revokes not carried out": (
+            len(not_done) if not_done is not None else "unknown: the sign-offs do not verify"
+        ),
         "remediated by": remediation.get("administrator", ""),
         "reviewer remediated own decisions": bool(remediation.get("same_person")),
         "closed": bool(meta.get("closed")),
@@ -234,7 +238,10 @@ def _contents(
     return tables, summary
 
 
-def write(campaign: Campaign, out: Path, key: Ed25519PrivateKey) -> dict[str, Any]:
-    """Write the campaign's signed pack to ``out``; returns its manifest."""
-    tables, summary = contents(campaign)
+def write(
+    campaign: Campaign, out: Path, key: Ed25519PrivateKey, folder: Path | None = None
+) -> dict[str, Any]:
+    """Write the campaign's signed pack to ``out``; returns its manifest (``folder``: the
+    jobs folder, the default one when None)."""
+    tables, summary = contents(campaign, folder)
     return packs.write_pack(out, KIND, tables, summary, key)

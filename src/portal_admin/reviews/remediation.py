@@ -19,6 +19,7 @@ id or email), never by a typed name alone; ``reasons`` says why.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,9 @@ from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.evidence import keys
 from portal_admin.evidence import trust as trusting
+from portal_admin.files.terminal import printable
 from portal_admin.jobs.actions import Target
+from portal_admin.jobs.store import SUFFIX as JOB_SUFFIX
 from portal_admin.jobs.targets import Entry, TargetList, match_accounts, match_invitations
 
 from .campaign import Campaign, CampaignError, now_iso
@@ -75,16 +78,32 @@ def _changes(item: SignedDecision, now: Target) -> str:
     return "; ".join(parts)
 
 
-def existing_jobs(campaign: Campaign) -> list[jobs.JobFile] | None:
-    """The remediation jobs recorded in the campaign whose files are still there (None:
-    no remediation was planned)."""
+#: What a job id recorded in a campaign may be: a file name's stem, never a path.
+_JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}")
+
+
+def job_path(job_id: object, folder: Path | None = None) -> Path | None:
+    """The file of the job ``job_id`` in this installation's jobs folder (``folder``: the
+    default one when None), or None when ``job_id`` is not a job id (a path, say): a
+    campaign names jobs, never a file to be opened."""
+    if not isinstance(job_id, str) or not _JOB_ID.fullmatch(job_id):
+        return None
+    return (folder or jobs.jobs_dir()) / f"{job_id}{JOB_SUFFIX}"
+
+
+def existing_jobs(campaign: Campaign, folder: Path | None = None) -> list[jobs.JobFile] | None:
+    """The remediation jobs recorded in the campaign (by id) whose files are in this
+    installation's jobs folder (``folder``) and open as job files (None: no remediation was
+    planned). The record is not signed: see :func:`recorded_jobs` for the jobs it may be
+    believed of."""
     meta = campaign.meta.get("remediation")
     if not meta:
         return None
+    entries = meta.get("jobs") if isinstance(meta, dict) else None
     found = []
-    for entry in meta.get("jobs") or []:
-        path = Path(str(entry.get("file", "")))
-        if path.is_file():
+    for entry in entries if isinstance(entries, list) else []:
+        path = job_path(entry.get("id") if isinstance(entry, dict) else None, folder)
+        if path is not None and path.is_file():
             try:
                 found.append(jobs.JobFile.open(path))
             except jobs.JobFileError:
@@ -131,9 +150,17 @@ def refusal(check: Verification) -> CampaignError | None:
         return CampaignError(
             "OLD_SIGNOFF",
             f"signed off by an earlier version ({named}), whose sign-off does not cover the"
-            " revocation action: the reviewer signs again with this version (the same key)",
+            " revocation action or the scope's server: the reviewer signs again with this"
+            " version (the same key)",
         )
     return None
+
+
+def same_server(signed: str, here: str) -> bool:
+    """True when the server a sign-off covers and the one signed in to are one (base URLs
+    compared without a trailing slash, case-insensitively); an empty one is no server."""
+    one, other = signed.strip().rstrip("/").casefold(), here.strip().rstrip("/").casefold()
+    return bool(one) and one == other
 
 
 def same_person(
@@ -184,7 +211,8 @@ async def remediate(
 
     ``CampaignError``: CHANGED when the campaign does not verify (naming the item),
     NOT_SIGNED when nothing is signed off, UNTRUSTED when a signer's key is not trusted,
-    OLD_SIGNOFF for a sign-off of format 1, CLOSED when it is closed.
+    OLD_SIGNOFF for a sign-off of an earlier format, OTHER_SERVER when the signed-off scope
+    was taken on another server than ``context.server``, CLOSED when it is closed.
     """
     if campaign.meta.get("closed"):
         raise CampaignError("CLOSED", f"campaign {campaign.name!r} is closed")
@@ -197,6 +225,13 @@ async def remediate(
     refused = refusal(check)
     if refused is not None:
         raise refused
+    if not same_server(check.server, context.server):  # before anything is read or planned
+        raise CampaignError(
+            "OTHER_SERVER",
+            f"this campaign's scope was taken on"
+            f" {printable(check.server, 200) or 'no named server'} (as signed off), and this"
+            f" is {printable(context.server, 200)}: refused; nothing is read or planned",
+        )
     rows = {d.item: d for d in check.revokes}  # read in the verification's transaction
     revokes = list(rows)
     reviewers = sorted({s.reviewer for s in check.signoffs} | {d.reviewer for d in rows.values()})
@@ -206,7 +241,7 @@ async def remediate(
     fingerprints = [(s.reviewer, s.fingerprint) for s in check.signoffs]
     manual = [i for i in revokes if rows[i].kind == "role"]
     conn = campaign.conn
-    found_again = existing_jobs(campaign) or []
+    found_again = existing_jobs(campaign, folder) or []
     for job in found_again:  # the campaign's record of its jobs is not signed: check them
         foreign = _not_signed(job, campaign.campaign_id, check)
         if foreign is not None:
@@ -290,7 +325,7 @@ async def remediate(
         campaign.set_meta(
             write,
             remediation={
-                "jobs": [{"id": j.id, "file": str(j.path), "kind": j.meta()["kind"]} for j in made],
+                "jobs": [{"id": j.id, "kind": j.meta()["kind"]} for j in made],
                 "administrator": administrator,
                 "administrator_id": context.self_id or "",
                 "administrator_fingerprint": own or "",
@@ -370,17 +405,31 @@ def result_rows(job: jobs.JobFile) -> tuple[tuple[str, ...], list[tuple[Any, ...
     return RESULT_HEADER, rows
 
 
-def carried_out(campaign: Campaign) -> set[str]:
-    """Ids of the items whose remediation job line is done, or was left alone because the
-    target already had the new value (read from the recorded jobs' files)."""
-    ids = {
-        (r[1], r[2]): r[0]
-        for r in campaign.conn.execute(
-            "SELECT r.item, i.kind, i.ref FROM remediation AS r JOIN items AS i ON i.id = r.item"
-        )
-    }
+def recorded_jobs(
+    campaign: Campaign, check: Verification, folder: Path | None = None
+) -> list[jobs.JobFile]:
+    """The recorded remediation jobs (:func:`existing_jobs`) that are this campaign's
+    remediation of what ``check`` found signed (:func:`_not_signed`): the one check every
+    reader of the unsigned record applies; the others are closed and left out."""
+    kept = []
+    for job in existing_jobs(campaign, folder) or []:
+        if _not_signed(job, campaign.campaign_id, check) is None:
+            kept.append(job)
+        else:
+            job.close()
+    return kept
+
+
+def carried_out(
+    campaign: Campaign, check: Verification | None = None, folder: Path | None = None
+) -> set[str]:
+    """Ids of the signed-off Revokes whose remediation job line is done, or was left alone
+    because the target already had the new value (read from the recorded jobs' files that
+    are this campaign's remediation of what was signed: :func:`recorded_jobs`)."""
+    check = check if check is not None else verify(campaign, own=None)
+    ids = {(d.kind, d.ref): d.item for d in check.revokes}
     done: set[str] = set()
-    for job in existing_jobs(campaign) or []:
+    for job in recorded_jobs(campaign, check, folder):
         try:
             kind = "invitation" if job.meta()["kind"] == "cancel-invitation" else "account"
             for line in job.items():
@@ -395,10 +444,18 @@ def carried_out(campaign: Campaign) -> set[str]:
     return done
 
 
-def unremediated(campaign: Campaign, check: Verification | None = None) -> list[str]:
+def unremediated(
+    campaign: Campaign, check: Verification | None = None, folder: Path | None = None
+) -> list[str]:
     """Ids of the signed-off Revokes not carried out: no remediation job line done for them
     (roles always: they are revoked by hand, which the program cannot see). ``check``: the
-    campaign's verification when the caller has it (else it is made, ``own`` not looked up)."""
+    campaign's verification when the caller has it (else it is made, ``own`` not looked up).
+    A campaign that does not verify is refused (CHANGED): what was signed off cannot be told
+    from it, so no count of it is believed."""
     check = check if check is not None else verify(campaign, own=None)
-    done = carried_out(campaign)
+    if check.status not in ("intact", "unsigned"):
+        refused = refusal(check)
+        assert refused is not None
+        raise refused
+    done = carried_out(campaign, check, folder)
     return [d.item for d in check.revokes if d.item not in done]

@@ -13,9 +13,11 @@ action, scope filter, stale days). Verification checks that signature against th
 key kept with it, then recomputes every item's digest from the history: a decision edited,
 an item added or removed, a setting changed is named.
 
-Format 1 (before this version) signed neither the settings nor identities, and its item
-digest read the queue's ``items.decision``. Its sign-offs still verify (``format`` says
-which); remediation refuses them by name (OLD_SIGNOFF): the same key signs again, in format 2.
+Format 3 also signs the scope's identity (the server it was taken on and when): remediation
+refuses another server by name (OTHER_SERVER). Format 2 signed the settings but not the
+scope's server; format 1 signed neither the settings nor identities, and its item digest read
+the queue's ``items.decision``. Their sign-offs still verify (``format`` says which);
+remediation refuses them by name (OLD_SIGNOFF): the same key signs again, in format 3.
 
 Nothing derived is believed: :func:`verify` reads, in one read transaction, the history it
 checks, and hands remediation, the pack and the separation-of-duties check what it read
@@ -41,9 +43,10 @@ from portal_admin.evidence import trust as trusting
 
 from . import opening
 from .campaign import Campaign, CampaignError, now_iso, read_meta
+from .decisions import Reviewer
 
-FORMAT = 2
-FORMATS = (1, 2)
+FORMAT = 3
+FORMATS = (1, 2, 3)
 #: The campaign settings a format-2 sign-off covers.
 SETTINGS = ("name", "due", "revocation", "filter", "stale_days")
 #: Problems listed by name at most (the count says the rest).
@@ -129,6 +132,10 @@ class Verification:
     campaign_id: str = ""
     #: The signed-off Revokes (covered by a sign-off whose signature verifies), in order.
     revokes: list[SignedDecision] = field(default_factory=list)
+    #: Items whose latest decision was made by their own account (the decider's name or
+    #: server identity, or a signer's with the signer's key, is the item's account): the
+    #: separation-of-duties rule ``decide`` enforces, checked again from the history.
+    self_decided: list[str] = field(default_factory=list)
 
     @property
     def untrusted(self) -> list[Signoff]:
@@ -137,13 +144,21 @@ class Verification:
 
     @property
     def old_format(self) -> list[Signoff]:
-        """Sign-offs of format 1 (they cover neither the settings nor identities)."""
+        """Sign-offs of an earlier format (1 covers neither the settings nor identities, 2
+        not the scope's server)."""
         return [s for s in self.signoffs if s.format < FORMAT]
 
     @property
     def revocation(self) -> str:
         """The revocation action (SUSPEND or DEACTIVATE) the signatures cover."""
         return str(self.settings.get("revocation") or "SUSPEND")
+
+    @property
+    def server(self) -> str:
+        """The server the scope was taken on, as format-3 signatures cover it (empty: none
+        named)."""
+        scope = self.settings.get("scope")
+        return str((scope.get("server") if isinstance(scope, dict) else "") or "")
 
     @property
     def exit_status(self) -> int:
@@ -202,15 +217,33 @@ def _digest(row: sqlite3.Row | tuple[Any, ...], fmt: int) -> str:
     return hashlib.sha256(_canonical(values)).hexdigest()
 
 
+def _self_decided(row: sqlite3.Row | tuple[Any, ...], signers: list[Reviewer]) -> bool:
+    """True when the latest decision of a row of :data:`_ITEM_ROWS` was made on the
+    decider's own account: by the identity the decision records (name, server account id or
+    email), or, with a signer's key, by a signer whose signed identity is the account."""
+    if row[2] != "account" or row[13] is None:
+        return False
+    decider = Reviewer(str(row[15] or ""), str(row[16] or ""), row[18] or "", row[19] or "")
+    if decider.owns(row[2], row[3], row[4]):
+        return True
+    return any(s.fingerprint == row[16] and s.owns(row[2], row[3], row[4]) for s in signers)
+
+
 def item_digests(conn: sqlite3.Connection, fmt: int = FORMAT) -> Iterator[tuple[str, str, str]]:
     """(item id, part, digest) of every item, in campaign order."""
     for row in _plain(conn, _ITEM_ROWS):
         yield row[0], row[1], _digest(row, fmt)
 
 
-def settings_of(meta: dict[str, Any]) -> dict[str, Any]:
-    """The settings a format-2 sign-off covers."""
-    return {k: meta.get(k) for k in SETTINGS}
+def settings_of(meta: dict[str, Any], fmt: int = FORMAT) -> dict[str, Any]:
+    """The settings a sign-off of format ``fmt`` covers: from format 2 the campaign's
+    settings; from format 3 the scope's identity too (the server it was taken on, when)."""
+    settings = {k: meta.get(k) for k in SETTINGS}
+    if fmt >= 3:
+        scope = meta.get("scope")
+        scope = scope if isinstance(scope, dict) else {}
+        settings["scope"] = {"server": scope.get("server"), "finished": scope.get("finished")}
+    return settings
 
 
 def _payload(
@@ -303,6 +336,15 @@ def sign(
                 f"{undecided:,} items have no decision: they would be signed off as not"
                 " reviewed; nothing signed",
             )
+        signer = Reviewer(name, fingerprint, account_id, account_email)
+        for row in _plain(conn, _ITEM_ROWS):  # the rule ``decide`` enforces, from the history
+            if _self_decided(row, [signer]):
+                raise CampaignError(
+                    "SELF",
+                    f"{row[0]} was decided by its own account; another reviewer decides it:"
+                    " nothing signed",
+                    item=row[0],
+                )
         lines = [(item, digest) for item, _part, digest in item_digests(conn)]
         if not lines:
             raise CampaignError("BAD_INPUT", "the campaign has no items to sign")
@@ -404,9 +446,14 @@ def _verify(
     changed: dict[str, str] = {}
     inconsistent: list[str] = []
     digests = [(f, now[f]) for f in formats]
+    signers = [
+        Reviewer(str(r[2] or ""), str(r[3] or ""), str(r[6] or ""), str(r[7] or "")) for r in rows
+    ]
     for row in _plain(conn, _ITEM_ROWS):
         item = row[0]
         part_of[item] = row[1]
+        if _self_decided(row, signers):
+            result.self_decided.append(item)
         if row[13] is None:
             result.undecided += 1
         elif row[13] == "REVOKE":
@@ -426,14 +473,18 @@ def _verify(
         else:
             result.status = "unsigned"
         return result
+    for item in result.self_decided[:MAX_NAMED]:
+        result.problems.append(f"decided by its own account: {item}")
     seen: set[str] = set()
-    signers: dict[str, list[str]] = {}  # of the signed-off Revokes
+    signers_of: dict[str, list[str]] = {}  # of the signed-off Revokes
     whole: set[str] = set()  # parts whose every item a sign-off covers ('' = the file)
     for row in rows:
         seq, part, reviewer, fingerprint, signed_at = row[0], row[1], row[2], row[3], row[4]
         fmt = row[8]
         lines = lines_of[seq]
-        valid = fmt in FORMATS and _signature_ok(result.campaign_id, row, lines, result.settings)
+        valid = fmt in FORMATS and _signature_ok(
+            result.campaign_id, row, lines, settings_of(meta, fmt)
+        )
         if not valid:
             result.problems.append(
                 f"the sign-off by {reviewer} of {signed_at} does not verify: it was changed"
@@ -454,7 +505,7 @@ def _verify(
         for item, digest in lines:
             seen.add(item)
             if item in latest:
-                signers.setdefault(item, []).append(fingerprint)
+                signers_of.setdefault(item, []).append(fingerprint)
             digest_now = items_now.get(item)
             if digest_now is None:
                 changed.setdefault(item, "removed")
@@ -469,7 +520,7 @@ def _verify(
     for item in inconsistent:  # after what the signatures found: "changed" says more
         changed.setdefault(item, "inconsistent")
     for item, row in latest.items():  # in campaign order
-        if item in signers:
+        if item in signers_of:
             result.revokes.append(
                 SignedDecision(
                     row[0],
@@ -487,7 +538,7 @@ def _verify(
                     row[17],
                     row[18] or "",
                     row[19] or "",
-                    tuple(dict.fromkeys(signers[item])),
+                    tuple(dict.fromkeys(signers_of[item])),
                 )
             )
     _name_changes(result, changed, part_of)
@@ -515,9 +566,16 @@ def _signature_ok(
     settings: dict[str, Any],
 ) -> bool:
     try:
-        public = Ed25519PublicKey.from_public_bytes(base64.b64decode(row[9], validate=True))
+        raw_key = base64.b64decode(row[9], validate=True)
         signature = base64.b64decode(row[10], validate=True)
+        public = Ed25519PublicKey.from_public_bytes(raw_key)
     except (ValueError, TypeError):
+        return False
+    # only the canonical spelling: base64 has several for the same bytes (the unused bits of
+    # the last character), and a sign-off copied under another spelling is not a second one
+    if base64.b64encode(raw_key).decode("ascii") != row[9]:
+        return False
+    if base64.b64encode(signature).decode("ascii") != row[10]:
         return False
     if keys.fingerprint(public) != row[3] or len(lines) != row[5]:
         return False

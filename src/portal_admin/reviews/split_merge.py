@@ -24,6 +24,7 @@ from portal_admin.files.terminal import printable
 from . import opening
 from .campaign import Campaign, CampaignError
 from .create import write_new
+from .schema import SCHEMA_VERSION
 
 SPLITS = ("portal", "institution")
 OTHER = "other"
@@ -171,7 +172,8 @@ def _merge(
 ) -> Merged:
     """The merge's transaction (``p`` attached)."""
     with campaign.transaction():
-        _check(conn, path)
+        _attached_as_data(conn, path)
+        _check(conn, path, str(other.get("part") or ""))
         before = conn.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
         same = " AND ".join(f"d.{c} IS pd.{c}" for c in DECISION)
         conn.execute(
@@ -213,12 +215,44 @@ def _merge(
     return Merged(path, str(other.get("part") or ""), int(added), signed)
 
 
-def _check(conn: sqlite3.Connection, path: Path) -> None:
-    """Refuse the file (``CampaignError`` naming the item) when it cannot be merged."""
-    differs = " OR ".join(f"m.{c} IS NOT pi.{c}" for c in IDENTITY)
+def _attached_as_data(conn: sqlite3.Connection, path: Path) -> None:
+    """The attached part file ``p`` checked again through the connection that reads it (it
+    was checked when opened, but reopened by name to attach: another writer could have
+    swapped it in between): this program's schema exactly, sound (FOREIGN_SQL, SCHEMA,
+    DAMAGED otherwise)."""
+    rows = [
+        (str(r[0]), str(r[1]), str(r[2]), r[3] if r[3] is None else str(r[3]))
+        for r in conn.execute("SELECT type, name, tbl_name, sql FROM p.sqlite_master")
+    ]
+    alien = opening.foreign(rows, (SCHEMA_VERSION,))
+    if alien:
+        raise CampaignError(
+            "FOREIGN_SQL",
+            f"{path.name} carries SQL this program never puts in a campaign"
+            f" ({', '.join(alien[:5])}): nothing merged",
+        )
+    missing, other = opening.differences(rows, SCHEMA_VERSION)
+    if missing or other:
+        raise CampaignError(
+            "SCHEMA", f"{path.name} does not have this program's schema: nothing merged"
+        )
+    found = [str(r[0]) for r in conn.execute("PRAGMA p.integrity_check(5)")]
+    if found != ["ok"]:
+        raise CampaignError(
+            "DAMAGED", f"{path.name} is damaged ({'; '.join(found)[:200]}): nothing merged"
+        )
+
+
+def _check(conn: sqlite3.Connection, path: Path, part: str) -> None:
+    """Refuse the file (``CampaignError`` naming the item) when it cannot be merged: an item
+    unknown here, or held differently (its part included: every item of a part file is of
+    that part, here as there), a decision on an item the part does not hold, a decision
+    that conflicts, a signed-off item changed."""
+    differs = " OR ".join(f"m.{c} IS NOT pi.{c}" for c in (*IDENTITY, "part"))
     row = conn.execute(
         "SELECT pi.id, m.id IS NULL FROM p.items AS pi LEFT JOIN main.items AS m ON m.id = pi.id"  # noqa: S608
-        f" WHERE m.id IS NULL OR {differs} ORDER BY pi.seq LIMIT 1"
+        f" WHERE m.id IS NULL OR {differs} OR pi.part IS NOT ? ORDER BY pi.seq LIMIT 1",
+        (part,),
     ).fetchone()
     if row is not None:
         what = (
@@ -238,13 +272,26 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
             "UNKNOWN_ITEM",
             f"{path.name}: a decision on an item unknown to the campaign; nothing merged",
         )
+    row = conn.execute(  # every decision of a part is on one of the part's own items
+        "SELECT pd.item FROM p.decisions AS pd WHERE NOT EXISTS"
+        " (SELECT 1 FROM p.items AS pi WHERE pi.id = pd.item) ORDER BY pd.seq LIMIT 1"
+    ).fetchone()
+    if row is not None:
+        raise CampaignError(
+            "UNKNOWN_ITEM",
+            f"{path.name}: a decision on {printable(row[0], 100)}, which this part does not"
+            " hold; nothing merged",
+            item=row[0],
+        )
     same_latest = " AND ".join(f"x.{c} IS d.{c}" for c in DECISION)
     # An item decided here whose latest decision the file's history does not hold, while the
     # file's own latest decision is not in this campaign's history, and is another decision
     # (Keep, Revoke, Don't know): decided differently.
     row = conn.execute(
-        "SELECT m.id FROM main.items AS m JOIN decisions AS d ON d.seq = m.decision_seq"  # noqa: S608  # noqa: S608
-        " JOIN p.items AS pi ON pi.id = m.id JOIN p.decisions AS pd ON pd.seq = pi.decision_seq"
+        "SELECT m.id FROM main.items AS m JOIN decisions AS d ON d.seq ="  # noqa: S608
+        " (SELECT max(h.seq) FROM decisions AS h WHERE h.item = m.id)"
+        " JOIN p.items AS pi ON pi.id = m.id JOIN p.decisions AS pd ON pd.seq ="
+        " (SELECT max(h.seq) FROM p.decisions AS h WHERE h.item = pi.id)"
         f" WHERE NOT EXISTS (SELECT 1 FROM p.decisions AS x WHERE {same_latest})"
         " AND NOT EXISTS (SELECT 1 FROM decisions AS x WHERE "
         + " AND ".join(f"x.{c} IS pd.{c}" for c in DECISION)

@@ -14,8 +14,8 @@ from pathlib import Path
 from types import FrameType
 
 import uvicorn
-from platformdirs import user_data_dir
 
+from portal_admin.files.paths import data_dir
 from portal_admin.protocol.secure_channel import ALGORITHMS, OAEP_SHA256
 
 from .config import DEFAULT_ACCESS_CODE, DEFAULT_WRITE_RATE_LIMIT, MEMORY, SandboxConfig
@@ -27,7 +27,7 @@ DEFAULT_PORT = 8765
 
 def default_db_path() -> Path:
     """The default database file, in the user's data folder."""
-    return Path(user_data_dir("portal-admin", appauthor=False)) / "sandbox.sqlite3"
+    return data_dir() / "sandbox.sqlite3"
 
 
 #: Said before a sandbox reachable from other machines serves, with or without

@@ -44,6 +44,7 @@ def xvfb_env(tmp_path: Path) -> dict[str, str]:
         QT_QPA_PLATFORM="xcb",
         PY=sys.executable,
         XDG_CONFIG_HOME=str(tmp_path / "c"),
+        PORTAL_ADMIN_HOME=str(tmp_path / "portal-admin"),
         XDG_STATE_HOME=str(tmp_path / "s"),
         XDG_DATA_HOME=str(tmp_path / "d"),
     )

@@ -31,6 +31,7 @@ Make = Callable[..., PanelContext]
 @pytest.fixture(autouse=True)
 def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
 
 
 @pytest.fixture

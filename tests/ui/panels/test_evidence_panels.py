@@ -357,6 +357,7 @@ def test_the_desktop_programs_client_journals_what_it_sends(
     from support.accounts import ADMIN
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
     service = tour_service(sandbox_profile(), "en")  # an in-memory sandbox, tokens in memory
     client = service.client
     run(loop, portal.sign_in(client, *ADMIN, method="OTP"))

@@ -31,7 +31,7 @@ from portal_admin.ui.tour.screenshots import save_screenshot
 @pytest.fixture
 def campaign_path(loop: qasync.QEventLoop, tmp_path: Path, admin: PortalClient) -> Path:
     scope = tmp_path / "scope.sqlite"
-    run(loop, take_snapshot(admin, scope, server="sandbox", account=ADMIN[0]))
+    run(loop, take_snapshot(admin, scope, server=str(admin.base_url), account=ADMIN[0]))
     create_campaign(tmp_path / "c.review", scope, Settings("Sandbox review", "2030-01-31")).close()
     return tmp_path / "c.review"
 

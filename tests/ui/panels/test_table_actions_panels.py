@@ -253,6 +253,7 @@ def test_portals_enter_shows_the_portal_and_the_menu_copies(
 @pytest.fixture
 def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
 
 
 async def interrupted_jobs(admin: PortalClient, n: int) -> list[jobs.JobFile]:

@@ -23,6 +23,7 @@ def program_env(tmp_path: Path) -> dict[str, str]:
         os.environ,
         QT_QPA_PLATFORM="offscreen",
         XDG_CONFIG_HOME=str(tmp_path / "c"),
+        PORTAL_ADMIN_HOME=str(tmp_path / "portal-admin"),
         XDG_STATE_HOME=str(tmp_path / "s"),
         XDG_DATA_HOME=str(tmp_path / "d"),
     )
@@ -181,7 +182,7 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     tour = tmp_path / "tour"
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    data = tmp_path / "d" / "portal-admin"
+    data = tmp_path / "portal-admin" / "data"  # the person's (PORTAL_ADMIN_HOME, program_env)
     (data / "snapshots").mkdir(parents=True)
     mine = data / "snapshots" / "mine.txt"
     mine.write_text("the person's own")
@@ -196,17 +197,16 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert (
         "tour: saved reviews-diff.png"
-        in (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+        in (tmp_path / "portal-admin" / "log" / "portal-admin.log").read_text()
     )  # the tour took its snapshots...
-    # ...elsewhere: the person's data folder is as it was, the config folder untouched (the
-    # installation's random id, written on first use by any run, is the program's, not the
-    # tour's: client/fingerprint.py)
+    # ...elsewhere: the person's data folder is exactly as it was, the config folder untouched
+    # (the installation's random id, client/fingerprint.py, is kept in the data folder the
+    # program uses, the tour's own during a tour)
     assert sorted(p.relative_to(data).as_posix() for p in data.rglob("*")) == [
-        "installation-id",
         "snapshots",
         "snapshots/mine.txt",
     ]
-    assert not (tmp_path / "c").exists()
+    assert not (tmp_path / "portal-admin" / "config").exists()
     assert list(temporary.iterdir()) == []  # and its own folder is gone
     panels = {f"{spec.id}.png" for spec in register_all(PanelRegistry())}
     shell = {
@@ -224,7 +224,7 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     saved = {p.name for p in tour.iterdir()}
     assert saved >= shell | panels
     assert all((tour / name).stat().st_size > 2000 for name in shell)
-    log = (tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log").read_text()
+    log = (tmp_path / "portal-admin" / "log" / "portal-admin.log").read_text()
     assert f"portal-admin {__version__} starting" in log  # kept until the log file opened
     assert "modules for sign-in imported" in log  # the background warm-up ran
     assert "tour: saved sign-in-mfa.png" in log
@@ -303,5 +303,5 @@ def test_sigterm_before_the_event_loop_ends_the_program_cleanly(tmp_path: Path) 
         check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    log_file = tmp_path / "s" / "portal-admin" / "log" / "portal-admin.log"
+    log_file = tmp_path / "portal-admin" / "log" / "portal-admin.log"
     assert "portal-admin stopped (0)" in log_file.read_text(encoding="utf-8")

@@ -102,6 +102,7 @@ def test_keystrokes_and_a_click_during_start_up_are_kept(tmp_path: Path) -> None
         os.environ,
         QT_QPA_PLATFORM="offscreen",
         XDG_CONFIG_HOME=str(tmp_path / "c"),
+        PORTAL_ADMIN_HOME=str(tmp_path / "portal-admin"),
         XDG_STATE_HOME=str(tmp_path / "s"),
         XDG_DATA_HOME=str(tmp_path / "d"),
         PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",

@@ -45,6 +45,19 @@ def translations_report() -> dict[str, dict[str, Any]]:
     return report
 
 
+def files_report() -> dict[str, Any]:
+    """The file rules (owner-only, durable rename, offset read, read-only SQLite, OS lock)
+    tried in a temporary folder (files/portable.self_test)."""
+    import tempfile
+    from pathlib import Path
+
+    from portal_admin.files.portable import self_test
+
+    with tempfile.TemporaryDirectory(prefix="portal-admin-self-check-") as folder:
+        problems = self_test(Path(folder))
+    return {"ok": not problems, "problems": problems}
+
+
 def self_check() -> dict[str, Any]:
     """Everything the smoke test looks at (a QGuiApplication must exist)."""
     return {
@@ -53,6 +66,7 @@ def self_check() -> dict[str, Any]:
         "platform": QGuiApplication.platformName(),
         "keyring": keyring_report(),
         "translations": translations_report(),
+        "files": files_report(),
     }
 
 

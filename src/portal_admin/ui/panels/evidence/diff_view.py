@@ -188,6 +188,11 @@ class DiffView(QWidget):
 
     def retranslateUi(self) -> None:
         self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])
+        header = self.table.horizontalHeader()
+        for column in range(len(COLUMNS)):  # each title whole, in every language
+            header.resizeSection(
+                column, max(header.sectionSize(column), header.sectionSizeHint(column))
+            )
         self.kind.setItemText(0, QCoreApplication.translate("SnapshotDiff", "All kinds"))
         for i, code in enumerate(KINDS, start=1):
             self.kind.setItemText(i, _tr(KINDS[code]))

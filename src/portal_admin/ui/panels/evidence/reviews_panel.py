@@ -217,23 +217,27 @@ class ReviewsPanel(PanelBase):
             actions.addWidget(widget)
         actions.addWidget(self.progress, 1)
         actions.addWidget(self.stage, 1)
+        # Two rows: what acts on the listed snapshots, then on files from elsewhere and the
+        # trusted keys (in one row, the panel was wider than a 1024-pixel window in Japanese).
         list_buttons = QHBoxLayout()
         for widget in (
             self.refresh_button,
             self.compare_button,
             self.pack_button,
             self.campaign_button,
-            self.open_button,
-            self.verify_button,
-            self.trusted_button,
         ):
             list_buttons.addWidget(widget)
         list_buttons.addStretch(1)
+        file_buttons = QHBoxLayout()
+        for widget in (self.open_button, self.verify_button, self.trusted_button):
+            file_buttons.addWidget(widget)
+        file_buttons.addStretch(1)
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.addWidget(self.table, 1)
         top_layout.addLayout(list_buttons)
+        top_layout.addLayout(file_buttons)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(top)
         split.addWidget(self.diff_view)

@@ -38,4 +38,3 @@ def size_decision(table: QTableView) -> None:
         *(table.fontMetrics().horizontalAdvance(w) for w in words),
     )
     table.setColumnWidth(DECISION_COLUMN, width + PADDING)
-    table.setColumnWidth(DECISION_COLUMN, width)

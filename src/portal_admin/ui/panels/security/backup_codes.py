@@ -7,7 +7,6 @@ are never logged. In tour mode (screenshots) placeholders are shown instead.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.files.atomic import atomic_open
+from portal_admin.files.portable import make_private
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.widgets.plain import PlainLabel
 
@@ -36,10 +36,9 @@ COLUMNS = 2
 
 def write_private_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically, readable and writable by the owner only (0600)."""
-    with atomic_open(path, encoding="utf-8") as fh:
-        os.chmod(fh.name, 0o600)
+    with atomic_open(path, encoding="utf-8", private=True) as fh:
         fh.write(text)
-    os.chmod(path, 0o600)
+    make_private(path)
 
 
 def codes_text(codes: Sequence[str], title: str) -> str:

@@ -1,4 +1,5 @@
-"""A signed campaign file built through the engine's public API (no server), for the attacks."""
+"""A signed campaign file built through the engine's public API (no server), for the attacks
+(moved from tests/redteam/campaign_support.py with the attacks fixed)."""
 
 from __future__ import annotations
 
