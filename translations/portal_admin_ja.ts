@@ -295,7 +295,7 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+212"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -513,7 +513,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+131"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+133"/>
         <source>&amp;Institution:</source>
         <translation>機関(&amp;I):</translation>
     </message>
@@ -681,7 +681,7 @@
         <translation>%1：%2 → %3</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+195"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+196"/>
         <source>&amp;Country:</source>
         <translation>国(&amp;C):</translation>
     </message>
@@ -721,7 +721,7 @@
         <translation>%1 にパスワード リセット用のリンクを送信しました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+257"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+258"/>
         <source>Account</source>
         <translation>アカウント</translation>
     </message>
@@ -742,7 +742,7 @@
         <translation>アカウント ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+195"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+196"/>
         <source>Account id to open</source>
         <translation>開くアカウントの ID</translation>
     </message>
@@ -1323,7 +1323,7 @@
         <translation>一括変更：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+136"/>
         <source>Suspend</source>
         <translation>一時停止</translation>
     </message>
@@ -1524,7 +1524,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -1772,7 +1772,7 @@
     <message>
         <location line="+15"/>
         <source>Signed-off Revokes not carried out: %n. Close the campaign anyway?</source>
-        <translation>サインオフ済みで未実行の取り消し：%n 件。それでもキャンペーンを終了しますか？</translation>
+        <translation>サインオフ済みで未実行の剥奪：%n 件。それでもキャンペーンを終了しますか？</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1792,7 +1792,7 @@
     <message>
         <location line="+1"/>
         <source>Closing takes a snapshot of the server, checks every decision against it and makes every decision final. Remediation is no longer possible from this campaign: a Revoke not carried out by then stays not done, and the closing check says so.</source>
-        <translation>終了すると、サーバーのスナップショットを取得し、それに照らしてすべての判断を確認し、すべての判断を確定します。以後、このキャンペーンからは是正できません。それまでに実行されなかった取り消しは未完了のまま残り、終了時の確認にそう表示されます。</translation>
+        <translation>終了すると、サーバーのスナップショットを取得し、それに照らしてすべての判断を確認し、すべての判断を確定します。以後、このキャンペーンからは是正できません。それまでに実行されなかった剥奪は未完了のまま残り、終了時の確認にそう表示されます。</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -1927,7 +1927,7 @@
     <message>
         <location line="+49"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
-        <translation>サインオフ済みの取り消しは、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
+        <translation>サインオフ済みの剥奪は、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -2000,12 +2000,12 @@
     <message>
         <location line="+4"/>
         <source>%1 decided %2 of these Revokes with this installation&apos;s key.</source>
-        <translation>%1 がこのインストールの鍵で、これらの取り消しのうち %2 件を判断しました。</translation>
+        <translation>%1 がこのインストールの鍵で、これらの剥奪のうち %2 件を判断しました。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>%1 decided %2 of these Revokes as your server account.</source>
-        <translation>%1 があなたのサーバーアカウントで、これらの取り消しのうち %2 件を判断しました。</translation>
+        <translation>%1 があなたのサーバーアカウントで、これらの剥奪のうち %2 件を判断しました。</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2208,24 +2208,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+693"/>
+        <location line="+695"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+691"/>
+        <location line="-691"/>
+        <location line="+693"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-687"/>
-        <location line="+690"/>
+        <location line="-689"/>
+        <location line="+692"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-524"/>
+        <location line="-526"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
@@ -2382,7 +2382,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+231"/>
         <source>Reviewer:</source>
         <translation>レビュー担当者:</translation>
     </message>
@@ -2554,7 +2554,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
         <source>Enter your current password.</source>
         <translation>現在のパスワードを入力してください。</translation>
     </message>
@@ -2697,7 +2697,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+306"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
         <source>&amp;Category:</source>
         <translation>カテゴリ(&amp;C):</translation>
     </message>
@@ -2841,7 +2841,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+237"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+239"/>
         <source>&amp;From address:</source>
         <translation>送信元アドレス(&amp;F):</translation>
     </message>
@@ -3029,7 +3029,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+32"/>
         <source>Secure Channel: none</source>
         <translation>セキュアチャネル：なし</translation>
     </message>
@@ -3214,7 +3214,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+190"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+191"/>
         <source>&amp;Code:</source>
         <translation>コード(&amp;C):</translation>
     </message>
@@ -3403,7 +3403,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+235"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+236"/>
         <source>&amp;Active only</source>
         <translation>有効のみ(&amp;A)</translation>
     </message>
@@ -3619,7 +3619,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+32"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
@@ -3808,12 +3808,12 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+220"/>
+        <location line="+221"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Constant lists</source>
         <translation>定数リスト</translation>
     </message>
@@ -3965,7 +3965,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+82"/>
         <source>Host</source>
         <translation>ホスト</translation>
     </message>
@@ -4746,7 +4746,7 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
@@ -5350,7 +5350,7 @@
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+48"/>
         <source>built-in</source>
         <translation>内蔵</translation>
     </message>
@@ -6031,7 +6031,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+119"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+120"/>
         <source>Can be accepted</source>
         <translation>承諾可否</translation>
     </message>
@@ -6084,7 +6084,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+228"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
         <source> days</source>
         <translation> 日</translation>
     </message>
@@ -6104,17 +6104,17 @@
         <translation>メッセージ(&amp;M):</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+117"/>
         <source>&amp;Reason (optional):</source>
         <translation>理由（任意）(&amp;R):</translation>
     </message>
     <message>
-        <location line="-110"/>
+        <location line="-111"/>
         <source>Between %1 and %2 days</source>
         <translation>%1～%2 日</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
@@ -6131,17 +6131,17 @@
         <translation>%1 への招待を取り消しますか？相手はこの招待を承諾できなくなります。この操作は元に戻せません。</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-97"/>
         <source>E&amp;xpires after:</source>
         <translation>有効期間(&amp;X):</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Email problem</source>
         <translation>メールアドレスの問題</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-218"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>招待する相手のメールアドレスを入力してください。</translation>
@@ -6152,7 +6152,7 @@
         <translation>エラーコード：%1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+187"/>
         <source>Expiration in days</source>
         <translation>有効期間（日数）</translation>
     </message>
@@ -6172,12 +6172,12 @@
         <translation>招待</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-28"/>
         <source>Invite someone</source>
         <translation>ユーザーを招待</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>Invitee email</source>
         <translation>招待相手のメールアドレス</translation>
     </message>
@@ -6203,12 +6203,12 @@
         <translation>取り消しの理由</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-282"/>
         <source>Request id: %1</source>
         <translation>リクエスト ID：%1</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+190"/>
         <source>Send invitation</source>
         <translation>招待を送信</translation>
     </message>
@@ -6218,23 +6218,23 @@
         <translation>サーバーエラー</translation>
     </message>
     <message>
-        <location line="-210"/>
+        <location line="-216"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>メールアドレスは %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+126"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>メッセージは %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+162"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-282"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
     </message>
@@ -6392,8 +6392,8 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+42"/>
-        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+34"/>
         <source>Address or network</source>
         <translation>アドレスまたはネットワーク</translation>
     </message>
@@ -6731,7 +6731,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6798,7 +6798,7 @@
         <translation>送信済み、結果は未記録</translation>
     </message>
     <message>
-        <location line="+277"/>
+        <location line="+276"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>ジャーナルは空です: このコンピューターから送信された変更はありません。</translation>
@@ -6907,7 +6907,7 @@
 <context>
     <name>KeyNotice</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+97"/>
         <source>Got it</source>
         <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
         <translation>了解</translation>
@@ -7269,7 +7269,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+58"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>ロック中</translation>
@@ -7450,7 +7450,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+102"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+103"/>
         <source>Dismiss</source>
         <translation>閉じる</translation>
     </message>
@@ -7644,7 +7644,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+151"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>変更できません：%1</translation>
@@ -8193,7 +8193,7 @@
 <context>
     <name>Permissions</name>
     <message>
-        <location filename="../src/portal_admin/ui/permissions.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
         <source>This session is read-only.</source>
         <translation>このセッションは閲覧専用です。</translation>
     </message>
@@ -8216,7 +8216,7 @@
         <translation>無効</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+64"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1 / %2 文字</translation>
     </message>
@@ -8428,7 +8428,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+77"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>プロファイルは保存されませんでした: 組織が管理しているプロファイル、または同じ名前のプロファイルがあります。</translation>
     </message>
@@ -8441,7 +8441,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+304"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>サーバーはピン留めできる証明書を示しませんでした。</translation>
@@ -8737,7 +8737,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+43"/>
         <source>Account id</source>
         <translation>アカウント ID</translation>
     </message>
@@ -9011,7 +9011,7 @@
 <context>
     <name>ResumeOffer</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+24"/>
         <source>Bulk jobs waiting</source>
         <translation>再開待ちの一括ジョブ</translation>
     </message>
@@ -9541,7 +9541,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+27"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -9724,7 +9724,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+285"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+286"/>
         <source>%n role(s)</source>
         <translation>%n 件のロール</translation>
     </message>
@@ -10090,7 +10090,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+45"/>
         <source>Device</source>
         <translation>デバイス</translation>
     </message>
@@ -10174,17 +10174,17 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+56"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3～%4 のサインイン：成功 %1 件、失敗 %2 件</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+145"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1：成功 %2 件、失敗 %3 件</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-30"/>
         <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失敗</translation>
@@ -10313,7 +10313,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+128"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
@@ -10338,7 +10338,7 @@
         <translation>エラーコードとリクエスト ID</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Information</source>
         <translation>情報</translation>
     </message>
@@ -10353,7 +10353,7 @@
         <translation>お待ちください</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-57"/>
         <source>Error code</source>
         <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:144)</translatorcomment>
         <translation>エラーコード</translation>
@@ -10368,7 +10368,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+304"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>サインインしてロックを解除</translation>
@@ -10434,7 +10434,7 @@
         <translation>初回パスワード設定</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-223"/>
         <source>Demo accounts (built-in sandbox)</source>
         <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>デモ用アカウント（内蔵サンドボックス）</translation>
@@ -10465,7 +10465,7 @@
         <translation>初回設定</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
         <translation>コード、リセットトークン、セットアップ ID はデモ用メールボックスに届きます。</translation>
     </message>
@@ -11027,7 +11027,7 @@
         <translation>%2 件中 %1 件の変更を表示しています。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
         <source>All kinds</source>
         <translation>すべての種類</translation>
     </message>
@@ -11278,7 +11278,7 @@
 <context>
     <name>TypedConfirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+74"/>
         <source>That is not the number of targets.</source>
         <translation>対象の件数と一致しません。</translation>
     </message>

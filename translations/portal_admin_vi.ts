@@ -295,7 +295,7 @@
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+212"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
@@ -524,7 +524,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+32"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+34"/>
         <location line="+112"/>
         <source>Any portal</source>
         <extracomment>How long typing must pause before the list is queried again.</extracomment>
@@ -687,7 +687,7 @@
         <translation>Đã đổi trạng thái của tài khoản %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+212"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+213"/>
         <source>Choose an account to see its details.</source>
         <translation>Chọn một tài khoản để xem chi tiết.</translation>
     </message>
@@ -875,7 +875,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+184"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+185"/>
         <source>Remark</source>
         <translation>Ghi chú</translation>
     </message>
@@ -916,7 +916,7 @@
         <translation>Không thể lưu tài khoản %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+187"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+188"/>
         <source>There are no accounts yet.</source>
         <extracomment>Initial column widths (the person can resize; hidden columns keep the default). Shown, the controller starts loading (``controller.start()``).</extracomment>
         <translation>Chưa có tài khoản nào.</translation>
@@ -1334,7 +1334,7 @@
         <translation>Thay đổi hàng loạt: %1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+136"/>
         <source>Suspend</source>
         <translation>Tạm ngưng</translation>
     </message>
@@ -1535,7 +1535,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -2219,24 +2219,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+693"/>
+        <location line="+695"/>
         <source>Any flag</source>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+691"/>
+        <location line="-691"/>
+        <location line="+693"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-687"/>
-        <location line="+690"/>
+        <location line="-689"/>
+        <location line="+692"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-524"/>
+        <location line="-526"/>
         <source>The decision was refused.</source>
         <translation>Quyết định bị từ chối.</translation>
     </message>
@@ -2393,7 +2393,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+231"/>
         <source>Reviewer:</source>
         <translation>Người rà soát:</translation>
     </message>
@@ -2565,7 +2565,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
         <source>Enter your current password.</source>
         <translation>Nhập mật khẩu hiện tại.</translation>
     </message>
@@ -2719,7 +2719,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+197"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+198"/>
         <location line="+115"/>
         <source>Name</source>
         <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
@@ -2863,7 +2863,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+188"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+190"/>
         <location line="+30"/>
         <source>Host</source>
         <extracomment>The usual port of each security mode, for SMTP and for IMAP.</extracomment>
@@ -3051,7 +3051,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+32"/>
         <source>Secure Channel: none</source>
         <translation>Kênh bảo mật: chưa có</translation>
     </message>
@@ -3247,7 +3247,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+120"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+121"/>
         <location line="+82"/>
         <source>Any status</source>
         <translation>Mọi trạng thái</translation>
@@ -3436,7 +3436,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+138"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+139"/>
         <location line="+91"/>
         <source>Any category</source>
         <translation>Mọi danh mục</translation>
@@ -3652,7 +3652,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+32"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>Thao tác này thay đổi máy chủ %1 “%2”.</translation>
     </message>
@@ -3852,12 +3852,12 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+220"/>
+        <location line="+221"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Constant lists</source>
         <translation>Danh sách hằng số</translation>
     </message>
@@ -4009,7 +4009,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+82"/>
         <source>Host</source>
         <translation>Máy chủ</translation>
     </message>
@@ -4790,7 +4790,7 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 giây</translation>
@@ -5394,7 +5394,7 @@
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+48"/>
         <source>built-in</source>
         <translation>tích hợp</translation>
     </message>
@@ -6073,7 +6073,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
         <source>Invitee email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
         <translation>Email người được mời</translation>
@@ -6135,7 +6135,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+47"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>Nhập địa chỉ email của người được mời.</translation>
@@ -6161,7 +6161,7 @@
         <translation>Mã yêu cầu: %1</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+109"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>Lời nhắn dài quá %1 ký tự.</translation>
@@ -6197,12 +6197,12 @@
         <translation> ngày</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Between %1 and %2 days</source>
         <translation>Từ %1 đến %2 ngày</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Invitee email</source>
         <translation>Email người được mời</translation>
     </message>
@@ -6443,8 +6443,8 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+42"/>
-        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+34"/>
         <source>Address or network</source>
         <translation>Địa chỉ hoặc mạng</translation>
     </message>
@@ -6782,7 +6782,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6849,7 +6849,7 @@
         <translation>Đã gửi, chưa ghi nhận kết quả</translation>
     </message>
     <message>
-        <location line="+277"/>
+        <location line="+276"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>Nhật ký trống: chưa có thay đổi nào được gửi từ máy tính này.</translation>
@@ -6958,7 +6958,7 @@
 <context>
     <name>KeyNotice</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+97"/>
         <source>Got it</source>
         <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
         <translation>Đã hiểu</translation>
@@ -7320,7 +7320,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+58"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>Đã khóa</translation>
@@ -7501,7 +7501,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+70"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+71"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -7702,7 +7702,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+151"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>Không thể thay đổi: %1</translation>
@@ -8251,7 +8251,7 @@
 <context>
     <name>Permissions</name>
     <message>
-        <location filename="../src/portal_admin/ui/permissions.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
         <source>This session is read-only.</source>
         <translation>Phiên này chỉ có quyền đọc.</translation>
     </message>
@@ -8275,7 +8275,7 @@
     </message>
     <message>
         <location line="+30"/>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+290"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+292"/>
         <source>Domain</source>
         <translation>Tên miền</translation>
     </message>
@@ -8491,7 +8491,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+77"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>Hồ sơ chưa được lưu: tổ chức của bạn quản lý hồ sơ này, hoặc một hồ sơ cùng tên.</translation>
     </message>
@@ -8504,7 +8504,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+304"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>Máy chủ không đưa ra chứng chỉ nào để ghim.</translation>
@@ -8800,7 +8800,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+39"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/profile_panel.py:36)</translatorcomment>
@@ -9088,7 +9088,7 @@
 <context>
     <name>ResumeOffer</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+24"/>
         <source>Bulk jobs waiting</source>
         <translation>Công việc hàng loạt đang chờ</translation>
     </message>
@@ -9618,7 +9618,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+27"/>
         <source>Item</source>
         <translation>Mục</translation>
     </message>
@@ -9855,7 +9855,7 @@
         <translation>Đã xóa vai trò %1.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+150"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+151"/>
         <source>Choose a role to see its permissions.</source>
         <translation>Chọn một vai trò để xem các quyền của nó.</translation>
     </message>
@@ -10174,7 +10174,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+45"/>
         <source>Device</source>
         <translation>Thiết bị</translation>
     </message>
@@ -10258,7 +10258,7 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+56"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%1 lượt đăng nhập thành công và %2 lượt thất bại từ %3 đến %4</translation>
     </message>
@@ -10286,7 +10286,7 @@
         <translation>Thất bại</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1: %2 thành công, %3 thất bại</translation>
     </message>
@@ -10397,7 +10397,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+128"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
         <source>Copy</source>
         <translation>Sao chép</translation>
     </message>
@@ -10432,7 +10432,7 @@
         <translation>Mã yêu cầu</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Information</source>
         <translation>Thông tin</translation>
     </message>
@@ -10450,7 +10450,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+304"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>Đăng nhập để mở khóa</translation>
@@ -10516,7 +10516,7 @@
         <translation>Thiết lập mật khẩu lần đầu</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-223"/>
         <source>Demo accounts (built-in sandbox)</source>
         <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>Tài khoản demo (sandbox tích hợp)</translation>
@@ -10547,7 +10547,7 @@
         <translation>thiết lập lần đầu</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
         <translation>Mã, token đặt lại và ID thiết lập được gửi tới hộp thư demo.</translation>
     </message>
@@ -11109,7 +11109,7 @@
         <translation>Đang hiển thị %1 trong %2 thay đổi.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
         <source>All kinds</source>
         <translation>Mọi loại</translation>
     </message>
@@ -11360,7 +11360,7 @@
 <context>
     <name>TypedConfirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+74"/>
         <source>That is not the number of targets.</source>
         <translation>Đó không phải là số đối tượng.</translation>
     </message>

@@ -295,7 +295,7 @@
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+212"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
@@ -513,7 +513,7 @@
 <context>
     <name>AccountFilters</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+131"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_filter_bar.py" line="+133"/>
         <source>&amp;Institution:</source>
         <translation>機構(&amp;I)：</translation>
     </message>
@@ -681,7 +681,7 @@
         <translation>%1：%2 → %3</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+195"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/edit_dialog.py" line="+196"/>
         <source>&amp;Country:</source>
         <translation>國家/地區(&amp;C)：</translation>
     </message>
@@ -721,7 +721,7 @@
         <translation>密碼重設連結已寄至 %1。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+257"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/account_detail.py" line="+258"/>
         <source>Account</source>
         <translation>帳號</translation>
     </message>
@@ -742,7 +742,7 @@
         <translation>帳號 ID</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+195"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/accounts_panel.py" line="+196"/>
         <source>Account id to open</source>
         <translation>要開啟的帳號 ID</translation>
     </message>
@@ -1323,7 +1323,7 @@
         <translation>批次變更：%1</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+135"/>
+        <location filename="../src/portal_admin/ui/bulk/pages.py" line="+136"/>
         <source>Suspend</source>
         <translation>停權</translation>
     </message>
@@ -1524,7 +1524,7 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+24"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
         <source>Target</source>
         <translation>目標</translation>
     </message>
@@ -2208,24 +2208,24 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+693"/>
+        <location line="+695"/>
         <source>Any flag</source>
         <translation>任意標記</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+691"/>
+        <location line="-691"/>
+        <location line="+693"/>
         <source>Any portal</source>
         <translation>任意入口網站</translation>
     </message>
     <message>
-        <location line="-687"/>
-        <location line="+690"/>
+        <location line="-689"/>
+        <location line="+692"/>
         <source>Any institution</source>
         <translation>任意機構</translation>
     </message>
     <message>
-        <location line="-524"/>
+        <location line="-526"/>
         <source>The decision was refused.</source>
         <translation>決定遭拒絕。</translation>
     </message>
@@ -2382,7 +2382,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+231"/>
         <source>Reviewer:</source>
         <translation>審查人：</translation>
     </message>
@@ -2554,7 +2554,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
         <source>Enter your current password.</source>
         <translation>請輸入目前的密碼。</translation>
     </message>
@@ -2697,7 +2697,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+306"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
         <source>&amp;Category:</source>
         <translation>類別(&amp;C)：</translation>
     </message>
@@ -2841,7 +2841,7 @@
 <context>
     <name>ChannelSettings</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+237"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/settings_forms.py" line="+239"/>
         <source>&amp;From address:</source>
         <translation>寄件者地址(&amp;F)：</translation>
     </message>
@@ -3029,7 +3029,7 @@
 <context>
     <name>ChannelState</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/mainwindow/status_bar.py" line="+32"/>
         <source>Secure Channel: none</source>
         <translation>安全通道：無</translation>
     </message>
@@ -3214,7 +3214,7 @@
 <context>
     <name>ChannelTypesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+190"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/types_panel.py" line="+191"/>
         <source>&amp;Code:</source>
         <translation>代碼(&amp;C)：</translation>
     </message>
@@ -3403,7 +3403,7 @@
 <context>
     <name>ChannelsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+235"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channels_panel.py" line="+236"/>
         <source>&amp;Active only</source>
         <translation>僅限已啟用(&amp;A)</translation>
     </message>
@@ -3619,7 +3619,7 @@
 <context>
     <name>Confirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+31"/>
+        <location filename="../src/portal_admin/ui/widgets/confirm.py" line="+32"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
@@ -3808,12 +3808,12 @@
 <context>
     <name>ConstantsPanel</name>
     <message>
-        <location line="+220"/>
+        <location line="+221"/>
         <source>/constants/%1</source>
         <translation>/constants/%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Constant lists</source>
         <translation>常數清單</translation>
     </message>
@@ -3965,7 +3965,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+81"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/detail.py" line="+82"/>
         <source>Host</source>
         <translation>主機</translation>
     </message>
@@ -4746,7 +4746,7 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+102"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
@@ -5350,7 +5350,7 @@
 <context>
     <name>EnvironmentBanner</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+47"/>
+        <location filename="../src/portal_admin/ui/widgets/banner.py" line="+48"/>
         <source>built-in</source>
         <translation>內建</translation>
     </message>
@@ -6029,7 +6029,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
         <source>Invitee email</source>
         <translation>受邀者電子郵件</translation>
     </message>
@@ -6082,7 +6082,7 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+228"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -6102,17 +6102,17 @@
         <translation>訊息(&amp;M)：</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+117"/>
         <source>&amp;Reason (optional):</source>
         <translation>原因（選填）(&amp;R)：</translation>
     </message>
     <message>
-        <location line="-110"/>
+        <location line="-111"/>
         <source>Between %1 and %2 days</source>
         <translation>%1 至 %2 天</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -6129,17 +6129,17 @@
         <translation>要取消對 %1 的邀請嗎？對方將無法再接受此邀請。此操作無法復原。</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-97"/>
         <source>E&amp;xpires after:</source>
         <translation>有效期限(&amp;X)：</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Email problem</source>
         <translation>電子郵件地址問題</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-218"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>請輸入受邀者的電子郵件地址。</translation>
@@ -6150,7 +6150,7 @@
         <translation>錯誤代碼：%1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+187"/>
         <source>Expiration in days</source>
         <translation>有效天數</translation>
     </message>
@@ -6170,12 +6170,12 @@
         <translation>邀請</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-28"/>
         <source>Invite someone</source>
         <translation>邀請成員</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>Invitee email</source>
         <translation>受邀者電子郵件</translation>
     </message>
@@ -6201,12 +6201,12 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-282"/>
         <source>Request id: %1</source>
         <translation>請求 ID：%1</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+190"/>
         <source>Send invitation</source>
         <translation>傳送邀請</translation>
     </message>
@@ -6216,23 +6216,23 @@
         <translation>伺服器錯誤</translation>
     </message>
     <message>
-        <location line="-210"/>
+        <location line="-216"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>電子郵件地址超過 %1 個字元。</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+126"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>訊息超過 %1 個字元。</translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+162"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-282"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>這不是有效的電子郵件地址（格式應為 name@example.com）。</translation>
     </message>
@@ -6390,8 +6390,8 @@
 <context>
     <name>IpWhitelistPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+42"/>
-        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+33"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_entry_delegate.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/security/ip_whitelist_model.py" line="+34"/>
         <source>Address or network</source>
         <translation>位址或網段</translation>
     </message>
@@ -6729,7 +6729,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6796,7 +6796,7 @@
         <translation>已送出，結果未記錄</translation>
     </message>
     <message>
-        <location line="+277"/>
+        <location line="+276"/>
         <source>The journal is empty: no change was sent from this computer.</source>
         <extracomment>Account ids -&gt; names, read from the signed-in server (&quot;&quot; when it has none).</extracomment>
         <translation>日誌為空：這部電腦尚未送出任何變更。</translation>
@@ -6905,7 +6905,7 @@
 <context>
     <name>KeyNotice</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+96"/>
+        <location filename="../src/portal_admin/ui/mainwindow/key_notice.py" line="+97"/>
         <source>Got it</source>
         <extracomment>Beside the key file: the key file&apos;s path once the person has been told of it.</extracomment>
         <translation>知道了</translation>
@@ -7267,7 +7267,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+57"/>
+        <location filename="../src/portal_admin/ui/mainwindow/lock.py" line="+58"/>
         <location line="+10"/>
         <source>Locked</source>
         <translation>已鎖定</translation>
@@ -7448,7 +7448,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+102"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+103"/>
         <source>Dismiss</source>
         <translation>關閉</translation>
     </message>
@@ -7642,7 +7642,7 @@
 <context>
     <name>NotificationPanels</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+150"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+151"/>
         <source>Changes are not available: %1</source>
         <extracomment>The operation id, given the current row (e.g. enable or disable by status). Runner topics that make this panel reload. The factory (``build``) starts loading, through the controller; ``reload()`` loads again what follows the language. Set by the subclass.</extracomment>
         <translation>無法進行變更：%1</translation>
@@ -8191,7 +8191,7 @@
 <context>
     <name>Permissions</name>
     <message>
-        <location filename="../src/portal_admin/ui/permissions.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/permissions.py" line="+57"/>
         <source>This session is read-only.</source>
         <translation>此工作階段為唯讀。</translation>
     </message>
@@ -8239,7 +8239,7 @@
         <translation>機構</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+62"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/portals_panel.py" line="+64"/>
         <source>%1 of at most %2 characters</source>
         <translation>%1/%2 個字元</translation>
     </message>
@@ -8426,7 +8426,7 @@
 <context>
     <name>ProfileEditing</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+76"/>
+        <location filename="../src/portal_admin/ui/profiles/actions.py" line="+77"/>
         <source>The profile was not saved: your organisation manages it, or one of the same name.</source>
         <translation>設定檔未儲存：它由您的組織管理，或已有同名的受管理設定檔。</translation>
     </message>
@@ -8439,7 +8439,7 @@
 <context>
     <name>ProfileEditor</name>
     <message>
-        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+303"/>
+        <location filename="../src/portal_admin/ui/profiles/editor.py" line="+304"/>
         <source>The server showed no certificate to pin.</source>
         <extracomment>An import was accepted: the whole new list of profiles (for ``ProfileStore.save``). Makes the in-process transport the built-in sandbox is tested over.</extracomment>
         <translation>伺服器沒有提供可釘選的憑證。</translation>
@@ -8735,7 +8735,7 @@
 <context>
     <name>ProfileFields</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+38"/>
+        <location filename="../src/portal_admin/ui/panels/reference/profile_panel.py" line="+39"/>
         <source>Email</source>
         <extracomment>The fields shown, in order: (key in the record or its extras, label source text).</extracomment>
         <translation>電子郵件</translation>
@@ -9009,7 +9009,7 @@
 <context>
     <name>ResumeOffer</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/bulk/resume_offer.py" line="+24"/>
         <source>Bulk jobs waiting</source>
         <translation>待繼續的批次工作</translation>
     </message>
@@ -9539,7 +9539,7 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_model.py" line="+27"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -9722,7 +9722,7 @@
 <context>
     <name>RolesPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+285"/>
+        <location filename="../src/portal_admin/ui/panels/accounts/roles_panel.py" line="+286"/>
         <source>%n role(s)</source>
         <translation>%n 個角色</translation>
     </message>
@@ -10088,7 +10088,7 @@
 <context>
     <name>SessionsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/security/sessions.py" line="+45"/>
         <source>Device</source>
         <translation>裝置</translation>
     </message>
@@ -10172,17 +10172,17 @@
 <context>
     <name>SignInChart</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart.py" line="+56"/>
         <source>%1 successful and %2 failed sign-ins from %3 to %4</source>
         <translation>%3 至 %4 期間，登入成功 %1 次，失敗 %2 次</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+145"/>
         <source>%1: %2 successful, %3 failed</source>
         <translation>%1：成功 %2 次，失敗 %3 次</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-30"/>
         <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
         <source>Failed</source>
         <translation>失敗</translation>
@@ -10311,7 +10311,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+128"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
         <source>Copy</source>
         <translation>複製</translation>
     </message>
@@ -10336,7 +10336,7 @@
         <translation>錯誤代碼和請求 ID</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Information</source>
         <translation>提示</translation>
     </message>
@@ -10351,7 +10351,7 @@
         <translation>請稍候</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-57"/>
         <source>Error code</source>
         <translation>錯誤代碼</translation>
     </message>
@@ -10364,7 +10364,7 @@
 <context>
     <name>SignInPages</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/pages.py" line="+302"/>
+        <location filename="../src/portal_admin/ui/signin/pages.py" line="+304"/>
         <source>Sign in to unlock</source>
         <extracomment>&quot;Edit…&quot; (the chosen profile) or &quot;New…&quot; (None) was clicked. The demo box&apos;s &quot;Fill in the administrator&quot; was clicked. Edit the chosen profile (a built-in or managed one opens read-only, to test it). True in the idle lock&apos;s sign-in window (see :meth:`set_unlocking`).</extracomment>
         <translation>登入以解除鎖定</translation>
@@ -10430,7 +10430,7 @@
         <translation>首次設定密碼</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-223"/>
         <source>Demo accounts (built-in sandbox)</source>
         <extracomment>Wrapped hints below the form (a QFormLayout sizes wrapped labels badly). The window&apos;s notice, error panel and busy bar are moved here when the page shows. &quot;Fill in the administrator&quot; was clicked.</extracomment>
         <translation>示範帳號（內建沙箱）</translation>
@@ -10461,7 +10461,7 @@
         <translation>首次設定</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Codes, reset tokens and setup ids arrive in the demo mailbox.</source>
         <translation>驗證碼、重設權杖和設定 ID 都會寄到示範信箱。</translation>
     </message>
@@ -11023,7 +11023,7 @@
         <translation>顯示 %1 / %2 項變更。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
         <source>All kinds</source>
         <translation>所有類別</translation>
     </message>
@@ -11274,7 +11274,7 @@
 <context>
     <name>TypedConfirm</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+73"/>
+        <location filename="../src/portal_admin/ui/widgets/typed_confirm.py" line="+74"/>
         <source>That is not the number of targets.</source>
         <translation>這不是目標數量。</translation>
     </message>
