@@ -70,6 +70,18 @@ def _windows_fsync_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "fsync", fsync)
 
 
+@pytest.fixture(autouse=True)
+def _journal_signer() -> Iterator[None]:
+    """A tour run in this process signs its journal's checkpoints with a key of its own
+    (``recorder.SIGNER``, set by ``ui/app.py``): set back after each test, so that a later
+    test's checkpoints are signed by the installation's key it verifies them with."""
+    from portal_admin.evidence import recorder
+
+    saved = recorder.SIGNER
+    yield
+    recorder.SIGNER = saved
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _record_operations(request: pytest.FixtureRequest) -> Iterator[None]:
     """Record the operations UI code sends, when the reachability check will read them: this
