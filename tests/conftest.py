@@ -71,15 +71,18 @@ def _windows_fsync_rule(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _journal_signer() -> Iterator[None]:
+def _tour_state() -> Iterator[None]:
     """A tour run in this process signs its journal's checkpoints with a key of its own
-    (``recorder.SIGNER``, set by ``ui/app.py``): set back after each test, so that a later
-    test's checkpoints are signed by the installation's key it verifies them with."""
+    (``recorder.SIGNER``) and keeps its files in a folder of its own (``paths.use_stand_in``),
+    both set by ``ui/app.py``: set back after each test, so that a later test's checkpoints
+    are signed by the key it verifies them with, and its files are where it looks."""
     from portal_admin.evidence import recorder
+    from portal_admin.files import paths
 
-    saved = recorder.SIGNER
+    signer, stand_in = recorder.SIGNER, paths.stand_in()
     yield
-    recorder.SIGNER = saved
+    recorder.SIGNER = signer
+    paths.use_stand_in(stand_in)
 
 
 @pytest.fixture(autouse=True, scope="session")
