@@ -32,7 +32,7 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
-from .trust_dialog import AddKeyDialog, fingerprint_field
+from .trust_dialog import AddKeyDialog, fingerprint_field, open_add_key
 
 #: The problem that means the pack's key did not sign it.
 SIGNATURE_FAILS = "the manifest's signature does not verify"
@@ -334,12 +334,10 @@ class PackCheckDialog(QDialog):
         check = self.check
         if check is None or not check.fingerprint:
             return None
-        dialog = AddKeyDialog(self.store, self, fingerprint=check.fingerprint, own=self.own)
-        dialog.added.connect(self._trusted)
-        dialog.finished.connect(dialog.deleteLater)
-        self.add_dialog = dialog
-        dialog.open()
-        return dialog
+        self.add_dialog = open_add_key(
+            self.store, self, self._trusted, fingerprint=check.fingerprint, own=self.own
+        )
+        return self.add_dialog
 
     def _trusted(self, _key: TrustedKey) -> None:
         self.add_dialog = None

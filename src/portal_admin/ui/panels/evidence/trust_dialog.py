@@ -10,6 +10,8 @@ writes, made on the window's thread. Every dialog here is opened with ``open()``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
@@ -244,6 +246,23 @@ class AddKeyDialog(QDialog):
         super().changeEvent(event)
 
 
+def open_add_key(
+    store: TrustStore,
+    parent: QWidget,
+    on_added: Callable[[TrustedKey], object],
+    *,
+    fingerprint: str = "",
+    own: str | None = None,
+) -> AddKeyDialog:
+    """Open the form that adds a key (window-modal, deleted when closed); ``on_added`` gets the
+    key added."""
+    dialog = AddKeyDialog(store, parent, fingerprint=fingerprint, own=own)
+    dialog.added.connect(on_added)
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()
+    return dialog
+
+
 class TrustedKeysDialog(QDialog):
     """This installation's key and the trusted keys, with Add and Remove (confirmed)."""
 
@@ -406,12 +425,8 @@ class TrustedKeysDialog(QDialog):
 
     def ask_add(self) -> AddKeyDialog:
         """Open the form that adds a key (its fingerprint typed or pasted, and a name)."""
-        dialog = AddKeyDialog(self.store, self, own=self.own)
-        dialog.added.connect(self._added)
-        dialog.finished.connect(dialog.deleteLater)
-        self.add_dialog = dialog
-        dialog.open()
-        return dialog
+        self.add_dialog = open_add_key(self.store, self, self._added, own=self.own)
+        return self.add_dialog
 
     def _added(self, key: TrustedKey) -> None:
         self.reload()

@@ -33,6 +33,7 @@ from portal_admin.ui.panels.evidence.trust_dialog import (
     AddKeyDialog,
     TrustedKeysDialog,
     fingerprint_field,
+    open_add_key,
 )
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel
@@ -241,12 +242,10 @@ class RemediationDialog(QDialog):
         chosen = self.selected()
         if chosen is None or chosen.trusted:
             return None
-        dialog = AddKeyDialog(self.store, self, fingerprint=chosen.fingerprint, own=self.own)
-        dialog.added.connect(self._trusted)
-        dialog.finished.connect(dialog.deleteLater)
-        self.add_dialog = dialog
-        dialog.open()
-        return dialog
+        self.add_dialog = open_add_key(
+            self.store, self, self._trusted, fingerprint=chosen.fingerprint, own=self.own
+        )
+        return self.add_dialog
 
     def _trusted(self, _key: TrustedKey) -> None:
         self.add_dialog = None
