@@ -92,367 +92,6 @@
     </message>
 </context>
 <context>
-    <name>AccessReviews</name>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
-        <source>Taken</source>
-        <translation>Thời điểm chụp</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server</source>
-        <translation>Máy chủ</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Account</source>
-        <translation>Tài khoản</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accounts</source>
-        <translation>Số tài khoản</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Roles</source>
-        <translation>Vai trò</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Invitations</source>
-        <translation>Lời mời</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>File</source>
-        <translation>Tệp</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Reading accounts: %1 of %2</source>
-        <translation>Đang đọc tài khoản: %1 / %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading roles</source>
-        <translation>Đang đọc vai trò</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading invitations</source>
-        <translation>Đang đọc lời mời</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading the security settings</source>
-        <translation>Đang đọc cài đặt bảo mật</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading notification channels</source>
-        <translation>Đang đọc kênh thông báo</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The file %1 does not exist.</source>
-        <translation>Tệp %1 không tồn tại.</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 is not a snapshot of this program, or it is damaged.</source>
-        <translation>%1 không phải là ảnh chụp của chương trình này, hoặc đã bị hỏng.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
-        <translation>%1 là ảnh chụp chưa hoàn chỉnh: nó đã bị gián đoạn trước khi hoàn tất.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was made by a newer version of the program.</source>
-        <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
-        <source>changed: %1</source>
-        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
-        <translation>đã thay đổi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>removed: %1</source>
-        <translation>đã bị xóa: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>added: %1</source>
-        <translation>đã được thêm: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>in the zip twice: %1</source>
-        <translation>có hai lần trong tệp zip: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>damaged, cannot be read: %1</source>
-        <translation>bị hỏng, không đọc được: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>encrypted (no pack is): %1</source>
-        <translation>bị mã hóa (gói không bao giờ mã hóa): %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>compressed in a way no pack is: %1</source>
-        <translation>được nén theo cách không gói nào dùng: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>expands far more than a pack&apos;s file can (not read): %1</source>
-        <translation>giải nén ra lớn hơn nhiều so với một tệp của gói (không đọc): %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>named twice in the manifest: %1</source>
-        <translation>có hai lần trong bản kê khai: %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the file does not exist</source>
-        <translation>tệp không tồn tại</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it is not a zip file</source>
-        <translation>đây không phải là tệp zip</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it holds far more files than a pack does</source>
-        <translation>nó chứa nhiều tệp hơn hẳn một gói</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its files together are larger than a pack may be</source>
-        <translation>tổng dung lượng các tệp vượt quá mức một gói có thể có</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it has no signed manifest</source>
-        <translation>không có bản kê khai đã ký</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>its manifest cannot be read</source>
-        <translation>không đọc được bản kê khai</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its manifest is larger than a pack&apos;s can be</source>
-        <translation>bản kê khai lớn hơn mức bản kê khai của một gói có thể có</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its signature cannot be read</source>
-        <translation>không đọc được chữ ký</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was made by a newer version of the program</source>
-        <translation>nó được tạo bởi phiên bản mới hơn của chương trình</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the manifest&apos;s signature does not verify</source>
-        <translation>chữ ký của bản kê khai không hợp lệ</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>public_key.pem is not the key that signed the manifest</source>
-        <translation>public_key.pem không phải là khóa đã ký bản kê khai</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was signed by another key than the one pinned</source>
-        <translation>nó được ký bằng một khóa khác với khóa đã chỉ định</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>The pack %1 was changed after it was signed.</source>
-        <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 is not an evidence pack.</source>
-        <translation>%1 không phải là gói bằng chứng.</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
-        <source>This file cannot be used as a snapshot.</source>
-        <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
-    </message>
-    <message>
-        <location line="+212"/>
-        <source>Select two snapshots.</source>
-        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
-        <translation>Hãy chọn hai ảnh chụp.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>An access-review campaign of the selected snapshot</source>
-        <translation>Đợt rà soát quyền truy cập từ ảnh chụp đã chọn</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+7"/>
-        <source>Select one snapshot.</source>
-        <translation>Hãy chọn một ảnh chụp.</translation>
-    </message>
-    <message>
-        <location line="+45"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
-        <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>The snapshot could not be finished; nothing was kept.</source>
-        <translation>Không thể hoàn tất ảnh chụp; không có gì được giữ lại.</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
-        <translation>Đã chụp: %1 tài khoản, %2 vai trò, %3 lời mời.</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Starting the snapshot…</source>
-        <translation>Đang bắt đầu chụp…</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
-        <translation>Đã chụp. Chưa có ảnh chụp nào trước đó của máy chủ này: ảnh chụp này là mốc cho lần so sánh tiếp theo.</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
-        <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
-    </message>
-    <message>
-        <location line="+32"/>
-        <source>Snapshots (*.sqlite);;All files (*)</source>
-        <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Evidence packs (*.zip);;All files (*)</source>
-        <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
-        <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
-    </message>
-    <message>
-        <location line="+76"/>
-        <source>%1 changes written to %2.</source>
-        <translation>Đã ghi %1 thay đổi vào %2.</translation>
-    </message>
-    <message>
-        <location line="+89"/>
-        <source>Take snapshot</source>
-        <translation>Chụp trạng thái</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot and compare with the last</source>
-        <translation>Chụp và so sánh với lần trước</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Take a snapshot now and show what changed since the last one of this server</source>
-        <translation>Chụp ngay và hiển thị những gì đã thay đổi kể từ ảnh chụp trước của máy chủ này</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Cancel</source>
-        <translation>Hủy</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Refresh</source>
-        <translation>Làm mới</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>List the snapshots again (F5)</source>
-        <translation>Liệt kê lại các ảnh chụp (F5)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Compare the two selected</source>
-        <translation>So sánh hai mục đã chọn</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open a snapshot file…</source>
-        <translation>Mở tệp ảnh chụp…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Evidence pack…</source>
-        <translation>Gói bằng chứng…</translation>
-    </message>
-    <message>
-        <location line="-389"/>
-        <source>A signed zip of the selected snapshot: CSV and a report</source>
-        <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
-    </message>
-    <message>
-        <location line="+391"/>
-        <source>Review campaign…</source>
-        <translation>Đợt rà soát…</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verify a pack…</source>
-        <translation>Kiểm tra gói…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Check an evidence pack&apos;s signature and every file in it</source>
-        <translation>Kiểm tra chữ ký của gói bằng chứng và mọi tệp trong đó</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Trusted keys…</source>
-        <translation>Khóa tin cậy…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The signing keys whose packs this computer accepts as verified</source>
-        <translation>Các khóa ký mà máy tính này chấp nhận gói do chúng ký là đã xác minh</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Snapshots</source>
-        <translation>Ảnh chụp</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot progress</source>
-        <translation>Tiến độ chụp</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Access reviews</source>
-        <translation>Rà soát quyền truy cập</translation>
-    </message>
-</context>
-<context>
     <name>AccountColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+28"/>
@@ -1815,8 +1454,8 @@
     <name>CampaignCreate</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
-        <source>There is no snapshot yet: take one in Access reviews first.</source>
-        <translation>Chưa có ảnh chụp nào: hãy chụp một ảnh trong Rà soát quyền truy cập trước.</translation>
+        <source>There is no snapshot yet: take one in Snapshots first.</source>
+        <translation>Chưa có ảnh chụp nào: hãy chụp một ảnh trong mục Ảnh chụp trước.</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -1890,7 +1529,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>Người rà soát</translation>
     </message>
@@ -1936,7 +1575,7 @@
         <translation>Phân tách nhiệm vụ: bạn là một trong những người rà soát nội dung mà lần khắc phục này thực hiện. Nên để quản trị viên khác chạy.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>Các quyết định Thu hồi đã ký xác nhận được thực hiện dưới dạng một tác vụ hàng loạt, lập kế hoạch từ trạng thái hiện tại của từng tài khoản. Trước tiên hãy kiểm tra ai đã ký: đối chiếu dấu vân tay của từng khóa với dấu vân tay người rà soát đã gửi bạn qua một kênh khác.</translation>
     </message>
@@ -7341,7 +6980,7 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+410"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
@@ -7951,7 +7590,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+84"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>khóa của bản cài đặt này</translation>
@@ -7972,7 +7611,113 @@
         <translation>khóa tin cậy “%1”</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-42"/>
+        <source>changed: %1</source>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
+        <translation>đã thay đổi: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>đã bị xóa: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>đã được thêm: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>có hai lần trong tệp zip: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>bị hỏng, không đọc được: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>bị mã hóa (gói không bao giờ mã hóa): %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>được nén theo cách không gói nào dùng: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>giải nén ra lớn hơn nhiều so với một tệp của gói (không đọc): %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>có hai lần trong bản kê khai: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>tệp không tồn tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>đây không phải là tệp zip</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>nó chứa nhiều tệp hơn hẳn một gói</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>tổng dung lượng các tệp vượt quá mức một gói có thể có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it has no signed manifest</source>
+        <translation>không có bản kê khai đã ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>không đọc được bản kê khai</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>bản kê khai lớn hơn mức bản kê khai của một gói có thể có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>không đọc được chữ ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>nó được tạo bởi phiên bản mới hơn của chương trình</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>chữ ký của bản kê khai không hợp lệ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem không phải là khóa đã ký bản kê khai</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>nó được ký bằng một khóa khác với khóa đã chỉ định</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
         <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>không rõ (chữ ký không hợp lệ; khóa bên dưới chỉ là khóa mà gói tự nhận)</translation>
@@ -7998,7 +7743,17 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+11"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 không phải là gói bằng chứng.</translation>
+    </message>
+    <message>
+        <location line="+192"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -8234,8 +7989,8 @@
     </message>
     <message>
         <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
-        <source>Access reviews</source>
-        <translation>Rà soát quyền truy cập</translation>
+        <source>Snapshots</source>
+        <translation>Ảnh chụp</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -11165,6 +10920,247 @@
     </message>
 </context>
 <context>
+    <name>SnapshotsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+54"/>
+        <source>Taken</source>
+        <translation>Thời điểm chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>Số tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>Tệp</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>Đang đọc tài khoản: %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>Đang đọc vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>Đang đọc lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>Đang đọc cài đặt bảo mật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>Đang đọc kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>Tệp %1 không tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 không phải là ảnh chụp của chương trình này, hoặc đã bị hỏng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 là ảnh chụp chưa hoàn chỉnh: nó đã bị gián đoạn trước khi hoàn tất.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+212"/>
+        <source>Select two snapshots.</source>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>Hãy chọn hai ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation>Đợt rà soát quyền truy cập từ ảnh chụp đã chọn</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
+        <source>Select one snapshot.</source>
+        <translation>Hãy chọn một ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>Không thể hoàn tất ảnh chụp; không có gì được giữ lại.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>Đã chụp: %1 tài khoản, %2 vai trò, %3 lời mời.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>Đang bắt đầu chụp…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>Đã chụp. Chưa có ảnh chụp nào trước đó của máy chủ này: ảnh chụp này là mốc cho lần so sánh tiếp theo.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>%1 changes written to %2.</source>
+        <translation>Đã ghi %1 thay đổi vào %2.</translation>
+    </message>
+    <message>
+        <location line="+89"/>
+        <source>Take snapshot</source>
+        <translation>Chụp trạng thái</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>Chụp và so sánh với lần trước</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>Chụp ngay và hiển thị những gì đã thay đổi kể từ ảnh chụp trước của máy chủ này</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>Liệt kê lại các ảnh chụp (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compare the two selected</source>
+        <translation>So sánh hai mục đã chọn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>Mở tệp ảnh chụp…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>Gói bằng chứng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Review campaign…</source>
+        <translation>Đợt rà soát…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verify a pack…</source>
+        <translation>Kiểm tra gói…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>Kiểm tra chữ ký của gói bằng chứng và mọi tệp trong đó</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>Khóa tin cậy…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>Các khóa ký mà máy tính này chấp nhận gói do chúng ký là đã xác minh</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+4"/>
+        <source>Snapshots</source>
+        <translation>Ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Snapshot progress</source>
+        <translation>Tiến độ chụp</translation>
+    </message>
+</context>
+<context>
     <name>Tour</name>
     <message>
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
@@ -11196,7 +11192,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -11285,7 +11281,7 @@
         <translation>Tin cậy khóa này</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>Bản cài đặt này</translation>
@@ -11311,7 +11307,7 @@
         <translation>Khóa của chính bản cài đặt này luôn được tin cậy.</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>Xóa một khóa tin cậy</translation>
     </message>

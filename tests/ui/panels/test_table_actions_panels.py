@@ -28,7 +28,7 @@ from portal_admin.connection.builtin import colleague_change
 from portal_admin.evidence import keys
 from portal_admin.ui.bulk.dialog import BulkDialog
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
-from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.panels.security.history import LoginHistoryPanel
@@ -348,7 +348,7 @@ def test_snapshots_menu_compare_and_pack_enter_compares_and_the_diff_copies(
     tmp_path: Path,
     sandbox_app: Any,
 ) -> None:
-    panel = ReviewsPanel(
+    panel = SnapshotsPanel(
         panel_context(admin), folder=tmp_path / "snapshots", key_store=keys.MemoryStore()
     )
     qtbot.addWidget(panel)

@@ -28,7 +28,12 @@ from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, p
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
 from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import Op, OperationRunner
-from portal_admin.ui.panels.registry import LiveProfile, PanelContext, PanelRegistry
+from portal_admin.ui.panels.registry import (
+    RENAMED_PANELS,
+    LiveProfile,
+    PanelContext,
+    PanelRegistry,
+)
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from portal_admin.ui.widgets.confirm import confirm_production_change
@@ -303,6 +308,7 @@ def saved_views_store(profile_name: str, *, kiosk: bool, tour: bool) -> ViewStor
     its pictures show the lists as they come."""
     if tour:  # in the tour's own folder when it has one (removed as the program ends)
         folder = Path(tempfile.mkdtemp(prefix="portal-admin-tour-views-", dir=stand_in()))
-        return ViewStore(folder / VIEWS_FILE, profile_scope(profile_name))
+        return ViewStore(folder / VIEWS_FILE, profile_scope(profile_name), RENAMED_PANELS)
     scope = KIOSK_SCOPE if kiosk else profile_scope(profile_name)
-    return ViewStore(config_dir() / VIEWS_FILE, scope)
+    # Views saved under a panel's former id are read under its id now.
+    return ViewStore(config_dir() / VIEWS_FILE, scope, RENAMED_PANELS)

@@ -118,6 +118,17 @@ class LiveProfile:
 
 PanelFactory = Callable[[PanelContext], QWidget]
 
+#: Panels whose id changed: old id -> new id. Settings saved under an old id (the saved views'
+#: list keys ``<panel id>/<list>``) and callers naming one reach the panel by its new id.
+RENAMED_PANELS: dict[str, str] = {
+    "reviews": "snapshots",  # the snapshot panel, before "review" came to mean a campaign
+}
+
+
+def current_panel_id(panel_id: str) -> str:
+    """The id a panel has now, given one it may have had before (:data:`RENAMED_PANELS`)."""
+    return RENAMED_PANELS.get(panel_id, panel_id)
+
 
 @dataclass(frozen=True, slots=True)
 class PanelSpec:

@@ -113,7 +113,7 @@ class CreateDialog(QDialog):
         if path is None:
             self.show_error(
                 QCoreApplication.translate(
-                    "CampaignCreate", "There is no snapshot yet: take one in Access reviews first."
+                    "CampaignCreate", "There is no snapshot yet: take one in Snapshots first."
                 )
             )
             return
