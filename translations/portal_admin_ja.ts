@@ -3304,7 +3304,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+93"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+92"/>
         <source>Alpha-2</source>
         <translation>Alpha-2</translation>
     </message>
@@ -5207,7 +5207,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+170"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
     </message>
@@ -5670,7 +5670,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+120"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+115"/>
         <source>Can be accepted</source>
         <translation>承諾可否</translation>
     </message>
@@ -5886,7 +5886,7 @@
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+54"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -6370,7 +6370,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -7089,7 +7089,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/widgets/message_bar.py" line="+101"/>
         <source>Dismiss</source>
         <translation>閉じる</translation>
     </message>
@@ -9764,7 +9764,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+161"/>
         <source>Error</source>
         <translation>エラー</translation>
     </message>
@@ -10840,7 +10840,7 @@
 <context>
     <name>SnapshotsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+55"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>

@@ -3337,7 +3337,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+63"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
@@ -5249,7 +5249,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+170"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
     </message>
@@ -5712,7 +5712,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+29"/>
         <source>Invitee email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
         <translation>Email người được mời</translation>
@@ -5937,7 +5937,7 @@
         <translation>Có</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+34"/>
         <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
@@ -6421,7 +6421,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -7140,7 +7140,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/widgets/message_bar.py" line="+69"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -9848,7 +9848,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+185"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+157"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -10922,7 +10922,7 @@
 <context>
     <name>SnapshotsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+55"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>

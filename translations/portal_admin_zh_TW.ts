@@ -3304,7 +3304,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+63"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>代碼</translation>
@@ -5205,7 +5205,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+170"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
     </message>
@@ -5668,7 +5668,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+29"/>
         <source>Invitee email</source>
         <translation>受邀者電子郵件</translation>
     </message>
@@ -5884,7 +5884,7 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+54"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -6368,7 +6368,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -7087,7 +7087,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/widgets/message_bar.py" line="+101"/>
         <source>Dismiss</source>
         <translation>關閉</translation>
     </message>
@@ -9762,7 +9762,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/base.py" line="+161"/>
         <source>Error</source>
         <translation>錯誤</translation>
     </message>
@@ -10836,7 +10836,7 @@
 <context>
     <name>SnapshotsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+55"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>

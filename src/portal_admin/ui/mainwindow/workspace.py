@@ -57,7 +57,7 @@ _NETWORK_CODES = frozenset({"CLIENT.CONNECTION", "CLIENT.TIMEOUT"})
 def make_constants_cache(service: ClientService) -> QObject | None:
     """The shared constants cache, when the reference area provides one (imported lazily)."""
     try:
-        from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
+        from portal_admin.ui.panels.constants_cache import ConstantsCache
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("portal_admin.ui.panels.reference"):
             return None

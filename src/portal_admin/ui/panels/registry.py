@@ -45,6 +45,7 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
@@ -58,6 +59,13 @@ if TYPE_CHECKING:
 
 #: The signature of ``extras["confirm_change"]``.
 ConfirmChange = Callable[..., Awaitable[bool]]
+#: The signature of ``extras["clock"]``: the current time, timezone-aware.
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware (the clock panels use without ``extras["clock"]``)."""
+    return datetime.now(UTC)
 
 
 @dataclass(slots=True)

@@ -33,9 +33,10 @@ from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operatio
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets import file_dialogs
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
-from ..accounts.message_bar import MessageBar
 from . import packing
 
 COLUMNS = (
@@ -416,7 +417,7 @@ class JournalPanel(PanelBase):
 
     def _export(self, kind: str) -> None:
         name = f"journal.{kind}"
-        packing.ask_save(self, name, kind, lambda path: self.spawn(self.export(path, kind)))
+        file_dialogs.ask_save(self, name, kind, lambda path: self.spawn(self.export(path, kind)))
 
     async def export(self, path: Path, kind: str) -> int:
         """Write the records the filters keep as CSV, JSON or a signed pack ("zip")."""

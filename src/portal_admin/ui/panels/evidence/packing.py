@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
-from PySide6.QtWidgets import QFileDialog, QWidget
 
 from portal_admin.evidence import keys, pack
 from portal_admin.ui.enum_labels import field_kind, field_label, value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.operation_titles import OUTCOMES, operation_title
+
+# The file dialogs, where the Campaigns panel still finds them (now ui/widgets/file_dialogs.py).
+from portal_admin.ui.widgets.file_dialogs import ask_open as ask_open
+from portal_admin.ui.widgets.file_dialogs import ask_save as ask_save
 
 from ...error_info import ErrorInfo
 
@@ -23,25 +26,6 @@ PackSource = Callable[[], tuple[str, dict[str, pack.Table], dict[str, Any]]]
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("EvidencePack", text)
-
-
-def ask_save(parent: QWidget, name: str, suffix: str, chosen: Callable[[Path], object]) -> None:
-    """A save dialog (not modal: no nested event loop) that calls ``chosen`` with the path."""
-    dialog = QFileDialog(parent)
-    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-    dialog.setDefaultSuffix(suffix)
-    dialog.selectFile(name)
-    dialog.fileSelected.connect(lambda path: chosen(Path(path)))
-    dialog.open()
-
-
-def ask_open(parent: QWidget, name_filter: str, chosen: Callable[[Path], object]) -> None:
-    """An open dialog for an existing file (not modal) that calls ``chosen`` with the path."""
-    dialog = QFileDialog(parent)
-    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-    dialog.setNameFilter(name_filter)
-    dialog.fileSelected.connect(lambda path: chosen(Path(path)))
-    dialog.open()
 
 
 #: The names a pack's report shows (its kind, summary keys, tables and columns) that the

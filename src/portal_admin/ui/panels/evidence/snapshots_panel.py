@@ -39,10 +39,11 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets import file_dialogs
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo, describe_error
-from ..accounts.message_bar import MessageBar
 from . import packing
 from .diff_view import DiffView, _when
 from .pack_check_dialog import PackCheckDialog
@@ -475,7 +476,7 @@ class SnapshotsPanel(PanelBase):
         return await self.compare(chosen[0].path, chosen[1].path)
 
     def _ask_open(self) -> None:
-        packing.ask_open(
+        file_dialogs.ask_open(
             self,
             QCoreApplication.translate("SnapshotsPanel", "Snapshots (*.sqlite);;All files (*)"),
             lambda path: self.spawn(self.open_file(path)),
@@ -494,7 +495,7 @@ class SnapshotsPanel(PanelBase):
         return opened
 
     def _ask_verify(self) -> None:
-        packing.ask_open(
+        file_dialogs.ask_open(
             self,
             QCoreApplication.translate("SnapshotsPanel", "Evidence packs (*.zip);;All files (*)"),
             lambda path: self.spawn(self.verify_file(path)),
@@ -565,7 +566,7 @@ class SnapshotsPanel(PanelBase):
         chosen = self.selected()
         if len(chosen) == 1:
             name = chosen[0].path.with_suffix(".zip").name
-            packing.ask_save(
+            file_dialogs.ask_save(
                 self, name, "zip", lambda p: self.spawn(self.write_snapshot_pack(chosen[0], p))
             )
 
@@ -573,11 +574,11 @@ class SnapshotsPanel(PanelBase):
         if self.diff_view.diff is None:
             return
         if kind == "csv":
-            packing.ask_save(
+            file_dialogs.ask_save(
                 self, "snapshot-diff.csv", "csv", lambda p: self.spawn(self.write_diff_csv(p))
             )
         else:
-            packing.ask_save(
+            file_dialogs.ask_save(
                 self, "snapshot-diff.zip", "zip", lambda p: self.spawn(self.write_diff_pack(p))
             )
 

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.task_panel import TaskPanel
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import describe_error
 from ...permissions import tag_operation
-from ..invitations.base import TaskPanel
 from ..invitations.dialogs import error_text
 from ..invitations.own import OwnInvitationsWidget
 
