@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operation_title
@@ -98,7 +99,7 @@ def cell(record: dict[str, Any], key: str) -> str:
     if key == "operation":
         return operation_title(record.get("operation"))
     if key == "time":
-        return str(record.get("time", ""))[:19].replace("T", " ")
+        return format_datetime(record.get("time"), seconds=True)
     if key == "outcome":
         if record.get("kind") == "intent":
             return QCoreApplication.translate("JournalPanel", PENDING)

@@ -45,7 +45,7 @@ from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo, describe_error
 from . import packing
-from .diff_view import DiffView, _when
+from .diff_view import DiffView, taken_at
 from .pack_check_dialog import PackCheckDialog
 from .trust_dialog import TrustedKeysDialog
 
@@ -272,7 +272,7 @@ class SnapshotsPanel(PanelBase):
         for r, s in enumerate(self.snapshots):
             counts = s.counts()
             values = (
-                _when(s.meta.get("finished")),
+                taken_at(s.meta.get("finished")),
                 str(s.meta.get("server", "")),
                 str(s.meta.get("account", "")),
                 counts.get("accounts", 0),
@@ -450,7 +450,7 @@ class SnapshotsPanel(PanelBase):
                         "SnapshotsPanel",
                         "Snapshot taken and compared with the one of %1: %2 changes.",
                     ),
-                    _when(last.meta.get("finished")),
+                    taken_at(last.meta.get("finished")),
                     len(result.changes),
                 )
             )
