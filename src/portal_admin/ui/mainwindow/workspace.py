@@ -32,6 +32,7 @@ from portal_admin.ui.panels.registry import (
     RENAMED_PANELS,
     LiveProfile,
     PanelContext,
+    PanelExtras,
     PanelRegistry,
 )
 from portal_admin.ui.session.client_service import ClientService
@@ -45,6 +46,7 @@ from .unlock import Reauthenticator
 if TYPE_CHECKING:
     from portal_admin.ui.kiosk.guard import KioskGuard
     from portal_admin.ui.kiosk.policy import KioskSettings
+    from portal_admin.ui.panels.constants_cache import ConstantsCache
 
 log = logging.getLogger(__name__)
 
@@ -54,16 +56,12 @@ _VOLUNTARY = frozenset({"logout", "closed"})
 _NETWORK_CODES = frozenset({"CLIENT.CONNECTION", "CLIENT.TIMEOUT"})
 
 
-def make_constants_cache(service: ClientService) -> QObject | None:
-    """The shared constants cache, when the reference area provides one (imported lazily)."""
-    try:
-        from portal_admin.ui.panels.constants_cache import ConstantsCache
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("portal_admin.ui.panels.reference"):
-            return None
-        raise
-    cache: QObject = ConstantsCache(lambda: service.client, service.accept_language)
-    return cache
+def make_constants_cache(service: ClientService) -> ConstantsCache:
+    """The session's constants cache (imported when a session starts: it reads the client's
+    records)."""
+    from portal_admin.ui.panels.constants_cache import ConstantsCache
+
+    return ConstantsCache(lambda: service.client, service.accept_language)
 
 
 class Workspace(QObject):
@@ -94,12 +92,13 @@ class Workspace(QObject):
         self.constants = make_constants_cache(service)
         #: The live profile, fetched once for the header and the panels' permissions.
         self.live_profile = LiveProfile(lambda: service.client.auth.profile())
-        extras: dict[str, Any] = {
+        extras: PanelExtras = {
             "service": service,
             "live_profile": self.live_profile,
             "confirm_change": self.confirm_change,
             "tour": tour,
             "kiosk": kiosk is not None,
+            "constants": self.constants,
         }
         if tour and service.tour_change is not None:
             extras["tour_change"] = service.tour_change
@@ -107,8 +106,6 @@ class Workspace(QObject):
             extras["evidence_key_store"] = service.tour_key_store
         if kiosk is None:  # a kiosk session changes nothing, its password neither
             extras["change_password"] = self.open_change_password
-        if self.constants is not None:
-            extras["constants"] = self.constants
         extras["saved_views"] = saved_views_store(
             service.profile.name, kiosk=kiosk is not None, tour=tour
         )
@@ -230,9 +227,7 @@ class Workspace(QObject):
     def language_changed(self, code: str) -> None:
         """The UI language changed: refetch what the server labels (header, constants)."""
         self.window.set_language_checked(code)
-        set_language = getattr(self.constants, "set_language", None)
-        if callable(set_language):
-            set_language(self.service.accept_language)
+        self.constants.set_language(self.service.accept_language)
         self.refresh_account()
 
     def _keep(self, dialog: QDialog) -> QDialog:
@@ -298,8 +293,7 @@ class Workspace(QObject):
         self.window.allow_close()
         self.window.close()
         self.window.deleteLater()
-        if self.constants is not None:
-            self.constants.deleteLater()
+        self.constants.deleteLater()
 
 
 def saved_views_store(profile_name: str, *, kiosk: bool, tour: bool) -> ViewStore:

@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -39,6 +39,9 @@ from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from . import packing
+
+if TYPE_CHECKING:
+    from ..jobs.revert_plan import RevertWindow
 
 COLUMNS = (
     ("seq", QT_TRANSLATE_NOOP("JournalPanel", "#")),
@@ -336,7 +339,7 @@ class JournalPanel(PanelBase):
         picked = bool(self.selected_seqs())
         self.allow(self.revert_button, "accounts.status", enabled=picked)
 
-    def open_revert(self) -> Any:
+    def open_revert(self) -> RevertWindow | None:
         """Plan the revert of the selected records in the revert window (nothing is sent)."""
         from ..jobs.revert_plan import RevertWindow
 
