@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 from qasync import asyncSlot
 
 from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.panels.registry import PanelContext
@@ -280,7 +281,7 @@ class PanelBase(QWidget):
     async def _stamped_reload(self) -> object:
         """``reload()``, noting first how the watched files look (see ``watch_files``)."""
         if self._watched is not None:
-            self._stamp = await asyncio.to_thread(stamp, list(self._watched()))
+            self._stamp = await in_worker(stamp, list(self._watched()))
         return await self.reload()
 
     def watch_files(self, paths: Callable[[], Sequence[Path]]) -> FileWatch:
@@ -309,7 +310,7 @@ class PanelBase(QWidget):
         """Reload when the watched files differ from what was last read; True if so."""
         if self._watched is None or not self.loaded or self.loading:
             return False
-        now = await asyncio.to_thread(stamp, list(self._watched()))
+        now = await in_worker(stamp, list(self._watched()))
         if now == self._stamp:
             return False
         self.start_reload()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin import jobs
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
@@ -116,7 +116,7 @@ class JobsPanel(PanelBase):
 
     async def reload(self) -> object:
         """Read the job files (in a worker thread) and show them."""
-        self.rows = await asyncio.to_thread(read_jobs)
+        self.rows = await in_worker(read_jobs)
         self._fill()
         self.loaded = True
         return self.rows
