@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -295,7 +295,7 @@
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -342,7 +342,7 @@
         <translation>スナップショットを取得し、%1 のスナップショットと比較しました: 変更 %2 件。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>%1 件の変更を %2 に書き出しました。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>スナップショットを取得</translation>
     </message>
@@ -407,12 +407,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="+388"/>
         <source>Review campaign…</source>
         <translation>レビューキャンペーン…</translation>
     </message>
@@ -1379,7 +1379,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>理由(&amp;R):</translation>
     </message>
@@ -1879,7 +1879,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>レビュー担当者</translation>
     </message>
@@ -1925,7 +1925,7 @@
         <translation>職務分掌：あなたはこの是正で実行される内容のレビュー担当者の一人です。別の管理者が実行してください。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>サインオフ済みの剥奪は、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
     </message>
@@ -2554,7 +2554,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>現在のパスワードを入力してください。</translation>
     </message>
@@ -2697,7 +2697,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+308"/>
         <source>&amp;Category:</source>
         <translation>カテゴリ(&amp;C):</translation>
     </message>
@@ -3841,7 +3841,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -5566,32 +5566,57 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+125"/>
+        <location line="+5"/>
+        <source>Error</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>エラー、エラーコード、リクエスト ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server message</source>
+        <translation>サーバーのメッセージ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>エラーコードとリクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Error code</source>
+        <translation>エラーコード</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>何も署名できません。このインストールの署名鍵を読み込めません。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>鍵はシステムのキーリングに、キーリングがない場合はあなただけが読み取れる鍵ファイルに保存されています。そのファイルにパスフレーズがある場合は、PORTAL_ADMIN_KEY_PASSPHRASE を設定してからプログラムを起動してください。鍵の場所は「ヘルプ &gt; バージョン情報」で確認できます。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>ファイルを書き込めませんでした。</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>スナップショット</translation>
@@ -6026,6 +6051,34 @@
         <location line="+4"/>
         <source>Open the folder of the exported file</source>
         <translation>エクスポートしたファイルのフォルダーを開く</translation>
+    </message>
+</context>
+<context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>ファイルを読み込めません。ファイルが壊れているか、このプログラムが書き込むファイルではありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>ファイルは別のウィンドウまたはコマンドラインで使用中です。しばらくしてからもう一度お試しください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>何も署名できません。このインストールの署名鍵を読み込めません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>鍵はシステムのキーリングに、キーリングがない場合はあなただけが読み取れる鍵ファイルに保存されています。そのファイルにパスフレーズがある場合は、PORTAL_ADMIN_KEY_PASSPHRASE を設定してからプログラムを起動してください。鍵の場所は「ヘルプ &gt; バージョン情報」で確認できます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>ファイルの処理が %1 秒以内に終わりませんでした。</translation>
     </message>
 </context>
 <context>
@@ -6731,7 +6784,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6829,7 +6882,7 @@
         <translation>チェーンが %1 行目（レコード %2）で壊れています: %3。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>%1 件のレコードを %2 に書き出しました。</translation>
     </message>
@@ -7657,22 +7710,6 @@
         <source>Could not load the lists of choices</source>
         <translation>選択肢の一覧を読み込めませんでした</translation>
     </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>エラー</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>エラーコード：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>リクエスト ID：%1</translation>
-    </message>
 </context>
 <context>
     <name>OfflineReview</name>
@@ -7940,7 +7977,7 @@
         <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>証跡パックの確認</translation>
@@ -9034,7 +9071,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -9070,7 +9107,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>元に戻す</translation>
     </message>
@@ -10009,22 +10046,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
-        <source>Error</source>
-        <translation>エラー</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Error code: %1</source>
-        <translation>エラーコード：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>リクエスト ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>このパネルを表示するにはサインインしてください。</translation>
     </message>
@@ -10313,32 +10335,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>コピー</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>エラー、エラーコード、リクエスト ID をコピー</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>エラー</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>サーバーのメッセージ</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>エラーコードとリクエスト ID</translation>
-    </message>
-    <message>
-        <location line="+44"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>情報</translation>
     </message>
@@ -10351,18 +10348,6 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>お待ちください</translation>
-    </message>
-    <message>
-        <location line="-57"/>
-        <source>Error code</source>
-        <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:144)</translatorcomment>
-        <translation>エラーコード</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:147)</translatorcomment>
-        <translation>リクエスト ID</translation>
     </message>
 </context>
 <context>
@@ -10876,7 +10861,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
@@ -11114,7 +11099,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>名前</translation>
@@ -11203,7 +11188,7 @@
         <translation>この鍵を信頼</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>このインストール</translation>
@@ -11229,7 +11214,7 @@
         <translation>このインストール自身の鍵は常に信頼されます。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>信頼済みの鍵を削除</translation>
     </message>

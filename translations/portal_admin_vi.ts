@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -295,7 +295,7 @@
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
@@ -342,7 +342,7 @@
         <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>Đã ghi %1 thay đổi vào %2.</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>Chụp trạng thái</translation>
     </message>
@@ -407,12 +407,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="+388"/>
         <source>Review campaign…</source>
         <translation>Đợt rà soát…</translation>
     </message>
@@ -1390,7 +1390,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>&amp;Lý do:</translation>
     </message>
@@ -1890,7 +1890,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>Người rà soát</translation>
     </message>
@@ -1936,7 +1936,7 @@
         <translation>Phân tách nhiệm vụ: bạn là một trong những người rà soát nội dung mà lần khắc phục này thực hiện. Nên để quản trị viên khác chạy.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>Các quyết định Thu hồi đã ký xác nhận được thực hiện dưới dạng một tác vụ hàng loạt, lập kế hoạch từ trạng thái hiện tại của từng tài khoản. Trước tiên hãy kiểm tra ai đã ký: đối chiếu dấu vân tay của từng khóa với dấu vân tay người rà soát đã gửi bạn qua một kênh khác.</translation>
     </message>
@@ -2565,7 +2565,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>Nhập mật khẩu hiện tại.</translation>
     </message>
@@ -2719,7 +2719,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+198"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+199"/>
         <location line="+115"/>
         <source>Name</source>
         <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
@@ -3885,7 +3885,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
@@ -5608,32 +5608,57 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+125"/>
+        <location line="+5"/>
+        <source>Error</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Copy</source>
+        <translation>Sao chép</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server message</source>
+        <translation>Thông báo từ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>Mã lỗi và mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Error code</source>
+        <translation>Mã lỗi</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>Không thể ký gì cả: không đọc được khóa ký của bản cài đặt này.</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>Khóa được lưu trong keyring của hệ thống hoặc, khi không có keyring, trong một tệp khóa chỉ bạn đọc được. Nếu tệp đó có cụm mật khẩu, hãy khởi động chương trình với PORTAL_ADMIN_KEY_PASSPHRASE đã được đặt. Trợ giúp &gt; Giới thiệu cho biết khóa nằm ở đâu.</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>Không thể ghi tệp.</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>Ảnh chụp</translation>
@@ -6068,6 +6093,34 @@
         <location line="+4"/>
         <source>Open the folder of the exported file</source>
         <translation>Mở thư mục chứa tệp đã xuất</translation>
+    </message>
+</context>
+<context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>Không đọc được tệp: tệp bị hỏng, hoặc không phải tệp do chương trình này ghi.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>Tệp đang được một cửa sổ khác hoặc dòng lệnh sử dụng. Hãy thử lại sau.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>Không thể ký gì cả: không đọc được khóa ký của bản cài đặt này.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>Khóa được lưu trong keyring của hệ thống hoặc, khi không có keyring, trong một tệp khóa chỉ bạn đọc được. Nếu tệp đó có cụm mật khẩu, hãy khởi động chương trình với PORTAL_ADMIN_KEY_PASSPHRASE đã được đặt. Trợ giúp &gt; Giới thiệu cho biết khóa nằm ở đâu.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>Thao tác trên tệp không kết thúc trong vòng %1 giây.</translation>
     </message>
 </context>
 <context>
@@ -6782,7 +6835,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6880,7 +6933,7 @@
         <translation>Chuỗi BỊ HỎNG tại dòng %1 (bản ghi %2): %3.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>Đã ghi %1 bản ghi vào %2.</translation>
     </message>
@@ -7711,23 +7764,7 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>Mã lỗi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>Mã yêu cầu: %1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+117"/>
+        <location line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>Không thể tải các danh sách lựa chọn</translation>
     </message>
@@ -7998,7 +8035,7 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -9111,7 +9148,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -9147,7 +9184,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>Hoàn nguyên</translation>
     </message>
@@ -10093,22 +10130,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+185"/>
-        <source>Error code: %1</source>
-        <translation>Mã lỗi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>Mã yêu cầu: %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Error</source>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>Đăng nhập để xem bảng này.</translation>
     </message>
@@ -10397,42 +10419,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>Sao chép</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>Thông báo từ máy chủ</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>Mã lỗi và mã yêu cầu</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Error code</source>
-        <translation>Mã lỗi</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translation>Mã yêu cầu</translation>
-    </message>
-    <message>
-        <location line="+30"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>Thông tin</translation>
     </message>
@@ -10958,7 +10945,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
@@ -11196,7 +11183,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -11285,7 +11272,7 @@
         <translation>Tin cậy khóa này</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>Bản cài đặt này</translation>
@@ -11311,7 +11298,7 @@
         <translation>Khóa của chính bản cài đặt này luôn được tin cậy.</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>Xóa một khóa tin cậy</translation>
     </message>

@@ -18,6 +18,7 @@ from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from portal_admin.evidence.keys import KeyUnavailable
 from portal_admin.jobs.store import JobFileError, JobLockedError
 from portal_admin.ui.error_info import ErrorInfo
 from portal_admin.ui.file_work import FileWork, file_error, in_worker, is_file_error
@@ -157,3 +158,23 @@ def test_a_panel_that_closes_drops_the_outcome(loop: qasync.QEventLoop, qtbot: Q
     task = loop.run_until_complete(scenario())
     assert task is not None and task.cancelled()
     assert succeeded == [] and shown == []
+
+
+def test_the_words_of_file_errors_are_in_every_language(qapp: QApplication) -> None:
+    from portal_admin.ui.i18n.translators import LanguageManager
+
+    failures = [
+        JobFileError("x"),
+        JobLockedError("x"),
+        FileNotFoundError(errno.ENOENT, "gone", "f"),
+        KeyUnavailable("no keyring"),
+    ]
+    english = [file_error(exc).summary for exc in failures]
+    languages = LanguageManager()
+    try:
+        for code in ("zh", "zh-Hant", "ja", "vi"):
+            languages.set_language(code)
+            for exc, words in zip(failures, english, strict=True):
+                assert file_error(exc).summary not in ("", words), (code, exc)
+    finally:
+        languages.set_language("en")
