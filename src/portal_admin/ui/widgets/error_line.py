@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel
 
 _STYLE = (
@@ -41,11 +42,13 @@ class ErrorLine(QFrame):
         super().__init__(parent)
         self.setObjectName("errorLine")
         self.setStyleSheet(_STYLE)
+        set_tone(self, "error")
         #: The failure shown (None: nothing, or a message without a failure behind it).
         self.info: ErrorInfo | None = None
         self._message = ""
         self.summary = _paragraph(self, "errorSummary")
         self.summary.setStyleSheet("font-weight: 600;")
+        set_tone(self.summary, "error")  # the theme's error colour, readable in light and dark
         self.message = _paragraph(self, "errorMessage")
         self.details = _paragraph(self, "errorDetails")
         self.details.setStyleSheet("color: palette(placeholder-text);")
@@ -112,6 +115,7 @@ class ErrorLine(QFrame):
         # Before its first layout pass the layout reports no height-for-width, and
         # totalHeightForWidth() is then only the frame (1 px): the line stayed a red line.
         if layout is not None and self.width() > 0 and layout.hasHeightForWidth():
+            layout.invalidate()  # parts shown or hidden, texts changed: measured afresh
             height = layout.totalHeightForWidth(self.width())
             if height > 0 and height != self.height():
                 self.setFixedHeight(height)
@@ -122,7 +126,6 @@ class ErrorLine(QFrame):
 
     def retranslateUi(self) -> None:
         """Texts in the current language (what the server or the file said stays as it came)."""
-        self.setAccessibleName(QCoreApplication.translate("ErrorLine", "Error"))
         self.copy_button.setText(QCoreApplication.translate("ErrorLine", "Copy"))
         self.copy_button.setAccessibleName(
             QCoreApplication.translate("ErrorLine", "Copy the error, its code and request id")
