@@ -27,7 +27,7 @@ from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
-from ...bulk.dialog import OPEN, BulkDialog, Sources
+from ...bulk.dialog import JOBS_TOPIC, OPEN, BulkDialog, Sources
 from ...bulk.words import KINDS, PAUSES, STATES, word
 
 log = logging.getLogger(__name__)
@@ -105,10 +105,16 @@ class JobsPanel(PanelBase):
         layout.addLayout(buttons)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.folder_note)
-        self.runner.changed.connect(lambda _topics: self.reload_when_shown())
+        self.runner.changed.connect(self._topics_changed)
         # Jobs run by the command line beside the program, or by another window, show too.
         self.watch_files(lambda: (jobs.jobs_dir(),))
         self.retranslateUi()
+
+    def _topics_changed(self, topics: frozenset[str]) -> None:
+        """A job run in this program changed (not any change anywhere: an account edited, a
+        channel saved): read the job files again, now if shown, else when next shown."""
+        if JOBS_TOPIC in topics:
+            self.reload_when_shown()
 
     def refresh(self) -> None:
         """Read the job files again (F5)."""
