@@ -178,3 +178,12 @@ def test_the_words_of_file_errors_are_in_every_language(qapp: QApplication) -> N
                 assert file_error(exc).summary not in ("", words), (code, exc)
     finally:
         languages.set_language("en")
+
+
+def test_a_locked_database_is_in_use_not_damaged(qapp: QApplication) -> None:
+    assert file_error(sqlite3.OperationalError("database is locked")).summary.startswith(
+        "The file is in use"
+    )
+    assert file_error(sqlite3.OperationalError("no such table: x")).summary.startswith(
+        "The file cannot be read"
+    )

@@ -65,6 +65,8 @@ FORMAT_ERRORS = frozenset(
     }
 )
 IN_USE_ERRORS = frozenset({"portal_admin.jobs.store.JobLockedError"})
+#: SQLite's "database is locked" (another process writes the file) is no damage.
+_SQLITE_BUSY = "sqlite3.OperationalError"
 KEY_ERRORS = frozenset({"portal_admin.evidence.keys.KeyUnavailable"})
 
 
@@ -85,25 +87,20 @@ def file_error(exc: BaseException) -> ErrorInfo:
     sentence; anything else is described by :func:`describe_error` (a bug: with details).
     """
     names = _names(exc)
-    if names & FORMAT_ERRORS:
-        summary = _UNREADABLE
-    elif names & IN_USE_ERRORS:
-        summary = _IN_USE
-    elif names & KEY_ERRORS:  # what the key error says would name the keyring's backend
+    if names & KEY_ERRORS:  # what the key error says would name the keyring's backend
         return ErrorInfo(
             QCoreApplication.translate(_CONTEXT, _KEY),
             QCoreApplication.translate(_CONTEXT, _KEY_ADVICE),
         )
-    elif isinstance(exc, TimeoutError):
-        return describe_error(exc)
-    elif isinstance(exc, OSError):
-        info = describe_error(exc)
+    if names & IN_USE_ERRORS or (_SQLITE_BUSY in names and "locked" in str(exc)):
+        return ErrorInfo(QCoreApplication.translate(_CONTEXT, _IN_USE), str(exc))
+    if names & FORMAT_ERRORS:
+        return ErrorInfo(QCoreApplication.translate(_CONTEXT, _UNREADABLE), str(exc))
+    if isinstance(exc, OSError) and not isinstance(exc, TimeoutError | ConnectionError):
         reason = exc.strerror or str(exc)
-        where = exc.filename if exc.filename is not None else ""
-        return ErrorInfo(info.summary, f"{reason}: {where}" if where else reason)
-    else:
-        return describe_error(exc)
-    return ErrorInfo(QCoreApplication.translate(_CONTEXT, summary), str(exc))
+        where = "" if exc.filename is None else f": {exc.filename}"
+        return ErrorInfo(describe_error(exc).summary, f"{reason}{where}")
+    return describe_error(exc)
 
 
 async def in_worker(work: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
