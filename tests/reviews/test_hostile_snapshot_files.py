@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -115,11 +114,9 @@ def test_an_endless_view_in_place_of_accounts_is_refused_at_once(scope: Path) ->
         "DROP TABLE accounts; CREATE VIEW accounts AS WITH RECURSIVE r (n) AS"
         " (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS id FROM r",
     )
-    started = time.monotonic()
-    with pytest.raises(SnapshotError) as caught:
+    with pytest.raises(SnapshotError) as caught:  # from the schema rows: the view is never read
         open_snapshot(scope)
     assert caught.value.code == "FOREIGN_SQL" and "view 'accounts'" in str(caught.value)
-    assert time.monotonic() - started < 10  # refused from the schema rows, never read
 
 
 def test_a_campaign_offered_as_a_snapshot_is_not_one(tmp_path: Path, scope: Path) -> None:
