@@ -290,7 +290,7 @@
         <translation>%1 không phải là gói bằng chứng.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
@@ -412,7 +412,32 @@
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+388"/>
+        <location line="-264"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 chứa SQL mà không ảnh chụp nào của chương trình này có (trigger, view hoặc đối tượng khác): đã từ chối, không đọc.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 không có các bảng của một ảnh chụp của chương trình này: đã từ chối.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 đã bị hỏng: kiểm tra toàn vẹn không đạt, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>Không thể đọc %1 kịp thời, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 đã bị thay đổi kể từ khi mở: hãy mở lại.</translation>
+    </message>
+    <message>
+        <location line="+638"/>
         <source>Review campaign…</source>
         <translation>Đợt rà soát…</translation>
     </message>
@@ -1170,8 +1195,9 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+112"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+116"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>Mã dự phòng System Portal (mỗi mã dùng được một lần)</translation>
     </message>
     <message>
@@ -1190,7 +1216,7 @@
         <translation>Tệp văn bản (*.txt)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Could not save the file: %1</source>
         <translation>Không thể lưu tệp: %1</translation>
     </message>
@@ -1256,9 +1282,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
     </message>
     <message>
@@ -4790,14 +4816,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 giây</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>Đang kiểm tra kết nối…</translation>
     </message>
     <message>
@@ -4846,7 +4873,7 @@
         <translation>Báo cáo JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>Không thể lưu báo cáo: %1</translation>
     </message>
@@ -5610,15 +5637,9 @@
 <context>
     <name>ErrorLine</name>
     <message>
-        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+125"/>
-        <location line="+5"/>
-        <source>Error</source>
-        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location line="-4"/>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
         <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
         <translation>Sao chép</translation>
     </message>
     <message>
@@ -5627,7 +5648,12 @@
         <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Server message</source>
         <translation>Thông báo từ máy chủ</translation>
     </message>
@@ -5637,7 +5663,7 @@
         <translation>Mã lỗi và mã yêu cầu</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Error code</source>
         <translation>Mã lỗi</translation>
     </message>
@@ -6204,28 +6230,18 @@
         <translation>Đây không phải địa chỉ email hợp lệ (dạng ten@example.com).</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Error code: %1</source>
-        <translation>Mã lỗi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>Mã yêu cầu: %1</translation>
-    </message>
-    <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>Lời nhắn dài quá %1 ký tự.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+36"/>
         <source>%1 / %2 characters</source>
         <translation>%1 / %2 ký tự</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>Invite someone</source>
         <translation>Mời một người</translation>
     </message>
@@ -6786,7 +6802,7 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+123"/>
         <source>Select one job.</source>
         <extracomment>One job as the panel lists it.</extracomment>
         <translation>Hãy chọn một tác vụ.</translation>
@@ -7065,13 +7081,13 @@
         <translation>Xóa bộ lọc của danh sách</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>Cột</translation>
     </message>
@@ -8946,7 +8962,7 @@
         <translation>%1 tại %2</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -8954,7 +8970,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+74"/>
         <source>%1:</source>
         <translation>%1:</translation>
     </message>
@@ -11183,19 +11199,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
-        <location line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>Tên</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>Dấu vân tay</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>Ngày thêm</translation>
     </message>
@@ -11206,7 +11222,7 @@
         <translation>Đây không phải là dấu vân tay của khóa. Dấu vân tay gồm 64 chữ số thập lục phân (0–9, a–f), như cửa sổ Giới thiệu của người ký hiển thị; khoảng trắng không quan trọng.</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>Hãy đặt tên cho khóa: khóa này của ai.</translation>
