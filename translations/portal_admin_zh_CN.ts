@@ -798,7 +798,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+205"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
@@ -813,12 +813,12 @@
         <translation>备用码</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-86"/>
         <source>Copied to the clipboard.</source>
         <translation>已复制到剪贴板。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Copy the codes</source>
         <translation>复制备用码</translation>
     </message>
@@ -838,12 +838,12 @@
         <translation>新的备用码</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>Save backup codes</source>
         <translation>保存备用码</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Save the codes to a file</source>
         <translation>将备用码保存到文件</translation>
     </message>
@@ -858,8 +858,9 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-98"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>System Portal 备用码（每个只能使用一次）</translation>
     </message>
     <message>
@@ -884,9 +885,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
@@ -1018,7 +1019,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+411"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -2193,7 +2194,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>请输入当前密码。</translation>
     </message>
@@ -2336,7 +2337,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+308"/>
         <source>&amp;Category:</source>
         <translation>类别(&amp;C)：</translation>
     </message>
@@ -3480,7 +3481,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+57"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -3491,7 +3492,7 @@
         <translation>尚未向 %1 发送任何邮件。</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+189"/>
         <source>Demo mailbox — sandbox</source>
         <translation>演示邮箱 — 沙箱</translation>
     </message>
@@ -3692,7 +3693,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+145"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>请将此报告发送给本程序的技术支持。</translation>
     </message>
@@ -4385,14 +4386,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>正在测试连接…</translation>
     </message>
     <message>
@@ -4441,7 +4443,7 @@
         <translation>JSON 报告 (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>无法保存报告：%1</translation>
     </message>
@@ -5203,32 +5205,56 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
+        <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>复制错误信息、错误代码和请求 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>服务器消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>错误代码和请求 ID</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Error code</source>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+170"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+183"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>无法写入文件。</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>快照</translation>
@@ -5666,6 +5692,34 @@
     </message>
 </context>
 <context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>无法读取该文件：文件已损坏，或者不是本程序写入的文件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>该文件正被另一个窗口或命令行使用。请稍后再试。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>文件操作未在 %1 秒内结束。</translation>
+    </message>
+</context>
+<context>
     <name>InvitationColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+29"/>
@@ -5721,17 +5775,17 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+221"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-16"/>
         <source>%1 / %2 characters</source>
         <translation>%1/%2 个字符</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>&amp;Email:</source>
         <translation>邮箱(&amp;E)：</translation>
     </message>
@@ -5778,18 +5832,13 @@
         <translation>邮箱地址问题</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-206"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>请输入受邀人的邮箱地址。</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+187"/>
+        <location line="+196"/>
         <source>Expiration in days</source>
         <translation>有效天数</translation>
     </message>
@@ -5840,12 +5889,7 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-282"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
-    <message>
-        <location line="+190"/>
+        <location line="-92"/>
         <source>Send invitation</source>
         <translation>发送邀请</translation>
     </message>
@@ -5855,23 +5899,23 @@
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-204"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>邮箱地址超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+117"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>附言超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+159"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作将影响%1服务器“%2”。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-270"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>这不是有效的邮箱地址（格式应为 name@example.com）。</translation>
     </message>
@@ -6274,7 +6318,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+37"/>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -6319,13 +6363,13 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+126"/>
         <source>Select one job.</source>
-        <extracomment>One job as the panel lists it.</extracomment>
+        <extracomment>One job as the panel lists it. A job file that cannot be opened (damaged, removed, another user&apos;s) is said here.</extracomment>
         <translation>请选择一个作业。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+90"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此计算机上进行的批量更改。已暂停或中断的任务可以继续：会先重新读取结果未知的目标，因此不会重复更改。</translation>
     </message>
@@ -6368,7 +6412,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+43"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+49"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6466,7 +6510,7 @@
         <translation>链在第 %1 行（记录 %2）处已损坏：%3。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>已将 %1 条记录写入 %2。</translation>
     </message>
@@ -6598,13 +6642,13 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
@@ -7294,27 +7338,11 @@
         <source>Could not load the lists of choices</source>
         <translation>无法加载选项列表</translation>
     </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
 </context>
 <context>
     <name>OfflineReview</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+51"/>
         <source>Review campaign (not signed in)</source>
         <translation>审阅审查活动（未登录）</translation>
     </message>
@@ -8574,7 +8602,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+161"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
@@ -8599,12 +8627,12 @@
         <translation>我的邀请</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-190"/>
         <source>No</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+205"/>
         <source>Profile</source>
         <translation>个人资料</translation>
     </message>
@@ -8629,7 +8657,7 @@
         <translation>当前登录账号</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-80"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -8637,7 +8665,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-111"/>
         <source>Yes</source>
         <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
         <translation>是</translation>
@@ -8787,7 +8815,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-356"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -8823,7 +8851,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+283"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
@@ -9762,22 +9790,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+161"/>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>登录后即可查看此面板。</translation>
     </message>
@@ -9938,7 +9951,7 @@
     </message>
     <message>
         <location line="-30"/>
-        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+30"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -10066,32 +10079,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>复制错误信息、错误代码和请求 ID</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>服务器消息</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>错误代码和请求 ID</translation>
-    </message>
-    <message>
-        <location line="+44"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>提示</translation>
     </message>
@@ -10104,16 +10092,6 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>请稍候</translation>
-    </message>
-    <message>
-        <location line="-57"/>
-        <source>Error code</source>
-        <translation>错误代码</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translation>请求 ID</translation>
     </message>
 </context>
 <context>
@@ -10627,7 +10605,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内置沙箱接受已预先填入的令牌。</translation>
@@ -10676,7 +10654,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+28"/>
         <source>What</source>
         <translation>类别</translation>
     </message>
@@ -10836,7 +10814,7 @@
 <context>
     <name>SnapshotsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+57"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -10916,12 +10894,37 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 含有本程序的快照从不包含的 SQL（触发器、视图或其他对象）：已拒绝，未读取。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 不具有本程序快照的表结构：已拒绝。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 已损坏：完整性检查未通过，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>%1 未能在时限内读取，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 在打开后已被更改：请重新打开。</translation>
+    </message>
+    <message>
         <location line="+14"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
@@ -10973,7 +10976,7 @@
         <translation>快照已获取，并已与 %1 的快照比较：%2 处变更。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>快照 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -10988,12 +10991,12 @@
         <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>已将 %1 处变更写入 %2。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>获取快照</translation>
     </message>
@@ -11107,18 +11110,18 @@
     <name>TrustedKeys</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
-        <location line="+189"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
@@ -11129,7 +11132,7 @@
         <translation>这不是密钥指纹。指纹是 64 位十六进制数字（0–9、a–f），与签名者的“关于”窗口中显示的一致；空格无关紧要。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>请为密钥命名：说明它属于谁。</translation>
@@ -11201,7 +11204,7 @@
         <translation>本安装</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>The list of trusted keys cannot be read: %1</source>
         <translation>无法读取受信任密钥列表：%1</translation>
     </message>
