@@ -57,7 +57,7 @@ def run(quick: bool) -> list[Result]:
             without["peak_rss_kib"] / 1024,
             "MiB",
             1.5,
-            "the program with every panel visited, then a snapshot from the Access reviews"
+            "the program with every panel visited, then a snapshot from the Snapshots"
             " panel; baseline: the same session without the snapshot",
         ),
     ]
