@@ -1879,7 +1879,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>レビュー担当者</translation>
     </message>
@@ -1925,7 +1925,7 @@
         <translation>職務分掌：あなたはこの是正で実行される内容のレビュー担当者の一人です。別の管理者が実行してください。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>サインオフ済みの剥奪は、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
     </message>
@@ -2036,7 +2036,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+76"/>
         <source>All items</source>
         <translation>すべての項目</translation>
     </message>
@@ -2066,7 +2066,7 @@
         <translation>判断できない</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガー、ビュー、テーブルまたはインデックスが含まれているため、拒否しました。知らないうちに判断が変更されるおそれがあります。ファイルの所有者にもう一度送ってもらってください。</translation>
     </message>
@@ -2132,7 +2132,103 @@
         <translation>確認したときより未決定の項目が増えています。何も署名していません。もう一度サインオフすると改めて確認します。</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>このキャンペーンの範囲は、サインイン中のサーバー（%2）とは別のサーバー（%1）で取得されています。何も読み取らず、計画もしていません。キャンペーンのサーバーにサインインしてから是正してください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>レビュー担当者自身のアカウントで決定された項目があります。別のレビュー担当者が決定します。何もサインオフしていません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>指定された項目はこのキャンペーンに含まれていません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>このファイルは別のキャンペーンのものです。その内容は何も使用していません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>2 つのファイルで決定が異なる項目があります。このファイルの内容は何も統合していません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>サインオフ済みの剥奪がまだ実行されていません。終了すると実行されないままになります。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>キャンペーンには名前が必要です。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 は日付（YYYY-MM-DD）ではありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>剥奪はアカウントの一時停止または無効化です。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>アカウントを未更新とみなす日数は 1 以上にしてください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>スナップショット %1 を読み取れません。新しく取得してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 はすでに存在します。キャンペーンファイルは上書きしません。別の名前を選んでください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>以前のファイル %1 は、読み取れるスナップショットでもキャンペーンでもありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 は決定ではありません（保持、剥奪、わからない）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>理由は %1 文字以内です。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>レビュー担当者の名前は 1 行のテキストです（メールアドレスなど）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>サーバーが返したアカウント ID またはメールアドレスが 1 行ではありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>キャンペーンにサインオフする項目がありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>終了時のスナップショット %1 を読み取れません。</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>ファイル %1 は存在しません。</translation>
@@ -2169,9 +2265,8 @@
         <translation>範囲の後に出現</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+132"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>剥奪には理由が必要です。</translation>
     </message>
     <message>
@@ -2185,14 +2280,15 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+263"/>
+        <location line="+14"/>
+        <location line="+367"/>
         <source>The campaign cannot be read now.</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <extracomment>What each key of the queue decides. Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>現在キャンペーンを読み取れません。</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location line="-361"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
     </message>
@@ -2202,35 +2298,35 @@
         <translation>このファイルはキャンペーンとして使用できません。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+50"/>
         <source>The campaign could not be created.</source>
         <translation>キャンペーンを作成できませんでした。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location line="+17"/>
+        <location line="+706"/>
         <source>Any flag</source>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-702"/>
+        <location line="+704"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-700"/>
+        <location line="+703"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location line="-545"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Every item the filter shows is decided.</source>
         <translation>フィルターで表示されるすべての項目が判断済みです。</translation>
     </message>
@@ -2240,7 +2336,7 @@
         <translation>%1 件の項目を選択中：すべてに同じ判断と同じ理由を適用します。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>あなた自身のアカウントです。別のレビュー担当者が判断します。</translation>
     </message>
@@ -2250,7 +2346,7 @@
         <translation>%1（%2、%3）：%4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
         <translation>剥奪、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
     </message>
@@ -2286,7 +2382,7 @@
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-98"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>キャンペーンは終了しています。判断は確定済みです。</translation>
@@ -2355,7 +2451,7 @@
         <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+60"/>
         <source>Open a campaign file…</source>
         <translation>キャンペーンファイルを開く…</translation>
     </message>
@@ -2370,7 +2466,7 @@
         <translation>キャンペーンが開かれていません</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-235"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>サインオフは検証できましたが、署名者の鍵がこのインストールで信頼されていません。信頼されるまで是正は拒否されます。</translation>
     </message>
@@ -2382,7 +2478,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+230"/>
         <source>Reviewer:</source>
         <translation>レビュー担当者:</translation>
     </message>
@@ -7940,7 +8036,7 @@
         <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>証跡パックの確認</translation>
@@ -9648,22 +9744,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>以前のスナップショット %2 では %1、現在は %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>以前のキャンペーンの範囲 %2 では %1、現在は %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>%1 日間更新なし（%2 以降）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>保留中、%1 に期限切れ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>書き込み権限を保持: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>システムポータル（管理者）アカウント</translation>
     </message>
@@ -9673,12 +9778,13 @@
         <translation>レビュー担当者本人のアカウント: 別のレビュー担当者が判断します</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>以前のスナップショット %1 になし</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>以前のキャンペーンの範囲 %1 になし</translation>
     </message>
@@ -11114,7 +11220,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>名前</translation>
@@ -11203,7 +11309,7 @@
         <translation>この鍵を信頼</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>このインストール</translation>
@@ -11229,7 +11335,7 @@
         <translation>このインストール自身の鍵は常に信頼されます。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>信頼済みの鍵を削除</translation>
     </message>

@@ -1890,7 +1890,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>Người rà soát</translation>
     </message>
@@ -1936,7 +1936,7 @@
         <translation>Phân tách nhiệm vụ: bạn là một trong những người rà soát nội dung mà lần khắc phục này thực hiện. Nên để quản trị viên khác chạy.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>Các quyết định Thu hồi đã ký xác nhận được thực hiện dưới dạng một tác vụ hàng loạt, lập kế hoạch từ trạng thái hiện tại của từng tài khoản. Trước tiên hãy kiểm tra ai đã ký: đối chiếu dấu vân tay của từng khóa với dấu vân tay người rà soát đã gửi bạn qua một kênh khác.</translation>
     </message>
@@ -2047,7 +2047,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+76"/>
         <source>All items</source>
         <translation>Tất cả mục</translation>
     </message>
@@ -2077,7 +2077,7 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 chứa trigger, view, bảng hoặc chỉ mục mà chương trình này không bao giờ đưa vào một đợt rà soát. Tệp đã bị từ chối: chúng có thể thay đổi quyết định sau lưng bạn. Hãy xin lại tệp từ chủ sở hữu.</translation>
     </message>
@@ -2143,7 +2143,103 @@
         <translation>Số mục chưa quyết định nhiều hơn lúc bạn được hỏi: chưa ký gì cả. Hãy ký xác nhận lại để được hỏi lại.</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>Phạm vi của đợt rà soát này được lấy trên một máy chủ khác (%1) với máy chủ bạn đang đăng nhập (%2): chưa đọc hay lập kế hoạch gì. Hãy đăng nhập vào máy chủ của đợt rà soát để khắc phục.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>Có mục được quyết định bởi chính tài khoản của người rà soát: người rà soát khác phải quyết định. Chưa ký gì.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>Mục được nêu không thuộc đợt rà soát này.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>Tệp thuộc một đợt rà soát khác: không dùng nội dung nào của tệp.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>Có mục được quyết định khác nhau trong hai tệp: chưa gộp nội dung nào của tệp.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>Các quyết định Thu hồi đã ký xác nhận chưa được thực hiện: đóng lại sẽ bỏ chúng vĩnh viễn.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>Đợt rà soát cần có tên.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 không phải là ngày (YYYY-MM-DD).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>Thu hồi là tạm ngưng hoặc vô hiệu hóa tài khoản.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>Số ngày để coi một tài khoản là chưa cập nhật phải ít nhất là 1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>Không đọc được ảnh chụp %1: hãy chụp ảnh mới.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 đã tồn tại: tệp đợt rà soát không bao giờ bị ghi đè. Hãy chọn tệp khác.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>Tệp trước %1 không phải ảnh chụp hay đợt rà soát đọc được.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 không phải là quyết định: Giữ, Thu hồi hoặc Không biết.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>Lý do có tối đa %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>Tên người rà soát là một dòng văn bản (ví dụ một địa chỉ e-mail).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>Máy chủ trả về ID tài khoản hoặc địa chỉ e-mail không nằm trên một dòng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>Đợt rà soát không có mục nào để ký xác nhận.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>Không đọc được ảnh chụp khi đóng %1.</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>Tệp %1 không tồn tại.</translation>
@@ -2180,9 +2276,8 @@
         <translation>Xuất hiện sau phạm vi</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+132"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>Cần có lý do để thu hồi.</translation>
     </message>
     <message>
@@ -2196,14 +2291,15 @@
         <translation>Cần có lý do để giữ một mục có cờ.</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+263"/>
+        <location line="+14"/>
+        <location line="+367"/>
         <source>The campaign cannot be read now.</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <extracomment>What each key of the queue decides. Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>Hiện không đọc được đợt rà soát.</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location line="-361"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <translation>Đợt rà soát (*.review);;Mọi tệp (*)</translation>
     </message>
@@ -2213,35 +2309,35 @@
         <translation>Không thể dùng tệp này làm đợt rà soát.</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+50"/>
         <source>The campaign could not be created.</source>
         <translation>Không thể tạo đợt rà soát.</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location line="+17"/>
+        <location line="+706"/>
         <source>Any flag</source>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-702"/>
+        <location line="+704"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-700"/>
+        <location line="+703"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location line="-545"/>
         <source>The decision was refused.</source>
         <translation>Quyết định bị từ chối.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Every item the filter shows is decided.</source>
         <translation>Mọi mục mà bộ lọc hiển thị đều đã được quyết định.</translation>
     </message>
@@ -2251,7 +2347,7 @@
         <translation>Đã chọn %1 mục: một quyết định và một lý do cho tất cả.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>Tài khoản của chính bạn: người rà soát khác sẽ quyết định.</translation>
     </message>
@@ -2261,7 +2357,7 @@
         <translation>%1 bởi %2 lúc %3: %4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
         <translation>Cần có lý do khi Thu hồi, khi Không rõ, và khi Giữ một mục có cờ.</translation>
     </message>
@@ -2297,7 +2393,7 @@
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-98"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>Đợt rà soát đã đóng: các quyết định là cuối cùng.</translation>
@@ -2366,7 +2462,7 @@
         <translation>Đã đóng. Đã thu hồi và hoàn tất: %1; chưa thực hiện: %2; đã giữ, có thay đổi: %3; xuất hiện sau phạm vi: %4.</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+60"/>
         <source>Open a campaign file…</source>
         <translation>Mở tệp đợt rà soát…</translation>
     </message>
@@ -2381,7 +2477,7 @@
         <translation>Chưa mở đợt rà soát nào</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-235"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>Các lần ký xác nhận hợp lệ, nhưng khóa của một người ký không được bản cài đặt này tin cậy: việc khắc phục bị từ chối cho đến khi khóa được tin cậy.</translation>
     </message>
@@ -2393,7 +2489,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+230"/>
         <source>Reviewer:</source>
         <translation>Người rà soát:</translation>
     </message>
@@ -7998,7 +8094,7 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -9725,22 +9821,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>%1 trong ảnh chụp trước %2, nay là %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>%1 trong phạm vi đợt rà soát trước %2, nay là %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>không cập nhật trong %1 ngày (từ %2)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>đang chờ, đã hết hạn vào %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>có quyền ghi: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>tài khoản cổng hệ thống (quản trị viên)</translation>
     </message>
@@ -9750,12 +9855,13 @@
         <translation>tài khoản của chính người rà soát: người rà soát khác sẽ quyết định</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>không có trong ảnh chụp trước %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>không có trong phạm vi đợt rà soát trước %1</translation>
     </message>
@@ -11196,7 +11302,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -11285,7 +11391,7 @@
         <translation>Tin cậy khóa này</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>Bản cài đặt này</translation>
@@ -11311,7 +11417,7 @@
         <translation>Khóa của chính bản cài đặt này luôn được tin cậy.</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>Xóa một khóa tin cậy</translation>
     </message>

@@ -1879,7 +1879,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>审查人</translation>
     </message>
@@ -1925,7 +1925,7 @@
         <translation>职责分离：您是此次整改所执行内容的审查人之一。应由另一位管理员执行。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>已签署确认的撤销将作为批量作业执行，并按每个账户的当前状态规划。请先核对签署人：将每个密钥的指纹与审查人通过其他渠道告知您的指纹进行比对。</translation>
     </message>
@@ -2036,7 +2036,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+76"/>
         <source>All items</source>
         <translation>全部项目</translation>
     </message>
@@ -2066,7 +2066,7 @@
         <translation>不确定</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 含有本程序从不放入审查活动的触发器、视图、表或索引，已被拒绝：它们可能在您不知情时更改决定。请向文件所有者重新索取该文件。</translation>
     </message>
@@ -2132,7 +2132,103 @@
         <translation>未决定的项目比询问您时更多：未签署任何内容。请再次签署确认以重新询问。</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>此审查活动的范围取自另一台服务器（%1），而非您当前登录的服务器（%2）：未读取或规划任何内容。请登录该审查活动的服务器后再整改。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>有项目由审查者本人的账户做出决定：应由另一位审查者决定。未签署任何内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>所指定的项目不在此审查活动中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>该文件属于另一个审查活动：未使用其中任何内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>有项目在两个文件中的决定不同：未合并该文件的任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>已签署确认的撤销尚未执行：关闭后将永远不再执行。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>审查活动需要名称。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 不是日期（YYYY-MM-DD）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>撤销方式为暂停或停用账户。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>账户被视为未更新的天数至少为 1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>无法读取快照 %1：请重新拍摄一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 已存在：审查活动文件从不被覆盖。请另选一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>之前的文件 %1 既不是可读取的快照，也不是可读取的审查活动。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 不是决定：保留、撤销或不知道。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>理由最多 %1 个字符。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>审查者姓名为一行文本（例如电子邮件地址）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>服务器给出的账户 ID 或电子邮件地址不是一行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>审查活动没有可签署确认的项目。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>无法读取结束快照 %1。</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>文件 %1 不存在。</translation>
@@ -2169,9 +2265,8 @@
         <translation>范围之后出现</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+132"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>撤销需要填写理由。</translation>
     </message>
     <message>
@@ -2185,14 +2280,15 @@
         <translation>保留已标记的项目需要填写理由。</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+263"/>
+        <location line="+14"/>
+        <location line="+367"/>
         <source>The campaign cannot be read now.</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <extracomment>What each key of the queue decides. Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>现在无法读取此审查活动。</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location line="-361"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <translation>审查活动 (*.review);;所有文件 (*)</translation>
     </message>
@@ -2202,35 +2298,35 @@
         <translation>此文件不能用作审查活动。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+50"/>
         <source>The campaign could not be created.</source>
         <translation>无法创建审查活动。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location line="+17"/>
+        <location line="+706"/>
         <source>Any flag</source>
         <translation>任意标记</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-702"/>
+        <location line="+704"/>
         <source>Any portal</source>
         <translation>任意门户</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-700"/>
+        <location line="+703"/>
         <source>Any institution</source>
         <translation>任意机构</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location line="-545"/>
         <source>The decision was refused.</source>
         <translation>决定被拒绝。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Every item the filter shows is decided.</source>
         <translation>筛选显示的所有项目均已决定。</translation>
     </message>
@@ -2240,7 +2336,7 @@
         <translation>已选择 %1 个项目：对全部项目使用同一决定和同一理由。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>您自己的账户：须由另一位审查人决定。</translation>
     </message>
@@ -2250,7 +2346,7 @@
         <translation>%1，由 %2 于 %3 决定：%4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
         <translation>撤销、不确定以及保留已标记的项目都需要填写理由。</translation>
     </message>
@@ -2286,7 +2382,7 @@
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-98"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>审查活动已关闭：决定为最终结果。</translation>
@@ -2355,7 +2451,7 @@
         <translation>已关闭。已撤销并完成：%1；未完成：%2；已保留但期间有变更：%3；范围之后出现：%4。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+60"/>
         <source>Open a campaign file…</source>
         <translation>打开审查活动文件…</translation>
     </message>
@@ -2370,7 +2466,7 @@
         <translation>未打开审查活动</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-235"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>签署确认验证通过，但本安装不信任某位签署人的密钥：在信任之前拒绝整改。</translation>
     </message>
@@ -2382,7 +2478,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+230"/>
         <source>Reviewer:</source>
         <translation>审查人：</translation>
     </message>
@@ -7938,7 +8034,7 @@
         <translation>其文件与清单一致，但任何人都可以生成密钥并用它签名证据包。请通过其他渠道（当面或电话）将上面的指纹与签名者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对。如果二者相同，请信任该密钥并再次检查证据包。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>证据包检查</translation>
@@ -9646,22 +9742,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>之前的快照 %2 中为 %1，现为 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>之前审查活动的范围 %2 中为 %1，现为 %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>%1 天未更新（自 %2 起）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>待处理，已于 %1 过期</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>拥有写入权限：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>系统门户（管理员）账户</translation>
     </message>
@@ -9671,12 +9776,13 @@
         <translation>审阅人本人的账户：由另一位审阅人决定</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>不在之前的快照 %1 中</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>不在之前审查活动的范围 %1 中</translation>
     </message>
@@ -11110,7 +11216,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>名称</translation>
@@ -11199,7 +11305,7 @@
         <translation>信任此密钥</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>本安装</translation>
@@ -11225,7 +11331,7 @@
         <translation>本安装自己的密钥始终受信任。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>删除受信任的密钥</translation>
     </message>

@@ -1879,7 +1879,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>審查人</translation>
     </message>
@@ -1925,7 +1925,7 @@
         <translation>職責分離：您是此次補救所執行內容的審查人之一。應由另一位管理員執行。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>已簽署確認的撤銷將作為批次作業執行，並依每個帳戶的目前狀態規劃。請先核對簽署人：將每個金鑰的指紋與審查人透過其他管道告知您的指紋進行比對。</translation>
     </message>
@@ -2036,7 +2036,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+76"/>
         <source>All items</source>
         <translation>全部項目</translation>
     </message>
@@ -2066,7 +2066,7 @@
         <translation>不確定</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 含有本程式從不放入審查活動的觸發器、檢視、資料表或索引，已被拒絕：它們可能在您不知情時變更決定。請向檔案擁有者重新索取該檔案。</translation>
     </message>
@@ -2132,7 +2132,103 @@
         <translation>未決定的項目比詢問您時更多：未簽署任何內容。請再次簽署確認以重新詢問。</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>此審查活動的範圍取自另一台伺服器（%1），而非您目前登入的伺服器（%2）：未讀取或規劃任何內容。請登入該審查活動的伺服器後再補救。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>有項目由審查者本人的帳戶做出決定：應由另一位審查者決定。未簽署任何內容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>所指定的項目不在此審查活動中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>該檔案屬於另一個審查活動：未使用其中任何內容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>有項目在兩個檔案中的決定不同：未合併該檔案的任何內容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>已簽署確認的撤銷尚未執行：關閉後將永遠不再執行。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>審查活動需要名稱。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 不是日期（YYYY-MM-DD）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>撤銷方式為暫停或停用帳戶。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>帳戶被視為未更新的天數至少為 1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>無法讀取快照 %1：請重新擷取一個。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 已存在：審查活動檔案從不被覆寫。請另選一個。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>先前的檔案 %1 既不是可讀取的快照，也不是可讀取的審查活動。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 不是決定：保留、撤銷或不知道。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>理由最多 %1 個字元。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>審查者名稱為一行文字（例如電子郵件地址）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>伺服器提供的帳戶 ID 或電子郵件地址不是一行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>審查活動沒有可簽署確認的項目。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>無法讀取結束快照 %1。</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>檔案 %1 不存在。</translation>
@@ -2169,9 +2265,8 @@
         <translation>範圍之後出現</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+132"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>撤銷需要填寫理由。</translation>
     </message>
     <message>
@@ -2185,14 +2280,15 @@
         <translation>保留已標記的項目需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+263"/>
+        <location line="+14"/>
+        <location line="+367"/>
         <source>The campaign cannot be read now.</source>
-        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <extracomment>What each key of the queue decides. Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>現在無法讀取此審查活動。</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location line="-361"/>
         <source>Campaigns (*.review);;All files (*)</source>
         <translation>審查活動 (*.review);;所有檔案 (*)</translation>
     </message>
@@ -2202,35 +2298,35 @@
         <translation>此檔案無法作為審查活動使用。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+50"/>
         <source>The campaign could not be created.</source>
         <translation>無法建立審查活動。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location line="+17"/>
+        <location line="+706"/>
         <source>Any flag</source>
         <translation>任意標記</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-702"/>
+        <location line="+704"/>
         <source>Any portal</source>
         <translation>任意入口網站</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-700"/>
+        <location line="+703"/>
         <source>Any institution</source>
         <translation>任意機構</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location line="-545"/>
         <source>The decision was refused.</source>
         <translation>決定遭拒絕。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Every item the filter shows is decided.</source>
         <translation>篩選顯示的所有項目均已決定。</translation>
     </message>
@@ -2240,7 +2336,7 @@
         <translation>已選擇 %1 個項目：對全部項目使用同一決定和同一理由。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>您自己的帳戶：須由另一位審查人決定。</translation>
     </message>
@@ -2250,7 +2346,7 @@
         <translation>%1，由 %2 於 %3 決定：%4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
         <translation>撤銷、不確定以及保留已標記的項目都需要填寫理由。</translation>
     </message>
@@ -2286,7 +2382,7 @@
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-98"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>審查活動已關閉：決定為最終結果。</translation>
@@ -2355,7 +2451,7 @@
         <translation>已關閉。已撤銷並完成：%1；未完成：%2；已保留但期間有變更：%3；範圍之後出現：%4。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+60"/>
         <source>Open a campaign file…</source>
         <translation>開啟審查活動檔案…</translation>
     </message>
@@ -2370,7 +2466,7 @@
         <translation>未開啟審查活動</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-235"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>簽署確認驗證通過，但此安裝不信任某位簽署人的金鑰：在信任之前拒絕補救。</translation>
     </message>
@@ -2382,7 +2478,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+230"/>
         <source>Reviewer:</source>
         <translation>審查人：</translation>
     </message>
@@ -7938,7 +8034,7 @@
         <translation>其檔案與清單一致，但任何人都可以產生金鑰並用它簽署證據套件。請透過其他管道（當面或電話）將上方的指紋與簽署者從其程式「說明 &gt; 關於」中唸給您的指紋進行比對。如果兩者相同，請信任該金鑰並再次檢查證據套件。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>證據套件檢查</translation>
@@ -9646,22 +9742,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>先前的快照 %2 中為 %1，現為 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>先前審查活動的範圍 %2 中為 %1，現為 %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>%1 天未更新（自 %2 起）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>待處理，已於 %1 過期</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>擁有寫入權限：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>系統入口網站（管理員）帳戶</translation>
     </message>
@@ -9671,12 +9776,13 @@
         <translation>審閱人本人的帳戶：由另一位審閱人決定</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>不在先前的快照 %1 中</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>不在先前審查活動的範圍 %1 中</translation>
     </message>
@@ -11110,7 +11216,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+189"/>
         <source>Name</source>
         <translation>名稱</translation>
@@ -11199,7 +11305,7 @@
         <translation>信任此金鑰</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>此安裝</translation>
@@ -11225,7 +11331,7 @@
         <translation>此安裝自己的金鑰一律受信任。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>移除受信任的金鑰</translation>
     </message>

@@ -347,7 +347,7 @@ def sign(
                 )
         lines = [(item, digest) for item, _part, digest in item_digests(conn)]
         if not lines:
-            raise CampaignError("BAD_INPUT", "the campaign has no items to sign")
+            raise CampaignError("BAD_INPUT", "the campaign has no items to sign", reason="NO_ITEMS")
         fields = {
             "part": part, "reviewer": name, "fingerprint": fingerprint, "signed_at": now_iso(),
             "format": FORMAT, "account_id": account_id, "account_email": account_email,

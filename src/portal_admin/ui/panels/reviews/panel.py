@@ -42,7 +42,15 @@ from portal_admin import jobs
 from portal_admin.evidence import keys
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence import trust as trusting
-from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, Verification
+from portal_admin.reviews import (
+    Campaign,
+    CampaignError,
+    Decision,
+    Item,
+    Query,
+    Reviewer,
+    Verification,
+)
 from portal_admin.reviews.decisions import decide, needs_justification
 from portal_admin.ui import enum_labels
 from portal_admin.ui.error_info import ErrorInfo, describe_error
@@ -94,23 +102,6 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Campaigns", text)
 
 
-def needs_words(decision: Decision, flagged: bool) -> str:
-    """Why a justification is required, in words."""
-    if decision is Decision.REVOKE:
-        return QCoreApplication.translate("Campaigns", "A justification is required to revoke.")
-    if decision is Decision.DONT_KNOW:
-        return QCoreApplication.translate(
-            "Campaigns", "A justification is required for Don't know."
-        )
-    return (
-        QCoreApplication.translate(
-            "Campaigns", "A justification is required to keep a flagged item."
-        )
-        if flagged
-        else ""
-    )
-
-
 class DecisionWriter:
     """The writer thread's own connection to the campaign file. No Qt and no reference to the
     panel: a panel whose last reference the writer thread dropped would be deleted there,
@@ -124,7 +115,7 @@ class DecisionWriter:
         if self.campaign is None or self.campaign.path != path:
             self.close()
             self.campaign = Campaign.open(path)
-        work.reload_meta(self.campaign)  # closed meanwhile?
+        self.campaign.reload_meta()  # closed meanwhile?
         return decide(self.campaign, *args, source="desktop")
 
     def close(self) -> None:
@@ -209,6 +200,8 @@ class CampaignsPanel(PanelBase):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         # the queue
         self.model = QueueModel(self)
+        # said after the read that failed (a repaint's), never inside it
+        self.model.refused.connect(self.show_unreadable, Qt.ConnectionType.QueuedConnection)
         self.table = QTableView(self)
         self.table.setObjectName("campaignQueue")
         self.table.setModel(self.model)
@@ -356,7 +349,7 @@ class CampaignsPanel(PanelBase):
         """F5: read the file again."""
         if self.campaign is not None:
             try:
-                work.reload_meta(self.campaign)
+                self.campaign.reload_meta()
             except CampaignError as exc:
                 summary = QCoreApplication.translate(
                     "Campaigns", "The campaign cannot be read now."
@@ -366,6 +359,14 @@ class CampaignsPanel(PanelBase):
             self.model.reload()
             self._enable()
             self._progress_timer.start()
+
+    def show_unreadable(self, exc: CampaignError) -> None:
+        """A read of the open campaign the engine refused (a page of a file damaged or edited
+        behind the program's back): its cause, in the reader's language."""
+        if self.campaign is None:
+            return
+        summary = QCoreApplication.translate("Campaigns", "The campaign cannot be read now.")
+        self.message.show_error(refusals.refusal(summary, exc, self.campaign.path.name))
 
     def _ask_open(self) -> None:
         packing.ask_open(
@@ -428,14 +429,11 @@ class CampaignsPanel(PanelBase):
         try:
             await asyncio.to_thread(work.create, path, snapshot, settings)
         except CampaignError as exc:
+            summary = QCoreApplication.translate("Campaigns", "The campaign could not be created.")
+            info = refusals.refusal(summary, exc, path.name)
             if self.create_dialog is not None:
-                self.create_dialog.show_error(str(exc))
-            self.message.show_error(
-                ErrorInfo(
-                    QCoreApplication.translate("Campaigns", "The campaign could not be created."),
-                    str(exc),
-                )
-            )
+                self.create_dialog.show_error(info.message)
+            self.message.show_error(info)
             return None
         if self.create_dialog is not None:
             self.create_dialog.hide()
@@ -550,9 +548,7 @@ class CampaignsPanel(PanelBase):
         if self.campaign is None or not rows:
             return []
         if len(rows) == self.model.rowCount() and len(rows) > 1:
-            where, args = self.model.query.where()
-            sql = f"SELECT id FROM items WHERE {where} ORDER BY seq"  # noqa: S608
-            return [r[0] for r in self.campaign.conn.execute(sql, args)]
+            return self.campaign.ids(self.model.query)
         found = (self.model.item(r) for r in rows)
         return [i.id for i in found if i is not None]
 
@@ -575,7 +571,7 @@ class CampaignsPanel(PanelBase):
             for r in self.selected_rows()[:500]
         )
         if not text.strip() and needs_justification(decision, flagged):
-            self.required.setText(needs_words(decision, flagged))
+            self.required.setText(refusals.needs_words(decision, flagged))
             set_tone(self.required, "error")
             self.justification.setFocus()
             return 0
@@ -604,15 +600,9 @@ class CampaignsPanel(PanelBase):
 
     def show_refusal(self, exc: CampaignError) -> None:
         """Why the campaign refused a decision (the justification typed stays)."""
-        if exc.code == "BAD_INPUT" and "justification" in str(exc):
-            item = self.campaign.item(exc.item) if self.campaign and exc.item else None
-            flagged = bool(item and item.flag_count)
-            decision = (
-                Decision.REVOKE
-                if "Revoke" in str(exc)
-                else (Decision.DONT_KNOW if "Don't know" in str(exc) else Decision.KEEP)
-            )
-            self.required.setText(needs_words(decision, flagged or decision is Decision.KEEP))
+        if exc.reason == "JUSTIFICATION_REQUIRED":
+            decision = Decision(exc.params[0])
+            self.required.setText(refusals.needs_words(decision, flagged=True))
             set_tone(self.required, "error")
             self.justification.setFocus()
             return
@@ -638,7 +628,13 @@ class CampaignsPanel(PanelBase):
         undecided = Query(
             **{**{f: getattr(base, f) for f in base.__dataclass_fields__}, "decision": "UNDECIDED"}
         )
-        found = campaign.page(undecided, after=after, limit=1) or campaign.page(undecided, limit=1)
+        try:
+            found = campaign.page(undecided, after=after, limit=1) or campaign.page(
+                undecided, limit=1
+            )
+        except CampaignError as exc:
+            self.show_unreadable(exc)
+            return None
         if not found:
             self.detail.setText(
                 QCoreApplication.translate("Campaigns", "Every item the filter shows is decided.")
@@ -674,23 +670,37 @@ class CampaignsPanel(PanelBase):
                 )
             ]
         else:
-            for flag in campaign.flags_of([item.seq]).get(item.seq, []) if item.flag_count else []:
-                lines.append(f"{flag_words(flag.code)}: {reason_words(flag.reason)}")
-            if item.id in self.model.own:
-                lines.append(
-                    QCoreApplication.translate(
-                        "Campaigns", "Your own account: another reviewer decides it."
-                    )
-                )
-            decided = campaign.decision_of(item)
-            if decided is not None:
-                when = decided.decided_at[:16].replace("T", " ")
-                said = QCoreApplication.translate("Campaigns", "%1 by %2 on %3: %4")
-                lines.append(
-                    fill(said, decision_words(decided.decision), decided.reviewer, when,
-                         decided.justification)
-                )  # fmt: skip
+            try:
+                lines += self._item_lines(campaign, item)
+            except CampaignError as exc:
+                self.show_unreadable(exc)
         self.detail.setText("\n".join(lines))
+        self._hint(item)
+
+    def _item_lines(self, campaign: Campaign, item: Item) -> list[str]:
+        """The item's flags with their reasons, whether it is the reviewer's own account, and
+        its latest decision (``CampaignError`` when the file cannot be read)."""
+        lines: list[str] = []
+        for flag in campaign.flags_of([item.seq]).get(item.seq, []) if item.flag_count else []:
+            lines.append(f"{flag_words(flag.code)}: {reason_words(flag)}")
+        if item.id in self.model.own:
+            lines.append(
+                QCoreApplication.translate(
+                    "Campaigns", "Your own account: another reviewer decides it."
+                )
+            )
+        decided = campaign.decision_of(item)
+        if decided is not None:
+            when = decided.decided_at[:16].replace("T", " ")
+            said = QCoreApplication.translate("Campaigns", "%1 by %2 on %3: %4")
+            lines.append(
+                fill(said, decision_words(decided.decision), decided.reviewer, when,
+                     decided.justification)
+            )  # fmt: skip
+        return lines
+
+    def _hint(self, item: Item) -> None:
+        """Below the field: why it is disabled, or when a justification is required."""
         if not self.justification.isEnabled():
             self._set_required(self.justification.toolTip())  # signed off or closed: why
         elif not self.justification.text().strip():
@@ -817,7 +827,7 @@ class CampaignsPanel(PanelBase):
                     allow_undecided=undecided > 0,
                 )
             )  # fmt: skip
-            work.reload_meta(campaign)
+            campaign.reload_meta()
         except CampaignError as exc:
             self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
             return None
@@ -953,7 +963,7 @@ class CampaignsPanel(PanelBase):
             plan = await remediation.remediate(
                 campaign, client, context, key_store=self.key_store, trust_store=self.trust_store
             )
-            work.reload_meta(campaign)
+            campaign.reload_meta()
         except CampaignError as exc:
             self.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
             await self.check_signers()  # the dialog says which signer or item
@@ -1020,7 +1030,7 @@ class CampaignsPanel(PanelBase):
                 server=str(client.base_url), account=account,
             )  # fmt: skip
             counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
-            work.reload_meta(campaign)
+            campaign.reload_meta()
         except CampaignError as exc:
             self.message.show_error(refusals.refusal(summary, exc, path.name))
             return None
@@ -1049,10 +1059,9 @@ class CampaignsPanel(PanelBase):
         rows = await asyncio.to_thread(work.closing_rows, self.campaign.path)
         self.closing.setRowCount(len(rows))
         for r, row in enumerate(rows):
-            for c, value in enumerate(row):
-                text = _tr(OUTCOMES[value]) if c == 1 and value in OUTCOMES else str(value)
-                if c == 2:
-                    text = enum_labels.own_label(enum_labels.ACCOUNT_STATUS, text) or text
+            outcome = _tr(OUTCOMES[row.outcome]) if row.outcome in OUTCOMES else row.outcome
+            state = enum_labels.own_label(enum_labels.ACCOUNT_STATUS, row.current) or row.current
+            for c, text in enumerate((row.label, outcome, state, row.detail)):
                 self.closing.setItem(r, c, QTableWidgetItem(text))
         self.closing.setVisible(True)
 
