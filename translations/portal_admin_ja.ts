@@ -2036,7 +2036,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+16"/>
         <source>All items</source>
         <translation>すべての項目</translation>
     </message>
@@ -2244,9 +2244,8 @@
         <translation>%1 は新しいバージョンのプログラムで作成されています。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+23"/>
         <source>Revoked and done</source>
-        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>剥奪済み・完了</translation>
     </message>
     <message>
@@ -2265,7 +2264,7 @@
         <translation>範囲の後に出現</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+132"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+130"/>
         <source>A justification is required to revoke.</source>
         <translation>剥奪には理由が必要です。</translation>
     </message>
@@ -2280,58 +2279,59 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+263"/>
-        <location line="+14"/>
-        <location line="+367"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+248"/>
         <source>The campaign cannot be read now.</source>
-        <extracomment>What each key of the queue decides. Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>現在キャンペーンを読み取れません。</translation>
     </message>
     <message>
-        <location line="-361"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/open_step.py" line="+31"/>
         <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>このファイルはキャンペーンとして使用できません。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>キャンペーンを作成できませんでした。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <location line="+706"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+43"/>
+        <location line="+39"/>
         <source>Any flag</source>
+        <extracomment>A filter changed (the text after a pause of typing).</extracomment>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-702"/>
-        <location line="+704"/>
+        <location line="-35"/>
+        <location line="+37"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-700"/>
-        <location line="+703"/>
+        <location line="-33"/>
+        <location line="+36"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-545"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+123"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
         <source>Every item the filter shows is decided.</source>
+        <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>フィルターで表示されるすべての項目が判断済みです。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>%1 items selected: one decision and one justification for all.</source>
         <translation>%1 件の項目を選択中：すべてに同じ判断と同じ理由を適用します。</translation>
     </message>
@@ -2346,8 +2346,9 @@
         <translation>%1（%2、%3）：%4</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+85"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <extracomment>Keep, Revoke or Don&apos;t know clicked: the :class:`Decision`. Next undecided clicked.</extracomment>
         <translation>剥奪、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
     </message>
     <message>
@@ -2356,7 +2357,7 @@
         <translation>剥奪と判断できないには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/progress_line.py" line="+19"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>%2 件中 %1 件判断済み：維持 %3、剥奪 %4、判断できない %5。</translation>
     </message>
@@ -2366,7 +2367,7 @@
         <translation>レビュー担当者別：%1。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Due %1. Closed.</source>
         <translation>期限 %1。終了済み。</translation>
     </message>
@@ -2381,8 +2382,8 @@
         <translation>期限 %1。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-98"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-96"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>キャンペーンは終了しています。判断は確定済みです。</translation>
@@ -2393,12 +2394,12 @@
         <translation>サインオフ済み：判断は確定しています。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>Sign in to do this: it reads the server.</source>
         <translation>サインインしてから実行してください。サーバーを読み取ります。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+31"/>
         <source>The campaign was not signed off.</source>
         <translation>キャンペーンはサインオフされませんでした。</translation>
     </message>
@@ -2408,25 +2409,25 @@
         <translation>%1 がサインオフしました：%2 件、鍵 %3。このフィンガープリントを別の経路で管理者に伝えてください。</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+24"/>
         <source>The sign-offs were not checked.</source>
         <translation>サインオフは確認されませんでした。</translation>
     </message>
     <message>
-        <location line="-70"/>
         <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+6"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>このキャンペーンにはまだサインオフがありません。</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+20"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>サインオフ後にキャンペーンが変更されています。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+17"/>
         <source>Nothing was remediated.</source>
         <translation>是正は行われませんでした。</translation>
     </message>
@@ -2441,7 +2442,7 @@
         <translation>実行すべきサインオフ済みの剥奪はありません。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+43"/>
         <source>The campaign was not closed.</source>
         <translation>キャンペーンは終了されませんでした。</translation>
     </message>
@@ -2451,7 +2452,7 @@
         <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+63"/>
         <source>Open a campaign file…</source>
         <translation>キャンペーンファイルを開く…</translation>
     </message>
@@ -2461,12 +2462,12 @@
         <translation>スナップショットから新しいキャンペーン…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No campaign open</source>
         <translation>キャンペーンが開かれていません</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="-15"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>サインオフは検証できましたが、署名者の鍵がこのインストールで信頼されていません。信頼されるまで是正は拒否されます。</translation>
     </message>
@@ -2478,12 +2479,12 @@
 %1</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Reviewer:</source>
         <translation>レビュー担当者:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+11"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J):</translation>
     </message>
@@ -2533,7 +2534,7 @@
         <translation>キューでは N。J で理由欄へ、Esc で戻る</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Sign off…</source>
         <translation>サインオフ…</translation>
     </message>
@@ -2558,12 +2559,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="-13"/>
         <source>Search e-mail, name or id</source>
         <translation>メール、名前、ID で検索</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="-46"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -2583,12 +2584,12 @@
         <translation>詳細</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+12"/>
         <source>Review queue</source>
         <translation>レビューキュー</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+17"/>
         <source>Show items</source>
         <translation>表示する項目</translation>
     </message>
@@ -2613,12 +2614,12 @@
         <translation>キューを検索</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+3"/>
         <source>Closing check</source>
         <translation>終了時の確認</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+4"/>
         <source>Campaigns</source>
         <translation>キャンペーン</translation>
     </message>

@@ -2047,7 +2047,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+16"/>
         <source>All items</source>
         <translation>Tất cả mục</translation>
     </message>
@@ -2255,9 +2255,8 @@
         <translation>%1 được tạo bởi phiên bản chương trình mới hơn.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+23"/>
         <source>Revoked and done</source>
-        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>Đã thu hồi và hoàn tất</translation>
     </message>
     <message>
@@ -2276,7 +2275,7 @@
         <translation>Xuất hiện sau phạm vi</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+132"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+130"/>
         <source>A justification is required to revoke.</source>
         <translation>Cần có lý do để thu hồi.</translation>
     </message>
@@ -2291,58 +2290,59 @@
         <translation>Cần có lý do để giữ một mục có cờ.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+263"/>
-        <location line="+14"/>
-        <location line="+367"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+248"/>
         <source>The campaign cannot be read now.</source>
-        <extracomment>What each key of the queue decides. Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
+        <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>Hiện không đọc được đợt rà soát.</translation>
     </message>
     <message>
-        <location line="-361"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/open_step.py" line="+31"/>
         <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>Đợt rà soát (*.review);;Mọi tệp (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>Không thể dùng tệp này làm đợt rà soát.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+54"/>
         <source>The campaign could not be created.</source>
         <translation>Không thể tạo đợt rà soát.</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <location line="+706"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+43"/>
+        <location line="+39"/>
         <source>Any flag</source>
+        <extracomment>A filter changed (the text after a pause of typing).</extracomment>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-702"/>
-        <location line="+704"/>
+        <location line="-35"/>
+        <location line="+37"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-700"/>
-        <location line="+703"/>
+        <location line="-33"/>
+        <location line="+36"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-545"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+123"/>
         <source>The decision was refused.</source>
         <translation>Quyết định bị từ chối.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
         <source>Every item the filter shows is decided.</source>
+        <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>Mọi mục mà bộ lọc hiển thị đều đã được quyết định.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>%1 items selected: one decision and one justification for all.</source>
         <translation>Đã chọn %1 mục: một quyết định và một lý do cho tất cả.</translation>
     </message>
@@ -2357,8 +2357,9 @@
         <translation>%1 bởi %2 lúc %3: %4</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+85"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <extracomment>Keep, Revoke or Don&apos;t know clicked: the :class:`Decision`. Next undecided clicked.</extracomment>
         <translation>Cần có lý do khi Thu hồi, khi Không rõ, và khi Giữ một mục có cờ.</translation>
     </message>
     <message>
@@ -2367,7 +2368,7 @@
         <translation>Cần có lý do khi Thu hồi và khi Không rõ.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/progress_line.py" line="+19"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>Đã quyết định %1 / %2: giữ %3, thu hồi %4, không rõ %5.</translation>
     </message>
@@ -2377,7 +2378,7 @@
         <translation>Theo người rà soát: %1.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Due %1. Closed.</source>
         <translation>Hạn %1. Đã đóng.</translation>
     </message>
@@ -2392,8 +2393,8 @@
         <translation>Hạn %1.</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-98"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-96"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>Đợt rà soát đã đóng: các quyết định là cuối cùng.</translation>
@@ -2404,12 +2405,12 @@
         <translation>Đã ký xác nhận: các quyết định đã bị khóa.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>Sign in to do this: it reads the server.</source>
         <translation>Hãy đăng nhập để làm việc này: nó đọc máy chủ.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+31"/>
         <source>The campaign was not signed off.</source>
         <translation>Đợt rà soát chưa được ký xác nhận.</translation>
     </message>
@@ -2419,25 +2420,25 @@
         <translation>Đã được %1 ký xác nhận: %2 mục, khóa %3. Hãy gửi dấu vân tay này cho quản trị viên qua một kênh khác.</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+24"/>
         <source>The sign-offs were not checked.</source>
         <translation>Chưa kiểm tra các lần ký xác nhận.</translation>
     </message>
     <message>
-        <location line="-70"/>
         <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+6"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>Chưa có gì trong đợt rà soát này được ký xác nhận.</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+20"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>Đợt rà soát đã bị thay đổi sau khi ký xác nhận.</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+17"/>
         <source>Nothing was remediated.</source>
         <translation>Chưa khắc phục gì.</translation>
     </message>
@@ -2452,7 +2453,7 @@
         <translation>Không có quyết định Thu hồi đã ký xác nhận nào để thực hiện.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+43"/>
         <source>The campaign was not closed.</source>
         <translation>Đợt rà soát chưa được đóng.</translation>
     </message>
@@ -2462,7 +2463,7 @@
         <translation>Đã đóng. Đã thu hồi và hoàn tất: %1; chưa thực hiện: %2; đã giữ, có thay đổi: %3; xuất hiện sau phạm vi: %4.</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+63"/>
         <source>Open a campaign file…</source>
         <translation>Mở tệp đợt rà soát…</translation>
     </message>
@@ -2472,12 +2473,12 @@
         <translation>Đợt rà soát mới từ ảnh chụp…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No campaign open</source>
         <translation>Chưa mở đợt rà soát nào</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="-15"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>Các lần ký xác nhận hợp lệ, nhưng khóa của một người ký không được bản cài đặt này tin cậy: việc khắc phục bị từ chối cho đến khi khóa được tin cậy.</translation>
     </message>
@@ -2489,12 +2490,12 @@
 %1</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Reviewer:</source>
         <translation>Người rà soát:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+11"/>
         <source>&amp;Justification:</source>
         <translation>&amp;Lý do:</translation>
     </message>
@@ -2544,7 +2545,7 @@
         <translation>N trong hàng đợi; J chuyển đến lý do, Esc quay lại</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Sign off…</source>
         <translation>Ký xác nhận…</translation>
     </message>
@@ -2569,12 +2570,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="-13"/>
         <source>Search e-mail, name or id</source>
         <translation>Tìm e-mail, tên hoặc mã</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="-46"/>
         <source>Item</source>
         <translation>Mục</translation>
     </message>
@@ -2594,12 +2595,12 @@
         <translation>Chi tiết</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+12"/>
         <source>Review queue</source>
         <translation>Hàng đợi rà soát</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+17"/>
         <source>Show items</source>
         <translation>Mục hiển thị</translation>
     </message>
@@ -2624,12 +2625,12 @@
         <translation>Tìm trong hàng đợi</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+3"/>
         <source>Closing check</source>
         <translation>Kiểm tra khi đóng</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+4"/>
         <source>Campaigns</source>
         <translation>Đợt rà soát</translation>
     </message>

@@ -643,9 +643,9 @@ def test_a_file_past_its_time_limit_is_given_up_by_name(
     monkeypatch: pytest.MonkeyPatch,
     language: str,
 ) -> None:
-    from portal_admin.ui.panels.reviews import panel as campaigns
+    from portal_admin.ui.panels.reviews import open_step
 
-    monkeypatch.setattr(campaigns, "OPEN_LIMIT", 0.0)  # any file is too slow now
+    monkeypatch.setattr(open_step, "OPEN_LIMIT", 0.0)  # any file is too slow now
     languages = LanguageManager()
     languages.set_language(language)
     try:
