@@ -42,7 +42,7 @@ async def open_file(panel: CampaignsHost, path: Path) -> Campaign | None:
         checking = asyncio.to_thread(work.check_open, path, OPEN_LIMIT)
         await asyncio.wait_for(checking, OPEN_LIMIT + OPEN_GRACE)
         # checked: the loop's own connection (the queue's SQL runs on it) opens at once
-        campaign = work.reopen(path)
+        campaign = Campaign.reopen(path)
     except TimeoutError:  # the engine's own limit did not stop it: given up all the same
         exc = CampaignError("TOO_SLOW", f"{path.name} was not read in time")
         panel.message.show_error(refusals.refusal(summary, exc, path.name))

@@ -4,8 +4,8 @@ verify, the progress counts, the closing check, the pack) and closes it.
 
 A file is checked whole once, when the panel opens it (:func:`check_open`: the engine's
 ``Campaign.open`` with a time limit); the frequent reads after (the progress counts, the
-closing rows, the loop's own connection) :func:`reopen` it without checking it again. The
-steps that sign, verify, remediate, close or pack open it with every check again."""
+closing rows, the loop's own connection) reopen it (``Campaign.reopen``) without checking it
+again. The steps that sign, verify, remediate, close or pack open it with every check again."""
 
 from __future__ import annotations
 
@@ -53,15 +53,9 @@ def check_open(path: Path, limit: float) -> None:
     Campaign.open(path, timeout=limit).close()
 
 
-def reopen(path: Path) -> Campaign:
-    """A connection of this thread's own to a file :func:`check_open` has checked (no check
-    again: milliseconds). ``CampaignError`` DAMAGED when it cannot be read now."""
-    return Campaign.reopen(path)
-
-
 def progress(path: Path, today: date | None = None) -> Progress:
     """Decided of total, per decision and per reviewer, and overdue items."""
-    with reopen(path) as campaign:
+    with Campaign.reopen(path) as campaign:
         totals = packs.totals(campaign, today or datetime.now(UTC).date())
         return Progress(
             totals["items"], totals["decided"], totals["kept"], totals["revoked"],
@@ -83,7 +77,7 @@ def own_key(store: keys.SecretStore | None) -> str:
 
 def undecided(path: Path) -> int:
     """Items with no decision in the history."""
-    with reopen(path) as campaign:
+    with Campaign.reopen(path) as campaign:
         return campaign.undecided()
 
 
@@ -122,7 +116,7 @@ def revokes_not_done(path: Path) -> int:
 
 def closing_rows(path: Path, limit: int = 1000) -> list[closings.ClosingRow]:
     """The closing check's first rows."""
-    with reopen(path) as campaign:
+    with Campaign.reopen(path) as campaign:
         return closings.shown_rows(campaign, limit)
 
 
