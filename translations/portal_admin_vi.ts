@@ -290,7 +290,7 @@
         <translation>%1 không phải là gói bằng chứng.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
@@ -412,7 +412,32 @@
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="-252"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 chứa SQL mà không ảnh chụp nào của chương trình này có (trigger, view hoặc đối tượng khác): đã từ chối, không đọc.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 không có các bảng của một ảnh chụp của chương trình này: đã từ chối.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 đã bị hỏng: kiểm tra toàn vẹn không đạt, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>Không thể đọc %1 kịp thời, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 đã bị thay đổi kể từ khi mở: hãy mở lại.</translation>
+    </message>
+    <message>
+        <location line="+629"/>
         <source>Review campaign…</source>
         <translation>Đợt rà soát…</translation>
     </message>

@@ -718,6 +718,21 @@ def _check(conn: opening.Budgeted, path: Path, budget: float) -> int:
 _NAMES = frozenset(name.casefold() for name in TABLES)
 
 
+def check_attached(conn: sqlite3.Connection, schema: str, path: Path) -> None:
+    """The campaign file ``path``, attached to ``conn`` as ``schema``, checked again through
+    the connection that reads it, inside the caller's transaction (it was checked when opened,
+    but reopened by name to attach: another writer could have swapped it in between): this
+    program's schema exactly, sound (FOREIGN_SQL, SCHEMA, DAMAGED otherwise)."""
+    rows = opening.schema_rows(conn, schema)
+    _refuse_foreign(path, opening.foreign(rows, (SCHEMA_VERSION,)))
+    missing, other = opening.differences(rows, SCHEMA_VERSION)
+    if missing or other:
+        raise _refuse(path, "SCHEMA", "does not have this program's schema: refused")
+    found = opening.integrity(conn, schema)
+    if found is not None:
+        raise _refuse(path, "DAMAGED", f"is damaged (integrity check: {found}): refused")
+
+
 def _refuse_foreign(path: Path, alien: list[str]) -> None:
     """FOREIGN_SQL naming the objects, when there are any."""
     if alien:  # SQL that runs on our writes could change a decision after it is made

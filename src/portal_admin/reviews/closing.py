@@ -14,6 +14,7 @@ from typing import Any
 
 from portal_admin.client import PortalClient
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot, take_snapshot
+from portal_admin.evidence.snapshot import check_attached as check_snapshot
 
 from . import opening
 from .campaign import Campaign, CampaignError, now_iso, unreadable
@@ -71,6 +72,10 @@ def check(
     conn.execute("ATTACH DATABASE ? AS c", (opening.uri(snapshot.path),))
     try:
         with campaign.transaction():
+            try:  # checked as data where it is read, in this transaction
+                check_snapshot(conn, "c", snapshot)
+            except SnapshotError as exc:
+                raise CampaignError("BAD_INPUT", f"the closing snapshot: {exc}") from None
             _latest(conn)
             conn.execute("DELETE FROM closing")
             conn.execute(

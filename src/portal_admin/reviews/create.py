@@ -19,11 +19,20 @@ from typing import Any
 
 from portal_admin import __version__
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot
+from portal_admin.evidence.snapshot import check_attached as check_snapshot
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.portable import fsync_path, replace, sqlite_connect
 
 from . import flags, opening
-from .campaign import KIND, Campaign, CampaignError, now_iso, partial_path, private_file
+from .campaign import (
+    KIND,
+    Campaign,
+    CampaignError,
+    check_attached,
+    now_iso,
+    partial_path,
+    private_file,
+)
 from .schema import INDEXES, SCHEMA, SCHEMA_VERSION, UPGRADES
 
 REVOCATIONS = ("SUSPEND", "DEACTIVATE")
@@ -155,10 +164,17 @@ def create_campaign(
     }
 
     def fill(conn: sqlite3.Connection) -> None:
+        # each attached file is checked as data where it is read, in this transaction
         conn.execute("ATTACH DATABASE ? AS s", (opening.uri(snapshot.path),))
+        _checked(lambda: check_snapshot(conn, "s", snapshot), "the scope")
         _items(conn, settings.scope_filter)
         if baseline is not None:
             conn.execute("ATTACH DATABASE ? AS b", (opening.uri(baseline[0]),))
+            earlier = baseline[3]
+            if earlier is not None:
+                _checked(lambda: check_snapshot(conn, "b", earlier), "the earlier snapshot")
+            else:
+                check_attached(conn, "b", baseline[0])
             flags.baseline_flags(conn, baseline[2], str(baseline[1].get("when") or ""))
         at = str(snapshot.meta.get("finished") or snapshot.meta.get("started") or now_iso())
         flags.scope_flags(conn, at=at, stale_days=settings.stale_days, reviewer=settings.reviewer)
@@ -197,8 +213,17 @@ def _items(conn: sqlite3.Connection, scope: ScopeFilter) -> None:
     )
 
 
-def _baseline(path: Path) -> tuple[Path, dict[str, Any], str]:
-    """(file, what it is for the metadata, ``"snapshot"`` or ``"campaign"``)."""
+def _checked(check: Callable[[], None], what: str) -> None:
+    """``check()``, its ``SnapshotError`` said as BAD_INPUT naming ``what``."""
+    try:
+        check()
+    except SnapshotError as exc:
+        raise CampaignError("BAD_INPUT", f"{what}: {exc}") from None
+
+
+def _baseline(path: Path) -> tuple[Path, dict[str, Any], str, Snapshot | None]:
+    """(file, what it is for the metadata, ``"snapshot"`` or ``"campaign"``, the opened
+    snapshot when it is one)."""
     path = Path(path)
     try:
         taken = open_snapshot(path)
@@ -210,7 +235,7 @@ def _baseline(path: Path) -> tuple[Path, dict[str, Any], str]:
             ) from None  # fmt: skip
     else:
         when = taken.meta.get("finished")
-        return path, {"file": path.name, "kind": "snapshot", "when": when}, "snapshot"
+        return path, {"file": path.name, "kind": "snapshot", "when": when}, "snapshot", taken
     try:
         earlier = Campaign.open(path)
     except CampaignError as exc:
@@ -228,7 +253,7 @@ def _baseline(path: Path) -> tuple[Path, dict[str, Any], str]:
         }
     finally:
         earlier.close()
-    return path, info, "campaign"
+    return path, info, "campaign", None
 
 
 def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connection], None]) -> None:
@@ -242,6 +267,10 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
     conn = sqlite_connect(tmp, isolation_level=None)  # attaches by URI
     done = False
     try:
+        # what ``fill`` attaches is checked as data (no view, trigger or forged index); and
+        # nothing of an attached file's schema may call a function with effects
+        conn.execute("PRAGMA trusted_schema=OFF")
+        conn.execute("PRAGMA cell_size_check=ON")
         conn.execute("PRAGMA journal_mode=OFF")  # a draft: renamed into place only when whole
         conn.execute("PRAGMA synchronous=OFF")  # one fsync at the end
         conn.execute("PRAGMA cache_size=-65536")

@@ -217,16 +217,41 @@ def _digest(row: sqlite3.Row | tuple[Any, ...], fmt: int) -> str:
     return hashlib.sha256(_canonical(values)).hexdigest()
 
 
-def _self_decided(row: sqlite3.Row | tuple[Any, ...], signers: list[Reviewer]) -> bool:
+#: What marks an account as a signer's own: (server account ids, casefolded emails and names).
+Owners = dict[str, tuple[frozenset[str], frozenset[str]]]
+
+
+def _owners(signers: list[Reviewer]) -> Owners:
+    """Per signing key, what :meth:`Reviewer.owns` compares an account with (precomputed:
+    the check runs once per item)."""
+    found: dict[str, tuple[set[str], set[str]]] = {}
+    for s in signers:
+        ids, labels = found.setdefault(s.fingerprint, (set(), set()))
+        if s.account_id:
+            ids.add(s.account_id)
+        if s.account_email:
+            labels.add(s.account_email.casefold())
+        labels.add(s.name.strip().casefold())
+    return {k: (frozenset(i), frozenset(n)) for k, (i, n) in found.items()}
+
+
+def _self_decided(row: sqlite3.Row | tuple[Any, ...], owners: Owners) -> bool:
     """True when the latest decision of a row of :data:`_ITEM_ROWS` was made on the
     decider's own account: by the identity the decision records (name, server account id or
-    email), or, with a signer's key, by a signer whose signed identity is the account."""
+    email), or, with a signer's key, by a signer whose signed identity is the account
+    (:meth:`Reviewer.owns`, inlined)."""
     if row[2] != "account" or row[13] is None:
         return False
-    decider = Reviewer(str(row[15] or ""), str(row[16] or ""), row[18] or "", row[19] or "")
-    if decider.owns(row[2], row[3], row[4]):
+    ref, label = row[3], str(row[4]).strip().casefold()
+    if label == str(row[15] or "").strip().casefold():
         return True
-    return any(s.fingerprint == row[16] and s.owns(row[2], row[3], row[4]) for s in signers)
+    if (row[18] and ref == row[18]) or (row[19] and label == str(row[19]).casefold()):
+        return True
+    ids, labels = owners.get(row[16], _NOBODY)
+    return ref in ids or label in labels
+
+
+_NOBODY: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
 
 def item_digests(conn: sqlite3.Connection, fmt: int = FORMAT) -> Iterator[tuple[str, str, str]]:
@@ -336,9 +361,9 @@ def sign(
                 f"{undecided:,} items have no decision: they would be signed off as not"
                 " reviewed; nothing signed",
             )
-        signer = Reviewer(name, fingerprint, account_id, account_email)
+        signer = _owners([Reviewer(name, fingerprint, account_id, account_email)])
         for row in _plain(conn, _ITEM_ROWS):  # the rule ``decide`` enforces, from the history
-            if _self_decided(row, [signer]):
+            if _self_decided(row, signer):
                 raise CampaignError(
                     "SELF",
                     f"{row[0]} was decided by its own account; another reviewer decides it:"
@@ -446,13 +471,13 @@ def _verify(
     changed: dict[str, str] = {}
     inconsistent: list[str] = []
     digests = [(f, now[f]) for f in formats]
-    signers = [
-        Reviewer(str(r[2] or ""), str(r[3] or ""), str(r[6] or ""), str(r[7] or "")) for r in rows
-    ]
+    owners = _owners(
+        [Reviewer(str(r[2] or ""), str(r[3] or ""), str(r[6] or ""), str(r[7] or "")) for r in rows]
+    )
     for row in _plain(conn, _ITEM_ROWS):
         item = row[0]
         part_of[item] = row[1]
-        if _self_decided(row, signers):
+        if _self_decided(row, owners):
             result.self_decided.append(item)
         if row[13] is None:
             result.undecided += 1

@@ -77,6 +77,23 @@ NOT_USABLE = {
     "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
         "AccessReviews", "%1 was made by a newer version of the program."
     ),
+    "FOREIGN_SQL": QT_TRANSLATE_NOOP(
+        "AccessReviews",
+        "%1 holds SQL that no snapshot of this program has (a trigger, a view or another"
+        " object): it was refused unread.",
+    ),
+    "SCHEMA": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 does not have the tables of a snapshot of this program: refused."
+    ),
+    "DAMAGED": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 is damaged: its integrity check failed, so it was not used."
+    ),
+    "TOO_SLOW": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 could not be read in time, so it was not used."
+    ),
+    "CHANGED": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 was changed since it was opened: open it again."
+    ),
 }
 
 
