@@ -75,7 +75,10 @@ def check(
             try:  # checked as data where it is read, in this transaction
                 check_snapshot(conn, "c", snapshot)
             except SnapshotError as exc:
-                raise CampaignError("BAD_INPUT", f"the closing snapshot: {exc}") from None
+                raise CampaignError(
+                    "BAD_INPUT", f"the closing snapshot: {exc}",
+                    reason="CLOSING_UNREADABLE", params=(snapshot.path.name,),
+                ) from None  # fmt: skip
             _latest(conn)
             conn.execute("DELETE FROM closing")
             conn.execute(

@@ -166,13 +166,19 @@ def create_campaign(
     def fill(conn: sqlite3.Connection) -> None:
         # each attached file is checked as data where it is read, in this transaction
         conn.execute("ATTACH DATABASE ? AS s", (opening.uri(snapshot.path),))
-        _checked(lambda: check_snapshot(conn, "s", snapshot), "the scope")
+        _checked(
+            lambda: check_snapshot(conn, "s", snapshot),
+            "the scope", "SCOPE_UNREADABLE", snapshot.path,
+        )  # fmt: skip
         _items(conn, settings.scope_filter)
         if baseline is not None:
             conn.execute("ATTACH DATABASE ? AS b", (opening.uri(baseline[0]),))
             earlier = baseline[3]
             if earlier is not None:
-                _checked(lambda: check_snapshot(conn, "b", earlier), "the earlier snapshot")
+                _checked(
+                    lambda: check_snapshot(conn, "b", earlier),
+                    "the earlier snapshot", "BASELINE_UNREADABLE", baseline[0],
+                )  # fmt: skip
             else:
                 check_attached(conn, "b", baseline[0])
             flags.baseline_flags(conn, baseline[2], str(baseline[1].get("when") or ""))
@@ -213,12 +219,15 @@ def _items(conn: sqlite3.Connection, scope: ScopeFilter) -> None:
     )
 
 
-def _checked(check: Callable[[], None], what: str) -> None:
-    """``check()``, its ``SnapshotError`` said as BAD_INPUT naming ``what``."""
+def _checked(check: Callable[[], None], what: str, reason: str, path: Path) -> None:
+    """``check()``, its ``SnapshotError`` said as BAD_INPUT naming ``what`` (``reason``,
+    with the file's name as its parameter)."""
     try:
         check()
     except SnapshotError as exc:
-        raise CampaignError("BAD_INPUT", f"{what}: {exc}") from None
+        raise CampaignError(
+            "BAD_INPUT", f"{what}: {exc}", reason=reason, params=(path.name,)
+        ) from None
 
 
 def _baseline(path: Path) -> tuple[Path, dict[str, Any], str, Snapshot | None]:
