@@ -2003,7 +2003,7 @@
 <context>
     <name>CampaignSigners</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+17"/>
         <source>This installation&apos;s key</source>
         <translation>このインストールの鍵</translation>
     </message>
@@ -2033,7 +2033,53 @@
         <translation>%1 があなたのサーバーアカウントで、これらの剥奪のうち %2 件を判断しました。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+7"/>
+        <source>Signed items name sign-off %1, which this file does not have: they count as signed by nobody.</source>
+        <extracomment>What a verification found, by the engine&apos;s code (``%1``, ``%2``: its parameters).</extracomment>
+        <translation>署名済みの項目がサインオフ %1 を指していますが、このファイルにはありません。これらの項目は誰もサインオフしていないものとみなします。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>decided by its own account: %1</source>
+        <translation>本人のアカウントで決定：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sign-off by %1 of %2 does not verify: it was changed</source>
+        <translation>%1 による %2 のサインオフを検証できません（変更されています）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the sign-off by %1 was made with another key (%2)</source>
+        <translation>%1 のサインオフは別の鍵（%2）で行われています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>changed: %1</source>
+        <translation>変更あり：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>削除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>追加：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its decision in the queue is not the history&apos;s: %1</source>
+        <translation>キュー上の決定が履歴と一致しません：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>… and %1 more items</source>
+        <translation>…ほか %1 件の項目</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1 (account %2)</source>
         <translation>%1（アカウント %2）</translation>
     </message>

@@ -5,10 +5,12 @@ command line's English is unchanged (it is the message)."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from portal_admin.evidence import keys
 from portal_admin.reviews import (
     Campaign,
     CampaignError,
@@ -20,6 +22,7 @@ from portal_admin.reviews import (
     flags,
 )
 from portal_admin.reviews.errors import CODES, REASONS
+from portal_admin.reviews.signoff import FINDINGS, sign, verify
 
 
 def _all_flags(campaign: Campaign) -> list[tuple[str, str]]:
@@ -96,3 +99,27 @@ def test_codes_and_reasons_are_closed_lists() -> None:
         CampaignError("NO_SUCH_CODE", "x")
     with pytest.raises(AssertionError):
         CampaignError("BAD_INPUT", "x", reason="NO_SUCH_REASON")
+
+
+def test_a_verification_says_what_it_found_as_codes_and_in_english(
+    campaign: Campaign, reviewer: Reviewer, store: keys.MemoryStore
+) -> None:
+    """Each finding is a code with its parameters; ``problems`` is the same in English (the
+    command line's), one line per finding."""
+    decide(campaign, "account:ACC000002", "Revoke", "left", reviewer)
+    sign(campaign, reviewer.name, keys.signing_key(store))
+    path = campaign.path
+    campaign.close()
+    with sqlite3.connect(path) as conn:  # behind the program's back
+        conn.execute(
+            "UPDATE decisions SET justification = 'other' WHERE item = 'account:ACC000002'"
+        )
+        conn.execute("DELETE FROM items WHERE id = 'role:ROL2'")
+    with Campaign.open(path) as reopened:
+        check = verify(reopened)
+    found = {(f.code, f.params) for f in check.findings}
+    assert ("CHANGED", ("account:ACC000002",)) in found
+    assert ("REMOVED", ("role:ROL2",)) in found
+    assert check.problems == [f.english for f in check.findings]
+    assert "changed: account:ACC000002" in check.problems
+    assert {f.code for f in check.findings} <= set(FINDINGS)

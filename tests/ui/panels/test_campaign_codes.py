@@ -12,8 +12,9 @@ import pytest
 
 from portal_admin.reviews import CampaignError, Flag, flags
 from portal_admin.reviews.errors import CODES, REASONS
+from portal_admin.reviews.signoff import FINDINGS, Finding
 from portal_admin.ui.i18n.translators import LanguageManager
-from portal_admin.ui.panels.reviews import queue_model, refusals
+from portal_admin.ui.panels.reviews import queue_model, refusals, signers
 
 LANGUAGES = ("zh_CN", "zh_TW", "ja", "vi")
 
@@ -108,3 +109,18 @@ def test_another_server_is_refused_by_name_in_every_language(languages: Any) -> 
         assert "https://a.example" in said and "https://b.example" in said, language
     unnamed = CampaignError("OTHER_SERVER", "x", params=("", "https://b.example"))
     assert "(—)" in refusals.cause(unnamed) or "（—）" in refusals.cause(unnamed)
+
+
+def test_every_verification_finding_is_worded_in_every_language(languages: Any) -> None:
+    """What Verify names (``Verification.findings``): a sentence per code, its parameters
+    filled, never the engine's English."""
+    samples = {code: Finding(code, ("account:ACC000002", "2026-11-28")) for code in FINDINGS}
+    assert set(signers.FINDINGS) == set(FINDINGS)
+    english = {code: signers.finding_words(f) for code, f in samples.items()}
+    assert english["CHANGED"] == "changed: account:ACC000002"
+    for language in LANGUAGES:
+        languages.set_language(language)
+        for code, finding in samples.items():
+            said = signers.finding_words(finding)
+            assert said != english[code], (language, code)
+            assert ("account:ACC000002" in said) == ("%1" in signers.FINDINGS[code]), code

@@ -106,7 +106,7 @@ async def verify(panel: CampaignsHost) -> Any:
                 QCoreApplication.translate(
                     "Campaigns", "The campaign changed since it was signed off."
                 ),
-                "\n".join(check.problems[:20]),
+                "\n".join(signers.finding_words(f) for f in check.findings[:20]),
             )
         )
     return check
