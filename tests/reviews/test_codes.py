@@ -123,3 +123,29 @@ def test_a_verification_says_what_it_found_as_codes_and_in_english(
     assert check.problems == [f.english for f in check.findings]
     assert "changed: account:ACC000002" in check.problems
     assert {f.code for f in check.findings} <= set(FINDINGS)
+
+
+def test_a_read_that_fails_is_a_named_refusal_not_a_sqlite_error(
+    tmp_path: Path, scope: Path
+) -> None:
+    """Every read the desktop makes of an open campaign (the queue's pages and counts, the
+    progress counts) turns a SQLite failure into a ``CampaignError``: here the connection
+    is gone from under the reads."""
+    from portal_admin.reviews import Query
+    from portal_admin.reviews import pack as packs
+
+    made = create_campaign(tmp_path / "c.review", scope, Settings("Q4", "2026-12-15"))
+    made.close()
+    reads = (
+        lambda: made.count(),
+        lambda: made.page_at(Query(), offset=0),
+        lambda: made.position(Query(), 1),
+        lambda: made.ids(),
+        lambda: made.decisions_by_reviewer(),
+        lambda: packs.totals(made),
+    )
+    for read in reads:
+        with pytest.raises(CampaignError) as refused:
+            read()
+        assert refused.value.code == "DAMAGED"
+        assert refused.value.__cause__ is None  # said by name, the sqlite3 error not chained
