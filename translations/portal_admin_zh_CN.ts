@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -295,7 +295,7 @@
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
@@ -342,7 +342,7 @@
         <translation>快照已获取，并已与 %1 的快照比较：%2 处变更。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>快照 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>已将 %1 处变更写入 %2。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>获取快照</translation>
     </message>
@@ -407,12 +407,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="-252"/>
+        <location line="-264"/>
         <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
         <translation>%1 含有本程序的快照从不包含的 SQL（触发器、视图或其他对象）：已拒绝，未读取。</translation>
     </message>
@@ -437,7 +437,7 @@
         <translation>%1 在打开后已被更改：请重新打开。</translation>
     </message>
     <message>
-        <location line="+629"/>
+        <location line="+638"/>
         <source>Review campaign…</source>
         <translation>审查活动…</translation>
     </message>
@@ -1184,7 +1184,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+205"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
@@ -1199,12 +1199,12 @@
         <translation>备用码</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-86"/>
         <source>Copied to the clipboard.</source>
         <translation>已复制到剪贴板。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Copy the codes</source>
         <translation>复制备用码</translation>
     </message>
@@ -1224,12 +1224,12 @@
         <translation>新的备用码</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>Save backup codes</source>
         <translation>保存备用码</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Save the codes to a file</source>
         <translation>将备用码保存到文件</translation>
     </message>
@@ -1244,8 +1244,9 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-98"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>System Portal 备用码（每个只能使用一次）</translation>
     </message>
     <message>
@@ -1270,9 +1271,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
@@ -1404,7 +1405,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -2722,7 +2723,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>请输入当前密码。</translation>
     </message>
@@ -2865,7 +2866,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+308"/>
         <source>&amp;Category:</source>
         <translation>类别(&amp;C)：</translation>
     </message>
@@ -4009,7 +4010,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -4914,14 +4915,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>正在测试连接…</translation>
     </message>
     <message>
@@ -4970,7 +4972,7 @@
         <translation>JSON 报告 (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>无法保存报告：%1</translation>
     </message>
@@ -5732,32 +5734,56 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
+        <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>复制错误信息、错误代码和请求 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>服务器消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>错误代码和请求 ID</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Error code</source>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>无法写入文件。</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>快照</translation>
@@ -6195,6 +6221,34 @@
     </message>
 </context>
 <context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>无法读取该文件：文件已损坏，或者不是本程序写入的文件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>该文件正被另一个窗口或命令行使用。请稍后再试。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>文件操作未在 %1 秒内结束。</translation>
+    </message>
+</context>
+<context>
     <name>InvitationColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
@@ -6250,17 +6304,17 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+221"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-16"/>
         <source>%1 / %2 characters</source>
         <translation>%1/%2 个字符</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>&amp;Email:</source>
         <translation>邮箱(&amp;E)：</translation>
     </message>
@@ -6307,18 +6361,13 @@
         <translation>邮箱地址问题</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-206"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>请输入受邀人的邮箱地址。</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+187"/>
+        <location line="+196"/>
         <source>Expiration in days</source>
         <translation>有效天数</translation>
     </message>
@@ -6369,12 +6418,7 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-282"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
-    <message>
-        <location line="+190"/>
+        <location line="-92"/>
         <source>Send invitation</source>
         <translation>发送邀请</translation>
     </message>
@@ -6384,23 +6428,23 @@
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-204"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>邮箱地址超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+117"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>附言超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+159"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作将影响%1服务器“%2”。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-270"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>这不是有效的邮箱地址（格式应为 name@example.com）。</translation>
     </message>
@@ -6848,7 +6892,7 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+123"/>
         <source>Select one job.</source>
         <extracomment>One job as the panel lists it.</extracomment>
         <translation>请选择一个作业。</translation>
@@ -6897,7 +6941,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6995,7 +7039,7 @@
         <translation>链在第 %1 行（记录 %2）处已损坏：%3。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>已将 %1 条记录写入 %2。</translation>
     </message>
@@ -7127,13 +7171,13 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
@@ -7822,22 +7866,6 @@
         <location line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>无法加载选项列表</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
     </message>
 </context>
 <context>
@@ -8987,7 +9015,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+161"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
@@ -9012,12 +9040,12 @@
         <translation>我的邀请</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-190"/>
         <source>No</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+205"/>
         <source>Profile</source>
         <translation>个人资料</translation>
     </message>
@@ -9042,7 +9070,7 @@
         <translation>当前登录账号</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-80"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -9050,7 +9078,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-111"/>
         <source>Yes</source>
         <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
         <translation>是</translation>
@@ -9200,7 +9228,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -9236,7 +9264,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
@@ -10185,22 +10213,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>登录后即可查看此面板。</translation>
     </message>
@@ -10489,32 +10502,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>复制错误信息、错误代码和请求 ID</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>服务器消息</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>错误代码和请求 ID</translation>
-    </message>
-    <message>
-        <location line="+44"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>提示</translation>
     </message>
@@ -10527,16 +10515,6 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>请稍候</translation>
-    </message>
-    <message>
-        <location line="-57"/>
-        <source>Error code</source>
-        <translation>错误代码</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translation>请求 ID</translation>
     </message>
 </context>
 <context>
@@ -11050,7 +11028,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内置沙箱接受已预先填入的令牌。</translation>
@@ -11288,19 +11266,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
-        <location line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
@@ -11311,7 +11289,7 @@
         <translation>这不是密钥指纹。指纹是 64 位十六进制数字（0–9、a–f），与签名者的“关于”窗口中显示的一致；空格无关紧要。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>请为密钥命名：说明它属于谁。</translation>
