@@ -91,15 +91,24 @@ class Settings:
     def check(self) -> None:
         """``CampaignError`` BAD_INPUT for a setting that cannot be used."""
         if not self.name.strip():
-            raise CampaignError("BAD_INPUT", "a campaign needs a name")
+            raise CampaignError("BAD_INPUT", "a campaign needs a name", reason="NO_NAME")
         try:
             date.fromisoformat(self.due)
         except ValueError:
-            raise CampaignError("BAD_INPUT", f"not a date (YYYY-MM-DD): {self.due!r}") from None
+            raise CampaignError(
+                "BAD_INPUT", f"not a date (YYYY-MM-DD): {self.due!r}",
+                reason="BAD_DUE", params=(self.due,),
+            ) from None  # fmt: skip
         if self.revocation not in REVOCATIONS:
-            raise CampaignError("BAD_INPUT", "the revocation is SUSPEND or DEACTIVATE")
+            raise CampaignError(
+                "BAD_INPUT", "the revocation is SUSPEND or DEACTIVATE", reason="BAD_REVOCATION"
+            )
         if self.stale_days < 1:
-            raise CampaignError("BAD_INPUT", "the days for 'not updated' must be at least 1")
+            raise CampaignError(
+                "BAD_INPUT",
+                "the days for 'not updated' must be at least 1",
+                reason="BAD_STALE_DAYS",
+            )
 
 
 Progress = Callable[[str], object]
@@ -118,10 +127,16 @@ def create_campaign(
     try:
         snapshot = scope if isinstance(scope, Snapshot) else open_snapshot(Path(scope))
     except SnapshotError as exc:
-        raise CampaignError("BAD_INPUT", f"the scope: {exc}") from None
+        raise CampaignError(
+            "BAD_INPUT", f"the scope: {exc}",
+            reason="SCOPE_UNREADABLE", params=(Path(str(scope)).name,),
+        ) from None  # fmt: skip
     path = Path(path)
     if path.exists():
-        raise CampaignError("BAD_INPUT", f"{path} exists already: a campaign is never overwritten")
+        raise CampaignError(
+            "BAD_INPUT", f"{path} exists already: a campaign is never overwritten",
+            reason="EXISTS", params=(path.name,),
+        )  # fmt: skip
     baseline = _baseline(since) if since is not None else None
     meta: dict[str, Any] = {
         "kind": KIND,
@@ -151,13 +166,19 @@ def create_campaign(
     def fill(conn: sqlite3.Connection) -> None:
         # each attached file is checked as data where it is read, in this transaction
         conn.execute("ATTACH DATABASE ? AS s", (opening.uri(snapshot.path),))
-        _checked(lambda: check_snapshot(conn, "s", snapshot), "the scope")
+        _checked(
+            lambda: check_snapshot(conn, "s", snapshot),
+            "the scope", "SCOPE_UNREADABLE", snapshot.path,
+        )  # fmt: skip
         _items(conn, settings.scope_filter)
         if baseline is not None:
             conn.execute("ATTACH DATABASE ? AS b", (opening.uri(baseline[0]),))
             earlier = baseline[3]
             if earlier is not None:
-                _checked(lambda: check_snapshot(conn, "b", earlier), "the earlier snapshot")
+                _checked(
+                    lambda: check_snapshot(conn, "b", earlier),
+                    "the earlier snapshot", "BASELINE_UNREADABLE", baseline[0],
+                )  # fmt: skip
             else:
                 check_attached(conn, "b", baseline[0])
             flags.baseline_flags(conn, baseline[2], str(baseline[1].get("when") or ""))
@@ -198,12 +219,15 @@ def _items(conn: sqlite3.Connection, scope: ScopeFilter) -> None:
     )
 
 
-def _checked(check: Callable[[], None], what: str) -> None:
-    """``check()``, its ``SnapshotError`` said as BAD_INPUT naming ``what``."""
+def _checked(check: Callable[[], None], what: str, reason: str, path: Path) -> None:
+    """``check()``, its ``SnapshotError`` said as BAD_INPUT naming ``what`` (``reason``,
+    with the file's name as its parameter)."""
     try:
         check()
     except SnapshotError as exc:
-        raise CampaignError("BAD_INPUT", f"{what}: {exc}") from None
+        raise CampaignError(
+            "BAD_INPUT", f"{what}: {exc}", reason=reason, params=(path.name,)
+        ) from None
 
 
 def _baseline(path: Path) -> tuple[Path, dict[str, Any], str, Snapshot | None]:
@@ -214,7 +238,10 @@ def _baseline(path: Path) -> tuple[Path, dict[str, Any], str, Snapshot | None]:
         taken = open_snapshot(path)
     except SnapshotError as exc:
         if exc.code != "NOT_A_SNAPSHOT":
-            raise CampaignError("BAD_INPUT", f"the earlier snapshot: {exc}") from None
+            raise CampaignError(
+                "BAD_INPUT", f"the earlier snapshot: {exc}",
+                reason="BASELINE_UNREADABLE", params=(path.name,),
+            ) from None  # fmt: skip
     else:
         when = taken.meta.get("finished")
         return path, {"file": path.name, "kind": "snapshot", "when": when}, "snapshot", taken
@@ -222,8 +249,9 @@ def _baseline(path: Path) -> tuple[Path, dict[str, Any], str, Snapshot | None]:
         earlier = Campaign.open(path)
     except CampaignError as exc:
         raise CampaignError(
-            "BAD_INPUT", f"{path.name} is neither a snapshot nor a campaign ({exc})"
-        ) from None
+            "BAD_INPUT", f"{path.name} is neither a snapshot nor a campaign ({exc})",
+            reason="BASELINE_UNREADABLE", params=(path.name,),
+        ) from None  # fmt: skip
     try:
         scope = earlier.meta.get("scope") or {}
         info = {

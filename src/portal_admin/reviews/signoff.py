@@ -110,6 +110,37 @@ class SignedDecision:
     signers: tuple[str, ...] = ()
 
 
+#: What a verification finds, with the parameters of each: ORPHAN (the sign-off's number that
+#: signed items name and the file does not have), SELF_DECIDED (the item), NOT_VERIFIED (the
+#: reviewer, when they signed), OTHER_KEY (the reviewer, their key's fingerprint), CHANGED,
+#: REMOVED, ADDED, INCONSISTENT (the item), MORE (how many more items changed).
+FINDINGS = {
+    "ORPHAN": "signed items name sign-off {0}, which this file does not have: they count as"
+    " signed by nobody",
+    "SELF_DECIDED": "decided by its own account: {0}",
+    "NOT_VERIFIED": "the sign-off by {0} of {1} does not verify: it was changed",
+    "OTHER_KEY": "the sign-off by {0} was made with another key ({1})",
+    "CHANGED": "changed: {0}",
+    "REMOVED": "removed: {0}",
+    "ADDED": "added: {0}",
+    "INCONSISTENT": "inconsistent: {0}",
+    "MORE": "... and {0} more items",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing a verification found: one of :data:`FINDINGS` and its parameters."""
+
+    code: str
+    params: tuple[str, ...] = ()
+
+    @property
+    def english(self) -> str:
+        """The finding in English (the command line's, and ``Verification.problems``)."""
+        return FINDINGS[self.code].format(*self.params)
+
+
 @dataclass
 class Verification:
     """What checking a campaign's sign-offs found. ``status``: ``intact`` (every sign-off
@@ -118,7 +149,9 @@ class Verification:
 
     status: str = "intact"
     signoffs: list[Signoff] = field(default_factory=list)
+    #: What was found, in English (the command line's), and as codes (``findings``).
     problems: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     changed_items: list[str] = field(default_factory=list)
     #: Items no sign-off covers (decided or not).
     unsigned: int = 0
@@ -136,6 +169,12 @@ class Verification:
     #: server identity, or a signer's with the signer's key, is the item's account): the
     #: separation-of-duties rule ``decide`` enforces, checked again from the history.
     self_decided: list[str] = field(default_factory=list)
+
+    def found(self, code: str, *params: str) -> None:
+        """Record a finding (one of :data:`FINDINGS`), in English too."""
+        finding = Finding(code, params)
+        self.findings.append(finding)
+        self.problems.append(finding.english)
 
     @property
     def untrusted(self) -> list[Signoff]:
@@ -372,7 +411,7 @@ def sign(
                 )
         lines = [(item, digest) for item, _part, digest in item_digests(conn)]
         if not lines:
-            raise CampaignError("BAD_INPUT", "the campaign has no items to sign")
+            raise CampaignError("BAD_INPUT", "the campaign has no items to sign", reason="NO_ITEMS")
         fields = {
             "part": part, "reviewer": name, "fingerprint": fingerprint, "signed_at": now_iso(),
             "format": FORMAT, "account_id": account_id, "account_email": account_email,
@@ -460,10 +499,7 @@ def _verify(
         else:
             orphans.add(signoff_seq)
     for seq in sorted(orphans)[:MAX_NAMED]:
-        result.problems.append(
-            f"signed items name sign-off {seq}, which this file does not have: they count"
-            " as signed by nobody"
-        )
+        result.found("ORPHAN", str(seq))
     formats = {r[8] for r in rows if r[8] in FORMATS}
     now: dict[int, dict[str, str]] = {f: {} for f in formats}
     part_of: dict[str, str] = {}  # every item's part, in campaign order
@@ -499,7 +535,7 @@ def _verify(
             result.status = "unsigned"
         return result
     for item in result.self_decided[:MAX_NAMED]:
-        result.problems.append(f"decided by its own account: {item}")
+        result.found("SELF_DECIDED", item)
     seen: set[str] = set()
     signers_of: dict[str, list[str]] = {}  # of the signed-off Revokes
     whole: set[str] = set()  # parts whose every item a sign-off covers ('' = the file)
@@ -511,13 +547,9 @@ def _verify(
             result.campaign_id, row, lines, settings_of(meta, fmt)
         )
         if not valid:
-            result.problems.append(
-                f"the sign-off by {reviewer} of {signed_at} does not verify: it was changed"
-            )
+            result.found("NOT_VERIFIED", str(reviewer), str(signed_at))
         if pinned is not None and fingerprint != pinned:
-            result.problems.append(
-                f"the sign-off by {reviewer} was made with another key ({fingerprint})"
-            )
+            result.found("OTHER_KEY", str(reviewer), str(fingerprint))
         try:
             trust, trusted_name = trusting.trust_of(fingerprint, pinned, store, own)
         except trusting.TrustError:  # not a fingerprint at all: that sign-off did not verify
@@ -579,9 +611,9 @@ def _name_changes(result: Verification, changed: dict[str, str], items: dict[str
     for item in sorted(changed, key=lambda i: (order.get(i, len(order)), i)):
         result.changed_items.append(item)
     for item in result.changed_items[:MAX_NAMED]:
-        result.problems.append(f"{changed[item]}: {item}")
+        result.found(changed[item].upper(), item)
     if len(result.changed_items) > MAX_NAMED:
-        result.problems.append(f"... and {len(result.changed_items) - MAX_NAMED} more items")
+        result.found("MORE", str(len(result.changed_items) - MAX_NAMED))
 
 
 def _signature_ok(
