@@ -1443,7 +1443,7 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
         <source>There is no snapshot yet: take one in Snapshots first.</source>
         <translation>スナップショットがまだありません。先に「スナップショット」で取得してください。</translation>
     </message>
@@ -2011,7 +2011,7 @@
         <translation>判断は拒否されました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>フィルターで表示されるすべての項目が判断済みです。</translation>
@@ -5391,7 +5391,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
     </message>

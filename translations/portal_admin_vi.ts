@@ -1454,7 +1454,7 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
         <source>There is no snapshot yet: take one in Snapshots first.</source>
         <translation>Chưa có ảnh chụp nào: hãy chụp một ảnh trong mục Ảnh chụp trước.</translation>
     </message>
@@ -2022,7 +2022,7 @@
         <translation>Quyết định bị từ chối.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>Mọi mục mà bộ lọc hiển thị đều đã được quyết định.</translation>
@@ -5433,7 +5433,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
     </message>

@@ -1443,7 +1443,7 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
         <source>There is no snapshot yet: take one in Snapshots first.</source>
         <translation>还没有快照：请先在“快照”中获取一个。</translation>
     </message>
@@ -2011,7 +2011,7 @@
         <translation>决定被拒绝。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>筛选显示的所有项目均已决定。</translation>
@@ -5389,7 +5389,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
     </message>

@@ -1443,7 +1443,7 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
         <source>There is no snapshot yet: take one in Snapshots first.</source>
         <translation>尚無快照：請先在「快照」中擷取一個。</translation>
     </message>
@@ -2011,7 +2011,7 @@
         <translation>決定遭拒絕。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>篩選顯示的所有項目均已決定。</translation>
@@ -5389,7 +5389,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+183"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
     </message>

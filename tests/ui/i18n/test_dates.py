@@ -99,13 +99,11 @@ def test_every_date_shown_follows_the_language(japanese_default: QLocale) -> Non
 HAND_MADE = re.compile(
     r"strftime\(|replace\(\"T\", \" \"\)|setDisplayFormat\(\"|toString\(\"[yMdHhms]"
 )
-#: Where a hand-made date is right or not yet ours to change, with the reason.
+#: Where a hand-made date is right, with the reason.
 HAND_MADE_ALLOWED = {
     "kiosk/marking.py": "the read-only mark is a fixed, searchable ISO text, not translated",
-    # The Campaigns panel is being split on another branch; its decided-at, snapshot and due
-    # dates are to go through ui/i18n/dates.py there.
-    "panels/reviews/panel.py": "a file name's time stamp; a decision's time",
-    "panels/reviews/create_dialog.py": "a snapshot's time; the due date's editor",
+    "panels/reviews/close_step.py": "a file name's time stamp (not shown as a date)",
+    "panels/reviews/create_dialog.py": "the due date is kept and edited as ISO (yyyy-MM-dd)",
 }
 
 

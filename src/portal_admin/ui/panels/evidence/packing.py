@@ -14,10 +14,6 @@ from portal_admin.ui.enum_labels import field_kind, field_label, value_label
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.operation_titles import OUTCOMES, operation_title
 
-# The file dialogs, where the Campaigns panel still finds them (now ui/widgets/file_dialogs.py).
-from portal_admin.ui.widgets.file_dialogs import ask_open as ask_open
-from portal_admin.ui.widgets.file_dialogs import ask_save as ask_save
-
 from ...error_info import ErrorInfo
 from ...file_work import FileWork, file_error, in_worker
 
