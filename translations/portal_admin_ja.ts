@@ -1550,14 +1550,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>現在</translation>
+        <source>Before</source>
+        <translation>変更前</translation>
     </message>
     <message>
         <location line="+1"/>
