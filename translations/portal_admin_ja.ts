@@ -1943,7 +1943,7 @@
     <message>
         <location line="+9"/>
         <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
-        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、剥奪の操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -2196,7 +2196,7 @@
     <message>
         <location line="+5"/>
         <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
-        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、剥奪の操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
     </message>
     <message>
         <location line="+5"/>
