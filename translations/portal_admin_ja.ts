@@ -1164,14 +1164,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>現在</translation>
+        <source>Before</source>
+        <translation>変更前</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1557,7 +1557,7 @@
     <message>
         <location line="+9"/>
         <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
-        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、剥奪の操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -1810,7 +1810,7 @@
     <message>
         <location line="+5"/>
         <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
-        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、剥奪の操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
     </message>
     <message>
         <location line="+5"/>

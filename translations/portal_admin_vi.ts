@@ -1175,14 +1175,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>Hiện tại</translation>
+        <source>Before</source>
+        <translation>Trước</translation>
     </message>
     <message>
         <location line="+1"/>

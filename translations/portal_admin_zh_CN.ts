@@ -1164,14 +1164,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>当前值</translation>
+        <source>Before</source>
+        <translation>变更前</translation>
     </message>
     <message>
         <location line="+1"/>

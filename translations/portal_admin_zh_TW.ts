@@ -1164,14 +1164,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>目標</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>目前值</translation>
+        <source>Before</source>
+        <translation>變更前</translation>
     </message>
     <message>
         <location line="+1"/>
