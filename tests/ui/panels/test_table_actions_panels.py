@@ -299,6 +299,7 @@ def test_jobs_menu_show_and_resume_for_one_job_enter_shows_it(
 
     select(table, 1)
     qtbot.keyClick(table, Qt.Key.Key_Return)
+    run(loop, panel.wait_idle())  # the job file is opened in a worker thread
     shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, BulkDialog)]
     dialog = next(w for w in shown if w.isVisible())
     assert dialog.job is not None and dialog.job.id == panel.rows[1].id
