@@ -93,7 +93,7 @@ def test_refusals_carry_their_reason_and_parameters(
 
 def test_codes_and_reasons_are_closed_lists() -> None:
     """A code or reason nobody listed cannot be raised: the desktop's sentences cover the
-    lists (tests/ui/panels/test_campaign_codes.py)."""
+    lists (tests/ui/panels/reviews/test_campaign_codes.py)."""
     assert len(set(CODES)) == len(CODES) and len(set(REASONS)) == len(REASONS)
     with pytest.raises(AssertionError):
         CampaignError("NO_SUCH_CODE", "x")

@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import ADMIN, AUDITOR, sign_in_as
 
 from portal_admin.client import PortalClient
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.profiles.store import sandbox_profile
+
+from .panel_support import ADMIN, AUDITOR, sign_in_as
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""Helpers every panel test may use (no tests here); area-specific ones stay in the
-``test_<area>_support.py`` modules, those of every suite in ``tests/support``.
+"""Helpers every panel test may use (no tests here); an area's own ones are in its
+``<area>/support.py`` (any area may import them), those of every suite in ``tests/support``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import qasync
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
+from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 from support import portal
 from support.accounts import ADMIN, AUDITOR
@@ -21,7 +22,9 @@ from support.accounts import ADMIN, AUDITOR
 __all__ = [
     "ADMIN",
     "AUDITOR",
+    "PROFILE",
     "SHOTS",
+    "Make",
     "answer_box",
     "client_for",
     "open_box",
@@ -34,6 +37,10 @@ __all__ = [
 T = TypeVar("T")
 
 BASE_URL = "http://sandbox.local"
+#: The connection profile the journaled changes of the panel tests are recorded under.
+PROFILE = "Sandbox"
+#: The ``panel_context`` fixture's type.
+Make = Callable[..., PanelContext]
 #: Where the panel tests save their screenshots.
 SHOTS = Path("/tmp/shots/panels")
 

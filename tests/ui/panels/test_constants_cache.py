@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import client_for
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels.constants_cache import LIST_NAMES, ConstantsCache
+
+from .panel_support import client_for
 
 
 async def public_client(app: Any, language: str) -> PortalClient:

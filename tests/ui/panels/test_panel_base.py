@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import run, wait_for
 
 from portal_admin.client import PortalClient
 from portal_admin.client.errors import ValidationError
@@ -21,6 +20,8 @@ from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
 from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
 from portal_admin.ui.panels.registry import LiveProfile, PanelRegistry
 from portal_admin.ui.panels.security.sessions import SessionsPanel
+
+from .panel_support import run, wait_for
 
 
 def counted_profile(client: PortalClient) -> list[int]:

@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import qasync
-from panel_support import run, wait_for
 from PySide6.QtCore import QCoreApplication, Qt
 from pytestqt.qtbot import QtBot
 
@@ -22,17 +21,15 @@ from portal_admin.client import PortalClient
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence.recorder import attach, journal_at
-from portal_admin.jobs.targets import all_accounts
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
-from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 
-Make = Callable[..., PanelContext]
-PROFILE = "Sandbox"
+from .jobs.support import suspend
+from .panel_support import PROFILE, Make, run, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -45,17 +42,6 @@ def journaled(admin: PortalClient) -> Iterator[PortalClient]:
     stop = attach(admin, profile=PROFILE, server=str(admin.base_url))
     yield admin
     stop()
-
-
-async def suspend(client: PortalClient, count: int) -> jobs.JobFile:
-    """A bulk job suspending ``count`` active accounts, as the command line runs one."""
-    me = await client.auth.profile()
-    context = jobs.JobContext(PROFILE, str(client.base_url), me.account_email, me.biz_id, "sandbox")
-    active = [t async for t in all_accounts(client, status="ACTIVE") if t.id != me.biz_id]
-    job = await jobs.create_job(client, jobs.ChangeStatus("SUSPEND"), active[:count], context)
-    await jobs.Runner(client, job, concurrency=2).run()
-    journal_at().flush()
-    return job
 
 
 def records_said(panel: JournalPanel) -> int:

@@ -10,17 +10,10 @@ from typing import Any
 
 import pytest
 import qasync
-from panel_support import answer_box, open_box, run, wait_for
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLineEdit, QMenu
 from pytestqt.qtbot import QtBot
-from test_constants_panel import build as build_constants
-from test_evidence_panels import _journal
-from test_portals_panel import build as build_portals
-from test_portals_panel import fill_form
-from test_roles_panel import build as build_roles
-from test_roles_panel import select as select_role
 
 from portal_admin import jobs
 from portal_admin.client import PortalClient
@@ -36,6 +29,11 @@ from portal_admin.ui.panels.security.ip_whitelist import IpWhitelistPanel
 from portal_admin.ui.panels.security.ip_whitelist_model import ENTRY, KIND
 from portal_admin.ui.panels.security.mfa import MfaPanel
 from portal_admin.ui.panels.security.sessions import SessionsPanel
+
+from .accounts.builders import build_portals, build_roles, fill_form, select_role
+from .evidence.support import write_journal as _journal
+from .panel_support import answer_box, open_box, run, wait_for
+from .reference.support import build_constants
 
 Make = Callable[..., PanelContext]
 EXTENDED = QAbstractItemView.SelectionMode.ExtendedSelection
