@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import httpx
 import qasync
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from portal_admin.client import ClientOptions, MemoryTokenStore, PortalClient
 from portal_admin.ui.panels.registry import PanelContext
@@ -25,9 +25,11 @@ __all__ = [
     "PROFILE",
     "SHOTS",
     "Make",
+    "SignIn",
     "answer_box",
     "client_for",
     "open_box",
+    "place_panel",
     "run",
     "shown_codes",
     "sign_in_as",
@@ -35,14 +37,27 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+W = TypeVar("W", bound=QWidget)
 
 BASE_URL = "http://sandbox.local"
 #: The connection profile the journaled changes of the panel tests are recorded under.
 PROFILE = "Sandbox"
 #: The ``panel_context`` fixture's type.
 Make = Callable[..., PanelContext]
+#: The ``signed_in`` fixture's type: ``(who, language="en", *, read_only=False)``.
+SignIn = Callable[..., PortalClient]
 #: Where the panel tests save their screenshots.
 SHOTS = Path("/tmp/shots/panels")
+
+
+def place_panel(qtbot: Any, panel: W, width: int, height: int, *, visible: bool = True) -> W:
+    """``panel`` sized ``width`` by ``height`` and shown (unless ``visible`` is false), deleted
+    by ``qtbot`` after the test: how every panel builder of these tests starts."""
+    qtbot.addWidget(panel)
+    panel.resize(width, height)
+    if visible:
+        panel.show()
+    return panel
 
 
 def run(loop: qasync.QEventLoop, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from portal_admin import jobs
 from portal_admin.client import PortalClient
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import snapshot as snapshots
-from portal_admin.evidence.recorder import attach, journal_at
+from portal_admin.evidence.recorder import journal_at
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
@@ -31,17 +30,7 @@ from portal_admin.ui.tour.screenshots import save_screenshot
 from .jobs.support import suspend
 from .panel_support import PROFILE, Make, run, wait_for
 
-
-@pytest.fixture(autouse=True)
-def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def journaled(admin: PortalClient) -> Iterator[PortalClient]:
-    stop = attach(admin, profile=PROFILE, server=str(admin.base_url))
-    yield admin
-    stop()
+pytestmark = pytest.mark.usefixtures("own_data_folder")
 
 
 def records_said(panel: JournalPanel) -> int:

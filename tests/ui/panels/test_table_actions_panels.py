@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import qasync
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication
@@ -246,12 +245,6 @@ def test_portals_enter_shows_the_portal_and_the_menu_copies(
 
 
 # -- jobs and the bulk window ------------------------------------------------------------------
-
-
-@pytest.fixture
-def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
 
 
 async def interrupted_jobs(admin: PortalClient, n: int) -> list[jobs.JobFile]:

@@ -13,16 +13,14 @@ from portal_admin.ui.panels.accounts.portals_panel import PortalsPanel
 from portal_admin.ui.panels.accounts.roles_panel import RolesPanel
 from portal_admin.ui.panels.registry import PanelContext
 
-from ..panel_support import run
+from ..panel_support import place_panel, run
 from .support import drain
 
 
 def build_accounts(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> AccountsPanel:
     """The accounts panel, shown and loaded."""
     panel = AccountsPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1180, 660)
-    panel.show()
+    place_panel(qtbot, panel, 1180, 660)
     task = panel.controller.start()
     assert task is not None
     run(loop, task)
@@ -45,9 +43,7 @@ def choose(loop: qasync.QEventLoop, panel: AccountsPanel, status: str) -> Any:
 def build_portals(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> PortalsPanel:
     """The portals panel, shown and loaded."""
     panel = PortalsPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1100, 600)
-    panel.show()
+    place_panel(qtbot, panel, 1100, 600)
     task = panel.controller.start()
     assert task is not None
     run(loop, task)
@@ -64,9 +60,7 @@ def fill_form(panel: PortalsPanel, kind: str, domain: str, remark: str = "") -> 
 def build_roles(loop: qasync.QEventLoop, qtbot: QtBot, context: PanelContext) -> RolesPanel:
     """The roles panel, shown and loaded."""
     panel = RolesPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1100, 560)
-    panel.show()
+    place_panel(qtbot, panel, 1100, 560)
     task = panel.controller.start()
     assert task is not None
     run(loop, task)

@@ -24,7 +24,7 @@ from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 
-from ..panel_support import run
+from ..panel_support import place_panel, run
 from .support import drain, settle, shot, wait_window
 
 Make = Callable[..., PanelContext]
@@ -32,9 +32,7 @@ Make = Callable[..., PanelContext]
 
 def build(qtbot: QtBot, context: PanelContext) -> AccountsPanel:
     panel = AccountsPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1180, 660)
-    panel.show()
+    place_panel(qtbot, panel, 1180, 660)
     return panel
 
 

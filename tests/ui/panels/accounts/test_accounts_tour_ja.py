@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 import qasync
@@ -20,22 +19,21 @@ from portal_admin.ui.panels.accounts.roles_panel import RolesPanel
 from portal_admin.ui.panels.accounts.status_dialog import StatusChangeDialog
 from portal_admin.ui.panels.registry import PanelContext
 
-from ..panel_support import ADMIN, run, sign_in_as
+from ..panel_support import ADMIN, SignIn, run
 from .support import drain, settle, shot, wait_window
 
 Make = Callable[..., PanelContext]
 
 
 @pytest.fixture
-def admin_ja(loop: qasync.QEventLoop, sandbox_app: Any) -> Iterator[PortalClient]:
-    client = run(loop, sign_in_as(sandbox_app, *ADMIN, language="ja"))
+def admin_ja(signed_in: SignIn) -> Iterator[PortalClient]:
+    client = signed_in(ADMIN, language="ja")
     previous = QLocale()
     QLocale.setDefault(QLocale("ja_JP"))
     try:
         yield client
     finally:
         QLocale.setDefault(previous)
-        run(loop, client.aclose())
 
 
 def test_tour_in_japanese(

@@ -24,19 +24,7 @@ from support.hostile import MARKER, Walk
 from ..accounts.support import settle
 from ..panel_support import run
 
-
-@pytest.fixture(autouse=True)
-def _no_real_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*_args: object) -> None:
-        raise AssertionError("a test reached the real keyring")
-
-    monkeypatch.setattr(keys.KeyringStore, "get", refuse)
-    monkeypatch.setattr(keys.KeyringStore, "set", refuse)
-
-
-@pytest.fixture
-def trusted(tmp_path: Path) -> TrustStore:
-    return TrustStore(tmp_path / "trusted_keys.json")
+pytestmark = pytest.mark.usefixtures("no_real_keyring")
 
 
 @pytest.fixture

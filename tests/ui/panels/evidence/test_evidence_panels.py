@@ -61,15 +61,10 @@ def auditor_kiosk(loop: qasync.QEventLoop, sandbox_app: Any) -> Iterator[PortalC
     run(loop, client.aclose())
 
 
-@pytest.fixture
-def store() -> keys.MemoryStore:
-    return keys.MemoryStore()
-
-
-def checked(path: Path, store: keys.MemoryStore) -> int:
-    """A pack's exit status as this installation (its key in ``store``) checks it, trusting
+def checked(path: Path, key_store: keys.MemoryStore) -> int:
+    """A pack's exit status as this installation (its key in ``key_store``) checks it, trusting
     no other key (neither the keyring nor the user's trust file is read)."""
-    own = keys.fingerprint(keys.signing_key(store).public_key())
+    own = keys.fingerprint(keys.signing_key(key_store).public_key())
     trusted = TrustStore(path.with_name("no-trusted-keys.json"))
     return verify_pack(path, trust=trusted, own=own).exit_status
 
@@ -81,10 +76,10 @@ def snapshots(
     auditor_kiosk: PortalClient,
     panel_context: Make,
     tmp_path: Path,
-    store: keys.MemoryStore,
+    key_store: keys.MemoryStore,
 ) -> Iterator[SnapshotsPanel]:
     panel = SnapshotsPanel(
-        panel_context(auditor_kiosk, kiosk=True), folder=tmp_path / "snapshots", key_store=store
+        panel_context(auditor_kiosk, kiosk=True), folder=tmp_path / "snapshots", key_store=key_store
     )
     qtbot.addWidget(panel)
     panel.resize(1100, 720)
@@ -99,7 +94,7 @@ def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
     snapshots: SnapshotsPanel,
     sandbox_app: Any,
     tmp_path: Path,
-    store: keys.MemoryStore,
+    key_store: keys.MemoryStore,
 ) -> None:
     stages: list[str] = []
     shown = snapshots._progress
@@ -143,14 +138,14 @@ def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
     ]
     diff_pack = tmp_path / "diff.zip"
     manifest = run(loop, snapshots.write_diff_pack(diff_pack))
-    assert manifest is not None and checked(diff_pack, store) == 0
+    assert manifest is not None and checked(diff_pack, key_store) == 0
     assert manifest["fingerprint"] in snapshots.message.text
 
     snapshots.table.selectRow(1)
     assert snapshots.pack_button.isEnabled() and not snapshots.compare_button.isEnabled()
     snap_pack = tmp_path / "snapshot.zip"
     assert run(loop, snapshots.write_snapshot_pack(snapshots.selected()[0], snap_pack)) is not None
-    assert checked(snap_pack, store) == 0
+    assert checked(snap_pack, key_store) == 0
 
 
 def test_comparing_the_two_selected_goes_from_older_to_newer(
@@ -251,11 +246,11 @@ def journal_panel(
     auditor_kiosk: PortalClient,
     panel_context: Make,
     tmp_path: Path,
-    store: keys.MemoryStore,
+    key_store: keys.MemoryStore,
 ) -> Iterator[JournalPanel]:
     path = tmp_path / "journal" / "journal.jsonl"
     _journal(path, 6)
-    panel = JournalPanel(panel_context(auditor_kiosk, kiosk=True), path=path, key_store=store)
+    panel = JournalPanel(panel_context(auditor_kiosk, kiosk=True), path=path, key_store=key_store)
     qtbot.addWidget(panel)
     panel.resize(1100, 600)
     panel.show()
@@ -264,7 +259,10 @@ def journal_panel(
 
 
 def test_the_journal_lists_filters_and_exports(
-    loop: qasync.QEventLoop, journal_panel: JournalPanel, tmp_path: Path, store: keys.MemoryStore
+    loop: qasync.QEventLoop,
+    journal_panel: JournalPanel,
+    tmp_path: Path,
+    key_store: keys.MemoryStore,
 ) -> None:
     panel = journal_panel
     run(loop, panel.reload())
@@ -286,7 +284,7 @@ def test_the_journal_lists_filters_and_exports(
     panel.text.setText("")
     assert run(loop, panel.export(tmp_path / "j.csv", "csv")) == 6
     assert run(loop, panel.export(tmp_path / "j.zip", "zip")) == 6
-    assert checked(tmp_path / "j.zip", store) == 0
+    assert checked(tmp_path / "j.zip", key_store) == 0
     assert "records written" in panel.message.text or "Evidence pack written" in panel.message.text
 
 
@@ -313,17 +311,17 @@ def test_the_panels_are_in_the_kiosk_navigation() -> None:
 
 
 def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
-    loop: qasync.QEventLoop, qtbot: QtBot, store: keys.MemoryStore, tmp_path: Path
+    loop: qasync.QEventLoop, qtbot: QtBot, key_store: keys.MemoryStore, tmp_path: Path
 ) -> None:
     from portal_admin.evidence import pack
     from portal_admin.ui.mainwindow.about import AboutDialog
 
-    about = AboutDialog(key_store=store)
+    about = AboutDialog(key_store=key_store)
     qtbot.addWidget(about)
     qtbot.waitUntil(lambda: about.fingerprint != "", timeout=5000)
-    expected = keys.fingerprint(keys.signing_key(store).public_key())
+    expected = keys.fingerprint(keys.signing_key(key_store).public_key())
     assert about.fingerprint == expected and expected in about.key.text()
-    manifest = pack.write_pack(tmp_path / "p.zip", "snapshot", {}, {}, keys.signing_key(store))
+    manifest = pack.write_pack(tmp_path / "p.zip", "snapshot", {}, {}, keys.signing_key(key_store))
     assert manifest["fingerprint"] == expected  # the one an auditor records from About
 
     without = AboutDialog(key_store=Locked())

@@ -35,6 +35,8 @@ from portal_admin.ui.tour.screenshots import save_screenshot
 from ..accounts.support import settle
 from ..panel_support import SHOTS, run, wait_for
 
+pytestmark = pytest.mark.usefixtures("no_real_keyring")
+
 COLLEAGUE = "Audit team, Lyon"
 
 
@@ -45,28 +47,6 @@ def _collected_here() -> None:
     a worker thread, destroyed them there ("Timers cannot be stopped from another thread",
     about one run in six)."""
     gc.collect()
-
-
-@pytest.fixture(autouse=True)
-def _no_real_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The OS keyring is out of bounds here: any use of it fails."""
-
-    def refuse(*_args: object) -> None:
-        raise AssertionError("a test reached the real keyring")
-
-    monkeypatch.setattr(keys.KeyringStore, "get", refuse)
-    monkeypatch.setattr(keys.KeyringStore, "set", refuse)
-
-
-@pytest.fixture
-def key_store() -> keys.MemoryStore:
-    """This installation's key (made on first use, in memory)."""
-    return keys.MemoryStore()
-
-
-@pytest.fixture
-def trusted(tmp_path: Path) -> TrustStore:
-    return TrustStore(tmp_path / "trusted_keys.json")
 
 
 @pytest.fixture

@@ -24,18 +24,13 @@ from ..panel_support import SHOTS, run
 
 
 @pytest.fixture
-def store() -> keys.MemoryStore:
-    return keys.MemoryStore()
-
-
-@pytest.fixture
 def make_panel(
-    qtbot: QtBot, panel_context: Callable[..., PanelContext], store: keys.MemoryStore
+    qtbot: QtBot, panel_context: Callable[..., PanelContext], key_store: keys.MemoryStore
 ) -> Iterator[Callable[[Path], JournalPanel]]:
     made: list[JournalPanel] = []
 
     def make(path: Path) -> JournalPanel:
-        panel = JournalPanel(panel_context(None, kiosk=True), path=path, key_store=store)
+        panel = JournalPanel(panel_context(None, kiosk=True), path=path, key_store=key_store)
         qtbot.addWidget(panel)
         made.append(panel)
         return panel
@@ -78,10 +73,10 @@ def test_a_journal_cut_below_its_checkpoint_is_shown_broken(
     loop: qasync.QEventLoop,
     make_panel: Callable[[Path], JournalPanel],
     tmp_path: Path,
-    store: keys.MemoryStore,
+    key_store: keys.MemoryStore,
 ) -> None:
     path = tmp_path / "journal.jsonl"
-    journal = jr.Journal(path, signer=lambda: keys.signing_key(store))
+    journal = jr.Journal(path, signer=lambda: keys.signing_key(key_store))
     for i in range(4):
         journal.append(intent(f"ACC{i}"))
     journal.close()  # a checkpoint of seq 4
@@ -99,13 +94,13 @@ def test_records_no_one_vouches_for_are_said_to_be_not_authenticated(
     loop: qasync.QEventLoop,
     make_panel: Callable[[Path], JournalPanel],
     tmp_path: Path,
-    store: keys.MemoryStore,
+    key_store: keys.MemoryStore,
     language: str,
 ) -> None:
     """Two correctly chained records appended by another hand after a clean stop: the chain
     verifies, but the panel says they are not authenticated (a warning, not a success)."""
     path = tmp_path / "journal.jsonl"
-    journal = jr.Journal(path, signer=lambda: keys.signing_key(store))
+    journal = jr.Journal(path, signer=lambda: keys.signing_key(key_store))
     for record in (intent("ACC1"), change("ACC1", 1)):
         journal.append(record)
     journal.close()  # its checkpoint vouches for seq 1 and 2

@@ -23,10 +23,7 @@ from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
 
 from ..panel_support import run, wait_for
 
-
-@pytest.fixture(autouse=True)
-def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+pytestmark = pytest.mark.usefixtures("own_data_folder")
 
 
 @pytest.fixture

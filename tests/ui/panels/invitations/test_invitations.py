@@ -20,14 +20,12 @@ from portal_admin.ui.panels.invitations.panel import InvitationsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 
-from ..panel_support import SHOTS, run, wait_for
+from ..panel_support import SHOTS, place_panel, run, wait_for
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> InvitationsPanel:
     panel = InvitationsPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1100, 520)
-    panel.show()
+    place_panel(qtbot, panel, 1100, 520)
     loop.run_until_complete(panel.reload())
     loop.run_until_complete(panel.wait_idle())
     return panel

@@ -13,14 +13,12 @@ from portal_admin.ui.panels.invitations.own import MyInvitationsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 
-from ..panel_support import SHOTS
+from ..panel_support import SHOTS, place_panel
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> MyInvitationsPanel:
     panel = MyInvitationsPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1100, 420)
-    panel.show()
+    place_panel(qtbot, panel, 1100, 420)
     loop.run_until_complete(panel.reload())
     loop.run_until_complete(panel.wait_idle())
     return panel

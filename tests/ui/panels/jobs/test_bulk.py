@@ -25,23 +25,17 @@ from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.registry import PanelContext
 
 from ..accounts.support import settle
-from ..panel_support import AUDITOR, run, sign_in_as, wait_for
+from ..panel_support import AUDITOR, SignIn, run, wait_for
+
+pytestmark = pytest.mark.usefixtures("own_data_folder")
 
 Make = Callable[..., PanelContext]
 
 
-@pytest.fixture(autouse=True)
-def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
-
-
 @pytest.fixture
-def auditor_read_only(loop: qasync.QEventLoop, sandbox_app: Any) -> Iterator[PortalClient]:
+def auditor_read_only(signed_in: SignIn) -> PortalClient:
     """The auditor on a read-only client, as the kiosk signs in."""
-    client = run(loop, sign_in_as(sandbox_app, *AUDITOR, read_only=True))
-    yield client
-    run(loop, client.aclose())
+    return signed_in(AUDITOR, read_only=True)
 
 
 @pytest.fixture

@@ -4,15 +4,11 @@ handler, and the process crashed in shiboken's error printing)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 import qasync
 from pytestqt.qtbot import QtBot
 
 from portal_admin.client import PortalClient
-from portal_admin.evidence.recorder import attach
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
@@ -20,17 +16,7 @@ from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 from ..panel_support import Make, run
 from .support import suspend
 
-
-@pytest.fixture(autouse=True)
-def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def journaled(admin: PortalClient) -> Iterator[PortalClient]:
-    stop = attach(admin, profile="Sandbox", server=str(admin.base_url))
-    yield admin
-    stop()
+pytestmark = pytest.mark.usefixtures("own_data_folder")
 
 
 def test_a_closed_run_window_follows_a_language_change(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,23 +32,11 @@ from support.forgery import append_forged
 
 from ..panel_support import AUDITOR, SHOTS, run, sign_in_as, wait_for
 
+pytestmark = pytest.mark.usefixtures("own_data_folder")
+
 Make = Callable[..., PanelContext]
 #: The profile the panel tests' context names (``sandbox_profile()``).
 PROFILE = "Sandbox"
-
-
-@pytest.fixture(autouse=True)
-def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("PORTAL_ADMIN_HOME", str(tmp_path / "portal-admin"))
-
-
-@pytest.fixture
-def journaled(admin: PortalClient) -> Iterator[PortalClient]:
-    """The admin, whose changes go to this computer's journal (as the program's client)."""
-    stop = attach(admin, profile=PROFILE, server=str(admin.base_url))
-    yield admin
-    stop()
 
 
 async def suspend(client: PortalClient, count: int, skip: int = 0) -> jobs.JobFile:

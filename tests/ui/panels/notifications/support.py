@@ -22,6 +22,8 @@ from portal_admin.ui.panels.notifications.channels_panel import ChannelsPanel
 from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
 from portal_admin.ui.panels.registry import PanelContext
 
+from ..panel_support import place_panel
+
 H = Qt.Orientation.Horizontal
 
 
@@ -66,10 +68,7 @@ def channels_panel(
 ) -> ChannelsPanel:
     """The channels panel, sized (and shown unless ``show`` is false)."""
     panel = ChannelsPanel(ctx, page_size=page_size)
-    qtbot.addWidget(panel)
-    panel.resize(1200, 640)
-    if show:
-        panel.show()
+    place_panel(qtbot, panel, 1200, 640, visible=show)
     return panel
 
 
@@ -93,10 +92,8 @@ def types_panel(
 ) -> ChannelTypesPanel:
     """The channel-types panel, sized (and shown unless ``show`` is false)."""
     panel = ChannelTypesPanel(ctx, page_size=page_size)
-    qtbot.addWidget(panel)
-    panel.resize(1100, 600)
-    if show:  # a shown table asks for more pages while it has room
-        panel.show()
+    # a shown table asks for more pages while it has room
+    place_panel(qtbot, panel, 1100, 600, visible=show)
     return panel
 
 

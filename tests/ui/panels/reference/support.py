@@ -10,13 +10,13 @@ import qasync
 from portal_admin.ui.panels.reference.constants_panel import ConstantsPanel
 from portal_admin.ui.panels.registry import PanelContext
 
+from ..panel_support import place_panel
+
 
 def build_constants(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ConstantsPanel:
     """The constants panel, shown and loaded."""
     panel = ConstantsPanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1200, 560)
-    panel.show()
+    place_panel(qtbot, panel, 1200, 560)
     loop.run_until_complete(panel.reload())
     loop.run_until_complete(panel.wait_idle())
     return panel

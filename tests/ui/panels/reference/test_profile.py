@@ -11,14 +11,12 @@ from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 
-from ..panel_support import SHOTS, run, wait_for
+from ..panel_support import SHOTS, place_panel, run, wait_for
 
 
 def build(qtbot: Any, loop: qasync.QEventLoop, context: PanelContext) -> ProfilePanel:
     panel = ProfilePanel(context)
-    qtbot.addWidget(panel)
-    panel.resize(1280, 640)
-    panel.show()
+    place_panel(qtbot, panel, 1280, 640)
     loop.run_until_complete(panel.wait_idle())
     loop.run_until_complete(panel.invitations.wait_idle())
     return panel

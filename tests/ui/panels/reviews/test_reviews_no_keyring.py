@@ -27,8 +27,7 @@ from portal_admin.ui.panels.reviews.panel import CampaignsPanel
 from portal_admin.ui.profiles.store import sandbox_profile
 
 from ..panel_support import run
-from .support import click_and_answer, signed_in_as
-from .test_reviews_panel import REVIEWER, decision, key, opened, select
+from .support import REVIEWER, click_and_answer, decision, key, opened, select, signed_in_as
 
 
 @pytest.fixture(autouse=True)

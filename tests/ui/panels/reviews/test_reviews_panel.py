@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 from tests.reviews.support import INVITATIONS, ROLES, account, make_snapshot
 
 from portal_admin.evidence import keys
@@ -32,12 +31,16 @@ from portal_admin.ui.tour.screenshots import save_screenshot
 from ..panel_support import SHOTS, run
 from .support import (
     CAMPAIGN_SHOTS,
+    REVIEWER,
     click_and_answer,
+    decision,
+    key,
     open_through_dialog,
+    opened,
+    row_of,
+    select,
     signed_in_as,
 )
-
-REVIEWER = "rev@example.test"
 
 
 @pytest.fixture
@@ -84,45 +87,6 @@ def make_panel(
         return panel
 
     return make
-
-
-def opened(loop: qasync.QEventLoop, panel: CampaignsPanel, path: Path) -> CampaignsPanel:
-    assert run(loop, panel.open_file(path)) is not None
-    return panel
-
-
-def row_of(panel: CampaignsPanel, label: str) -> int:
-    for row in range(panel.model.rowCount()):
-        item = panel.model.item(row)
-        if item is not None and item.label == label:
-            return row
-    raise AssertionError(label)
-
-
-def select(panel: CampaignsPanel, *labels: str) -> None:
-    panel.table.clearSelection()
-    for n, label in enumerate(labels):
-        row = row_of(panel, label)
-        if n == 0:
-            panel.table.selectRow(row)
-        else:
-            panel.table.selectionModel().select(
-                panel.model.index(row, 0),
-                panel.table.selectionModel().SelectionFlag.Select
-                | panel.table.selectionModel().SelectionFlag.Rows,
-            )
-    panel._current_changed()  # what the zero timer does on the next turn of the loop
-
-
-def decision(path: Path, label: str) -> str | None:
-    with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT decision FROM items WHERE label = ?", (label,)).fetchone()[0]
-
-
-def key(loop: qasync.QEventLoop, panel: CampaignsPanel, which: Qt.Key) -> None:
-    panel.table.setFocus()
-    QTest.keyClick(panel.table, which)
-    run(loop, panel.wait_idle())
 
 
 def test_model_passes_qtmodeltester(

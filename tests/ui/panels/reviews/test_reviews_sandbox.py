@@ -38,12 +38,6 @@ def campaign_path(loop: qasync.QEventLoop, tmp_path: Path, admin: PortalClient) 
 
 
 @pytest.fixture
-def trusted(tmp_path: Path) -> TrustStore:
-    """The administrator's installation's trusted keys (none yet)."""
-    return TrustStore(tmp_path / "trusted_keys.json")
-
-
-@pytest.fixture
 def make_panel(
     loop: qasync.QEventLoop,
     qtbot: Any,

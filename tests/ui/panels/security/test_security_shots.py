@@ -19,7 +19,7 @@ from portal_admin.ui.panels.security.mfa import MfaPanel
 from portal_admin.ui.panels.security.sessions import SessionsPanel
 from portal_admin.ui.theme.tones import tone_color
 
-from ..panel_support import ADMIN, SHOTS, answer_box, run, sign_in_as
+from ..panel_support import ADMIN, SHOTS, SignIn, answer_box, run
 from .support import shot, show
 
 
@@ -35,13 +35,10 @@ def language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def client(loop: qasync.QEventLoop, sandbox_app: Any, language: str) -> Iterator[Any]:
-    """The administrator, signed in with the server speaking ``language``."""
-    signed = run(loop, sign_in_as(sandbox_app, *ADMIN, language))
-    try:
-        yield signed
-    finally:
-        run(loop, signed.aclose())
+def client(language: str, signed_in: SignIn) -> Any:
+    """The administrator, signed in with the server speaking ``language`` (closed before the
+    language is set back)."""
+    return signed_in(ADMIN, language)
 
 
 def _has_color(widget: Any, color: str) -> bool:
