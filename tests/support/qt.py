@@ -19,6 +19,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import asyncio
 import gc
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +29,25 @@ from PySide6.QtWidgets import QApplication
 
 #: Warnings of the offscreen platform plugin itself, not of the program.
 OFFSCREEN_NOISE = (r"^This plugin does not support ",)
+#: Warnings of Qt's windows platform plugin under Wine, about calls Wine 8 does not implement
+#: (per-monitor DPI awareness, the monitor interface, non-client DPI scaling), not of the program.
+WINE_NOISE = (
+    r"DpiAwareness::PerMonitorVersion2 is not supported",
+    r"Unable to open monitor interface to ",
+    r"EnableNonClientDpiScaling\(\) failed for HWND",
+)
+
+
+def under_wine() -> bool:
+    """Whether this is a Windows Python run by Wine (its ntdll exports ``wine_get_version``)."""
+    if sys.platform != "win32":
+        return False
+    import ctypes
+
+    try:
+        return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
+    except OSError:
+        return False
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +91,9 @@ def loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
 
 
 def ignore_offscreen_noise(items: list[pytest.Item], folder: Path) -> None:
-    """Ignore the offscreen plugin's own warnings in the tests below ``folder``."""
+    """Ignore the platform plugin's own warnings in the tests below ``folder`` (the offscreen
+    plugin's; under Wine, also the windows plugin's about what Wine lacks)."""
+    noise = OFFSCREEN_NOISE + (WINE_NOISE if under_wine() else ())
     for item in items:
         if folder in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.qt_log_ignore(*OFFSCREEN_NOISE))
+            item.add_marker(pytest.mark.qt_log_ignore(*noise))
