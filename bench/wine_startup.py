@@ -41,7 +41,7 @@ LAUNCH_TIMEOUT = 180.0
 def launch(command: list[str], env: dict[str, str]) -> tuple[float, str]:
     """Seconds from spawn to the marker line, and the window class the probe reported."""
     start = time.perf_counter()
-    proc = subprocess.Popen(  # noqa: S603
+    proc = subprocess.Popen(
         command,
         cwd=ROOT,
         env=env,

@@ -88,5 +88,5 @@ def test_wine_script_offers_every_step() -> None:
     steps = re.findall(r"^\s+([a-z-]+)\) ", script, re.M)
     assert set(steps) >= {
         "setup", "tests", "tour", "bundle", "frozen-check", "installer", "install",
-        "self-check", "installed-tour", "uninstall", "all",
+        "self-check", "installed-tour", "uninstall", "all", "frozen-tour", "bench", "ci",
     }  # fmt: skip

@@ -19,13 +19,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import asyncio
 import gc
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import qasync
 from PySide6.QtWidgets import QApplication
+
+from portal_admin.files.portable import under_wine
 
 #: Warnings of the offscreen platform plugin itself, not of the program.
 OFFSCREEN_NOISE = (r"^This plugin does not support ",)
@@ -36,18 +37,6 @@ WINE_NOISE = (
     r"Unable to open monitor interface to ",
     r"EnableNonClientDpiScaling\(\) failed for HWND",
 )
-
-
-def under_wine() -> bool:
-    """Whether this is a Windows Python run by Wine (its ntdll exports ``wine_get_version``)."""
-    if sys.platform != "win32":
-        return False
-    import ctypes
-
-    try:
-        return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
-    except OSError:
-        return False
 
 
 @pytest.fixture(autouse=True)
