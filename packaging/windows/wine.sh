@@ -362,7 +362,7 @@ cmd_ci() {
     log="$WORK/out/ci-$1.log" s=$SECONDS rc=0
     ( "${@:2}" ) >"$log" 2>&1 || rc=$?
     if [ $rc = 0 ]; then
-      echo "== ci: $1 ok in $((SECONDS - s)) s: $(grep -E '^(screenshots|self-check|bundle|Qt) |passed|failed' "$log" | tail -n 1)"
+      echo "== ci: $1 ok in $((SECONDS - s)) s: $(grep -E '^(screenshots|self-check|bundle|Qt)[: ]|passed|failed' "$log" | tail -n 1)"
     else
       echo "== ci: $1 FAILED (exit $rc) in $((SECONDS - s)) s; the end of $log:"
       tail -n 60 "$log"
