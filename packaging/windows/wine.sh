@@ -55,7 +55,9 @@ INNO=6.4.1
 # uv installs the Windows wheels from the host (install_packages); its options are recent.
 UV=0.13.9
 
-export WINEPREFIX="$WORK/prefix" WINEDEBUG=-all WINEARCH=win64 PYTHONIOENCODING=utf-8
+# winedbg disabled: a crashing Windows process ends at once instead of waiting in the debugger
+# (a test run under Wine sat there until killed).
+export WINEPREFIX="$WORK/prefix" WINEDEBUG=-all WINEARCH=win64 PYTHONIOENCODING=utf-8 WINEDLLOVERRIDES="winedbg.exe=d"
 export DISPLAY=":$XDISPLAY"
 SYS32="$WINEPREFIX/drive_c/windows/system32"
 PYDIR="$WINEPREFIX/drive_c/Python312"
