@@ -126,6 +126,11 @@ sync_source() {
   (cd "$PROJECT" && git ls-files -z --cached --others --exclude-standard) |
     (cd "$PROJECT" && xargs -0 tar --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$SRC"
 }
+# The compiled translations (.qm) are not in git: made again from the .ts files copied above, so
+# that the tests and the tour do not use those of an earlier copy (a Japanese test saw English).
+fresh_translations() {
+  (cd "$SRC" && wpy tools/translations.py compile >/dev/null) || die "the translations did not compile"
+}
 
 # --- setup --------------------------------------------------------------------------------------
 cmd_setup() {
@@ -254,6 +259,7 @@ NON_UI=(tests/evidence tests/jobs tests/reviews tests/cli tests/connection tests
 cmd_tests() {
   up
   sync_source
+  fresh_translations
   cd "$SRC"
   local args=("$@")
   [ ${#args[@]} -gt 0 ] || args=("${NON_UI[@]}")
@@ -273,6 +279,7 @@ cmd_tour() {
   mkdir -p "$dir" && dir=$(readlink -f "$dir")
   up
   sync_source
+  fresh_translations
   cd "$SRC"
   shift
   WINEPASS_PORTAL_ADMIN_HOME="$(wpath "$WORK/tour-home")" WPY_TIMEOUT=900 \
