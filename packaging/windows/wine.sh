@@ -77,12 +77,13 @@ debian_mirror() {
 
 # --- Display and Wine's desktop -----------------------------------------------------------------
 # Xvfb for everything (Setup makes its window even when silent; Qt's windows plugin needs one).
+# 2560x1440: the UI tests size windows up to 2400 pixels wide ("maximised").
 # A long-lived Windows process keeps Wine's desktop process (explorer.exe) alive: started on
 # demand it would inherit the standard output of whoever started it (lrelease.exe in the build),
 # and a caller reading that pipe to its end would wait for ever.
 display_up() {  # display_up NUMBER PIDFILE
   if ! { [ -f "$2" ] && kill -0 "$(cat "$2")" 2>/dev/null; }; then
-    Xvfb ":$1" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+    Xvfb ":$1" -screen 0 2560x1440x24 -nolisten tcp >/dev/null 2>&1 &
     echo $! >"$2"
     sleep 1
   fi

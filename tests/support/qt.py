@@ -31,11 +31,13 @@ from portal_admin.files.portable import under_wine
 #: Warnings of the offscreen platform plugin itself, not of the program.
 OFFSCREEN_NOISE = (r"^This plugin does not support ",)
 #: Warnings of Qt's windows platform plugin under Wine, about calls Wine 8 does not implement
-#: (per-monitor DPI awareness, the monitor interface, non-client DPI scaling), not of the program.
+#: (per-monitor DPI awareness, the monitor interface, non-client DPI scaling) and about a window
+#: the screen (Xvfb's) would not fit as asked, not of the program.
 WINE_NOISE = (
     r"DpiAwareness::PerMonitorVersion2 is not supported",
     r"Unable to open monitor interface to ",
     r"EnableNonClientDpiScaling\(\) failed for HWND",
+    r"^QWindowsWindow::setGeometry: Unable to set geometry ",
 )
 
 
