@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
 
 from portal_admin.files.portable import under_wine
 
@@ -88,3 +89,20 @@ def ignore_offscreen_noise(items: list[pytest.Item], folder: Path) -> None:
     for item in items:
         if folder in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.qt_log_ignore(*noise))
+
+
+def show_active(qtbot: QtBot, window: QWidget, timeout: int = 5000) -> None:
+    """Show ``window`` and make it Qt's active window, as a person's click would (shortcuts
+    need it). Activated once exposed, and asked again until it is: under Wine's windows
+    platform, with no window manager, an activation request can be lost, and
+    ``isActiveWindow()`` may say True while ``QApplication.activeWindow()`` is None."""
+    window.show()
+    qtbot.waitExposed(window, timeout=timeout)
+
+    def active() -> bool:
+        if QApplication.activeWindow() is window:
+            return True
+        window.activateWindow()
+        return False
+
+    qtbot.waitUntil(active, timeout=timeout)
