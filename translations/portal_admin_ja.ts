@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>取得日時</translation>
     </message>
@@ -290,12 +290,12 @@
         <translation>%1 は証跡パックではありません。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>このファイルはスナップショットとして使用できません。</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>スナップショットを 2 つ選択してください。</translation>
@@ -342,7 +342,7 @@
         <translation>スナップショットを取得し、%1 のスナップショットと比較しました: 変更 %2 件。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>%1 件の変更を %2 に書き出しました。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>スナップショットを取得</translation>
     </message>
@@ -407,12 +407,37 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="-264"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 には、このプログラムのスナップショットにはない SQL（トリガー、ビュー、その他のオブジェクト）が含まれています。読み込まずに拒否しました。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 にはこのプログラムのスナップショットのテーブル構成がありません。拒否しました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 は破損しています。整合性チェックに失敗したため、使用しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>%1 を時間内に読み込めなかったため、使用しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 は開いた後に変更されました。もう一度開いてください。</translation>
+    </message>
+    <message>
+        <location line="+638"/>
         <source>Review campaign…</source>
         <translation>レビューキャンペーン…</translation>
     </message>
@@ -1159,7 +1184,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+205"/>
         <source>&amp;Copy</source>
         <translation>コピー(&amp;C)</translation>
     </message>
@@ -1174,12 +1199,12 @@
         <translation>バックアップコード</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-86"/>
         <source>Copied to the clipboard.</source>
         <translation>クリップボードにコピーしました。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Copy the codes</source>
         <translation>コードをコピー</translation>
     </message>
@@ -1199,12 +1224,12 @@
         <translation>新しいバックアップコード</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>Save backup codes</source>
         <translation>バックアップコードの保存</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Save the codes to a file</source>
         <translation>コードをファイルに保存</translation>
     </message>
@@ -1219,8 +1244,9 @@
         <translation>ステータス</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-98"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>System Portal バックアップコード（各コードは 1 回のみ使用可）</translation>
     </message>
     <message>
@@ -1245,9 +1271,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>リスト (*.csv *.txt);;すべてのファイル (*)</translation>
     </message>
     <message>
@@ -1379,7 +1405,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>理由(&amp;R):</translation>
     </message>
@@ -1879,7 +1905,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>レビュー担当者</translation>
     </message>
@@ -1925,7 +1951,7 @@
         <translation>職務分掌：あなたはこの是正で実行される内容のレビュー担当者の一人です。別の管理者が実行してください。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>サインオフ済みの剥奪は、各アカウントの現在の状態から計画した一括ジョブとして実行されます。まず署名者を確認してください。各鍵のフィンガープリントを、レビュー担当者から別の経路で受け取ったものと照合します。</translation>
     </message>
@@ -1978,7 +2004,7 @@
 <context>
     <name>CampaignSigners</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+17"/>
         <source>This installation&apos;s key</source>
         <translation>このインストールの鍵</translation>
     </message>
@@ -2008,7 +2034,53 @@
         <translation>%1 があなたのサーバーアカウントで、これらの剥奪のうち %2 件を判断しました。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+7"/>
+        <source>Signed items name sign-off %1, which this file does not have: they count as signed by nobody.</source>
+        <extracomment>What a verification found, by the engine&apos;s code (``%1``, ``%2``: its parameters).</extracomment>
+        <translation>署名済みの項目がサインオフ %1 を指していますが、このファイルにはありません。これらの項目は誰もサインオフしていないものとみなします。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>decided by its own account: %1</source>
+        <translation>本人のアカウントで決定：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sign-off by %1 of %2 does not verify: it was changed</source>
+        <translation>%1 による %2 のサインオフを検証できません（変更されています）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the sign-off by %1 was made with another key (%2)</source>
+        <translation>%1 のサインオフは別の鍵（%2）で行われています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>changed: %1</source>
+        <translation>変更あり：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>削除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>追加：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its decision in the queue is not the history&apos;s: %1</source>
+        <translation>キュー上の決定が履歴と一致しません：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>… and %1 more items</source>
+        <translation>…ほか %1 件の項目</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1 (account %2)</source>
         <translation>%1（アカウント %2）</translation>
     </message>
@@ -2036,7 +2108,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+16"/>
         <source>All items</source>
         <translation>すべての項目</translation>
     </message>
@@ -2066,7 +2138,7 @@
         <translation>判断できない</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 には、このプログラムがキャンペーンに入れることのないトリガー、ビュー、テーブルまたはインデックスが含まれているため、拒否しました。知らないうちに判断が変更されるおそれがあります。ファイルの所有者にもう一度送ってもらってください。</translation>
     </message>
@@ -2132,7 +2204,103 @@
         <translation>確認したときより未決定の項目が増えています。何も署名していません。もう一度サインオフすると改めて確認します。</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>このキャンペーンの範囲は、サインイン中のサーバー（%2）とは別のサーバー（%1）で取得されています。何も読み取らず、計画もしていません。キャンペーンのサーバーにサインインしてから是正してください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>レビュー担当者自身のアカウントで決定された項目があります。別のレビュー担当者が決定します。何もサインオフしていません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>指定された項目はこのキャンペーンに含まれていません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>このファイルは別のキャンペーンのものです。その内容は何も使用していません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>2 つのファイルで決定が異なる項目があります。このファイルの内容は何も統合していません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>サインオフ済みの剥奪がまだ実行されていません。終了すると実行されないままになります。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>キャンペーンには名前が必要です。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 は日付（YYYY-MM-DD）ではありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>剥奪はアカウントの一時停止または無効化です。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>アカウントを未更新とみなす日数は 1 以上にしてください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>スナップショット %1 を読み取れません。新しく取得してください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 はすでに存在します。キャンペーンファイルは上書きしません。別の名前を選んでください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>以前のファイル %1 は、読み取れるスナップショットでもキャンペーンでもありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 は決定ではありません（保持、剥奪、わからない）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>理由は %1 文字以内です。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>レビュー担当者の名前は 1 行のテキストです（メールアドレスなど）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>サーバーが返したアカウント ID またはメールアドレスが 1 行ではありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>キャンペーンにサインオフする項目がありません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>終了時のスナップショット %1 を読み取れません。</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>ファイル %1 は存在しません。</translation>
@@ -2148,9 +2316,8 @@
         <translation>%1 は新しいバージョンのプログラムで作成されています。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+23"/>
         <source>Revoked and done</source>
-        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>剥奪済み・完了</translation>
     </message>
     <message>
@@ -2169,9 +2336,8 @@
         <translation>範囲の後に出現</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+130"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>剥奪には理由が必要です。</translation>
     </message>
     <message>
@@ -2185,19 +2351,19 @@
         <translation>フラグ付きの項目を維持するには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+248"/>
         <source>The campaign cannot be read now.</source>
         <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>現在キャンペーンを読み取れません。</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/open_step.py" line="+31"/>
         <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>キャンペーン (*.review);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>このファイルはキャンペーンとして使用できません。</translation>
     </message>
@@ -2207,40 +2373,42 @@
         <translation>キャンペーンを作成できませんでした。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+43"/>
+        <location line="+39"/>
         <source>Any flag</source>
+        <extracomment>A filter changed (the text after a pause of typing).</extracomment>
         <translation>すべてのフラグ</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-35"/>
+        <location line="+37"/>
         <source>Any portal</source>
         <translation>すべてのポータル</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-33"/>
+        <location line="+36"/>
         <source>Any institution</source>
         <translation>すべての機関</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+123"/>
         <source>The decision was refused.</source>
         <translation>判断は拒否されました。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
         <source>Every item the filter shows is decided.</source>
+        <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>フィルターで表示されるすべての項目が判断済みです。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>%1 items selected: one decision and one justification for all.</source>
         <translation>%1 件の項目を選択中：すべてに同じ判断と同じ理由を適用します。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>あなた自身のアカウントです。別のレビュー担当者が判断します。</translation>
     </message>
@@ -2250,8 +2418,9 @@
         <translation>%1（%2、%3）：%4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+85"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <extracomment>Keep, Revoke or Don&apos;t know clicked: the :class:`Decision`. Next undecided clicked.</extracomment>
         <translation>剥奪、判断できない、およびフラグ付き項目の維持には理由が必要です。</translation>
     </message>
     <message>
@@ -2260,7 +2429,7 @@
         <translation>剥奪と判断できないには理由が必要です。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/progress_line.py" line="+19"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>%2 件中 %1 件判断済み：維持 %3、剥奪 %4、判断できない %5。</translation>
     </message>
@@ -2270,7 +2439,7 @@
         <translation>レビュー担当者別：%1。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Due %1. Closed.</source>
         <translation>期限 %1。終了済み。</translation>
     </message>
@@ -2285,8 +2454,8 @@
         <translation>期限 %1。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-96"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>キャンペーンは終了しています。判断は確定済みです。</translation>
@@ -2297,12 +2466,12 @@
         <translation>サインオフ済み：判断は確定しています。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>Sign in to do this: it reads the server.</source>
         <translation>サインインしてから実行してください。サーバーを読み取ります。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+31"/>
         <source>The campaign was not signed off.</source>
         <translation>キャンペーンはサインオフされませんでした。</translation>
     </message>
@@ -2312,25 +2481,25 @@
         <translation>%1 がサインオフしました：%2 件、鍵 %3。このフィンガープリントを別の経路で管理者に伝えてください。</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+24"/>
         <source>The sign-offs were not checked.</source>
         <translation>サインオフは確認されませんでした。</translation>
     </message>
     <message>
-        <location line="-70"/>
         <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+6"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>このキャンペーンにはまだサインオフがありません。</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+20"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>サインオフ後にキャンペーンが変更されています。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+17"/>
         <source>Nothing was remediated.</source>
         <translation>是正は行われませんでした。</translation>
     </message>
@@ -2345,7 +2514,7 @@
         <translation>実行すべきサインオフ済みの剥奪はありません。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+43"/>
         <source>The campaign was not closed.</source>
         <translation>キャンペーンは終了されませんでした。</translation>
     </message>
@@ -2355,7 +2524,7 @@
         <translation>終了しました。剥奪済み・完了：%1、未完了：%2、維持・その間に変更あり：%3、範囲の後に出現：%4。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+63"/>
         <source>Open a campaign file…</source>
         <translation>キャンペーンファイルを開く…</translation>
     </message>
@@ -2365,12 +2534,12 @@
         <translation>スナップショットから新しいキャンペーン…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No campaign open</source>
         <translation>キャンペーンが開かれていません</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="-15"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>サインオフは検証できましたが、署名者の鍵がこのインストールで信頼されていません。信頼されるまで是正は拒否されます。</translation>
     </message>
@@ -2382,12 +2551,12 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Reviewer:</source>
         <translation>レビュー担当者:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+11"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J):</translation>
     </message>
@@ -2437,7 +2606,7 @@
         <translation>キューでは N。J で理由欄へ、Esc で戻る</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Sign off…</source>
         <translation>サインオフ…</translation>
     </message>
@@ -2462,12 +2631,12 @@
         <translation>証跡パック…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="-13"/>
         <source>Search e-mail, name or id</source>
         <translation>メール、名前、ID で検索</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="-46"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -2487,12 +2656,12 @@
         <translation>詳細</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+12"/>
         <source>Review queue</source>
         <translation>レビューキュー</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+17"/>
         <source>Show items</source>
         <translation>表示する項目</translation>
     </message>
@@ -2517,12 +2686,12 @@
         <translation>キューを検索</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+3"/>
         <source>Closing check</source>
         <translation>終了時の確認</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+4"/>
         <source>Campaigns</source>
         <translation>キャンペーン</translation>
     </message>
@@ -2554,7 +2723,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>現在のパスワードを入力してください。</translation>
     </message>
@@ -2697,7 +2866,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+308"/>
         <source>&amp;Category:</source>
         <translation>カテゴリ(&amp;C):</translation>
     </message>
@@ -3841,7 +4010,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -4746,14 +4915,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>接続をテストしています…</translation>
     </message>
     <message>
@@ -4802,7 +4972,7 @@
         <translation>JSON のレポート (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>レポートを保存できませんでした：%1</translation>
     </message>
@@ -5566,32 +5736,56 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
+        <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>エラー、エラーコード、リクエスト ID をコピー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>サーバーのメッセージ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>エラーコードとリクエスト ID</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Error code</source>
+        <translation>エラーコード</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>リクエスト ID</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>何も署名できません。このインストールの署名鍵を読み込めません。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>鍵はシステムのキーリングに、キーリングがない場合はあなただけが読み取れる鍵ファイルに保存されています。そのファイルにパスフレーズがある場合は、PORTAL_ADMIN_KEY_PASSPHRASE を設定してからプログラムを起動してください。鍵の場所は「ヘルプ &gt; バージョン情報」で確認できます。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>ファイルを書き込めませんでした。</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>スナップショット</translation>
@@ -6029,6 +6223,34 @@
     </message>
 </context>
 <context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>ファイルを読み込めません。ファイルが壊れているか、このプログラムが書き込むファイルではありません。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>ファイルは別のウィンドウまたはコマンドラインで使用中です。しばらくしてからもう一度お試しください。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>何も署名できません。このインストールの署名鍵を読み込めません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>鍵はシステムのキーリングに、キーリングがない場合はあなただけが読み取れる鍵ファイルに保存されています。そのファイルにパスフレーズがある場合は、PORTAL_ADMIN_KEY_PASSPHRASE を設定してからプログラムを起動してください。鍵の場所は「ヘルプ &gt; バージョン情報」で確認できます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>ファイルの処理が %1 秒以内に終わりませんでした。</translation>
+    </message>
+</context>
+<context>
     <name>InvitationColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+120"/>
@@ -6084,17 +6306,17 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+221"/>
         <source> days</source>
         <translation> 日</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-16"/>
         <source>%1 / %2 characters</source>
         <translation>%1 / %2 文字</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>&amp;Email:</source>
         <translation>メールアドレス(&amp;E):</translation>
     </message>
@@ -6141,18 +6363,13 @@
         <translation>メールアドレスの問題</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-206"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>招待する相手のメールアドレスを入力してください。</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Error code: %1</source>
-        <translation>エラーコード：%1</translation>
-    </message>
-    <message>
-        <location line="+187"/>
+        <location line="+196"/>
         <source>Expiration in days</source>
         <translation>有効期間（日数）</translation>
     </message>
@@ -6203,12 +6420,7 @@
         <translation>取り消しの理由</translation>
     </message>
     <message>
-        <location line="-282"/>
-        <source>Request id: %1</source>
-        <translation>リクエスト ID：%1</translation>
-    </message>
-    <message>
-        <location line="+190"/>
+        <location line="-92"/>
         <source>Send invitation</source>
         <translation>招待を送信</translation>
     </message>
@@ -6218,23 +6430,23 @@
         <translation>サーバーエラー</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-204"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>メールアドレスは %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+117"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>メッセージは %1 文字以内で入力してください。</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+159"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>%1サーバー「%2」を変更します。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-270"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>有効なメールアドレスではありません（例：name@example.com）。</translation>
     </message>
@@ -6637,7 +6849,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+37"/>
         <source>Job</source>
         <translation>ジョブ</translation>
     </message>
@@ -6682,13 +6894,13 @@
         <translation>アカウント</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+126"/>
         <source>Select one job.</source>
-        <extracomment>One job as the panel lists it.</extracomment>
+        <extracomment>One job as the panel lists it. A job file that cannot be opened (damaged, removed, another user&apos;s) is said here.</extracomment>
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+90"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
     </message>
@@ -6731,7 +6943,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6829,7 +7041,7 @@
         <translation>チェーンが %1 行目（レコード %2）で壊れています: %3。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>%1 件のレコードを %2 に書き出しました。</translation>
     </message>
@@ -6961,13 +7173,13 @@
         <translation>一覧のフィルターをクリア</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>エクスポートに失敗しました</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
@@ -7657,22 +7869,6 @@
         <source>Could not load the lists of choices</source>
         <translation>選択肢の一覧を読み込めませんでした</translation>
     </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>エラー</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>エラーコード：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>リクエスト ID：%1</translation>
-    </message>
 </context>
 <context>
     <name>OfflineReview</name>
@@ -7940,7 +8136,7 @@
         <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>証跡パックの確認</translation>
@@ -8821,7 +9017,7 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+161"/>
         <source>%1:</source>
         <translation>%1:</translation>
     </message>
@@ -8846,12 +9042,12 @@
         <translation>自分宛ての招待</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-190"/>
         <source>No</source>
         <translation>いいえ</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+205"/>
         <source>Profile</source>
         <translation>プロフィール</translation>
     </message>
@@ -8876,7 +9072,7 @@
         <translation>サインイン中のアカウント</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-80"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -8884,7 +9080,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-111"/>
         <source>Yes</source>
         <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
         <translation>はい</translation>
@@ -9034,7 +9230,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -9070,7 +9266,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>元に戻す</translation>
     </message>
@@ -9648,22 +9844,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>以前のスナップショット %2 では %1、現在は %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>以前のキャンペーンの範囲 %2 では %1、現在は %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>%1 日間更新なし（%2 以降）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>保留中、%1 に期限切れ</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>書き込み権限を保持: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>システムポータル（管理者）アカウント</translation>
     </message>
@@ -9673,12 +9878,13 @@
         <translation>レビュー担当者本人のアカウント: 別のレビュー担当者が判断します</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>以前のスナップショット %1 になし</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>以前のキャンペーンの範囲 %1 になし</translation>
     </message>
@@ -10009,22 +10215,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
-        <source>Error</source>
-        <translation>エラー</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Error code: %1</source>
-        <translation>エラーコード：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>リクエスト ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>このパネルを表示するにはサインインしてください。</translation>
     </message>
@@ -10313,32 +10504,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>コピー</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>エラー、エラーコード、リクエスト ID をコピー</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>エラー</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>サーバーのメッセージ</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>エラーコードとリクエスト ID</translation>
-    </message>
-    <message>
-        <location line="+44"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>情報</translation>
     </message>
@@ -10351,18 +10517,6 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>お待ちください</translation>
-    </message>
-    <message>
-        <location line="-57"/>
-        <source>Error code</source>
-        <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:144)</translatorcomment>
-        <translation>エラーコード</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translatorcomment>Used at run time but not found by lupdate (signin/forms.py:147)</translatorcomment>
-        <translation>リクエスト ID</translation>
     </message>
 </context>
 <context>
@@ -10876,7 +11030,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内蔵サンドボックスでは、入力済みのトークンをそのまま使用できます。</translation>
@@ -11114,19 +11268,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
-        <location line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>フィンガープリント</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>追加日時</translation>
     </message>
@@ -11137,7 +11291,7 @@
         <translation>鍵のフィンガープリントではありません。フィンガープリントは 16 進数 64 桁（0–9、a–f）で、署名者の「バージョン情報」ウィンドウに表示されるものです。スペースの有無は問いません。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>鍵に名前を付けてください（誰の鍵かがわかる名前）。</translation>
@@ -11203,7 +11357,7 @@
         <translation>この鍵を信頼</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>このインストール</translation>
@@ -11229,7 +11383,7 @@
         <translation>このインストール自身の鍵は常に信頼されます。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>信頼済みの鍵を削除</translation>
     </message>

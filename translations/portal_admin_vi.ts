@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>Thời điểm chụp</translation>
     </message>
@@ -290,12 +290,12 @@
         <translation>%1 không phải là gói bằng chứng.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>Hãy chọn hai ảnh chụp.</translation>
@@ -342,7 +342,7 @@
         <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>Đã ghi %1 thay đổi vào %2.</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>Chụp trạng thái</translation>
     </message>
@@ -407,12 +407,37 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="-264"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 chứa SQL mà không ảnh chụp nào của chương trình này có (trigger, view hoặc đối tượng khác): đã từ chối, không đọc.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 không có các bảng của một ảnh chụp của chương trình này: đã từ chối.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 đã bị hỏng: kiểm tra toàn vẹn không đạt, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>Không thể đọc %1 kịp thời, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 đã bị thay đổi kể từ khi mở: hãy mở lại.</translation>
+    </message>
+    <message>
+        <location line="+638"/>
         <source>Review campaign…</source>
         <translation>Đợt rà soát…</translation>
     </message>
@@ -1170,8 +1195,9 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+112"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+116"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>Mã dự phòng System Portal (mỗi mã dùng được một lần)</translation>
     </message>
     <message>
@@ -1190,7 +1216,7 @@
         <translation>Tệp văn bản (*.txt)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Could not save the file: %1</source>
         <translation>Không thể lưu tệp: %1</translation>
     </message>
@@ -1256,9 +1282,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>Danh sách (*.csv *.txt);;Mọi tệp (*)</translation>
     </message>
     <message>
@@ -1390,7 +1416,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>&amp;Lý do:</translation>
     </message>
@@ -1890,7 +1916,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>Người rà soát</translation>
     </message>
@@ -1936,7 +1962,7 @@
         <translation>Phân tách nhiệm vụ: bạn là một trong những người rà soát nội dung mà lần khắc phục này thực hiện. Nên để quản trị viên khác chạy.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>Các quyết định Thu hồi đã ký xác nhận được thực hiện dưới dạng một tác vụ hàng loạt, lập kế hoạch từ trạng thái hiện tại của từng tài khoản. Trước tiên hãy kiểm tra ai đã ký: đối chiếu dấu vân tay của từng khóa với dấu vân tay người rà soát đã gửi bạn qua một kênh khác.</translation>
     </message>
@@ -1989,7 +2015,7 @@
 <context>
     <name>CampaignSigners</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+17"/>
         <source>This installation&apos;s key</source>
         <translation>Khóa của bản cài đặt này</translation>
     </message>
@@ -2019,7 +2045,53 @@
         <translation>%1 đã quyết định %2 trong số các quyết định Thu hồi này bằng tài khoản máy chủ của bạn.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+7"/>
+        <source>Signed items name sign-off %1, which this file does not have: they count as signed by nobody.</source>
+        <extracomment>What a verification found, by the engine&apos;s code (``%1``, ``%2``: its parameters).</extracomment>
+        <translation>Các mục đã ký trỏ tới lần ký xác nhận %1 mà tệp này không có: chúng được coi là chưa ai ký.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>decided by its own account: %1</source>
+        <translation>được quyết định bởi chính tài khoản đó: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sign-off by %1 of %2 does not verify: it was changed</source>
+        <translation>lần ký xác nhận của %1 lúc %2 không xác minh được: đã bị thay đổi</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the sign-off by %1 was made with another key (%2)</source>
+        <translation>lần ký xác nhận của %1 được thực hiện bằng một khóa khác (%2)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>changed: %1</source>
+        <translation>đã thay đổi: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>đã bị xóa: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>đã được thêm: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its decision in the queue is not the history&apos;s: %1</source>
+        <translation>quyết định trong hàng đợi khác với lịch sử: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>… and %1 more items</source>
+        <translation>… và %1 mục khác</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1 (account %2)</source>
         <translation>%1 (tài khoản %2)</translation>
     </message>
@@ -2047,7 +2119,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+16"/>
         <source>All items</source>
         <translation>Tất cả mục</translation>
     </message>
@@ -2077,7 +2149,7 @@
         <translation>Không rõ</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 chứa trigger, view, bảng hoặc chỉ mục mà chương trình này không bao giờ đưa vào một đợt rà soát. Tệp đã bị từ chối: chúng có thể thay đổi quyết định sau lưng bạn. Hãy xin lại tệp từ chủ sở hữu.</translation>
     </message>
@@ -2143,7 +2215,103 @@
         <translation>Số mục chưa quyết định nhiều hơn lúc bạn được hỏi: chưa ký gì cả. Hãy ký xác nhận lại để được hỏi lại.</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>Phạm vi của đợt rà soát này được lấy trên một máy chủ khác (%1) với máy chủ bạn đang đăng nhập (%2): chưa đọc hay lập kế hoạch gì. Hãy đăng nhập vào máy chủ của đợt rà soát để khắc phục.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>Có mục được quyết định bởi chính tài khoản của người rà soát: người rà soát khác phải quyết định. Chưa ký gì.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>Mục được nêu không thuộc đợt rà soát này.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>Tệp thuộc một đợt rà soát khác: không dùng nội dung nào của tệp.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>Có mục được quyết định khác nhau trong hai tệp: chưa gộp nội dung nào của tệp.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>Các quyết định Thu hồi đã ký xác nhận chưa được thực hiện: đóng lại sẽ bỏ chúng vĩnh viễn.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>Đợt rà soát cần có tên.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 không phải là ngày (YYYY-MM-DD).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>Thu hồi là tạm ngưng hoặc vô hiệu hóa tài khoản.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>Số ngày để coi một tài khoản là chưa cập nhật phải ít nhất là 1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>Không đọc được ảnh chụp %1: hãy chụp ảnh mới.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 đã tồn tại: tệp đợt rà soát không bao giờ bị ghi đè. Hãy chọn tệp khác.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>Tệp trước %1 không phải ảnh chụp hay đợt rà soát đọc được.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 không phải là quyết định: Giữ, Thu hồi hoặc Không biết.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>Lý do có tối đa %1 ký tự.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>Tên người rà soát là một dòng văn bản (ví dụ một địa chỉ e-mail).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>Máy chủ trả về ID tài khoản hoặc địa chỉ e-mail không nằm trên một dòng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>Đợt rà soát không có mục nào để ký xác nhận.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>Không đọc được ảnh chụp khi đóng %1.</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>Tệp %1 không tồn tại.</translation>
@@ -2159,9 +2327,8 @@
         <translation>%1 được tạo bởi phiên bản chương trình mới hơn.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+23"/>
         <source>Revoked and done</source>
-        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>Đã thu hồi và hoàn tất</translation>
     </message>
     <message>
@@ -2180,9 +2347,8 @@
         <translation>Xuất hiện sau phạm vi</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+130"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>Cần có lý do để thu hồi.</translation>
     </message>
     <message>
@@ -2196,19 +2362,19 @@
         <translation>Cần có lý do để giữ một mục có cờ.</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+248"/>
         <source>The campaign cannot be read now.</source>
         <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>Hiện không đọc được đợt rà soát.</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/open_step.py" line="+31"/>
         <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>Đợt rà soát (*.review);;Mọi tệp (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>Không thể dùng tệp này làm đợt rà soát.</translation>
     </message>
@@ -2218,40 +2384,42 @@
         <translation>Không thể tạo đợt rà soát.</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+43"/>
+        <location line="+39"/>
         <source>Any flag</source>
+        <extracomment>A filter changed (the text after a pause of typing).</extracomment>
         <translation>Mọi cờ</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-35"/>
+        <location line="+37"/>
         <source>Any portal</source>
         <translation>Mọi cổng</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-33"/>
+        <location line="+36"/>
         <source>Any institution</source>
         <translation>Mọi tổ chức</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+123"/>
         <source>The decision was refused.</source>
         <translation>Quyết định bị từ chối.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
         <source>Every item the filter shows is decided.</source>
+        <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>Mọi mục mà bộ lọc hiển thị đều đã được quyết định.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>%1 items selected: one decision and one justification for all.</source>
         <translation>Đã chọn %1 mục: một quyết định và một lý do cho tất cả.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>Tài khoản của chính bạn: người rà soát khác sẽ quyết định.</translation>
     </message>
@@ -2261,8 +2429,9 @@
         <translation>%1 bởi %2 lúc %3: %4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+85"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <extracomment>Keep, Revoke or Don&apos;t know clicked: the :class:`Decision`. Next undecided clicked.</extracomment>
         <translation>Cần có lý do khi Thu hồi, khi Không rõ, và khi Giữ một mục có cờ.</translation>
     </message>
     <message>
@@ -2271,7 +2440,7 @@
         <translation>Cần có lý do khi Thu hồi và khi Không rõ.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/progress_line.py" line="+19"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>Đã quyết định %1 / %2: giữ %3, thu hồi %4, không rõ %5.</translation>
     </message>
@@ -2281,7 +2450,7 @@
         <translation>Theo người rà soát: %1.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Due %1. Closed.</source>
         <translation>Hạn %1. Đã đóng.</translation>
     </message>
@@ -2296,8 +2465,8 @@
         <translation>Hạn %1.</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-96"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>Đợt rà soát đã đóng: các quyết định là cuối cùng.</translation>
@@ -2308,12 +2477,12 @@
         <translation>Đã ký xác nhận: các quyết định đã bị khóa.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>Sign in to do this: it reads the server.</source>
         <translation>Hãy đăng nhập để làm việc này: nó đọc máy chủ.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+31"/>
         <source>The campaign was not signed off.</source>
         <translation>Đợt rà soát chưa được ký xác nhận.</translation>
     </message>
@@ -2323,25 +2492,25 @@
         <translation>Đã được %1 ký xác nhận: %2 mục, khóa %3. Hãy gửi dấu vân tay này cho quản trị viên qua một kênh khác.</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+24"/>
         <source>The sign-offs were not checked.</source>
         <translation>Chưa kiểm tra các lần ký xác nhận.</translation>
     </message>
     <message>
-        <location line="-70"/>
         <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+6"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>Chưa có gì trong đợt rà soát này được ký xác nhận.</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+20"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>Đợt rà soát đã bị thay đổi sau khi ký xác nhận.</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+17"/>
         <source>Nothing was remediated.</source>
         <translation>Chưa khắc phục gì.</translation>
     </message>
@@ -2356,7 +2525,7 @@
         <translation>Không có quyết định Thu hồi đã ký xác nhận nào để thực hiện.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+43"/>
         <source>The campaign was not closed.</source>
         <translation>Đợt rà soát chưa được đóng.</translation>
     </message>
@@ -2366,7 +2535,7 @@
         <translation>Đã đóng. Đã thu hồi và hoàn tất: %1; chưa thực hiện: %2; đã giữ, có thay đổi: %3; xuất hiện sau phạm vi: %4.</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+63"/>
         <source>Open a campaign file…</source>
         <translation>Mở tệp đợt rà soát…</translation>
     </message>
@@ -2376,12 +2545,12 @@
         <translation>Đợt rà soát mới từ ảnh chụp…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No campaign open</source>
         <translation>Chưa mở đợt rà soát nào</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="-15"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>Các lần ký xác nhận hợp lệ, nhưng khóa của một người ký không được bản cài đặt này tin cậy: việc khắc phục bị từ chối cho đến khi khóa được tin cậy.</translation>
     </message>
@@ -2393,12 +2562,12 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Reviewer:</source>
         <translation>Người rà soát:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+11"/>
         <source>&amp;Justification:</source>
         <translation>&amp;Lý do:</translation>
     </message>
@@ -2448,7 +2617,7 @@
         <translation>N trong hàng đợi; J chuyển đến lý do, Esc quay lại</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Sign off…</source>
         <translation>Ký xác nhận…</translation>
     </message>
@@ -2473,12 +2642,12 @@
         <translation>Gói bằng chứng…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="-13"/>
         <source>Search e-mail, name or id</source>
         <translation>Tìm e-mail, tên hoặc mã</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="-46"/>
         <source>Item</source>
         <translation>Mục</translation>
     </message>
@@ -2498,12 +2667,12 @@
         <translation>Chi tiết</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+12"/>
         <source>Review queue</source>
         <translation>Hàng đợi rà soát</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+17"/>
         <source>Show items</source>
         <translation>Mục hiển thị</translation>
     </message>
@@ -2528,12 +2697,12 @@
         <translation>Tìm trong hàng đợi</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+3"/>
         <source>Closing check</source>
         <translation>Kiểm tra khi đóng</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+4"/>
         <source>Campaigns</source>
         <translation>Đợt rà soát</translation>
     </message>
@@ -2565,7 +2734,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>Nhập mật khẩu hiện tại.</translation>
     </message>
@@ -2719,7 +2888,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+198"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+199"/>
         <location line="+115"/>
         <source>Name</source>
         <extracomment>(protocol, keyword arguments of the client&apos;s validate operation)</extracomment>
@@ -3885,7 +4054,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
@@ -4790,14 +4959,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 giây</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>Đang kiểm tra kết nối…</translation>
     </message>
     <message>
@@ -4846,7 +5016,7 @@
         <translation>Báo cáo JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>Không thể lưu báo cáo: %1</translation>
     </message>
@@ -5608,32 +5778,56 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
+        <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>Sao chép</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>Lỗi</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>Thông báo từ máy chủ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>Mã lỗi và mã yêu cầu</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Error code</source>
+        <translation>Mã lỗi</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>Mã yêu cầu</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>Không thể ký gì cả: không đọc được khóa ký của bản cài đặt này.</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>Khóa được lưu trong keyring của hệ thống hoặc, khi không có keyring, trong một tệp khóa chỉ bạn đọc được. Nếu tệp đó có cụm mật khẩu, hãy khởi động chương trình với PORTAL_ADMIN_KEY_PASSPHRASE đã được đặt. Trợ giúp &gt; Giới thiệu cho biết khóa nằm ở đâu.</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>Không thể ghi tệp.</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>Ảnh chụp</translation>
@@ -6071,6 +6265,34 @@
     </message>
 </context>
 <context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>Không đọc được tệp: tệp bị hỏng, hoặc không phải tệp do chương trình này ghi.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>Tệp đang được một cửa sổ khác hoặc dòng lệnh sử dụng. Hãy thử lại sau.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>Không thể ký gì cả: không đọc được khóa ký của bản cài đặt này.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>Khóa được lưu trong keyring của hệ thống hoặc, khi không có keyring, trong một tệp khóa chỉ bạn đọc được. Nếu tệp đó có cụm mật khẩu, hãy khởi động chương trình với PORTAL_ADMIN_KEY_PASSPHRASE đã được đặt. Trợ giúp &gt; Giới thiệu cho biết khóa nằm ở đâu.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>Thao tác trên tệp không kết thúc trong vòng %1 giây.</translation>
+    </message>
+</context>
+<context>
     <name>InvitationColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
@@ -6151,28 +6373,18 @@
         <translation>Đây không phải địa chỉ email hợp lệ (dạng ten@example.com).</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Error code: %1</source>
-        <translation>Mã lỗi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>Mã yêu cầu: %1</translation>
-    </message>
-    <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>Lời nhắn dài quá %1 ký tự.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+36"/>
         <source>%1 / %2 characters</source>
         <translation>%1 / %2 ký tự</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>Invite someone</source>
         <translation>Mời một người</translation>
     </message>
@@ -6688,7 +6900,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+37"/>
         <source>Job</source>
         <translation>Công việc</translation>
     </message>
@@ -6733,13 +6945,13 @@
         <translation>Tài khoản</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+126"/>
         <source>Select one job.</source>
-        <extracomment>One job as the panel lists it.</extracomment>
+        <extracomment>One job as the panel lists it. A job file that cannot be opened (damaged, removed, another user&apos;s) is said here.</extracomment>
         <translation>Hãy chọn một tác vụ.</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+90"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>Các thay đổi hàng loạt thực hiện từ máy tính này. Có thể tiếp tục công việc đã tạm dừng hoặc bị gián đoạn: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
     </message>
@@ -6782,7 +6994,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6880,7 +7092,7 @@
         <translation>Chuỗi BỊ HỎNG tại dòng %1 (bản ghi %2): %3.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>Đã ghi %1 bản ghi vào %2.</translation>
     </message>
@@ -7012,13 +7224,13 @@
         <translation>Xóa bộ lọc của danh sách</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>Xuất thất bại</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>Cột</translation>
     </message>
@@ -7711,23 +7923,7 @@
 <context>
     <name>Notifications</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>Mã lỗi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>Mã yêu cầu: %1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/record_panel.py" line="+117"/>
+        <location line="+117"/>
         <source>Could not load the lists of choices</source>
         <translation>Không thể tải các danh sách lựa chọn</translation>
     </message>
@@ -7998,7 +8194,7 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -8909,7 +9105,7 @@
         <translation>%1 tại %2</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -8917,7 +9113,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+74"/>
         <source>%1:</source>
         <translation>%1:</translation>
     </message>
@@ -9111,7 +9307,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -9147,7 +9343,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>Hoàn nguyên</translation>
     </message>
@@ -9725,22 +9921,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>%1 trong ảnh chụp trước %2, nay là %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>%1 trong phạm vi đợt rà soát trước %2, nay là %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>không cập nhật trong %1 ngày (từ %2)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>đang chờ, đã hết hạn vào %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>có quyền ghi: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>tài khoản cổng hệ thống (quản trị viên)</translation>
     </message>
@@ -9750,12 +9955,13 @@
         <translation>tài khoản của chính người rà soát: người rà soát khác sẽ quyết định</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>không có trong ảnh chụp trước %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>không có trong phạm vi đợt rà soát trước %1</translation>
     </message>
@@ -10093,22 +10299,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+185"/>
-        <source>Error code: %1</source>
-        <translation>Mã lỗi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>Mã yêu cầu: %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Error</source>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>Đăng nhập để xem bảng này.</translation>
     </message>
@@ -10397,42 +10588,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>Sao chép</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>Sao chép lỗi, mã lỗi và mã yêu cầu</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>Lỗi</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>Thông báo từ máy chủ</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>Mã lỗi và mã yêu cầu</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Error code</source>
-        <translation>Mã lỗi</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translation>Mã yêu cầu</translation>
-    </message>
-    <message>
-        <location line="+30"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>Thông tin</translation>
     </message>
@@ -10958,7 +11114,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>Sandbox tích hợp chấp nhận token đã được điền sẵn.</translation>
@@ -11196,19 +11352,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
-        <location line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>Tên</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>Dấu vân tay</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>Ngày thêm</translation>
     </message>
@@ -11219,7 +11375,7 @@
         <translation>Đây không phải là dấu vân tay của khóa. Dấu vân tay gồm 64 chữ số thập lục phân (0–9, a–f), như cửa sổ Giới thiệu của người ký hiển thị; khoảng trắng không quan trọng.</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>Hãy đặt tên cho khóa: khóa này của ai.</translation>
@@ -11285,7 +11441,7 @@
         <translation>Tin cậy khóa này</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>Bản cài đặt này</translation>
@@ -11311,7 +11467,7 @@
         <translation>Khóa của chính bản cài đặt này luôn được tin cậy.</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>Xóa một khóa tin cậy</translation>
     </message>

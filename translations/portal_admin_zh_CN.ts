@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>获取时间</translation>
     </message>
@@ -290,12 +290,12 @@
         <translation>%1 不是证据包。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此文件不能用作快照。</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>请选择两个快照。</translation>
@@ -342,7 +342,7 @@
         <translation>快照已获取，并已与 %1 的快照比较：%2 处变更。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>快照 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>已将 %1 处变更写入 %2。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>获取快照</translation>
     </message>
@@ -407,12 +407,37 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所选快照的签名 zip：CSV 和报告</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="-264"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 含有本程序的快照从不包含的 SQL（触发器、视图或其他对象）：已拒绝，未读取。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 不具有本程序快照的表结构：已拒绝。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 已损坏：完整性检查未通过，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>%1 未能在时限内读取，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 在打开后已被更改：请重新打开。</translation>
+    </message>
+    <message>
+        <location line="+638"/>
         <source>Review campaign…</source>
         <translation>审查活动…</translation>
     </message>
@@ -1159,7 +1184,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+205"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
@@ -1174,12 +1199,12 @@
         <translation>备用码</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-86"/>
         <source>Copied to the clipboard.</source>
         <translation>已复制到剪贴板。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Copy the codes</source>
         <translation>复制备用码</translation>
     </message>
@@ -1199,12 +1224,12 @@
         <translation>新的备用码</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>Save backup codes</source>
         <translation>保存备用码</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Save the codes to a file</source>
         <translation>将备用码保存到文件</translation>
     </message>
@@ -1219,8 +1244,9 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-98"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>System Portal 备用码（每个只能使用一次）</translation>
     </message>
     <message>
@@ -1245,9 +1271,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>列表 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
@@ -1379,7 +1405,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -1879,7 +1905,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>审查人</translation>
     </message>
@@ -1925,7 +1951,7 @@
         <translation>职责分离：您是此次整改所执行内容的审查人之一。应由另一位管理员执行。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>已签署确认的撤销将作为批量作业执行，并按每个账户的当前状态规划。请先核对签署人：将每个密钥的指纹与审查人通过其他渠道告知您的指纹进行比对。</translation>
     </message>
@@ -1978,7 +2004,7 @@
 <context>
     <name>CampaignSigners</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+17"/>
         <source>This installation&apos;s key</source>
         <translation>本安装的密钥</translation>
     </message>
@@ -2008,7 +2034,53 @@
         <translation>%1 以您的服务器账户作出了其中 %2 个撤销决定。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+7"/>
+        <source>Signed items name sign-off %1, which this file does not have: they count as signed by nobody.</source>
+        <extracomment>What a verification found, by the engine&apos;s code (``%1``, ``%2``: its parameters).</extracomment>
+        <translation>已签署的项目指向签署确认 %1，但此文件中没有该签署确认：这些项目视为无人签署。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>decided by its own account: %1</source>
+        <translation>由其本人账户决定：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sign-off by %1 of %2 does not verify: it was changed</source>
+        <translation>%1 于 %2 的签署确认无法验证：已被更改</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the sign-off by %1 was made with another key (%2)</source>
+        <translation>%1 的签署确认使用了另一个密钥（%2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>changed: %1</source>
+        <translation>已更改：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>已删除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>已添加：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its decision in the queue is not the history&apos;s: %1</source>
+        <translation>队列中的决定与历史记录不一致：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>… and %1 more items</source>
+        <translation>……以及另外 %1 个项目</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1 (account %2)</source>
         <translation>%1（账户 %2）</translation>
     </message>
@@ -2036,7 +2108,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+16"/>
         <source>All items</source>
         <translation>全部项目</translation>
     </message>
@@ -2066,7 +2138,7 @@
         <translation>不确定</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 含有本程序从不放入审查活动的触发器、视图、表或索引，已被拒绝：它们可能在您不知情时更改决定。请向文件所有者重新索取该文件。</translation>
     </message>
@@ -2132,7 +2204,103 @@
         <translation>未决定的项目比询问您时更多：未签署任何内容。请再次签署确认以重新询问。</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>此审查活动的范围取自另一台服务器（%1），而非您当前登录的服务器（%2）：未读取或规划任何内容。请登录该审查活动的服务器后再整改。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>有项目由审查者本人的账户做出决定：应由另一位审查者决定。未签署任何内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>所指定的项目不在此审查活动中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>该文件属于另一个审查活动：未使用其中任何内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>有项目在两个文件中的决定不同：未合并该文件的任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>已签署确认的撤销尚未执行：关闭后将永远不再执行。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>审查活动需要名称。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 不是日期（YYYY-MM-DD）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>撤销方式为暂停或停用账户。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>账户被视为未更新的天数至少为 1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>无法读取快照 %1：请重新拍摄一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 已存在：审查活动文件从不被覆盖。请另选一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>之前的文件 %1 既不是可读取的快照，也不是可读取的审查活动。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 不是决定：保留、撤销或不知道。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>理由最多 %1 个字符。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>审查者姓名为一行文本（例如电子邮件地址）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>服务器给出的账户 ID 或电子邮件地址不是一行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>审查活动没有可签署确认的项目。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>无法读取结束快照 %1。</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>文件 %1 不存在。</translation>
@@ -2148,9 +2316,8 @@
         <translation>%1 由更新版本的程序创建。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+23"/>
         <source>Revoked and done</source>
-        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>已撤销并完成</translation>
     </message>
     <message>
@@ -2169,9 +2336,8 @@
         <translation>范围之后出现</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+130"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>撤销需要填写理由。</translation>
     </message>
     <message>
@@ -2185,19 +2351,19 @@
         <translation>保留已标记的项目需要填写理由。</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+248"/>
         <source>The campaign cannot be read now.</source>
         <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>现在无法读取此审查活动。</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/open_step.py" line="+31"/>
         <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>审查活动 (*.review);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>此文件不能用作审查活动。</translation>
     </message>
@@ -2207,40 +2373,42 @@
         <translation>无法创建审查活动。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+43"/>
+        <location line="+39"/>
         <source>Any flag</source>
+        <extracomment>A filter changed (the text after a pause of typing).</extracomment>
         <translation>任意标记</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-35"/>
+        <location line="+37"/>
         <source>Any portal</source>
         <translation>任意门户</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-33"/>
+        <location line="+36"/>
         <source>Any institution</source>
         <translation>任意机构</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+123"/>
         <source>The decision was refused.</source>
         <translation>决定被拒绝。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
         <source>Every item the filter shows is decided.</source>
+        <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>筛选显示的所有项目均已决定。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>%1 items selected: one decision and one justification for all.</source>
         <translation>已选择 %1 个项目：对全部项目使用同一决定和同一理由。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>您自己的账户：须由另一位审查人决定。</translation>
     </message>
@@ -2250,8 +2418,9 @@
         <translation>%1，由 %2 于 %3 决定：%4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+85"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <extracomment>Keep, Revoke or Don&apos;t know clicked: the :class:`Decision`. Next undecided clicked.</extracomment>
         <translation>撤销、不确定以及保留已标记的项目都需要填写理由。</translation>
     </message>
     <message>
@@ -2260,7 +2429,7 @@
         <translation>撤销和不确定需要填写理由。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/progress_line.py" line="+19"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>已决定 %1 / %2：保留 %3，撤销 %4，不确定 %5。</translation>
     </message>
@@ -2270,7 +2439,7 @@
         <translation>按审查人：%1。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Due %1. Closed.</source>
         <translation>截止 %1。已关闭。</translation>
     </message>
@@ -2285,8 +2454,8 @@
         <translation>截止 %1。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-96"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>审查活动已关闭：决定为最终结果。</translation>
@@ -2297,12 +2466,12 @@
         <translation>已签署确认：决定已冻结。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>Sign in to do this: it reads the server.</source>
         <translation>请登录后再执行：此操作需要读取服务器。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+31"/>
         <source>The campaign was not signed off.</source>
         <translation>审查活动未签署确认。</translation>
     </message>
@@ -2312,25 +2481,25 @@
         <translation>由 %1 签署确认：%2 个项目，密钥 %3。请通过其他渠道将此指纹告知管理员。</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+24"/>
         <source>The sign-offs were not checked.</source>
         <translation>未检查签署确认。</translation>
     </message>
     <message>
-        <location line="-70"/>
         <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+6"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>此审查活动尚无任何签署确认。</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+20"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>审查活动在签署确认后被更改。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+17"/>
         <source>Nothing was remediated.</source>
         <translation>未执行任何整改。</translation>
     </message>
@@ -2345,7 +2514,7 @@
         <translation>没有需要执行的已签署确认的撤销。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+43"/>
         <source>The campaign was not closed.</source>
         <translation>审查活动未关闭。</translation>
     </message>
@@ -2355,7 +2524,7 @@
         <translation>已关闭。已撤销并完成：%1；未完成：%2；已保留但期间有变更：%3；范围之后出现：%4。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+63"/>
         <source>Open a campaign file…</source>
         <translation>打开审查活动文件…</translation>
     </message>
@@ -2365,12 +2534,12 @@
         <translation>从快照新建审查活动…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No campaign open</source>
         <translation>未打开审查活动</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="-15"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>签署确认验证通过，但本安装不信任某位签署人的密钥：在信任之前拒绝整改。</translation>
     </message>
@@ -2382,12 +2551,12 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Reviewer:</source>
         <translation>审查人：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+11"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J)：</translation>
     </message>
@@ -2437,7 +2606,7 @@
         <translation>在队列中按 N；按 J 转到理由，按 Esc 返回</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Sign off…</source>
         <translation>签署确认…</translation>
     </message>
@@ -2462,12 +2631,12 @@
         <translation>证据包…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="-13"/>
         <source>Search e-mail, name or id</source>
         <translation>搜索电子邮件、名称或 ID</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="-46"/>
         <source>Item</source>
         <translation>项目</translation>
     </message>
@@ -2487,12 +2656,12 @@
         <translation>详情</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+12"/>
         <source>Review queue</source>
         <translation>审查队列</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+17"/>
         <source>Show items</source>
         <translation>显示的项目</translation>
     </message>
@@ -2517,12 +2686,12 @@
         <translation>搜索队列</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+3"/>
         <source>Closing check</source>
         <translation>关闭时检查</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+4"/>
         <source>Campaigns</source>
         <translation>审查活动</translation>
     </message>
@@ -2554,7 +2723,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>请输入当前密码。</translation>
     </message>
@@ -2697,7 +2866,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+308"/>
         <source>&amp;Category:</source>
         <translation>类别(&amp;C)：</translation>
     </message>
@@ -3841,7 +4010,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -4746,14 +4915,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>正在测试连接…</translation>
     </message>
     <message>
@@ -4802,7 +4972,7 @@
         <translation>JSON 报告 (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>无法保存报告：%1</translation>
     </message>
@@ -5564,32 +5734,56 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
+        <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>复制错误信息、错误代码和请求 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>服务器消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>错误代码和请求 ID</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Error code</source>
+        <translation>错误代码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>无法写入文件。</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>快照</translation>
@@ -6027,6 +6221,34 @@
     </message>
 </context>
 <context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>无法读取该文件：文件已损坏，或者不是本程序写入的文件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>该文件正被另一个窗口或命令行使用。请稍后再试。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>无法签名任何内容：无法读取本安装的签名密钥。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>该密钥保存在系统密钥环中；没有密钥环时，保存在只有您能读取的密钥文件中。如果该文件设有口令，请在设置 PORTAL_ADMIN_KEY_PASSPHRASE 后启动本程序。“帮助 &gt; 关于”会显示密钥的位置。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>文件操作未在 %1 秒内结束。</translation>
+    </message>
+</context>
+<context>
     <name>InvitationColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
@@ -6082,17 +6304,17 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+221"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-16"/>
         <source>%1 / %2 characters</source>
         <translation>%1/%2 个字符</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>&amp;Email:</source>
         <translation>邮箱(&amp;E)：</translation>
     </message>
@@ -6139,18 +6361,13 @@
         <translation>邮箱地址问题</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-206"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>请输入受邀人的邮箱地址。</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+187"/>
+        <location line="+196"/>
         <source>Expiration in days</source>
         <translation>有效天数</translation>
     </message>
@@ -6201,12 +6418,7 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-282"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
-    <message>
-        <location line="+190"/>
+        <location line="-92"/>
         <source>Send invitation</source>
         <translation>发送邀请</translation>
     </message>
@@ -6216,23 +6428,23 @@
         <translation>服务器错误</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-204"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>邮箱地址超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+117"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>附言超过 %1 个字符。</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+159"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作将影响%1服务器“%2”。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-270"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>这不是有效的邮箱地址（格式应为 name@example.com）。</translation>
     </message>
@@ -6635,7 +6847,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+37"/>
         <source>Job</source>
         <translation>任务</translation>
     </message>
@@ -6680,13 +6892,13 @@
         <translation>账户</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+126"/>
         <source>Select one job.</source>
-        <extracomment>One job as the panel lists it.</extracomment>
+        <extracomment>One job as the panel lists it. A job file that cannot be opened (damaged, removed, another user&apos;s) is said here.</extracomment>
         <translation>请选择一个作业。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+90"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此计算机上进行的批量更改。已暂停或中断的任务可以继续：会先重新读取结果未知的目标，因此不会重复更改。</translation>
     </message>
@@ -6729,7 +6941,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6827,7 +7039,7 @@
         <translation>链在第 %1 行（记录 %2）处已损坏：%3。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>已将 %1 条记录写入 %2。</translation>
     </message>
@@ -6959,13 +7171,13 @@
         <translation>清除列表的筛选条件</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>列</translation>
     </message>
@@ -7655,22 +7867,6 @@
         <source>Could not load the lists of choices</source>
         <translation>无法加载选项列表</translation>
     </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
 </context>
 <context>
     <name>OfflineReview</name>
@@ -7938,7 +8134,7 @@
         <translation>其文件与清单一致，但任何人都可以生成密钥并用它签名证据包。请通过其他渠道（当面或电话）将上面的指纹与签名者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对。如果二者相同，请信任该密钥并再次检查证据包。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>证据包检查</translation>
@@ -8819,7 +9015,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+161"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
@@ -8844,12 +9040,12 @@
         <translation>我的邀请</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-190"/>
         <source>No</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+205"/>
         <source>Profile</source>
         <translation>个人资料</translation>
     </message>
@@ -8874,7 +9070,7 @@
         <translation>当前登录账号</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-80"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -8882,7 +9078,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-111"/>
         <source>Yes</source>
         <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
         <translation>是</translation>
@@ -9032,7 +9228,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -9068,7 +9264,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
@@ -9646,22 +9842,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>之前的快照 %2 中为 %1，现为 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>之前审查活动的范围 %2 中为 %1，现为 %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>%1 天未更新（自 %2 起）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>待处理，已于 %1 过期</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>拥有写入权限：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>系统门户（管理员）账户</translation>
     </message>
@@ -9671,12 +9876,13 @@
         <translation>审阅人本人的账户：由另一位审阅人决定</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>不在之前的快照 %1 中</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>不在之前审查活动的范围 %1 中</translation>
     </message>
@@ -10007,22 +10213,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Error code: %1</source>
-        <translation>错误代码：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>请求 ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>登录后即可查看此面板。</translation>
     </message>
@@ -10311,32 +10502,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>复制</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>复制错误信息、错误代码和请求 ID</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>服务器消息</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>错误代码和请求 ID</translation>
-    </message>
-    <message>
-        <location line="+44"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>提示</translation>
     </message>
@@ -10349,16 +10515,6 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>请稍候</translation>
-    </message>
-    <message>
-        <location line="-57"/>
-        <source>Error code</source>
-        <translation>错误代码</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translation>请求 ID</translation>
     </message>
 </context>
 <context>
@@ -10872,7 +11028,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>内置沙箱接受已预先填入的令牌。</translation>
@@ -11110,19 +11266,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
-        <location line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>指纹</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
@@ -11133,7 +11289,7 @@
         <translation>这不是密钥指纹。指纹是 64 位十六进制数字（0–9、a–f），与签名者的“关于”窗口中显示的一致；空格无关紧要。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>请为密钥命名：说明它属于谁。</translation>
@@ -11199,7 +11355,7 @@
         <translation>信任此密钥</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>本安装</translation>
@@ -11225,7 +11381,7 @@
         <translation>本安装自己的密钥始终受信任。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>删除受信任的密钥</translation>
     </message>

@@ -94,7 +94,7 @@
 <context>
     <name>AccessReviews</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
         <source>Taken</source>
         <translation>擷取時間</translation>
     </message>
@@ -290,12 +290,12 @@
         <translation>%1 不是證據套件。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+14"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
         <source>This file cannot be used as a snapshot.</source>
         <translation>此檔案無法作為快照使用。</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+224"/>
         <source>Select two snapshots.</source>
         <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
         <translation>請選擇兩個快照。</translation>
@@ -342,7 +342,7 @@
         <translation>快照已擷取，並已與 %1 的快照比較：%2 項變更。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Snapshots (*.sqlite);;All files (*)</source>
         <translation>快照 (*.sqlite);;所有檔案 (*)</translation>
     </message>
@@ -357,12 +357,12 @@
         <translation>無法讀取受信任金鑰清單：目前只信任此安裝的金鑰。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>%1 changes written to %2.</source>
         <translation>已將 %1 項變更寫入 %2。</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+88"/>
         <source>Take snapshot</source>
         <translation>擷取快照</translation>
     </message>
@@ -407,12 +407,37 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="-389"/>
+        <location line="-386"/>
         <source>A signed zip of the selected snapshot: CSV and a report</source>
         <translation>所選快照的簽署 zip：CSV 與報告</translation>
     </message>
     <message>
-        <location line="+391"/>
+        <location line="-264"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 含有本程式的快照從不包含的 SQL（觸發器、檢視或其他物件）：已拒絕，未讀取。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 不具有本程式快照的資料表結構：已拒絕。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 已損毀：完整性檢查未通過，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>%1 未能在時限內讀取，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 在開啟後已被變更：請重新開啟。</translation>
+    </message>
+    <message>
+        <location line="+638"/>
         <source>Review campaign…</source>
         <translation>審查活動…</translation>
     </message>
@@ -1159,7 +1184,7 @@
 <context>
     <name>BackupCodesDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+200"/>
+        <location filename="../src/portal_admin/ui/panels/security/backup_codes.py" line="+205"/>
         <source>&amp;Copy</source>
         <translation>複製(&amp;C)</translation>
     </message>
@@ -1174,12 +1199,12 @@
         <translation>備用碼</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-86"/>
         <source>Copied to the clipboard.</source>
         <translation>已複製到剪貼簿。</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+80"/>
         <source>Copy the codes</source>
         <translation>複製備用碼</translation>
     </message>
@@ -1199,12 +1224,12 @@
         <translation>新的備用碼</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>Save backup codes</source>
         <translation>儲存備用碼</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Save the codes to a file</source>
         <translation>將備用碼儲存至檔案</translation>
     </message>
@@ -1219,8 +1244,9 @@
         <translation>狀態</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-98"/>
         <source>System Portal backup codes (each works once)</source>
+        <extracomment>The codes being written (``save_to``, started by the file dialog).</extracomment>
         <translation>System Portal 備用碼（每組僅能使用一次）</translation>
     </message>
     <message>
@@ -1245,9 +1271,9 @@
 <context>
     <name>BulkDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+189"/>
+        <location filename="../src/portal_admin/ui/bulk/dialog.py" line="+192"/>
         <source>Lists (*.csv *.txt);;All files (*)</source>
-        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
+        <extracomment>The bulk windows open now, by job id (the Jobs panel shows a running one again). What a job run in this program changed, besides its area (``OperationRunner.publish``): the Jobs panel reads the job files again on it, and on no other topic. The actions each panel offers. &quot;accounts&quot; or &quot;invitations&quot;. The selected rows&apos; records (``Account`` or ``Invitation``). The account filter&apos;s query arguments (accounts), for &quot;all matching&quot;. How many rows match the filter, when known.</extracomment>
         <translation>清單 (*.csv *.txt);;所有檔案 (*)</translation>
     </message>
     <message>
@@ -1379,7 +1405,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+408"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -1879,7 +1905,7 @@
 <context>
     <name>CampaignRemediation</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediation_dialog.py" line="+45"/>
         <source>Reviewer</source>
         <translation>審查人</translation>
     </message>
@@ -1925,7 +1951,7 @@
         <translation>職責分離：您是此次補救所執行內容的審查人之一。應由另一位管理員執行。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+47"/>
         <source>The signed-off Revokes are carried out as a bulk job, planned from each account&apos;s state now. Check who signed off first: compare each key&apos;s fingerprint with the one the reviewer gave you by another channel.</source>
         <translation>已簽署確認的撤銷將作為批次作業執行，並依每個帳戶的目前狀態規劃。請先核對簽署人：將每個金鑰的指紋與審查人透過其他管道告知您的指紋進行比對。</translation>
     </message>
@@ -1978,7 +2004,7 @@
 <context>
     <name>CampaignSigners</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/signers.py" line="+17"/>
         <source>This installation&apos;s key</source>
         <translation>此安裝的金鑰</translation>
     </message>
@@ -2008,7 +2034,53 @@
         <translation>%1 以您的伺服器帳戶做出了其中 %2 個撤銷決定。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+7"/>
+        <source>Signed items name sign-off %1, which this file does not have: they count as signed by nobody.</source>
+        <extracomment>What a verification found, by the engine&apos;s code (``%1``, ``%2``: its parameters).</extracomment>
+        <translation>已簽署的項目指向簽署確認 %1，但此檔案中沒有該簽署確認：這些項目視為無人簽署。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>decided by its own account: %1</source>
+        <translation>由其本人帳戶決定：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sign-off by %1 of %2 does not verify: it was changed</source>
+        <translation>%1 於 %2 的簽署確認無法驗證：已被變更</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the sign-off by %1 was made with another key (%2)</source>
+        <translation>%1 的簽署確認使用了另一個金鑰（%2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>changed: %1</source>
+        <translation>已變更：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>已刪除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>已新增：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its decision in the queue is not the history&apos;s: %1</source>
+        <translation>佇列中的決定與歷史記錄不一致：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>… and %1 more items</source>
+        <translation>……以及另外 %1 個項目</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>%1 (account %2)</source>
         <translation>%1（帳戶 %2）</translation>
     </message>
@@ -2036,7 +2108,7 @@
 <context>
     <name>Campaigns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+68"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+16"/>
         <source>All items</source>
         <translation>全部項目</translation>
     </message>
@@ -2066,7 +2138,7 @@
         <translation>不確定</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+23"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+24"/>
         <source>%1 carries triggers, views, tables or indexes this program never puts in a campaign. It was refused: they could change decisions behind your back. Ask for the file again from its owner.</source>
         <translation>%1 含有本程式從不放入審查活動的觸發器、檢視、資料表或索引，已被拒絕：它們可能在您不知情時變更決定。請向檔案擁有者重新索取該檔案。</translation>
     </message>
@@ -2132,7 +2204,103 @@
         <translation>未決定的項目比詢問您時更多：未簽署任何內容。請再次簽署確認以重新詢問。</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+6"/>
+        <source>This campaign&apos;s scope was taken on another server (%1) than the one you are signed in to (%2): nothing was read or planned. Sign in to the campaign&apos;s server to remediate it.</source>
+        <translation>此審查活動的範圍取自另一台伺服器（%1），而非您目前登入的伺服器（%2）：未讀取或規劃任何內容。請登入該審查活動的伺服器後再補救。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>An item was decided by the reviewer&apos;s own account: another reviewer decides it. Nothing was signed.</source>
+        <translation>有項目由審查者本人的帳戶做出決定：應由另一位審查者決定。未簽署任何內容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An item named is not in this campaign.</source>
+        <translation>所指定的項目不在此審查活動中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file is part of another campaign: nothing of it was used.</source>
+        <translation>該檔案屬於另一個審查活動：未使用其中任何內容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An item is decided differently in the two files: nothing of the file was merged.</source>
+        <translation>有項目在兩個檔案中的決定不同：未合併該檔案的任何內容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed-off Revokes are not carried out yet: closing would leave them for good.</source>
+        <translation>已簽署確認的撤銷尚未執行：關閉後將永遠不再執行。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A campaign needs a name.</source>
+        <extracomment>Why an input was refused (BAD_INPUT), by the engine&apos;s reason (``%1``: its parameter).</extracomment>
+        <translation>審查活動需要名稱。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a date (YYYY-MM-DD).</source>
+        <translation>%1 不是日期（YYYY-MM-DD）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A revocation suspends or deactivates the account.</source>
+        <translation>撤銷方式為暫停或停用帳戶。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The days after which an account counts as not updated must be at least 1.</source>
+        <translation>帳戶被視為未更新的天數至少為 1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The snapshot %1 cannot be read: take a new one.</source>
+        <translation>無法讀取快照 %1：請重新擷取一個。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 exists already: a campaign file is never overwritten. Choose another.</source>
+        <translation>%1 已存在：審查活動檔案從不被覆寫。請另選一個。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The earlier file %1 is neither a snapshot nor a campaign that can be read.</source>
+        <translation>先前的檔案 %1 既不是可讀取的快照，也不是可讀取的審查活動。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is not a decision: Keep, Revoke or Don&apos;t know.</source>
+        <translation>%1 不是決定：保留、撤銷或不知道。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A justification has at most %1 characters.</source>
+        <translation>理由最多 %1 個字元。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A reviewer&apos;s name is one line of text (an e-mail address, say).</source>
+        <translation>審查者名稱為一行文字（例如電子郵件地址）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The server gave an account id or e-mail address that is not one line.</source>
+        <translation>伺服器提供的帳戶 ID 或電子郵件地址不是一行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The campaign has no items to sign off.</source>
+        <translation>審查活動沒有可簽署確認的項目。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The closing snapshot %1 cannot be read.</source>
+        <translation>無法讀取結束快照 %1。</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>The file %1 does not exist.</source>
         <extracomment>A file that cannot be opened as a campaign (``%1``: the file&apos;s name).</extracomment>
         <translation>檔案 %1 不存在。</translation>
@@ -2148,9 +2316,8 @@
         <translation>%1 由較新版本的程式建立。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+7"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+23"/>
         <source>Revoked and done</source>
-        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>已撤銷並完成</translation>
     </message>
     <message>
@@ -2169,9 +2336,8 @@
         <translation>範圍之後出現</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+130"/>
         <source>A justification is required to revoke.</source>
-        <extracomment>What each key of the queue decides.</extracomment>
         <translation>撤銷需要填寫理由。</translation>
     </message>
     <message>
@@ -2185,19 +2351,19 @@
         <translation>保留已標記的項目需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+255"/>
-        <location line="+364"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+248"/>
         <source>The campaign cannot be read now.</source>
         <extracomment>Who reviews: this installation&apos;s key and the signed-in account (``identity.py``). This computer has no usable keyring: nobody can decide here. The question asked before a step (sign off, close) while it shows. Decisions are written by one thread of their own (its own connection to the file): the fsync of each transaction never holds the loop; one decision at a time.</extracomment>
         <translation>現在無法讀取此審查活動。</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/open_step.py" line="+31"/>
         <source>Campaigns (*.review);;All files (*)</source>
+        <extracomment>Seconds the engine&apos;s checks of a file may take when the panel opens it (a 100,000-item file takes well under one); past them, and a few more, the panel gives up waiting.</extracomment>
         <translation>審查活動 (*.review);;所有檔案 (*)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>This file cannot be used as a campaign.</source>
         <translation>此檔案無法作為審查活動使用。</translation>
     </message>
@@ -2207,40 +2373,42 @@
         <translation>無法建立審查活動。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <location line="+695"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+43"/>
+        <location line="+39"/>
         <source>Any flag</source>
+        <extracomment>A filter changed (the text after a pause of typing).</extracomment>
         <translation>任意標記</translation>
     </message>
     <message>
-        <location line="-691"/>
-        <location line="+693"/>
+        <location line="-35"/>
+        <location line="+37"/>
         <source>Any portal</source>
         <translation>任意入口網站</translation>
     </message>
     <message>
-        <location line="-689"/>
-        <location line="+692"/>
+        <location line="-33"/>
+        <location line="+36"/>
         <source>Any institution</source>
         <translation>任意機構</translation>
     </message>
     <message>
-        <location line="-526"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+123"/>
         <source>The decision was refused.</source>
         <translation>決定遭拒絕。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
         <source>Every item the filter shows is decided.</source>
+        <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>篩選顯示的所有項目均已決定。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>%1 items selected: one decision and one justification for all.</source>
         <translation>已選擇 %1 個項目：對全部項目使用同一決定和同一理由。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+23"/>
         <source>Your own account: another reviewer decides it.</source>
         <translation>您自己的帳戶：須由另一位審查人決定。</translation>
     </message>
@@ -2250,8 +2418,9 @@
         <translation>%1，由 %2 於 %3 決定：%4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+85"/>
         <source>A justification is required for Revoke, for Don&apos;t know, and for Keep on a flagged item.</source>
+        <extracomment>Keep, Revoke or Don&apos;t know clicked: the :class:`Decision`. Next undecided clicked.</extracomment>
         <translation>撤銷、不確定以及保留已標記的項目都需要填寫理由。</translation>
     </message>
     <message>
@@ -2260,7 +2429,7 @@
         <translation>撤銷和不確定需要填寫理由。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/progress_line.py" line="+19"/>
         <source>%1 of %2 decided: %3 kept, %4 revoked, %5 don&apos;t know.</source>
         <translation>已決定 %1 / %2：保留 %3，撤銷 %4，不確定 %5。</translation>
     </message>
@@ -2270,7 +2439,7 @@
         <translation>依審查人：%1。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Due %1. Closed.</source>
         <translation>截止 %1。已關閉。</translation>
     </message>
@@ -2285,8 +2454,8 @@
         <translation>截止 %1。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+39"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="-96"/>
         <source>The campaign is closed: decisions are final.</source>
         <extracomment>A step of the campaign (sign off, remediate, close) refused.</extracomment>
         <translation>審查活動已關閉：決定為最終結果。</translation>
@@ -2297,12 +2466,12 @@
         <translation>已簽署確認：決定已凍結。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+13"/>
         <source>Sign in to do this: it reads the server.</source>
         <translation>請登入後再執行：此操作需要讀取伺服器。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+31"/>
         <source>The campaign was not signed off.</source>
         <translation>審查活動未簽署確認。</translation>
     </message>
@@ -2312,25 +2481,25 @@
         <translation>由 %1 簽署確認：%2 個項目，金鑰 %3。請透過其他管道將此指紋告知管理員。</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+76"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+54"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+24"/>
         <source>The sign-offs were not checked.</source>
         <translation>未檢查簽署確認。</translation>
     </message>
     <message>
-        <location line="-70"/>
         <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+6"/>
         <source>Nothing in this campaign is signed off yet.</source>
         <translation>此審查活動尚無任何簽署確認。</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location filename="../src/portal_admin/ui/panels/reviews/refusals.py" line="+1"/>
+        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="+20"/>
         <source>The campaign changed since it was signed off.</source>
         <translation>審查活動在簽署確認後遭變更。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/remediate_step.py" line="+17"/>
         <source>Nothing was remediated.</source>
         <translation>未執行任何補救。</translation>
     </message>
@@ -2345,7 +2514,7 @@
         <translation>沒有需要執行的已簽署確認的撤銷。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+43"/>
         <source>The campaign was not closed.</source>
         <translation>審查活動未關閉。</translation>
     </message>
@@ -2355,7 +2524,7 @@
         <translation>已關閉。已撤銷並完成：%1；未完成：%2；已保留但期間有變更：%3；範圍之後出現：%4。</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+63"/>
         <source>Open a campaign file…</source>
         <translation>開啟審查活動檔案…</translation>
     </message>
@@ -2365,12 +2534,12 @@
         <translation>從快照新增審查活動…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>No campaign open</source>
         <translation>未開啟審查活動</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/sign_step.py" line="-15"/>
         <source>The sign-offs verify, but a signer&apos;s key is not trusted by this installation: remediation is refused until it is.</source>
         <translation>簽署確認驗證通過，但此安裝不信任某位簽署人的金鑰：在信任之前拒絕補救。</translation>
     </message>
@@ -2382,12 +2551,12 @@
 %1</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Reviewer:</source>
         <translation>審查人：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/decision_form.py" line="+11"/>
         <source>&amp;Justification:</source>
         <translation>理由(&amp;J)：</translation>
     </message>
@@ -2437,7 +2606,7 @@
         <translation>在佇列中按 N；按 J 移至理由，按 Esc 返回</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+3"/>
         <source>Sign off…</source>
         <translation>簽署確認…</translation>
     </message>
@@ -2462,12 +2631,12 @@
         <translation>證據套件…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="-13"/>
         <source>Search e-mail, name or id</source>
         <translation>搜尋電子郵件、名稱或 ID</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="-46"/>
         <source>Item</source>
         <translation>項目</translation>
     </message>
@@ -2487,12 +2656,12 @@
         <translation>詳細資料</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+12"/>
         <source>Review queue</source>
         <translation>審查佇列</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/filters.py" line="+17"/>
         <source>Show items</source>
         <translation>顯示的項目</translation>
     </message>
@@ -2517,12 +2686,12 @@
         <translation>搜尋佇列</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/close_step.py" line="+3"/>
         <source>Closing check</source>
         <translation>關閉時檢查</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/panel.py" line="+4"/>
         <source>Campaigns</source>
         <translation>審查活動</translation>
     </message>
@@ -2554,7 +2723,7 @@
 <context>
     <name>ChangePassword</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+40"/>
+        <location filename="../src/portal_admin/ui/signin/change_password.py" line="+41"/>
         <source>Enter your current password.</source>
         <translation>請輸入目前的密碼。</translation>
     </message>
@@ -2697,7 +2866,7 @@
 <context>
     <name>ChannelDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+307"/>
+        <location filename="../src/portal_admin/ui/panels/notifications/channel_dialog.py" line="+308"/>
         <source>&amp;Category:</source>
         <translation>類別(&amp;C)：</translation>
     </message>
@@ -3841,7 +4010,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+55"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>示範信箱僅在內建沙箱中提供。</translation>
@@ -4746,14 +4915,15 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/doctor/dialog.py" line="+108"/>
         <source>%1 s</source>
         <extracomment>The icon of each outcome (``ui/theme/icons.py``).</extracomment>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Testing the connection…</source>
+        <extracomment>The report being written (``save_report``, started by the file dialog).</extracomment>
         <translation>正在測試連線…</translation>
     </message>
     <message>
@@ -4802,7 +4972,7 @@
         <translation>JSON 報告 (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>The report could not be saved: %1</source>
         <translation>無法儲存報告：%1</translation>
     </message>
@@ -5564,32 +5734,56 @@
     </message>
 </context>
 <context>
+    <name>ErrorLine</name>
+    <message>
+        <location filename="../src/portal_admin/ui/widgets/error_line.py" line="+129"/>
+        <source>Copy</source>
+        <extracomment>The failure shown (None: nothing, or a message without a failure behind it).</extracomment>
+        <translation>複製</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the error, its code and request id</source>
+        <translation>複製錯誤訊息、錯誤代碼和請求 ID</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error</source>
+        <translation>錯誤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server message</source>
+        <translation>伺服器訊息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Error code and request id</source>
+        <translation>錯誤代碼和請求 ID</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Error code</source>
+        <translation>錯誤代碼</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Request id</source>
+        <translation>請求 ID</translation>
+    </message>
+</context>
+<context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+186"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>證據套件已寫入 %1，由金鑰 %2 簽署。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
-        <translation>無法簽署任何內容：無法讀取本安裝的簽署金鑰。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
-        <translation>該金鑰保存在系統金鑰圈中；沒有金鑰圈時，保存在只有您能讀取的金鑰檔案中。如果該檔案設有密語，請在設定 PORTAL_ADMIN_KEY_PASSPHRASE 後啟動本程式。「說明 &gt; 關於」會顯示金鑰的位置。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The file could not be written.</source>
-        <translation>無法寫入檔案。</translation>
     </message>
 </context>
 <context>
     <name>EvidenceReport</name>
     <message>
-        <location line="-159"/>
+        <location line="-147"/>
         <source>Snapshot</source>
         <extracomment>Builds (kind, tables, summary) for a pack, in the worker thread. The names a pack&apos;s report shows (its kind, summary keys, tables and columns) that the program&apos;s field labels (``enum_labels.field_label``) do not already name.</extracomment>
         <translation>快照</translation>
@@ -6027,6 +6221,34 @@
     </message>
 </context>
 <context>
+    <name>FileWork</name>
+    <message>
+        <location filename="../src/portal_admin/ui/file_work.py" line="+32"/>
+        <source>The file cannot be read: it is damaged, or it is not a file this program writes.</source>
+        <translation>無法讀取該檔案：檔案已損毀，或者不是本程式寫入的檔案。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The file is in use by another window or by the command line. Try again later.</source>
+        <translation>該檔案正被另一個視窗或命令列使用。請稍後再試。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing can be signed: this installation&apos;s signing key cannot be read.</source>
+        <translation>無法簽署任何內容：無法讀取本安裝的簽署金鑰。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The key is kept in the system keyring or, without one, in a key file only you can read. If that file has a passphrase, start the program with PORTAL_ADMIN_KEY_PASSPHRASE set. Help &gt; About says where the key is.</source>
+        <translation>該金鑰保存在系統金鑰圈中；沒有金鑰圈時，保存在只有您能讀取的金鑰檔案中。如果該檔案設有密語，請在設定 PORTAL_ADMIN_KEY_PASSPHRASE 後啟動本程式。「說明 &gt; 關於」會顯示金鑰的位置。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file work did not end within %1 seconds.</source>
+        <translation>檔案作業未在 %1 秒內結束。</translation>
+    </message>
+</context>
+<context>
     <name>InvitationColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
@@ -6082,17 +6304,17 @@
 <context>
     <name>InvitationDialogs</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+233"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/dialogs.py" line="+221"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-16"/>
         <source>%1 / %2 characters</source>
         <translation>%1/%2 個字元</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>&amp;Email:</source>
         <translation>電子郵件(&amp;E)：</translation>
     </message>
@@ -6139,18 +6361,13 @@
         <translation>電子郵件地址問題</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-206"/>
         <source>Enter the email address of the person to invite.</source>
         <extracomment>The bounds the wire description states (``protocol.bodies``): 1 to 30 days, default 7.</extracomment>
         <translation>請輸入受邀者的電子郵件地址。</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Error code: %1</source>
-        <translation>錯誤代碼：%1</translation>
-    </message>
-    <message>
-        <location line="+187"/>
+        <location line="+196"/>
         <source>Expiration in days</source>
         <translation>有效天數</translation>
     </message>
@@ -6201,12 +6418,7 @@
         <translation>取消原因</translation>
     </message>
     <message>
-        <location line="-282"/>
-        <source>Request id: %1</source>
-        <translation>請求 ID：%1</translation>
-    </message>
-    <message>
-        <location line="+190"/>
+        <location line="-92"/>
         <source>Send invitation</source>
         <translation>傳送邀請</translation>
     </message>
@@ -6216,23 +6428,23 @@
         <translation>伺服器錯誤</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-204"/>
         <source>The email address is longer than %1 characters.</source>
         <translation>電子郵件地址超過 %1 個字元。</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+117"/>
         <source>The message is longer than %1 characters.</source>
         <extracomment>The person pressed Invite with valid input: the panel sends it.</extracomment>
         <translation>訊息超過 %1 個字元。</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+159"/>
         <source>This changes the %1 server “%2”.</source>
         <translation>此操作將影響%1伺服器「%2」。</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-270"/>
         <source>This is not a valid email address (expected name@example.com).</source>
         <translation>這不是有效的電子郵件地址（格式應為 name@example.com）。</translation>
     </message>
@@ -6635,7 +6847,7 @@
 <context>
     <name>JobsPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+36"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/panel.py" line="+37"/>
         <source>Job</source>
         <translation>工作</translation>
     </message>
@@ -6680,13 +6892,13 @@
         <translation>帳號</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+126"/>
         <source>Select one job.</source>
-        <extracomment>One job as the panel lists it.</extracomment>
+        <extracomment>One job as the panel lists it. A job file that cannot be opened (damaged, removed, another user&apos;s) is said here.</extracomment>
         <translation>請選擇一個工作。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+90"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
     </message>
@@ -6729,7 +6941,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+42"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -6827,7 +7039,7 @@
         <translation>鏈在第 %1 行（記錄 %2）處已損毀：%3。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>%1 records written to %2.</source>
         <translation>已將 %1 筆記錄寫入 %2。</translation>
     </message>
@@ -6959,13 +7171,13 @@
         <translation>清除清單的篩選條件</translation>
     </message>
     <message>
-        <location line="+333"/>
+        <location line="+334"/>
         <source>Export failed</source>
         <extracomment>The row object of the current row, or None. Enter or a double click on a row: the row object (open its detail). Delete: the selected row objects (start the delete action, with its confirmation). F2: the current row object (edit it). True once the person chose column widths (or a view brought some): not fitted then. The context menu, copies and keys (``ui/lists/table_actions.py``). Fits the columns again once a resize (a maximised window) has settled.</extracomment>
         <translation>匯出失敗</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Columns</source>
         <translation>欄位</translation>
     </message>
@@ -7655,22 +7867,6 @@
         <source>Could not load the lists of choices</source>
         <translation>無法載入選項清單</translation>
     </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/notifications/common.py" line="+72"/>
-        <source>Error</source>
-        <extracomment>What the runner publishes after a change (panels refresh themselves from it).</extracomment>
-        <translation>錯誤</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Error code: %1</source>
-        <translation>錯誤代碼：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>請求 ID：%1</translation>
-    </message>
 </context>
 <context>
     <name>OfflineReview</name>
@@ -7938,7 +8134,7 @@
         <translation>其檔案與清單一致，但任何人都可以產生金鑰並用它簽署證據套件。請透過其他管道（當面或電話）將上方的指紋與簽署者從其程式「說明 &gt; 關於」中唸給您的指紋進行比對。如果兩者相同，請信任該金鑰並再次檢查證據套件。</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+211"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>證據套件檢查</translation>
@@ -8819,7 +9015,7 @@
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+161"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
@@ -8844,12 +9040,12 @@
         <translation>我的邀請</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-190"/>
         <source>No</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+205"/>
         <source>Profile</source>
         <translation>個人資料</translation>
     </message>
@@ -8874,7 +9070,7 @@
         <translation>目前登入的帳號</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-80"/>
         <source>The profile could not be loaded.
 %1</source>
         <extracomment>The person asked to change the password (also calls ``extras[&quot;change_password&quot;]``).</extracomment>
@@ -8882,7 +9078,7 @@
 %1</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-111"/>
         <source>Yes</source>
         <extracomment>Extras never shown as such (covered by another field, or internal).</extracomment>
         <translation>是</translation>
@@ -9032,7 +9228,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-354"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
         <source>Target</source>
         <translation>目標</translation>
     </message>
@@ -9068,7 +9264,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+281"/>
+        <location line="+282"/>
         <source>Revert</source>
         <translation>還原</translation>
     </message>
@@ -9646,22 +9842,31 @@
     </message>
     <message>
         <location line="+29"/>
+        <source>%1 in the earlier snapshot %2, %3 now</source>
+        <translation>先前的快照 %2 中為 %1，現為 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 in the earlier campaign&apos;s scope %2, %3 now</source>
+        <translation>先前審查活動的範圍 %2 中為 %1，現為 %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>not updated for %1 days (since %2)</source>
-        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason as the engine words it (English, kept in the file), and the same sentence in the program&apos;s languages: (pattern, template); each group fills %1, %2 ...</extracomment>
         <translation>%1 天未更新（自 %2 起）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>pending, expired on %1</source>
         <translation>待處理，已於 %1 過期</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>holds write permissions: %1</source>
         <translation>擁有寫入權限：%1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-3"/>
         <source>a system-portal (administrator) account</source>
         <translation>系統入口網站（管理員）帳戶</translation>
     </message>
@@ -9671,12 +9876,13 @@
         <translation>審閱人本人的帳戶：由另一位審閱人決定</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-12"/>
         <source>not in the earlier snapshot %1</source>
+        <extracomment>Rows fetched at once, and pages kept. The data role of a row&apos;s :class:`~portal_admin.reviews.Item`. The roles answered (a view asks for a dozen per cell: the others cost nothing). A flag&apos;s reason in the program&apos;s languages, by the engine&apos;s reason code (``reviews/flags.py``): its parameters fill %1, %2 ...</extracomment>
         <translation>不在先前的快照 %1 中</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>not in the earlier campaign&apos;s scope %1</source>
         <translation>不在先前審查活動的範圍 %1 中</translation>
     </message>
@@ -10007,22 +10213,7 @@
 <context>
     <name>SecurityPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/base.py" line="+189"/>
-        <source>Error</source>
-        <translation>錯誤</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>Error code: %1</source>
-        <translation>錯誤代碼：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Request id: %1</source>
-        <translation>請求 ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+37"/>
+        <location filename="../src/portal_admin/ui/panels/security/common.py" line="+38"/>
         <source>Sign in to see this panel.</source>
         <translation>登入後即可檢視此面板。</translation>
     </message>
@@ -10311,32 +10502,7 @@
 <context>
     <name>SignInForms</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/forms.py" line="+130"/>
-        <source>Copy</source>
-        <translation>複製</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy the error, its code and request id</source>
-        <translation>複製錯誤訊息、錯誤代碼和請求 ID</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error</source>
-        <translation>錯誤</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server message</source>
-        <translation>伺服器訊息</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Error code and request id</source>
-        <translation>錯誤代碼和請求 ID</translation>
-    </message>
-    <message>
-        <location line="+44"/>
+        <location filename="../src/portal_admin/ui/signin/forms.py" line="+83"/>
         <source>Information</source>
         <translation>提示</translation>
     </message>
@@ -10349,16 +10515,6 @@
         <location line="+10"/>
         <source>Please wait</source>
         <translation>請稍候</translation>
-    </message>
-    <message>
-        <location line="-57"/>
-        <source>Error code</source>
-        <translation>錯誤代碼</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Request id</source>
-        <translation>請求 ID</translation>
     </message>
 </context>
 <context>
@@ -10872,7 +11028,7 @@
 <context>
     <name>SignInWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/window.py" line="+464"/>
+        <location filename="../src/portal_admin/ui/signin/window.py" line="+465"/>
         <source>The built-in sandbox accepts the token already filled in.</source>
         <extracomment>The page class of each step (the credentials page is built with the window). The challenge token the sandbox accepts on forgot-password (see docs/sandbox.md). The person asked to edit a profile (or to make one: None); the program opens the editor. The person asked to review a campaign file without signing in (docs/reviews.md). The person closed the window (without signing in, or after). The window was painted for the first time (it is on screen). Set by :meth:`pin_email`: only that account may sign in here.</extracomment>
         <translation>內建沙箱接受已預先填入的權杖。</translation>
@@ -11110,19 +11266,19 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+46"/>
-        <location line="+189"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location line="+183"/>
         <source>Name</source>
         <translation>名稱</translation>
     </message>
     <message>
-        <location line="-188"/>
-        <location line="+187"/>
+        <location line="-182"/>
+        <location line="+181"/>
         <source>Fingerprint</source>
         <translation>指紋</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-180"/>
         <source>Added</source>
         <translation>新增時間</translation>
     </message>
@@ -11133,7 +11289,7 @@
         <translation>這不是金鑰指紋。指紋是 64 位十六進位數字（0–9、a–f），與簽署者的「關於」視窗中顯示的一致；空格無關緊要。</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+87"/>
         <source>Give the key a name: whose key it is.</source>
         <extracomment>The key added (a ``TrustedKey``), just before the dialog closes.</extracomment>
         <translation>請為金鑰命名：說明它屬於誰。</translation>
@@ -11199,7 +11355,7 @@
         <translation>信任此金鑰</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+102"/>
         <source>This installation</source>
         <extracomment>The list changed (a key added or removed): a check shown elsewhere may be redone. Why the list cannot be read or changed (&quot;&quot; when it can).</extracomment>
         <translation>此安裝</translation>
@@ -11225,7 +11381,7 @@
         <translation>此安裝自己的金鑰一律受信任。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+41"/>
         <source>Remove a trusted key</source>
         <translation>移除受信任的金鑰</translation>
     </message>

@@ -181,7 +181,8 @@ def test_title_search_is_bounded_on_hostile_pages() -> None:
     assert page_title(b"<title " * 200_000) == ""
     assert page_title(b"<title>" + b"<" * 1_000_000) == ""
     assert page_title(b"<titl" * 200_000) == ""
-    assert time.perf_counter() - started < 1.0
+    # a search that backtracks takes minutes on these; a loaded machine, a second or two
+    assert time.perf_counter() - started < 15
 
 
 def test_html_is_recognised_by_type_or_start() -> None:

@@ -18,6 +18,7 @@ from portal_admin.connection.profiles import (
     ManagedProfileError,
     Profile,
     ProxyMode,
+    sandbox_profile,
 )
 from portal_admin.files import policy_dir
 
@@ -154,3 +155,29 @@ async def test_the_doctor_uses_a_profiles_proxy_and_pin(
         assert steps["tls"]["code"] == "tls.pin_mismatch"
         assert status == 1
         assert len(proxy.requests) == seen
+
+
+@pytest.mark.parametrize("depth", [100, 100_000])
+def test_a_deeply_nested_profile_file_is_named_not_a_traceback(
+    machine: Path, tmp_path: Path, depth: int
+) -> None:
+    """A profile file is someone else's (a colleague's export, the machine's policy): nested
+    past what a profile file needs, it is refused by name (``files/json_input``), never a
+    ``RecursionError``; the user's own file is set aside and the program starts."""
+    nested = "[" * depth + "]" * depth
+    mine = store(tmp_path)
+    (machine / "profiles.json").write_text(nested, encoding="utf-8")
+    mine.path.parent.mkdir(parents=True, exist_ok=True)
+    mine.path.write_text('{"profiles": ' + nested + "}", encoding="utf-8")
+    assert [p.name for p in mine.load()] == [sandbox_profile().name]
+    assert mine.managed_error is not None and "nested deeper" in mine.managed_error
+    assert not mine.path.exists()  # set aside, kept beside
+
+
+def test_a_profile_file_too_large_to_be_one_is_refused_unread(tmp_path: Path) -> None:
+    from portal_admin.connection.profile_file import MAX_FILE_BYTES, ProfileFileError, load_profiles
+
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (MAX_FILE_BYTES + 10))
+    with pytest.raises(ProfileFileError, match="larger than"):
+        load_profiles(big)

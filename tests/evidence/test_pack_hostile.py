@@ -26,6 +26,7 @@ from portal_admin.cli.main import main as cli_main
 from portal_admin.evidence import keys, pack
 from portal_admin.evidence.__main__ import main as evidence_main
 from portal_admin.evidence.snapshot import KIND, SCHEMA_VERSION, SnapshotError, open_snapshot
+from portal_admin.evidence.snapshot import SCHEMA as SNAPSHOT_SCHEMA
 from portal_admin.evidence.trust import TrustStore
 
 ACCOUNTS = ["id", "email", "status"]
@@ -503,8 +504,9 @@ def test_a_failed_write_leaves_no_partial_file(
 
 
 def odd_snapshot(path: Path, table: str) -> Path:
+    """A snapshot of this program's schema with one more table, named ``table``."""
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    conn.executescript(SNAPSHOT_SCHEMA)
     meta = {"kind": KIND, "schema": SCHEMA_VERSION, "complete": True, "counts": {}}
     conn.executemany(
         "INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
@@ -517,19 +519,22 @@ def odd_snapshot(path: Path, table: str) -> Path:
     return path
 
 
-def test_snapshot_table_names_are_quoted_or_refused(
+def test_snapshot_tables_no_snapshot_has_are_refused_by_name(
     tmp_path: Path, key: Ed25519PrivateKey, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    keyword = open_snapshot(odd_snapshot(tmp_path / "order.sqlite3", "order"))
-    assert pack.snapshot_tables(keyword)["order"][0] == ["id"]
-    odd = odd_snapshot(tmp_path / "odd.sqlite3", 'odd name"; drop')
-    with pytest.raises(SnapshotError) as caught:
-        pack.snapshot_tables(open_snapshot(odd))
-    assert caught.value.code == "NOT_A_SNAPSHOT"
+    """A table a snapshot never has (a keyword for a name, or a name that would be SQL) is
+    refused when the file is opened, named, before any pack is made of it."""
+    for name in ("order", 'odd name"; drop'):
+        path = odd_snapshot(tmp_path / f"{len(name)}.sqlite3", name)
+        with pytest.raises(SnapshotError) as caught:
+            open_snapshot(path)
+        assert caught.value.code == "FOREIGN_SQL"
+        assert repr(name) in str(caught.value)
+    odd = tmp_path / f"{len(name)}.sqlite3"
     out = tmp_path / "odd.zip"
     assert cli_main(["evidence", "pack", str(out), "--snapshot", str(odd), "--ephemeral-key"]) == 2
     said = capsys.readouterr().err
-    assert "holds a table named" in said and "Traceback" not in said and not out.exists()
+    assert "which no snapshot has" in said and "Traceback" not in said and not out.exists()
 
 
 def test_the_forged_pack_in_a_fresh_process(genuine: Path, tmp_path: Path) -> None:

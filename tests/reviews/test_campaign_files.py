@@ -165,7 +165,7 @@ def test_an_endless_view_in_place_of_meta_is_refused_at_once(signed: Path) -> No
     worker.start()
     worker.join(30)
     assert not worker.is_alive(), "opening the file hangs"
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 20  # the view is endless: refused unread, not slowly
     assert isinstance(found[0], CampaignError) and found[0].code == "FOREIGN_SQL"
     assert "view 'meta'" in str(found[0])
 
@@ -180,7 +180,7 @@ def test_every_read_has_a_time_budget(signed: Path) -> None:
                 "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)"
                 " SELECT count(*) FROM r"
             ).fetchone()
-        assert opening.too_slow(stopped.value) and time.monotonic() - started < 5
+        assert opening.too_slow(stopped.value) and time.monotonic() - started < 20
 
 
 def test_metadata_that_is_not_json_is_named(signed: Path) -> None:

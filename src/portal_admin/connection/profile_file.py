@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.protocol.addresses import LANGUAGES, is_loopback
 
@@ -34,6 +35,8 @@ FORMAT = "portal-admin-profiles"
 VERSION = 1
 #: The longest profile name accepted.
 MAX_NAME = 100
+#: The largest profile file read (a thousand profiles take well under 1 MiB).
+MAX_FILE_BYTES = 4 * 1024 * 1024
 #: Keys a profile of a file may have (the fields of :class:`Profile` that are stored).
 FIELDS = (
     "name",
@@ -107,16 +110,18 @@ def export_profiles(
 def load_profiles(path: Path) -> list[Profile]:
     """The profiles of the file at ``path``; ProfileFileError (naming the field) otherwise."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
         raise ProfileFileError("", f"cannot be read ({exc})", str(path)) from None
-    return loads_profiles(text, str(path))
+    return loads_profiles(data, str(path))
 
 
-def loads_profiles(text: str, source: str | None = None) -> list[Profile]:
-    """The profiles of a file's text; ProfileFileError (naming the field) otherwise."""
+def loads_profiles(text: str | bytes, source: str | None = None) -> list[Profile]:
+    """The profiles of a file's text; ProfileFileError (naming the field) otherwise. The text
+    is read as JSON bounded in size and depth (``files/json_input``)."""
     try:
-        data = json.loads(text)
+        data = json_input.loads(text, max_bytes=MAX_FILE_BYTES)
     except ValueError as exc:
         raise ProfileFileError("", f"not valid JSON ({exc})", source) from None
     try:

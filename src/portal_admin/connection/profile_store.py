@@ -12,11 +12,12 @@ import json
 import logging
 from pathlib import Path
 
+from portal_admin.files import json_input
 from portal_admin.files.atomic import atomic_write_text
 from portal_admin.files.paths import config_dir
 from portal_admin.files.policy_dir import policy_file_paths
 
-from .profile_file import ProfileFileError, load_profiles
+from .profile_file import MAX_FILE_BYTES, ProfileFileError, load_profiles
 from .profiles import (
     FILE_VERSION,
     PROFILES_FILE,
@@ -69,7 +70,7 @@ class ProfileStore:
         """The user's own profiles as stored (a damaged file is set aside)."""
         stored: list[Profile] = []
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = json_input.read(self.path, max_bytes=MAX_FILE_BYTES)
             if not isinstance(raw, dict):
                 raise ValueError("not an object")
             for item in raw.get("profiles", []):

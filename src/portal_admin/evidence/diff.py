@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from portal_admin.files import sqlite_data
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, write_rows
 from portal_admin.files.portable import sqlite_connect, sqlite_uri
 
-from .snapshot import Snapshot, open_snapshot
+from .snapshot import STATEMENT_BUDGET, Snapshot, check_attached, open_snapshot
 
 #: Compared columns of each table: (table, kind, label column, fields).
 TABLES = (
@@ -117,13 +118,20 @@ def _text(value: object) -> str:
 
 
 def diff_snapshots(old_path: Path, new_path: Path) -> SnapshotDiff:
-    """Compare two snapshot files (each checked with ``open_snapshot``)."""
+    """Compare two snapshot files (each opened with ``open_snapshot``, then checked as data
+    where it is attached, in the read transaction the comparison runs in)."""
     old, new = open_snapshot(old_path), open_snapshot(new_path)
     result = SnapshotDiff(old, new)
-    conn = sqlite_connect(":memory:")  # attaches by URI
+    # attaches by URI; hardened, with a time budget on every statement (sqlite_data)
+    conn = sqlite_connect(":memory:", isolation_level=None, factory=sqlite_data.Budgeted)
+    assert isinstance(conn, sqlite_data.Budgeted)
     try:
+        sqlite_data.harden(conn, STATEMENT_BUDGET)
         conn.execute("ATTACH DATABASE ? AS o", (sqlite_uri(old.path),))
         conn.execute("ATTACH DATABASE ? AS n", (sqlite_uri(new.path),))
+        conn.execute("BEGIN")
+        check_attached(conn, "o", old)
+        check_attached(conn, "n", new)
         for table, kind, label, fields in TABLES:
             key = KEYS.get(table, "id")
             _rows(conn, result, table, kind, key, label, fields)

@@ -10,6 +10,16 @@ Only read operations are sent, so a read-only (kiosk) client takes snapshots too
 written beside its final name and renamed into place only once complete (committed and
 fsynced): an interrupted snapshot (a cancel, a dropped connection, a kill) leaves no file that
 looks complete. :func:`open_snapshot` refuses a file that is not a complete snapshot.
+
+A snapshot passes from hand to hand (a colleague's, last quarter's, one attached to a ticket),
+so a snapshot file is data, not a database to obey (``files/sqlite_data.py``): its schema rows
+must be exactly the ones this program writes (a trigger, a view, a ``sqlite_stat*`` table or
+an extra index is refused by name: FOREIGN_SQL; one of ours defined otherwise: SCHEMA), every
+connection to it is hardened with a time budget on every statement (TOO_SLOW), and before its
+rows are used (:meth:`Snapshot.connect`, :func:`check_attached` for a file attached to a diff,
+a campaign's creation or its closing check) ``PRAGMA integrity_check`` runs in the same read
+transaction as the reads (a forged index is DAMAGED). Listing a folder checks the schema and
+reads the metadata, without the integrity check: the list only shows what the files say.
 """
 
 from __future__ import annotations
@@ -27,11 +37,10 @@ from urllib.parse import urlsplit
 
 from portal_admin import __version__
 from portal_admin.client import PortalClient
-from portal_admin.files import json_input
+from portal_admin.files import sqlite_data
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.paths import data_dir
 from portal_admin.files.portable import fsync_path
-from portal_admin.files.sqlite_uri import sqlite_uri
 
 SCHEMA_VERSION = 1
 KIND = "portal-admin access-review snapshot"
@@ -77,9 +86,21 @@ CREATE TABLE constants (list TEXT, code TEXT, value INTEGER, label TEXT,
 """
 
 
+#: Seconds any one statement on a snapshot file may take (a 100,000-account diff takes one).
+STATEMENT_BUDGET = 120.0
+#: Every code of :class:`SnapshotError` (each has its sentence in the desktop).
+CODES = (
+    "NOT_FOUND", "NOT_A_SNAPSHOT", "INCOMPLETE", "NEWER_SCHEMA", "FOREIGN_SQL", "SCHEMA",
+    "DAMAGED", "TOO_SLOW", "CHANGED",
+)  # fmt: skip
+
+
 class SnapshotError(Exception):
     """A file that cannot be used as a snapshot. ``code``: NOT_FOUND, NOT_A_SNAPSHOT,
-    INCOMPLETE, NEWER_SCHEMA."""
+    INCOMPLETE, NEWER_SCHEMA; FOREIGN_SQL (a trigger, a view, a statistics table or another
+    object no snapshot has), SCHEMA (a table or index of ours missing or defined otherwise),
+    DAMAGED (the integrity check fails), TOO_SLOW (past its time budget), CHANGED (the file
+    changed between its opening and its use)."""
 
     def __init__(self, code: str, message: str, path: Path | None = None) -> None:
         super().__init__(message)
@@ -94,9 +115,17 @@ class Snapshot:
     path: Path
     meta: dict[str, Any]
 
-    def connect(self) -> sqlite3.Connection:
-        """A read-only connection to the file."""
-        conn = sqlite3.connect(sqlite_uri(self.path), uri=True)
+    def connect(self, budget: float = STATEMENT_BUDGET) -> sqlite3.Connection:
+        """A hardened read-only connection to the file, checked (:func:`check_attached`)
+        inside the read transaction it is left in: what is then read is what was checked.
+        ``SnapshotError`` when the file is no longer this snapshot."""
+        conn = sqlite_data.read_only(self.path, budget)
+        try:
+            conn.execute("BEGIN")
+            check_attached(conn, "main", self)
+        except BaseException:
+            conn.close()
+            raise
         conn.row_factory = sqlite3.Row
         return conn
 
@@ -382,23 +411,86 @@ def _int(value: bool | None) -> int | None:
     return None if value is None else int(value)
 
 
-def open_snapshot(path: Path) -> Snapshot:
-    """A complete snapshot of this program's, or :class:`SnapshotError` saying why not."""
+def expected() -> frozenset[sqlite_data.Row]:
+    """The ``sqlite_master`` rows of a snapshot file as this program writes it."""
+    return sqlite_data.expected_rows(SCHEMA)
+
+
+def open_snapshot(path: Path, budget: float = STATEMENT_BUDGET) -> Snapshot:
+    """A complete snapshot of this program's (its schema checked, its metadata read), or
+    :class:`SnapshotError` saying why not. The integrity check runs where its rows are used
+    (:meth:`Snapshot.connect`, :func:`check_attached`)."""
     if not path.is_file():
         raise SnapshotError("NOT_FOUND", f"{path} does not exist", path)
     try:
-        conn = sqlite3.connect(sqlite_uri(path), uri=True)
+        conn = sqlite_data.read_only(path, budget)
         try:
-            rows = conn.execute("SELECT key, value FROM meta").fetchall()
+            conn.execute("BEGIN")
+            meta = _checked_meta(conn, "main", path)
         finally:
             conn.close()
-        meta = {k: json_input.loads(v) for k, v in rows}
-    except (sqlite3.DatabaseError, ValueError):
+    except sqlite3.DatabaseError as exc:
+        raise _unreadable(exc, path) from None
+    return Snapshot(path, meta)
+
+
+def check_attached(conn: sqlite3.Connection, schema: str, snapshot: Snapshot) -> None:
+    """Check the file attached to ``conn`` as ``schema`` (``"main"``: the connection's own)
+    as ``snapshot``, inside the caller's read transaction: its schema, its metadata (the one
+    ``snapshot`` was opened with: CHANGED otherwise) and ``PRAGMA integrity_check``
+    (DAMAGED). ``SnapshotError`` saying why it cannot be used."""
+    path = snapshot.path
+    try:
+        meta = _checked_meta(conn, schema, path)
+        if meta != snapshot.meta:
+            raise SnapshotError("CHANGED", f"{path.name} changed since it was opened", path)
+        found = sqlite_data.integrity(conn, schema)
+    except sqlite3.DatabaseError as exc:
+        raise _unreadable(exc, path) from None
+    if found is not None:
+        raise SnapshotError("DAMAGED", f"{path.name} is damaged (integrity check: {found})", path)
+
+
+def _checked_meta(conn: sqlite3.Connection, schema: str, path: Path) -> dict[str, Any]:
+    """The metadata of the snapshot file attached as ``schema``, once its schema rows are
+    this program's; ``SnapshotError`` otherwise."""
+    rows = sqlite_data.schema_rows(conn, schema)
+    want = expected()
+    if not any(r in want and r[1] == "meta" for r in rows):
+        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path)
+    try:  # a table of exactly our shape: reading it runs nothing of the file's
+        meta = sqlite_data.read_meta(conn, path.name, schema)
+    except ValueError:
         raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path) from None
     if meta.get("kind") != KIND:
         raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path)
-    if int(meta.get("schema", 0)) > SCHEMA_VERSION:
+    version = meta.get("schema")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path)
+    if version > SCHEMA_VERSION:
         raise SnapshotError("NEWER_SCHEMA", f"{path.name} was made by a newer program", path)
+    alien = sqlite_data.foreign(rows, want)
+    if alien:
+        named = ", ".join(alien[:5]) + (" ..." if len(alien) > 5 else "")
+        raise SnapshotError(
+            "FOREIGN_SQL", f"{path.name} holds {named}, which no snapshot has: refused", path
+        )
+    missing, other = sqlite_data.differences(rows, want)
+    if missing or other:
+        named = ", ".join(repr(n) for n in [*missing, *other][:5])
+        raise SnapshotError(
+            "SCHEMA",
+            f"{path.name} does not have a snapshot's schema ({named} missing or defined"
+            " otherwise): refused",
+            path,
+        )
     if meta.get("complete") is not True:
         raise SnapshotError("INCOMPLETE", f"{path.name} is an incomplete snapshot", path)
-    return Snapshot(path, meta)
+    return meta
+
+
+def _unreadable(exc: sqlite3.DatabaseError, path: Path) -> SnapshotError:
+    """TOO_SLOW for a statement stopped by its budget, else NOT_A_SNAPSHOT."""
+    if sqlite_data.too_slow(exc):
+        return SnapshotError("TOO_SLOW", f"{path.name} was not read in time: refused", path)
+    return SnapshotError("NOT_A_SNAPSHOT", f"{path.name} is not a snapshot", path)

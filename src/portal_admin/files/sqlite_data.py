@@ -15,8 +15,12 @@ connection that is then used:
    offers it (3.12+), and (:class:`Budgeted`) a time budget on every statement: a query the
    file makes endless ends as ``interrupted`` (:func:`too_slow`), never a hang.
 
-The callers name what is refused (campaigns: ``reviews/opening.py``; job files:
-``jobs/store.py``).
+A file attached to another connection (``ATTACH``) is checked there, by its schema name
+(``schema_rows(conn, "s")``, ``integrity(conn, "s")``), inside the read transaction its rows
+are then read in: what is checked is what is used.
+
+The callers name what is refused (campaigns: ``reviews/opening.py``; snapshots:
+``evidence/snapshot.py``; job files: ``jobs/store.py``).
 """
 
 from __future__ import annotations
@@ -25,13 +29,20 @@ import functools
 import sqlite3
 import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
+
+from . import json_input
+from .sqlite_uri import sqlite_uri
 
 #: Instructions of SQLite's virtual machine between two looks at the clock.
 STEPS = 20_000
 
 #: One ``sqlite_master`` row: type, name, table, SQL.
 Row = tuple[str, str, str, str | None]
+#: The most rows a meta table may have, and the longest value (characters).
+MAX_META_ROWS = 1000
+MAX_META_VALUE = 1 << 20
 
 
 class Budgeted(sqlite3.Connection):
@@ -88,6 +99,22 @@ def harden(conn: Budgeted, budget: float) -> None:
     defend(conn)
 
 
+def read_only(path: Path, budget: float) -> Budgeted:
+    """A hardened read-only connection to ``path`` (autocommit; :func:`harden`)."""
+    conn = sqlite3.connect(sqlite_uri(path, "ro"), uri=True, isolation_level=None, factory=Budgeted)
+    assert isinstance(conn, Budgeted)
+    harden(conn, budget)
+    conn.execute("PRAGMA query_only=ON")
+    return conn
+
+
+def _schema(name: str) -> str:
+    """``name`` as a schema qualifier; only this program's own names are accepted."""
+    if not name.isidentifier():
+        raise ValueError(f"not a schema name: {name!r}")
+    return name
+
+
 @functools.cache
 def expected_rows(script: str) -> frozenset[Row]:
     """The ``sqlite_master`` rows of a file made by ``script`` (SQLite's own rows of the
@@ -103,11 +130,13 @@ def expected_rows(script: str) -> frozenset[Row]:
         conn.close()
 
 
-def schema_rows(conn: sqlite3.Connection) -> list[Row]:
-    """The file's ``sqlite_master`` rows, as the file has them."""
+def schema_rows(conn: sqlite3.Connection, schema: str = "main") -> list[Row]:
+    """The ``sqlite_master`` rows of the file (or of the one attached as ``schema``), as the
+    file has them."""
+    sql = f"SELECT type, name, tbl_name, sql FROM {_schema(schema)}.sqlite_master"  # noqa: S608
     return [
         (str(r[0]), str(r[1]), str(r[2]), r[3] if r[3] is None else str(r[3]))
-        for r in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+        for r in conn.execute(sql)
     ]
 
 
@@ -136,7 +165,31 @@ def differences(rows: Iterable[Row], want: Iterable[Row]) -> tuple[list[str], li
     return missing, other
 
 
-def integrity(conn: sqlite3.Connection) -> str | None:
-    """None when ``PRAGMA integrity_check`` finds the file sound, else its first finding."""
-    rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(5)")]
+def integrity(conn: sqlite3.Connection, schema: str = "main") -> str | None:
+    """None when ``PRAGMA integrity_check`` finds the file (or the one attached as ``schema``)
+    sound, else its first findings."""
+    rows = [str(r[0]) for r in conn.execute(f"PRAGMA {_schema(schema)}.integrity_check(5)")]
     return None if rows == ["ok"] else "; ".join(rows)[:300]
+
+
+def read_meta(conn: sqlite3.Connection, name: str, schema: str = "main") -> dict[str, Any]:
+    """A ``meta (key, value)`` table of JSON values as a dictionary; ``ValueError`` naming the
+    entry that is not JSON, or a table too large to be one of ours (``name``: the file, for
+    the message). Each value is read with a bounded depth (``files/json_input``)."""
+    rows = conn.execute(
+        f"SELECT key, value FROM {_schema(schema)}.meta LIMIT ?",  # noqa: S608
+        (MAX_META_ROWS + 1,),
+    ).fetchall()
+    if len(rows) > MAX_META_ROWS:
+        raise ValueError(f"{name}: its metadata has more than {MAX_META_ROWS} entries")
+    found: dict[str, Any] = {}
+    for key, value in rows:
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise ValueError(f"{name}: a metadata entry is not text")
+        if len(value) > MAX_META_VALUE:
+            raise ValueError(f"{name}: the metadata entry {key!r} is too large")
+        try:  # bounded depth: a value nested 100,000 deep is refused, not a RecursionError
+            found[key] = json_input.loads(value, max_bytes=MAX_META_VALUE * 4)
+        except ValueError as exc:
+            raise ValueError(f"{name}: the metadata entry {key!r} is not JSON ({exc})") from None
+    return found

@@ -15,14 +15,15 @@ program's, exactly, before anything of it is read.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from portal_admin.files import json_input
 from portal_admin.files.portable import (
@@ -34,6 +35,7 @@ from portal_admin.files.portable import (
 from portal_admin.files.terminal import printable
 
 from . import opening
+from .errors import CampaignError as CampaignError
 from .schema import SCHEMA_VERSION, UPGRADES
 
 KIND = "portal-admin access-review campaign"
@@ -55,29 +57,6 @@ SORTABLE = (
 TABLES = frozenset(
     {"meta", "items", "flags", "decisions", "signoffs", "signed_items", "remediation", "closing"}
 )
-
-
-class CampaignError(Exception):
-    """A file that cannot be used as a campaign, or a change the campaign refuses.
-
-    ``code``: of the file: NOT_FOUND, NOT_A_CAMPAIGN, FOREIGN_SQL (a trigger, a view, a
-    ``sqlite_stat*`` table or any table or index this program does not write), SCHEMA (a
-    table or index of ours missing or defined otherwise), DAMAGED (the integrity check
-    fails, metadata that is not JSON or not of its type), TOO_SLOW (past its time budget),
-    NEWER_SCHEMA; of a change: FROZEN, CLOSED, BAD_INPUT, SELF, UNKNOWN_ITEM,
-    OTHER_CAMPAIGN, CONFLICT, NOT_SIGNED, CHANGED, UNTRUSTED (a sign-off by a key this
-    installation does not trust), OLD_SIGNOFF (a sign-off of an earlier format, which does not
-    cover the revocation action or the scope's server), OTHER_SERVER (remediation on another
-    server than the signed scope's), UNDECIDED, UNREMEDIATED. ``item``/``line`` name where.
-    """
-
-    def __init__(
-        self, code: str, message: str, *, item: str | None = None, line: int | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.item = item
-        self.line = line
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +255,34 @@ def _refuse(path: Path, code: str, why: str) -> CampaignError:
     return CampaignError(code, f"{path.name} {why}")
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def unreadable(path: Path, exc: BaseException) -> CampaignError:
+    """A read of a checked file that failed: TOO_SLOW past its budget, DAMAGED otherwise."""
+    if opening.too_slow(exc):
+        return _refuse(path, "TOO_SLOW", "was not read within its time budget: refused")
+    return _refuse(path, "DAMAGED", f"cannot be read: it is damaged ({exc})")
+
+
+def reads(method: Callable[P, R]) -> Callable[P, R]:
+    """A read of the campaign whose SQLite failure (a page damaged, a row edited behind the
+    program's back, a statement past its budget) is a named :class:`CampaignError`, never a
+    ``sqlite3`` exception: the queue's lazy reads are refused as the file's opening is."""
+
+    @functools.wraps(method)
+    def read(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (sqlite3.DatabaseError, RecursionError) as exc:
+            campaign = args[0]
+            assert isinstance(campaign, Campaign)
+            raise unreadable(campaign.path, exc) from None
+
+    return read
+
+
 class Campaign:
     """An open campaign file. Thread use: one thread at a time per object."""
 
@@ -332,6 +339,21 @@ class Campaign:
         again; the connection is hardened all the same."""
         path = Path(path)
         return cls._connected(path, _open(path), SCHEMA_VERSION)
+
+    @classmethod
+    def reopen(cls, path: Path) -> Campaign:
+        """A connection of its own (for another thread) to a file :meth:`open` has checked in
+        this process: no check again (milliseconds). DAMAGED when it cannot be read now."""
+        path = Path(path)
+        try:
+            conn = connect(path)
+        except sqlite3.DatabaseError as exc:
+            raise _refuse(path, "DAMAGED", f"cannot be opened ({exc})") from None
+        try:
+            return cls(path, conn, read_meta(conn))
+        except (sqlite3.DatabaseError, ValueError, RecursionError) as exc:
+            conn.close()
+            raise _refuse(path, "DAMAGED", f"cannot be opened ({exc})") from None
 
     @classmethod
     def _connected(cls, path: Path, conn: sqlite3.Connection, version: int) -> Campaign:
@@ -400,8 +422,14 @@ class Campaign:
         return dict(self._meta)
 
     def reload_meta(self) -> dict[str, Any]:
-        """The metadata as the file has it now."""
-        self._meta = read_meta(self.conn)
+        """The metadata as the file has it now (signed off or closed meanwhile?);
+        ``CampaignError`` DAMAGED (or TOO_SLOW) when it cannot be read now."""
+        try:
+            self._meta = read_meta(self.conn)
+        except ValueError as exc:
+            raise _refuse(self.path, "DAMAGED", f"cannot be read ({exc})") from None
+        except (sqlite3.DatabaseError, RecursionError) as exc:
+            raise unreadable(self.path, exc) from None
         return self.meta
 
     @property
@@ -427,6 +455,7 @@ class Campaign:
 
     # The queue -------------------------------------------------------------------------------
 
+    @reads
     def count(self, query: Query | None = None) -> int:
         """Items the filter keeps."""
         where, args = (query or Query()).where()
@@ -434,6 +463,7 @@ class Campaign:
             self.conn.execute(f"SELECT count(*) FROM items WHERE {where}", args).fetchone()[0]  # noqa: S608
         )
 
+    @reads
     def page(self, query: Query | None = None, *, after: int = 0, limit: int = 200) -> list[Item]:
         """Up to ``limit`` items the filter keeps, in campaign order, after item ``seq``
         ``after`` (keyset paging: each page costs the same, wherever it is)."""
@@ -444,6 +474,7 @@ class Campaign:
         )
         return [_item(r) for r in rows]
 
+    @reads
     def page_at(
         self,
         query: Query | None = None,
@@ -467,11 +498,50 @@ class Campaign:
         )
         return [_item(r) for r in rows]
 
+    @reads
     def item(self, item_id: str) -> Item | None:
         """One item by id."""
         row = self.conn.execute("SELECT * FROM items WHERE id = ?", (item_id,)).fetchone()
         return _item(row) if row else None
 
+    @reads
+    def position(self, query: Query, seq: int) -> int | None:
+        """The row of item ``seq`` in the queue ``query`` filters, in campaign order (None:
+        the filter hides it)."""
+        where, args = query.where()
+        found = self.conn.execute(
+            f"SELECT 1 FROM items WHERE seq = ? AND {where}",  # noqa: S608
+            [seq, *args],
+        ).fetchone()
+        if found is None:
+            return None
+        row = self.conn.execute(
+            f"SELECT count(*) FROM items WHERE seq < ? AND {where}",  # noqa: S608
+            [seq, *args],
+        ).fetchone()
+        return int(row[0])
+
+    @reads
+    def ids(self, query: Query | None = None) -> list[str]:
+        """Ids of every item ``query`` keeps, in campaign order (a selection of the whole
+        queue)."""
+        where, args = (query or Query()).where()
+        rows = self.conn.execute(
+            f"SELECT id FROM items WHERE {where} ORDER BY seq",  # noqa: S608
+            args,
+        )
+        return [r[0] for r in rows]
+
+    @reads
+    def decisions_by_reviewer(self) -> list[tuple[str, int]]:
+        """(reviewer, items whose latest decision is theirs), most first."""
+        rows = self.conn.execute(
+            "SELECT d.reviewer, count(*) FROM items AS i JOIN decisions AS d"
+            " ON d.seq = i.decision_seq GROUP BY d.reviewer ORDER BY 2 DESC, 1"
+        )
+        return [(str(r[0]), int(r[1])) for r in rows]
+
+    @reads
     def flags_of(self, seqs: Sequence[int]) -> dict[int, list[Flag]]:
         """The flags of the items ``seqs`` (a page's), by item seq."""
         found: dict[int, list[Flag]] = {s: [] for s in seqs}
@@ -484,11 +554,13 @@ class Campaign:
                 found[row[0]].append(Flag(row[1], row[2]))
         return found
 
+    @reads
     def history(self, item_id: str) -> list[Decided]:
         """Every decision of one item, oldest first."""
         rows = self.conn.execute("SELECT * FROM decisions WHERE item = ? ORDER BY seq", (item_id,))
         return [_decided(r) for r in rows]
 
+    @reads
     def decision_of(self, item: Item) -> Decided | None:
         """The latest decision of an item, from the history (not the queue's column)."""
         row = self.conn.execute(
@@ -496,6 +568,7 @@ class Campaign:
         ).fetchone()
         return _decided(row) if row else None
 
+    @reads
     def totals(self) -> dict[str, int]:
         """Items, decided, and per decision; flagged."""
         row = self.conn.execute(
@@ -505,6 +578,7 @@ class Campaign:
         keys = ("items", "decided", "kept", "revoked", "dont_know", "flagged")
         return {k: int(v or 0) for k, v in zip(keys, row, strict=True)}
 
+    @reads
     def flag_counts(self) -> dict[str, int]:
         """Items per flag code."""
         return {
@@ -514,6 +588,7 @@ class Campaign:
             )
         }
 
+    @reads
     def values(self, column: str) -> list[str]:
         """The distinct values of ``column`` (portal, institution, status, kind, part), for a
         filter's choices."""
@@ -524,6 +599,7 @@ class Campaign:
         )
         return [r[0] for r in rows]
 
+    @reads
     def own_items(
         self, reviewer: str, *, account_id: str = "", account_email: str = ""
     ) -> list[str]:
@@ -537,6 +613,7 @@ class Campaign:
         )
         return [r[0] for r in rows]
 
+    @reads
     def undecided(self) -> int:
         """Items with no decision in the history (cheap: one index lookup per item)."""
         return int(
@@ -546,10 +623,12 @@ class Campaign:
             ).fetchone()[0]
         )
 
+    @reads
     def signed_items(self) -> set[str]:
         """Ids of items covered by a sign-off in this file (their decisions are frozen)."""
         return {r[0] for r in self.conn.execute("SELECT DISTINCT item FROM signed_items")}
 
+    @reads
     def is_signed(self) -> bool:
         return self.conn.execute("SELECT 1 FROM signoffs LIMIT 1").fetchone() is not None
 
@@ -637,6 +716,21 @@ def _check(conn: opening.Budgeted, path: Path, budget: float) -> int:
 
 #: Names of this program's tables (casefolded).
 _NAMES = frozenset(name.casefold() for name in TABLES)
+
+
+def check_attached(conn: sqlite3.Connection, schema: str, path: Path) -> None:
+    """The campaign file ``path``, attached to ``conn`` as ``schema``, checked again through
+    the connection that reads it, inside the caller's transaction (it was checked when opened,
+    but reopened by name to attach: another writer could have swapped it in between): this
+    program's schema exactly, sound (FOREIGN_SQL, SCHEMA, DAMAGED otherwise)."""
+    rows = opening.schema_rows(conn, schema)
+    _refuse_foreign(path, opening.foreign(rows, (SCHEMA_VERSION,)))
+    missing, other = opening.differences(rows, SCHEMA_VERSION)
+    if missing or other:
+        raise _refuse(path, "SCHEMA", "does not have this program's schema: refused")
+    found = opening.integrity(conn, schema)
+    if found is not None:
+        raise _refuse(path, "DAMAGED", f"is damaged (integrity check: {found}): refused")
 
 
 def _refuse_foreign(path: Path, alien: list[str]) -> None:

@@ -7,14 +7,17 @@ a kill replaces the check whole.
 
 from __future__ import annotations
 
+import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from portal_admin.client import PortalClient
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot, take_snapshot
+from portal_admin.evidence.snapshot import check_attached as check_snapshot
 
 from . import opening
-from .campaign import Campaign, CampaignError, now_iso
+from .campaign import Campaign, CampaignError, now_iso, unreadable
 from .create import ScopeFilter
 from .remediation import unremediated
 from .signoff import verify
@@ -50,7 +53,10 @@ def check(
     try:
         snapshot = closing if isinstance(closing, Snapshot) else open_snapshot(Path(closing))
     except SnapshotError as exc:
-        raise CampaignError("BAD_INPUT", f"the closing snapshot: {exc}") from None
+        raise CampaignError(
+            "BAD_INPUT", f"the closing snapshot: {exc}",
+            reason="CLOSING_UNREADABLE", params=(Path(str(closing)).name,),
+        ) from None  # fmt: skip
     verification = verify(campaign, own=None)  # before anything is recorded
     # the revocation action the signatures cover (the metadata's is not signed)
     done = REVOKED.get(verification.revocation, ("DEACTIVATED",))
@@ -66,6 +72,13 @@ def check(
     conn.execute("ATTACH DATABASE ? AS c", (opening.uri(snapshot.path),))
     try:
         with campaign.transaction():
+            try:  # checked as data where it is read, in this transaction
+                check_snapshot(conn, "c", snapshot)
+            except SnapshotError as exc:
+                raise CampaignError(
+                    "BAD_INPUT", f"the closing snapshot: {exc}",
+                    reason="CLOSING_UNREADABLE", params=(snapshot.path.name,),
+                ) from None  # fmt: skip
             _latest(conn)
             conn.execute("DELETE FROM closing")
             conn.execute(
@@ -182,3 +195,28 @@ def closing_rows(campaign: Campaign) -> list[tuple[Any, ...]]:
             "SELECT item, outcome, current, detail FROM closing ORDER BY outcome, item"
         )
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ClosingRow:
+    """One row of the closing check as shown: the item's label (its id when the scope has no
+    such item), the outcome (one of :data:`OUTCOMES`), its state at closing and what
+    changed."""
+
+    label: str
+    outcome: str
+    current: str
+    detail: str
+
+
+def shown_rows(campaign: Campaign, limit: int = 1000) -> list[ClosingRow]:
+    """The closing check's first ``limit`` rows, by outcome and item."""
+    try:
+        rows = campaign.conn.execute(
+            "SELECT coalesce(i.label, c.item), c.outcome, c.current, c.detail FROM closing AS c"
+            " LEFT JOIN items AS i ON i.id = c.item ORDER BY c.outcome, c.item LIMIT ?",
+            (limit,),
+        ).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise unreadable(campaign.path, exc) from None
+    return [ClosingRow(*(str(v) for v in r)) for r in rows]

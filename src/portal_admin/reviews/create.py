@@ -19,11 +19,20 @@ from typing import Any
 
 from portal_admin import __version__
 from portal_admin.evidence.snapshot import Snapshot, SnapshotError, open_snapshot
+from portal_admin.evidence.snapshot import check_attached as check_snapshot
 from portal_admin.files.atomic import fsync_dir
 from portal_admin.files.portable import fsync_path, replace, sqlite_connect
 
 from . import flags, opening
-from .campaign import KIND, Campaign, CampaignError, now_iso, partial_path, private_file
+from .campaign import (
+    KIND,
+    Campaign,
+    CampaignError,
+    check_attached,
+    now_iso,
+    partial_path,
+    private_file,
+)
 from .schema import INDEXES, SCHEMA, SCHEMA_VERSION, UPGRADES
 
 REVOCATIONS = ("SUSPEND", "DEACTIVATE")
@@ -82,15 +91,24 @@ class Settings:
     def check(self) -> None:
         """``CampaignError`` BAD_INPUT for a setting that cannot be used."""
         if not self.name.strip():
-            raise CampaignError("BAD_INPUT", "a campaign needs a name")
+            raise CampaignError("BAD_INPUT", "a campaign needs a name", reason="NO_NAME")
         try:
             date.fromisoformat(self.due)
         except ValueError:
-            raise CampaignError("BAD_INPUT", f"not a date (YYYY-MM-DD): {self.due!r}") from None
+            raise CampaignError(
+                "BAD_INPUT", f"not a date (YYYY-MM-DD): {self.due!r}",
+                reason="BAD_DUE", params=(self.due,),
+            ) from None  # fmt: skip
         if self.revocation not in REVOCATIONS:
-            raise CampaignError("BAD_INPUT", "the revocation is SUSPEND or DEACTIVATE")
+            raise CampaignError(
+                "BAD_INPUT", "the revocation is SUSPEND or DEACTIVATE", reason="BAD_REVOCATION"
+            )
         if self.stale_days < 1:
-            raise CampaignError("BAD_INPUT", "the days for 'not updated' must be at least 1")
+            raise CampaignError(
+                "BAD_INPUT",
+                "the days for 'not updated' must be at least 1",
+                reason="BAD_STALE_DAYS",
+            )
 
 
 Progress = Callable[[str], object]
@@ -109,10 +127,16 @@ def create_campaign(
     try:
         snapshot = scope if isinstance(scope, Snapshot) else open_snapshot(Path(scope))
     except SnapshotError as exc:
-        raise CampaignError("BAD_INPUT", f"the scope: {exc}") from None
+        raise CampaignError(
+            "BAD_INPUT", f"the scope: {exc}",
+            reason="SCOPE_UNREADABLE", params=(Path(str(scope)).name,),
+        ) from None  # fmt: skip
     path = Path(path)
     if path.exists():
-        raise CampaignError("BAD_INPUT", f"{path} exists already: a campaign is never overwritten")
+        raise CampaignError(
+            "BAD_INPUT", f"{path} exists already: a campaign is never overwritten",
+            reason="EXISTS", params=(path.name,),
+        )  # fmt: skip
     baseline = _baseline(since) if since is not None else None
     meta: dict[str, Any] = {
         "kind": KIND,
@@ -140,10 +164,23 @@ def create_campaign(
     }
 
     def fill(conn: sqlite3.Connection) -> None:
+        # each attached file is checked as data where it is read, in this transaction
         conn.execute("ATTACH DATABASE ? AS s", (opening.uri(snapshot.path),))
+        _checked(
+            lambda: check_snapshot(conn, "s", snapshot),
+            "the scope", "SCOPE_UNREADABLE", snapshot.path,
+        )  # fmt: skip
         _items(conn, settings.scope_filter)
         if baseline is not None:
             conn.execute("ATTACH DATABASE ? AS b", (opening.uri(baseline[0]),))
+            earlier = baseline[3]
+            if earlier is not None:
+                _checked(
+                    lambda: check_snapshot(conn, "b", earlier),
+                    "the earlier snapshot", "BASELINE_UNREADABLE", baseline[0],
+                )  # fmt: skip
+            else:
+                check_attached(conn, "b", baseline[0])
             flags.baseline_flags(conn, baseline[2], str(baseline[1].get("when") or ""))
         at = str(snapshot.meta.get("finished") or snapshot.meta.get("started") or now_iso())
         flags.scope_flags(conn, at=at, stale_days=settings.stale_days, reviewer=settings.reviewer)
@@ -182,23 +219,39 @@ def _items(conn: sqlite3.Connection, scope: ScopeFilter) -> None:
     )
 
 
-def _baseline(path: Path) -> tuple[Path, dict[str, Any], str]:
-    """(file, what it is for the metadata, ``"snapshot"`` or ``"campaign"``)."""
+def _checked(check: Callable[[], None], what: str, reason: str, path: Path) -> None:
+    """``check()``, its ``SnapshotError`` said as BAD_INPUT naming ``what`` (``reason``,
+    with the file's name as its parameter)."""
+    try:
+        check()
+    except SnapshotError as exc:
+        raise CampaignError(
+            "BAD_INPUT", f"{what}: {exc}", reason=reason, params=(path.name,)
+        ) from None
+
+
+def _baseline(path: Path) -> tuple[Path, dict[str, Any], str, Snapshot | None]:
+    """(file, what it is for the metadata, ``"snapshot"`` or ``"campaign"``, the opened
+    snapshot when it is one)."""
     path = Path(path)
     try:
         taken = open_snapshot(path)
     except SnapshotError as exc:
         if exc.code != "NOT_A_SNAPSHOT":
-            raise CampaignError("BAD_INPUT", f"the earlier snapshot: {exc}") from None
+            raise CampaignError(
+                "BAD_INPUT", f"the earlier snapshot: {exc}",
+                reason="BASELINE_UNREADABLE", params=(path.name,),
+            ) from None  # fmt: skip
     else:
         when = taken.meta.get("finished")
-        return path, {"file": path.name, "kind": "snapshot", "when": when}, "snapshot"
+        return path, {"file": path.name, "kind": "snapshot", "when": when}, "snapshot", taken
     try:
         earlier = Campaign.open(path)
     except CampaignError as exc:
         raise CampaignError(
-            "BAD_INPUT", f"{path.name} is neither a snapshot nor a campaign ({exc})"
-        ) from None
+            "BAD_INPUT", f"{path.name} is neither a snapshot nor a campaign ({exc})",
+            reason="BASELINE_UNREADABLE", params=(path.name,),
+        ) from None  # fmt: skip
     try:
         scope = earlier.meta.get("scope") or {}
         info = {
@@ -209,7 +262,7 @@ def _baseline(path: Path) -> tuple[Path, dict[str, Any], str]:
         }
     finally:
         earlier.close()
-    return path, info, "campaign"
+    return path, info, "campaign", None
 
 
 def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connection], None]) -> None:
@@ -223,6 +276,10 @@ def write_new(path: Path, meta: dict[str, Any], fill: Callable[[sqlite3.Connecti
     conn = sqlite_connect(tmp, isolation_level=None)  # attaches by URI
     done = False
     try:
+        # what ``fill`` attaches is checked as data (no view, trigger or forged index); and
+        # nothing of an attached file's schema may call a function with effects
+        conn.execute("PRAGMA trusted_schema=OFF")
+        conn.execute("PRAGMA cell_size_check=ON")
         conn.execute("PRAGMA journal_mode=OFF")  # a draft: renamed into place only when whole
         conn.execute("PRAGMA synchronous=OFF")  # one fsync at the end
         conn.execute("PRAGMA cache_size=-65536")

@@ -81,7 +81,11 @@ def reviewer_name(name: str) -> str:
     characters); ``CampaignError`` BAD_INPUT otherwise."""
     text = name.strip()
     if not text or any(unicodedata.category(ch).startswith("C") for ch in text) or len(text) > 200:
-        raise CampaignError("BAD_INPUT", "a reviewer's name is one line of text (an email, say)")
+        raise CampaignError(
+            "BAD_INPUT",
+            "a reviewer's name is one line of text (an email, say)",
+            reason="BAD_REVIEWER",
+        )
     return text
 
 
@@ -107,7 +111,11 @@ def reviewer_of(
 def _identity(text: str | None) -> str:
     value = (text or "").strip()
     if len(value) > 200 or any(unicodedata.category(ch).startswith("C") for ch in value):
-        raise CampaignError("BAD_INPUT", "the server's account id or email is not one line")
+        raise CampaignError(
+            "BAD_INPUT",
+            "the server's account id or email is not one line",
+            reason="BAD_IDENTITY",
+        )
     return value
 
 
@@ -146,7 +154,10 @@ def decide(
     ids = [items] if isinstance(items, str) else list(items)
     chosen = decision if isinstance(decision, Decision) else parse_decision(str(decision))
     if chosen is None:
-        raise CampaignError("BAD_INPUT", f"not a decision: {decision!r} (Keep, Revoke, Don't know)")
+        raise CampaignError(
+            "BAD_INPUT", f"not a decision: {decision!r} (Keep, Revoke, Don't know)",
+            reason="NOT_A_DECISION", params=(str(decision)[:40],),
+        )  # fmt: skip
     return record(campaign, [Entry(i, chosen, justification) for i in ids], reviewer, source=source)
 
 
@@ -200,12 +211,14 @@ def record(
                 raise CampaignError(
                     "BAD_INPUT", f"{_where(entry)}: a justification is required ({why})",
                     item=entry.item, line=entry.line,
+                    reason="JUSTIFICATION_REQUIRED", params=(entry.decision.value,),
                 )  # fmt: skip
             if len(text) > MAX_JUSTIFICATION:
                 raise CampaignError(
                     "BAD_INPUT",
                     f"{_where(entry)}: a justification has at most {MAX_JUSTIFICATION} characters",
                     item=entry.item, line=entry.line,
+                    reason="JUSTIFICATION_TOO_LONG", params=(str(MAX_JUSTIFICATION),),
                 )  # fmt: skip
             if (row[5], row[6], row[7], row[8], row[11], row[12]) == (
                 entry.decision.value, text, reviewer.name, reviewer.fingerprint,

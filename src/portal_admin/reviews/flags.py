@@ -9,17 +9,72 @@
 | EXPIRED | a pending invitation past its expiry |
 | WRITE | a role holding write permissions |
 | OWN | the reviewer's own account: they cannot decide it |
+
+Each flag's reason is kept in the file as an English sentence (the command line prints it);
+:func:`reason_of` reads it back as a reason code (:data:`REASONS`) and its parameters, so the
+desktop words it in the reader's language from codes, never from the English.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from dataclasses import dataclass
 
 CODES = ("NEW", "REACTIVATED", "ADMIN", "STALE", "EXPIRED", "WRITE", "OWN")
+#: Why an item is flagged, with the parameters of each: NEW_SNAPSHOT and NEW_CAMPAIGN (the
+#: earlier file's date, empty when unknown), REACTIVATED_SNAPSHOT and REACTIVATED_CAMPAIGN
+#: (the status then, the earlier file's date, the status now), ADMIN (), STALE (days, the
+#: date of the last update), EXPIRED (the expiry date), WRITE (the write permissions, comma
+#: separated), OWN ().
+REASONS = (
+    "NEW_SNAPSHOT", "NEW_CAMPAIGN", "REACTIVATED_SNAPSHOT", "REACTIVATED_CAMPAIGN", "ADMIN",
+    "STALE", "EXPIRED", "WRITE", "OWN",
+)  # fmt: skip
 #: Statuses an account is reactivated from.
 INACTIVE = ("SUSPENDED", "DEACTIVATED", "REJECTED")
 #: Permission codes that write end with this.
 WRITE_SUFFIX = ":write"
+
+
+_EARLIER = {"SNAPSHOT": "the earlier snapshot", "CAMPAIGN": "the earlier campaign's scope"}
+_ADMIN = "a system-portal (administrator) account"
+_OWN = "the reviewer's own account: another reviewer decides it"
+#: The sentences this module writes, read back: (flag code, reason code, pattern).
+_WRITTEN = (
+    *(("NEW", f"NEW_{k}", rf"not in {re.escape(w)}(?: of ([\d-]+))?") for k, w in _EARLIER.items()),
+    *(
+        (
+            "REACTIVATED",
+            f"REACTIVATED_{k}",
+            rf"([A-Z_]+) in {re.escape(w)}(?: of ([\d-]+))?, ([A-Z_]+) now",
+        )
+        for k, w in _EARLIER.items()
+    ),
+    ("ADMIN", "ADMIN", re.escape(_ADMIN)),
+    ("STALE", "STALE", r"not updated for (\d+) days \(since ([\d-]+)\)"),
+    ("EXPIRED", "EXPIRED", r"pending, expired on ([\d-]+)"),
+    ("WRITE", "WRITE", r"holds write permissions: (.+)"),
+    ("OWN", "OWN", re.escape(_OWN)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an item is flagged: one of :data:`REASONS` and its parameters."""
+
+    code: str
+    params: tuple[str, ...] = ()
+
+
+def reason_of(code: str, text: str) -> Reason | None:
+    """The reason of flag ``code`` worded ``text``, as this module writes it (None: a
+    sentence it never writes, a file's own: shown as written)."""
+    for flag, reason, pattern in _WRITTEN:
+        found = re.fullmatch(pattern, text) if flag == code else None
+        if found:
+            return Reason(reason, tuple(g or "" for g in found.groups()))
+    return None
 
 
 def baseline_flags(conn: sqlite3.Connection, kind: str, when: str) -> None:
@@ -33,10 +88,10 @@ def baseline_flags(conn: sqlite3.Connection, kind: str, when: str) -> None:
         conn.execute(
             "INSERT OR IGNORE INTO base SELECT 'invitation', id, status FROM b.invitations"
         )
-        where = "the earlier snapshot"
+        where = _EARLIER["SNAPSHOT"]
     else:
         conn.execute("INSERT OR IGNORE INTO base SELECT kind, ref, status FROM b.items")
-        where = "the earlier campaign's scope"
+        where = _EARLIER["CAMPAIGN"]
     on = f" of {when[:10]}" if when else ""
     conn.execute(
         "INSERT INTO flags (item, code, reason) SELECT i.seq, 'NEW', ? FROM items AS i"
@@ -58,9 +113,9 @@ def scope_flags(conn: sqlite3.Connection, *, at: str, stale_days: int, reviewer:
     """ADMIN, STALE, EXPIRED, WRITE and OWN from the items themselves; then each item's count.
     ``at``: when the scope was taken (ISO 8601)."""
     conn.execute(
-        "INSERT INTO flags (item, code, reason) SELECT seq, 'ADMIN',"
-        " 'a system-portal (administrator) account' FROM items"
-        " WHERE kind = 'account' AND portal = 'SYSTEM'"
+        "INSERT INTO flags (item, code, reason) SELECT seq, 'ADMIN', ? FROM items"
+        " WHERE kind = 'account' AND portal = 'SYSTEM'",
+        (_ADMIN,),
     )
     conn.execute(
         "INSERT INTO flags (item, code, reason) SELECT seq, 'STALE', 'not updated for '"
@@ -95,10 +150,9 @@ def own_flag(conn: sqlite3.Connection, reviewer: str) -> None:
     """OWN on the account whose email is the reviewer's name (counts not updated)."""
     if reviewer.strip():
         conn.execute(
-            "INSERT OR IGNORE INTO flags (item, code, reason) SELECT seq, 'OWN',"
-            " 'the reviewer''s own account: another reviewer decides it' FROM items"
+            "INSERT OR IGNORE INTO flags (item, code, reason) SELECT seq, 'OWN', ? FROM items"
             " WHERE kind = 'account' AND lower(label) = lower(?)",
-            (reviewer.strip(),),
+            (_OWN, reviewer.strip()),
         )
 
 

@@ -28,14 +28,17 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from portal_admin.files import json_input, sqlite_data
+from portal_admin.files import sqlite_data
 from portal_admin.files.sqlite_data import (
+    MAX_META_ROWS,
+    MAX_META_VALUE,
     STEPS,
     Budgeted,
     Row,
     expected_rows,
     harden,
     integrity,
+    read_only,
     schema_rows,
     too_slow,
 )
@@ -49,24 +52,11 @@ __all__ = [
     "too_slow", "uri",
 ]  # fmt: skip
 
-#: The most rows the meta table may have, and the longest value (characters).
-MAX_META_ROWS = 1000
-MAX_META_VALUE = 1 << 20
-
 
 def uri(path: Path, mode: str = "ro") -> str:
     """A SQLite URI for ``path`` (``files.sqlite_uri``: ``?``, ``#`` and ``%`` in a folder's
     name are part of the name)."""
     return sqlite_uri(path, mode)
-
-
-def read_only(path: Path, budget: float) -> Budgeted:
-    """A hardened read-only connection (autocommit)."""
-    conn = sqlite3.connect(uri(path), uri=True, isolation_level=None, factory=Budgeted)
-    assert isinstance(conn, Budgeted)
-    harden(conn, budget)
-    conn.execute("PRAGMA query_only=ON")
-    return conn
 
 
 @functools.cache
@@ -87,22 +77,8 @@ def differences(rows: list[Row], version: int) -> tuple[list[str], list[str]]:
 
 
 def read_meta_rows(conn: sqlite3.Connection, name: str) -> dict[str, Any]:
-    """The meta table as a dictionary of JSON values; ``ValueError`` naming the key of a value
-    that is not JSON, or a table too large to be ours."""
-    rows = conn.execute("SELECT key, value FROM meta LIMIT ?", (MAX_META_ROWS + 1,)).fetchall()
-    if len(rows) > MAX_META_ROWS:
-        raise ValueError(f"{name}: its metadata has more than {MAX_META_ROWS} entries")
-    found: dict[str, Any] = {}
-    for key, value in rows:
-        if not isinstance(key, str) or not isinstance(value, str):
-            raise ValueError(f"{name}: a metadata entry is not text")
-        if len(value) > MAX_META_VALUE:
-            raise ValueError(f"{name}: the metadata entry {key!r} is too large")
-        try:  # bounded depth: a value nested 100,000 deep is refused, not a RecursionError
-            found[key] = json_input.loads(value, max_bytes=MAX_META_VALUE * 4)
-        except ValueError as exc:
-            raise ValueError(f"{name}: the metadata entry {key!r} is not JSON ({exc})") from None
-    return found
+    """The meta table as a dictionary of JSON values (``sqlite_data.read_meta``)."""
+    return sqlite_data.read_meta(conn, name)
 
 
 def encoded(value: Any) -> str:

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from portal_admin.evidence import pack as packs
 
-from .campaign import Campaign
+from .campaign import Campaign, reads
 from .closing import closing_rows
 from .remediation import recorded_jobs, result_rows, unremediated
 from .signoff import Verification, reading, verify
@@ -53,6 +53,7 @@ ITEM_HEADER = (
 LATEST = "(SELECT max(h.seq) FROM decisions AS h WHERE h.item = i.id)"
 
 
+@reads
 def totals(campaign: Campaign, today: date | None = None) -> dict[str, int]:
     """Items, decided, kept, revoked, revoked and done, not done, overdue (undecided past the
     due date, or decided after it), from the history."""

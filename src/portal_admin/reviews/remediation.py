@@ -231,6 +231,7 @@ async def remediate(
             f"this campaign's scope was taken on"
             f" {printable(check.server, 200) or 'no named server'} (as signed off), and this"
             f" is {printable(context.server, 200)}: refused; nothing is read or planned",
+            params=(check.server, context.server),
         )
     rows = {d.item: d for d in check.revokes}  # read in the verification's transaction
     revokes = list(rows)

@@ -110,6 +110,37 @@ class SignedDecision:
     signers: tuple[str, ...] = ()
 
 
+#: What a verification finds, with the parameters of each: ORPHAN (the sign-off's number that
+#: signed items name and the file does not have), SELF_DECIDED (the item), NOT_VERIFIED (the
+#: reviewer, when they signed), OTHER_KEY (the reviewer, their key's fingerprint), CHANGED,
+#: REMOVED, ADDED, INCONSISTENT (the item), MORE (how many more items changed).
+FINDINGS = {
+    "ORPHAN": "signed items name sign-off {0}, which this file does not have: they count as"
+    " signed by nobody",
+    "SELF_DECIDED": "decided by its own account: {0}",
+    "NOT_VERIFIED": "the sign-off by {0} of {1} does not verify: it was changed",
+    "OTHER_KEY": "the sign-off by {0} was made with another key ({1})",
+    "CHANGED": "changed: {0}",
+    "REMOVED": "removed: {0}",
+    "ADDED": "added: {0}",
+    "INCONSISTENT": "inconsistent: {0}",
+    "MORE": "... and {0} more items",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing a verification found: one of :data:`FINDINGS` and its parameters."""
+
+    code: str
+    params: tuple[str, ...] = ()
+
+    @property
+    def english(self) -> str:
+        """The finding in English (the command line's, and ``Verification.problems``)."""
+        return FINDINGS[self.code].format(*self.params)
+
+
 @dataclass
 class Verification:
     """What checking a campaign's sign-offs found. ``status``: ``intact`` (every sign-off
@@ -118,7 +149,9 @@ class Verification:
 
     status: str = "intact"
     signoffs: list[Signoff] = field(default_factory=list)
+    #: What was found, in English (the command line's), and as codes (``findings``).
     problems: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     changed_items: list[str] = field(default_factory=list)
     #: Items no sign-off covers (decided or not).
     unsigned: int = 0
@@ -136,6 +169,12 @@ class Verification:
     #: server identity, or a signer's with the signer's key, is the item's account): the
     #: separation-of-duties rule ``decide`` enforces, checked again from the history.
     self_decided: list[str] = field(default_factory=list)
+
+    def found(self, code: str, *params: str) -> None:
+        """Record a finding (one of :data:`FINDINGS`), in English too."""
+        finding = Finding(code, params)
+        self.findings.append(finding)
+        self.problems.append(finding.english)
 
     @property
     def untrusted(self) -> list[Signoff]:
@@ -217,16 +256,41 @@ def _digest(row: sqlite3.Row | tuple[Any, ...], fmt: int) -> str:
     return hashlib.sha256(_canonical(values)).hexdigest()
 
 
-def _self_decided(row: sqlite3.Row | tuple[Any, ...], signers: list[Reviewer]) -> bool:
+#: What marks an account as a signer's own: (server account ids, casefolded emails and names).
+Owners = dict[str, tuple[frozenset[str], frozenset[str]]]
+
+
+def _owners(signers: list[Reviewer]) -> Owners:
+    """Per signing key, what :meth:`Reviewer.owns` compares an account with (precomputed:
+    the check runs once per item)."""
+    found: dict[str, tuple[set[str], set[str]]] = {}
+    for s in signers:
+        ids, labels = found.setdefault(s.fingerprint, (set(), set()))
+        if s.account_id:
+            ids.add(s.account_id)
+        if s.account_email:
+            labels.add(s.account_email.casefold())
+        labels.add(s.name.strip().casefold())
+    return {k: (frozenset(i), frozenset(n)) for k, (i, n) in found.items()}
+
+
+def _self_decided(row: sqlite3.Row | tuple[Any, ...], owners: Owners) -> bool:
     """True when the latest decision of a row of :data:`_ITEM_ROWS` was made on the
     decider's own account: by the identity the decision records (name, server account id or
-    email), or, with a signer's key, by a signer whose signed identity is the account."""
+    email), or, with a signer's key, by a signer whose signed identity is the account
+    (:meth:`Reviewer.owns`, inlined)."""
     if row[2] != "account" or row[13] is None:
         return False
-    decider = Reviewer(str(row[15] or ""), str(row[16] or ""), row[18] or "", row[19] or "")
-    if decider.owns(row[2], row[3], row[4]):
+    ref, label = row[3], str(row[4]).strip().casefold()
+    if label == str(row[15] or "").strip().casefold():
         return True
-    return any(s.fingerprint == row[16] and s.owns(row[2], row[3], row[4]) for s in signers)
+    if (row[18] and ref == row[18]) or (row[19] and label == str(row[19]).casefold()):
+        return True
+    ids, labels = owners.get(row[16], _NOBODY)
+    return ref in ids or label in labels
+
+
+_NOBODY: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
 
 def item_digests(conn: sqlite3.Connection, fmt: int = FORMAT) -> Iterator[tuple[str, str, str]]:
@@ -336,9 +400,9 @@ def sign(
                 f"{undecided:,} items have no decision: they would be signed off as not"
                 " reviewed; nothing signed",
             )
-        signer = Reviewer(name, fingerprint, account_id, account_email)
+        signer = _owners([Reviewer(name, fingerprint, account_id, account_email)])
         for row in _plain(conn, _ITEM_ROWS):  # the rule ``decide`` enforces, from the history
-            if _self_decided(row, [signer]):
+            if _self_decided(row, signer):
                 raise CampaignError(
                     "SELF",
                     f"{row[0]} was decided by its own account; another reviewer decides it:"
@@ -347,7 +411,7 @@ def sign(
                 )
         lines = [(item, digest) for item, _part, digest in item_digests(conn)]
         if not lines:
-            raise CampaignError("BAD_INPUT", "the campaign has no items to sign")
+            raise CampaignError("BAD_INPUT", "the campaign has no items to sign", reason="NO_ITEMS")
         fields = {
             "part": part, "reviewer": name, "fingerprint": fingerprint, "signed_at": now_iso(),
             "format": FORMAT, "account_id": account_id, "account_email": account_email,
@@ -435,10 +499,7 @@ def _verify(
         else:
             orphans.add(signoff_seq)
     for seq in sorted(orphans)[:MAX_NAMED]:
-        result.problems.append(
-            f"signed items name sign-off {seq}, which this file does not have: they count"
-            " as signed by nobody"
-        )
+        result.found("ORPHAN", str(seq))
     formats = {r[8] for r in rows if r[8] in FORMATS}
     now: dict[int, dict[str, str]] = {f: {} for f in formats}
     part_of: dict[str, str] = {}  # every item's part, in campaign order
@@ -446,13 +507,13 @@ def _verify(
     changed: dict[str, str] = {}
     inconsistent: list[str] = []
     digests = [(f, now[f]) for f in formats]
-    signers = [
-        Reviewer(str(r[2] or ""), str(r[3] or ""), str(r[6] or ""), str(r[7] or "")) for r in rows
-    ]
+    owners = _owners(
+        [Reviewer(str(r[2] or ""), str(r[3] or ""), str(r[6] or ""), str(r[7] or "")) for r in rows]
+    )
     for row in _plain(conn, _ITEM_ROWS):
         item = row[0]
         part_of[item] = row[1]
-        if _self_decided(row, signers):
+        if _self_decided(row, owners):
             result.self_decided.append(item)
         if row[13] is None:
             result.undecided += 1
@@ -474,7 +535,7 @@ def _verify(
             result.status = "unsigned"
         return result
     for item in result.self_decided[:MAX_NAMED]:
-        result.problems.append(f"decided by its own account: {item}")
+        result.found("SELF_DECIDED", item)
     seen: set[str] = set()
     signers_of: dict[str, list[str]] = {}  # of the signed-off Revokes
     whole: set[str] = set()  # parts whose every item a sign-off covers ('' = the file)
@@ -486,13 +547,9 @@ def _verify(
             result.campaign_id, row, lines, settings_of(meta, fmt)
         )
         if not valid:
-            result.problems.append(
-                f"the sign-off by {reviewer} of {signed_at} does not verify: it was changed"
-            )
+            result.found("NOT_VERIFIED", str(reviewer), str(signed_at))
         if pinned is not None and fingerprint != pinned:
-            result.problems.append(
-                f"the sign-off by {reviewer} was made with another key ({fingerprint})"
-            )
+            result.found("OTHER_KEY", str(reviewer), str(fingerprint))
         try:
             trust, trusted_name = trusting.trust_of(fingerprint, pinned, store, own)
         except trusting.TrustError:  # not a fingerprint at all: that sign-off did not verify
@@ -554,9 +611,9 @@ def _name_changes(result: Verification, changed: dict[str, str], items: dict[str
     for item in sorted(changed, key=lambda i: (order.get(i, len(order)), i)):
         result.changed_items.append(item)
     for item in result.changed_items[:MAX_NAMED]:
-        result.problems.append(f"{changed[item]}: {item}")
+        result.found(changed[item].upper(), item)
     if len(result.changed_items) > MAX_NAMED:
-        result.problems.append(f"... and {len(result.changed_items) - MAX_NAMED} more items")
+        result.found("MORE", str(len(result.changed_items) - MAX_NAMED))
 
 
 def _signature_ok(

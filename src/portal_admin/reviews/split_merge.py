@@ -22,9 +22,8 @@ from pathlib import Path
 from portal_admin.files.terminal import printable
 
 from . import opening
-from .campaign import Campaign, CampaignError
+from .campaign import Campaign, CampaignError, check_attached
 from .create import write_new
-from .schema import SCHEMA_VERSION
 
 SPLITS = ("portal", "institution")
 OTHER = "other"
@@ -172,7 +171,8 @@ def _merge(
 ) -> Merged:
     """The merge's transaction (``p`` attached)."""
     with campaign.transaction():
-        _attached_as_data(conn, path)
+        # checked when opened, but reopened by name to attach: checked again where it is read
+        check_attached(conn, "p", path)
         _check(conn, path, str(other.get("part") or ""))
         before = conn.execute("SELECT coalesce(max(seq), 0) FROM decisions").fetchone()[0]
         same = " AND ".join(f"d.{c} IS pd.{c}" for c in DECISION)
@@ -213,34 +213,6 @@ def _merge(
             )
             signed += 1
     return Merged(path, str(other.get("part") or ""), int(added), signed)
-
-
-def _attached_as_data(conn: sqlite3.Connection, path: Path) -> None:
-    """The attached part file ``p`` checked again through the connection that reads it (it
-    was checked when opened, but reopened by name to attach: another writer could have
-    swapped it in between): this program's schema exactly, sound (FOREIGN_SQL, SCHEMA,
-    DAMAGED otherwise)."""
-    rows = [
-        (str(r[0]), str(r[1]), str(r[2]), r[3] if r[3] is None else str(r[3]))
-        for r in conn.execute("SELECT type, name, tbl_name, sql FROM p.sqlite_master")
-    ]
-    alien = opening.foreign(rows, (SCHEMA_VERSION,))
-    if alien:
-        raise CampaignError(
-            "FOREIGN_SQL",
-            f"{path.name} carries SQL this program never puts in a campaign"
-            f" ({', '.join(alien[:5])}): nothing merged",
-        )
-    missing, other = opening.differences(rows, SCHEMA_VERSION)
-    if missing or other:
-        raise CampaignError(
-            "SCHEMA", f"{path.name} does not have this program's schema: nothing merged"
-        )
-    found = [str(r[0]) for r in conn.execute("PRAGMA p.integrity_check(5)")]
-    if found != ["ok"]:
-        raise CampaignError(
-            "DAMAGED", f"{path.name} is damaged ({'; '.join(found)[:200]}): nothing merged"
-        )
 
 
 def _check(conn: sqlite3.Connection, path: Path, part: str) -> None:

@@ -212,8 +212,8 @@ def test_copied_and_saved_reports_hold_no_secret(qtbot: QtBot, run: Any, tmp_pat
     dialog.copy_button.click()
     copied = QGuiApplication.clipboard().text()
     assert copied.startswith("Connection doctor:") and "Secure Channel session" in copied
-    assert dialog.save_report(str(tmp_path / "report.json"))
-    assert dialog.save_report(str(tmp_path / "report.txt"))
+    assert run(dialog.save_report(str(tmp_path / "report.json")))
+    assert run(dialog.save_report(str(tmp_path / "report.txt")))
     data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert [s["name"] for s in data["steps"]] == list(STEP_TITLES)
     text = (tmp_path / "report.txt").read_text(encoding="utf-8")
@@ -232,7 +232,7 @@ def test_saving_into_a_folder_that_cannot_be_written_says_so(
     run(completed(dialog))
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert not dialog.save_report(str(blocker / "r.txt"))
+    assert not run(dialog.save_report(str(blocker / "r.txt")))
     assert "could not be saved" in dialog.note.text()
 
 

@@ -172,3 +172,96 @@ def test_export_flow_with_dialogs(loop, qtbot, tmp_path: Path, shots: Path) -> N
 
     assert loop.run_until_complete(cancel()) is None
     assert not (tmp_path / "cancelled.csv").exists()
+
+
+def test_the_file_is_written_off_the_gui_thread(
+    loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening, every row, the fsync and the rename run in worker threads (#38)."""
+    from PySide6.QtCore import QThread
+    from PySide6.QtWidgets import QApplication
+
+    from portal_admin.ui.lists import csv_export
+
+    threads: list[tuple[str, bool]] = []
+
+    def note(what: str) -> None:
+        threads.append((what, QThread.currentThread() is QApplication.instance().thread()))
+
+    real_open, real_writer = csv_export.atomic_open, csv_export.writer
+
+    class Watched:
+        def __init__(self, inner: object) -> None:
+            self.inner = inner
+
+        def __enter__(self) -> object:
+            note("open")
+            return self.inner.__enter__()  # type: ignore[attr-defined]
+
+        def __exit__(self, *exc: object) -> object:
+            note("close")
+            return self.inner.__exit__(*exc)  # type: ignore[attr-defined]
+
+    class Rows:
+        def __init__(self, inner: object) -> None:
+            self.inner = inner
+
+        def writerow(self, row: list[str]) -> object:
+            note("row")
+            return self.inner.writerow(row)  # type: ignore[attr-defined]
+
+        def writerows(self, rows: list[list[str]]) -> object:
+            note("rows")
+            return self.inner.writerows(rows)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(csv_export, "atomic_open", lambda *a, **k: Watched(real_open(*a, **k)))
+    monkeypatch.setattr(csv_export, "writer", lambda fh, d: Rows(real_writer(fh, d)))
+    out = tmp_path / "people.csv"
+    query = Query(FakeCollection(items=people(250)).fetch, [])
+    n = loop.run_until_complete(export_csv(out, COLUMNS, query, page_size=100, footer="MARK"))
+    assert n == 250 and len(read(out)) == 1 + 250 + 2
+    assert {what for what, _ in threads} == {"open", "row", "rows", "close"}
+    assert [what for what, on_gui in threads if on_gui] == []
+
+
+def test_a_file_that_cannot_be_written_is_said_clearly(loop, qtbot, tmp_path: Path) -> None:
+    """The list's export into a "folder" that is a file: the error window names the reason and
+    the file in words (not a traceback), and nothing is left behind."""
+    from PySide6.QtWidgets import QApplication
+
+    from portal_admin.ui.lists.export_dialog import ExportOptionsDialog
+    from portal_admin.ui.lists.paged_list import PagedList
+    from portal_admin.ui.lists.paged_model import PagedTableModel
+    from portal_admin.ui.widgets.error_dialog import ErrorDialog
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    view = PagedList(PagedTableModel(COLUMNS, FakeCollection(items=people(20)).fetch))
+    qtbot.addWidget(view)
+    view.show()
+
+    def find(kind: type) -> object:
+        found = [w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()]
+        return found[0] if found else None
+
+    async def scenario() -> object:
+        view.start_export()
+        await asyncio.sleep(0.02)
+        options = find(ExportOptionsDialog)
+        assert isinstance(options, ExportOptionsDialog)
+        options.path_edit.setText(str(blocker / "people.csv"))
+        options.buttons.accepted.emit()
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if find(ErrorDialog) is not None:
+                break
+        return find(ErrorDialog)
+
+    dialog = loop.run_until_complete(scenario())
+    assert isinstance(dialog, ErrorDialog)
+    text = dialog.info.as_text()
+    assert text.startswith("A file or folder on this computer could not be used.\n")
+    assert str(blocker) in text and not dialog.info.unexpected
+    assert "Traceback" not in text and "[Errno" not in text  # the reason in words
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder"]
+    dialog.close()

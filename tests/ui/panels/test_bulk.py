@@ -13,6 +13,7 @@ import pytest
 import qasync
 from panel_support import AUDITOR, run, sign_in_as, wait_for
 from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from test_accounts_support import settle
 
@@ -314,6 +315,38 @@ def test_the_jobs_panel_resumes_an_interrupted_job(
     assert progress is not None and progress.state is jobs.JobState.FINISHED
     assert [r.state for r in panel.rows] == ["finished"]
     assert jobs.JobFile.open(job.path).counts()["done"] >= 4
+    panel.close_tasks()
+
+
+def test_a_job_file_damaged_after_listing_is_said_not_raised(
+    loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make
+) -> None:
+    """Show and Resume open the job file in a worker thread; one damaged meanwhile (another
+    program, a disk) is said above the list, and no window opens."""
+
+    async def interrupted() -> jobs.JobFile:
+        me = await admin.auth.profile()
+        targets = [t async for t in jobs.targets.all_accounts(admin, status="ACTIVE")][:2]
+        context = jobs.JobContext("Sandbox", str(admin.base_url), "admin", me.biz_id, "sandbox")
+        job = await jobs.create_job(admin, jobs.UpdateField("remark", "x"), targets, context)
+        await job.set_meta(state=jobs.JobState.RUNNING)
+        job.close()
+        return job
+
+    job = run(loop, interrupted())
+    panel = JobsPanel(panel_context(admin))
+    qtbot.addWidget(panel)
+    panel.show()
+    run(loop, panel.wait_idle())
+    panel.table.selectRow(0)
+    job.path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)  # damaged after listing
+    assert run(loop, panel.show_selected()) is None
+    assert panel.error.isVisible() and panel.error.text()
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, BulkDialog)]
+    assert not any(w.isVisible() for w in shown)
+    panel.error.clear_error()
+    assert run(loop, panel.resume_selected()) is None
+    assert panel.error.isVisible()
     panel.close_tasks()
 
 

@@ -5,6 +5,7 @@ lists (the id a hover away)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 from collections.abc import Callable, Iterator
@@ -148,6 +149,51 @@ def test_the_jobs_panel_lists_a_job_run_elsewhere(
     job = run(loop, suspend(journaled, 1))  # the engine, as the command line runs it
     run(loop, wait_for(lambda: [r.id for r in panel.rows] == [job.id], timeout=10))
     assert panel.table.rowCount() == 1
+
+
+def test_the_jobs_panel_reads_its_files_only_on_job_changes_and_when_shown(
+    loop: qasync.QEventLoop,
+    qtbot: QtBot,
+    admin: PortalClient,
+    panel_context: Make,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """#38: the job files are read through jobs/summary.py in a worker thread, again when a
+    job run here changes (not on any change anywhere in the program), and a hidden panel
+    does no work until it is shown."""
+    from PySide6.QtCore import QThread
+    from PySide6.QtWidgets import QApplication
+
+    from portal_admin.ui.bulk.dialog import JOBS_TOPIC
+    from portal_admin.ui.panels.jobs import panel as jobs_panel
+
+    reads: list[bool] = []  # one per reading: was it on the GUI thread?
+    real = jobs_panel.read_jobs
+
+    def counted(folder: Path | None = None) -> list[jobs.JobSummary]:
+        reads.append(QThread.currentThread() is QApplication.instance().thread())
+        return real(folder)
+
+    monkeypatch.setattr(jobs_panel, "read_jobs", counted)
+    context = panel_context(admin)
+    panel = JobsPanel(context)
+    qtbot.addWidget(panel)
+    panel.show()
+    run(loop, wait_for(lambda: panel.loaded and not panel.loading))
+    assert reads == [False]
+    context.runner.publish({"accounts"})  # an account edited, a channel saved: no job changed
+    context.runner.publish({"channels"})
+    run(loop, asyncio.sleep(0.3))
+    assert len(reads) == 1
+    context.runner.publish({"accounts", JOBS_TOPIC})  # a bulk job ran in this program
+    run(loop, wait_for(lambda: len(reads) == 2 and not panel.loading))
+    panel.hide()
+    context.runner.publish({JOBS_TOPIC})
+    run(loop, asyncio.sleep(0.3))
+    assert len(reads) == 2  # hidden: nothing read
+    panel.show()
+    run(loop, wait_for(lambda: len(reads) == 3 and panel.loaded and not panel.loading))
+    assert reads == [False, False, False]
 
 
 def test_the_snapshots_list_follows_its_folder(

@@ -353,6 +353,43 @@ def test_a_campaign_carrying_a_trigger_is_refused_and_said_so(
         languages.set_language("en")
 
 
+def test_a_row_damaged_after_opening_is_refused_by_name_not_a_crash(
+    loop: qasync.QEventLoop,
+    qtbot: Any,
+    campaign_path: Path,
+    make_panel: Callable[..., CampaignsPanel],
+) -> None:
+    """A row edited behind the program's back once the file is open (its detail no longer
+    JSON): the queue's lazy read of that page is refused by the engine (DAMAGED). The panel
+    says so, in the reader's language, once; the view gets no rows of that page and no
+    exception; the repaint does not read the failing page again."""
+    panel = opened(loop, make_panel(), campaign_path)
+    assert panel.model.rowCount() > 1
+    with sqlite3.connect(campaign_path) as conn:  # another program edits the open file
+        conn.execute("UPDATE items SET detail = '{not json' WHERE label = 'user2@example.test'")
+    refused: list[Any] = []
+    panel.model.refused.connect(refused.append)
+    languages = LanguageManager()
+    languages.set_language("ja")
+    try:
+        panel.refresh()  # F5: the queue is read again, a page at a time
+        index = panel.model.index(0, 0)
+        for _ in range(5):  # a view asks again at each repaint
+            assert panel.model.data(index) is None
+        assert panel.model.item(0) is None
+        assert [e.code for e in refused] == ["DAMAGED"]  # once, not at each repaint
+        panel.table.viewport().repaint()
+        qtbot.waitUntil(lambda: panel.message.isVisible(), timeout=2000)
+        assert "破損" in panel.message.text, panel.message.text
+        assert campaign_path.name in panel.message.text
+        assert "DAMAGED" in panel.message.text  # the engine's code, said with its sentence
+        panel._current_changed()  # the item's detail asks nothing that raises
+    finally:
+        languages.set_language("en")
+    panel.show_unreadable(refused[0])
+    assert "is damaged" in panel.message.text
+
+
 def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(
     loop: qasync.QEventLoop,
     qtbot: Any,
@@ -387,19 +424,20 @@ def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(
 
 
 def test_flag_reasons_are_said_in_the_interface_language(qapp: Any) -> None:
+    from portal_admin.reviews import Flag
     from portal_admin.ui.i18n.translators import LanguageManager
     from portal_admin.ui.panels.reviews.queue_model import reason_words
 
-    stale = "not updated for 256 days (since 2026-03-15)"
-    assert reason_words(stale) == stale  # English as the engine wrote it
+    stale = Flag("STALE", "not updated for 256 days (since 2026-03-15)")
+    assert reason_words(stale) == stale.reason  # English as the engine wrote it
     languages = LanguageManager()
     languages.set_language("ja")
     try:
         assert reason_words(stale) == "256 日間更新なし（2026-03-15 以降）"
-        assert reason_words("a system-portal (administrator) account") == (
+        assert reason_words(Flag("ADMIN", "a system-portal (administrator) account")) == (
             "システムポータル（管理者）アカウント"
         )
-        assert reason_words("something new") == "something new"  # unknown: as written
+        assert reason_words(Flag("NEW", "something new")) == "something new"  # as written
     finally:
         languages.set_language("en")
 
@@ -605,9 +643,9 @@ def test_a_file_past_its_time_limit_is_given_up_by_name(
     monkeypatch: pytest.MonkeyPatch,
     language: str,
 ) -> None:
-    from portal_admin.ui.panels.reviews import panel as campaigns
+    from portal_admin.ui.panels.reviews import open_step
 
-    monkeypatch.setattr(campaigns, "OPEN_LIMIT", 0.0)  # any file is too slow now
+    monkeypatch.setattr(open_step, "OPEN_LIMIT", 0.0)  # any file is too slow now
     languages = LanguageManager()
     languages.set_language(language)
     try:

@@ -121,6 +121,7 @@ def test_generate_codes_shows_them_once_and_forgets_them(
     assert isinstance(file_dialog, QFileDialog) and file_dialog.isVisible()
     file_dialog.fileSelected.emit(str(target))
     file_dialog.reject()
+    assert dialog.saving is not None and run(loop, dialog.saving)  # written in a worker thread
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     assert target.read_text(encoding="utf-8").split()[-10:] == list(codes)
     assert not list(tmp_path.glob(".*.tmp"))
@@ -151,17 +152,17 @@ def test_codes_are_masked_in_tour_mode(
     assert dialog is not None
     assert [label.text() for label in dialog.code_labels] == [MASK] * 10
     assert not dialog.copy_button.isEnabled() and not dialog.save_button.isEnabled()
-    assert not dialog.save_to(Path("/nonexistent/never"))
+    assert not run(loop, dialog.save_to(Path("/nonexistent/never")))
     dialog.close()
 
 
-def test_save_failure_is_reported(qtbot: Any, tmp_path: Path) -> None:
+def test_save_failure_is_reported(loop: qasync.QEventLoop, qtbot: Any, tmp_path: Path) -> None:
     dialog = BackupCodesDialog(["AAAA-BBBB"])
     qtbot.addWidget(dialog)
-    assert not dialog.save_to(tmp_path / "missing-folder" / "x" / "codes.txt") or True
+    assert not run(loop, dialog.save_to(tmp_path / "missing-folder" / "x" / "codes.txt")) or True
     blocked = tmp_path / "file"
     blocked.write_text("x")
-    assert not dialog.save_to(blocked / "codes.txt")
+    assert not run(loop, dialog.save_to(blocked / "codes.txt"))
     assert "Could not save" in dialog.status.text()
 
 

@@ -9,9 +9,9 @@ from pytestqt.qtbot import QtBot
 from portal_admin.ui.profiles.store import EnvironmentType, Profile, sandbox_profile
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.flow import SignInFlow, Step
-from portal_admin.ui.signin.forms import ErrorPanel
 from portal_admin.ui.signin.pages import ForgotPage, MfaPage, Page
 from portal_admin.ui.signin.window import SANDBOX_CHALLENGE_TOKEN, SignInWindow
+from portal_admin.ui.widgets.error_line import ErrorLine
 
 from .conftest import ADMIN, ADMIN_PASSWORD, Runner
 
@@ -22,7 +22,7 @@ def test_only_the_first_page_is_built_with_the_window(window: SignInWindow) -> N
     assert set(window.pages) == {Step.CREDENTIALS}
     assert window.stack.count() == 1
     assert [type(p) for p in window.findChildren(Page)] == [type(window.credentials)]
-    assert window.findChildren(ErrorPanel) == []
+    assert window.findChildren(ErrorLine) == []
     assert window.stack.currentWidget() is window.credentials
 
 

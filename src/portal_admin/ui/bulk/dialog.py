@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 
 #: The bulk windows open now, by job id (the Jobs panel shows a running one again).
 OPEN: dict[str, BulkDialog] = {}
+#: What a job run in this program changed, besides its area (``OperationRunner.publish``): the
+#: Jobs panel reads the job files again on it, and on no other topic.
+JOBS_TOPIC = "jobs"
 
 #: The actions each panel offers.
 ACCOUNT_KINDS = ("status", "reset-password", "update")
@@ -390,7 +393,7 @@ class BulkDialog(QDialog):
             OPEN.pop(self.job.id, None)
         self.show_progress(progress)
         self.plan_model.show_job(self.job)
-        self.panel.runner.publish({self.sources.area})
+        self.panel.runner.publish({self.sources.area, JOBS_TOPIC})
         return progress
 
     def show_progress(self, progress: jobs.Progress) -> None:

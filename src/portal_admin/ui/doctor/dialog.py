@@ -8,6 +8,7 @@ for a support ticket, and free of secrets.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
@@ -35,11 +36,15 @@ from portal_admin.ui.doctor.service import (
     builtin_sandbox_transport,
 )
 from portal_admin.ui.doctor.words import describe, status_name, step_name
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import IconLabel, icon
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
+
+if TYPE_CHECKING:  # imported once the loop runs
+    import asyncio
 
 #: The icon of each outcome (``ui/theme/icons.py``).
 STATUS_ICONS = {
@@ -133,6 +138,8 @@ class DoctorDialog(QDialog):
         self._problem = ""
         self._note = ""
         self._file_dialog: QFileDialog | None = None
+        #: The report being written (``save_report``, started by the file dialog).
+        self.saving: asyncio.Task[bool] | None = None
 
         self.target = _label(self, "doctorTarget")
         self.intro = _label(self, "doctorIntro")
@@ -319,18 +326,25 @@ class DoctorDialog(QDialog):
             lambda chosen: dialog.setDefaultSuffix("json" if "*.json" in chosen else "txt")
         )
         dialog.selectFile("connection-test.txt")
-        dialog.fileSelected.connect(self.save_report)
+        dialog.fileSelected.connect(self._file_chosen)
         self._file_dialog = dialog
         dialog.open()
 
-    def save_report(self, path: str) -> bool:
-        """Write the report to ``path``: JSON for a ``.json`` file, text otherwise."""
+    def _file_chosen(self, path: str) -> None:
+        import asyncio
+
+        self.saving = asyncio.ensure_future(self.save_report(path))
+
+    async def save_report(self, path: str) -> bool:
+        """Write the report to ``path`` (in a worker thread): JSON for a ``.json`` file, text
+        otherwise."""
         report = self.report
         if report is None or not path:
             return False
         as_json = Path(path).suffix.lower() == ".json"
         try:
-            atomic_write_text(Path(path), report.to_json() if as_json else report.to_text())
+            text = report.to_json() if as_json else report.to_text()
+            await in_worker(atomic_write_text, Path(path), text)
         except OSError as exc:
             self._set_note(
                 fill(

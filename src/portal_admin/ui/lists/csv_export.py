@@ -1,8 +1,9 @@
 """CSV export of a list's current query across all its pages.
 
 The cells follow the program's CSV rules (``portal_admin.files.csv_rules``: BOM, delimiter,
-quoting, formula guard). The file is written atomically: a cancelled or failed export leaves
-nothing behind.
+quoting, formula guard). The pages are fetched on the loop and written in a worker thread
+(``ui/file_work.py``): no file work on the GUI thread. The file is written atomically: a
+cancelled or failed export leaves nothing behind.
 
 A kiosk (read-only) export ends with an empty row and then a marking row
 (``READ-ONLY EXPORT — <time> — <account>``): the header stays the first row, so spreadsheets
@@ -12,6 +13,8 @@ and CSV readers recognise it, and the empty row keeps the marking out of the tab
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -20,6 +23,7 @@ from typing import Any
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.csv_rules import DELIMITERS, ENCODING, moment_text, neutralize, writer
 from portal_admin.protocol.pages import MAX_PAGE_SIZE
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.dates import format_datetime, parse_moment
 
 from .paged_model import Column, Query
@@ -65,22 +69,40 @@ async def export_csv(
     """
     if delimiter not in DELIMITERS.values():
         raise ValueError(f"unsupported delimiter {delimiter!r}")
+    target = atomic_open(path, encoding=ENCODING, newline="")
+    out = writer(await in_worker(target.__enter__), delimiter)
+    try:
+        written = await _write_rows(out, columns, query, page_size, progress, footer)
+    except BaseException as exc:  # the temporary file goes, the target stays as it was
+        with contextlib.suppress(BaseException):
+            await asyncio.shield(in_worker(target.__exit__, type(exc), exc, exc.__traceback__))
+        raise
+    await asyncio.shield(in_worker(target.__exit__, None, None, None))  # fsync and rename
+    return written
+
+
+async def _write_rows(
+    out: Any,
+    columns: Sequence[Column[Any]],
+    query: Query[Any],
+    page_size: int,
+    progress: Progress | None,
+    footer: str | None,
+) -> int:
+    """The rows of every page, each page formatted here (on the GUI thread: the formats read
+    the locale) and written in a worker thread."""
+    await in_worker(out.writerow, [neutralize(c.title()) for c in columns])
     written = 0
-    with atomic_open(path, encoding=ENCODING, newline="") as fh:
-        out = writer(fh, delimiter)
-        out.writerow([neutralize(c.title()) for c in columns])
-        number = 0
-        while True:
-            page = await query.fetch(number, page_size, list(query.sort))
-            for row in page.items:
-                out.writerow([cell(c, row) for c in columns])
-            written += len(page.items)
-            if progress is not None:
-                progress(written, max(page.total_items, written))
-            if not page.has_next or not page.items:
-                break
-            number += 1
-        if footer is not None:
-            out.writerow([])
-            out.writerow([neutralize(footer)])
+    number = 0
+    while True:
+        page = await query.fetch(number, page_size, list(query.sort))
+        await in_worker(out.writerows, [[cell(c, row) for c in columns] for row in page.items])
+        written += len(page.items)
+        if progress is not None:
+            progress(written, max(page.total_items, written))
+        if not page.has_next or not page.items:
+            break
+        number += 1
+    if footer is not None:
+        await in_worker(out.writerows, [[], [neutralize(footer)]])
     return written

@@ -453,17 +453,17 @@ class PagedList(QWidget):
         self._tasks.discard(task)
         if task.cancelled() or task.exception() is None:
             return
+        from portal_admin.ui.file_work import file_error, is_file_error
         from portal_admin.ui.widgets.error_dialog import show_error
 
         exc = task.exception()
         assert exc is not None
-        if isinstance(exc, OSError):  # the file could not be written: the person is told
-            log.warning("export failed: %s", exc)
+        # the file could not be written, or the server or the network failed: the person is told
+        if is_file_error(exc) or not describe_error(exc).unexpected:
+            log.warning("export failed: %s", type(exc).__name__)
         else:
             log.error("export failed", exc_info=exc)
-        show_error(
-            describe_error(exc), QCoreApplication.translate("ListView", "Export failed"), self
-        )
+        show_error(file_error(exc), QCoreApplication.translate("ListView", "Export failed"), self)
 
     # -- saved views ---------------------------------------------------------------------------
 

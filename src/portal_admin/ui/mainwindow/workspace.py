@@ -11,7 +11,6 @@ out when idle, and marks what leaves the program (``kiosk.marking``) with the ac
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import tempfile
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from portal_admin.evidence import keys
 from portal_admin.files.paths import config_dir, stand_in
 from portal_admin.files.saved_views import KIOSK_SCOPE, VIEWS_FILE, ViewStore, profile_scope
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
 from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import Op, OperationRunner
@@ -252,11 +252,11 @@ class Workspace(QObject):
     async def tell_key_place(self) -> keys.KeyPlace | None:
         """Once per key file: the strip saying where the evidence-signing key is kept (the key
         is made here when there is none yet; file work in worker threads)."""
-        place = await asyncio.to_thread(key_notice.place_to_tell)
+        place = await in_worker(key_notice.place_to_tell)
         if place is None or self.workspace_closed:
             return None
         self.window.key_notice.show_place(place)
-        await asyncio.to_thread(key_notice.remember_told, place)
+        await in_worker(key_notice.remember_told, place)
         return place
 
     def open_about(self) -> AboutDialog:

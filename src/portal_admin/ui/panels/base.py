@@ -6,9 +6,9 @@ its inner panels' and its lists' page fetches: the main window calls it when it 
 session ends), loads itself the first time it is shown (``reload()``), knows what the
 signed-in account may do (``load_permissions``, from the live profile shared through
 ``PanelContext.live_profile()``), and is retranslated on ``LanguageChange``
-(``retranslateUi()``). :class:`ErrorLine` shows a failure inside a panel; :func:`error_text`
-(and :func:`error_details`) write one for people. :class:`ConstantsSource` gives the
-constants lists (the shared cache when there is one).
+(``retranslateUi()``). :func:`error_text` (and :func:`error_details`) write a failure for
+people (a panel shows one in ``widgets.error_line.ErrorLine``). :class:`ConstantsSource`
+gives the constants lists (the shared cache when there is one).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QWidget
 from qasync import asyncSlot
 
 from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.panels.registry import PanelContext
@@ -159,50 +160,6 @@ class ConstantsSource:
             signal.connect(callback)
 
 
-class ErrorLine(QLabel):
-    """A failure to load, shown in the panel with its code and request id (selectable)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("errorLine")
-        self.setWordWrap(True)
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setStyleSheet(
-            "QLabel#errorLine { color: #8a1c1c; background: #fdecea;"
-            " border: 1px solid #f5c2c0; padding: 6px; }"
-        )
-        self.info: ErrorInfo | None = None
-        self.hide()
-
-    # the texts keep the "SecurityPanel" context of the panels that introduced the line
-    def show_error(self, exc: BaseException) -> ErrorInfo:
-        """Show ``exc``; returns what was shown."""
-        self.info = describe_error(exc)
-        self.setText(
-            error_text(
-                self.info,
-                QCoreApplication.translate("SecurityPanel", "Error code: %1"),
-                QCoreApplication.translate("SecurityPanel", "Request id: %1"),
-            )
-        )
-        self.setAccessibleName(QCoreApplication.translate("SecurityPanel", "Error"))
-        self.show()
-        return self.info
-
-    def show_message(self, text: str) -> None:
-        """Show ``text`` (no failure behind it)."""
-        self.info = None
-        self.setText(text)
-        self.show()
-
-    def clear_error(self) -> None:
-        """Hide the line."""
-        self.info = None
-        self.clear()
-        self.hide()
-
-
 class PanelBase(QWidget):
     """A panel: kept tasks, loading on first show, permissions, retranslation.
 
@@ -280,7 +237,7 @@ class PanelBase(QWidget):
     async def _stamped_reload(self) -> object:
         """``reload()``, noting first how the watched files look (see ``watch_files``)."""
         if self._watched is not None:
-            self._stamp = await asyncio.to_thread(stamp, list(self._watched()))
+            self._stamp = await in_worker(stamp, list(self._watched()))
         return await self.reload()
 
     def watch_files(self, paths: Callable[[], Sequence[Path]]) -> FileWatch:
@@ -309,7 +266,7 @@ class PanelBase(QWidget):
         """Reload when the watched files differ from what was last read; True if so."""
         if self._watched is None or not self.loaded or self.loading:
             return False
-        now = await asyncio.to_thread(stamp, list(self._watched()))
+        now = await in_worker(stamp, list(self._watched()))
         if now == self._stamp:
             return False
         self.start_reload()

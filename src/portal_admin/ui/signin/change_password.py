@@ -14,13 +14,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ..operations import Op, OperationRunner
 from ..session.client_service import ClientService
 from . import validation
 from .controller import FormController
-from .forms import BusyBar, ErrorPanel, NoticeLabel, heading, line_edit, paragraph
+from .forms import BusyBar, NoticeLabel, heading, line_edit, paragraph
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class ChangePasswordDialog(QDialog):
             label.setBuddy(edit)
             form.addRow(label, edit)
         self.notice = NoticeLabel(self)
-        self.error = ErrorPanel(self)
+        self.error = ErrorLine(self)
         self.busy = BusyBar(self)
         self.buttons = QDialogButtonBox(self)
         self.submit_button = QPushButton(self)

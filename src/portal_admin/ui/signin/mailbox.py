@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ..operations import Op, OperationRunner
@@ -28,7 +29,7 @@ from ..session.client_service import ClientService
 from ..session.sandbox_tools import MailItem
 from . import validation
 from .controller import FormController
-from .forms import BusyBar, ErrorPanel, NoticeLabel, button, heading, line_edit, paragraph
+from .forms import BusyBar, NoticeLabel, button, heading, line_edit, paragraph
 
 
 class MailboxController(FormController):
@@ -173,7 +174,7 @@ class DemoMailboxWindow(QWidget):
         splitter.addWidget(detail)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 2)
-        self.error = ErrorPanel(self)
+        self.error = ErrorLine(self)
         self.busy = BusyBar(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)

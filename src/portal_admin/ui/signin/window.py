@@ -18,10 +18,11 @@ from PySide6.QtWidgets import QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
 
 from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.widgets.banner import EnvironmentBanner
+from portal_admin.ui.widgets.error_line import ErrorLine
 
 from ..operations import Op, OperationRunner
 from .flow import MfaMethod, SignInFlow, Step
-from .forms import BusyBar, ErrorPanel, NoticeLabel, button
+from .forms import BusyBar, NoticeLabel, button
 from .pages import (
     CredentialsPage,
     DonePage,
@@ -98,7 +99,7 @@ class SignInWindow(QWidget):
         self._pages: dict[Step, Page] = {Step.CREDENTIALS: self.credentials}
         self.stack.addWidget(self.credentials)
         self.notice = NoticeLabel(self)
-        self._error: ErrorPanel | None = None  # built with the first error (see ``error``)
+        self._error: ErrorLine | None = None  # built with the first error (see ``error``)
         self.busy = BusyBar(self)
         self.mailbox_button = button(self, "demoMailboxButton")
         self.review_button = button(self, "reviewCampaignButton")
@@ -393,10 +394,10 @@ class SignInWindow(QWidget):
                 page.messages.addWidget(widget)
 
     @property
-    def error(self) -> ErrorPanel:
+    def error(self) -> ErrorLine:
         """The inline error panel, built on first use (below the notice, above the busy bar)."""
         if self._error is None:
-            self._error = ErrorPanel(self)
+            self._error = ErrorLine(self)
             page = self.stack.currentWidget()
             if isinstance(page, Page):
                 self._place_messages(page)

@@ -54,9 +54,9 @@ class ShutdownHooks:
         recorder = sys.modules.get("portal_admin.evidence.recorder")
         if recorder is None:  # no client was built: nothing was journaled
             return
-        import asyncio
+        from portal_admin.ui.file_work import in_worker
 
         try:
-            await asyncio.wait_for(asyncio.to_thread(recorder.close_journals), self._timeout)
+            await in_worker(recorder.close_journals, timeout=self._timeout)
         except TimeoutError:
             log.warning("closing the journal timed out")

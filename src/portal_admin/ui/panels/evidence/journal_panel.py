@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
+from portal_admin.ui.file_work import FileWork, in_worker
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operation_title
@@ -229,7 +231,7 @@ class JournalPanel(PanelBase):
 
     async def reload(self) -> object:
         """Read and verify the journal (in a worker thread); the accounts' names follow."""
-        self.records, self._texts, self.verification = await asyncio.to_thread(
+        self.records, self._texts, self.verification = await in_worker(
             read_journal, self.path, self.key_store
         )
         self._show()
@@ -421,22 +423,21 @@ class JournalPanel(PanelBase):
     async def export(self, path: Path, kind: str) -> int:
         """Write the records the filters keep as CSV, JSON or a signed pack ("zip")."""
         records = self.matching()
-        try:
-            if kind == "zip":
-                manifest = await packing.write_pack(
-                    path, lambda: self._pack_source(records), self.key_store
-                )
-                self.message.show_notice(packing.written(path, manifest))
-                return len(records)
-            if kind == "csv":  # the labels as shown, beside the codes
-                labels = {id(r): export_labels(r) for r in records}
-                n = await asyncio.to_thread(
-                    journal.export_csv, records, path, ",", lambda r: labels[id(r)]
-                )
-            else:
-                n = await asyncio.to_thread(journal.export_json, records, path)
-        except (keys.KeyUnavailable, OSError) as exc:
-            self.message.show_error(packing.failure(exc))
+        if kind == "zip":
+            manifest = await packing.pack_work(
+                path, lambda: self._pack_source(records), self.key_store, self.message.show_error
+            ).run()
+            if manifest is None:
+                return 0
+            self.message.show_notice(packing.written(path, manifest))
+            return len(records)
+        if kind == "csv":  # the labels as shown, beside the codes
+            labels = {id(r): export_labels(r) for r in records}
+            work = partial(journal.export_csv, records, path, ",", lambda r: labels[id(r)])
+        else:
+            work = partial(journal.export_json, records, path)
+        n = await FileWork(work, self.message.show_error, what="journal export").run()
+        if n is None:
             return 0
         self.message.show_notice(
             fill(QCoreApplication.translate("JournalPanel", "%1 records written to %2."), n, path)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.operation_titles import OUTCOMES, operation_title
 
 from ...error_info import ErrorInfo
+from ...file_work import FileWork, file_error, in_worker
 
 #: Builds (kind, tables, summary) for a pack, in the worker thread.
 PackSource = Callable[[], tuple[str, dict[str, pack.Table], dict[str, Any]]]
@@ -177,7 +178,19 @@ async def write_pack(
 ) -> dict[str, Any]:
     """Build and sign a pack at ``path``, its report in the program's language; its manifest
     (raises ``keys.KeyUnavailable``)."""
-    return await asyncio.to_thread(_write, path, source, store, report_words())
+    return await in_worker(_write, path, source, store, report_words())
+
+
+def pack_work(
+    path: Path,
+    source: PackSource,
+    store: keys.SecretStore | None,
+    show: Callable[[ErrorInfo], object],
+) -> FileWork[dict[str, Any]]:
+    """Building and signing a pack at ``path`` as file work: its manifest, or its failure
+    said through ``show``."""
+    words = report_words()  # on the GUI thread: the translators are read here
+    return FileWork(partial(_write, path, source, store, words), show, what="evidence pack")
 
 
 def written(path: Path, manifest: dict[str, Any]) -> str:
@@ -192,21 +205,5 @@ def written(path: Path, manifest: dict[str, Any]) -> str:
 
 
 def failure(exc: BaseException) -> ErrorInfo:
-    """A pack or file that could not be written, said plainly."""
-    if isinstance(exc, keys.KeyUnavailable):
-        return ErrorInfo(
-            QCoreApplication.translate(
-                "EvidencePack",
-                "Nothing can be signed: this installation's signing key cannot be read.",
-            ),
-            QCoreApplication.translate(
-                "EvidencePack",
-                "The key is kept in the system keyring or, without one, in a key file only you"
-                " can read. If that file has a passphrase, start the program with"
-                " PORTAL_ADMIN_KEY_PASSPHRASE set. Help > About says where the key is.",
-            ),
-        )
-    return ErrorInfo(
-        QCoreApplication.translate("EvidencePack", "The file could not be written."),
-        str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc),
-    )
+    """A pack or file that could not be written, said plainly (:func:`file_error`)."""
+    return file_error(exc)

@@ -12,6 +12,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from portal_admin.ui.tour.screenshots import TourStep
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo, describe_error
+from ...file_work import FileWork, file_error, in_worker
 from ..accounts.message_bar import MessageBar
 from . import packing
 from .diff_view import DiffView, _when
@@ -77,6 +79,23 @@ NOT_USABLE = {
     "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
         "AccessReviews", "%1 was made by a newer version of the program."
     ),
+    "FOREIGN_SQL": QT_TRANSLATE_NOOP(
+        "AccessReviews",
+        "%1 holds SQL that no snapshot of this program has (a trigger, a view or another"
+        " object): it was refused unread.",
+    ),
+    "SCHEMA": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 does not have the tables of a snapshot of this program: refused."
+    ),
+    "DAMAGED": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 is damaged: its integrity check failed, so it was not used."
+    ),
+    "TOO_SLOW": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 could not be read in time, so it was not used."
+    ),
+    "CHANGED": QT_TRANSLATE_NOOP(
+        "AccessReviews", "%1 was changed since it was opened: open it again."
+    ),
 }
 
 
@@ -91,6 +110,18 @@ def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
         QCoreApplication.translate("AccessReviews", "This file cannot be used as a snapshot."),
         fill(_tr(template), path.name),
     )
+
+
+def snapshot_failure(path: Path) -> Callable[[BaseException], ErrorInfo]:
+    """How a failure of file work on the snapshot at ``path`` is said: :func:`not_usable` for
+    a file that is no snapshot, :func:`file_error` for the rest."""
+
+    def describe(exc: BaseException) -> ErrorInfo:
+        if isinstance(exc, snapshots.SnapshotError):
+            return not_usable(exc, exc.path or path)
+        return file_error(exc)
+
+    return describe
 
 
 class _TrustingNone(trust.TrustStore):
@@ -255,7 +286,7 @@ class ReviewsPanel(PanelBase):
 
     async def reload(self) -> object:
         """List the complete snapshots of the folder (in a worker thread)."""
-        found = await asyncio.to_thread(snapshots.list_snapshots, self.folder)
+        found = await in_worker(snapshots.list_snapshots, self.folder)
         known = {s.path for s in found}
         self.snapshots = found + [s for s in self.opened if s.path not in known]
         self._fill()
@@ -425,7 +456,7 @@ class ReviewsPanel(PanelBase):
     async def take_and_compare(self) -> differ.SnapshotDiff | None:
         """Take a snapshot now and compare it with the last one of the same server."""
         server = str(self.client.base_url)
-        earlier = await asyncio.to_thread(snapshots.list_snapshots, self.folder)
+        earlier = await in_worker(snapshots.list_snapshots, self.folder)
         last = next((s for s in earlier if s.meta.get("server") == server), None)
         taken = await self.take()
         if taken is None:
@@ -457,10 +488,9 @@ class ReviewsPanel(PanelBase):
 
     async def compare(self, old: Path, new: Path) -> differ.SnapshotDiff | None:
         """Show what changed from ``old`` to ``new``."""
-        try:
-            result = await asyncio.to_thread(differ.diff_snapshots, old, new)
-        except snapshots.SnapshotError as exc:
-            self.message.show_error(not_usable(exc, exc.path or new))
+        work = partial(differ.diff_snapshots, old, new)
+        result = await FileWork(work, self.message.show_error, describe=snapshot_failure(new)).run()
+        if result is None:
             return None
         self.diff_view.show_diff(result)
         return result
@@ -481,10 +511,10 @@ class ReviewsPanel(PanelBase):
 
     async def open_file(self, path: Path) -> snapshots.Snapshot | None:
         """Add a snapshot file from elsewhere to the list (a clear message if it is not one)."""
-        try:
-            opened = await asyncio.to_thread(snapshots.open_snapshot, path)
-        except snapshots.SnapshotError as exc:
-            self.message.show_error(not_usable(exc, path))
+        work = partial(snapshots.open_snapshot, path)
+        describe = snapshot_failure(path)
+        opened = await FileWork(work, self.message.show_error, describe=describe).run()
+        if opened is None:
             return None
         self.message.clear()
         self.opened.append(opened)
@@ -509,7 +539,7 @@ class ReviewsPanel(PanelBase):
         """Check a pack's signer, signature and every file's hash, and show what was found
         (signer first) in the pack check dialog."""
         self.message.clear()
-        check, own, unreadable = await asyncio.to_thread(
+        check, own, unreadable = await in_worker(
             check_pack, path, self.trust_store, self.own_fingerprint, self.key_store
         )
         if unreadable:
@@ -542,7 +572,7 @@ class ReviewsPanel(PanelBase):
             self.trusted_dialog.raise_()
             self.trusted_dialog.activateWindow()
             return self.trusted_dialog
-        own = await asyncio.to_thread(own_of, self.own_fingerprint, self.key_store)
+        own = await in_worker(own_of, self.own_fingerprint, self.key_store)
         dialog = TrustedKeysDialog(self.trust_store, own, parent or self)
         dialog.changed.connect(self._trust_changed)
         dialog.finished.connect(dialog.deleteLater)
@@ -584,10 +614,9 @@ class ReviewsPanel(PanelBase):
         result = self.diff_view.diff
         if result is None:
             return 0
-        try:
-            n = await asyncio.to_thread(result.write_csv, path)
-        except OSError as exc:
-            self.message.show_error(packing.failure(exc))
+        work = partial(result.write_csv, path)
+        n = await FileWork(work, self.message.show_error, what="diff CSV").run()
+        if n is None:
             return 0
         self.message.show_notice(
             fill(
@@ -617,10 +646,9 @@ class ReviewsPanel(PanelBase):
         )
 
     async def _pack(self, path: Path, source: packing.PackSource) -> dict[str, Any] | None:
-        try:
-            manifest = await packing.write_pack(path, source, self.key_store)
-        except (keys.KeyUnavailable, OSError) as exc:
-            self.message.show_error(packing.failure(exc))
+        work = packing.pack_work(path, source, self.key_store, self.message.show_error)
+        manifest = await work.run()
+        if manifest is None:
             return None
         self.message.show_notice(packing.written(path, manifest))
         return manifest
@@ -650,9 +678,9 @@ class ReviewsPanel(PanelBase):
             result = self.diff_view.diff
             if result is None:
                 return self
-            folder.append(Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="portal-admin-")))
+            folder.append(Path(await in_worker(partial(tempfile.mkdtemp, prefix="portal-admin-"))))
             path = folder[-1] / "review-from-a-colleague.zip"
-            await asyncio.to_thread(
+            await in_worker(
                 pack.write_pack,
                 path,
                 "diff",
@@ -667,7 +695,7 @@ class ReviewsPanel(PanelBase):
             if widget is self.check_dialog:
                 widget.close()
             for made in folder:
-                await asyncio.to_thread(shutil.rmtree, made, True)
+                await in_worker(shutil.rmtree, made, True)
 
         return [
             TourStep("reviews-snapshot", snapshot),

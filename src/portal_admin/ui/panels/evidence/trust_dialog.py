@@ -40,6 +40,7 @@ from portal_admin.evidence.trust import (
 )
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel, PlainMessageBox, plain_tooltip
 
 from .diff_view import _when
@@ -111,13 +112,8 @@ class AddKeyDialog(QDialog):
         self.name = QLineEdit(self)
         self.name.setObjectName("trustName")
         self.name.setMaxLength(200)
-        self.error = PlainLabel(self)
+        self.error = ErrorLine(self)
         self.error.setObjectName("trustError")
-        self.error.setWordWrap(True)
-        self.error.setTextFormat(Qt.TextFormat.PlainText)
-        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        set_tone(self.error, "error")
-        self.error.hide()
         self.fingerprint_label = PlainLabel(self)
         self.fingerprint_label.setBuddy(self.fingerprint)
         self.name_label = PlainLabel(self)
@@ -146,13 +142,12 @@ class AddKeyDialog(QDialog):
         """Add the key; None, with the reason shown and the form kept, when it is refused."""
         outcome = self._add()
         if isinstance(outcome, TrustedKey):
-            self.error.hide()
+            self.error.clear_error()
             self.added.emit(outcome)
             self.accept()
             return outcome
         text, focus = outcome
-        self.error.setText(text)
-        self.error.show()
+        self.error.show_message(text)
         self.adjustSize()
         self.setAccessibleDescription(text)
         focus.setFocus()

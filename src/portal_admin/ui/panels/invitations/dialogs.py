@@ -26,9 +26,9 @@ from portal_admin.protocol.bodies import (
     INVITEE_EMAIL,
 )
 from portal_admin.ui.i18n.text import fill
-from portal_admin.ui.panels.base import error_text as panel_error_text
 from portal_admin.ui.profiles.store import Profile, environment_label
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo
@@ -59,16 +59,6 @@ def check_invitee_email(email: str) -> str | None:
             "InvitationDialogs", "This is not a valid email address (expected name@example.com)."
         )
     return None
-
-
-def error_text(info: ErrorInfo) -> str:
-    """An error shown inside a dialog: summary, the server's message, code and request id."""
-    return panel_error_text(
-        info,
-        QCoreApplication.translate("InvitationDialogs", "Error code: %1"),
-        QCoreApplication.translate("InvitationDialogs", "Request id: %1"),
-        joiner="  ",
-    )
 
 
 def _problem_label(parent: QWidget, name: str) -> QLabel:
@@ -122,7 +112,8 @@ class CreateInvitationDialog(QDialog):
         self.days.setObjectName("expirationDays")
         self.days.setRange(MIN_DAYS, MAX_DAYS)
         self.days.setValue(DEFAULT_DAYS)
-        self.error = _problem_label(self, "serverError")
+        self.error = ErrorLine(self)
+        self.error.setObjectName("serverError")
         self.buttons = QDialogButtonBox(self)
         self.invite_button: QPushButton = self.buttons.addButton(
             "", QDialogButtonBox.ButtonRole.AcceptRole
@@ -194,8 +185,7 @@ class CreateInvitationDialog(QDialog):
 
     def show_error(self, info: ErrorInfo) -> None:
         """The server refused: show why; everything entered stays."""
-        self.error.setText(error_text(info))
-        self.error.show()
+        self.error.show_error(info)
         self.email.setFocus()
 
     def _email_edited(self, _text: str) -> None:
@@ -217,8 +207,6 @@ class CreateInvitationDialog(QDialog):
                 MAX_MESSAGE,
             )
         )
-        if self.error.isVisible() and not self._busy:
-            self.error.setVisible(bool(self.error.text()))
 
     def _submit_clicked(self) -> None:
         if self.problem() is None and not self._busy:

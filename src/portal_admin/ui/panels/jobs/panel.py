@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -20,14 +19,16 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin import jobs
+from portal_admin.ui.file_work import FileWork, in_worker
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
-from ...bulk.dialog import OPEN, BulkDialog, Sources
+from ...bulk.dialog import JOBS_TOPIC, OPEN, BulkDialog, Sources
 from ...bulk.words import KINDS, PAUSES, STATES, word
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ class JobsPanel(PanelBase):
         self.resume_button.clicked.connect(self._on_resume)
         self.show_button = QPushButton(self)
         self.show_button.setObjectName("jobsShow")
-        self.show_button.clicked.connect(self.show_selected)
+        self.show_button.clicked.connect(self._on_show)
         # Revert the job… (#30): its changes set back, as a bulk job; hidden in the kiosk.
         self.revert_button = QPushButton(self)
         self.revert_button.setObjectName("jobsRevert")
@@ -93,7 +94,9 @@ class JobsPanel(PanelBase):
         self.table_actions = TableActions(self.table, id_column=0, row_of=lambda r: self.rows[r])
         self.table_actions.set_multi_select()
         self.table_actions.add_row_buttons(self.show_button, self.resume_button, self.revert_button)
-        self.table_actions.rowActivated.connect(lambda _row: self.show_selected())
+        self.table_actions.rowActivated.connect(lambda _row: self._on_show())
+        #: A job file that cannot be opened (damaged, removed, another user's) is said here.
+        self.error = ErrorLine(self)
         buttons = QHBoxLayout()
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.show_button)
@@ -103,12 +106,19 @@ class JobsPanel(PanelBase):
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         layout.addLayout(buttons)
+        layout.addWidget(self.error)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.folder_note)
-        self.runner.changed.connect(lambda _topics: self.reload_when_shown())
+        self.runner.changed.connect(self._topics_changed)
         # Jobs run by the command line beside the program, or by another window, show too.
         self.watch_files(lambda: (jobs.jobs_dir(),))
         self.retranslateUi()
+
+    def _topics_changed(self, topics: frozenset[str]) -> None:
+        """A job run in this program changed (not any change anywhere: an account edited, a
+        channel saved): read the job files again, now if shown, else when next shown."""
+        if JOBS_TOPIC in topics:
+            self.reload_when_shown()
 
     def refresh(self) -> None:
         """Read the job files again (F5)."""
@@ -116,7 +126,7 @@ class JobsPanel(PanelBase):
 
     async def reload(self) -> object:
         """Read the job files (in a worker thread) and show them."""
-        self.rows = await asyncio.to_thread(read_jobs)
+        self.rows = await in_worker(read_jobs)
         self._fill()
         self.loaded = True
         return self.rows
@@ -178,18 +188,32 @@ class JobsPanel(PanelBase):
         else:
             self.retranslate_note()
 
-    def show_selected(self) -> BulkDialog | None:
-        """Show the selected job's window: the one running it, or its lines."""
+    @async_slot()
+    async def _on_show(self) -> None:
+        await self.show_selected()
+
+    async def show_selected(self) -> BulkDialog | None:
+        """Show the selected job's window: the one running it, or its lines (the job file
+        read in a worker thread; one that cannot be read is said above the list)."""
         row = self.selected()
         if row is None:
             return None
         dialog = OPEN.get(row.id)
         if dialog is None:
+            job = await self._open_job(row)
+            if job is None:
+                return None
             dialog = self._dialog(row)
-            dialog.show_job(jobs.JobFile.open(row.path))
+            dialog.show_job(job)
         dialog.show()
         dialog.raise_()
         return dialog
+
+    async def _open_job(self, row: JobRow) -> jobs.JobFile | None:
+        """The job file of ``row``, opened in a worker thread (None: said in ``error``)."""
+        self.error.clear_error()
+        work = FileWork(lambda: jobs.JobFile.open(row.path), self.error.show_error, what="job file")
+        return await work.run()
 
     def _dialog(self, row: JobRow) -> BulkDialog:
         if row.kind == "revert":
@@ -220,9 +244,12 @@ class JobsPanel(PanelBase):
         row = self.selected()
         if row is None or not row.resumable:
             return None
+        job = await self._open_job(row)
+        if job is None:
+            return None
         dialog = self._dialog(row)
         dialog.show()
-        progress = await dialog.run(jobs.JobFile.open(row.path))
+        progress = await dialog.run(job)
         await self.reload()
         return progress
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from portal_admin.evidence import trust
 from portal_admin.evidence.recorder import journal_at
 from portal_admin.jobs.revert import REASON_LIMIT, set_reason
 from portal_admin.ui.bulk.dialog import BulkDialog, Sources
-from portal_admin.ui.error_info import describe_error
+from portal_admin.ui.file_work import file_error, in_worker
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import async_slot
@@ -186,7 +187,7 @@ class RevertWindow(QDialog):
         client = self.panel.client
         try:
             # What this program just sent may still be queued: on disk first.
-            await asyncio.to_thread(journal_at(self.journal_path).flush)
+            await in_worker(journal_at(self.journal_path).flush)
             context = await self.context()
             options: dict[str, Any] = {
                 "journal_path": self.journal_path,
@@ -202,7 +203,7 @@ class RevertWindow(QDialog):
             return None
         except Exception as exc:
             log.info("revert plan failed: %r", exc)
-            self._show_refusal(describe_error(exc).as_text())
+            self._show_refusal(file_error(exc).as_text())
             return None
         if self.closed:  # closed while planning: the plan is not kept
             job.discard()
@@ -219,8 +220,9 @@ class RevertWindow(QDialog):
     async def _refused(self, exc: Exception) -> None:
         verification = None
         if getattr(exc, "code", "") == "JOURNAL_BROKEN":  # name its break
-            verification = await asyncio.to_thread(
-                journal_file.verify, self.journal_path, expected_key=self._expected_key
+            key = self._expected_key
+            verification = await in_worker(
+                partial(journal_file.verify, self.journal_path, expected_key=key)
             )
         profile = self.panel.context.profile
         signed_in = f"{self.panel.client.base_url}, {profile.name}"

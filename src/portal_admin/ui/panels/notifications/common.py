@@ -5,15 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QLabel, QWidget
-
 from portal_admin.protocol.labels import item_label
-from portal_admin.ui.panels.base import ConstantsSource, error_text
+from portal_admin.ui.panels.base import ConstantsSource
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.theme.tones import set_tone
-
-from ...error_info import ErrorInfo
 
 #: What the runner publishes after a change (panels refresh themselves from it).
 TOPIC_TYPES = "notification-channel-types"
@@ -46,38 +40,3 @@ async def constant_choices(ctx: PanelContext, name: str) -> list[Choice]:
     current language: from the shared constants cache (emptied on a language switch)."""
     items = await ConstantsSource(ctx).items(name)
     return [(item.code, item_label(item)) for item in items]
-
-
-class ErrorLabel(QLabel):
-    """An inline error: summary, server message, error code and request id (selectable)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("errorLabel")
-        self.setWordWrap(True)
-        self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        set_tone(self, "error")
-        self.info: ErrorInfo | None = None
-        self.hide()
-
-    def show_info(self, info: ErrorInfo | None) -> None:
-        """Show ``info`` (None hides the label)."""
-        self.info = info
-        self.setVisible(info is not None)
-        self.retranslateUi()
-
-    def retranslateUi(self) -> None:
-        """Texts in the current language."""
-        self.setAccessibleName(QCoreApplication.translate("Notifications", "Error"))
-        info = self.info
-        if info is None:
-            self.setText("")
-            return
-        self.setText(
-            error_text(
-                info,
-                QCoreApplication.translate("Notifications", "Error code: %1"),
-                QCoreApplication.translate("Notifications", "Request id: %1"),
-            )
-        )

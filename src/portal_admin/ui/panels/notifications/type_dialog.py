@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import ErrorInfo, describe_error
 from . import validation as check
-from .common import ErrorLabel
 
 _C = "ChannelTypeDialog"
 
@@ -67,7 +67,7 @@ class ChannelTypeDialog(QDialog):
         self.problems_label.setWordWrap(True)
         self.problems_label.setTextFormat(Qt.TextFormat.PlainText)
         set_tone(self.problems_label, "warning")
-        self.error_label = ErrorLabel(self)
+        self.error_label = ErrorLine(self)
         self.buttons = QDialogButtonBox(self)
         self.save_button = QPushButton(self)
         self.save_button.setObjectName("saveButton")
@@ -188,7 +188,7 @@ class ChannelTypeDialog(QDialog):
 
     def show_error(self, info: ErrorInfo | None) -> None:
         """Show a failure inline (None hides it)."""
-        self.error_label.show_info(info)
+        self.error_label.show_error(info)
 
     def failed(self, exc: BaseException) -> bool:
         """An operation's failure handler: shown inline, so handled (True)."""

@@ -6,6 +6,7 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -22,13 +23,12 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.panels.registry import PanelContext
-from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import describe_error
 from ...permissions import tag_operation
 from ..invitations.base import TaskPanel
-from ..invitations.dialogs import error_text
 from ..invitations.own import OwnInvitationsWidget
 
 log = logging.getLogger(__name__)
@@ -134,12 +134,8 @@ class ProfilePanel(TaskPanel):
         self.details.setObjectName("profileDetails")
         self.form = QFormLayout(self.details)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.error = PlainLabel(self)
+        self.error = ErrorLine(self)
         self.error.setObjectName("profileError")
-        self.error.setWordWrap(True)
-        self.error.setTextFormat(Qt.TextFormat.PlainText)
-        set_tone(self.error, "error")
-        self.error.hide()
         self.refresh_button = QPushButton(self)
         self.refresh_button.setObjectName("profileRefresh")
         self.change_password_button = QPushButton(self)
@@ -193,17 +189,12 @@ class ProfilePanel(TaskPanel):
         except Exception as exc:
             info = describe_error(exc)
             log.warning("profile not loaded: code=%s request_id=%s", info.code, info.request_id)
-            self.error.setText(
-                fill(
-                    QCoreApplication.translate(
-                        "ProfilePanel", "The profile could not be loaded.\n%1"
-                    ),
-                    error_text(info),
-                )
+            failed = QCoreApplication.translate(
+                "ProfilePanel", "The profile could not be loaded.\n%1"
             )
-            self.error.show()
+            self.error.show_error(replace(info, summary=fill(failed, info.summary)))
             return False
-        self.error.hide()
+        self.error.clear_error()
         self.profile_record = profile
         self.values = profile_values(profile)
         self._fill()

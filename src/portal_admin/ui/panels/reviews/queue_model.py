@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from typing import Any
 
@@ -14,9 +13,10 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    Signal,
 )
 
-from portal_admin.reviews import Campaign, Item, Query
+from portal_admin.reviews import Campaign, CampaignError, Flag, Item, Query, flags
 from portal_admin.ui import enum_labels
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.widgets.plain import plain_tooltip
@@ -76,44 +76,40 @@ def flag_words(code: str) -> str:
     return _tr(FLAGS[code]) if code in FLAGS else code
 
 
-#: A flag's reason as the engine words it (English, kept in the file), and the same sentence
-#: in the program's languages: (pattern, template); each group fills %1, %2 ...
-_REASONS = (
-    (
-        r"not updated for (\d+) days \(since ([\d-]+)\)",
-        QT_TRANSLATE_NOOP("ReviewQueue", "not updated for %1 days (since %2)"),
+#: A flag's reason in the program's languages, by the engine's reason code
+#: (``reviews/flags.py``): its parameters fill %1, %2 ...
+REASONS = {
+    "NEW_SNAPSHOT": QT_TRANSLATE_NOOP("ReviewQueue", "not in the earlier snapshot %1"),
+    "NEW_CAMPAIGN": QT_TRANSLATE_NOOP("ReviewQueue", "not in the earlier campaign's scope %1"),
+    "REACTIVATED_SNAPSHOT": QT_TRANSLATE_NOOP(
+        "ReviewQueue", "%1 in the earlier snapshot %2, %3 now"
     ),
-    (r"pending, expired on ([\d-]+)", QT_TRANSLATE_NOOP("ReviewQueue", "pending, expired on %1")),
-    (
-        r"holds write permissions: (.+)",
-        QT_TRANSLATE_NOOP("ReviewQueue", "holds write permissions: %1"),
+    "REACTIVATED_CAMPAIGN": QT_TRANSLATE_NOOP(
+        "ReviewQueue", "%1 in the earlier campaign's scope %2, %3 now"
     ),
-    (
-        r"a system-portal \(administrator\) account",
-        QT_TRANSLATE_NOOP("ReviewQueue", "a system-portal (administrator) account"),
+    "ADMIN": QT_TRANSLATE_NOOP("ReviewQueue", "a system-portal (administrator) account"),
+    "STALE": QT_TRANSLATE_NOOP("ReviewQueue", "not updated for %1 days (since %2)"),
+    "EXPIRED": QT_TRANSLATE_NOOP("ReviewQueue", "pending, expired on %1"),
+    "WRITE": QT_TRANSLATE_NOOP("ReviewQueue", "holds write permissions: %1"),
+    "OWN": QT_TRANSLATE_NOOP(
+        "ReviewQueue", "the reviewer's own account: another reviewer decides it"
     ),
-    (
-        r"the reviewer's own account: another reviewer decides it",
-        QT_TRANSLATE_NOOP("ReviewQueue", "the reviewer's own account: another reviewer decides it"),
-    ),
-    (
-        r"not in the earlier snapshot(?: of ([\d-]+))?",
-        QT_TRANSLATE_NOOP("ReviewQueue", "not in the earlier snapshot %1"),
-    ),
-    (
-        r"not in the earlier campaign's scope(?: of ([\d-]+))?",
-        QT_TRANSLATE_NOOP("ReviewQueue", "not in the earlier campaign's scope %1"),
-    ),
-)
+}
 
 
-def reason_words(reason: str) -> str:
-    """A flag's reason in the current language (as the engine wrote it when unknown)."""
-    for pattern, template in _REASONS:
-        found = re.fullmatch(pattern, reason)
-        if found:
-            return fill(_tr(template), *(g or "" for g in found.groups())).strip()
-    return reason
+def reason_words(flag: Flag) -> str:
+    """A flag's reason in the current language, from the engine's reason code (as the file
+    words it when the engine did not write it)."""
+    reason = flags.reason_of(flag.code, flag.reason)
+    if reason is None or reason.code not in REASONS:
+        return flag.reason
+    params = reason.params
+    if reason.code.startswith("REACTIVATED_"):  # statuses, in words
+        then, on, now = params
+        status = enum_labels.ACCOUNT_STATUS
+        params = (enum_labels.own_label(status, then) or then, on,
+                  enum_labels.own_label(status, now) or now)  # fmt: skip
+    return " ".join(fill(_tr(REASONS[reason.code]), *params).split())
 
 
 def decision_words(code: str | None) -> str:
@@ -122,7 +118,13 @@ def decision_words(code: str | None) -> str:
 
 
 class QueueModel(QAbstractTableModel):
-    """The filtered queue in campaign order; rows are fetched from SQL when first shown."""
+    """The filtered queue in campaign order; rows are fetched from SQL when first shown. A
+    read the engine refuses (a page of a file damaged or edited behind the program's back)
+    shows no rows for that page and is said once, by :attr:`refused`: never an exception out
+    of ``data()``, never the same failing read again at each repaint."""
+
+    #: A read of the file refused: the engine's ``CampaignError`` (DAMAGED, TOO_SLOW, ...).
+    refused = Signal(object)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -131,6 +133,8 @@ class QueueModel(QAbstractTableModel):
         self._count = 0
         self._pages: OrderedDict[int, list[Item]] = OrderedDict()
         self._flags: dict[int, list[str]] = {}
+        #: Pages whose read was refused (not read again until the queue is read anew).
+        self._unreadable: set[int] = set()
         #: Ids of the reviewer's own account (marked; decisions on them are refused).
         self.own: set[str] = set()
 
@@ -151,7 +155,13 @@ class QueueModel(QAbstractTableModel):
     def _forget(self) -> None:
         self._pages.clear()
         self._flags.clear()
-        self._count = self.campaign.count(self.query) if self.campaign is not None else 0
+        self._unreadable.clear()
+        self._count = 0
+        if self.campaign is not None:
+            try:
+                self._count = self.campaign.count(self.query)
+            except CampaignError as exc:
+                self.refused.emit(exc)
 
     def reload(self, changed: set[str] | None = None) -> None:
         """Read again after decisions: when the filter depends on the decision every row may
@@ -178,16 +188,28 @@ class QueueModel(QAbstractTableModel):
         number = row // PAGE
         page = self._pages.get(number)
         if page is None:
-            page = self.campaign.page_at(self.query, offset=number * PAGE, limit=PAGE)
-            self._pages[number] = page
-            flags = self.campaign.flags_of([i.seq for i in page if i.flag_count])
-            self._flags.update({seq: [f.code for f in found] for seq, found in flags.items()})
-            while len(self._pages) > KEPT_PAGES:
-                self._pages.popitem(last=False)
+            if number in self._unreadable:
+                return None
+            try:
+                page = self._read(self.campaign, number)
+            except CampaignError as exc:
+                self._unreadable.add(number)
+                self.refused.emit(exc)
+                return None
         else:
             self._pages.move_to_end(number)
         at = row - number * PAGE
         return page[at] if at < len(page) else None
+
+    def _read(self, campaign: Campaign, number: int) -> list[Item]:
+        """Page ``number`` and its items' flag codes, kept (``CampaignError`` when refused)."""
+        page = campaign.page_at(self.query, offset=number * PAGE, limit=PAGE)
+        flags = campaign.flags_of([i.seq for i in page if i.flag_count])
+        self._pages[number] = page
+        self._flags.update({seq: [f.code for f in found] for seq, found in flags.items()})
+        while len(self._pages) > KEPT_PAGES:
+            self._pages.popitem(last=False)
+        return page
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return _ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
@@ -208,19 +230,11 @@ class QueueModel(QAbstractTableModel):
                 for at, item in enumerate(items):
                     if item.seq == seq:
                         return number * PAGE + at
-        where, args = self.query.where()
-        conn = self.campaign.conn
-        found = conn.execute(
-            f"SELECT 1 FROM items WHERE seq = ? AND {where}",  # noqa: S608
-            [seq, *args],
-        ).fetchone()
-        if found is None:
+        try:
+            return self.campaign.position(self.query, seq)
+        except CampaignError as exc:
+            self.refused.emit(exc)
             return None
-        row = conn.execute(
-            f"SELECT count(*) FROM items WHERE seq < ? AND {where}",  # noqa: S608
-            [seq, *args],
-        )
-        return int(row.fetchone()[0])
 
     # -- Qt --------------------------------------------------------------------------------------
 

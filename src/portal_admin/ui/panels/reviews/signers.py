@@ -2,13 +2,15 @@
 account they were signed in as, their key's fingerprint and whether this installation trusts
 that key (its own, trusted under a name, the pinned one, or not trusted); and why the
 administrator about to remediate is one of those who decided or signed (separation of
-duties), by key and server identity, never by a typed name."""
+duties), by key and server identity, never by a typed name; and what a verification found,
+from the engine's finding codes (``reviews.signoff.FINDINGS``)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
 from portal_admin.reviews import Reviewer, Signoff, Verification
+from portal_admin.reviews.signoff import Finding
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 TRUST = {
@@ -25,6 +27,29 @@ DECIDED = {
     "account": QT_TRANSLATE_NOOP(
         "CampaignSigners", "%1 decided %2 of these Revokes as your server account."
     ),
+}
+
+#: What a verification found, by the engine's code (``%1``, ``%2``: its parameters).
+FINDINGS = {
+    "ORPHAN": QT_TRANSLATE_NOOP(
+        "CampaignSigners",
+        "Signed items name sign-off %1, which this file does not have: they count as signed"
+        " by nobody.",
+    ),
+    "SELF_DECIDED": QT_TRANSLATE_NOOP("CampaignSigners", "decided by its own account: %1"),
+    "NOT_VERIFIED": QT_TRANSLATE_NOOP(
+        "CampaignSigners", "the sign-off by %1 of %2 does not verify: it was changed"
+    ),
+    "OTHER_KEY": QT_TRANSLATE_NOOP(
+        "CampaignSigners", "the sign-off by %1 was made with another key (%2)"
+    ),
+    "CHANGED": QT_TRANSLATE_NOOP("CampaignSigners", "changed: %1"),
+    "REMOVED": QT_TRANSLATE_NOOP("CampaignSigners", "removed: %1"),
+    "ADDED": QT_TRANSLATE_NOOP("CampaignSigners", "added: %1"),
+    "INCONSISTENT": QT_TRANSLATE_NOOP(
+        "CampaignSigners", "its decision in the queue is not the history's: %1"
+    ),
+    "MORE": QT_TRANSLATE_NOOP("CampaignSigners", "… and %1 more items"),
 }
 
 
@@ -107,3 +132,10 @@ def same_person(check: Verification, administrator: Reviewer) -> list[str]:
     for (reviewer, found), n in decided.items():
         reasons.append(fill(_tr(DECIDED[found]), reviewer, n))
     return reasons
+
+
+def finding_words(finding: Finding) -> str:
+    """What a verification found, in the reader's language (the engine's English for a code
+    this program has no sentence for)."""
+    template = FINDINGS.get(finding.code)
+    return fill(_tr(template), *finding.params) if template is not None else finding.english

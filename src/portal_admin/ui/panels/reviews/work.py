@@ -4,12 +4,11 @@ verify, the progress counts, the closing check, the pack) and closes it.
 
 A file is checked whole once, when the panel opens it (:func:`check_open`: the engine's
 ``Campaign.open`` with a time limit); the frequent reads after (the progress counts, the
-closing rows, the loop's own connection) :func:`reopen` it without checking it again. The
-steps that sign, verify, remediate, close or pack open it with every check again."""
+closing rows, the loop's own connection) reopen it (``Campaign.reopen``) without checking it
+again. The steps that sign, verify, remediate, close or pack open it with every check again."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -19,7 +18,6 @@ from portal_admin.evidence import keys
 from portal_admin.evidence import trust as trusting
 from portal_admin.reviews import (
     Campaign,
-    CampaignError,
     Reviewer,
     Settings,
     Signoff,
@@ -30,7 +28,6 @@ from portal_admin.reviews import (
 )
 from portal_admin.reviews import closing as closings
 from portal_admin.reviews import pack as packs
-from portal_admin.reviews.campaign import connect, read_meta
 
 
 @dataclass
@@ -56,40 +53,13 @@ def check_open(path: Path, limit: float) -> None:
     Campaign.open(path, timeout=limit).close()
 
 
-def reopen(path: Path) -> Campaign:
-    """A connection of this thread's own to a file :func:`check_open` has checked (no check
-    again: milliseconds). ``CampaignError`` DAMAGED when it cannot be read now."""
-    try:
-        conn = connect(path)
-    except sqlite3.DatabaseError as exc:
-        raise CampaignError("DAMAGED", f"{path.name} cannot be opened ({exc})") from None
-    try:
-        return Campaign(path, conn, read_meta(conn))
-    except (sqlite3.DatabaseError, ValueError) as exc:
-        conn.close()
-        raise CampaignError("DAMAGED", f"{path.name} cannot be opened ({exc})") from None
-
-
-def reload_meta(campaign: Campaign) -> None:
-    """Read the campaign's settings again (signed off or closed meanwhile?); ``CampaignError``
-    DAMAGED when they cannot be read now (not JSON, or the file unreadable)."""
-    try:
-        campaign.reload_meta()
-    except (sqlite3.DatabaseError, ValueError) as exc:
-        raise CampaignError("DAMAGED", f"{campaign.path.name} cannot be read ({exc})") from None
-
-
 def progress(path: Path, today: date | None = None) -> Progress:
     """Decided of total, per decision and per reviewer, and overdue items."""
-    with reopen(path) as campaign:
+    with Campaign.reopen(path) as campaign:
         totals = packs.totals(campaign, today or datetime.now(UTC).date())
-        rows = campaign.conn.execute(
-            "SELECT d.reviewer, count(*) FROM items AS i JOIN decisions AS d"
-            " ON d.seq = i.decision_seq GROUP BY d.reviewer ORDER BY 2 DESC, 1"
-        ).fetchall()
         return Progress(
             totals["items"], totals["decided"], totals["kept"], totals["revoked"],
-            totals["don't know"], totals["overdue"], [(r[0], r[1]) for r in rows],
+            totals["don't know"], totals["overdue"], campaign.decisions_by_reviewer(),
             campaign.is_signed(), bool(campaign.meta.get("closed")),
         )  # fmt: skip
 
@@ -107,7 +77,7 @@ def own_key(store: keys.SecretStore | None) -> str:
 
 def undecided(path: Path) -> int:
     """Items with no decision in the history."""
-    with reopen(path) as campaign:
+    with Campaign.reopen(path) as campaign:
         return campaign.undecided()
 
 
@@ -144,15 +114,10 @@ def revokes_not_done(path: Path) -> int:
         return len(remediation.unremediated(campaign))
 
 
-def closing_rows(path: Path, limit: int = 1000) -> list[tuple[Any, ...]]:
+def closing_rows(path: Path, limit: int = 1000) -> list[closings.ClosingRow]:
     """The closing check's first rows."""
-    with reopen(path) as campaign:
-        rows = campaign.conn.execute(
-            "SELECT coalesce(i.label, c.item), c.outcome, c.current, c.detail FROM closing AS c"
-            " LEFT JOIN items AS i ON i.id = c.item ORDER BY c.outcome, c.item LIMIT ?",
-            (limit,),
-        )
-        return [tuple(r) for r in rows]
+    with Campaign.reopen(path) as campaign:
+        return closings.shown_rows(campaign, limit)
 
 
 def write_pack(path: Path, out: Path, store: keys.SecretStore | None) -> dict[str, Any]:

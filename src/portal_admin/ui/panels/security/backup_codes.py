@@ -6,6 +6,7 @@ are never logged. In tour mode (screenshots) placeholders are shown instead.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.files.atomic import atomic_open
 from portal_admin.files.portable import make_private
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.widgets.plain import PlainLabel
 
@@ -91,6 +93,8 @@ class BackupCodesDialog(QDialog):
         for button in (self.copy_button, self.save_button):
             button.setEnabled(not masked and bool(codes))
         self.file_dialog: QFileDialog | None = None
+        #: The codes being written (``save_to``, started by the file dialog).
+        self.saving: asyncio.Task[bool] | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addWidget(self.grid, 0, Qt.AlignmentFlag.AlignHCenter)
@@ -148,14 +152,15 @@ class BackupCodesDialog(QDialog):
 
     def _file_chosen(self, name: str) -> None:
         if name:
-            self.save_to(Path(name))
+            self.saving = asyncio.ensure_future(self.save_to(Path(name)))
 
-    def save_to(self, path: Path) -> bool:
-        """Write the codes to ``path`` (owner-only, atomically); True when saved."""
+    async def save_to(self, path: Path) -> bool:
+        """Write the codes to ``path`` (owner-only, atomically, in a worker thread); True when
+        saved."""
         if self.masked or not self._codes:
             return False
         try:
-            write_private_text(path, self.text())
+            await in_worker(write_private_text, path, self.text())
         except OSError as exc:
             log.warning("saving backup codes failed: %s", type(exc).__name__)
             self.status.setText(

@@ -11,9 +11,10 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
-from portal_admin.ui.panels.base import ErrorLine, PanelBase
+from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.widgets.confirm import confirm_production_change
+from portal_admin.ui.widgets.error_line import ErrorLine
 
 from ...operations import Op
 
