@@ -19,6 +19,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import asyncio
 import gc
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +29,13 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from portal_admin.files.portable import under_wine
+
+if sys.platform == "win32":
+    # Qt's own file dialogs, as on Linux: Windows' native one is no QWidget (a test cannot fill
+    # it) and runs in a thread of Qt's; under Wine, closing it from a test crashed the process.
+    from PySide6.QtCore import QCoreApplication, Qt
+
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_DontUseNativeDialogs)
 
 #: Warnings of the offscreen platform plugin itself, not of the program.
 OFFSCREEN_NOISE = (r"^This plugin does not support ",)
