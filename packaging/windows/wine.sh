@@ -108,6 +108,7 @@ down() {
 }
 up() {
   [ -f "$PYDIR/python.exe" ] || die "no Windows Python in $WINEPREFIX: run 'wine.sh setup' first"
+  write_shims
   display_up "$XDISPLAY" "$WORK/xvfb.pid"
   trap down EXIT
   keeper
@@ -131,6 +132,26 @@ sync_source() {
 # that the tests and the tour do not use those of an earlier copy (a Japanese test saw English).
 fresh_translations() {
   (cd "$SRC" && wpy tools/translations.py compile >/dev/null) || die "the translations did not compile"
+}
+
+# Shims for the test interpreter only (the frozen program does not get them), loaded by a .pth
+# file because pip's isolated build environments bring their own sitecustomize. Written again by
+# every step that starts the Windows Python, so that a prefix made earlier gets the current ones.
+write_shims() {
+  cat >"$PYDIR/Lib/site-packages/_wine_shims.py" <<'EOF'
+"""Wine 8 gaps, for this test interpreter only (packaging/windows/wine.sh)."""
+import os as _os
+try:
+    import _winapi as _w
+    if hasattr(_w, "CopyFile2"):  # kernel32!CopyFile2 is missing in Wine 8; shutil falls back
+        del _w.CopyFile2
+except Exception:
+    pass
+for _k, _v in list(_os.environ.items()):  # Wine does not pass QT_*: wine.sh sends WINEPASS_QT_*
+    if _k.startswith("WINEPASS_"):  # a value a parent process set on purpose wins
+        _os.environ.setdefault(_k[len("WINEPASS_"):], _v)
+EOF
+  echo "import _wine_shims" >"$PYDIR/Lib/site-packages/_wine_shims.pth"
 }
 
 # --- setup --------------------------------------------------------------------------------------
@@ -168,22 +189,7 @@ cmd_setup() {
   # pip refuses to install itself from a wheel into a Python without pip: unpacked by hand.
   python3 -m pip download -q --no-deps -d dl pip
   unzip -q -o "$(ls dl/pip-*.whl | tail -n 1)" -d "$PYDIR/Lib/site-packages"
-  # Shims for the test interpreter only (the frozen program does not get them), loaded by a .pth
-  # file because pip's isolated build environments bring their own sitecustomize.
-  cat >"$PYDIR/Lib/site-packages/_wine_shims.py" <<'EOF'
-"""Wine 8 gaps, for this test interpreter only (packaging/windows/wine.sh)."""
-import os as _os
-try:
-    import _winapi as _w
-    if hasattr(_w, "CopyFile2"):  # kernel32!CopyFile2 is missing in Wine 8; shutil falls back
-        del _w.CopyFile2
-except Exception:
-    pass
-for _k, _v in list(_os.environ.items()):  # Wine does not pass QT_*: wine.sh sends WINEPASS_QT_*
-    if _k.startswith("WINEPASS_"):
-        _os.environ[_k[len("WINEPASS_"):]] = _v
-EOF
-  echo "import _wine_shims" >"$PYDIR/Lib/site-packages/_wine_shims.pth"
+  write_shims
 
   step "ICU: forwarding icuuc.dll onto $ICU_WHEEL"
   python3 -m pip download -q --no-deps --only-binary :all: --platform win_amd64 --python-version 3.12 \
