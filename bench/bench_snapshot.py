@@ -1,7 +1,7 @@
 """Access-review snapshots: every account of the sandbox, served over loopback, read into a
 snapshot file by the program (``bench.drivers.snapshot``), as a time ratio against a bare
 ``httpx.AsyncClient`` fetching the same pages; and the program's peak memory when it also
-takes the snapshot from its Access reviews panel, against its peak without it (the memory
+takes the snapshot from its Snapshots panel, against its peak without it (the memory
 benchmark's session: every panel visited), each side its own process (``bench.drivers.memory``).
 """
 
@@ -57,7 +57,7 @@ def run(quick: bool) -> list[Result]:
             without["peak_rss_kib"] / 1024,
             "MiB",
             1.5,
-            "the program with every panel visited, then a snapshot from the Access reviews"
+            "the program with every panel visited, then a snapshot from the Snapshots"
             " panel; baseline: the same session without the snapshot",
         ),
     ]

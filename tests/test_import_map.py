@@ -91,3 +91,32 @@ def test_the_table_is_read_and_enforced(tmp_path: Path) -> None:
     assert not [line for line in found if line.startswith(("lists.", "tour.", "error_info"))]
     _write(src, "portal_admin.ui.lists.view", "from portal_admin.ui.kiosk import guard\n")
     assert "lists.view -> kiosk.guard" in disallowed(import_graph(src), table)
+
+
+#: Imports from one area of ui/panels/ into another that are a feature using another's feature
+#: (not a shared piece left in a feature folder): each with its reason.
+AREA_TO_AREA = {
+    ("evidence.journal_panel", "jobs.revert_plan"): "the Journal's Revert opens the revert window",
+    ("reference.profile_panel", "invitations.own"): "the Profile panel shows one's invitations",
+    ("reviews.panel", "evidence.packing"): "a campaign's evidence pack is written as other packs",
+    ("reviews.pack_step", "evidence.packing"): "… its Evidence pack step",
+    ("reviews.sign_step", "evidence.packing"): "… a sign-off's key unreadable, said as for packs",
+    ("reviews.remediation_dialog", "evidence.trust_dialog"): "a signer's key is trusted there",
+}
+
+
+def test_shared_pieces_live_in_shared_rooms() -> None:
+    """A module of one panel area imported by another is a shared piece: it belongs in a shared
+    room (``widgets/``, ``lists/``, or beside ``panels/base.py``), not in a feature folder."""
+    prefix = "portal_admin.ui.panels."
+    found = set()
+    for module, targets in import_graph().items():
+        inside = module.removeprefix(prefix).split(".")
+        if not module.startswith(prefix) or len(inside) < 2:
+            continue
+        for target in targets:
+            other = target.removeprefix(prefix).split(".")
+            if target.startswith(prefix) and len(other) >= 2 and other[0] != inside[0]:
+                found.add((".".join(inside), ".".join(other)))
+    assert found <= set(AREA_TO_AREA), sorted(found - set(AREA_TO_AREA))
+    assert set(AREA_TO_AREA) <= found, sorted(set(AREA_TO_AREA) - found)  # none left over

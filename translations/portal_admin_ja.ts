@@ -92,392 +92,6 @@
     </message>
 </context>
 <context>
-    <name>AccessReviews</name>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
-        <source>Taken</source>
-        <translation>取得日時</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server</source>
-        <translation>サーバー</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Account</source>
-        <translation>アカウント</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accounts</source>
-        <translation>アカウント数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Roles</source>
-        <translation>ロール</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Invitations</source>
-        <translation>招待</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>File</source>
-        <translation>ファイル</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Reading accounts: %1 of %2</source>
-        <translation>アカウントを読み取り中: %1 / %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading roles</source>
-        <translation>ロールを読み取り中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading invitations</source>
-        <translation>招待を読み取り中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading the security settings</source>
-        <translation>セキュリティ設定を読み取り中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading notification channels</source>
-        <translation>通知チャネルを読み取り中</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The file %1 does not exist.</source>
-        <translation>ファイル %1 は存在しません。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 is not a snapshot of this program, or it is damaged.</source>
-        <translation>%1 はこのプログラムのスナップショットではないか、破損しています。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
-        <translation>%1 は不完全なスナップショットです。完了する前に中断されました。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was made by a newer version of the program.</source>
-        <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
-        <source>changed: %1</source>
-        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
-        <translation>変更: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>removed: %1</source>
-        <translation>削除: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>added: %1</source>
-        <translation>追加: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>in the zip twice: %1</source>
-        <translation>zip 内に 2 回あります: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>damaged, cannot be read: %1</source>
-        <translation>破損しているため読み取れません: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>encrypted (no pack is): %1</source>
-        <translation>暗号化されています（パックは暗号化されません）: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>compressed in a way no pack is: %1</source>
-        <translation>パックでは使われない方式で圧縮されています: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>expands far more than a pack&apos;s file can (not read): %1</source>
-        <translation>パックのファイルではありえないほど大きく展開されます（読み取っていません）: %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>named twice in the manifest: %1</source>
-        <translation>マニフェストに 2 回記載されています: %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the file does not exist</source>
-        <translation>ファイルが存在しません</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it is not a zip file</source>
-        <translation>zip ファイルではありません</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it holds far more files than a pack does</source>
-        <translation>パックよりはるかに多くのファイルを含んでいます</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its files together are larger than a pack may be</source>
-        <translation>ファイルの合計サイズがパックの上限を超えています</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it has no signed manifest</source>
-        <translation>署名付きマニフェストがありません</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>its manifest cannot be read</source>
-        <translation>マニフェストを読み取れません</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its manifest is larger than a pack&apos;s can be</source>
-        <translation>マニフェストがパックのものとしては大きすぎます</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its signature cannot be read</source>
-        <translation>署名を読み取れません</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was made by a newer version of the program</source>
-        <translation>新しいバージョンのプログラムで作成されています</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the manifest&apos;s signature does not verify</source>
-        <translation>マニフェストの署名を検証できません</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>public_key.pem is not the key that signed the manifest</source>
-        <translation>public_key.pem がマニフェストに署名した鍵ではありません</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was signed by another key than the one pinned</source>
-        <translation>指定した鍵とは別の鍵で署名されています</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>The pack %1 was changed after it was signed.</source>
-        <translation>パック %1 は署名後に変更されています。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 is not an evidence pack.</source>
-        <translation>%1 は証跡パックではありません。</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
-        <source>This file cannot be used as a snapshot.</source>
-        <translation>このファイルはスナップショットとして使用できません。</translation>
-    </message>
-    <message>
-        <location line="+224"/>
-        <source>Select two snapshots.</source>
-        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
-        <translation>スナップショットを 2 つ選択してください。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>An access-review campaign of the selected snapshot</source>
-        <translation>選択したスナップショットのアクセスレビューキャンペーン</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+7"/>
-        <source>Select one snapshot.</source>
-        <translation>スナップショットを 1 つ選択してください。</translation>
-    </message>
-    <message>
-        <location line="+45"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
-        <translation>スナップショットはキャンセルされました。何も保存されていません。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>The snapshot could not be finished; nothing was kept.</source>
-        <translation>スナップショットを完了できませんでした。何も保存されていません。</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
-        <translation>スナップショットを取得しました: アカウント %1 件、ロール %2 件、招待 %3 件。</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Starting the snapshot…</source>
-        <translation>スナップショットを開始しています…</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
-        <translation>スナップショットを取得しました。このサーバーの以前のスナップショットはないため、これが次回の比較の基準になります。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
-        <translation>スナップショットを取得し、%1 のスナップショットと比較しました: 変更 %2 件。</translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>Snapshots (*.sqlite);;All files (*)</source>
-        <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Evidence packs (*.zip);;All files (*)</source>
-        <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
-        <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>%1 changes written to %2.</source>
-        <translation>%1 件の変更を %2 に書き出しました。</translation>
-    </message>
-    <message>
-        <location line="+88"/>
-        <source>Take snapshot</source>
-        <translation>スナップショットを取得</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot and compare with the last</source>
-        <translation>取得して前回と比較</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Take a snapshot now and show what changed since the last one of this server</source>
-        <translation>今スナップショットを取得し、このサーバーの前回のスナップショット以降の変更を表示します</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Cancel</source>
-        <translation>キャンセル</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Refresh</source>
-        <translation>更新</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>List the snapshots again (F5)</source>
-        <translation>スナップショットの一覧を再読み込み (F5)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Compare the two selected</source>
-        <translation>選択した 2 件を比較</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open a snapshot file…</source>
-        <translation>スナップショットファイルを開く…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Evidence pack…</source>
-        <translation>証跡パック…</translation>
-    </message>
-    <message>
-        <location line="-386"/>
-        <source>A signed zip of the selected snapshot: CSV and a report</source>
-        <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
-    </message>
-    <message>
-        <location line="-264"/>
-        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
-        <translation>%1 には、このプログラムのスナップショットにはない SQL（トリガー、ビュー、その他のオブジェクト）が含まれています。読み込まずに拒否しました。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
-        <translation>%1 にはこのプログラムのスナップショットのテーブル構成がありません。拒否しました。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
-        <translation>%1 は破損しています。整合性チェックに失敗したため、使用しませんでした。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 could not be read in time, so it was not used.</source>
-        <translation>%1 を時間内に読み込めなかったため、使用しませんでした。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was changed since it was opened: open it again.</source>
-        <translation>%1 は開いた後に変更されました。もう一度開いてください。</translation>
-    </message>
-    <message>
-        <location line="+638"/>
-        <source>Review campaign…</source>
-        <translation>レビューキャンペーン…</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verify a pack…</source>
-        <translation>パックを検証…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Check an evidence pack&apos;s signature and every file in it</source>
-        <translation>証跡パックの署名と含まれるすべてのファイルを検証します</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Trusted keys…</source>
-        <translation>信頼済みの鍵…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The signing keys whose packs this computer accepts as verified</source>
-        <translation>このコンピューターが、署名したパックを検証済みとして受け入れる署名鍵</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Snapshots</source>
-        <translation>スナップショット</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot progress</source>
-        <translation>スナップショットの進捗</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Access reviews</source>
-        <translation>アクセスレビュー</translation>
-    </message>
-</context>
-<context>
     <name>AccountColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+74"/>
@@ -1405,7 +1019,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+411"/>
         <source>&amp;Reason:</source>
         <translation>理由(&amp;R):</translation>
     </message>
@@ -1550,14 +1164,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>現在</translation>
+        <source>Before</source>
+        <translation>変更前</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1829,9 +1443,9 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
-        <source>There is no snapshot yet: take one in Access reviews first.</source>
-        <translation>スナップショットがまだありません。先に「アクセスレビュー」で取得してください。</translation>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
+        <source>There is no snapshot yet: take one in Snapshots first.</source>
+        <translation>スナップショットがまだありません。先に「スナップショット」で取得してください。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -1943,7 +1557,7 @@
     <message>
         <location line="+9"/>
         <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
-        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、剥奪の操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -2196,7 +1810,7 @@
     <message>
         <location line="+5"/>
         <source>A sign-off was made by an earlier version of the program and does not cover the revocation action: the reviewer signs off again with this version.</source>
-        <translation>以前のバージョンのプログラムで行われたサインオフがあり、取り消しの操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
+        <translation>以前のバージョンのプログラムで行われたサインオフがあり、剥奪の操作を対象にしていません。レビュー担当者がこのバージョンでサインオフし直してください。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2397,7 +2011,7 @@
         <translation>判断は拒否されました。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>フィルターで表示されるすべての項目が判断済みです。</translation>
@@ -3834,7 +3448,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+93"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+92"/>
         <source>Alpha-2</source>
         <translation>Alpha-2</translation>
     </message>
@@ -4010,7 +3624,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+57"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>デモ用メールボックスは内蔵サンドボックスでのみ使用できます。</translation>
@@ -4021,7 +3635,7 @@
         <translation>%1 宛てのメールはまだありません。</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+189"/>
         <source>Demo mailbox — sandbox</source>
         <translation>デモ用メールボックス — サンドボックス</translation>
     </message>
@@ -4222,7 +3836,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+145"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>このレポートをプログラムのサポートに送ってください。</translation>
     </message>
@@ -5777,7 +5391,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>証跡パックを %1 に書き出しました。鍵 %2 で署名されています。</translation>
     </message>
@@ -6253,7 +5867,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+120"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+115"/>
         <source>Can be accepted</source>
         <translation>承諾可否</translation>
     </message>
@@ -6459,7 +6073,7 @@
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+54"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -6943,7 +6557,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+49"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -7502,7 +7116,7 @@
         <translation>再度サインインしてロックを解除</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+410"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>パネル「%1」を開けませんでした。</translation>
@@ -7662,7 +7276,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/widgets/message_bar.py" line="+101"/>
         <source>Dismiss</source>
         <translation>閉じる</translation>
     </message>
@@ -7873,7 +7487,7 @@
 <context>
     <name>OfflineReview</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+51"/>
         <source>Review campaign (not signed in)</source>
         <translation>キャンペーンのレビュー（サインインなし）</translation>
     </message>
@@ -8089,7 +7703,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+84"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>このインストールの鍵</translation>
@@ -8110,7 +7724,113 @@
         <translation>信頼済みの鍵「%1」</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-42"/>
+        <source>changed: %1</source>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
+        <translation>変更: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>削除: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>追加: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>zip 内に 2 回あります: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>破損しているため読み取れません: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>暗号化されています（パックは暗号化されません）: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>パックでは使われない方式で圧縮されています: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>パックのファイルではありえないほど大きく展開されます（読み取っていません）: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>マニフェストに 2 回記載されています: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>ファイルが存在しません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>zip ファイルではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>パックよりはるかに多くのファイルを含んでいます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>ファイルの合計サイズがパックの上限を超えています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it has no signed manifest</source>
+        <translation>署名付きマニフェストがありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>マニフェストを読み取れません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>マニフェストがパックのものとしては大きすぎます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>署名を読み取れません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>新しいバージョンのプログラムで作成されています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>マニフェストの署名を検証できません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem がマニフェストに署名した鍵ではありません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>指定した鍵とは別の鍵で署名されています</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
         <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>不明（署名を検証できません。下の鍵はパックが名乗っているだけです）</translation>
@@ -8136,7 +7856,17 @@
         <translation>ファイルはマニフェストと一致しますが、鍵は誰でも作成でき、その鍵でパックに署名できます。上のフィンガープリントを、署名者が自分のプログラムの「ヘルプ &gt; バージョン情報」から読み上げるものと、別の手段（対面または電話）で照合してください。同じであれば、鍵を信頼してからパックをもう一度確認してください。</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+11"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>パック %1 は署名後に変更されています。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 は証跡パックではありません。</translation>
+    </message>
+    <message>
+        <location line="+192"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>証跡パックの確認</translation>
@@ -8372,8 +8102,8 @@
     </message>
     <message>
         <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
-        <source>Access reviews</source>
-        <translation>アクセスレビュー</translation>
+        <source>Snapshots</source>
+        <translation>スナップショット</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -9230,7 +8960,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-356"/>
         <source>Target</source>
         <translation>対象</translation>
     </message>
@@ -9266,7 +8996,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+282"/>
+        <location line="+283"/>
         <source>Revert</source>
         <translation>元に戻す</translation>
     </message>
@@ -10376,7 +10106,7 @@
     </message>
     <message>
         <location line="-30"/>
-        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+30"/>
         <source>Failed</source>
         <translation>失敗</translation>
     </message>
@@ -11079,7 +10809,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+28"/>
         <source>What</source>
         <translation>種類</translation>
     </message>
@@ -11237,6 +10967,272 @@
     </message>
 </context>
 <context>
+    <name>SnapshotsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+57"/>
+        <source>Taken</source>
+        <translation>取得日時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>アカウント</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>アカウント数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>招待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>アカウントを読み取り中: %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>ロールを読み取り中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>招待を読み取り中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>セキュリティ設定を読み取り中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>通知チャネルを読み取り中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>ファイル %1 は存在しません。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 はこのプログラムのスナップショットではないか、破損しています。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 は不完全なスナップショットです。完了する前に中断されました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 は新しいバージョンのプログラムで作成されました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 には、このプログラムのスナップショットにはない SQL（トリガー、ビュー、その他のオブジェクト）が含まれています。読み込まずに拒否しました。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 にはこのプログラムのスナップショットのテーブル構成がありません。拒否しました。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 は破損しています。整合性チェックに失敗したため、使用しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>%1 を時間内に読み込めなかったため、使用しませんでした。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 は開いた後に変更されました。もう一度開いてください。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>このファイルはスナップショットとして使用できません。</translation>
+    </message>
+    <message>
+        <location line="+224"/>
+        <source>Select two snapshots.</source>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>スナップショットを 2 つ選択してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation>選択したスナップショットのアクセスレビューキャンペーン</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
+        <source>Select one snapshot.</source>
+        <translation>スナップショットを 1 つ選択してください。</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>選択したスナップショットの署名付き zip（CSV とレポート）</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <translation>スナップショットはキャンセルされました。何も保存されていません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>スナップショットを完了できませんでした。何も保存されていません。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>スナップショットを取得しました: アカウント %1 件、ロール %2 件、招待 %3 件。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>スナップショットを開始しています…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>スナップショットを取得しました。このサーバーの以前のスナップショットはないため、これが次回の比較の基準になります。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>スナップショットを取得し、%1 のスナップショットと比較しました: 変更 %2 件。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>スナップショット (*.sqlite);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>証跡パック (*.zip);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>信頼済みの鍵の一覧を読み取れません。現在はこのインストールの鍵だけを信頼しています。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>%1 changes written to %2.</source>
+        <translation>%1 件の変更を %2 に書き出しました。</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>Take snapshot</source>
+        <translation>スナップショットを取得</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>取得して前回と比較</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>今スナップショットを取得し、このサーバーの前回のスナップショット以降の変更を表示します</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>スナップショットの一覧を再読み込み (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compare the two selected</source>
+        <translation>選択した 2 件を比較</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>スナップショットファイルを開く…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>証跡パック…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Review campaign…</source>
+        <translation>レビューキャンペーン…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verify a pack…</source>
+        <translation>パックを検証…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>証跡パックの署名と含まれるすべてのファイルを検証します</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>信頼済みの鍵…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>このコンピューターが、署名したパックを検証済みとして受け入れる署名鍵</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+4"/>
+        <source>Snapshots</source>
+        <translation>スナップショット</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Snapshot progress</source>
+        <translation>スナップショットの進捗</translation>
+    </message>
+</context>
+<context>
     <name>Tour</name>
     <message>
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
@@ -11268,7 +11264,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+183"/>
         <source>Name</source>
         <translation>名前</translation>
@@ -11363,7 +11359,7 @@
         <translation>このインストール</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>The list of trusted keys cannot be read: %1</source>
         <translation>信頼済みの鍵の一覧を読み取れません: %1</translation>
     </message>

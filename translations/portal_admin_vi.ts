@@ -92,392 +92,6 @@
     </message>
 </context>
 <context>
-    <name>AccessReviews</name>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
-        <source>Taken</source>
-        <translation>Thời điểm chụp</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server</source>
-        <translation>Máy chủ</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Account</source>
-        <translation>Tài khoản</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accounts</source>
-        <translation>Số tài khoản</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Roles</source>
-        <translation>Vai trò</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Invitations</source>
-        <translation>Lời mời</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>File</source>
-        <translation>Tệp</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Reading accounts: %1 of %2</source>
-        <translation>Đang đọc tài khoản: %1 / %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading roles</source>
-        <translation>Đang đọc vai trò</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading invitations</source>
-        <translation>Đang đọc lời mời</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading the security settings</source>
-        <translation>Đang đọc cài đặt bảo mật</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading notification channels</source>
-        <translation>Đang đọc kênh thông báo</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The file %1 does not exist.</source>
-        <translation>Tệp %1 không tồn tại.</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 is not a snapshot of this program, or it is damaged.</source>
-        <translation>%1 không phải là ảnh chụp của chương trình này, hoặc đã bị hỏng.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
-        <translation>%1 là ảnh chụp chưa hoàn chỉnh: nó đã bị gián đoạn trước khi hoàn tất.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was made by a newer version of the program.</source>
-        <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
-        <source>changed: %1</source>
-        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
-        <translation>đã thay đổi: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>removed: %1</source>
-        <translation>đã bị xóa: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>added: %1</source>
-        <translation>đã được thêm: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>in the zip twice: %1</source>
-        <translation>có hai lần trong tệp zip: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>damaged, cannot be read: %1</source>
-        <translation>bị hỏng, không đọc được: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>encrypted (no pack is): %1</source>
-        <translation>bị mã hóa (gói không bao giờ mã hóa): %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>compressed in a way no pack is: %1</source>
-        <translation>được nén theo cách không gói nào dùng: %1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>expands far more than a pack&apos;s file can (not read): %1</source>
-        <translation>giải nén ra lớn hơn nhiều so với một tệp của gói (không đọc): %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>named twice in the manifest: %1</source>
-        <translation>có hai lần trong bản kê khai: %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the file does not exist</source>
-        <translation>tệp không tồn tại</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it is not a zip file</source>
-        <translation>đây không phải là tệp zip</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it holds far more files than a pack does</source>
-        <translation>nó chứa nhiều tệp hơn hẳn một gói</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its files together are larger than a pack may be</source>
-        <translation>tổng dung lượng các tệp vượt quá mức một gói có thể có</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it has no signed manifest</source>
-        <translation>không có bản kê khai đã ký</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>its manifest cannot be read</source>
-        <translation>không đọc được bản kê khai</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its manifest is larger than a pack&apos;s can be</source>
-        <translation>bản kê khai lớn hơn mức bản kê khai của một gói có thể có</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its signature cannot be read</source>
-        <translation>không đọc được chữ ký</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was made by a newer version of the program</source>
-        <translation>nó được tạo bởi phiên bản mới hơn của chương trình</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the manifest&apos;s signature does not verify</source>
-        <translation>chữ ký của bản kê khai không hợp lệ</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>public_key.pem is not the key that signed the manifest</source>
-        <translation>public_key.pem không phải là khóa đã ký bản kê khai</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was signed by another key than the one pinned</source>
-        <translation>nó được ký bằng một khóa khác với khóa đã chỉ định</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>The pack %1 was changed after it was signed.</source>
-        <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 is not an evidence pack.</source>
-        <translation>%1 không phải là gói bằng chứng.</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
-        <source>This file cannot be used as a snapshot.</source>
-        <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
-    </message>
-    <message>
-        <location line="+224"/>
-        <source>Select two snapshots.</source>
-        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
-        <translation>Hãy chọn hai ảnh chụp.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>An access-review campaign of the selected snapshot</source>
-        <translation>Đợt rà soát quyền truy cập từ ảnh chụp đã chọn</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+7"/>
-        <source>Select one snapshot.</source>
-        <translation>Hãy chọn một ảnh chụp.</translation>
-    </message>
-    <message>
-        <location line="+45"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
-        <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>The snapshot could not be finished; nothing was kept.</source>
-        <translation>Không thể hoàn tất ảnh chụp; không có gì được giữ lại.</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
-        <translation>Đã chụp: %1 tài khoản, %2 vai trò, %3 lời mời.</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Starting the snapshot…</source>
-        <translation>Đang bắt đầu chụp…</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
-        <translation>Đã chụp. Chưa có ảnh chụp nào trước đó của máy chủ này: ảnh chụp này là mốc cho lần so sánh tiếp theo.</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
-        <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>Snapshots (*.sqlite);;All files (*)</source>
-        <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Evidence packs (*.zip);;All files (*)</source>
-        <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
-        <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>%1 changes written to %2.</source>
-        <translation>Đã ghi %1 thay đổi vào %2.</translation>
-    </message>
-    <message>
-        <location line="+88"/>
-        <source>Take snapshot</source>
-        <translation>Chụp trạng thái</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot and compare with the last</source>
-        <translation>Chụp và so sánh với lần trước</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Take a snapshot now and show what changed since the last one of this server</source>
-        <translation>Chụp ngay và hiển thị những gì đã thay đổi kể từ ảnh chụp trước của máy chủ này</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Cancel</source>
-        <translation>Hủy</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Refresh</source>
-        <translation>Làm mới</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>List the snapshots again (F5)</source>
-        <translation>Liệt kê lại các ảnh chụp (F5)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Compare the two selected</source>
-        <translation>So sánh hai mục đã chọn</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open a snapshot file…</source>
-        <translation>Mở tệp ảnh chụp…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Evidence pack…</source>
-        <translation>Gói bằng chứng…</translation>
-    </message>
-    <message>
-        <location line="-386"/>
-        <source>A signed zip of the selected snapshot: CSV and a report</source>
-        <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
-    </message>
-    <message>
-        <location line="-264"/>
-        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
-        <translation>%1 chứa SQL mà không ảnh chụp nào của chương trình này có (trigger, view hoặc đối tượng khác): đã từ chối, không đọc.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
-        <translation>%1 không có các bảng của một ảnh chụp của chương trình này: đã từ chối.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
-        <translation>%1 đã bị hỏng: kiểm tra toàn vẹn không đạt, nên không được dùng.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 could not be read in time, so it was not used.</source>
-        <translation>Không thể đọc %1 kịp thời, nên không được dùng.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was changed since it was opened: open it again.</source>
-        <translation>%1 đã bị thay đổi kể từ khi mở: hãy mở lại.</translation>
-    </message>
-    <message>
-        <location line="+638"/>
-        <source>Review campaign…</source>
-        <translation>Đợt rà soát…</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verify a pack…</source>
-        <translation>Kiểm tra gói…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Check an evidence pack&apos;s signature and every file in it</source>
-        <translation>Kiểm tra chữ ký của gói bằng chứng và mọi tệp trong đó</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Trusted keys…</source>
-        <translation>Khóa tin cậy…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The signing keys whose packs this computer accepts as verified</source>
-        <translation>Các khóa ký mà máy tính này chấp nhận gói do chúng ký là đã xác minh</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Snapshots</source>
-        <translation>Ảnh chụp</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot progress</source>
-        <translation>Tiến độ chụp</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Access reviews</source>
-        <translation>Rà soát quyền truy cập</translation>
-    </message>
-</context>
-<context>
     <name>AccountColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+28"/>
@@ -1416,7 +1030,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+411"/>
         <source>&amp;Reason:</source>
         <translation>&amp;Lý do:</translation>
     </message>
@@ -1561,14 +1175,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>Hiện tại</translation>
+        <source>Before</source>
+        <translation>Trước</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1840,9 +1454,9 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
-        <source>There is no snapshot yet: take one in Access reviews first.</source>
-        <translation>Chưa có ảnh chụp nào: hãy chụp một ảnh trong Rà soát quyền truy cập trước.</translation>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
+        <source>There is no snapshot yet: take one in Snapshots first.</source>
+        <translation>Chưa có ảnh chụp nào: hãy chụp một ảnh trong mục Ảnh chụp trước.</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -2408,7 +2022,7 @@
         <translation>Quyết định bị từ chối.</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>Mọi mục mà bộ lọc hiển thị đều đã được quyết định.</translation>
@@ -3867,7 +3481,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+63"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translatorcomment>Used at run time but not found by lupdate (views/reference/constants_panel.py:61)</translatorcomment>
@@ -4054,7 +3668,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+57"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>Hộp thư demo chỉ có trong sandbox tích hợp.</translation>
@@ -4065,7 +3679,7 @@
         <translation>Chưa có email nào được gửi tới %1.</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+189"/>
         <source>Demo mailbox — sandbox</source>
         <translation>Hộp thư demo — sandbox</translation>
     </message>
@@ -4266,7 +3880,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+145"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>Hãy gửi báo cáo này cho bộ phận hỗ trợ của chương trình.</translation>
     </message>
@@ -5819,7 +5433,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>Đã ghi gói bằng chứng vào %1, ký bằng khóa %2.</translation>
     </message>
@@ -6295,7 +5909,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+29"/>
         <source>Invitee email</source>
         <translatorcomment>Used at run time but not found by lupdate (views/invitations/models.py:37)</translatorcomment>
         <translation>Email người được mời</translation>
@@ -6510,7 +6124,7 @@
         <translation>Có</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+41"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+34"/>
         <location line="+56"/>
         <location line="+4"/>
         <source>expired</source>
@@ -6994,7 +6608,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+49"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -7553,7 +7167,7 @@
         <translation>Đăng nhập lại để mở khóa</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+410"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>Không thể mở bảng “%1”.</translation>
@@ -7713,7 +7327,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+71"/>
+        <location filename="../src/portal_admin/ui/widgets/message_bar.py" line="+69"/>
         <source>Error code: %1</source>
         <translation>Mã lỗi: %1</translation>
     </message>
@@ -7931,7 +7545,7 @@
 <context>
     <name>OfflineReview</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+51"/>
         <source>Review campaign (not signed in)</source>
         <translation>Xem xét đợt rà soát (chưa đăng nhập)</translation>
     </message>
@@ -8147,7 +7761,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+84"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>khóa của bản cài đặt này</translation>
@@ -8168,7 +7782,113 @@
         <translation>khóa tin cậy “%1”</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-42"/>
+        <source>changed: %1</source>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
+        <translation>đã thay đổi: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>đã bị xóa: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>đã được thêm: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>có hai lần trong tệp zip: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>bị hỏng, không đọc được: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>bị mã hóa (gói không bao giờ mã hóa): %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>được nén theo cách không gói nào dùng: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>giải nén ra lớn hơn nhiều so với một tệp của gói (không đọc): %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>có hai lần trong bản kê khai: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>tệp không tồn tại</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>đây không phải là tệp zip</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>nó chứa nhiều tệp hơn hẳn một gói</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>tổng dung lượng các tệp vượt quá mức một gói có thể có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it has no signed manifest</source>
+        <translation>không có bản kê khai đã ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>không đọc được bản kê khai</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>bản kê khai lớn hơn mức bản kê khai của một gói có thể có</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>không đọc được chữ ký</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>nó được tạo bởi phiên bản mới hơn của chương trình</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>chữ ký của bản kê khai không hợp lệ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem không phải là khóa đã ký bản kê khai</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>nó được ký bằng một khóa khác với khóa đã chỉ định</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
         <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>không rõ (chữ ký không hợp lệ; khóa bên dưới chỉ là khóa mà gói tự nhận)</translation>
@@ -8194,7 +7914,17 @@
         <translation>Các tệp khớp với bản kê khai, nhưng ai cũng có thể tạo một khóa và dùng nó để ký gói. Hãy so dấu vân tay ở trên với dấu vân tay mà người ký đọc cho bạn từ Trợ giúp &gt; Giới thiệu trong chương trình của họ, qua một kênh khác (gặp trực tiếp hoặc qua điện thoại). Nếu chúng giống nhau, hãy tin cậy khóa này và kiểm tra lại gói.</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+11"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>Gói %1 đã bị thay đổi sau khi ký.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 không phải là gói bằng chứng.</translation>
+    </message>
+    <message>
+        <location line="+192"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>Kiểm tra gói bằng chứng</translation>
@@ -8430,8 +8160,8 @@
     </message>
     <message>
         <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
-        <source>Access reviews</source>
-        <translation>Rà soát quyền truy cập</translation>
+        <source>Snapshots</source>
+        <translation>Ảnh chụp</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -9307,7 +9037,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-356"/>
         <source>Target</source>
         <translation>Đối tượng</translation>
     </message>
@@ -9343,7 +9073,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+282"/>
+        <location line="+283"/>
         <source>Revert</source>
         <translation>Hoàn nguyên</translation>
     </message>
@@ -10466,7 +10196,7 @@
     </message>
     <message>
         <location line="+99"/>
-        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+28"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
         <source>Successful</source>
         <translation>Thành công</translation>
     </message>
@@ -11163,7 +10893,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+28"/>
         <source>What</source>
         <translation>Loại</translation>
     </message>
@@ -11321,6 +11051,272 @@
     </message>
 </context>
 <context>
+    <name>SnapshotsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+57"/>
+        <source>Taken</source>
+        <translation>Thời điểm chụp</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>Máy chủ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>Tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>Số tài khoản</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>Vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>Lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>Tệp</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>Đang đọc tài khoản: %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>Đang đọc vai trò</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>Đang đọc lời mời</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>Đang đọc cài đặt bảo mật</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>Đang đọc kênh thông báo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>Tệp %1 không tồn tại.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 không phải là ảnh chụp của chương trình này, hoặc đã bị hỏng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 là ảnh chụp chưa hoàn chỉnh: nó đã bị gián đoạn trước khi hoàn tất.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 được tạo bởi phiên bản mới hơn của chương trình.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 chứa SQL mà không ảnh chụp nào của chương trình này có (trigger, view hoặc đối tượng khác): đã từ chối, không đọc.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 không có các bảng của một ảnh chụp của chương trình này: đã từ chối.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 đã bị hỏng: kiểm tra toàn vẹn không đạt, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>Không thể đọc %1 kịp thời, nên không được dùng.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 đã bị thay đổi kể từ khi mở: hãy mở lại.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>Không thể dùng tệp này làm ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+224"/>
+        <source>Select two snapshots.</source>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>Hãy chọn hai ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation>Đợt rà soát quyền truy cập từ ảnh chụp đã chọn</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
+        <source>Select one snapshot.</source>
+        <translation>Hãy chọn một ảnh chụp.</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>Tệp zip đã ký của ảnh chụp đã chọn: CSV và báo cáo</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <translation>Đã hủy ảnh chụp; không có gì được giữ lại.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>Không thể hoàn tất ảnh chụp; không có gì được giữ lại.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>Đã chụp: %1 tài khoản, %2 vai trò, %3 lời mời.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>Đang bắt đầu chụp…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>Đã chụp. Chưa có ảnh chụp nào trước đó của máy chủ này: ảnh chụp này là mốc cho lần so sánh tiếp theo.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>Đã chụp và so sánh với ảnh chụp lúc %1: %2 thay đổi.</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>Ảnh chụp (*.sqlite);;Tất cả tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>Gói bằng chứng (*.zip);;Tất cả tệp (*)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>Không đọc được danh sách khóa tin cậy: hiện chỉ tin cậy khóa của bản cài đặt này.</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>%1 changes written to %2.</source>
+        <translation>Đã ghi %1 thay đổi vào %2.</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>Take snapshot</source>
+        <translation>Chụp trạng thái</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>Chụp và so sánh với lần trước</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>Chụp ngay và hiển thị những gì đã thay đổi kể từ ảnh chụp trước của máy chủ này</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>Hủy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>Làm mới</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>Liệt kê lại các ảnh chụp (F5)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compare the two selected</source>
+        <translation>So sánh hai mục đã chọn</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>Mở tệp ảnh chụp…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>Gói bằng chứng…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Review campaign…</source>
+        <translation>Đợt rà soát…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verify a pack…</source>
+        <translation>Kiểm tra gói…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>Kiểm tra chữ ký của gói bằng chứng và mọi tệp trong đó</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>Khóa tin cậy…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>Các khóa ký mà máy tính này chấp nhận gói do chúng ký là đã xác minh</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+4"/>
+        <source>Snapshots</source>
+        <translation>Ảnh chụp</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Snapshot progress</source>
+        <translation>Tiến độ chụp</translation>
+    </message>
+</context>
+<context>
     <name>Tour</name>
     <message>
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
@@ -11352,7 +11348,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+183"/>
         <source>Name</source>
         <translation>Tên</translation>
@@ -11447,7 +11443,7 @@
         <translation>Bản cài đặt này</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>The list of trusted keys cannot be read: %1</source>
         <translation>Không đọc được danh sách khóa tin cậy: %1</translation>
     </message>

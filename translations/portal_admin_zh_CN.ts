@@ -92,392 +92,6 @@
     </message>
 </context>
 <context>
-    <name>AccessReviews</name>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+56"/>
-        <source>Taken</source>
-        <translation>获取时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Server</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Account</source>
-        <translation>账户</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accounts</source>
-        <translation>账户数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Roles</source>
-        <translation>角色</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Invitations</source>
-        <translation>邀请</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>File</source>
-        <translation>文件</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Reading accounts: %1 of %2</source>
-        <translation>正在读取账户：%1 / %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading roles</source>
-        <translation>正在读取角色</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading invitations</source>
-        <translation>正在读取邀请</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading the security settings</source>
-        <translation>正在读取安全设置</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading notification channels</source>
-        <translation>正在读取通知渠道</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The file %1 does not exist.</source>
-        <translation>文件 %1 不存在。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 is not a snapshot of this program, or it is damaged.</source>
-        <translation>%1 不是本程序的快照，或已损坏。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
-        <translation>%1 是不完整的快照：它在完成前被中断。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was made by a newer version of the program.</source>
-        <translation>%1 由更新版本的程序创建。</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+43"/>
-        <source>changed: %1</source>
-        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
-        <translation>已更改：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>removed: %1</source>
-        <translation>已移除：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>added: %1</source>
-        <translation>已添加：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>in the zip twice: %1</source>
-        <translation>在 zip 中出现两次：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>damaged, cannot be read: %1</source>
-        <translation>已损坏，无法读取：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>encrypted (no pack is): %1</source>
-        <translation>已加密（证据包不会加密）：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>compressed in a way no pack is: %1</source>
-        <translation>使用了证据包不会使用的压缩方式：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>expands far more than a pack&apos;s file can (not read): %1</source>
-        <translation>解压后远大于证据包中的文件可能的大小（未读取）：%1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>named twice in the manifest: %1</source>
-        <translation>在清单中出现两次：%1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the file does not exist</source>
-        <translation>文件不存在</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it is not a zip file</source>
-        <translation>它不是 zip 文件</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>it holds far more files than a pack does</source>
-        <translation>它包含的文件远多于证据包</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its files together are larger than a pack may be</source>
-        <translation>其文件总大小超过证据包的上限</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it has no signed manifest</source>
-        <translation>它没有签名的清单</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>its manifest cannot be read</source>
-        <translation>无法读取它的清单</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its manifest is larger than a pack&apos;s can be</source>
-        <translation>其清单超过证据包清单的大小上限</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>its signature cannot be read</source>
-        <translation>无法读取其签名</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was made by a newer version of the program</source>
-        <translation>它由更新版本的程序创建</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>the manifest&apos;s signature does not verify</source>
-        <translation>清单的签名验证失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>public_key.pem is not the key that signed the manifest</source>
-        <translation>public_key.pem 不是签署清单的密钥</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>it was signed by another key than the one pinned</source>
-        <translation>它由指定密钥以外的密钥签名</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>The pack %1 was changed after it was signed.</source>
-        <translation>证据包 %1 在签名后被更改过。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>%1 is not an evidence pack.</source>
-        <translation>%1 不是证据包。</translation>
-    </message>
-    <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/reviews_panel.py" line="+31"/>
-        <source>This file cannot be used as a snapshot.</source>
-        <translation>此文件不能用作快照。</translation>
-    </message>
-    <message>
-        <location line="+224"/>
-        <source>Select two snapshots.</source>
-        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
-        <translation>请选择两个快照。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>An access-review campaign of the selected snapshot</source>
-        <translation>基于所选快照的访问审查活动</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+7"/>
-        <source>Select one snapshot.</source>
-        <translation>请选择一个快照。</translation>
-    </message>
-    <message>
-        <location line="+45"/>
-        <source>The snapshot was cancelled; nothing was kept.</source>
-        <translation>快照已取消，未保留任何内容。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>The snapshot could not be finished; nothing was kept.</source>
-        <translation>快照未能完成，未保留任何内容。</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
-        <translation>快照已获取：%1 个账户、%2 个角色、%3 个邀请。</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>Starting the snapshot…</source>
-        <translation>正在开始快照…</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
-        <translation>快照已获取。此服务器没有更早的快照：这份快照将作为下次比较的基准。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
-        <translation>快照已获取，并已与 %1 的快照比较：%2 处变更。</translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>Snapshots (*.sqlite);;All files (*)</source>
-        <translation>快照 (*.sqlite);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Evidence packs (*.zip);;All files (*)</source>
-        <translation>证据包 (*.zip);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
-        <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>%1 changes written to %2.</source>
-        <translation>已将 %1 处变更写入 %2。</translation>
-    </message>
-    <message>
-        <location line="+88"/>
-        <source>Take snapshot</source>
-        <translation>获取快照</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot and compare with the last</source>
-        <translation>获取快照并与上次比较</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Take a snapshot now and show what changed since the last one of this server</source>
-        <translation>立即获取快照，并显示自此服务器上次快照以来的变更</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Refresh</source>
-        <translation>刷新</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>List the snapshots again (F5)</source>
-        <translation>重新列出快照（F5）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Compare the two selected</source>
-        <translation>比较所选的两份</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open a snapshot file…</source>
-        <translation>打开快照文件…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Evidence pack…</source>
-        <translation>证据包…</translation>
-    </message>
-    <message>
-        <location line="-386"/>
-        <source>A signed zip of the selected snapshot: CSV and a report</source>
-        <translation>所选快照的签名 zip：CSV 和报告</translation>
-    </message>
-    <message>
-        <location line="-264"/>
-        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
-        <translation>%1 含有本程序的快照从不包含的 SQL（触发器、视图或其他对象）：已拒绝，未读取。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
-        <translation>%1 不具有本程序快照的表结构：已拒绝。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
-        <translation>%1 已损坏：完整性检查未通过，因此未使用。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 could not be read in time, so it was not used.</source>
-        <translation>%1 未能在时限内读取，因此未使用。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 was changed since it was opened: open it again.</source>
-        <translation>%1 在打开后已被更改：请重新打开。</translation>
-    </message>
-    <message>
-        <location line="+638"/>
-        <source>Review campaign…</source>
-        <translation>审查活动…</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verify a pack…</source>
-        <translation>验证证据包…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Check an evidence pack&apos;s signature and every file in it</source>
-        <translation>检查证据包的签名及其中的每个文件</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Trusted keys…</source>
-        <translation>受信任的密钥…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The signing keys whose packs this computer accepts as verified</source>
-        <translation>此计算机将其签名的证据包视为已验证的签名密钥</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Snapshots</source>
-        <translation>快照</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Snapshot progress</source>
-        <translation>快照进度</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Access reviews</source>
-        <translation>访问审查</translation>
-    </message>
-</context>
-<context>
     <name>AccountColumns</name>
     <message>
         <location filename="../src/portal_admin/ui/panels/accounts/account_model.py" line="+28"/>
@@ -1405,7 +1019,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+410"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="+411"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
@@ -1550,14 +1164,14 @@
 <context>
     <name>BulkPlan</name>
     <message>
-        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+25"/>
+        <location filename="../src/portal_admin/ui/bulk/plan_model.py" line="+26"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Current</source>
-        <translation>当前值</translation>
+        <source>Before</source>
+        <translation>变更前</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1829,9 +1443,9 @@
 <context>
     <name>CampaignCreate</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+115"/>
-        <source>There is no snapshot yet: take one in Access reviews first.</source>
-        <translation>还没有快照：请先在“访问审查”中获取一个。</translation>
+        <location filename="../src/portal_admin/ui/panels/reviews/create_dialog.py" line="+116"/>
+        <source>There is no snapshot yet: take one in Snapshots first.</source>
+        <translation>还没有快照：请先在“快照”中获取一个。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -2397,7 +2011,7 @@
         <translation>决定被拒绝。</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+129"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/queue_view.py" line="+130"/>
         <source>Every item the filter shows is decided.</source>
         <extracomment>What each key of the queue decides. The current row or the selection moved (once per turn of the loop). K, R or D pressed in the queue: the :class:`Decision`. J pressed in the queue.</extracomment>
         <translation>筛选显示的所有项目均已决定。</translation>
@@ -3834,7 +3448,7 @@
 <context>
     <name>ConstantColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+64"/>
+        <location filename="../src/portal_admin/ui/panels/reference/constants_panel.py" line="+63"/>
         <source>Code</source>
         <extracomment>The extra columns each list has (section 2.2); the others are hidden.</extracomment>
         <translation>代码</translation>
@@ -4010,7 +3624,7 @@
 <context>
     <name>DemoMailbox</name>
     <message>
-        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+56"/>
+        <location filename="../src/portal_admin/ui/signin/mailbox.py" line="+57"/>
         <source>The demo mailbox exists only in the built-in sandbox.</source>
         <extracomment>list[MailItem], newest first.</extracomment>
         <translation>演示邮箱仅在内置沙箱中可用。</translation>
@@ -4021,7 +3635,7 @@
         <translation>尚未向 %1 发送任何邮件。</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+189"/>
         <source>Demo mailbox — sandbox</source>
         <translation>演示邮箱 — 沙箱</translation>
     </message>
@@ -4222,7 +3836,7 @@
 <context>
     <name>DoctorAdvice</name>
     <message>
-        <location filename="../src/portal_admin/ui/doctor/words.py" line="+144"/>
+        <location filename="../src/portal_admin/ui/doctor/words.py" line="+145"/>
         <source>Send this report to the program&apos;s support.</source>
         <translation>请将此报告发送给本程序的技术支持。</translation>
     </message>
@@ -5775,7 +5389,7 @@
 <context>
     <name>EvidencePack</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+199"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/packing.py" line="+179"/>
         <source>Evidence pack written to %1, signed by the key %2.</source>
         <translation>证据包已写入 %1，由密钥 %2 签名。</translation>
     </message>
@@ -6251,7 +5865,7 @@
 <context>
     <name>InvitationColumns</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+34"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/models.py" line="+29"/>
         <source>Invitee email</source>
         <translation>受邀人邮箱</translation>
     </message>
@@ -6457,7 +6071,7 @@
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+61"/>
+        <location filename="../src/portal_admin/ui/panels/invitations/formatting.py" line="+54"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -6941,7 +6555,7 @@
 <context>
     <name>JournalPanel</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+44"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/journal_panel.py" line="+49"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -7500,7 +7114,7 @@
         <translation>重新登录以解锁</translation>
     </message>
     <message>
-        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+404"/>
+        <location filename="../src/portal_admin/ui/mainwindow/window.py" line="+410"/>
         <source>The panel “%1” could not be opened.</source>
         <extracomment>A language code from the View &gt; Language menu. Emitted when the window closes (the application then quits). Kiosk mode: the idle time ran out; the session is to be signed out. The kiosk settings (None outside kiosk mode). Once per key file: where the evidence-signing key is kept (no keyring).</extracomment>
         <translation>无法打开面板“%1”。</translation>
@@ -7660,7 +7274,7 @@
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/accounts/message_bar.py" line="+103"/>
+        <location filename="../src/portal_admin/ui/widgets/message_bar.py" line="+101"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -7871,7 +7485,7 @@
 <context>
     <name>OfflineReview</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+53"/>
+        <location filename="../src/portal_admin/ui/panels/reviews/offline.py" line="+51"/>
         <source>Review campaign (not signed in)</source>
         <translation>审阅审查活动（未登录）</translation>
     </message>
@@ -8087,7 +7701,7 @@
 <context>
     <name>PackCheck</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="-76"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/pack_check_dialog.py" line="+84"/>
         <source>this installation&apos;s key</source>
         <extracomment>Who signed, by ``PackVerification.trust``.</extracomment>
         <translation>本安装的密钥</translation>
@@ -8108,7 +7722,113 @@
         <translation>受信任的密钥“%1”</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="-42"/>
+        <source>changed: %1</source>
+        <extracomment>The problem that means the pack&apos;s key did not sign it. What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.</extracomment>
+        <translation>已更改：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>removed: %1</source>
+        <translation>已移除：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added: %1</source>
+        <translation>已添加：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in the zip twice: %1</source>
+        <translation>在 zip 中出现两次：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>damaged, cannot be read: %1</source>
+        <translation>已损坏，无法读取：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>encrypted (no pack is): %1</source>
+        <translation>已加密（证据包不会加密）：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compressed in a way no pack is: %1</source>
+        <translation>使用了证据包不会使用的压缩方式：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>expands far more than a pack&apos;s file can (not read): %1</source>
+        <translation>解压后远大于证据包中的文件可能的大小（未读取）：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>named twice in the manifest: %1</source>
+        <translation>在清单中出现两次：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a zip file</source>
+        <translation>它不是 zip 文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it holds far more files than a pack does</source>
+        <translation>它包含的文件远多于证据包</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its files together are larger than a pack may be</source>
+        <translation>其文件总大小超过证据包的上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it has no signed manifest</source>
+        <translation>它没有签名的清单</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest cannot be read</source>
+        <translation>无法读取它的清单</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its manifest is larger than a pack&apos;s can be</source>
+        <translation>其清单超过证据包清单的大小上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its signature cannot be read</source>
+        <translation>无法读取其签名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was made by a newer version of the program</source>
+        <translation>它由更新版本的程序创建</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the manifest&apos;s signature does not verify</source>
+        <translation>清单的签名验证失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>public_key.pem is not the key that signed the manifest</source>
+        <translation>public_key.pem 不是签署清单的密钥</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it was signed by another key than the one pinned</source>
+        <translation>它由指定密钥以外的密钥签名</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>unknown (the signature does not verify; the key below is only what the pack claims)</source>
         <extracomment>Tones (ui/theme/tones.py) of a good, doubtful and bad finding: they follow the theme.</extracomment>
         <translation>未知（签名验证失败；下面的密钥只是证据包自称的密钥）</translation>
@@ -8134,7 +7854,17 @@
         <translation>其文件与清单一致，但任何人都可以生成密钥并用它签名证据包。请通过其他渠道（当面或电话）将上面的指纹与签名者从其程序“帮助 &gt; 关于”中读给您的指纹进行比对。如果二者相同，请信任该密钥并再次检查证据包。</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+11"/>
+        <source>The pack %1 was changed after it was signed.</source>
+        <translation>证据包 %1 在签名后被更改过。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is not an evidence pack.</source>
+        <translation>%1 不是证据包。</translation>
+    </message>
+    <message>
+        <location line="+192"/>
         <source>Evidence pack check</source>
         <extracomment>Check this pack (a ``Path``) again: a key was trusted, or the person asked. The person wants the list of trusted keys.</extracomment>
         <translation>证据包检查</translation>
@@ -8370,8 +8100,8 @@
     </message>
     <message>
         <location filename="../src/portal_admin/ui/panels/evidence/__init__.py" line="+33"/>
-        <source>Access reviews</source>
-        <translation>访问审查</translation>
+        <source>Snapshots</source>
+        <translation>快照</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -9228,7 +8958,7 @@
 <context>
     <name>RevertWindow</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-355"/>
+        <location filename="../src/portal_admin/ui/panels/jobs/revert_plan.py" line="-356"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -9264,7 +8994,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+282"/>
+        <location line="+283"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
@@ -10374,7 +10104,7 @@
     </message>
     <message>
         <location line="-30"/>
-        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+29"/>
+        <location filename="../src/portal_admin/ui/panels/security/chart_table.py" line="+30"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -11077,7 +10807,7 @@
 <context>
     <name>SnapshotDiff</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+27"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/diff_view.py" line="+28"/>
         <source>What</source>
         <translation>类别</translation>
     </message>
@@ -11235,6 +10965,272 @@
     </message>
 </context>
 <context>
+    <name>SnapshotsPanel</name>
+    <message>
+        <location filename="../src/portal_admin/ui/panels/evidence/snapshots_panel.py" line="+57"/>
+        <source>Taken</source>
+        <translation>获取时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Account</source>
+        <translation>账户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accounts</source>
+        <translation>账户数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roles</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invitations</source>
+        <translation>邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reading accounts: %1 of %2</source>
+        <translation>正在读取账户：%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading roles</source>
+        <translation>正在读取角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading invitations</source>
+        <translation>正在读取邀请</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the security settings</source>
+        <translation>正在读取安全设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading notification channels</source>
+        <translation>正在读取通知渠道</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file %1 does not exist.</source>
+        <translation>文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 is not a snapshot of this program, or it is damaged.</source>
+        <translation>%1 不是本程序的快照，或已损坏。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is an incomplete snapshot: it was interrupted before it was finished.</source>
+        <translation>%1 是不完整的快照：它在完成前被中断。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was made by a newer version of the program.</source>
+        <translation>%1 由更新版本的程序创建。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 holds SQL that no snapshot of this program has (a trigger, a view or another object): it was refused unread.</source>
+        <translation>%1 含有本程序的快照从不包含的 SQL（触发器、视图或其他对象）：已拒绝，未读取。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 does not have the tables of a snapshot of this program: refused.</source>
+        <translation>%1 不具有本程序快照的表结构：已拒绝。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 is damaged: its integrity check failed, so it was not used.</source>
+        <translation>%1 已损坏：完整性检查未通过，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 could not be read in time, so it was not used.</source>
+        <translation>%1 未能在时限内读取，因此未使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 was changed since it was opened: open it again.</source>
+        <translation>%1 在打开后已被更改：请重新打开。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>This file cannot be used as a snapshot.</source>
+        <translation>此文件不能用作快照。</translation>
+    </message>
+    <message>
+        <location line="+224"/>
+        <source>Select two snapshots.</source>
+        <extracomment>Reads this installation&apos;s fingerprint, or None (called in a worker thread; makes no key). By default ``trust.own_fingerprint`` of the key store. The last pack check shown, and the list of trusted keys (while open). Snapshot files opened from elsewhere (listed until the program ends).</extracomment>
+        <translation>请选择两个快照。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>An access-review campaign of the selected snapshot</source>
+        <translation>基于所选快照的访问审查活动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+7"/>
+        <source>Select one snapshot.</source>
+        <translation>请选择一个快照。</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>A signed zip of the selected snapshot: CSV and a report</source>
+        <translation>所选快照的签名 zip：CSV 和报告</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The snapshot was cancelled; nothing was kept.</source>
+        <translation>快照已取消，未保留任何内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The snapshot could not be finished; nothing was kept.</source>
+        <translation>快照未能完成，未保留任何内容。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Snapshot taken: %1 accounts, %2 roles, %3 invitations.</source>
+        <translation>快照已获取：%1 个账户、%2 个角色、%3 个邀请。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Starting the snapshot…</source>
+        <translation>正在开始快照…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Snapshot taken. There was no earlier snapshot of this server: this one is the baseline of the next comparison.</source>
+        <translation>快照已获取。此服务器没有更早的快照：这份快照将作为下次比较的基准。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Snapshot taken and compared with the one of %1: %2 changes.</source>
+        <translation>快照已获取，并已与 %1 的快照比较：%2 处变更。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Snapshots (*.sqlite);;All files (*)</source>
+        <translation>快照 (*.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Evidence packs (*.zip);;All files (*)</source>
+        <translation>证据包 (*.zip);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The list of trusted keys cannot be read: only this installation&apos;s key is trusted for now.</source>
+        <translation>无法读取受信任密钥列表：目前只信任本安装的密钥。</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>%1 changes written to %2.</source>
+        <translation>已将 %1 处变更写入 %2。</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>Take snapshot</source>
+        <translation>获取快照</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Snapshot and compare with the last</source>
+        <translation>获取快照并与上次比较</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Take a snapshot now and show what changed since the last one of this server</source>
+        <translation>立即获取快照，并显示自此服务器上次快照以来的变更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>List the snapshots again (F5)</source>
+        <translation>重新列出快照（F5）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compare the two selected</source>
+        <translation>比较所选的两份</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a snapshot file…</source>
+        <translation>打开快照文件…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Evidence pack…</source>
+        <translation>证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Review campaign…</source>
+        <translation>审查活动…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verify a pack…</source>
+        <translation>验证证据包…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check an evidence pack&apos;s signature and every file in it</source>
+        <translation>检查证据包的签名及其中的每个文件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Trusted keys…</source>
+        <translation>受信任的密钥…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The signing keys whose packs this computer accepts as verified</source>
+        <translation>此计算机将其签名的证据包视为已验证的签名密钥</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+4"/>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Snapshot progress</source>
+        <translation>快照进度</translation>
+    </message>
+</context>
+<context>
     <name>Tour</name>
     <message>
         <location filename="../src/portal_admin/ui/tour/runner.py" line="+331"/>
@@ -11266,7 +11262,7 @@
 <context>
     <name>TrustedKeys</name>
     <message>
-        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+49"/>
+        <location filename="../src/portal_admin/ui/panels/evidence/trust_dialog.py" line="+48"/>
         <location line="+183"/>
         <source>Name</source>
         <translation>名称</translation>
@@ -11361,7 +11357,7 @@
         <translation>本安装</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>The list of trusted keys cannot be read: %1</source>
         <translation>无法读取受信任密钥列表：%1</translation>
     </message>

@@ -5,7 +5,7 @@ prints one JSON line with the peak RSS.
 in-process sandbox on the seeded database, signed in, the main window with every registered
 panel, each selected in turn (with ``--only ID``, only those) and left to load (until the
 client has had no request under way for a moment); with ``--snapshot``, then an access-review
-snapshot of every account taken from the Access reviews panel; then the peak RSS of the process
+snapshot of every account taken from the Snapshots panel; then the peak RSS of the process
 (``ru_maxrss``).
 """
 
@@ -71,7 +71,7 @@ async def app(
         steps[spec.id] = rss_kib()
     await next_turn()
     if snapshot:  # then an access-review snapshot of every account, from its panel
-        panel: Any = window.show_panel("reviews")
+        panel: Any = window.show_panel("snapshots")
         taken = await panel.take()
         assert taken is not None, panel.message.text
         steps["snapshot"] = rss_kib()

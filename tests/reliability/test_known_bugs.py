@@ -55,7 +55,7 @@ def test_profile_panel_change_password_button_calls_the_hook_without_arguments(
 def test_constants_cache_failed_fetch_after_cancelled_waiter_is_retrieved(
     qapp: QApplication, loop: qasync.QEventLoop
 ) -> None:
-    from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
+    from portal_admin.ui.panels.constants_cache import ConstantsCache
 
     reported: list[dict[str, Any]] = []
     loop.set_exception_handler(lambda _loop, context: reported.append(context))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +59,16 @@ def clean_name(name: str) -> str:
 
 
 class ViewStore:
-    """The saved views of one scope, in ``path``."""
+    """The saved views of one scope, in ``path``.
 
-    def __init__(self, path: Path, scope: str) -> None:
+    ``renamed`` maps the first part of a list key that changed (a panel's old id) to the new
+    one: a list saved as ``old/list`` is read as ``new/list`` (the next write keeps it under
+    the new key; a list already saved under the new key wins)."""
+
+    def __init__(self, path: Path, scope: str, renamed: Mapping[str, str] | None = None) -> None:
         self.path = path
         self.scope = scope
+        self.renamed = dict(renamed or {})
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -166,7 +172,17 @@ class ViewStore:
         for scope, lists in list(data["scopes"].items()):
             if not isinstance(lists, dict):
                 del data["scopes"][scope]
+            elif self.renamed:
+                self._rename_keys(lists)
         return data
+
+    def _rename_keys(self, lists: dict[str, Any]) -> None:
+        """Lists saved under a renamed key, moved to the new key (in memory)."""
+        for key in list(lists):
+            first, slash, rest = key.partition("/")
+            if first in self.renamed:
+                entry = lists.pop(key)
+                lists.setdefault(f"{self.renamed[first]}{slash}{rest}", entry)
 
     def _set_aside(self, why: Exception) -> None:
         bad = self.path.with_name(self.path.name + ".bad")

@@ -196,3 +196,30 @@ def describe_error(exc: BaseException) -> ErrorInfo:
         unexpected=True,
         details=details,
     )
+
+
+def error_details(
+    info: ErrorInfo,
+    code: str,
+    request_id: str,
+    *,
+    joiner: str = "\n",
+    http_status: bool = False,
+) -> list[str]:
+    """The lines below a failure's summary: the server's message (when it says more), then the
+    error code, the HTTP status (with ``http_status``) and the request id on one line joined
+    by ``joiner``; ``code`` and ``request_id`` are translated templates (``%1``).
+    """
+    lines = []
+    if info.message and info.message != info.summary:
+        lines.append(info.message)
+    details = []
+    if info.code:
+        details.append(fill(code, info.code))
+    if http_status and info.http_status:
+        details.append(f"HTTP {info.http_status}")
+    if info.request_id:
+        details.append(fill(request_id, info.request_id))
+    if details:
+        lines.append(joiner.join(details))
+    return lines

@@ -10,7 +10,7 @@ import qasync
 from panel_support import client_for
 
 from portal_admin.client import PortalClient
-from portal_admin.ui.panels.reference.constants_cache import LIST_NAMES, ConstantsCache
+from portal_admin.ui.panels.constants_cache import LIST_NAMES, ConstantsCache
 
 
 async def public_client(app: Any, language: str) -> PortalClient:

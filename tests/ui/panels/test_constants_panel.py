@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.lists.csv_export import export_csv
-from portal_admin.ui.panels.reference.constants_cache import LIST_NAMES, ConstantsCache
+from portal_admin.ui.panels.constants_cache import LIST_NAMES, ConstantsCache
 from portal_admin.ui.panels.reference.constants_panel import ConstantsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot

@@ -1,4 +1,4 @@
-"""Files of the Access reviews panel with markup in every text they carry, shown as text
+"""Files of the Snapshots panel with markup in every text they carry, shown as text
 (docs/threat-model.md, "Text shown in the window"): a pack whose label, summary and rows are
 hostile, signed by a key the trust file names with markup; the list of trusted keys; the
 question before removing one."""
@@ -19,7 +19,7 @@ from test_accounts_support import settle
 from portal_admin.evidence import keys, pack
 from portal_admin.evidence.trust import TrustStore
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.profiles.store import sandbox_profile
 from support.hostile import MARKER, Walk
@@ -46,21 +46,21 @@ def panel(
     runner: OperationRunner,
     tmp_path: Path,
     trusted: TrustStore,
-) -> Iterator[ReviewsPanel]:
+) -> Iterator[SnapshotsPanel]:
     context = PanelContext(runner=runner, profile=sandbox_profile(), client=None)
-    reviews = ReviewsPanel(
+    snapshots = SnapshotsPanel(
         context, folder=tmp_path / "snapshots", key_store=keys.MemoryStore(), trust_store=trusted
     )
-    qtbot.addWidget(reviews)
-    reviews.resize(1000, 640)
-    reviews.show()
-    run(loop, reviews.reload())
-    yield reviews
-    reviews.close_tasks()
+    qtbot.addWidget(snapshots)
+    snapshots.resize(1000, 640)
+    snapshots.show()
+    run(loop, snapshots.reload())
+    yield snapshots
+    snapshots.close_tasks()
 
 
 def test_a_hostile_pack_and_trust_file_are_shown_as_text(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path, trusted: TrustStore
 ) -> None:
     colleague = Ed25519PrivateKey.generate()
     trusted.add(keys.fingerprint(colleague.public_key()), f"Audit team {MARKER}")

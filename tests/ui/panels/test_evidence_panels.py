@@ -1,4 +1,4 @@
-"""The Access reviews and Journal panels, as the kiosk's auditor uses them: snapshots with
+"""The Snapshots and Journal panels, as the kiosk's auditor uses them: snapshots with
 progress and cancel, a diff of a change made meanwhile, exports and signed packs that verify,
 files that are not snapshots, a journal whose chain verifies or breaks at its record."""
 
@@ -25,7 +25,7 @@ from portal_admin.evidence import keys
 from portal_admin.evidence.pack import verify_pack
 from portal_admin.evidence.trust import TrustStore
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
-from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import save_screenshot
 from support import portal
@@ -73,15 +73,15 @@ def checked(path: Path, store: keys.MemoryStore) -> int:
 
 
 @pytest.fixture
-def reviews(
+def snapshots(
     loop: qasync.QEventLoop,
     qtbot: QtBot,
     auditor_kiosk: PortalClient,
     panel_context: Make,
     tmp_path: Path,
     store: keys.MemoryStore,
-) -> Iterator[ReviewsPanel]:
-    panel = ReviewsPanel(
+) -> Iterator[SnapshotsPanel]:
+    panel = SnapshotsPanel(
         panel_context(auditor_kiosk, kiosk=True), folder=tmp_path / "snapshots", key_store=store
     )
     qtbot.addWidget(panel)
@@ -94,42 +94,42 @@ def reviews(
 
 def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
     loop: qasync.QEventLoop,
-    reviews: ReviewsPanel,
+    snapshots: SnapshotsPanel,
     sandbox_app: Any,
     tmp_path: Path,
     store: keys.MemoryStore,
 ) -> None:
     stages: list[str] = []
-    shown = reviews._progress
+    shown = snapshots._progress
 
     def progress(stage: str, done: int, total: int) -> None:
         shown(stage, done, total)
-        stages.append(reviews.stage.text())
+        stages.append(snapshots.stage.text())
 
-    reviews._progress = progress  # type: ignore[method-assign]
-    first = run(loop, reviews.take())
+    snapshots._progress = progress  # type: ignore[method-assign]
+    first = run(loop, snapshots.take())
     assert first is not None and first.path.parent == tmp_path / "snapshots"
     assert first.counts()["accounts"] >= 120
     assert any("Reading accounts" in s for s in stages)
-    assert reviews.table.rowCount() == 1 and "Snapshot taken" in reviews.message.text
-    assert not reviews.progress.isVisible() and reviews.take_button.isEnabled()
+    assert snapshots.table.rowCount() == 1 and "Snapshot taken" in snapshots.message.text
+    assert not snapshots.progress.isVisible() and snapshots.take_button.isEnabled()
 
     suspended = colleague_change(sandbox_app)
-    result = run(loop, reviews.take_and_compare())
-    assert result is not None and reviews.table.rowCount() == 2
+    result = run(loop, snapshots.take_and_compare())
+    assert result is not None and snapshots.table.rowCount() == 2
     status = [c for c in result.changes if c.kind == "account" and c.field == "status"]
     assert [(c.label, c.before, c.after) for c in status] == [(suspended, "ACTIVE", "SUSPENDED")]
-    view = reviews.diff_view
+    view = snapshots.diff_view
     assert "Accounts changed: 1" in view.counts.text()
     assert view.table.rowCount() == len(result.changes)
     view.text.setText(suspended)
     assert view.table.rowCount() >= 1 and view.table.item(0, 3).text() == suspended
     run(loop, settle(0.1))
     SHOTS.mkdir(parents=True, exist_ok=True)
-    save_screenshot(reviews, SHOTS / "evidence-reviews-diff.png")
+    save_screenshot(snapshots, SHOTS / "evidence-snapshots-diff.png")
 
     out = tmp_path / "diff.csv"
-    assert run(loop, reviews.write_diff_csv(out)) == len(result.changes)
+    assert run(loop, snapshots.write_diff_csv(out)) == len(result.changes)
     with out.open(encoding="utf-8-sig", newline="") as fh:
         rows = list(csv.reader(fh))
     assert rows[0] == [
@@ -140,55 +140,55 @@ def test_a_snapshot_then_a_diff_of_a_change_made_meanwhile(
         [r[0], r[1], r[3], r[4], r[5], r[6], r[9]] for r in rows[1:]
     ]
     diff_pack = tmp_path / "diff.zip"
-    manifest = run(loop, reviews.write_diff_pack(diff_pack))
+    manifest = run(loop, snapshots.write_diff_pack(diff_pack))
     assert manifest is not None and checked(diff_pack, store) == 0
-    assert manifest["fingerprint"] in reviews.message.text
+    assert manifest["fingerprint"] in snapshots.message.text
 
-    reviews.table.selectRow(1)
-    assert reviews.pack_button.isEnabled() and not reviews.compare_button.isEnabled()
+    snapshots.table.selectRow(1)
+    assert snapshots.pack_button.isEnabled() and not snapshots.compare_button.isEnabled()
     snap_pack = tmp_path / "snapshot.zip"
-    assert run(loop, reviews.write_snapshot_pack(reviews.selected()[0], snap_pack)) is not None
+    assert run(loop, snapshots.write_snapshot_pack(snapshots.selected()[0], snap_pack)) is not None
     assert checked(snap_pack, store) == 0
 
 
 def test_comparing_the_two_selected_goes_from_older_to_newer(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, sandbox_app: Any
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel, sandbox_app: Any
 ) -> None:
-    run(loop, reviews.take())
+    run(loop, snapshots.take())
     colleague_change(sandbox_app)
-    run(loop, reviews.take())
-    reviews.table.selectAll()
-    assert reviews.compare_button.isEnabled()
-    result = run(loop, reviews.compare_selected())
+    run(loop, snapshots.take())
+    snapshots.table.selectAll()
+    assert snapshots.compare_button.isEnabled()
+    result = run(loop, snapshots.compare_selected())
     assert result is not None
     assert [c.after for c in result.changes if c.field == "status"] == ["SUSPENDED"]
 
 
-def test_cancel_keeps_nothing(loop: qasync.QEventLoop, reviews: ReviewsPanel) -> None:
+def test_cancel_keeps_nothing(loop: qasync.QEventLoop, snapshots: SnapshotsPanel) -> None:
     def cancel_on_accounts(stage: str, done: int, total: int) -> None:
         if stage == "accounts":
-            reviews.cancel()
+            snapshots.cancel()
 
-    reviews._progress = cancel_on_accounts  # type: ignore[method-assign]
-    task = reviews.spawn(reviews.take())
+    snapshots._progress = cancel_on_accounts  # type: ignore[method-assign]
+    task = snapshots.spawn(snapshots.take())
     assert task is not None
     assert run(loop, task) is None
-    assert "cancelled" in reviews.message.text
-    assert list((reviews.folder).glob("*")) == []
-    assert reviews.take_button.isEnabled() and not reviews.cancel_button.isVisible()
+    assert "cancelled" in snapshots.message.text
+    assert list((snapshots.folder).glob("*")) == []
+    assert snapshots.take_button.isEnabled() and not snapshots.cancel_button.isVisible()
 
 
 def test_a_dropped_connection_keeps_nothing_and_says_so(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, monkeypatch: pytest.MonkeyPatch
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def dropped(*_args: Any, **_kwargs: Any) -> Any:
         raise APIConnectionError("connection reset by peer")
 
-    monkeypatch.setattr(reviews.client.roles, "list", dropped)
-    assert run(loop, reviews.take()) is None
-    assert "could not be finished; nothing was kept" in reviews.message.text
-    assert reviews.message.info is not None
-    assert list(reviews.folder.glob("*")) == []
+    monkeypatch.setattr(snapshots.client.roles, "list", dropped)
+    assert run(loop, snapshots.take()) is None
+    assert "could not be finished; nothing was kept" in snapshots.message.text
+    assert snapshots.message.info is not None
+    assert list(snapshots.folder.glob("*")) == []
 
 
 @pytest.mark.parametrize(
@@ -200,7 +200,7 @@ def test_a_dropped_connection_keeps_nothing_and_says_so(
 )
 def test_a_foreign_file_gets_a_clear_message(
     loop: qasync.QEventLoop,
-    reviews: ReviewsPanel,
+    snapshots: SnapshotsPanel,
     tmp_path: Path,
     content: bytes | None,
     expected: str,
@@ -208,36 +208,36 @@ def test_a_foreign_file_gets_a_clear_message(
     path = tmp_path / "offered.sqlite"
     if content is not None:
         path.write_bytes(content)
-    assert run(loop, reviews.open_file(path)) is None
-    assert "cannot be used as a snapshot" in reviews.message.text
-    assert expected in reviews.message.text and reviews.table.rowCount() == 0
+    assert run(loop, snapshots.open_file(path)) is None
+    assert "cannot be used as a snapshot" in snapshots.message.text
+    assert expected in snapshots.message.text and snapshots.table.rowCount() == 0
 
 
 def test_an_opened_snapshot_is_listed(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel, tmp_path: Path
 ) -> None:
-    taken = run(loop, reviews.take())
+    taken = run(loop, snapshots.take())
     assert taken is not None
     elsewhere = tmp_path / "from-a-colleague.sqlite"
     elsewhere.write_bytes(taken.path.read_bytes())
-    assert run(loop, reviews.open_file(elsewhere)) is not None
-    assert reviews.table.rowCount() == 2
-    assert {reviews.table.item(r, 6).text() for r in range(2)} == {
+    assert run(loop, snapshots.open_file(elsewhere)) is not None
+    assert snapshots.table.rowCount() == 2
+    assert {snapshots.table.item(r, 6).text() for r in range(2)} == {
         taken.path.name,
         elsewhere.name,
     }
 
 
 def test_no_keyring_means_a_clear_message_and_no_pack(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel, tmp_path: Path
 ) -> None:
-    taken = run(loop, reviews.take())
+    taken = run(loop, snapshots.take())
     assert taken is not None
-    reviews.key_store = Locked()
+    snapshots.key_store = Locked()
     out = tmp_path / "p.zip"
-    assert run(loop, reviews.write_snapshot_pack(taken, out)) is None
-    assert "signing key cannot be read" in reviews.message.text and not out.exists()
-    assert "--" not in reviews.message.text  # no command-line option a desktop user cannot use
+    assert run(loop, snapshots.write_snapshot_pack(taken, out)) is None
+    assert "signing key cannot be read" in snapshots.message.text and not out.exists()
+    assert "--" not in snapshots.message.text  # no command-line option a desktop user cannot use
 
 
 # -- the journal -----------------------------------------------------------------------------
@@ -324,7 +324,7 @@ def test_the_panels_are_in_the_kiosk_navigation() -> None:
     from portal_admin.ui.panels.registry import PanelRegistry
 
     ids = [spec.id for spec in register_all(PanelRegistry())]
-    assert ids.index("jobs") < ids.index("reviews") < ids.index("journal")
+    assert ids.index("jobs") < ids.index("snapshots") < ids.index("journal")
 
 
 def test_about_shows_the_signing_key_fingerprint_that_signs_packs(
@@ -376,14 +376,14 @@ def test_the_desktop_programs_client_journals_what_it_sends(
 
 
 def test_a_pack_is_verified_in_the_panel_and_tampering_is_named(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel, tmp_path: Path
 ) -> None:
-    taken = run(loop, reviews.take())
+    taken = run(loop, snapshots.take())
     assert taken is not None
     good = tmp_path / "good.zip"
-    run(loop, reviews.write_snapshot_pack(taken, good))
-    assert run(loop, reviews.verify_file(good)).exit_status == 0
-    dialog = reviews.check_dialog
+    run(loop, snapshots.write_snapshot_pack(taken, good))
+    assert run(loop, snapshots.verify_file(good)).exit_status == 0
+    dialog = snapshots.check_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.signer.text() == "this installation's key" and "is intact" in dialog.text
 
@@ -395,56 +395,56 @@ def test_a_pack_is_verified_in_the_panel_and_tampering_is_named(
                 item, data.replace(b"@", b"#") if item.filename == "accounts.csv" else data
             )
         out.writestr("extra.txt", b"added later")
-    assert run(loop, reviews.verify_file(bad)).exit_status == 1
+    assert run(loop, snapshots.verify_file(bad)).exit_status == 1
     text = dialog.text
     assert "was changed after it was signed" in text
     assert "changed: accounts.csv" in text and "added: extra.txt" in text
 
     foreign = tmp_path / "notes.zip"
     foreign.write_bytes(b"not a zip at all")
-    assert run(loop, reviews.verify_file(foreign)).exit_status == 2
+    assert run(loop, snapshots.verify_file(foreign)).exit_status == 2
     assert "is not an evidence pack" in dialog.text
     assert "it is not a zip file" in dialog.text
 
 
 def test_a_changed_pack_is_named_in_traditional_chinese(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel, tmp_path: Path
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel, tmp_path: Path
 ) -> None:
     from portal_admin.ui.i18n.translators import LanguageManager
 
-    taken = run(loop, reviews.take())
+    taken = run(loop, snapshots.take())
     assert taken is not None
     good = tmp_path / "good.zip"
-    run(loop, reviews.write_snapshot_pack(taken, good))
-    run(loop, reviews.compare(taken.path, taken.path))
+    run(loop, snapshots.write_snapshot_pack(taken, good))
+    run(loop, snapshots.compare(taken.path, taken.path))
     with zipfile.ZipFile(good, "a") as zf:
         zf.writestr("extra.txt", b"added later")
     languages = LanguageManager()
     languages.set_language("zh-Hant")
     try:
         run(loop, settle(0.05))  # LanguageChange is posted to every widget
-        assert reviews.verify_button.text() == "驗證證據套件…"
-        run(loop, reviews.verify_file(good))
-        assert reviews.check_dialog is not None
-        assert "在簽署後遭到變更" in reviews.check_dialog.text
-        assert "已新增：extra.txt" in reviews.check_dialog.text
-        assert "無變更" in reviews.diff_view.counts.text()
+        assert snapshots.verify_button.text() == "驗證證據套件…"
+        run(loop, snapshots.verify_file(good))
+        assert snapshots.check_dialog is not None
+        assert "在簽署後遭到變更" in snapshots.check_dialog.text
+        assert "已新增：extra.txt" in snapshots.check_dialog.text
+        assert "無變更" in snapshots.diff_view.counts.text()
         run(loop, settle(0.1))
-        save_screenshot(reviews, SHOTS / "evidence-reviews-zh-Hant.png")
+        save_screenshot(snapshots, SHOTS / "evidence-snapshots-zh-Hant.png")
     finally:
         languages.set_language("en")
 
 
 def test_the_tour_ends_on_the_check_of_a_pack_from_an_untrusted_key(
-    loop: qasync.QEventLoop, reviews: ReviewsPanel
+    loop: qasync.QEventLoop, snapshots: SnapshotsPanel
 ) -> None:
-    steps = run(loop, reviews.tour_steps())
-    assert [s.name for s in steps] == ["reviews-snapshot", "reviews-diff", "reviews-verify"]
+    steps = run(loop, snapshots.tour_steps())
+    assert [s.name for s in steps] == ["snapshots-take", "snapshots-diff", "snapshots-verify"]
     for step in steps[:2]:
         run(loop, step.prepare())
     shown = run(loop, steps[2].prepare())
-    assert shown is reviews.check_dialog and shown.isVisible()
-    check = reviews.check_dialog.check
+    assert shown is snapshots.check_dialog and shown.isVisible()
+    check = snapshots.check_dialog.check
     assert check is not None and (check.status, check.trust) == ("untrusted", "untrusted")
     folder = check.path.parent
     assert steps[2].cleanup is not None

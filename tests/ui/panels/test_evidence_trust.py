@@ -1,5 +1,5 @@
 """Who signed an evidence pack, and whether that key is trusted, as the desktop program shows
-it (*Verify a pack…* in the Access reviews panel), and the list of trusted keys.
+it (*Verify a pack…* in the Snapshots panel), and the list of trusted keys.
 
 No test here touches the keyring or the user's trust file: the installation's key lives in a
 ``keys.MemoryStore``, the trusted keys in a file under ``tmp_path``, and the real keyring
@@ -28,7 +28,7 @@ from portal_admin.ui.kiosk.guard import KioskGuard
 from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.evidence import pack_check_dialog as words
 from portal_admin.ui.panels.evidence.pack_check_dialog import PackCheckDialog
-from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.evidence.trust_dialog import AddKeyDialog, TrustedKeysDialog
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.profiles.store import sandbox_profile
@@ -76,18 +76,18 @@ def panel(
     tmp_path: Path,
     key_store: keys.MemoryStore,
     trusted: TrustStore,
-) -> Iterator[ReviewsPanel]:
-    """The Access reviews panel, signed in to nothing (checking packs needs no server)."""
+) -> Iterator[SnapshotsPanel]:
+    """The Snapshots panel, signed in to nothing (checking packs needs no server)."""
     context = PanelContext(runner=runner, profile=sandbox_profile(), client=None)
-    reviews = ReviewsPanel(
+    snapshots = SnapshotsPanel(
         context, folder=tmp_path / "snapshots", key_store=key_store, trust_store=trusted
     )
-    qtbot.addWidget(reviews)
-    reviews.resize(1000, 640)
-    reviews.show()
-    run(loop, reviews.reload())
-    yield reviews
-    reviews.close_tasks()
+    qtbot.addWidget(snapshots)
+    snapshots.resize(1000, 640)
+    snapshots.show()
+    run(loop, snapshots.reload())
+    yield snapshots
+    snapshots.close_tasks()
 
 
 def signed_pack(path: Path, key: Ed25519PrivateKey) -> Path:
@@ -105,14 +105,14 @@ def listed(store: TrustStore) -> list[tuple[str, str]]:
     return [(k.fingerprint, k.name) for k in entries]
 
 
-def shown(panel: ReviewsPanel) -> PackCheckDialog:
+def shown(panel: SnapshotsPanel) -> PackCheckDialog:
     dialog = panel.check_dialog
     assert dialog is not None and dialog.isVisible()
     return dialog
 
 
 def test_an_untrusted_signer_comes_first_and_the_pack_is_not_intact(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path
 ) -> None:
     stranger = Ed25519PrivateKey.generate()
     path = signed_pack(tmp_path / "from-elsewhere.zip", stranger)
@@ -146,7 +146,7 @@ def test_an_untrusted_signer_comes_first_and_the_pack_is_not_intact(
 
 
 def test_trusting_the_signer_from_the_dialog_makes_the_check_intact(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path, trusted: TrustStore
 ) -> None:
     stranger = Ed25519PrivateKey.generate()
     path = signed_pack(tmp_path / "from-elsewhere.zip", stranger)
@@ -168,7 +168,7 @@ def test_trusting_the_signer_from_the_dialog_makes_the_check_intact(
 
 
 def test_a_pack_of_this_installation_says_so(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, key_store: keys.MemoryStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path, key_store: keys.MemoryStore
 ) -> None:
     mine = keys.signing_key(key_store)
     check = run(loop, panel.verify_file(signed_pack(tmp_path / "mine.zip", mine)))
@@ -184,7 +184,7 @@ def test_a_pack_of_this_installation_says_so(
 
 
 def test_a_changed_pack_names_its_problems_and_a_broken_signature_names_no_signer(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, key_store: keys.MemoryStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path, key_store: keys.MemoryStore
 ) -> None:
     good = signed_pack(tmp_path / "good.zip", keys.signing_key(key_store))
     twice = tmp_path / "twice.zip"
@@ -278,7 +278,7 @@ def test_a_problem_the_dialog_does_not_know_is_shown_as_written() -> None:
 
 
 def test_an_unreadable_trust_file_is_said_and_the_pack_is_still_checked(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path, trusted: TrustStore
 ) -> None:
     trusted.path.write_text("{not json", encoding="utf-8")
     path = signed_pack(tmp_path / "p.zip", Ed25519PrivateKey.generate())
@@ -289,7 +289,7 @@ def test_an_unreadable_trust_file_is_said_and_the_pack_is_still_checked(
 
 
 def test_a_bad_fingerprint_is_refused_and_the_form_kept(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, trusted: TrustStore, key_store: keys.MemoryStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, trusted: TrustStore, key_store: keys.MemoryStore
 ) -> None:
     mine = fingerprint(keys.signing_key(key_store))
     listing = run(loop, panel.open_trusted_keys())
@@ -329,7 +329,7 @@ def test_a_bad_fingerprint_is_refused_and_the_form_kept(
 
 
 def test_removing_a_key_asks_first_and_the_own_key_cannot_be_removed(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, trusted: TrustStore, key_store: keys.MemoryStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, trusted: TrustStore, key_store: keys.MemoryStore
 ) -> None:
     keys.signing_key(key_store)
     other = fingerprint(Ed25519PrivateKey.generate())
@@ -350,7 +350,7 @@ def test_removing_a_key_asks_first_and_the_own_key_cannot_be_removed(
 
 
 def test_removing_the_trusted_signer_redoes_the_check_shown(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path, trusted: TrustStore
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path, trusted: TrustStore
 ) -> None:
     colleague = Ed25519PrivateKey.generate()
     trusted.add(fingerprint(colleague), COLLEAGUE)
@@ -367,7 +367,7 @@ def test_removing_the_trusted_signer_redoes_the_check_shown(
 
 
 def test_the_kiosk_keeps_every_control_of_the_check_and_the_list(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, tmp_path: Path
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, tmp_path: Path
 ) -> None:
     """Trusting a key is this computer's business (no server is asked): the kiosk offers it."""
     guard = KioskGuard()
@@ -382,7 +382,7 @@ def test_the_kiosk_keeps_every_control_of_the_check_and_the_list(
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_a_name_reading_as_this_installations_key_is_refused_in_the_readers_language(
-    loop: qasync.QEventLoop, panel: ReviewsPanel, trusted: TrustStore, language: str
+    loop: qasync.QEventLoop, panel: SnapshotsPanel, trusted: TrustStore, language: str
 ) -> None:
     """Typed in the Add window: a colleague's key named as this installation's own (here in
     Japanese look-alike full-width letters) is refused, saying why, and nothing is added."""
@@ -413,7 +413,7 @@ def test_a_name_reading_as_this_installations_key_is_refused_in_the_readers_lang
 )
 def test_the_check_and_the_list_speak_the_interfaces_language(
     loop: qasync.QEventLoop,
-    panel: ReviewsPanel,
+    panel: SnapshotsPanel,
     tmp_path: Path,
     trusted: TrustStore,
     key_store: keys.MemoryStore,
@@ -433,7 +433,7 @@ def test_the_check_and_the_list_speak_the_interfaces_language(
         run(loop, settle(0.05))
         for context, table in (
             ("PackCheck", words.SIGNERS),
-            ("AccessReviews", words.PACK_PROBLEMS),
+            ("PackCheck", words.PACK_PROBLEMS),
         ):
             for source in table.values():
                 assert QCoreApplication.translate(context, source) != source, source

@@ -13,9 +13,9 @@ from PySide6.QtCore import QLocale
 from portal_admin.client import PortalClient
 from portal_admin.sandbox import SandboxConfig, create_app
 from portal_admin.ui.i18n.translators import LanguageManager
+from portal_admin.ui.panels.constants_cache import ConstantsCache
 from portal_admin.ui.panels.invitations.own import MyInvitationsPanel
 from portal_admin.ui.panels.invitations.panel import InvitationsPanel
-from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
 from portal_admin.ui.panels.reference.profile_panel import ProfilePanel
 from portal_admin.ui.tour.screenshots import save_screenshot
 

@@ -13,9 +13,9 @@ from test_notifications_support import H, end_sessions
 
 from portal_admin.client import PortalClient
 from portal_admin.ui.panels import notifications
+from portal_admin.ui.panels.constants_cache import ConstantsCache
 from portal_admin.ui.panels.notifications.type_dialog import ChannelTypeDialog
 from portal_admin.ui.panels.notifications.types_panel import ChannelTypesPanel
-from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry
 
 Ctx = Callable[..., PanelContext]

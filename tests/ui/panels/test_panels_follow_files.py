@@ -1,4 +1,4 @@
-"""The Journal, Jobs and Access reviews panels follow their files whoever writes them (this
+"""The Journal, Jobs and Snapshots panels follow their files whoever writes them (this
 program's revert window, the engine the command line runs, another window): no F5 needed; a
 hidden panel reloads when shown; each has a Refresh button; the journal names the accounts it
 lists (the id a hover away)."""
@@ -25,7 +25,7 @@ from portal_admin.evidence.recorder import attach, journal_at
 from portal_admin.jobs.targets import all_accounts
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
-from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 from portal_admin.ui.panels.registry import PanelContext
@@ -200,7 +200,7 @@ def test_the_snapshots_list_follows_its_folder(
     loop: qasync.QEventLoop, qtbot: QtBot, admin: PortalClient, panel_context: Make, tmp_path: Path
 ) -> None:
     folder = tmp_path / "snapshots"
-    panel = ReviewsPanel(panel_context(admin), folder=folder)
+    panel = SnapshotsPanel(panel_context(admin), folder=folder)
     qtbot.addWidget(panel)
     panel.show()
     run(loop, wait_for(lambda: panel.loaded and not panel.loading))
@@ -216,7 +216,7 @@ def test_the_snapshots_list_follows_its_folder(
     shutil.copy(elsewhere, folder / elsewhere.name)
     run(loop, wait_for(lambda: len(panel.snapshots) == 1, timeout=10))
     assert panel.table.rowCount() == 1
-    assert QCoreApplication.translate("AccessReviews", "Refresh") == panel.refresh_button.text()
+    assert QCoreApplication.translate("SnapshotsPanel", "Refresh") == panel.refresh_button.text()
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])

@@ -400,7 +400,7 @@ def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(
 ) -> None:
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+    from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 
     scope.rename(tmp_path / "scope.sqlite")
     campaigns = make_panel()
@@ -411,13 +411,13 @@ def test_access_reviews_starts_a_campaign_of_the_selected_snapshot(
 
     window = Window()
     qtbot.addWidget(window)
-    reviews = ReviewsPanel(PanelContext(runner, sandbox_profile()), window, folder=tmp_path)
-    QVBoxLayout(window).addWidget(reviews)
-    run(loop, reviews.reload())
-    assert not reviews.campaign_button.isEnabled()
-    reviews.table.selectRow(0)
-    assert reviews.campaign_button.isEnabled()
-    reviews.campaign_button.click()
+    snapshots = SnapshotsPanel(PanelContext(runner, sandbox_profile()), window, folder=tmp_path)
+    QVBoxLayout(window).addWidget(snapshots)
+    run(loop, snapshots.reload())
+    assert not snapshots.campaign_button.isEnabled()
+    snapshots.table.selectRow(0)
+    assert snapshots.campaign_button.isEnabled()
+    snapshots.campaign_button.click()
     dialog = campaigns.create_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.snapshot.currentData() == tmp_path / "scope.sqlite"

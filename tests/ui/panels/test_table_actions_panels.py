@@ -28,7 +28,7 @@ from portal_admin.connection.builtin import colleague_change
 from portal_admin.evidence import keys
 from portal_admin.ui.bulk.dialog import BulkDialog
 from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
-from portal_admin.ui.panels.evidence.reviews_panel import ReviewsPanel
+from portal_admin.ui.panels.evidence.snapshots_panel import SnapshotsPanel
 from portal_admin.ui.panels.jobs.panel import JobsPanel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.panels.security.history import LoginHistoryPanel
@@ -299,6 +299,7 @@ def test_jobs_menu_show_and_resume_for_one_job_enter_shows_it(
 
     select(table, 1)
     qtbot.keyClick(table, Qt.Key.Key_Return)
+    run(loop, panel.wait_idle())  # the job file is opened in a worker thread
     shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, BulkDialog)]
     dialog = next(w for w in shown if w.isVisible())
     assert dialog.job is not None and dialog.job.id == panel.rows[1].id
@@ -348,7 +349,7 @@ def test_snapshots_menu_compare_and_pack_enter_compares_and_the_diff_copies(
     tmp_path: Path,
     sandbox_app: Any,
 ) -> None:
-    panel = ReviewsPanel(
+    panel = SnapshotsPanel(
         panel_context(admin), folder=tmp_path / "snapshots", key_store=keys.MemoryStore()
     )
     qtbot.addWidget(panel)

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from portal_admin.sandbox.i18n import catalog
 from portal_admin.ui.i18n.translators import LanguageManager
 from portal_admin.ui.panels.accounts.accounts_panel import AccountsPanel
-from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
+from portal_admin.ui.panels.constants_cache import ConstantsCache
 
 #: The program's own labels of account statuses, by interface language.
 OWN = {

@@ -198,7 +198,7 @@ def test_sandbox_tour_saves_every_picture(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert (
-        "tour: saved reviews-diff.png"
+        "tour: saved snapshots-diff.png"
         in (tmp_path / "portal-admin" / "log" / "portal-admin.log").read_text()
     )  # the tour took its snapshots...
     # ...elsewhere: the person's data folder is exactly as it was, the config folder untouched

@@ -109,7 +109,7 @@ def test_text_on_its_own_background_reaches_aa() -> None:
 
 #: Files that may name a text colour: each pairs it with its own background (above).
 MAY_NAME_COLOURS = {
-    "panels/accounts/message_bar.py",
+    "widgets/message_bar.py",
     "panels/base.py",
     "panels/security/ip_entry_delegate.py",
     "mainwindow/window.py",

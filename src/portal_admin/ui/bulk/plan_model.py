@@ -1,4 +1,5 @@
-"""The lines of a bulk job as a table: target, current, new, state and reason."""
+"""The lines of a bulk job as a table: target, before, new, state and reason ("before": the
+value read when the job was planned, which stays true of the line after the job has run)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 HEADERS = (
     QT_TRANSLATE_NOOP("BulkPlan", "Target"),
-    QT_TRANSLATE_NOOP("BulkPlan", "Current"),
+    QT_TRANSLATE_NOOP("BulkPlan", "Before"),
     QT_TRANSLATE_NOOP("BulkPlan", "New"),
     QT_TRANSLATE_NOOP("BulkPlan", "State"),
     QT_TRANSLATE_NOOP("BulkPlan", "Reason or error"),

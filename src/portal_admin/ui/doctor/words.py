@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from portal_admin.connection.doctor import STEP_TITLES, Status, Step
+from portal_admin.ui.i18n.dates import format_date
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 _STEPS = {
@@ -280,7 +281,7 @@ WORDS: dict[str, Words] = {
             "DoctorAdvice",
             "Tell the server's administrators: after that date no connection will work.",
         ),
-        lambda s: (_d(s, "certificate", "daysLeft"), _d(s, "certificate", "notAfter")[:10]),
+        lambda s: (_d(s, "certificate", "daysLeft"), format_date(_d(s, "certificate", "notAfter"))),
     ),
     "tls.old_version": Words(
         QT_TRANSLATE_NOOP("DoctorCodes", "The server offers only %1, which is outdated."),
@@ -295,7 +296,7 @@ WORDS: dict[str, Words] = {
             "DoctorAdvice",
             "Tell the server's administrators; also check this computer's date and time.",
         ),
-        lambda s: (_d(s, "certificate", "notAfter")[:10],),
+        lambda s: (format_date(_d(s, "certificate", "notAfter")),),
     ),
     "tls.hostname_mismatch": Words(
         QT_TRANSLATE_NOOP("DoctorCodes", "The server's certificate is for %1, not for this host."),

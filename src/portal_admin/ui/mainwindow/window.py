@@ -46,7 +46,12 @@ from portal_admin.ui.mainwindow.palette_entries import (
 )
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState, StatusBar
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
+from portal_admin.ui.panels.registry import (
+    PanelContext,
+    PanelRegistry,
+    PanelSpec,
+    current_panel_id,
+)
 from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.profiles.store import Profile
 from portal_admin.ui.theme.icons import icon, is_icon_name
@@ -374,7 +379,8 @@ class MainWindow(QMainWindow):
         return list(self._specs)
 
     def show_panel(self, panel_id: str) -> QWidget | None:
-        """Select the panel ``panel_id``, building it on first use."""
+        """Select the panel ``panel_id`` (or a former id of it), building it on first use."""
+        panel_id = current_panel_id(panel_id)
         for row, spec in enumerate(self._specs):
             if spec.id == panel_id:
                 if self.nav.currentRow() != row:

@@ -28,7 +28,13 @@ from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.mainwindow.status_bar import ChannelState, ConnectionState
 from portal_admin.ui.mainwindow.window import MainWindow
 from portal_admin.ui.operations import Op, OperationRunner
-from portal_admin.ui.panels.registry import LiveProfile, PanelContext, PanelRegistry
+from portal_admin.ui.panels.registry import (
+    RENAMED_PANELS,
+    LiveProfile,
+    PanelContext,
+    PanelExtras,
+    PanelRegistry,
+)
 from portal_admin.ui.session.client_service import ClientService
 from portal_admin.ui.signin.change_password import ChangePasswordDialog, PasswordChangeFlow
 from portal_admin.ui.widgets.confirm import confirm_production_change
@@ -40,6 +46,7 @@ from .unlock import Reauthenticator
 if TYPE_CHECKING:
     from portal_admin.ui.kiosk.guard import KioskGuard
     from portal_admin.ui.kiosk.policy import KioskSettings
+    from portal_admin.ui.panels.constants_cache import ConstantsCache
 
 log = logging.getLogger(__name__)
 
@@ -49,16 +56,12 @@ _VOLUNTARY = frozenset({"logout", "closed"})
 _NETWORK_CODES = frozenset({"CLIENT.CONNECTION", "CLIENT.TIMEOUT"})
 
 
-def make_constants_cache(service: ClientService) -> QObject | None:
-    """The shared constants cache, when the reference area provides one (imported lazily)."""
-    try:
-        from portal_admin.ui.panels.reference.constants_cache import ConstantsCache
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("portal_admin.ui.panels.reference"):
-            return None
-        raise
-    cache: QObject = ConstantsCache(lambda: service.client, service.accept_language)
-    return cache
+def make_constants_cache(service: ClientService) -> ConstantsCache:
+    """The session's constants cache (imported when a session starts: it reads the client's
+    records)."""
+    from portal_admin.ui.panels.constants_cache import ConstantsCache
+
+    return ConstantsCache(lambda: service.client, service.accept_language)
 
 
 class Workspace(QObject):
@@ -89,12 +92,13 @@ class Workspace(QObject):
         self.constants = make_constants_cache(service)
         #: The live profile, fetched once for the header and the panels' permissions.
         self.live_profile = LiveProfile(lambda: service.client.auth.profile())
-        extras: dict[str, Any] = {
+        extras: PanelExtras = {
             "service": service,
             "live_profile": self.live_profile,
             "confirm_change": self.confirm_change,
             "tour": tour,
             "kiosk": kiosk is not None,
+            "constants": self.constants,
         }
         if tour and service.tour_change is not None:
             extras["tour_change"] = service.tour_change
@@ -102,8 +106,6 @@ class Workspace(QObject):
             extras["evidence_key_store"] = service.tour_key_store
         if kiosk is None:  # a kiosk session changes nothing, its password neither
             extras["change_password"] = self.open_change_password
-        if self.constants is not None:
-            extras["constants"] = self.constants
         extras["saved_views"] = saved_views_store(
             service.profile.name, kiosk=kiosk is not None, tour=tour
         )
@@ -225,9 +227,7 @@ class Workspace(QObject):
     def language_changed(self, code: str) -> None:
         """The UI language changed: refetch what the server labels (header, constants)."""
         self.window.set_language_checked(code)
-        set_language = getattr(self.constants, "set_language", None)
-        if callable(set_language):
-            set_language(self.service.accept_language)
+        self.constants.set_language(self.service.accept_language)
         self.refresh_account()
 
     def _keep(self, dialog: QDialog) -> QDialog:
@@ -293,8 +293,7 @@ class Workspace(QObject):
         self.window.allow_close()
         self.window.close()
         self.window.deleteLater()
-        if self.constants is not None:
-            self.constants.deleteLater()
+        self.constants.deleteLater()
 
 
 def saved_views_store(profile_name: str, *, kiosk: bool, tour: bool) -> ViewStore:
@@ -303,6 +302,7 @@ def saved_views_store(profile_name: str, *, kiosk: bool, tour: bool) -> ViewStor
     its pictures show the lists as they come."""
     if tour:  # in the tour's own folder when it has one (removed as the program ends)
         folder = Path(tempfile.mkdtemp(prefix="portal-admin-tour-views-", dir=stand_in()))
-        return ViewStore(folder / VIEWS_FILE, profile_scope(profile_name))
+        return ViewStore(folder / VIEWS_FILE, profile_scope(profile_name), RENAMED_PANELS)
     scope = KIOSK_SCOPE if kiosk else profile_scope(profile_name)
-    return ViewStore(config_dir() / VIEWS_FILE, scope)
+    # Views saved under a panel's former id are read under its id now.
+    return ViewStore(config_dir() / VIEWS_FILE, scope, RENAMED_PANELS)

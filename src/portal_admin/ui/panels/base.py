@@ -24,9 +24,8 @@ from PySide6.QtGui import QAction, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QWidget
 from qasync import asyncSlot
 
-from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.error_info import ErrorInfo, describe_error, error_details
 from portal_admin.ui.file_work import in_worker
-from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import Permissions
@@ -71,33 +70,6 @@ async def account_permissions(context: PanelContext) -> tuple[Permissions, Any]:
         log.info("profile not loaded (%s): permissions from the client only", type(exc).__name__)
         return Permissions.of(client, None), None
     return Permissions.of(client, profile), profile
-
-
-def error_details(
-    info: ErrorInfo,
-    code: str,
-    request_id: str,
-    *,
-    joiner: str = "\n",
-    http_status: bool = False,
-) -> list[str]:
-    """The lines below a failure's summary: the server's message (when it says more), then the
-    error code, the HTTP status (with ``http_status``) and the request id on one line joined
-    by ``joiner``; ``code`` and ``request_id`` are translated templates (``%1``).
-    """
-    lines = []
-    if info.message and info.message != info.summary:
-        lines.append(info.message)
-    details = []
-    if info.code:
-        details.append(fill(code, info.code))
-    if http_status and info.http_status:
-        details.append(f"HTTP {info.http_status}")
-    if info.request_id:
-        details.append(fill(request_id, info.request_id))
-    if details:
-        lines.append(joiner.join(details))
-    return lines
 
 
 def error_text(info: ErrorInfo, code: str, request_id: str, *, joiner: str = "\n") -> str:

@@ -19,24 +19,8 @@ Conventions for panels (all optional, looked up by name on the panel widget):
   property ``operationId``: the kiosk guard hides every tagged control whose operation is
   mutating (``ui/kiosk/guard.py``).
 
-``PanelContext.extras`` carries, once signed in:
-
-- ``"service"``: the :class:`~portal_admin.ui.session.client_service.ClientService`.
-- ``"constants"``: the shared ``ConstantsCache`` (when the reference area provides it). Read the
-  server's lists through it (``panels.base.ConstantsSource``): it is emptied and emits
-  ``cleared`` on a language switch, when the panels load their lists again (keep no copies).
-- ``"live_profile"``: the :class:`LiveProfile` of the signed-in account: ``client.auth.profile()``
-  fetched once per sign-in and shared (the header's fetch included). Panels await
-  ``context.live_profile()``, which falls back to fetching when the key is absent (a context
-  built by hand, as in tests); ``ui/panels/base.py`` builds the ``Permissions`` from it.
-- ``"change_password"``: a callable (no arguments) that opens the change-password dialog.
-- ``"confirm_change"``: ``async def confirm_change(action: str, parent: QWidget | None = None)
-  -> bool``. Await it before every change and stop when it returns False: on a production
-  profile it asks (``action`` is the translated sentence describing the change, for example
-  "Suspend the account ann@example.com."); elsewhere it returns True at once. It never runs
-  a nested event loop.
-- ``"tour"``: True while ``--tour`` runs (panels may skip animations or pick a stable row).
-- ``"kiosk"``: True in kiosk mode (read-only; ``"change_password"`` is then absent).
+``PanelContext.extras`` is a :class:`PanelExtras`: every key it may carry is typed and
+described there (a context built by hand, as in tests, carries only some).
 """
 
 from __future__ import annotations
@@ -45,7 +29,8 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
@@ -54,10 +39,66 @@ from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.profiles.store import Profile
 
 if TYPE_CHECKING:
+    from portal_admin.evidence.keys import SecretStore
+    from portal_admin.evidence.trust import TrustStore
+    from portal_admin.files.saved_views import ViewStore
+    from portal_admin.ui.panels.constants_cache import ConstantsCache
     from portal_admin.ui.tour.screenshots import TourStep
 
 #: The signature of ``extras["confirm_change"]``.
 ConfirmChange = Callable[..., Awaitable[bool]]
+#: The signature of ``extras["clock"]``: the current time, timezone-aware.
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware (the clock panels use without ``extras["clock"]``)."""
+    return datetime.now(UTC)
+
+
+class PanelExtras(TypedDict, total=False):
+    """The collaborators a panel may be given besides the runner, profile and client (the
+    session's ``Workspace`` sets them once signed in; every key may be absent)."""
+
+    #: The session's ``ClientService`` (``ui/session/client_service.py``; typed as Any: the
+    #: panels do not import the session), the only bridge to the client and the sandbox.
+    service: Any
+    #: The session's cache of the server's lists. Read them through it
+    #: (``panels.base.ConstantsSource``): it is emptied and emits ``cleared`` on a language
+    #: switch, when the panels load their lists again (keep no copies). A panel built without
+    #: it makes one of its own (``task_panel.constants_of``).
+    constants: ConstantsCache
+    #: ``client.auth.profile()`` of the signed-in account, fetched once per sign-in and shared
+    #: (the header's fetch included). Panels await ``PanelContext.live_profile()``, which
+    #: fetches when the key is absent; ``panels/base.py`` builds the ``Permissions`` from it.
+    live_profile: LiveProfile
+    #: Opens the change-password dialog (absent in kiosk mode: nothing changes there).
+    change_password: Callable[[], object]
+    #: ``async def confirm_change(action: str, parent: QWidget | None = None) -> bool``. Await
+    #: it (``PanelContext.confirm_change``) before every change and stop on False: on a
+    #: production profile it asks (``action`` is the translated sentence describing the
+    #: change, e.g. "Suspend the account ann@example.com."); elsewhere it returns True at once.
+    #: It never runs a nested event loop.
+    confirm_change: ConfirmChange
+    #: True while ``--tour`` runs (panels may skip animations or pick a stable row).
+    tour: bool
+    #: True in kiosk mode (read-only).
+    kiosk: bool
+    #: The tour only: makes a change on the sandbox as a colleague would (the Snapshots panel's
+    #: tour takes a snapshot after it, so that the diff has something to show); returns what
+    #: it changed.
+    tour_change: Callable[[], str]
+    #: Where this installation's signing key is kept (``evidence/keys.py``), for the panels
+    #: that sign (packs, checkpoints, sign-offs); the tour's is in memory, never the keyring.
+    #: Absent: the panels use the default store.
+    evidence_key_store: SecretStore
+    #: The keys this computer trusts (``evidence/trust.py``); absent: the user's trust file.
+    evidence_trust_store: TrustStore
+    #: The lists' saved views and last states of this profile (or of the kiosk, or the
+    #: tour's own), kept under ``<panel id>/<list name>`` (``files/saved_views.py``).
+    saved_views: ViewStore
+    #: The current time, timezone-aware (tests set it; absent: :func:`utc_now`).
+    clock: Clock
 
 
 @dataclass(slots=True)
@@ -68,8 +109,8 @@ class PanelContext:
     profile: Profile
     #: The API client, once signed in (typed as Any: ui/ does not import the client here).
     client: Any = None
-    #: Anything else later code hands to panels (see the module docstring).
-    extras: dict[str, Any] = field(default_factory=dict)
+    #: The other collaborators, each typed and described in :class:`PanelExtras`.
+    extras: PanelExtras = field(default_factory=lambda: PanelExtras())
 
     async def confirm_change(self, action: str, parent: QWidget | None = None) -> bool:
         """Await ``extras["confirm_change"]`` if present; True when there is none."""
@@ -117,6 +158,17 @@ class LiveProfile:
 
 
 PanelFactory = Callable[[PanelContext], QWidget]
+
+#: Panels whose id changed: old id -> new id. Settings saved under an old id (the saved views'
+#: list keys ``<panel id>/<list>``) and callers naming one reach the panel by its new id.
+RENAMED_PANELS: dict[str, str] = {
+    "reviews": "snapshots",  # the snapshot panel, before "review" came to mean a campaign
+}
+
+
+def current_panel_id(panel_id: str) -> str:
+    """The id a panel has now, given one it may have had before (:data:`RENAMED_PANELS`)."""
+    return RENAMED_PANELS.get(panel_id, panel_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QEvent, QLocale, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.widgets.error_line import ErrorLine
@@ -74,10 +75,7 @@ class MailboxController(FormController):
 
 
 def _when(item: MailItem) -> str:
-    if item.sent_at is None:
-        return ""
-    moment = QDateTime.fromMSecsSinceEpoch(int(item.sent_at.timestamp() * 1000)).toLocalTime()
-    return QLocale().toString(moment, QLocale.FormatType.ShortFormat)
+    return format_datetime(item.sent_at)
 
 
 class SecretField(QWidget):

@@ -50,7 +50,7 @@ ICONS: dict[str, str] = {
     "nav.profile": "circle-user",
     "nav.jobs": "layers",
     "nav.journal": "scroll-text",
-    "nav.reviews": "clipboard-check",
+    "nav.snapshots": "clipboard-check",
     "nav.campaigns": "circle-check",
     # actions
     "action.refresh": "refresh-cw",

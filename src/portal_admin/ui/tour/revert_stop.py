@@ -6,8 +6,10 @@ skipped as changed since, with its value before, after and now (``revert-journal
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtWidgets import QTableWidget, QWidget
 
 from portal_admin.client import before
 
@@ -15,6 +17,7 @@ from .screenshots import settle
 
 if TYPE_CHECKING:
     from portal_admin.ui.mainwindow.workspace import Workspace
+    from portal_admin.ui.panels.jobs.revert_plan import RevertWindow
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +53,31 @@ async def make_changes(client: Any) -> dict[str, str]:
     return done
 
 
-def select_changes(panel: Any, changes: dict[str, str]) -> int:
+class Stops(Protocol):
+    """What the revert stop uses of the tour's runner (``runner.Tour``, which imports this
+    module): noting a problem, and saving a picture."""
+
+    def problem(self, text: str) -> None: ...
+
+    async def shot(self, widget: QWidget, name: str, delay: float = ...) -> object: ...
+
+
+class JournalView(Protocol):
+    """What the revert stop uses of the Journal panel (``ui/panels/evidence/journal_panel.py``):
+    its table and the records it shows (newest first), reading the journal, and its Revert."""
+
+    @property
+    def table(self) -> QTableWidget: ...
+
+    @property
+    def shown_rows(self) -> Sequence[Mapping[str, Any]]: ...
+
+    async def reload(self) -> object: ...
+
+    def open_revert(self) -> RevertWindow | None: ...
+
+
+def select_changes(panel: JournalView, changes: dict[str, str]) -> int:
     """Select in the Journal panel the newest record of each change; how many."""
     table = panel.table
     table.clearSelection()
@@ -69,7 +96,7 @@ def select_changes(panel: Any, changes: dict[str, str]) -> int:
 
 
 async def visit_revert(
-    workspace: Workspace, tour: Any, quiet: Callable[[], Awaitable[None]]
+    workspace: Workspace, tour: Stops, quiet: Callable[[], Awaitable[None]]
 ) -> None:
     """The Journal panel with the two changes selected, then the revert's plan. ``tour`` is
     the runner's ``Tour``; ``quiet()`` waits until the program is idle."""
@@ -79,10 +106,13 @@ async def visit_revert(
     except Exception as exc:
         tour.problem(f"revert stop: the changes failed: {type(exc).__name__}: {exc}")
         return
-    panel: Any = main.show_panel("journal")
-    if panel is None or not hasattr(panel, "open_revert"):
+    from portal_admin.ui.panels.evidence.journal_panel import JournalPanel
+
+    shown = main.show_panel("journal")
+    if not isinstance(shown, JournalPanel):
         tour.problem("revert stop: no journal panel")
         return
+    panel: JournalView = shown
     await panel.reload()
     await quiet()
     if select_changes(panel, changes) != len(changes):

@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...enum_labels import ACCOUNT_STATUS, PORTAL_TYPE, Kind
 from ...error_info import ErrorInfo
 from .account_text import STATUS_ACTIONS, action_text
 from .common import enum_code, enum_text
-from .message_bar import MessageBar
 
 EDIT = "EDIT"
 RESET = "RESET"

@@ -12,6 +12,7 @@ from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...bulk.dialog import ACCOUNT_KINDS, Sources
@@ -19,7 +20,6 @@ from ...bulk.menu import BulkButton
 from .account_detail import EDIT, AccountDetail
 from .account_filter_bar import AccountFilterBar
 from .accounts_controller import AccountsController
-from .message_bar import MessageBar
 
 #: Initial column widths (the person can resize; hidden columns keep the default).
 COLUMN_WIDTHS = {

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .account_text import account_name
-from .message_bar import MessageBar
 from .picker import Picker
 
 #: Field key -> (client keyword, account attribute).

@@ -28,9 +28,9 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
-from .message_bar import MessageBar
 from .picker import Picker
 from .portals_controller import MAX_LENGTH, PortalsController, status_text
 

@@ -30,10 +30,10 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from .common import enum_code, enum_text
-from .message_bar import MessageBar
 from .roles_controller import RolesController
 from .roles_model import member_count
 

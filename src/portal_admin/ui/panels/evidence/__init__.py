@@ -1,4 +1,4 @@
-"""Evidence for auditors: access-review snapshots and their diffs, the journal of changes.
+"""Evidence for auditors: snapshots and their diffs, the journal of changes.
 
 Both panels read only (snapshots send read operations), so the kiosk shows them too.
 """
@@ -11,10 +11,10 @@ from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
 
 
-def _reviews(context: PanelContext) -> QWidget:
-    from .reviews_panel import ReviewsPanel
+def _snapshots(context: PanelContext) -> QWidget:
+    from .snapshots_panel import SnapshotsPanel
 
-    panel: QWidget = ReviewsPanel(context)
+    panel: QWidget = SnapshotsPanel(context)
     return panel
 
 
@@ -26,13 +26,13 @@ def _journal(context: PanelContext) -> QWidget:
 
 
 def register(registry: PanelRegistry) -> None:
-    """Register the Access reviews and Journal panels (after Bulk jobs)."""
+    """Register the Snapshots and Journal panels (after Bulk jobs)."""
     registry.register(
         PanelSpec(
-            "reviews",
-            QT_TRANSLATE_NOOP("Panels", "Access reviews"),
-            _reviews,
-            icon="nav.reviews",
+            "snapshots",
+            QT_TRANSLATE_NOOP("Panels", "Snapshots"),
+            _snapshots,
+            icon="nav.snapshots",
             order=360,
         )
     )

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from portal_admin.evidence.diff import Change, SnapshotDiff
 from portal_admin.evidence.value_labels import Labels, served_label, snapshot_labels
 from portal_admin.ui.enum_labels import field_label, value_label
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
@@ -222,8 +223,8 @@ class DiffView(QWidget):
                 QCoreApplication.translate(
                     "SnapshotDiff", "Changes from the snapshot of %1 to the snapshot of %2"
                 ),
-                _when(d.old.meta.get("finished")),
-                _when(d.new.meta.get("finished")),
+                taken_at(d.old.meta.get("finished")),
+                taken_at(d.new.meta.get("finished")),
             )
         )
         counts = d.counts()
@@ -253,6 +254,6 @@ class DiffView(QWidget):
         super().changeEvent(event)
 
 
-def _when(value: object) -> str:
-    """An ISO time as the panel shows it (UTC, to the second)."""
-    return str(value or "?").replace("T", " ").replace("+00:00", " UTC")
+def taken_at(value: object) -> str:
+    """When a snapshot was taken (an ISO time), to the second in local time; "?" unknown."""
+    return format_datetime(value, seconds=True) or "?"

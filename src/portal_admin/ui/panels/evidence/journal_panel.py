@@ -11,7 +11,7 @@ import json
 import logging
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -29,16 +29,21 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence import checkpoints, journal, keys, pack, trust
 from portal_admin.ui.file_work import FileWork, in_worker
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.operation_titles import OUTCOMES, change_sentence, operation_title
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.theme.tones import set_tone
+from portal_admin.ui.widgets import file_dialogs
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
-from ..accounts.message_bar import MessageBar
 from . import packing
+
+if TYPE_CHECKING:
+    from ..jobs.revert_plan import RevertWindow
 
 COLUMNS = (
     ("seq", QT_TRANSLATE_NOOP("JournalPanel", "#")),
@@ -99,7 +104,7 @@ def cell(record: dict[str, Any], key: str) -> str:
     if key == "operation":
         return operation_title(record.get("operation"))
     if key == "time":
-        return str(record.get("time", ""))[:19].replace("T", " ")
+        return format_datetime(record.get("time"), seconds=True)
     if key == "outcome":
         if record.get("kind") == "intent":
             return QCoreApplication.translate("JournalPanel", PENDING)
@@ -336,7 +341,7 @@ class JournalPanel(PanelBase):
         picked = bool(self.selected_seqs())
         self.allow(self.revert_button, "accounts.status", enabled=picked)
 
-    def open_revert(self) -> Any:
+    def open_revert(self) -> RevertWindow | None:
         """Plan the revert of the selected records in the revert window (nothing is sent)."""
         from ..jobs.revert_plan import RevertWindow
 
@@ -418,7 +423,7 @@ class JournalPanel(PanelBase):
 
     def _export(self, kind: str) -> None:
         name = f"journal.{kind}"
-        packing.ask_save(self, name, kind, lambda path: self.spawn(self.export(path, kind)))
+        file_dialogs.ask_save(self, name, kind, lambda path: self.spawn(self.export(path, kind)))
 
     async def export(self, path: Path, kind: str) -> int:
         """Write the records the filters keep as CSV, JSON or a signed pack ("zip")."""

@@ -5,7 +5,7 @@ key the person pinned, or a key they do not trust) with the key's fingerprint (s
 copyable), then the verdict (intact, signed by a key not trusted and what to do about it,
 changed, not a pack), then what was found wrong, each in the interface's language. A pack
 signed by a key not trusted offers *Trust this key…*; the panel checks the pack again once
-the key is added. The check itself runs in the panel (``ReviewsPanel.verify_file``).
+the key is added. The check itself runs in the panel (``SnapshotsPanel.verify_file``).
 """
 
 from __future__ import annotations
@@ -40,46 +40,42 @@ SIGNATURE_FAILS = "the manifest's signature does not verify"
 #: What a pack check finds, as ``evidence.pack.verify_pack`` says it: a fixed sentence, or
 #: ``WHAT: NAME`` (``changed: accounts.csv``); a problem not listed here is shown as written.
 PACK_PROBLEMS = {
-    "changed": QT_TRANSLATE_NOOP("AccessReviews", "changed: %1"),
-    "removed": QT_TRANSLATE_NOOP("AccessReviews", "removed: %1"),
-    "added": QT_TRANSLATE_NOOP("AccessReviews", "added: %1"),
-    "duplicated": QT_TRANSLATE_NOOP("AccessReviews", "in the zip twice: %1"),
-    "damaged": QT_TRANSLATE_NOOP("AccessReviews", "damaged, cannot be read: %1"),
-    "encrypted": QT_TRANSLATE_NOOP("AccessReviews", "encrypted (no pack is): %1"),
-    "unknown compression": QT_TRANSLATE_NOOP("AccessReviews", "compressed in a way no pack is: %1"),
+    "changed": QT_TRANSLATE_NOOP("PackCheck", "changed: %1"),
+    "removed": QT_TRANSLATE_NOOP("PackCheck", "removed: %1"),
+    "added": QT_TRANSLATE_NOOP("PackCheck", "added: %1"),
+    "duplicated": QT_TRANSLATE_NOOP("PackCheck", "in the zip twice: %1"),
+    "damaged": QT_TRANSLATE_NOOP("PackCheck", "damaged, cannot be read: %1"),
+    "encrypted": QT_TRANSLATE_NOOP("PackCheck", "encrypted (no pack is): %1"),
+    "unknown compression": QT_TRANSLATE_NOOP("PackCheck", "compressed in a way no pack is: %1"),
     "expands too much": QT_TRANSLATE_NOOP(
-        "AccessReviews", "expands far more than a pack's file can (not read): %1"
+        "PackCheck", "expands far more than a pack's file can (not read): %1"
     ),
     "named twice in the manifest": QT_TRANSLATE_NOOP(
-        "AccessReviews", "named twice in the manifest: %1"
+        "PackCheck", "named twice in the manifest: %1"
     ),
-    "no such file": QT_TRANSLATE_NOOP("AccessReviews", "the file does not exist"),
-    "not a zip file": QT_TRANSLATE_NOOP("AccessReviews", "it is not a zip file"),
+    "no such file": QT_TRANSLATE_NOOP("PackCheck", "the file does not exist"),
+    "not a zip file": QT_TRANSLATE_NOOP("PackCheck", "it is not a zip file"),
     "too many files for a pack": QT_TRANSLATE_NOOP(
-        "AccessReviews", "it holds far more files than a pack does"
+        "PackCheck", "it holds far more files than a pack does"
     ),
     "larger than a pack may be": QT_TRANSLATE_NOOP(
-        "AccessReviews", "its files together are larger than a pack may be"
+        "PackCheck", "its files together are larger than a pack may be"
     ),
-    "no manifest or no signature": QT_TRANSLATE_NOOP("AccessReviews", "it has no signed manifest"),
-    "the manifest cannot be read": QT_TRANSLATE_NOOP(
-        "AccessReviews", "its manifest cannot be read"
-    ),
+    "no manifest or no signature": QT_TRANSLATE_NOOP("PackCheck", "it has no signed manifest"),
+    "the manifest cannot be read": QT_TRANSLATE_NOOP("PackCheck", "its manifest cannot be read"),
     "the manifest is too large": QT_TRANSLATE_NOOP(
-        "AccessReviews", "its manifest is larger than a pack's can be"
+        "PackCheck", "its manifest is larger than a pack's can be"
     ),
-    "the signature cannot be read": QT_TRANSLATE_NOOP(
-        "AccessReviews", "its signature cannot be read"
-    ),
+    "the signature cannot be read": QT_TRANSLATE_NOOP("PackCheck", "its signature cannot be read"),
     "made by a newer program": QT_TRANSLATE_NOOP(
-        "AccessReviews", "it was made by a newer version of the program"
+        "PackCheck", "it was made by a newer version of the program"
     ),
-    SIGNATURE_FAILS: QT_TRANSLATE_NOOP("AccessReviews", "the manifest's signature does not verify"),
+    SIGNATURE_FAILS: QT_TRANSLATE_NOOP("PackCheck", "the manifest's signature does not verify"),
     "public_key.pem is not the manifest's key": QT_TRANSLATE_NOOP(
-        "AccessReviews", "public_key.pem is not the key that signed the manifest"
+        "PackCheck", "public_key.pem is not the key that signed the manifest"
     ),
     "signed by another key than the fingerprint given": QT_TRANSLATE_NOOP(
-        "AccessReviews", "it was signed by another key than the one pinned"
+        "PackCheck", "it was signed by another key than the one pinned"
     ),
 }
 
@@ -103,9 +99,9 @@ def problem_text(text: str) -> str:
     """One problem of a check, in the interface's language (unknown ones as written)."""
     kind, _, name = text.partition(": ")
     if name and kind in PACK_PROBLEMS:
-        return fill(QCoreApplication.translate("AccessReviews", PACK_PROBLEMS[kind]), name)
+        return fill(QCoreApplication.translate("PackCheck", PACK_PROBLEMS[kind]), name)
     if text in PACK_PROBLEMS:
-        return QCoreApplication.translate("AccessReviews", PACK_PROBLEMS[text])
+        return QCoreApplication.translate("PackCheck", PACK_PROBLEMS[text])
     return text
 
 
@@ -154,14 +150,14 @@ def verdict_text(check: PackVerification) -> tuple[str, str]:
         return (
             fill(
                 QCoreApplication.translate(
-                    "AccessReviews", "The pack %1 was changed after it was signed."
+                    "PackCheck", "The pack %1 was changed after it was signed."
                 ),
                 name,
             ),
             "",
         )
     return (
-        fill(QCoreApplication.translate("AccessReviews", "%1 is not an evidence pack."), name),
+        fill(QCoreApplication.translate("PackCheck", "%1 is not an evidence pack."), name),
         "",
     )
 

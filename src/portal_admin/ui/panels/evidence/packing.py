@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
-from PySide6.QtWidgets import QFileDialog, QWidget
 
 from portal_admin.evidence import keys, pack
 from portal_admin.ui.enum_labels import field_kind, field_label, value_label
@@ -24,25 +23,6 @@ PackSource = Callable[[], tuple[str, dict[str, pack.Table], dict[str, Any]]]
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("EvidencePack", text)
-
-
-def ask_save(parent: QWidget, name: str, suffix: str, chosen: Callable[[Path], object]) -> None:
-    """A save dialog (not modal: no nested event loop) that calls ``chosen`` with the path."""
-    dialog = QFileDialog(parent)
-    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-    dialog.setDefaultSuffix(suffix)
-    dialog.selectFile(name)
-    dialog.fileSelected.connect(lambda path: chosen(Path(path)))
-    dialog.open()
-
-
-def ask_open(parent: QWidget, name_filter: str, chosen: Callable[[Path], object]) -> None:
-    """An open dialog for an existing file (not modal) that calls ``chosen`` with the path."""
-    dialog = QFileDialog(parent)
-    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
-    dialog.setNameFilter(name_filter)
-    dialog.fileSelected.connect(lambda path: chosen(Path(path)))
-    dialog.open()
 
 
 #: The names a pack's report shows (its kind, summary keys, tables and columns) that the

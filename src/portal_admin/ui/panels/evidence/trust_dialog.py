@@ -38,12 +38,11 @@ from portal_admin.evidence.trust import (
     imitates_own_key,
     normalize_fingerprint,
 )
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel, PlainMessageBox, plain_tooltip
-
-from .diff_view import _when
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("TrustedKeys", "Name"),
@@ -337,7 +336,9 @@ class TrustedKeysDialog(QDialog):
             rows.append(
                 (QCoreApplication.translate("TrustedKeys", "This installation"), self.own, "", None)
             )
-        rows.extend((k.name, k.fingerprint, _when(k.added), k.fingerprint) for k in self.keys)
+        rows.extend(
+            (k.name, k.fingerprint, format_datetime(k.added), k.fingerprint) for k in self.keys
+        )
         self.table.setRowCount(len(rows))
         for r, (name, fingerprint, added, removable) in enumerate(rows):
             for c, value in enumerate((name, fingerprint, added)):

@@ -4,7 +4,6 @@ accepted any more.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,17 +16,11 @@ from portal_admin.ui.i18n.text import fill
 from ...enum_labels import INVITATION_STATUS, shown
 
 CONTEXT = "Invitations"
-Clock = Callable[[], datetime]
 
 
 def _plural(translated: str, n: int) -> str:
     """The English source's "(s)" made singular or plural (when no translation is loaded)."""
     return translated.replace("(s)", "" if n == 1 else "s") if "(s)" in translated else translated
-
-
-def utc_now() -> datetime:
-    """The current time, timezone-aware."""
-    return datetime.now(UTC)
 
 
 def relative_expiry(expires_at: datetime | None, now: datetime) -> str:

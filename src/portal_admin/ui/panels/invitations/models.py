@@ -13,15 +13,10 @@ from portal_admin.client.records import Invitation
 from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP
 from portal_admin.ui.lists.paged_model import AnyIndex, Column, FetchPage, PagedTableModel
+from portal_admin.ui.panels.registry import Clock, utc_now
 from portal_admin.ui.widgets.plain import plain_tooltip
 
-from .formatting import (
-    Clock,
-    cannot_accept_reason,
-    expiry_text,
-    status_label,
-    utc_now,
-)
+from .formatting import cannot_accept_reason, expiry_text, status_label
 
 _C = "InvitationColumns"
 

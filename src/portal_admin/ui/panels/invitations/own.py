@@ -19,13 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from portal_admin.client.records import Invitation
+from portal_admin.ui.lists.local_list import LocalList
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.task_panel import TaskPanel
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...enum_labels import INVITATION_STATUS, shown
-from ..reference.local_list import LocalList
-from .base import TaskPanel
 from .models import InvitationTableModel, own_columns
 from .panel import STATUS_LIST, TOPIC
 

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import Invitation
 from portal_admin.ui.i18n.text import fill
+from portal_admin.ui.lists.local_list import LocalList, text_matcher
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.task_panel import TaskPanel
 from portal_admin.ui.widgets.dialogs import ask
 from portal_admin.ui.widgets.plain import PlainLabel
 
@@ -28,8 +30,6 @@ from ...bulk.menu import BulkButton
 from ...enum_labels import INVITATION_STATUS, shown
 from ...error_info import describe_error
 from ...operations import Op
-from ..reference.local_list import LocalList, text_matcher
-from .base import TaskPanel
 from .dialogs import CancelInvitationDialog, CreateInvitationDialog
 from .formatting import is_pending, status_code, status_label
 from .models import InvitationTableModel, workspace_columns

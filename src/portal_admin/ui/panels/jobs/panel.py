@@ -188,9 +188,8 @@ class JobsPanel(PanelBase):
         else:
             self.retranslate_note()
 
-    @async_slot()
-    async def _on_show(self) -> None:
-        await self.show_selected()
+    def _on_show(self) -> None:
+        self.spawn(self.show_selected())  # a task the panel keeps (wait_idle waits for it)
 
     async def show_selected(self) -> BulkDialog | None:
         """Show the selected job's window: the one running it, or its lines (the job file

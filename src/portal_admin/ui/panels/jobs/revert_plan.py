@@ -44,7 +44,7 @@ from portal_admin.ui.bulk.dialog import BulkDialog, Sources
 from portal_admin.ui.file_work import file_error, in_worker
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.lists.table_actions import TableActions
-from portal_admin.ui.panels.base import async_slot
+from portal_admin.ui.panels.base import PanelBase, async_slot
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 from portal_admin.ui.widgets.typed_confirm import TypedConfirm
@@ -69,7 +69,7 @@ def translated(source: str) -> str:
     return QCoreApplication.translate("RevertWindow", source)
 
 
-def run_window(panel: Any) -> BulkDialog:
+def run_window(panel: PanelBase) -> BulkDialog:
     """The bulk window that runs (or shows) a revert's job."""
     dialog = BulkDialog(panel, Sources("accounts"), "revert")
     dialog.setWindowTitle(QCoreApplication.translate("RevertWindow", "Revert"))
@@ -79,13 +79,14 @@ def run_window(panel: Any) -> BulkDialog:
 class RevertWindow(QDialog):
     """Plan a revert of journal records (``seqs``) or of a bulk job (``job_id``), then run it.
 
-    ``panel`` is the panel that opened it (its client, context and tasks). ``journal_path`` and
+    ``panel`` is the panel that opened it (the Jobs or the Journal panel: its client, context,
+    tasks, and the bulk window's parent, which wants a panel too). ``journal_path`` and
     ``folder`` (the job files') default to the user data folder's, as everywhere.
     """
 
     def __init__(
         self,
-        panel: Any,
+        panel: PanelBase,
         *,
         seqs: Sequence[int] = (),
         job_id: str | None = None,
@@ -424,7 +425,7 @@ class RevertWindow(QDialog):
         super().changeEvent(event)
 
 
-async def open_revert(panel: Any, **what: Any) -> RevertWindow:
+async def open_revert(panel: PanelBase, **what: Any) -> RevertWindow:
     """Open the revert window for ``seqs=`` or ``job_id=`` and make its plan."""
     window = RevertWindow(panel, **what)
     window.show()

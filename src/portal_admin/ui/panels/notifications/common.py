@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from portal_admin.protocol.labels import item_label
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.panels.base import ConstantsSource
 from portal_admin.ui.panels.registry import PanelContext
 
@@ -17,10 +17,8 @@ Choice = tuple[str, str]  # (code, label)
 
 
 def fmt_time(value: object) -> str:
-    """A timestamp in local time, minutes precision (empty for None)."""
-    if isinstance(value, datetime):
-        return value.astimezone().strftime("%Y-%m-%d %H:%M")
-    return "" if value is None else str(value)
+    """A timestamp in local time, in the language's short format (empty for None)."""
+    return format_datetime(value)
 
 
 def label_of(item: Any) -> str:

@@ -15,15 +15,14 @@ from PySide6.QtWidgets import (
 
 from portal_admin.client.records import ConstantItem
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
+from portal_admin.ui.lists.local_list import LocalList, text_matcher
 from portal_admin.ui.lists.paged_list import PagedList
 from portal_admin.ui.lists.paged_model import RIGHT, Column, PagedTableModel
 from portal_admin.ui.lists.table_actions import TableActions
+from portal_admin.ui.panels.constants_cache import LIST_NAMES
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.task_panel import TaskPanel
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
-
-from ..invitations.base import TaskPanel
-from .constants_cache import LIST_NAMES
-from .local_list import LocalList, text_matcher
 
 _C = "ConstantColumns"
 

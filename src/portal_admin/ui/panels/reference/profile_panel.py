@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
 
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.task_panel import TaskPanel
 from portal_admin.ui.widgets.error_line import ErrorLine
 from portal_admin.ui.widgets.plain import PlainLabel
 
 from ...error_info import describe_error
 from ...permissions import tag_operation
-from ..invitations.base import TaskPanel
 from ..invitations.own import OwnInvitationsWidget
 
 log = logging.getLogger(__name__)

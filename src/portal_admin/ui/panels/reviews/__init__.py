@@ -18,7 +18,7 @@ def _campaigns(context: PanelContext) -> QWidget:
 
 
 def register(registry: PanelRegistry) -> None:
-    """Register the Campaigns panel (right after Access reviews)."""
+    """Register the Campaigns panel (right after Snapshots)."""
     registry.register(
         PanelSpec(
             "campaigns",

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Settings
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.theme.tones import set_tone
 from portal_admin.ui.widgets.plain import PlainLabel
 
@@ -90,7 +91,7 @@ class CreateDialog(QDialog):
             except snapshots.SnapshotError:
                 chosen = None
         for each in found:
-            when = str(each.meta.get("finished", ""))[:16].replace("T", " ")
+            when = format_datetime(each.meta.get("finished"))
             self.snapshot.addItem(f"{when}  {each.meta.get('server', '')}", each.path)
         if chosen is not None:
             self.snapshot.setCurrentIndex(max(0, self.snapshot.findData(chosen)))
@@ -113,7 +114,7 @@ class CreateDialog(QDialog):
         if path is None:
             self.show_error(
                 QCoreApplication.translate(
-                    "CampaignCreate", "There is no snapshot yet: take one in Access reviews first."
+                    "CampaignCreate", "There is no snapshot yet: take one in Snapshots first."
                 )
             )
             return

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QMessageBox, QTableView, QTableWidget, QWidget
 from portal_admin.evidence import keys
 from portal_admin.evidence import trust as trusting
 from portal_admin.reviews import Campaign, Query, Reviewer, Verification
-from portal_admin.ui.panels.accounts.message_bar import MessageBar
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.widgets.message_bar import MessageBar
 
 from .create_dialog import CreateDialog
 from .filters import QueueFilters

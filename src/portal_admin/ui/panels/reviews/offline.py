@@ -8,13 +8,11 @@ sign-in. In the kiosk the panel is built as the kiosk's (no remediation at all).
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from portal_admin.ui.operations import OperationRunner
-from portal_admin.ui.panels.registry import PanelContext
+from portal_admin.ui.panels.registry import PanelContext, PanelExtras
 from portal_admin.ui.profiles.store import Profile
 
 from .panel import CampaignsPanel
@@ -29,7 +27,7 @@ class OfflineReviewWindow(QWidget):
         profile: Profile,
         *,
         kiosk: bool = False,
-        extras: dict[str, Any] | None = None,
+        extras: PanelExtras | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 
 from portal_admin.reviews import Campaign, CampaignError
 from portal_admin.ui.error_info import ErrorInfo, describe_error
-from portal_admin.ui.panels.evidence import packing
+from portal_admin.ui.widgets import file_dialogs
 
 from . import refusals, work
 from .create_dialog import CreateDialog
@@ -26,7 +26,7 @@ OPEN_GRACE = 5.0
 
 def ask_open(panel: CampaignsHost) -> None:
     """Ask which campaign file to open; open it."""
-    packing.ask_open(
+    file_dialogs.ask_open(
         panel.as_panel(),
         QCoreApplication.translate("Campaigns", "Campaigns (*.review);;All files (*)"),
         lambda path: panel.spawn(panel.open_file(path)),

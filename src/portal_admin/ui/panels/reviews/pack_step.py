@@ -8,6 +8,7 @@ from typing import Any
 
 from portal_admin.evidence import keys
 from portal_admin.ui.panels.evidence import packing
+from portal_admin.ui.widgets import file_dialogs
 
 from . import work
 from .host import CampaignsHost
@@ -17,7 +18,9 @@ def ask_pack(panel: CampaignsHost) -> None:
     """Ask where to save the pack; write it."""
     if panel.campaign is not None:
         name = panel.campaign.path.with_suffix(".zip").name
-        packing.ask_save(panel.as_panel(), name, "zip", lambda p: panel.spawn(panel.write_pack(p)))
+        file_dialogs.ask_save(
+            panel.as_panel(), name, "zip", lambda p: panel.spawn(panel.write_pack(p))
+        )
 
 
 async def write_pack(panel: CampaignsHost, out: Path) -> dict[str, Any] | None:

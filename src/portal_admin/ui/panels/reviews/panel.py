@@ -41,12 +41,12 @@ from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence import trust as trusting
 from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, Verification
 from portal_admin.reviews.decisions import needs_justification
-from portal_admin.ui.panels.accounts.message_bar import MessageBar
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.evidence import packing
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.permissions import tag_operation
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from . import (

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QObject, Qt, Q
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from portal_admin.reviews import Campaign, CampaignError, Decision, Item, Query
+from portal_admin.ui.i18n.dates import format_datetime
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.widgets.plain import PlainLabel
 
@@ -183,7 +184,7 @@ class QueueView(QObject):
             )
         decided = campaign.decision_of(item)
         if decided is not None:
-            when = decided.decided_at[:16].replace("T", " ")
+            when = format_datetime(decided.decided_at)
             said = QCoreApplication.translate("Campaigns", "%1 by %2 on %3: %4")
             lines.append(
                 fill(said, decision_words(decided.decision), decided.reviewer, when,

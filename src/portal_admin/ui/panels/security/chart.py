@@ -6,10 +6,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QDate, QEvent, QLocale, QPoint, QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from portal_admin.ui.i18n.dates import format_date
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.theme.tones import tone_color
 from portal_admin.ui.widgets.plain import plain_tooltip
@@ -46,8 +47,7 @@ class SignInChart(QWidget):
 
     def day_label(self, day: DayCount) -> str:
         """The day in the locale's short date format."""
-        qdate = QDate(day.day.year, day.day.month, day.day.day)
-        return self.locale().toString(qdate, QLocale.FormatType.ShortFormat)
+        return format_date(day.day, self.locale())
 
     def _describe(self) -> None:
         success, failure = self.totals

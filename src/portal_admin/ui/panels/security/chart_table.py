@@ -9,13 +9,14 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QCoreApplication,
-    QDate,
     QLocale,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     Qt,
 )
+
+from portal_admin.ui.i18n.dates import format_date
 
 from .chart_data import DayCount
 
@@ -74,8 +75,7 @@ class DayCountModel(QAbstractTableModel):
         column = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if column == 0:
-                qdate = QDate(day.day.year, day.day.month, day.day.day)
-                return self.locale.toString(qdate, QLocale.FormatType.ShortFormat)
+                return format_date(day.day, self.locale)
             return self.locale.toString((day.success, day.failure, day.total)[column - 1])
         if role == Qt.ItemDataRole.UserRole:
             return (day.day, day.success, day.failure, day.total)[column]

@@ -1,4 +1,4 @@
-"""The Access reviews panel: take snapshots, compare two, write signed evidence packs.
+"""The Snapshots panel: take snapshots, compare two, write signed evidence packs.
 
 Snapshots send read operations only, so the kiosk offers all of it. A snapshot runs as a
 task of the panel with progress and Cancel; an interrupted one leaves nothing behind
@@ -40,74 +40,75 @@ from portal_admin.ui.lists.table_actions import TableActions
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.registry import PanelContext
 from portal_admin.ui.tour.screenshots import TourStep
+from portal_admin.ui.widgets import file_dialogs
+from portal_admin.ui.widgets.message_bar import MessageBar
 from portal_admin.ui.widgets.plain import PlainLabel, plain_tooltip
 
 from ...error_info import ErrorInfo, describe_error
 from ...file_work import FileWork, file_error, in_worker
-from ..accounts.message_bar import MessageBar
 from . import packing
-from .diff_view import DiffView, _when
+from .diff_view import DiffView, taken_at
 from .pack_check_dialog import PackCheckDialog
 from .trust_dialog import TrustedKeysDialog
 
 log = logging.getLogger(__name__)
 
 COLUMNS = (
-    QT_TRANSLATE_NOOP("AccessReviews", "Taken"),
-    QT_TRANSLATE_NOOP("AccessReviews", "Server"),
-    QT_TRANSLATE_NOOP("AccessReviews", "Account"),
-    QT_TRANSLATE_NOOP("AccessReviews", "Accounts"),
-    QT_TRANSLATE_NOOP("AccessReviews", "Roles"),
-    QT_TRANSLATE_NOOP("AccessReviews", "Invitations"),
-    QT_TRANSLATE_NOOP("AccessReviews", "File"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "Taken"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "Server"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "Account"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "Accounts"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "Roles"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "Invitations"),
+    QT_TRANSLATE_NOOP("SnapshotsPanel", "File"),
 )
 STAGES = {
-    "accounts": QT_TRANSLATE_NOOP("AccessReviews", "Reading accounts: %1 of %2"),
-    "roles": QT_TRANSLATE_NOOP("AccessReviews", "Reading roles"),
-    "invitations": QT_TRANSLATE_NOOP("AccessReviews", "Reading invitations"),
-    "security": QT_TRANSLATE_NOOP("AccessReviews", "Reading the security settings"),
-    "notifications": QT_TRANSLATE_NOOP("AccessReviews", "Reading notification channels"),
+    "accounts": QT_TRANSLATE_NOOP("SnapshotsPanel", "Reading accounts: %1 of %2"),
+    "roles": QT_TRANSLATE_NOOP("SnapshotsPanel", "Reading roles"),
+    "invitations": QT_TRANSLATE_NOOP("SnapshotsPanel", "Reading invitations"),
+    "security": QT_TRANSLATE_NOOP("SnapshotsPanel", "Reading the security settings"),
+    "notifications": QT_TRANSLATE_NOOP("SnapshotsPanel", "Reading notification channels"),
 }
 NOT_USABLE = {
-    "NOT_FOUND": QT_TRANSLATE_NOOP("AccessReviews", "The file %1 does not exist."),
+    "NOT_FOUND": QT_TRANSLATE_NOOP("SnapshotsPanel", "The file %1 does not exist."),
     "NOT_A_SNAPSHOT": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 is not a snapshot of this program, or it is damaged."
+        "SnapshotsPanel", "%1 is not a snapshot of this program, or it is damaged."
     ),
     "INCOMPLETE": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 is an incomplete snapshot: it was interrupted before it was finished."
+        "SnapshotsPanel", "%1 is an incomplete snapshot: it was interrupted before it was finished."
     ),
     "NEWER_SCHEMA": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 was made by a newer version of the program."
+        "SnapshotsPanel", "%1 was made by a newer version of the program."
     ),
     "FOREIGN_SQL": QT_TRANSLATE_NOOP(
-        "AccessReviews",
+        "SnapshotsPanel",
         "%1 holds SQL that no snapshot of this program has (a trigger, a view or another"
         " object): it was refused unread.",
     ),
     "SCHEMA": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 does not have the tables of a snapshot of this program: refused."
+        "SnapshotsPanel", "%1 does not have the tables of a snapshot of this program: refused."
     ),
     "DAMAGED": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 is damaged: its integrity check failed, so it was not used."
+        "SnapshotsPanel", "%1 is damaged: its integrity check failed, so it was not used."
     ),
     "TOO_SLOW": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 could not be read in time, so it was not used."
+        "SnapshotsPanel", "%1 could not be read in time, so it was not used."
     ),
     "CHANGED": QT_TRANSLATE_NOOP(
-        "AccessReviews", "%1 was changed since it was opened: open it again."
+        "SnapshotsPanel", "%1 was changed since it was opened: open it again."
     ),
 }
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate("AccessReviews", text)
+    return QCoreApplication.translate("SnapshotsPanel", text)
 
 
 def not_usable(exc: snapshots.SnapshotError, path: Path) -> ErrorInfo:
     """A file offered as a snapshot that cannot be one, said plainly."""
     template = NOT_USABLE.get(exc.code, NOT_USABLE["NOT_A_SNAPSHOT"])
     return ErrorInfo(
-        QCoreApplication.translate("AccessReviews", "This file cannot be used as a snapshot."),
+        QCoreApplication.translate("SnapshotsPanel", "This file cannot be used as a snapshot."),
         fill(_tr(template), path.name),
     )
 
@@ -160,7 +161,7 @@ def check_pack(
         return verify_pack(path, trust=_TrustingNone(), own=own), own, str(exc)
 
 
-class ReviewsPanel(PanelBase):
+class SnapshotsPanel(PanelBase):
     """Snapshots of this computer's folder (and files opened), their diff, packs."""
 
     def __init__(
@@ -173,7 +174,7 @@ class ReviewsPanel(PanelBase):
         own: Callable[[], str | None] | None = None,
     ) -> None:
         super().__init__(context, parent)
-        self.setObjectName("reviewsPanel")
+        self.setObjectName("snapshotsPanel")
         self.folder = folder or snapshots.default_folder()
         self.key_store = key_store or context.extras.get("evidence_key_store")
         self._trust_store = trust_store or context.extras.get("evidence_trust_store")
@@ -302,7 +303,7 @@ class ReviewsPanel(PanelBase):
         for r, s in enumerate(self.snapshots):
             counts = s.counts()
             values = (
-                _when(s.meta.get("finished")),
+                taken_at(s.meta.get("finished")),
                 str(s.meta.get("server", "")),
                 str(s.meta.get("account", "")),
                 counts.get("accounts", 0),
@@ -331,23 +332,23 @@ class ReviewsPanel(PanelBase):
         n = len(self.table.selectionModel().selectedRows())
         self.compare_button.setEnabled(n == 2)
         self.compare_button.setToolTip(
-            "" if n == 2 else QCoreApplication.translate("AccessReviews", "Select two snapshots.")
+            "" if n == 2 else QCoreApplication.translate("SnapshotsPanel", "Select two snapshots.")
         )
         self.pack_button.setEnabled(n == 1)
         self.campaign_button.setEnabled(n == 1)
         self.campaign_button.setToolTip(
             QCoreApplication.translate(
-                "AccessReviews", "An access-review campaign of the selected snapshot"
+                "SnapshotsPanel", "An access-review campaign of the selected snapshot"
             )
             if n == 1
-            else QCoreApplication.translate("AccessReviews", "Select one snapshot.")
+            else QCoreApplication.translate("SnapshotsPanel", "Select one snapshot.")
         )
         self.pack_button.setToolTip(
             QCoreApplication.translate(
-                "AccessReviews", "A signed zip of the selected snapshot: CSV and a report"
+                "SnapshotsPanel", "A signed zip of the selected snapshot: CSV and a report"
             )
             if n == 1
-            else QCoreApplication.translate("AccessReviews", "Select one snapshot.")
+            else QCoreApplication.translate("SnapshotsPanel", "Select one snapshot.")
         )
 
     def start_campaign(self) -> QWidget | None:
@@ -393,7 +394,7 @@ class ReviewsPanel(PanelBase):
             task.uncancel()
             self.message.show_notice(
                 QCoreApplication.translate(
-                    "AccessReviews", "The snapshot was cancelled; nothing was kept."
+                    "SnapshotsPanel", "The snapshot was cancelled; nothing was kept."
                 )
             )
             return None
@@ -403,7 +404,7 @@ class ReviewsPanel(PanelBase):
             self.message.show_error(
                 ErrorInfo(
                     QCoreApplication.translate(
-                        "AccessReviews", "The snapshot could not be finished; nothing was kept."
+                        "SnapshotsPanel", "The snapshot could not be finished; nothing was kept."
                     ),
                     info.summary,
                     info.code,
@@ -420,7 +421,7 @@ class ReviewsPanel(PanelBase):
         self.message.show_notice(
             fill(
                 QCoreApplication.translate(
-                    "AccessReviews", "Snapshot taken: %1 accounts, %2 roles, %3 invitations."
+                    "SnapshotsPanel", "Snapshot taken: %1 accounts, %2 roles, %3 invitations."
                 ),
                 taken.counts().get("accounts", 0),
                 taken.counts().get("roles", 0),
@@ -444,7 +445,9 @@ class ReviewsPanel(PanelBase):
         self.progress.setVisible(running)
         self.progress.setRange(0, 0)
         self.stage.setText(
-            QCoreApplication.translate("AccessReviews", "Starting the snapshot…") if running else ""
+            QCoreApplication.translate("SnapshotsPanel", "Starting the snapshot…")
+            if running
+            else ""
         )
 
     def _progress(self, stage: str, done: int, total: int) -> None:
@@ -464,7 +467,7 @@ class ReviewsPanel(PanelBase):
         if last is None:
             self.message.show_notice(
                 QCoreApplication.translate(
-                    "AccessReviews",
+                    "SnapshotsPanel",
                     "Snapshot taken. There was no earlier snapshot of this server: this one is"
                     " the baseline of the next comparison.",
                 )
@@ -475,10 +478,10 @@ class ReviewsPanel(PanelBase):
             self.message.show_notice(
                 fill(
                     QCoreApplication.translate(
-                        "AccessReviews",
+                        "SnapshotsPanel",
                         "Snapshot taken and compared with the one of %1: %2 changes.",
                     ),
-                    _when(last.meta.get("finished")),
+                    taken_at(last.meta.get("finished")),
                     len(result.changes),
                 )
             )
@@ -503,9 +506,9 @@ class ReviewsPanel(PanelBase):
         return await self.compare(chosen[0].path, chosen[1].path)
 
     def _ask_open(self) -> None:
-        packing.ask_open(
+        file_dialogs.ask_open(
             self,
-            QCoreApplication.translate("AccessReviews", "Snapshots (*.sqlite);;All files (*)"),
+            QCoreApplication.translate("SnapshotsPanel", "Snapshots (*.sqlite);;All files (*)"),
             lambda path: self.spawn(self.open_file(path)),
         )
 
@@ -522,9 +525,9 @@ class ReviewsPanel(PanelBase):
         return opened
 
     def _ask_verify(self) -> None:
-        packing.ask_open(
+        file_dialogs.ask_open(
             self,
-            QCoreApplication.translate("AccessReviews", "Evidence packs (*.zip);;All files (*)"),
+            QCoreApplication.translate("SnapshotsPanel", "Evidence packs (*.zip);;All files (*)"),
             lambda path: self.spawn(self.verify_file(path)),
         )
 
@@ -546,7 +549,7 @@ class ReviewsPanel(PanelBase):
             self.message.show_error(
                 ErrorInfo(
                     QCoreApplication.translate(
-                        "AccessReviews",
+                        "SnapshotsPanel",
                         "The list of trusted keys cannot be read: only this installation's"
                         " key is trusted for now.",
                     ),
@@ -593,7 +596,7 @@ class ReviewsPanel(PanelBase):
         chosen = self.selected()
         if len(chosen) == 1:
             name = chosen[0].path.with_suffix(".zip").name
-            packing.ask_save(
+            file_dialogs.ask_save(
                 self, name, "zip", lambda p: self.spawn(self.write_snapshot_pack(chosen[0], p))
             )
 
@@ -601,11 +604,11 @@ class ReviewsPanel(PanelBase):
         if self.diff_view.diff is None:
             return
         if kind == "csv":
-            packing.ask_save(
+            file_dialogs.ask_save(
                 self, "snapshot-diff.csv", "csv", lambda p: self.spawn(self.write_diff_csv(p))
             )
         else:
-            packing.ask_save(
+            file_dialogs.ask_save(
                 self, "snapshot-diff.zip", "zip", lambda p: self.spawn(self.write_diff_pack(p))
             )
 
@@ -620,7 +623,7 @@ class ReviewsPanel(PanelBase):
             return 0
         self.message.show_notice(
             fill(
-                QCoreApplication.translate("AccessReviews", "%1 changes written to %2."),
+                QCoreApplication.translate("SnapshotsPanel", "%1 changes written to %2."),
                 n,
                 str(path),
             )
@@ -698,9 +701,9 @@ class ReviewsPanel(PanelBase):
                 await in_worker(shutil.rmtree, made, True)
 
         return [
-            TourStep("reviews-snapshot", snapshot),
-            TourStep("reviews-diff", diff),
-            TourStep("reviews-verify", verify, close_check),
+            TourStep("snapshots-take", snapshot),
+            TourStep("snapshots-diff", diff),
+            TourStep("snapshots-verify", verify, close_check),
         ]
 
     kiosk_tour_steps = tour_steps  # reads only
@@ -708,47 +711,47 @@ class ReviewsPanel(PanelBase):
     # -- language ------------------------------------------------------------------------------
 
     def retranslateUi(self) -> None:
-        self.take_button.setText(QCoreApplication.translate("AccessReviews", "Take snapshot"))
+        self.take_button.setText(QCoreApplication.translate("SnapshotsPanel", "Take snapshot"))
         self.compare_last_button.setText(
-            QCoreApplication.translate("AccessReviews", "Snapshot and compare with the last")
+            QCoreApplication.translate("SnapshotsPanel", "Snapshot and compare with the last")
         )
         self.compare_last_button.setToolTip(
             QCoreApplication.translate(
-                "AccessReviews",
+                "SnapshotsPanel",
                 "Take a snapshot now and show what changed since the last one of this server",
             )
         )
-        self.cancel_button.setText(QCoreApplication.translate("AccessReviews", "Cancel"))
-        self.refresh_button.setText(QCoreApplication.translate("AccessReviews", "Refresh"))
+        self.cancel_button.setText(QCoreApplication.translate("SnapshotsPanel", "Cancel"))
+        self.refresh_button.setText(QCoreApplication.translate("SnapshotsPanel", "Refresh"))
         self.refresh_button.setToolTip(
-            QCoreApplication.translate("AccessReviews", "List the snapshots again (F5)")
+            QCoreApplication.translate("SnapshotsPanel", "List the snapshots again (F5)")
         )
         self.compare_button.setText(
-            QCoreApplication.translate("AccessReviews", "Compare the two selected")
+            QCoreApplication.translate("SnapshotsPanel", "Compare the two selected")
         )
         self.open_button.setText(
-            QCoreApplication.translate("AccessReviews", "Open a snapshot file…")
+            QCoreApplication.translate("SnapshotsPanel", "Open a snapshot file…")
         )
-        self.pack_button.setText(QCoreApplication.translate("AccessReviews", "Evidence pack…"))
+        self.pack_button.setText(QCoreApplication.translate("SnapshotsPanel", "Evidence pack…"))
         self.campaign_button.setText(
-            QCoreApplication.translate("AccessReviews", "Review campaign…")
+            QCoreApplication.translate("SnapshotsPanel", "Review campaign…")
         )
         self._selection_changed()  # the tooltips of compare and pack
-        self.verify_button.setText(QCoreApplication.translate("AccessReviews", "Verify a pack…"))
+        self.verify_button.setText(QCoreApplication.translate("SnapshotsPanel", "Verify a pack…"))
         self.verify_button.setToolTip(
             QCoreApplication.translate(
-                "AccessReviews", "Check an evidence pack's signature and every file in it"
+                "SnapshotsPanel", "Check an evidence pack's signature and every file in it"
             )
         )
-        self.trusted_button.setText(QCoreApplication.translate("AccessReviews", "Trusted keys…"))
+        self.trusted_button.setText(QCoreApplication.translate("SnapshotsPanel", "Trusted keys…"))
         self.trusted_button.setToolTip(
             QCoreApplication.translate(
-                "AccessReviews", "The signing keys whose packs this computer accepts as verified"
+                "SnapshotsPanel", "The signing keys whose packs this computer accepts as verified"
             )
         )
         self.table.setHorizontalHeaderLabels([_tr(t) for t in COLUMNS])
-        self.table.setAccessibleName(QCoreApplication.translate("AccessReviews", "Snapshots"))
+        self.table.setAccessibleName(QCoreApplication.translate("SnapshotsPanel", "Snapshots"))
         self.progress.setAccessibleName(
-            QCoreApplication.translate("AccessReviews", "Snapshot progress")
+            QCoreApplication.translate("SnapshotsPanel", "Snapshot progress")
         )
-        self.setAccessibleName(QCoreApplication.translate("AccessReviews", "Access reviews"))
+        self.setAccessibleName(QCoreApplication.translate("SnapshotsPanel", "Snapshots"))

@@ -1,5 +1,5 @@
-"""What the invitation and reference panels add to the panel base: the constants cache, the
-clock, requerying a model from a plain slot.
+"""A panel with the constants cache and the clock (the invitation and reference panels build
+on it): the panel base, plus requerying a model from a plain slot.
 """
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ from PySide6.QtWidgets import QWidget
 
 from portal_admin.ui.lists.paged_model import PagedTableModel
 from portal_admin.ui.panels.base import PanelBase
-from portal_admin.ui.panels.registry import PanelContext
-
-from ..reference.constants_cache import ConstantsCache
-from .formatting import Clock, utc_now
+from portal_admin.ui.panels.constants_cache import ConstantsCache
+from portal_admin.ui.panels.registry import Clock, PanelContext, utc_now
 
 
 def constants_of(context: PanelContext) -> ConstantsCache:

@@ -22,8 +22,7 @@ from PySide6.QtCore import QObject, Signal
 from portal_admin.client.records import ConstantItem, EnumItem
 from portal_admin.protocol.enums import CONSTANT_PATHS
 from portal_admin.protocol.labels import is_untranslated_key
-
-from ...enum_labels import shown
+from portal_admin.ui.enum_labels import shown
 
 log = logging.getLogger(__name__)
 

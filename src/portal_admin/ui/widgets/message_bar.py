@@ -7,10 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
-from portal_admin.ui.panels.base import error_details
+from portal_admin.ui.error_info import ErrorInfo, error_details
 from portal_admin.ui.widgets.plain import PlainLabel
-
-from ...error_info import ErrorInfo
 
 _ERROR_STYLE = (
     "QFrame#messageBar { background: #fdecea; border: 1px solid #e0a39c; border-radius: 4px; }"
