@@ -8,6 +8,7 @@
 #
 # Steps, each runnable on its own once `setup` has run:
 #   setup             Wine prefix, Windows Python, ICU, the project and its dependencies
+#   packages          Debian's packages alone (the first part of setup)
 #   tests [ARGS]      pytest under Wine (default: the non-UI suite), ARGS passed to pytest
 #   tour DIR [ARGS]   the program on its sandbox, every window photographed into DIR (ARGS to
 #                     the program, e.g. --lang ja)
@@ -155,14 +156,21 @@ EOF
 }
 
 # --- setup --------------------------------------------------------------------------------------
+# Debian's packages the steps need; nothing is asked of apt when they are all installed (CI
+# installs them in the foreground first, so that this background stage never holds dpkg's lock
+# while a Linux test installs a .deb).
+HOST_PACKAGES=(wine64 wine xvfb xauth binutils-mingw-w64-x86-64 gcc-mingw-w64-x86-64-win32
+  fonts-wine fonts-liberation2 fonts-noto-cjk)
+cmd_packages() {
+  step "apt: Wine 8, Xvfb, mingw-w64 (the ICU forwarder)"
+  dpkg -s "${HOST_PACKAGES[@]}" >/dev/null 2>&1 && return
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${HOST_PACKAGES[@]}" >/dev/null
+}
 cmd_setup() {
   mkdir -p "$WORK"/{dl,icu,out}
   cd "$WORK"
-  step "apt: Wine 8, Xvfb, mingw-w64 (the ICU forwarder)"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    wine64 wine xvfb xauth binutils-mingw-w64-x86-64 gcc-mingw-w64-x86-64-win32 \
-    fonts-wine fonts-liberation2 fonts-noto-cjk >/dev/null
+  cmd_packages
 
   step "prefix (Windows 10)"
   rm -rf "$WINEPREFIX"
@@ -555,6 +563,7 @@ main() {
   mkdir -p "$WORK/out" "$WORK/dl"
   case "$what" in
     setup) cmd_setup ;;
+    packages) cmd_packages ;;
     tests) cmd_tests "$@" ;;
     tour) cmd_tour "$@" ;;
     bundle) cmd_bundle ;;
