@@ -6514,7 +6514,7 @@
         <translation>ジョブを 1 つ選択してください。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+89"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>このコンピューターから行った一括変更です。一時停止または中断したジョブは再開できます。結果が不明な対象は先に読み直すため、同じ変更が二度行われることはありません。</translation>
     </message>

@@ -6565,7 +6565,7 @@
         <translation>Hãy chọn một tác vụ.</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+89"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>Các thay đổi hàng loạt thực hiện từ máy tính này. Có thể tiếp tục công việc đã tạm dừng hoặc bị gián đoạn: các đối tượng chưa rõ kết quả sẽ được đọc lại trước, nên không có gì bị thay đổi hai lần.</translation>
     </message>

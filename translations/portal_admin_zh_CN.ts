@@ -6512,7 +6512,7 @@
         <translation>请选择一个作业。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+89"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此计算机上进行的批量更改。已暂停或中断的任务可以继续：会先重新读取结果未知的目标，因此不会重复更改。</translation>
     </message>

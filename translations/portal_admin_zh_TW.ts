@@ -6512,7 +6512,7 @@
         <translation>請選擇一個工作。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+89"/>
         <source>Bulk changes made from this computer. A paused or interrupted job can be resumed: targets whose outcome was not known are read back first, so nothing is changed twice.</source>
         <translation>在此電腦上進行的批次變更。已暫停或中斷的工作可以繼續：會先重新讀取結果未知的目標，因此不會重複變更。</translation>
     </message>

@@ -29,6 +29,7 @@ import pytest
 
 from portal_admin.ui.panels import register_all
 from portal_admin.ui.panels.registry import PanelRegistry
+from support.xvfb import xvfb_run
 
 WALKER = Path(__file__).with_name("atspi_walker.py")
 #: The Python that has Debian's pyatspi (python3-pyatspi); not the virtualenv's.
@@ -107,10 +108,7 @@ def walk(lang: str, workdir: Path) -> dict[str, Any]:
     for var in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"):
         env.pop(var, None)
     command = [
-        "xvfb-run",
-        "-a",
-        "-s",
-        "-screen 0 1920x1080x24",
+        *xvfb_run(workdir, "1920x1080x24"),
         "dbus-run-session",
         "--",
         SYSTEM_PYTHON,

@@ -4,17 +4,17 @@ could write the journal's folder made the program append to, or cut, a file of t
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from portal_admin.evidence import journal as jr
 from portal_admin.evidence import keys
+from support import links
 
 CHANGE = {"kind": "change", "operation": "accounts.status", "outcome": "ok"}
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+pytestmark = pytest.mark.skipif(not links.can_make_symlinks(), reason=links.NO_LINKS)
 
 
 def test_a_torn_tail_is_appended_through_a_planted_link(tmp_path: Path) -> None:

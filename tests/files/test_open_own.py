@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from portal_admin.files import atomic
+from support import links
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+needs_symlinks = pytest.mark.skipif(not links.can_make_symlinks(), reason=links.NO_LINKS)
 
 FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT
 
@@ -22,12 +23,14 @@ def _planted(tmp_path: Path) -> tuple[Path, Path]:
     return link, victim
 
 
+@needs_symlinks
 def test_a_symbolic_link_is_refused(tmp_path: Path) -> None:
     link, _victim = _planted(tmp_path)
     with pytest.raises(atomic.LinkRefused):
         atomic.open_own(link, FLAGS)
 
 
+@needs_symlinks
 def test_without_o_nofollow_the_link_is_refused_before_opening(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -25,7 +25,9 @@ def _load(name: str) -> ModuleType:
     return module
 
 
-def test_the_icon_holds_every_size_as_png(tmp_path: Path) -> None:
+def test_the_icon_holds_every_size_as_png(qapp: object, tmp_path: Path) -> None:
+    # On pytest-qt's QApplication: make_ico would otherwise make a QGuiApplication, which
+    # the UI tests run after it in the same process cannot use.
     make_ico = _load("make_ico")
     out = make_ico.make_ico(tmp_path / "portal-admin.ico")
     data = out.read_bytes()
@@ -88,5 +90,5 @@ def test_wine_script_offers_every_step() -> None:
     steps = re.findall(r"^\s+([a-z-]+)\) ", script, re.M)
     assert set(steps) >= {
         "setup", "tests", "tour", "bundle", "frozen-check", "installer", "install",
-        "self-check", "installed-tour", "uninstall", "all",
+        "self-check", "installed-tour", "uninstall", "all", "frozen-tour", "bench", "ci",
     }  # fmt: skip

@@ -43,7 +43,6 @@ def _remove_tour_home(home: str) -> None:
     """Remove the tour's folder at exit, the log files in it closed first (Windows deletes no
     open file; logging's own shutdown would come after this)."""
     import logging
-    import os
     import shutil
 
     known = logging.Logger.manager.loggerDict.values()
@@ -51,10 +50,21 @@ def _remove_tour_home(home: str) -> None:
     for logger in loggers:
         for handler in list(logger.handlers):
             name = getattr(handler, "baseFilename", "")
-            if name and os.path.commonpath([os.path.abspath(name), home]) == home:
+            if name and _inside(name, home):
                 logger.removeHandler(handler)
                 handler.close()
     shutil.rmtree(home, ignore_errors=True)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is in ``folder``: False for a path on another drive or a device
+    (``NUL``), which ``os.path.commonpath`` refuses on Windows with ValueError."""
+    import os
+
+    try:
+        return os.path.commonpath([os.path.abspath(path), folder]) == folder
+    except ValueError:
+        return False
 
 
 def start(options: StartOptions, qt_argv: list[str]) -> int:

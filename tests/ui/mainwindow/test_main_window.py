@@ -17,6 +17,7 @@ from portal_admin.ui.operations import OperationRunner
 from portal_admin.ui.panels.registry import PanelContext, PanelRegistry, PanelSpec
 from portal_admin.ui.profiles.store import EnvironmentType, Profile
 from portal_admin.ui.theme.tones import ThemeManager, ThemeMode
+from support.qt import show_active
 
 PROD = Profile("Prod", "https://portal.example.com", environment=EnvironmentType.PRODUCTION)
 
@@ -55,9 +56,7 @@ def registry(built: list[str]) -> PanelRegistry:
 def make_window(qtbot, built: list[str] | None = None) -> MainWindow:  # type: ignore[no-untyped-def]
     window = MainWindow(PROD, OperationRunner(), registry(built if built is not None else []))
     qtbot.addWidget(window)
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=2000)  # shortcuts need an active window
+    show_active(qtbot, window)  # shortcuts need an active window
     return window
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from support.xvfb import xvfb_run
+
 pytestmark = [
     pytest.mark.skipif(
         shutil.which("xvfb-run") is None,
@@ -69,7 +71,7 @@ def colours(path: Path) -> int:
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="xdotool is not installed")
 def test_sign_in_window_appears_on_x11(tmp_path: Path) -> None:
     result = subprocess.run(
-        ["xvfb-run", "-a", "bash", "-c", FIND_WINDOW],
+        [*xvfb_run(tmp_path), "bash", "-c", FIND_WINDOW],
         capture_output=True,
         text=True,
         env=xvfb_env(tmp_path),
@@ -85,10 +87,7 @@ def test_tour_in_a_real_window(tmp_path: Path) -> None:
     tour = tmp_path / "tour"
     result = subprocess.run(
         [
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 1280x1024x24",
+            *xvfb_run(tmp_path),
             sys.executable,
             "-m",
             "portal_admin.ui.main",

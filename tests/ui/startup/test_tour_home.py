@@ -48,3 +48,24 @@ def test_the_tour_home_is_removed_with_its_open_log(tmp_path: Path) -> None:
     finally:
         logging.getLogger("portal_admin.test_tour_home").removeHandler(handler)
         handler.close()
+
+
+def test_a_log_elsewhere_is_kept_open(tmp_path: Path) -> None:
+    """A log on the null device (on Windows ``\\\\.\\nul``, which ``os.path.commonpath`` will not
+    compare with a folder on C:) is someone else's: left open, and the tour's folder removed."""
+    import logging
+    import os
+
+    from portal_admin.ui.main import _remove_tour_home
+
+    home = tmp_path.resolve() / "portal-admin-tour-y"
+    home.mkdir()
+    elsewhere = logging.FileHandler(os.devnull)
+    logging.getLogger("portal_admin.test_tour_home").addHandler(elsewhere)
+    try:
+        _remove_tour_home(str(home))
+        assert not home.exists()
+        assert elsewhere.stream is not None and not elsewhere.stream.closed
+    finally:
+        logging.getLogger("portal_admin.test_tour_home").removeHandler(elsewhere)
+        elsewhere.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from portal_admin.client import PortalClient
 from portal_admin.client.records import BackupCodes
 from portal_admin.ui.panels.security.backup_codes import MASK, BackupCodesDialog
 from portal_admin.ui.panels.security.mfa import ENABLED, METHOD, MfaPanel
+from support.private import owner_only
 
 from ..panel_support import run, shown_codes, wait_for
 from .support import with_answer
@@ -123,7 +123,7 @@ def test_generate_codes_shows_them_once_and_forgets_them(
     file_dialog.fileSelected.emit(str(target))
     file_dialog.reject()
     assert dialog.saving is not None and run(loop, dialog.saving)  # written in a worker thread
-    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert owner_only(target)  # 0600 on POSIX, the owner's DACL on Windows
     assert target.read_text(encoding="utf-8").split()[-10:] == list(codes)
     assert not list(tmp_path.glob(".*.tmp"))
 
