@@ -4,7 +4,6 @@ campaign closed; the check's outcomes are listed below the queue."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QCoreApplication
@@ -14,6 +13,7 @@ from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import CampaignError
 from portal_admin.ui import enum_labels
 from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import QT_TRANSLATE_NOOP, fill
 
 from . import confirmations, refusals, work
@@ -68,7 +68,7 @@ async def close_campaign(panel: CampaignsHost) -> dict[str, int] | None:
     path = campaign.path
     summary = QCoreApplication.translate("Campaigns", "The campaign was not closed.")
     try:
-        not_done = await asyncio.to_thread(work.revokes_not_done, path)
+        not_done = await in_worker(work.revokes_not_done, path)
     except CampaignError as exc:
         panel.message.show_error(refusals.refusal(summary, exc, path.name))
         return None
@@ -84,7 +84,7 @@ async def close_campaign(panel: CampaignsHost) -> dict[str, int] | None:
             client, taken_path, profile=panel.context.profile.name,
             server=str(client.base_url), account=account,
         )  # fmt: skip
-        counts = await asyncio.to_thread(work.check_closing, path, taken_path, account)
+        counts = await in_worker(work.check_closing, path, taken_path, account)
         campaign.reload_meta()
     except CampaignError as exc:
         panel.message.show_error(refusals.refusal(summary, exc, path.name))
@@ -112,7 +112,7 @@ async def show_closing(panel: CampaignsHost) -> None:
     """The closing check's rows below the queue."""
     if panel.campaign is None:
         return
-    rows = await asyncio.to_thread(work.closing_rows, panel.campaign.path)
+    rows = await in_worker(work.closing_rows, panel.campaign.path)
     panel.closing.setRowCount(len(rows))
     for r, row in enumerate(rows):
         outcome = _tr(OUTCOMES[row.outcome]) if row.outcome in OUTCOMES else row.outcome

@@ -8,7 +8,6 @@ all carry this identity (``reviews.decisions.Reviewer``)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -17,6 +16,7 @@ from PySide6.QtCore import QCoreApplication
 from portal_admin.evidence import keys
 from portal_admin.reviews import CampaignError, Reviewer
 from portal_admin.reviews.decisions import reviewer_name
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import fill
 
 from . import work
@@ -28,7 +28,7 @@ async def load(context: Any, key_store: keys.SecretStore | None, online: bool) -
     """The reviewer: this installation's key (``keys.KeyUnavailable`` without a keyring) and,
     when ``online``, the account the server says is signed in (the key alone when the
     profile cannot be read)."""
-    fingerprint = await asyncio.to_thread(work.own_key, key_store)
+    fingerprint = await in_worker(work.own_key, key_store)
     account_id = account_email = ""
     if online:
         try:

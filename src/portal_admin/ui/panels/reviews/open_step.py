@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication
 
 from portal_admin.reviews import Campaign, CampaignError
 from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.widgets import file_dialogs
 
 from . import refusals, work
@@ -39,7 +40,7 @@ async def open_file(panel: CampaignsHost, path: Path) -> Campaign | None:
     its cause in the reader's language."""
     summary = QCoreApplication.translate("Campaigns", "This file cannot be used as a campaign.")
     try:
-        checking = asyncio.to_thread(work.check_open, path, OPEN_LIMIT)
+        checking = in_worker(work.check_open, path, OPEN_LIMIT)
         await asyncio.wait_for(checking, OPEN_LIMIT + OPEN_GRACE)
         # checked: the loop's own connection (the queue's SQL runs on it) opens at once
         campaign = Campaign.reopen(path)
@@ -89,7 +90,7 @@ async def create_campaign(
 ) -> Campaign | None:
     """Make the campaign from ``snapshot`` (a worker thread) and open it."""
     try:
-        await asyncio.to_thread(work.create, path, snapshot, settings)
+        await in_worker(work.create, path, snapshot, settings)
     except CampaignError as exc:
         summary = QCoreApplication.translate("Campaigns", "The campaign could not be created.")
         info = refusals.refusal(summary, exc, path.name)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from portal_admin.evidence import keys
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.panels.evidence import packing
 from portal_admin.ui.widgets import file_dialogs
 
@@ -28,9 +28,7 @@ async def write_pack(panel: CampaignsHost, out: Path) -> dict[str, Any] | None:
     if panel.campaign is None:
         return None
     try:
-        manifest = await asyncio.to_thread(
-            work.write_pack, panel.campaign.path, out, panel.key_store
-        )
+        manifest = await in_worker(work.write_pack, panel.campaign.path, out, panel.key_store)
     except (keys.KeyUnavailable, OSError) as exc:
         panel.message.show_error(packing.failure(exc))
         return None

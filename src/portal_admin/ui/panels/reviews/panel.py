@@ -41,6 +41,7 @@ from portal_admin.evidence import snapshot as snapshots
 from portal_admin.evidence import trust as trusting
 from portal_admin.reviews import Campaign, CampaignError, Decision, Query, Reviewer, Verification
 from portal_admin.reviews.decisions import needs_justification
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.panels.base import PanelBase
 from portal_admin.ui.panels.evidence import packing
 from portal_admin.ui.panels.registry import PanelContext
@@ -388,7 +389,7 @@ class CampaignsPanel(PanelBase):
         if self.campaign is None:
             return self.stats
         try:
-            self.stats = await asyncio.to_thread(work.progress, self.campaign.path, today)
+            self.stats = await in_worker(work.progress, self.campaign.path, today)
         except CampaignError as exc:
             self.show_unreadable(exc)
             return self.stats

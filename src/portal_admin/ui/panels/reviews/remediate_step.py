@@ -5,7 +5,6 @@ runs."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -13,6 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from portal_admin import jobs
 from portal_admin.reviews import CampaignError, Verification
 from portal_admin.ui.error_info import ErrorInfo, describe_error
+from portal_admin.ui.file_work import in_worker
 
 from . import refusals, signers, work
 from .host import CampaignsHost
@@ -47,9 +47,7 @@ async def check_signers(panel: CampaignsHost) -> Verification | None:
     if campaign is None or dialog is None or who is None:
         return None
     try:
-        check = await asyncio.to_thread(
-            work.verify, campaign.path, panel.trust_store, panel.key_store
-        )
+        check = await in_worker(work.verify, campaign.path, panel.trust_store, panel.key_store)
     except CampaignError as exc:
         summary = QCoreApplication.translate("Campaigns", "The sign-offs were not checked.")
         panel.message.show_error(refusals.refusal(summary, exc, campaign.path.name))

@@ -4,7 +4,6 @@ against the file now, with its signer's key and whether it is trusted)."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from typing import Any
 
@@ -13,6 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from portal_admin.evidence import keys
 from portal_admin.reviews import CampaignError
 from portal_admin.ui.error_info import ErrorInfo
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.i18n.text import fill
 from portal_admin.ui.panels.evidence import packing
 
@@ -30,7 +30,7 @@ async def sign_off(panel: CampaignsHost) -> Any:
         return None
     summary = QCoreApplication.translate("Campaigns", "The campaign was not signed off.")
     try:
-        undecided = await asyncio.to_thread(work.undecided, campaign.path)  # counted now
+        undecided = await in_worker(work.undecided, campaign.path)  # counted now
     except CampaignError as exc:
         panel.message.show_error(refusals.refusal(summary, exc, campaign.path.name))
         return None
@@ -38,7 +38,7 @@ async def sign_off(panel: CampaignsHost) -> Any:
     if not await panel.ask(box, button) or panel.campaign is not campaign:
         return None
     try:  # undecided items only if the person was told of them (more since: UNDECIDED)
-        done = await asyncio.to_thread(
+        done = await in_worker(
             functools.partial(
                 work.sign, campaign.path, reviewer, panel.key_store,
                 allow_undecided=undecided > 0,
@@ -73,7 +73,7 @@ async def verify(panel: CampaignsHost) -> Any:
     if panel.campaign is None:
         return None
     try:
-        check = await asyncio.to_thread(
+        check = await in_worker(
             work.verify, panel.campaign.path, panel.trust_store, panel.key_store
         )
     except CampaignError as exc:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton, QWidget
 
 from portal_admin.evidence import snapshot as snapshots
 from portal_admin.reviews import Decision, Settings
+from portal_admin.ui.file_work import in_worker
 from portal_admin.ui.tour.screenshots import TourStep
 
 #: Turns of 20 ms a stop waits for its question to show (30 s).
@@ -32,7 +33,7 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
     async def queue() -> QWidget:
         await panel.reload()  # who reviews: this installation's key, the signed-in account
         account = panel.identity.account_email if panel.identity is not None else ""
-        folder.append(Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="portal-admin-")))
+        folder.append(Path(await in_worker(tempfile.mkdtemp, "", "portal-admin-")))
         scope = folder[0] / "scope.sqlite"
         await snapshots.take_snapshot(
             panel.client, scope, server=str(panel.client.base_url), account=account
@@ -101,7 +102,7 @@ def steps(panel: Any, *, kiosk: bool) -> list[TourStep]:
 
     async def tidy(_widget: QWidget) -> None:
         for made in folder:
-            await asyncio.to_thread(shutil.rmtree, made, True)
+            await in_worker(shutil.rmtree, made, True)
         folder.clear()
 
     if kiosk:
