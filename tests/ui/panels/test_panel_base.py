@@ -231,3 +231,29 @@ def test_the_main_window_stops_its_panels_when_it_closes(
         assert all(task is not None and task.cancelled() for task in tasks)
 
     run(loop, scenario())
+
+
+async def test_a_job_records_the_profile_server_and_live_account() -> None:
+    """One place builds what a job records of where and by whom it runs (the bulk window, a
+    revert and a remediation all ask the context)."""
+    from types import SimpleNamespace
+
+    from portal_admin.connection.profiles import sandbox_profile
+    from portal_admin.ui.operations import OperationRunner
+    from portal_admin.ui.panels.registry import LiveProfile, PanelContext
+
+    me = SimpleNamespace(account_email="admin@sandbox.test", biz_id="U1")
+
+    async def fetch() -> object:
+        return me
+
+    client = SimpleNamespace(base_url="http://sandbox.local")
+    context = PanelContext(
+        runner=OperationRunner(), profile=sandbox_profile(), client=client,
+        extras={"live_profile": LiveProfile(fetch)},
+    )  # fmt: skip
+    made = await context.job_context()
+    assert (made.profile, made.server, made.account, made.self_id) == (
+        sandbox_profile().name, "http://sandbox.local", "admin@sandbox.test", "U1",
+    )  # fmt: skip
+    assert made.environment == str(sandbox_profile().environment)

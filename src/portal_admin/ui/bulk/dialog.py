@@ -251,15 +251,7 @@ class BulkDialog(QDialog):
             client = self.panel.client
             action = self.action()
             found, problems, source = await self._targets(client, action)
-            me = await self.panel.context.live_profile()
-            profile = self.panel.context.profile
-            context = jobs.JobContext(
-                profile.name,
-                str(client.base_url),
-                str(getattr(me, "account_email", "") or ""),
-                getattr(me, "biz_id", None),
-                str(profile.environment),
-            )
+            context = await self.panel.context.job_context()
             self.job = await jobs.create_job(
                 client,
                 action,

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from portal_admin.evidence.keys import SecretStore
     from portal_admin.evidence.trust import TrustStore
     from portal_admin.files.saved_views import ViewStore
+    from portal_admin.jobs import JobContext
     from portal_admin.ui.panels.constants_cache import ConstantsCache
     from portal_admin.ui.tour.screenshots import TourStep
 
@@ -124,6 +125,21 @@ class PanelContext:
         if isinstance(shared, LiveProfile):
             return await shared.get()
         return await self.client.auth.profile()
+
+    async def job_context(self) -> JobContext:
+        """What a job records of where and by whom it runs: the profile, the signed-in server
+        and account (the live profile). One place for the bulk window, a revert and a
+        remediation."""
+        from portal_admin.jobs import JobContext
+
+        me = await self.live_profile()
+        return JobContext(
+            self.profile.name,
+            str(self.client.base_url),
+            str(getattr(me, "account_email", "") or ""),
+            getattr(me, "biz_id", None),
+            str(self.profile.environment),
+        )
 
 
 class LiveProfile:

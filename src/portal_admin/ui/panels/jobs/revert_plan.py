@@ -162,16 +162,7 @@ class RevertWindow(QDialog):
 
     async def context(self) -> jobs.JobContext:
         """The signed-in server, profile and account, as jobs record them."""
-        client = self.panel.client
-        me = await self.panel.context.live_profile()
-        profile = self.panel.context.profile
-        return jobs.JobContext(
-            profile.name,
-            str(client.base_url),
-            str(getattr(me, "account_email", "") or ""),
-            getattr(me, "biz_id", None),
-            str(profile.environment),
-        )
+        return await self.panel.context.job_context()
 
     def _expected_key(self) -> str | None:
         store = getattr(self.panel, "key_store", None) or self.panel.context.extras.get(

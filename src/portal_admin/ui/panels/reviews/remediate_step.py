@@ -9,7 +9,6 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from portal_admin import jobs
 from portal_admin.reviews import CampaignError, Verification
 from portal_admin.ui.error_info import ErrorInfo, describe_error
 from portal_admin.ui.file_work import in_worker
@@ -68,13 +67,7 @@ async def plan_remediation(panel: CampaignsHost) -> Any:
         return None
     summary = QCoreApplication.translate("Campaigns", "Nothing was remediated.")
     try:
-        me = await panel.context.live_profile()
-        profile = panel.context.profile
-        context = jobs.JobContext(
-            profile.name, str(client.base_url),
-            str(getattr(me, "account_email", "") or ""), getattr(me, "biz_id", None),
-            str(profile.environment),
-        )  # fmt: skip
+        context = await panel.context.job_context()
         plan = await remediation.remediate(
             campaign, client, context, key_store=panel.key_store, trust_store=panel.trust_store
         )
