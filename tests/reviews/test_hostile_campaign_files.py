@@ -323,7 +323,7 @@ def test_a_part_file_swapped_between_its_check_and_the_attach_is_refused(
 def test_deeply_nested_json_in_meta_escapes_as_a_recursion_error(tmp_path: Path) -> None:
     """Attack: a meta value that is valid JSON nested 100,000 deep (``[[[...]]]``, 200 kB,
     under MAX_META_VALUE). ``json.loads`` raises ``RecursionError``, not ``ValueError``, so
-    ``opening.read_meta_rows`` let it through and ``Campaign.open`` ended in a traceback.
+    the meta reader let it through and ``Campaign.open`` ended in a traceback.
     Class of fix: every JSON read of a file goes through the one bounded reader
     (``files/json_input.loads``: depth counted first, a ValueError), and names the entry
     (DAMAGED)."""

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from portal_admin.files import json_input
+from portal_admin.files import json_input, sqlite_data
 from portal_admin.files.portable import (
     WINDOWS,
     create_private,
@@ -641,7 +641,7 @@ def _chunks(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
 def read_meta(conn: sqlite3.Connection) -> dict[str, Any]:
     """The meta table as a dictionary (JSON values); ``ValueError`` naming an entry that is
     not JSON."""
-    return opening.read_meta_rows(conn, "the campaign")
+    return sqlite_data.read_meta(conn, "the campaign")
 
 
 def _check(conn: opening.Budgeted, path: Path, budget: float) -> int:
@@ -669,7 +669,7 @@ def _check(conn: opening.Budgeted, path: Path, budget: float) -> int:
                 _refuse_foreign(path, alien)  # a campaign whose meta is something else
             raise _refuse(path, "NOT_A_CAMPAIGN", "is not a campaign file")
         try:  # a table of exactly our shape: reading it runs nothing of the file's
-            meta = opening.read_meta_rows(conn, path.name)
+            meta = sqlite_data.read_meta(conn, path.name)
         except ValueError as exc:
             raise CampaignError("DAMAGED", f"{exc}: refused") from None
         if meta.get("kind") != KIND:

@@ -24,14 +24,11 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from portal_admin.files import sqlite_data
 from portal_admin.files.sqlite_data import (
-    MAX_META_ROWS,
-    MAX_META_VALUE,
     STEPS,
     Budgeted,
     Row,
@@ -47,8 +44,8 @@ from portal_admin.files.sqlite_uri import sqlite_uri
 from .schema import INDEXES, SCHEMA, UPGRADES
 
 __all__ = [
-    "MAX_META_ROWS", "MAX_META_VALUE", "STEPS", "Budgeted", "Row", "differences", "encoded",
-    "expected", "foreign", "harden", "integrity", "read_meta_rows", "read_only", "schema_rows",
+    "STEPS", "Budgeted", "Row", "differences", "encoded",
+    "expected", "foreign", "harden", "integrity", "read_only", "schema_rows",
     "too_slow", "uri",
 ]  # fmt: skip
 
@@ -74,11 +71,6 @@ def foreign(rows: list[Row], versions: tuple[int, ...]) -> list[str]:
 def differences(rows: list[Row], version: int) -> tuple[list[str], list[str]]:
     """(missing tables or indexes, objects of ours defined otherwise) against ``version``."""
     return sqlite_data.differences(rows, expected(version))
-
-
-def read_meta_rows(conn: sqlite3.Connection, name: str) -> dict[str, Any]:
-    """The meta table as a dictionary of JSON values (``sqlite_data.read_meta``)."""
-    return sqlite_data.read_meta(conn, name)
 
 
 def encoded(value: Any) -> str:
